@@ -1,0 +1,33 @@
+"""minigrad: a tensor autograd engine whose backward pass you can watch.
+
+>>> import minigrad as mg
+>>> x = mg.tensor([1.0, -2.0, 3.0], requires_grad=True)
+>>> (x * x).sum().backward()
+>>> x.grad
+tensor([ 2., -4.,  6.])
+"""
+
+from . import backend
+from .backend import (
+    Device,
+    bool_,
+    cuda_is_available,
+    device,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    int32,
+    int64,
+    set_default_dtype,
+)
+from .tensor import Tensor, tensor
+from . import ops
+from .ops import *  # noqa: F401,F403
+from .creation import *  # noqa: F401,F403
+from . import autograd
+from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+
+bool = bool_  # noqa: A001  (torch.bool)
+half, double, long = float16, float64, int64
+__version__ = "0.1.0"

@@ -1,0 +1,5 @@
+import sys
+
+from minigrad.cli import main
+
+sys.exit(main())

@@ -1,0 +1,25 @@
+"""Process- and thread-wide switches read on the hot path (grad mode, anomaly mode).
+
+Kept in a module with no imports so that ``tensor`` and ``autograd`` can both
+read them without import cycles. The public API is in ``minigrad.autograd``.
+"""
+
+import threading
+
+
+class GradState(threading.local):
+    """Grad mode, per thread (as in PyTorch)."""
+
+    enabled = True
+    inference = False
+
+
+class AnomalyState:
+    """Anomaly detection, process-wide (as in PyTorch)."""
+
+    enabled = False
+    check_nan = True
+
+
+grad = GradState()
+anomaly = AnomalyState()

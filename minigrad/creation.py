@@ -1,0 +1,187 @@
+"""Tensor factories (zeros, ones, arange, rand, ...) and the random seed."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import backend as B
+from .tensor import Tensor, make_leaf
+
+__all__ = [
+    "zeros",
+    "ones",
+    "full",
+    "empty",
+    "arange",
+    "linspace",
+    "eye",
+    "rand",
+    "randn",
+    "randint",
+    "zeros_like",
+    "ones_like",
+    "full_like",
+    "empty_like",
+    "rand_like",
+    "randn_like",
+    "randint_like",
+    "manual_seed",
+    "generator_for",
+]
+
+_seed = None
+_generators: dict = {}
+
+
+def manual_seed(seed: int) -> None:
+    """Seed minigrad's random numbers on every device (rand, randn, randint, init, dropout)."""
+    global _seed
+    _seed = int(seed)
+    _generators.clear()
+
+
+def generator_for(device: B.Device):
+    """The random generator of a device (NumPy's or CuPy's), seeded by manual_seed."""
+    gen = _generators.get(device)
+    if gen is None:
+        gen = _generators[device] = device.xp.random.default_rng(_seed)
+    return gen
+
+
+def _size(size) -> tuple:
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = tuple(size[0])
+    for s in size:
+        if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
+            raise TypeError(f"size must be a tuple of ints, but got an element of type {type(s).__name__}")
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
+    return tuple(int(s) for s in size)
+
+
+def _finish(arr, dev, requires_grad, name=None) -> Tensor:
+    t = make_leaf(arr, dev, name=name)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _dtype(dtype, default=None):
+    return B.to_dtype(dtype) if dtype is not None else (default or B.get_default_dtype())
+
+
+def zeros(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """A tensor of zeros."""
+    dev = B.device(device)
+    return _finish(dev.xp.zeros(_size(size), dtype=_dtype(dtype)), dev, requires_grad)
+
+
+def ones(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """A tensor of ones."""
+    dev = B.device(device)
+    return _finish(dev.xp.ones(_size(size), dtype=_dtype(dtype)), dev, requires_grad)
+
+
+def empty(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """An uninitialised tensor (zeros here, so results are reproducible)."""
+    return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+def full(size, fill_value, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """A tensor filled with ``fill_value`` (dtype inferred from it when not given)."""
+    dev = B.device(device)
+    dt = _dtype(dtype, B.scalar_dtype(fill_value))
+    return _finish(
+        dev.xp.full(_size((size,) if isinstance(size, int) else tuple(size)), fill_value, dtype=dt), dev, requires_grad
+    )
+
+
+def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """Values from ``start`` (default 0) up to ``end`` (excluded) by ``step``."""
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) / step < 0:
+        raise RuntimeError(
+            f"upper bound and larger bound inconsistent with step sign (start={start}, end={end}, step={step})"
+        )
+    dev = B.device(device)
+    all_int = all(isinstance(v, int) for v in (start, end, step))
+    dt = _dtype(dtype, B.int64 if all_int else None)
+    return _finish(dev.xp.arange(start, end, step).astype(dt), dev, requires_grad)
+
+
+def linspace(start, end, steps, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    dev = B.device(device)
+    return _finish(dev.xp.linspace(start, end, steps).astype(_dtype(dtype)), dev, requires_grad)
+
+
+def eye(n, m=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """The identity matrix (n x m)."""
+    dev = B.device(device)
+    return _finish(dev.xp.eye(n, m, dtype=_dtype(dtype)), dev, requires_grad)
+
+
+def rand(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """Uniform random values in [0, 1)."""
+    dev = B.device(device)
+    dt = _dtype(dtype)
+    return _finish(generator_for(dev).random(_size(size)).astype(dt), dev, requires_grad)
+
+
+def randn(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """Standard normal random values."""
+    dev = B.device(device)
+    dt = _dtype(dtype)
+    return _finish(generator_for(dev).standard_normal(_size(size)).astype(dt), dev, requires_grad)
+
+
+def randint(low, high=None, size=(), dtype=None, device=None) -> Tensor:
+    """Random integers in [low, high) (``randint(high, size)`` also works)."""
+    if high is None or isinstance(high, tuple):
+        if isinstance(high, tuple):
+            size = high
+        low, high = 0, low
+    if high <= low:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    dev = B.device(device)
+    dt = _dtype(dtype, B.int64)
+    return _finish(
+        generator_for(dev)
+        .integers(low, high, size=_size((size,) if isinstance(size, int) else tuple(size)))
+        .astype(dt),
+        dev,
+        False,
+    )
+
+
+def zeros_like(t: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return zeros(t.shape, dtype=dtype or t.dtype, device=device or t.device, requires_grad=requires_grad)
+
+
+def ones_like(t: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return ones(t.shape, dtype=dtype or t.dtype, device=device or t.device, requires_grad=requires_grad)
+
+
+def empty_like(t: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return empty(t.shape, dtype=dtype or t.dtype, device=device or t.device, requires_grad=requires_grad)
+
+
+def full_like(t: Tensor, fill_value, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return full(t.shape, fill_value, dtype=dtype or t.dtype, device=device or t.device, requires_grad=requires_grad)
+
+
+def rand_like(t: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return rand(t.shape, dtype=dtype or t.dtype, device=device or t.device, requires_grad=requires_grad)
+
+
+def randn_like(t: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return randn(t.shape, dtype=dtype or t.dtype, device=device or t.device, requires_grad=requires_grad)
+
+
+def randint_like(t: Tensor, low, high=None, dtype=None, device=None) -> Tensor:
+    return randint(low, high, t.shape, dtype=dtype or t.dtype, device=device or t.device)

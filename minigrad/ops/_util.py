@@ -1,0 +1,102 @@
+"""Helpers shared by the ops: operand coercion, dtype promotion, dims, broadcasting."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import backend as B
+from ..tensor import Tensor, make_leaf, shape_str
+
+__all__ = ["unbroadcast", "as_tensor", "binary_arrays", "scalar_array", "normalize_dims", "check_same_device"]
+
+_SCALARS = (int, float, bool)
+
+
+def unbroadcast(g: Tensor, shape: tuple) -> Tensor:
+    """Sum a gradient that was broadcast up to ``g.shape`` back down to ``shape``.
+
+    Leading dims that broadcasting added are summed away; dims that were 1 in
+    ``shape`` are summed with keepdim. Written with Tensor ops, so it is itself
+    differentiable (needed for create_graph).
+    """
+    gshape = g.data.shape
+    if gshape == shape:
+        return g
+    lead = len(gshape) - len(shape)
+    axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape) if n == 1 and gshape[lead + i] != 1)
+    if axes:
+        g = g.sum(dim=axes, keepdim=True)
+    return g.reshape(shape) if g.data.shape != shape else g
+
+
+def check_same_device(a: Tensor, b: Tensor, op: str) -> None:
+    if a._device is not b._device:
+        raise RuntimeError(
+            f"Expected all tensors to be on the same device, but found at least two devices, "
+            f"{a._device} and {b._device}! (in {op})"
+        )
+
+
+def as_tensor(x, like: Tensor) -> Tensor:
+    """Turn a Python scalar or array operand into a constant tensor on ``like``'s device."""
+    if isinstance(x, Tensor):
+        return x
+    if isinstance(x, _SCALARS):
+        dt = B.result_dtype(like, x)
+        return make_leaf(like._device.xp.asarray(x, dtype=dt), like._device)
+    if isinstance(x, np.ndarray) or B.is_cupy_array(x) or isinstance(x, (list, tuple, np.generic)):
+        from ..tensor import tensor
+
+        return tensor(x, device=like._device)
+    raise TypeError(f"unsupported operand type for a tensor op: {type(x).__name__}")
+
+
+def binary_arrays(a: Tensor, b: Tensor, op: str):
+    """The two operands' arrays, cast to PyTorch's promoted dtype, after a device check."""
+    ad, bd = a.data, b.data
+    if a._device is not b._device:
+        check_same_device(a, b, op)
+    if ad.dtype is not bd.dtype:
+        dt = B.result_dtype(a, b)
+        if ad.dtype != dt:
+            ad = ad.astype(dt)
+        if bd.dtype != dt:
+            bd = bd.astype(dt)
+    return ad, bd
+
+
+def scalar_array(a: Tensor, s):
+    """``a``'s array, promoted as PyTorch does for ``a <op> s`` with a Python scalar ``s``."""
+    ad = a.data
+    kind = ad.dtype.kind
+    if kind == "f" or (kind != "b" and not isinstance(s, float)) or isinstance(s, bool):
+        return ad
+    return ad.astype(B.result_dtype(a, s))
+
+
+def normalize_dims(dim, ndim: int) -> tuple:
+    """``dim`` (None, int, or sequence) as a sorted tuple of non-negative axes, with PyTorch's error."""
+    if dim is None:
+        return tuple(range(ndim))
+    dims = (dim,) if isinstance(dim, (int, np.integer)) else tuple(dim)
+    low, high = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)
+    out = []
+    for d in dims:
+        if isinstance(d, bool) or not isinstance(d, (int, np.integer)):
+            raise TypeError(f"dim must be an int or a tuple of ints, got {type(d).__name__}")
+        if d < low or d > high:
+            raise IndexError(f"Dimension out of range (expected to be in range of [{low}, {high}], but got {d})")
+        d = int(d) % ndim if ndim else 0
+        if d in out:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        out.append(d)
+    return tuple(sorted(out)) if ndim else ()
+
+
+def broadcast_shapes(*shapes) -> tuple:
+    """The broadcast of several shapes, or PyTorch's error naming them."""
+    try:
+        return tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        names = " and ".join(shape_str(s) for s in shapes)
+        raise RuntimeError(f"shapes {names} cannot be broadcast together") from None

@@ -1,0 +1,541 @@
+"""Tensor: an array, its gradient, and the graph edge that made it.
+
+A tensor produced by an op keeps its parents and a backward closure, defined by
+the op right beside its forward computation. The closure maps the incoming
+gradient to one gradient per parent; the engine (``minigrad.autograd.engine``)
+accumulates them. Ops live in ``minigrad.ops`` and are bound as methods there.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from . import _events, _state
+from . import backend as B
+
+__all__ = ["Tensor", "tensor", "make", "shape_str"]
+
+_ids = itertools.count(1)
+_grad_state = _state.grad
+_anomaly_state = _state.anomaly
+_listeners = _events.listeners
+_ndarray = np.ndarray
+
+
+def shape_str(shape) -> str:
+    """Format a shape the way minigrad's messages show it: ``[2, 3]``."""
+    return "[" + ", ".join(str(int(s)) for s in shape) + "]"
+
+
+class Tensor:
+    """A multi-dimensional array that can record the operations applied to it.
+
+    ``Tensor(data, dtype=None, device=None, requires_grad=False, name=None)``
+    behaves like :func:`minigrad.tensor`.
+    """
+
+    __slots__ = (
+        "data",
+        "_grad",
+        "_rg",
+        "_parents",
+        "_backward",
+        "_op",
+        "_id",
+        "_device",
+        "name",
+        "_meta",
+        "__weakref__",
+    )
+
+    __hash__ = object.__hash__
+    __array_priority__ = 1000  # make ndarray <op> Tensor defer to Tensor's reflected op
+
+    def __init__(self, data, dtype=None, device=None, requires_grad=False, name=None):
+        arr, dev = _to_array(data, dtype, device)
+        self.data = arr
+        self._grad = None
+        self._rg = False
+        self._parents = ()
+        self._backward = None
+        self._op = None
+        self._id = next(_ids)
+        self._device = dev
+        self.name = name
+        self._meta = None
+        if requires_grad:
+            self.requires_grad_(True)
+        if _listeners:
+            _events.emit("node_created", node=self)
+
+    # ------------------------------------------------------------ autograd state
+    @property
+    def requires_grad(self) -> bool:
+        """Whether gradients are computed for this tensor."""
+        return self._rg
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        self.requires_grad_(value)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        """Set requires_grad in place (leaves only; floating dtypes only). Returns self."""
+        requires_grad = bool(requires_grad)
+        if self._backward is not None and not requires_grad:
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use a "
+                "computed variable in a subgraph that doesn't require differentiation use "
+                "var_no_grad = var.detach()."
+            )
+        if requires_grad and self.data.dtype.kind != "f":
+            raise RuntimeError(
+                f"only Tensors of floating point and complex dtype can require gradients (got dtype {self.data.dtype})"
+            )
+        self._rg = requires_grad
+        return self
+
+    @property
+    def grad(self) -> Tensor | None:
+        """The gradient accumulated by backward(), or None."""
+        return self._grad
+
+    @grad.setter
+    def grad(self, value) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(
+                    f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}"
+                )
+            if value.shape != self.shape:
+                raise RuntimeError(
+                    f"assigned grad has data of a different size: grad is {shape_str(value.shape)}, "
+                    f"tensor is {shape_str(self.shape)}"
+                )
+            if value.dtype != self.dtype:
+                raise RuntimeError(f"assigned grad has data of a different type: {value.dtype} vs {self.dtype}")
+            if value._device != self._device:
+                raise RuntimeError(
+                    f"assigned grad has data located on a different device: {value._device} vs {self._device}"
+                )
+        self._grad = value
+
+    @property
+    def is_leaf(self) -> bool:
+        """True for tensors not produced by a recorded op (user-made tensors, parameters)."""
+        return self._backward is None
+
+    @property
+    def grad_fn(self):
+        """The op that produced this tensor, as ``<OpBackward>``; None for leaves."""
+        if self._backward is None:
+            return None
+        return GradFn(self)
+
+    @property
+    def op(self) -> str | None:
+        """Name of the op that produced this tensor (None for leaves)."""
+        return self._op
+
+    @property
+    def parents(self) -> tuple:
+        """The tensors this one was computed from (empty for leaves)."""
+        return self._parents
+
+    @property
+    def id(self) -> int:
+        """A stable id, unique within the process (used by traces and diagrams)."""
+        return self._id
+
+    def retain_grad(self) -> None:
+        """Keep ``.grad`` for this non-leaf tensor during backward()."""
+        if not self._rg:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self._backward is not None:
+            self.meta()["retains_grad"] = True
+
+    @property
+    def retains_grad(self) -> bool:
+        return bool(self._meta and self._meta.get("retains_grad"))
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None:
+        """Compute the gradient of this tensor w.r.t. graph leaves, accumulating into their ``.grad``.
+
+        ``gradient`` is required unless the tensor holds a single element.
+        ``retain_graph`` defaults to ``create_graph``; without it the graph's
+        closures are freed and a second backward raises.
+        """
+        from .autograd.engine import backward
+
+        backward(self, None if gradient is None else (gradient,), retain_graph, create_graph, inputs)
+
+    def register_hook(self, hook) -> RemovableHandle:
+        """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor replaces it."""
+        if not self._rg:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        hooks = self.meta().setdefault("hooks", {})
+        handle = RemovableHandle(hooks)
+        hooks[handle.id] = hook
+        return handle
+
+    def meta(self) -> dict:
+        """Per-tensor storage for rarely used state (hooks, retained grads, anomaly stacks)."""
+        if self._meta is None:
+            self._meta = {}
+        return self._meta
+
+    # ------------------------------------------------------------ array facts
+    @property
+    def shape(self) -> tuple:
+        return self.data.shape
+
+    @property
+    def ndim(self) -> int:
+        return self.data.ndim
+
+    def dim(self) -> int:
+        return self.data.ndim
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self.data.dtype
+
+    @property
+    def device(self) -> B.Device:
+        return self._device
+
+    @property
+    def is_cuda(self) -> bool:
+        return self._device.type == "cuda"
+
+    def size(self, dim: int | None = None):
+        """The shape, or the length of one dimension."""
+        if dim is None:
+            return self.data.shape
+        return self.data.shape[_check_dim(dim, self.data.ndim)]
+
+    def numel(self) -> int:
+        return int(self.data.size)
+
+    def __len__(self) -> int:
+        if self.data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self.data.shape[0]
+
+    def item(self):
+        """The single value of a one-element tensor, as a Python number."""
+        if self.data.size != 1:
+            raise RuntimeError(f"a Tensor with {self.data.size} elements cannot be converted to Scalar")
+        return self.data.reshape(()).item()
+
+    def tolist(self):
+        return B.to_host(self.data).tolist()
+
+    def numpy(self) -> np.ndarray:
+        """The data as a NumPy array sharing memory (CPU tensors that do not require grad)."""
+        if self._rg:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        if self._device.type != "cpu":
+            raise TypeError(
+                f"can't convert {self._device} device type tensor to numpy. "
+                "Use Tensor.cpu() to copy the tensor to host memory first."
+            )
+        return self.data
+
+    def __array__(self, dtype=None, copy=None):
+        if self._device.type != "cpu":
+            raise TypeError(
+                f"can't convert {self._device} device type tensor to numpy. "
+                "Use Tensor.cpu() to copy the tensor to host memory first."
+            )
+        arr = self.data
+        if dtype is not None:
+            arr = arr.astype(dtype, copy=False)
+        return arr.copy() if copy else arr
+
+    def __bool__(self) -> bool:
+        if self.data.size != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self.item())
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if self.data.dtype.kind not in "iub" or self.data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __iter__(self):
+        if self.data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self.data.shape[0]))
+
+    # ------------------------------------------------------------ copies and moves
+    def detach(self) -> Tensor:
+        """A new leaf sharing this tensor's data, cut from the graph."""
+        return make_leaf(self.data, self._device)
+
+    def detach_(self) -> Tensor:
+        """Cut this tensor from the graph in place, making it a leaf."""
+        self._parents = ()
+        self._backward = None
+        self._op = None
+        self._rg = False
+        return self
+
+    def zero_(self) -> Tensor:
+        """Fill with zeros in place (not allowed on a leaf that requires grad under grad mode)."""
+        _check_inplace(self)
+        self.data[...] = 0
+        return self
+
+    def fill_(self, value) -> Tensor:
+        _check_inplace(self)
+        self.data[...] = value
+        return self
+
+    def copy_(self, src) -> Tensor:
+        _check_inplace(self)
+        src_arr = src.data if isinstance(src, Tensor) else src
+        self.data[...] = (
+            B.to_device_array(self._device.xp.asarray(src_arr), self._device)
+            if not isinstance(src_arr, (int, float))
+            else src_arr
+        )
+        return self
+
+    def __repr__(self) -> str:
+        return format_tensor(self)
+
+    __str__ = __repr__
+
+    def __reduce_ex__(self, protocol):
+        return (_rebuild, (B.to_host(self.data), str(self._device), self._rg, self.name))
+
+
+class RemovableHandle:
+    """Returned by ``register_hook``; ``remove()`` unregisters the hook."""
+
+    _next_id = itertools.count()
+
+    def __init__(self, hooks: dict):
+        self._hooks = hooks
+        self.id = next(RemovableHandle._next_id)
+
+    def remove(self) -> None:
+        self._hooks.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+class GradFn:
+    """A light view of the backward step that produced a tensor (``grad_fn``)."""
+
+    __slots__ = ("node",)
+
+    def __init__(self, node: Tensor):
+        self.node = node
+
+    def name(self) -> str:
+        return _op_class_name(self.node._op)
+
+    @property
+    def next_functions(self) -> tuple:
+        return tuple((p.grad_fn, 0) for p in self.node._parents)
+
+    def __repr__(self) -> str:
+        return f"<{self.name()}>"
+
+
+def _op_class_name(op: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in op.split("_")) + "Backward"
+
+
+def _rebuild(arr, device, requires_grad, name):
+    return Tensor(arr, device=device, requires_grad=requires_grad, name=name)
+
+
+# ---------------------------------------------------------------- construction
+def make(data, parents: tuple, backward, op: str) -> Tensor:
+    """Wrap an op's result: record ``parents`` and ``backward`` when the graph is being built.
+
+    ``parents`` are the tensor operands (never Python scalars). The graph is
+    recorded only under grad mode and when some parent requires grad; otherwise
+    the result is a plain leaf and ``backward`` is dropped.
+    """
+    t = Tensor.__new__(Tensor)
+    if type(data) is not _ndarray:
+        data = _coerce_result(data)
+    t.data = data
+    t._grad = None
+    t._id = next(_ids)
+    t._device = parents[0]._device
+    t.name = None
+    t._meta = None
+    if _grad_state.enabled:
+        for p in parents:
+            if p._rg:
+                t._rg = True
+                t._parents = parents
+                t._backward = backward
+                t._op = op
+                if _anomaly_state.enabled:
+                    _anomaly_record(t)
+                break
+        else:
+            t._rg = False
+            t._parents = ()
+            t._backward = None
+            t._op = None
+    else:
+        t._rg = False
+        t._parents = ()
+        t._backward = None
+        t._op = None
+    if _listeners:
+        _events.emit("node_created", node=t)
+    return t
+
+
+def make_leaf(data, device: B.Device, requires_grad: bool = False, name: str | None = None) -> Tensor:
+    """A leaf tensor around an existing array (no copy, no checks)."""
+    t = Tensor.__new__(Tensor)
+    if type(data) is not _ndarray:
+        data = _coerce_result(data)
+    t.data = data
+    t._grad = None
+    t._rg = requires_grad
+    t._parents = ()
+    t._backward = None
+    t._op = None
+    t._id = next(_ids)
+    t._device = device
+    t.name = name
+    t._meta = None
+    if _listeners:
+        _events.emit("node_created", node=t)
+    return t
+
+
+def _coerce_result(data):
+    # NumPy returns scalars (np.float64) from ops on 0-d arrays; keep real arrays.
+    if B.is_cupy_array(data):
+        return data
+    return np.asarray(data)
+
+
+def _check_inplace(t: Tensor) -> None:
+    if t._rg and _grad_state.enabled:
+        if t._backward is None:
+            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+        raise RuntimeError(
+            "in-place operations on tensors that are part of a graph are not supported by minigrad; "
+            "use the out-of-place form"
+        )
+
+
+def _check_dim(dim: int, ndim: int) -> int:
+    low, high = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)
+    if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
+        raise TypeError(f"dim must be an int, got {type(dim).__name__}")
+    if dim < low or dim > high:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})")
+    return dim % ndim if ndim else 0
+
+
+def _to_array(data, dtype, device):
+    """Convert user data to (array, Device), copying like torch.tensor does."""
+    dt = None if dtype is None else B.to_dtype(dtype)
+    if isinstance(data, Tensor):
+        arr = data.data.copy()
+        src = data._device
+    elif B.is_cupy_array(data):
+        arr = data.copy()
+        src = B.device_of_array(data)
+    else:
+        from_python = not isinstance(data, (np.ndarray, np.generic))
+        try:
+            arr = np.array(data)
+        except (ValueError, TypeError) as exc:
+            raise TypeError(f"could not convert data of type {type(data).__name__} to a tensor: {exc}") from None
+        if arr.dtype == object:
+            raise TypeError(
+                f"could not convert data of type {type(data).__name__} to a tensor: "
+                "the elements are not all numbers, or the nested lists are ragged"
+            )
+        if dt is None:
+            arr = arr.astype(_natural_dtype(arr.dtype, from_python), copy=False)
+        src = B.CPU
+    if dt is not None and arr.dtype != dt:
+        arr = arr.astype(dt)
+    dev = src if device is None else B.device(device)
+    if dev != src:
+        arr = B.to_device_array(arr, dev)
+    return arr, dev
+
+
+def _natural_dtype(dt: np.dtype, from_python: bool) -> np.dtype:
+    if dt.kind == "f":
+        if from_python:
+            return B.get_default_dtype()
+        return dt if dt in B.SUPPORTED_DTYPES else B.float64
+    if dt.kind in "iu":
+        return dt if dt in B.SUPPORTED_DTYPES else B.int64
+    if dt.kind == "b":
+        return B.bool_
+    raise TypeError(f"unsupported data type {dt} for a tensor; minigrad supports floating, integer and bool data")
+
+
+def tensor(data, dtype=None, device=None, requires_grad: bool = False, name: str | None = None) -> Tensor:
+    """Make a leaf tensor from Python scalars, nested lists, NumPy or CuPy arrays, or a Tensor.
+
+    Python floats become float32 (the default dtype), ints int64, bools bool.
+    The data is always copied.
+    """
+    return Tensor(data, dtype=dtype, device=device, requires_grad=requires_grad, name=name)
+
+
+# ---------------------------------------------------------------- repr
+def format_tensor(t: Tensor) -> str:
+    arr = B.to_host(t.data)
+    prefix = "tensor("
+    if arr.size == 0:
+        body = f"[], size={shape_str(arr.shape)}" if arr.ndim > 1 else "[]"
+    else:
+        fmt = {}
+        if arr.dtype.kind == "f":
+            finite = arr[np.isfinite(arr)]
+            integral = finite.size == 0 or bool(np.all(finite == np.round(finite)))
+            big = finite.size and (np.abs(finite).max() >= 1e8 or (np.abs(finite[finite != 0]).min(initial=1) < 1e-4))
+            if big:
+                fmt = {"float_kind": lambda v: np.format_float_scientific(v, precision=4)}
+            elif not integral:
+                fmt = {"float_kind": lambda v: f"{v:.4f}"}
+        body = np.array2string(arr, separator=", ", prefix=prefix, formatter=fmt or None, threshold=1000, edgeitems=3)
+    extras = []
+    if t._device.type != "cpu":
+        extras.append(f"device='{t._device}'")
+    if t.data.dtype not in (B.get_default_dtype(), B.int64, B.bool_):
+        extras.append(f"dtype={t.data.dtype}")
+    if t._backward is not None:
+        extras.append(f"grad_fn=<{_op_class_name(t._op)}>")
+    elif t._rg:
+        extras.append("requires_grad=True")
+    if t.name:
+        extras.append(f"name='{t.name}'")
+    return prefix + body + "".join(", " + e for e in extras) + ")"
+
+
+def _anomaly_record(t: Tensor) -> None:
+    from .autograd.anomaly import record_creation
+
+    record_creation(t)

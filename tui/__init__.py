@@ -1,0 +1,1 @@
+"""The minigrad terminal debugger (Textual)."""
