@@ -11,7 +11,7 @@ import argparse
 import importlib
 import sys
 
-SUBCOMMANDS = ["demo"]
+SUBCOMMANDS = ["demo", "lesson"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,25 @@
+"""The course: lessons with checked exercises (``lessons/NN_topic/``).
+
+Each lesson folder holds ``README.md`` (the lesson text), ``demo.py`` (runs under
+the debugger and headless), ``reference/exN_*.py`` (the solutions, between
+``# BEGIN SOLUTION`` / ``# END SOLUTION`` markers), the learner's ``exN_*.py``
+generated from them (``minigrad lesson reset N``), and ``checks.py`` whose
+functions, registered with :func:`check`, test an exercise module.
+"""
+
+from .checking import CheckResult, check, run_checks
+from .lessons import Lesson, find_lesson, lessons_root, list_lessons
+from .stubs import generate_stub, stub_is_current, write_stub
+
+__all__ = [
+    "CheckResult",
+    "check",
+    "run_checks",
+    "Lesson",
+    "find_lesson",
+    "lessons_root",
+    "list_lessons",
+    "generate_stub",
+    "stub_is_current",
+    "write_stub",
+]

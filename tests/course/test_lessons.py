@@ -1,0 +1,86 @@
+"""Every lesson: reference passes its checks, the generated stub fails with NotImplementedError,
+stubs are current, and the demo runs headless."""
+
+import subprocess
+import sys
+
+import pytest
+
+from minigrad.course import generate_stub, list_lessons, run_checks, stub_is_current
+from minigrad.course.lessons import lessons_root
+
+LESSONS = list_lessons()
+IDS = [f"{lesson.number:02d}_{lesson.slug}" for lesson in LESSONS]
+
+
+def test_there_are_lessons():
+    assert LESSONS, f"no lessons found under {lessons_root()}"
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=IDS)
+def test_lesson_has_text_demo_exercises_and_checks(lesson):
+    assert (lesson.path / "README.md").exists()
+    assert lesson.demo.exists()
+    assert lesson.references, "a lesson needs at least one exercise"
+    assert (lesson.path / "checks.py").exists()
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=IDS)
+def test_reference_solutions_pass(lesson):
+    results = run_checks(lesson, reference=True)
+    failed = [f"{r.exercise}: {r.description}: {r.explain()}" for r in results if not r.passed]
+    assert results and not failed, "\n".join(failed)
+    checked = {r.exercise for r in results}
+    assert checked == {ref.stem for ref in lesson.references}, "every exercise needs at least one check"
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=IDS)
+def test_generated_stubs_fail_with_not_implemented(lesson):
+    results = run_checks(lesson, reference=False)
+    wrong = [f"{r.exercise}: {r.description}: {r.explain()}" for r in results if r.passed or not r.not_done]
+    assert results and not wrong, "stubs must fail every check with NotImplementedError:\n" + "\n".join(wrong)
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=IDS)
+def test_stubs_are_current(lesson):
+    stale = [ref.name for ref in lesson.references if not stub_is_current(ref)]
+    assert not stale, f"run `minigrad lesson reset {lesson.number}` to regenerate {stale}"
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=IDS)
+def test_demo_runs_headless(lesson):
+    proc = subprocess.run([sys.executable, str(lesson.demo)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_stub_generation_keeps_hints_and_indentation():
+    src = "def f(x):\n    # BEGIN SOLUTION\n    # HINT: double it\n    return 2 * x\n    # END SOLUTION\n"
+    stub = generate_stub(src, "ref.py")
+    assert "    # HINT: double it\n" in stub
+    assert '    raise NotImplementedError("exercise: write f()")\n' in stub
+    assert "return 2 * x" not in stub
+
+
+@pytest.mark.parametrize(
+    "src", ["# END SOLUTION\n", "# BEGIN SOLUTION\nx = 1\n", "# BEGIN SOLUTION\n# BEGIN SOLUTION\n"]
+)
+def test_stub_generation_rejects_unbalanced_markers(src):
+    with pytest.raises(ValueError, match="SOLUTION"):
+        generate_stub(src, "ref.py")
+
+
+def test_cli_check_reports_per_exercise(capsys):
+    from minigrad.cli import main
+
+    assert main(["lesson", "check", "1"]) == 1
+    out = capsys.readouterr().out
+    assert "TODO  ex1_by_hand" in out and "0 of" in out
+    assert main(["lesson", "check", "1", "--reference"]) == 0
+    assert "PASS" in capsys.readouterr().out
+
+
+def test_cli_unknown_lesson_is_a_clear_error():
+    from minigrad.course import find_lesson
+
+    with pytest.raises(LookupError, match=r"there is no lesson 99; lessons available: 1(, \d+)*$"):
+        find_lesson(99)
