@@ -1,12 +1,56 @@
-"""Elementwise math and activations, each forward beside its backward closure."""
+"""Elementwise math and activations, each forward beside its backward closure.
+
+Integer and bool inputs to floating functions (exp, log, sigmoid, ...) compute in
+the default float dtype, as PyTorch does. Closures that need the op's output hold
+it through a weak reference (``out_ref``): a closure must not keep its own output
+node alive.
+"""
 
 from __future__ import annotations
 
+import math
 import weakref
 
-from ..tensor import Tensor, make, make_leaf
+from .. import backend as B
+from ..tensor import Tensor, make, make_leaf, shape_str
+from ._util import as_tensor, binary_arrays, unbroadcast
 
-__all__ = ["exp", "log", "sqrt", "tanh", "sigmoid", "relu", "sign"]
+__all__ = [
+    "exp",
+    "log",
+    "log1p",
+    "sqrt",
+    "rsqrt",
+    "sin",
+    "cos",
+    "tanh",
+    "sigmoid",
+    "erf",
+    "relu",
+    "leaky_relu",
+    "elu",
+    "gelu",
+    "silu",
+    "softplus",
+    "clamp",
+    "clip",
+    "maximum",
+    "minimum",
+    "where",
+    "sign",
+    "floor_divide",
+    "floor",
+    "ceil",
+    "round",
+    "square",
+    "reciprocal",
+]
+
+_SQRT_2 = math.sqrt(2.0)
+_SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+_INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+_GELU_TANH_C = 0.044715
 
 
 def _float_data(a: Tensor):
@@ -14,11 +58,19 @@ def _float_data(a: Tensor):
     d = a.data
     if d.dtype.kind == "f":
         return d
-    from .. import backend as B
-
     return d.astype(B.get_default_dtype())
 
 
+def _const(a: Tensor, arr) -> Tensor:
+    """A constant (non-differentiable) tensor on ``a``'s device, e.g. a mask used by a closure."""
+    return make_leaf(arr, a._device)
+
+
+def _zero_grad(a: Tensor, g: Tensor) -> Tensor:
+    return _const(a, a._device.xp.zeros(a.data.shape, dtype=g.data.dtype))
+
+
+# ---------------------------------------------------------------- exponentials and logs
 def exp(a: Tensor) -> Tensor:
     """Elementwise e**a."""
 
@@ -39,6 +91,15 @@ def log(a: Tensor) -> Tensor:
     return make(a._device.xp.log(_float_data(a)), (a,), backward, "log")
 
 
+def log1p(a: Tensor) -> Tensor:
+    """log(1 + a), accurate for small ``a``."""
+
+    def backward(g):
+        return (g / (a + 1),)
+
+    return make(a._device.xp.log1p(_float_data(a)), (a,), backward, "log1p")
+
+
 def sqrt(a: Tensor) -> Tensor:
     """Square root."""
 
@@ -48,6 +109,61 @@ def sqrt(a: Tensor) -> Tensor:
     out = make(a._device.xp.sqrt(_float_data(a)), (a,), backward, "sqrt")
     out_ref = weakref.ref(out)
     return out
+
+
+def rsqrt(a: Tensor) -> Tensor:
+    """1 / sqrt(a); backward -g * out**3 / 2."""
+
+    def backward(g):
+        y = out_ref()
+        return (g * (y * y * y) * -0.5,)
+
+    out = make(1 / a._device.xp.sqrt(_float_data(a)), (a,), backward, "rsqrt")
+    out_ref = weakref.ref(out)
+    return out
+
+
+def square(a: Tensor) -> Tensor:
+    """a * a (integer tensors stay integer)."""
+
+    def backward(g):
+        return (g * a * 2,)
+
+    d = a.data
+    if d.dtype.kind == "b":
+        d = d.astype(B.int64)
+    return make(d * d, (a,), backward, "square")
+
+
+def reciprocal(a: Tensor) -> Tensor:
+    """1 / a (integer tensors give the default float dtype)."""
+
+    def backward(g):
+        y = out_ref()
+        return (-g * y * y,)
+
+    out = make(1 / _float_data(a), (a,), backward, "reciprocal")
+    out_ref = weakref.ref(out)
+    return out
+
+
+# ---------------------------------------------------------------- trigonometric and hyperbolic
+def sin(a: Tensor) -> Tensor:
+    """Sine."""
+
+    def backward(g):
+        return (g * a.cos(),)
+
+    return make(a._device.xp.sin(_float_data(a)), (a,), backward, "sin")
+
+
+def cos(a: Tensor) -> Tensor:
+    """Cosine."""
+
+    def backward(g):
+        return (-g * a.sin(),)
+
+    return make(a._device.xp.cos(_float_data(a)), (a,), backward, "cos")
 
 
 def tanh(a: Tensor) -> Tensor:
@@ -62,44 +178,380 @@ def tanh(a: Tensor) -> Tensor:
     return out
 
 
+def _sigmoid_array(xp, d):
+    e = xp.exp(-xp.abs(d))
+    return xp.where(d >= 0, 1 / (1 + e), e / (1 + e))
+
+
 def sigmoid(a: Tensor) -> Tensor:
     """Logistic sigmoid 1 / (1 + e**-a), computed stably; backward g * s * (1 - s)."""
-    xp = a._device.xp
-    d = _float_data(a)
-    e = xp.exp(-xp.abs(d))
-    s = xp.where(d >= 0, 1 / (1 + e), e / (1 + e))
 
     def backward(g):
         y = out_ref()
         return (g * y * (1 - y),)
 
-    out = make(s, (a,), backward, "sigmoid")
+    out = make(_sigmoid_array(a._device.xp, _float_data(a)), (a,), backward, "sigmoid")
     out_ref = weakref.ref(out)
     return out
 
 
+def _erf_array(xp, d):
+    """erf on a NumPy or CuPy array (neither array module has it built in)."""
+    if xp.__name__ == "numpy":
+        try:
+            from scipy.special import erf as scipy_erf
+        except ImportError:  # scipy is optional: fall back to the exact scalar function
+            return xp.vectorize(math.erf, otypes=[d.dtype])(d)
+        return scipy_erf(d).astype(d.dtype, copy=False)
+    from cupyx.scipy.special import erf as cupy_erf
+
+    return cupy_erf(d)
+
+
+def erf(a: Tensor) -> Tensor:
+    """The Gauss error function; backward g * 2/sqrt(pi) * exp(-a**2)."""
+
+    def backward(g):
+        return (g * (-(a * a)).exp() * _TWO_OVER_SQRT_PI,)
+
+    return make(_erf_array(a._device.xp, _float_data(a)), (a,), backward, "erf")
+
+
+# ---------------------------------------------------------------- activations
 def relu(a: Tensor) -> Tensor:
     """max(a, 0); the gradient at 0 is 0, as in PyTorch."""
     d = a.data
 
     def backward(g):
-        return (g * make_leaf(d > 0, a._device),)
+        return (g * _const(a, d > 0),)
 
     return make(d * (d > 0), (a,), backward, "relu")
 
 
+def leaky_relu(a: Tensor, negative_slope: float = 0.01) -> Tensor:
+    """a where a > 0, else negative_slope * a."""
+    d = _float_data(a)
+    xp = a._device.xp
+
+    def backward(g):
+        return (g * _const(a, xp.where(d > 0, 1.0, negative_slope).astype(g.data.dtype)),)
+
+    return make(xp.where(d > 0, d, d * negative_slope), (a,), backward, "leaky_relu")
+
+
+def elu(a: Tensor, alpha: float = 1.0) -> Tensor:
+    """a where a > 0, else alpha * (e**a - 1); backward uses the output (out + alpha for a <= 0)."""
+    d = _float_data(a)
+    xp = a._device.xp
+    pos = d > 0
+    neg_part = alpha * xp.expm1(xp.minimum(d, 0))
+
+    def backward(g):
+        return (g * where(_const(a, pos), 1.0, out_ref() + alpha),)
+
+    out = make(xp.where(pos, d, neg_part), (a,), backward, "elu")
+    out_ref = weakref.ref(out)
+    return out
+
+
+def gelu(a: Tensor, approximate: str = "none") -> Tensor:
+    """Gaussian error linear unit: a * Phi(a), or its tanh approximation with ``approximate='tanh'``."""
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError(f"approximate argument must be either none or tanh, got '{approximate}'")
+    xp = a._device.xp
+    d = _float_data(a)
+    if approximate == "tanh":
+        t = xp.tanh(_SQRT_2_OVER_PI * (d + _GELU_TANH_C * d * d * d))
+
+        def backward_tanh(g):
+            th = (((a * a * a) * _GELU_TANH_C + a) * _SQRT_2_OVER_PI).tanh()
+            inner = (a * a * (3 * _GELU_TANH_C) + 1) * _SQRT_2_OVER_PI
+            return (g * ((th + 1) * 0.5 + a * 0.5 * (1 - th * th) * inner),)
+
+        return make(0.5 * d * (1 + t), (a,), backward_tanh, "gelu")
+
+    def backward(g):
+        cdf = (erf(a / _SQRT_2) + 1) * 0.5
+        pdf = (a * a * -0.5).exp() * _INV_SQRT_2PI
+        return (g * (cdf + a * pdf),)
+
+    return make(0.5 * d * (1 + _erf_array(xp, d / _SQRT_2)), (a,), backward, "gelu")
+
+
+def silu(a: Tensor) -> Tensor:
+    """a * sigmoid(a) (also called swish); backward g * s * (1 + a * (1 - s))."""
+    d = _float_data(a)
+
+    def backward(g):
+        s = a.sigmoid()
+        return (g * s * (a * (1 - s) + 1),)
+
+    return make(d * _sigmoid_array(a._device.xp, d), (a,), backward, "silu")
+
+
+def softplus(a: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    """log(1 + e**(beta*a)) / beta, computed stably; linear (= a) where beta*a > threshold."""
+    xp = a._device.xp
+    d = _float_data(a)
+    z = d * beta
+    linear = z > threshold
+    smooth = (xp.log1p(xp.exp(-xp.abs(z))) + xp.maximum(z, 0)) / beta
+
+    def backward(g):
+        return (g * where(_const(a, linear), 1.0, (a * beta).sigmoid()),)
+
+    return make(xp.where(linear, d, smooth), (a,), backward, "softplus")
+
+
+# ---------------------------------------------------------------- bounds, maximum, where
+def _operand(x, like: Tensor):
+    """A bound or operand as a Tensor on ``like``'s device, or a Python scalar left as is."""
+    if x is None or isinstance(x, (Tensor, int, float)):
+        return x
+    return as_tensor(x, like)
+
+
+def _array_of(x, dt, xp):
+    return x.data.astype(dt, copy=False) if isinstance(x, Tensor) else xp.asarray(x, dtype=dt)
+
+
+def clamp(a: Tensor, min=None, max=None) -> Tensor:  # noqa: A002  (torch's argument names)
+    """Limit ``a`` to ``[min, max]``; bounds are scalars or tensors (broadcast), either may be None.
+
+    The gradient flows to ``a`` where ``min <= a <= max`` (bounds included), and to
+    a tensor bound where that bound is the result, as in PyTorch.
+    """
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    lo, hi = _operand(min, a), _operand(max, a)
+    for bound in (lo, hi):
+        if isinstance(bound, Tensor) and bound._device is not a._device:
+            raise RuntimeError(
+                f"Expected all tensors to be on the same device, but found at least two devices, "
+                f"{a._device} and {bound._device}! (in clamp)"
+            )
+    xp = a._device.xp
+    dt = B.result_dtype(*(x for x in (a, lo, hi) if x is not None))
+    d = a.data.astype(dt, copy=False)
+    lod = None if lo is None else _array_of(lo, dt, xp)
+    hid = None if hi is None else _array_of(hi, dt, xp)
+    try:
+        low = d if lod is None else xp.maximum(d, lod)
+        out = low if hid is None else xp.minimum(low, hid)
+    except ValueError:
+        shapes = " and ".join(shape_str(x.shape) for x in (a, lo, hi) if isinstance(x, Tensor))
+        raise RuntimeError(f"clamp: shapes {shapes} cannot be broadcast together") from None
+
+    def backward(g):
+        inside = xp.ones(out.shape, dtype=bool)
+        if lod is not None:
+            inside &= d >= lod
+        if hid is not None:
+            inside &= d <= hid
+        grads = [unbroadcast(g * _const(a, inside), a.data.shape) if a._rg else None]
+        if isinstance(lo, Tensor):
+            lo_wins = d < lod if hid is None else (d < lod) & (lod <= hid)
+            grads.append(unbroadcast(g * _const(a, lo_wins), lo.data.shape))
+        if isinstance(hi, Tensor):
+            hi_wins = (d if lod is None else xp.maximum(d, lod)) > hid
+            grads.append(unbroadcast(g * _const(a, hi_wins), hi.data.shape))
+        return tuple(grads)
+
+    parents = (a,) + tuple(x for x in (lo, hi) if isinstance(x, Tensor))
+    return make(out, parents, backward, "clamp")
+
+
+clip = clamp
+
+
+def _extremum(a, b, name: str) -> Tensor:
+    if not isinstance(a, Tensor):
+        a, b = b, a
+        if not isinstance(a, Tensor):
+            raise TypeError(f"{name}(): expected at least one Tensor argument")
+    b = as_tensor(b, a)
+    ad, bd = binary_arrays(a, b, name)
+    xp = a._device.xp
+    pick = xp.maximum if name == "maximum" else xp.minimum
+    try:
+        out = pick(ad, bd)
+    except ValueError:
+        raise RuntimeError(
+            f"{name}: shapes {shape_str(a.data.shape)} and {shape_str(b.data.shape)} cannot be broadcast together"
+        ) from None
+
+    def backward(g):
+        # Ties split the gradient evenly between the two operands, as in PyTorch.
+        a_wins = ad > bd if name == "maximum" else ad < bd
+        b_wins = bd > ad if name == "maximum" else bd < ad
+        half_tie = (ad == bd) * 0.5
+        return (
+            unbroadcast(g * _const(a, (a_wins + half_tie).astype(g.data.dtype)), a.data.shape) if a._rg else None,
+            unbroadcast(g * _const(a, (b_wins + half_tie).astype(g.data.dtype)), b.data.shape) if b._rg else None,
+        )
+
+    return make(out, (a, b), backward, name)
+
+
+def maximum(a, b) -> Tensor:
+    """Elementwise maximum with broadcasting; NaN propagates; ties split the gradient 50/50."""
+    return _extremum(a, b, "maximum")
+
+
+def minimum(a, b) -> Tensor:
+    """Elementwise minimum with broadcasting; NaN propagates; ties split the gradient 50/50."""
+    return _extremum(a, b, "minimum")
+
+
+def where(condition, input, other) -> Tensor:  # noqa: A002  (torch's argument name)
+    """Elements of ``input`` where ``condition`` is True, else of ``other`` (broadcast; scalars allowed)."""
+    from ..tensor import tensor
+
+    like = next((x for x in (input, other, condition) if isinstance(x, Tensor)), None)
+    cond = (
+        condition if isinstance(condition, Tensor) else tensor(condition, device=None if like is None else like.device)
+    )
+    like = like if like is not None else cond
+    if cond.data.dtype.kind != "b":
+        raise RuntimeError(
+            f"where expected condition to be a boolean tensor, but got a tensor with dtype {_torch_dtype_name(cond)}"
+        )
+    x, y = _operand(input, like), _operand(other, like)
+    for t in (cond, x, y):
+        if isinstance(t, Tensor) and t._device is not like._device:
+            raise RuntimeError(
+                f"Expected all tensors to be on the same device, but found at least two devices, "
+                f"{like._device} and {t._device}! (in where)"
+            )
+    xp = like._device.xp
+    dt = B.result_dtype(x, y)
+    cd = cond.data
+    xd, yd = _array_of(x, dt, xp), _array_of(y, dt, xp)
+    try:
+        out = xp.where(cd, xd, yd)
+    except ValueError:
+        shapes = ", ".join(shape_str(t.shape) for t in (cond, x, y) if isinstance(t, Tensor))
+        raise RuntimeError(f"where: shapes {shapes} cannot be broadcast together") from None
+    parents = tuple(t for t in (x, y) if isinstance(t, Tensor))
+    if not parents:
+        return make_leaf(out, like._device)
+
+    def backward(g):
+        grads = []
+        if isinstance(x, Tensor):
+            grads.append(unbroadcast(where(cond, g, 0.0), x.data.shape) if x._rg else None)
+        if isinstance(y, Tensor):
+            grads.append(unbroadcast(where(cond, 0.0, g), y.data.shape) if y._rg else None)
+        return tuple(grads)
+
+    return make(out, parents, backward, "where")
+
+
+def _torch_dtype_name(t: Tensor) -> str:
+    names = {"float16": "Half", "float32": "Float", "float64": "Double", "int32": "Int", "int64": "Long"}
+    return names.get(str(t.data.dtype), str(t.data.dtype))
+
+
+def _tensor_where(self: Tensor, condition, other) -> Tensor:
+    """``self`` where ``condition`` is True, else ``other`` (the method form of ``where``)."""
+    return where(condition, self, other)
+
+
+# ---------------------------------------------------------------- piecewise constant
 def sign(a: Tensor) -> Tensor:
     """-1, 0 or 1 elementwise (zero gradient everywhere)."""
 
     def backward(g):
-        return (g * 0,)
+        return (_zero_grad(a, g),)
 
     return make(a._device.xp.sign(a.data), (a,), backward, "sign")
 
 
+def floor(a: Tensor) -> Tensor:
+    """Round down (zero gradient; integer tensors are returned unchanged in value)."""
+
+    def backward(g):
+        return (_zero_grad(a, g),)
+
+    return make(a._device.xp.floor(a.data) if a.data.dtype.kind == "f" else a.data.copy(), (a,), backward, "floor")
+
+
+def ceil(a: Tensor) -> Tensor:
+    """Round up (zero gradient)."""
+
+    def backward(g):
+        return (_zero_grad(a, g),)
+
+    return make(a._device.xp.ceil(a.data) if a.data.dtype.kind == "f" else a.data.copy(), (a,), backward, "ceil")
+
+
+def round(a: Tensor, decimals: int = 0) -> Tensor:  # noqa: A001  (torch.round)
+    """Round half to even, to ``decimals`` places (zero gradient)."""
+
+    def backward(g):
+        return (_zero_grad(a, g),)
+
+    d = a.data
+    out = a._device.xp.round(d, decimals) if d.dtype.kind == "f" else d.copy()
+    return make(out, (a,), backward, "round")
+
+
+def floor_divide(a, b) -> Tensor:
+    """Division rounded down, with broadcasting and type promotion; not differentiable (the result is a constant)."""
+    if not isinstance(a, Tensor):
+        a = as_tensor(a, b)
+    b = as_tensor(b, a)
+    ad, bd = binary_arrays(a, b, "floor_divide")
+    xp = a._device.xp
+    if ad.dtype.kind in "iu" and bool((bd == 0).any()):
+        raise RuntimeError("ZeroDivisionError")
+    if ad.dtype.kind == "b":
+        ad, bd = ad.astype(B.int64), bd.astype(B.int64)
+    try:
+        out = xp.floor_divide(ad, bd)
+    except ValueError:
+        raise RuntimeError(
+            f"floor_divide: shapes {shape_str(a.data.shape)} and {shape_str(b.data.shape)} cannot be broadcast together"
+        ) from None
+    return make_leaf(out, a._device)
+
+
 def _bind() -> None:
-    for fn in (exp, log, sqrt, tanh, sigmoid, relu, sign):
-        setattr(Tensor, fn.__name__, fn)
+    T = Tensor
+    for fn in (
+        exp,
+        log,
+        log1p,
+        sqrt,
+        rsqrt,
+        sin,
+        cos,
+        tanh,
+        sigmoid,
+        erf,
+        relu,
+        leaky_relu,
+        elu,
+        gelu,
+        silu,
+        softplus,
+        sign,
+        floor,
+        ceil,
+        round,
+        square,
+        reciprocal,
+        clamp,
+        clip,
+        maximum,
+        minimum,
+        floor_divide,
+    ):
+        setattr(T, fn.__name__, fn)
+    T.clip = clamp
+    T.where = _tensor_where
+    T.__floordiv__ = floor_divide
+    T.__rfloordiv__ = lambda self, other: floor_divide(other, self)
 
 
 _bind()
