@@ -4,8 +4,9 @@ One module per family; in each, an op's forward computation and its backward
 closure sit side by side.
 """
 
-from . import arithmetic, conversion, elementwise, linalg, reduction, shape  # noqa: F401
+from . import arithmetic, compare, conversion, elementwise, linalg, reduction, shape  # noqa: F401
 from .arithmetic import *  # noqa: F401,F403
+from .compare import *  # noqa: F401,F403
 from .conversion import *  # noqa: F401,F403
 from .elementwise import *  # noqa: F401,F403
 from .linalg import *  # noqa: F401,F403

@@ -1,0 +1,235 @@
+"""Comparisons, logical and bitwise ops, and value tests (isnan, allclose, ...).
+
+None of these is differentiable: each returns a bool (or integer) tensor that is
+a constant leaf, outside the graph, as in PyTorch.
+"""
+
+from __future__ import annotations
+
+from .. import backend as B
+from ..tensor import Tensor, make_leaf, shape_str
+from ._util import as_tensor, binary_arrays
+
+__all__ = [
+    "eq",
+    "ne",
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "logical_and",
+    "logical_or",
+    "logical_xor",
+    "logical_not",
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+    "bitwise_not",
+    "isnan",
+    "isinf",
+    "isfinite",
+    "isclose",
+    "allclose",
+    "equal",
+]
+
+_OPERAND_TYPES = (Tensor, int, float, bool)
+
+
+def _pair(a, b, op: str):
+    """Both operands' arrays, promoted as PyTorch does, and the tensor that fixes the device."""
+    if not isinstance(a, Tensor):
+        a = as_tensor(a, b)
+    b = as_tensor(b, a)
+    ad, bd = binary_arrays(a, b, op)
+    return ad, bd, a
+
+
+def _apply(fn, a, b, op: str) -> Tensor:
+    ad, bd, like = _pair(a, b, op)
+    try:
+        out = fn(ad, bd)
+    except ValueError:
+        sa = shape_str(a.shape if isinstance(a, Tensor) else ())
+        sb = shape_str(b.shape if isinstance(b, Tensor) else ())
+        raise RuntimeError(f"{op}: shapes {sa} and {sb} cannot be broadcast together") from None
+    return make_leaf(out, like._device)
+
+
+# ---------------------------------------------------------------- comparisons
+def eq(a, b) -> Tensor:
+    """Elementwise ``a == b`` as a bool tensor (broadcast; scalars allowed)."""
+    return _apply(lambda x, y: x == y, a, b, "eq")
+
+
+def ne(a, b) -> Tensor:
+    """Elementwise ``a != b`` as a bool tensor."""
+    return _apply(lambda x, y: x != y, a, b, "ne")
+
+
+def lt(a, b) -> Tensor:
+    """Elementwise ``a < b`` as a bool tensor."""
+    return _apply(lambda x, y: x < y, a, b, "lt")
+
+
+def le(a, b) -> Tensor:
+    """Elementwise ``a <= b`` as a bool tensor."""
+    return _apply(lambda x, y: x <= y, a, b, "le")
+
+
+def gt(a, b) -> Tensor:
+    """Elementwise ``a > b`` as a bool tensor."""
+    return _apply(lambda x, y: x > y, a, b, "gt")
+
+
+def ge(a, b) -> Tensor:
+    """Elementwise ``a >= b`` as a bool tensor."""
+    return _apply(lambda x, y: x >= y, a, b, "ge")
+
+
+# ---------------------------------------------------------------- logical (any dtype: nonzero is True)
+def logical_and(a, b) -> Tensor:
+    """Elementwise AND of the operands' truth values (nonzero is True)."""
+    return _apply(_xp_of(a, b).logical_and, a, b, "logical_and")
+
+
+def logical_or(a, b) -> Tensor:
+    """Elementwise OR of the operands' truth values."""
+    return _apply(_xp_of(a, b).logical_or, a, b, "logical_or")
+
+
+def logical_xor(a, b) -> Tensor:
+    """Elementwise XOR of the operands' truth values."""
+    return _apply(_xp_of(a, b).logical_xor, a, b, "logical_xor")
+
+
+def logical_not(a: Tensor) -> Tensor:
+    """Elementwise NOT of ``a``'s truth values (a bool tensor)."""
+    return make_leaf(a._device.xp.logical_not(a.data), a._device)
+
+
+def _xp_of(a, b):
+    return (a if isinstance(a, Tensor) else b)._device.xp
+
+
+# ---------------------------------------------------------------- bitwise (integer and bool only)
+def _check_integral(op: str, symbol: str, *operands) -> None:
+    for x in operands:
+        kind = x.data.dtype.kind if isinstance(x, Tensor) else ("f" if isinstance(x, float) else "i")
+        if kind == "f":
+            raise TypeError(f"{symbol} ({op}) is only implemented on integer and Boolean-type tensors")
+
+
+def bitwise_and(a, b) -> Tensor:
+    """``a & b`` for integer and bool tensors (on bool masks: logical AND)."""
+    _check_integral("operator.and_", "&", a, b)
+    return _apply(_xp_of(a, b).bitwise_and, a, b, "bitwise_and")
+
+
+def bitwise_or(a, b) -> Tensor:
+    """``a | b`` for integer and bool tensors."""
+    _check_integral("operator.or_", "|", a, b)
+    return _apply(_xp_of(a, b).bitwise_or, a, b, "bitwise_or")
+
+
+def bitwise_xor(a, b) -> Tensor:
+    """``a ^ b`` for integer and bool tensors."""
+    _check_integral("operator.xor", "^", a, b)
+    return _apply(_xp_of(a, b).bitwise_xor, a, b, "bitwise_xor")
+
+
+def bitwise_not(a: Tensor) -> Tensor:
+    """``~a``: logical NOT on bool tensors, two's-complement NOT on integer tensors."""
+    _check_integral("operator.invert", "~", a)
+    return make_leaf(a._device.xp.invert(a.data), a._device)
+
+
+# ---------------------------------------------------------------- value tests
+def isnan(a: Tensor) -> Tensor:
+    """True where ``a`` is NaN."""
+    return make_leaf(a._device.xp.isnan(a.data), a._device)
+
+
+def isinf(a: Tensor) -> Tensor:
+    """True where ``a`` is +inf or -inf."""
+    return make_leaf(a._device.xp.isinf(a.data), a._device)
+
+
+def isfinite(a: Tensor) -> Tensor:
+    """True where ``a`` is neither NaN nor infinite."""
+    return make_leaf(a._device.xp.isfinite(a.data), a._device)
+
+
+def isclose(a: Tensor, b, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> Tensor:
+    """Elementwise ``|a - b| <= atol + rtol * |b|`` as a bool tensor."""
+    ad, bd, like = _pair(a, b, "isclose")
+    xp = like._device.xp
+    try:
+        out = xp.isclose(ad, bd, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    except ValueError:
+        raise RuntimeError(
+            f"isclose: shapes {shape_str(xp.shape(ad))} and {shape_str(xp.shape(bd))} cannot be broadcast together"
+        ) from None
+    return make_leaf(out, like._device)
+
+
+def allclose(a: Tensor, b, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> bool:
+    """True when every element of ``a`` is close to ``b`` (see ``isclose``); a Python bool."""
+    return bool(isclose(a, b, rtol, atol, equal_nan).data.all())
+
+
+def equal(a: Tensor, b: Tensor) -> bool:
+    """True when ``a`` and ``b`` have the same shape and the same elements; a Python bool."""
+    if not isinstance(a, Tensor) or not isinstance(b, Tensor):
+        raise TypeError(
+            f"equal(): argument 'other' must be Tensor, not {type(b if isinstance(a, Tensor) else a).__name__}"
+        )
+    if a.data.shape != b.data.shape:
+        return False
+    ad, bd = binary_arrays(a, b, "equal")
+    return bool((ad == bd).all())
+
+
+# ---------------------------------------------------------------- operators
+def _comparison_operator(fn):
+    def method(self, other):
+        if not isinstance(other, _OPERAND_TYPES) and not _array_like(other):
+            return NotImplemented
+        return fn(self, other)
+
+    method.__name__ = f"__{fn.__name__}__"
+    method.__doc__ = fn.__doc__
+    return method
+
+
+def _array_like(x) -> bool:
+    return isinstance(x, (list, tuple)) or hasattr(x, "__array_interface__") or B.is_cupy_array(x)
+
+
+def _reflected(fn):
+    def method(self, other):
+        if not isinstance(other, _OPERAND_TYPES) and not _array_like(other):
+            return NotImplemented
+        return fn(other, self)
+
+    return method
+
+
+def _bind() -> None:
+    T = Tensor
+    for fn in (eq, ne, lt, le, gt, ge):
+        setattr(T, fn.__name__, fn)
+        setattr(T, f"__{fn.__name__}__", _comparison_operator(fn))
+    for fn in (logical_and, logical_or, logical_xor, logical_not, bitwise_and, bitwise_or, bitwise_xor, bitwise_not):
+        setattr(T, fn.__name__, fn)
+    for fn in (isnan, isinf, isfinite, isclose, allclose, equal):
+        setattr(T, fn.__name__, fn)
+    T.greater, T.greater_equal, T.less, T.less_equal, T.not_equal = gt, ge, lt, le, ne
+    T.__and__, T.__or__, T.__xor__ = bitwise_and, bitwise_or, bitwise_xor
+    T.__rand__, T.__ror__, T.__rxor__ = _reflected(bitwise_and), _reflected(bitwise_or), _reflected(bitwise_xor)
+    T.__invert__ = bitwise_not
+    # __eq__ is overridden above; keep tensors hashable by identity, as torch does.
+    T.__hash__ = object.__hash__
+
+
+_bind()
