@@ -4,11 +4,12 @@ One module per family; in each, an op's forward computation and its backward
 closure sit side by side.
 """
 
-from . import arithmetic, compare, conversion, elementwise, linalg, reduction, shape  # noqa: F401
+from . import arithmetic, compare, conversion, elementwise, indexing, linalg, reduction, shape  # noqa: F401
 from .arithmetic import *  # noqa: F401,F403
 from .compare import *  # noqa: F401,F403
 from .conversion import *  # noqa: F401,F403
 from .elementwise import *  # noqa: F401,F403
+from .indexing import *  # noqa: F401,F403
 from .linalg import *  # noqa: F401,F403
 from .reduction import *  # noqa: F401,F403
 from .shape import *  # noqa: F401,F403

@@ -1,27 +1,84 @@
-"""Shape ops: reshape/view, expand, transpose, stack — forward beside backward."""
+"""Shape ops: reshape, flatten, permute, expand, repeat, cat, stack, split, flip, pad, ...
+
+Each op's forward sits beside its backward closure. Ops that cut pieces out of a
+tensor (narrow, select, split, chunk, unbind) are indexing ops underneath, so
+their gradients are scattered back into zeros by ``minigrad.ops.indexing``.
+"""
 
 from __future__ import annotations
 
+import numpy as np
+
+from .. import backend as B
 from ..tensor import Tensor, make, shape_str
-from ._util import normalize_dims
+from ._util import check_same_device, normalize_dims, unbroadcast
 
-__all__ = ["reshape", "expand", "transpose", "permute", "unsqueeze", "squeeze", "select", "stack"]
+__all__ = [
+    "reshape",
+    "flatten",
+    "unflatten",
+    "squeeze",
+    "unsqueeze",
+    "permute",
+    "transpose",
+    "swapaxes",
+    "movedim",
+    "expand",
+    "broadcast_to",
+    "repeat",
+    "tile",
+    "cat",
+    "concatenate",
+    "concat",
+    "stack",
+    "split",
+    "chunk",
+    "unbind",
+    "narrow",
+    "select",
+    "flip",
+    "pad",
+]
 
 
-def _shape_arg(shape) -> tuple:
+def _shape_arg(shape, what: str = "shape") -> tuple:
+    """Accept ``f(2, 3)`` and ``f((2, 3))`` alike; every entry must be an int."""
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         shape = tuple(shape[0])
+    for s in shape:
+        if isinstance(s, bool) or not isinstance(s, (int, np.integer)):
+            raise TypeError(f"{what} must be a tuple of ints, but got an element of type {type(s).__name__}")
     return tuple(int(s) for s in shape)
 
 
+def _axis(dim, ndim: int) -> int:
+    """One dim as a non-negative axis (0-d tensors accept dim 0 and -1), with PyTorch's range error."""
+    axes = normalize_dims(dim, ndim)
+    return axes[0] if axes else 0
+
+
+def _slice_along(a: Tensor, axis: int, start: int, stop: int, op: str) -> Tensor:
+    from .indexing import index_with_key
+
+    return index_with_key(a, (slice(None),) * axis + (slice(start, stop),), op)
+
+
+# ---------------------------------------------------------------- views of the same elements
 def reshape(a: Tensor, *shape) -> Tensor:
     """Same data in a new shape (one dim may be -1)."""
     shape = _shape_arg(shape)
     src = a.data.shape
+    if shape.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    for s in shape:
+        if s < -1:
+            raise RuntimeError(f"invalid shape dimension {s}")
     try:
         out = a.data.reshape(shape)
     except ValueError:
         raise RuntimeError(f"shape '{shape_str(shape)}' is invalid for input of size {a.data.size}") from None
+    if out.shape == src:
+        return a
 
     def backward(g):
         return (g.reshape(src),)
@@ -29,72 +86,45 @@ def reshape(a: Tensor, *shape) -> Tensor:
     return make(out, (a,), backward, "reshape")
 
 
-def expand(a: Tensor, *shape) -> Tensor:
-    """Broadcast to a larger shape without copying (-1 keeps a dim)."""
-    shape = _shape_arg(shape)
-    src = a.data.shape
-    lead = len(shape) - len(src)
-    if lead < 0:
-        raise RuntimeError(
-            f"expand: the number of sizes provided ({len(shape)}) must be greater or equal to the "
-            f"number of dimensions in the tensor ({len(src)})"
-        )
-    target = tuple(src[i - lead] if n == -1 and i >= lead else n for i, n in enumerate(shape))
-    for i, n in enumerate(src):
-        if n != 1 and n != target[lead + i]:
-            raise RuntimeError(
-                f"The expanded size of the tensor ({target[lead + i]}) must match the existing size ({n}) "
-                f"at non-singleton dimension {lead + i}.  Target sizes: {shape_str(shape)}.  "
-                f"Tensor sizes: {shape_str(src)}"
-            )
-    if target == src:
-        return a
-
-    def backward(g):
-        from ._util import unbroadcast
-
-        return (unbroadcast(g, src),)
-
-    return make(a._device.xp.broadcast_to(a.data, target), (a,), backward, "expand")
-
-
-def transpose(a: Tensor, dim0: int, dim1: int) -> Tensor:
-    """Swap two dims."""
+def flatten(a: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    """Merge dims ``start_dim`` to ``end_dim`` (inclusive) into one; a 0-d tensor becomes 1-D."""
     ndim = a.data.ndim
     if ndim == 0:
-        normalize_dims(dim0, 0), normalize_dims(dim1, 0)
-        return a
-    (d0,), (d1,) = normalize_dims(dim0, ndim), normalize_dims(dim1, ndim)
+        normalize_dims(start_dim, 0), normalize_dims(end_dim, 0)
+        return reshape(a, 1)
+    (start,), (end,) = normalize_dims(start_dim, ndim), normalize_dims(end_dim, ndim)
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    shape = a.data.shape
+    return reshape(a, shape[:start] + (_prod(shape[start : end + 1]),) + shape[end + 1 :])
 
-    def backward(g):
-        return (g.transpose(d0, d1),)
 
-    return make(a._device.xp.swapaxes(a.data, d0, d1), (a,), backward, "transpose")
+def _prod(sizes) -> int:
+    n = 1
+    for s in sizes:
+        n *= s
+    return n
 
 
-def permute(a: Tensor, *dims) -> Tensor:
-    """Reorder dims."""
-    dims = _shape_arg(dims)
-    ndim = a.data.ndim
-    if len(dims) != ndim:
+def unflatten(a: Tensor, dim: int, sizes) -> Tensor:
+    """Split dim ``dim`` into ``sizes`` (one entry may be -1)."""
+    axis = _axis(dim, a.data.ndim)
+    sizes = _shape_arg((sizes,), "sizes")
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    n = a.data.shape[axis]
+    known = _prod(s for s in sizes if s != -1)
+    if (-1 not in sizes and known != n) or (-1 in sizes and (known == 0 or n % known)):
         raise RuntimeError(
-            f"permute(sparse_coo): number of dimensions in the tensor input does not match the length "
-            f"of the desired ordering of dimensions i.e. input.dim() = {ndim} is not equal to "
-            f"len(dims) = {len(dims)}".replace("(sparse_coo)", "")
+            f"unflatten: Provided sizes {shape_str(sizes)} don't multiply up to the size of dim {dim} ({n}) in the input "
+            f"tensor"
         )
-    axes = tuple(normalize_dims(d, ndim)[0] for d in dims)
-    if len(set(axes)) != ndim:
-        raise RuntimeError(f"permute(): duplicate dims are not allowed, got {list(dims)}")
-    inverse = tuple(sorted(range(ndim), key=axes.__getitem__))
-
-    def backward(g):
-        return (g.permute(inverse),)
-
-    return make(a._device.xp.transpose(a.data, axes), (a,), backward, "permute")
+    shape = a.data.shape
+    return reshape(a, shape[:axis] + sizes + shape[axis + 1 :])
 
 
 def unsqueeze(a: Tensor, dim: int) -> Tensor:
-    """Insert a dim of size 1 at ``dim``."""
+    """Insert a dim of size 1 at ``dim`` (``-1`` appends one)."""
     (axis,) = normalize_dims(dim, a.data.ndim + 1)
     src = a.data.shape
 
@@ -105,7 +135,7 @@ def unsqueeze(a: Tensor, dim: int) -> Tensor:
 
 
 def squeeze(a: Tensor, dim=None) -> Tensor:
-    """Remove dims of size 1 (all of them, or those in ``dim`` that have size 1)."""
+    """Remove dims of size 1: all of them, or those in ``dim`` (int or tuple) that have size 1."""
     src = a.data.shape
     axes = normalize_dims(dim, a.data.ndim) if dim is not None else tuple(range(a.data.ndim))
     axes = tuple(ax for ax in axes if src[ax] == 1)
@@ -118,27 +148,63 @@ def squeeze(a: Tensor, dim=None) -> Tensor:
     return make(a._device.xp.squeeze(a.data, axis=axes), (a,), backward, "squeeze")
 
 
-def select(a: Tensor, dim: int, index: int) -> Tensor:
-    """The slice at ``index`` along ``dim`` (that dim removed)."""
-    (axis,) = normalize_dims(dim, a.data.ndim)
-    size = a.data.shape[axis]
-    if not -size <= index < size:
-        raise IndexError(
-            f"select(): index {index} out of range for tensor of size {shape_str(a.data.shape)} at dimension {axis}"
+def permute(a: Tensor, *dims) -> Tensor:
+    """Reorder the dims: ``out.shape[i] == a.shape[dims[i]]``."""
+    dims = _shape_arg(dims, "dims")
+    ndim = a.data.ndim
+    if len(dims) != ndim:
+        raise RuntimeError(
+            f"permute(): number of dimensions in the tensor input does not match the length of the desired "
+            f"ordering of dimensions i.e. input.dim() = {ndim} is not equal to len(dims) = {len(dims)}"
         )
-    index %= size
-    src, dtype, dev = a.data.shape, a.data.dtype, a._device
-    key = (slice(None),) * axis + (index,)
+    axes = tuple(_axis(d, ndim) for d in dims)
+    if len(set(axes)) != ndim:
+        raise RuntimeError(f"permute(): duplicate dims are not allowed, got {list(dims)}")
+    if axes == tuple(range(ndim)):
+        return a
+    inverse = tuple(sorted(range(ndim), key=axes.__getitem__))
 
     def backward(g):
-        from ..tensor import make_leaf
+        return (g.permute(inverse),)
 
-        zeros = make_leaf(dev.xp.zeros(src[:axis] + src[axis + 1 :], dtype=dtype), dev)
-        parts = [zeros] * size
-        parts[index] = g
-        return (stack(parts, axis),)
+    return make(a._device.xp.transpose(a.data, axes), (a,), backward, "permute")
 
-    return make(a.data[key], (a,), backward, "select")
+
+def transpose(a: Tensor, dim0: int, dim1: int) -> Tensor:
+    """Swap two dims."""
+    ndim = a.data.ndim
+    d0, d1 = _axis(dim0, ndim), _axis(dim1, ndim)
+    if d0 == d1:
+        return a
+
+    def backward(g):
+        return (g.transpose(d0, d1),)
+
+    return make(a._device.xp.swapaxes(a.data, d0, d1), (a,), backward, "transpose")
+
+
+swapaxes = transpose
+
+
+def movedim(a: Tensor, source, destination) -> Tensor:
+    """Move dims ``source`` to positions ``destination`` (ints or equal-length tuples)."""
+    ndim = a.data.ndim
+    src = (source,) if isinstance(source, (int, np.integer)) else tuple(source)
+    dst = (destination,) if isinstance(destination, (int, np.integer)) else tuple(destination)
+    if len(src) != len(dst):
+        raise RuntimeError(
+            f"movedim: Invalid source or destination dims: source ({list(src)} dims) should contain the same "
+            f"number of dims as destination ({list(dst)} dims)"
+        )
+    src = tuple(_axis(d, ndim) for d in src)
+    dst = tuple(_axis(d, ndim) for d in dst)
+    for name, dims in (("source", src), ("destination", dst)):
+        if len(set(dims)) != len(dims):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(dims)})")
+    order = [d for d in range(ndim) if d not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return permute(a, order)
 
 
 def _T(a: Tensor) -> Tensor:
@@ -147,11 +213,144 @@ def _T(a: Tensor) -> Tensor:
     return permute(a, tuple(range(a.data.ndim - 1, -1, -1)))
 
 
-def stack(tensors, dim: int = 0) -> Tensor:
-    """Join same-shaped tensors along a new dim."""
+def _mT(a: Tensor) -> Tensor:
+    if a.data.ndim < 2:
+        raise RuntimeError(
+            f"tensor.mT is only supported on matrices or batches of matrices. Got {a.data.ndim}-D tensor."
+        )
+    return transpose(a, -2, -1)
+
+
+# ---------------------------------------------------------------- broadcasting and repetition
+def expand(a: Tensor, *shape) -> Tensor:
+    """Broadcast to a larger shape without copying (-1 keeps a dim)."""
+    shape = _shape_arg(shape, "size")
+    src = a.data.shape
+    lead = len(shape) - len(src)
+    if lead < 0:
+        raise RuntimeError(
+            f"expand: the number of sizes provided ({len(shape)}) must be greater or equal to the "
+            f"number of dimensions in the tensor ({len(src)})"
+        )
+    for i, n in enumerate(shape[:lead]):
+        if n < 0:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({n}) isn't allowed in a leading, non-existing dimension {i}"
+            )
+    target = tuple(src[i - lead] if n == -1 and i >= lead else n for i, n in enumerate(shape))
+    for i, n in enumerate(src):
+        if n != 1 and n != target[lead + i]:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({target[lead + i]}) must match the existing size ({n}) "
+                f"at non-singleton dimension {lead + i}.  Target sizes: {shape_str(shape)}.  "
+                f"Tensor sizes: {shape_str(src)}"
+            )
+    if target == src:
+        return a
+
+    def backward(g):
+        return (unbroadcast(g, src),)
+
+    return make(a._device.xp.broadcast_to(a.data, target), (a,), backward, "expand")
+
+
+def broadcast_to(a: Tensor, shape) -> Tensor:
+    """``a`` broadcast to ``shape`` (like ``expand``)."""
+    return expand(a, _shape_arg((shape,) if not isinstance(shape, (tuple, list)) else (tuple(shape),), "size"))
+
+
+def _expand_as(a: Tensor, other: Tensor) -> Tensor:
+    return expand(a, other.data.shape)
+
+
+def repeat(a: Tensor, *repeats) -> Tensor:
+    """Tile ``a``: ``repeat(2, 3)`` repeats dim -2 twice and dim -1 three times (new leading dims allowed)."""
+    repeats = _shape_arg(repeats, "repeats")
+    src = a.data.shape
+    if len(repeats) < len(src):
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+    if any(r < 0 for r in repeats):
+        raise RuntimeError(f"Trying to create tensor with negative dimension: repeats {list(repeats)}")
+    padded = (1,) * (len(repeats) - len(src)) + src
+    out = a._device.xp.tile(a.data.reshape(padded), repeats)
+
+    def backward(g):
+        # out dim i is repeats[i] copies of padded[i]: view it as (repeats[i], padded[i]) and sum the copies.
+        interleaved = tuple(n for pair in zip(repeats, padded) for n in pair)
+        summed = g.reshape(interleaved).sum(dim=tuple(range(0, 2 * len(padded), 2)))
+        return (summed.reshape(src),)
+
+    return make(out, (a,), backward, "repeat")
+
+
+def tile(a: Tensor, *dims) -> Tensor:
+    """Like ``repeat``, but fewer dims than ``a.ndim`` are padded with leading 1s."""
+    dims = _shape_arg(dims, "dims")
+    return repeat(a, (1,) * (a.data.ndim - len(dims)) + dims)
+
+
+# ---------------------------------------------------------------- joining
+def _common_dtype(tensors, op: str):
+    first = tensors[0]
+    for t in tensors[1:]:
+        check_same_device(first, t, op)
+    dt = first.data.dtype
+    if any(t.data.dtype != dt for t in tensors):
+        dt = B.result_dtype(*[t for t in tensors if t.data.ndim] or tensors)
+    return dt
+
+
+def _tensor_list(tensors, op: str) -> tuple:
+    if isinstance(tensors, Tensor):
+        raise TypeError(f"{op}(): argument 'tensors' must be a sequence of Tensors, not Tensor")
     tensors = tuple(tensors)
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"{op}(): expected a sequence of Tensors, but element {i} is of type {type(t).__name__}")
     if not tensors:
-        raise RuntimeError("stack expects a non-empty TensorList")
+        raise RuntimeError(f"{op}(): expected a non-empty list of Tensors")
+    return tensors
+
+
+def cat(tensors, dim: int = 0) -> Tensor:
+    """Join tensors along an existing dim; all other dims must match. Dtypes are promoted."""
+    tensors = _tensor_list(tensors, "cat")
+    # PyTorch still skips 1-D empty tensors, whatever the other shapes are.
+    parts = [t for t in tensors if t.data.shape != (0,)] or [tensors[0]]
+    for i, t in enumerate(tensors):
+        if t.data.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
+    ref = parts[0]
+    axis = _axis(dim, ref.data.ndim)
+    for i, t in enumerate(tensors):
+        if t.data.shape == (0,) and t is not ref:
+            continue
+        if t.data.ndim != ref.data.ndim:
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {ref.data.ndim} and {t.data.ndim}")
+        for d, (n, m) in enumerate(zip(ref.data.shape, t.data.shape)):
+            if d != axis and n != m:
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {axis}. Expected size {n} but got size {m} "
+                    f"for tensor number {i} in the list."
+                )
+    dt = _common_dtype(tensors, "cat")
+    xp = ref._device.xp
+    out = xp.concatenate([t.data.astype(dt, copy=False) for t in parts], axis=axis)
+    bounds = np.cumsum([0] + [t.data.shape[axis] for t in parts]).tolist()
+    parts = tuple(parts)
+
+    def backward(g):
+        return tuple(_slice_along(g, axis, lo, hi, "slice") for lo, hi in zip(bounds[:-1], bounds[1:]))
+
+    return make(out, parts, backward, "cat")
+
+
+concatenate = concat = cat
+
+
+def stack(tensors, dim: int = 0) -> Tensor:
+    """Join same-shaped tensors along a new dim. Dtypes are promoted."""
+    tensors = _tensor_list(tensors, "stack")
     first = tensors[0]
     for i, t in enumerate(tensors):
         if t.data.shape != first.data.shape:
@@ -159,14 +358,9 @@ def stack(tensors, dim: int = 0) -> Tensor:
                 f"stack expects each tensor to be equal size, but got {shape_str(first.data.shape)} at "
                 f"entry 0 and {shape_str(t.data.shape)} at entry {i}"
             )
-        if t._device is not first._device:
-            raise RuntimeError(
-                f"Expected all tensors to be on the same device, but found at least two devices, "
-                f"{first._device} and {t._device}! (in stack)"
-            )
+    dt = _common_dtype(tensors, "stack")
     (axis,) = normalize_dims(dim, first.data.ndim + 1)
-    xp = first._device.xp
-    out = xp.stack([t.data for t in tensors], axis=axis)
+    out = first._device.xp.stack([t.data.astype(dt, copy=False) for t in tensors], axis=axis)
     n = len(tensors)
 
     def backward(g):
@@ -175,16 +369,213 @@ def stack(tensors, dim: int = 0) -> Tensor:
     return make(out, tensors, backward, "stack")
 
 
+# ---------------------------------------------------------------- cutting into pieces
+def narrow(a: Tensor, dim: int, start: int, length: int) -> Tensor:
+    """The ``length`` elements of dim ``dim`` from ``start`` (negative start counts from the end)."""
+    if a.data.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    axis = _axis(dim, a.data.ndim)
+    size = a.data.shape[axis]
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
+    start %= size if size else 1
+    if length < 0 or start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+    return _slice_along(a, axis, start, start + length, "slice")
+
+
+def select(a: Tensor, dim: int, index: int) -> Tensor:
+    """The slice at ``index`` along ``dim``, with that dim removed."""
+    from .indexing import index_with_key
+
+    if a.data.ndim == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    axis = _axis(dim, a.data.ndim)
+    size = a.data.shape[axis]
+    index = int(index)
+    if not -size <= index < size:
+        raise IndexError(
+            f"select(): index {index} out of range for tensor of size {shape_str(a.data.shape)} at dimension {axis}"
+        )
+    return index_with_key(a, (slice(None),) * axis + (index % size,), "select")
+
+
+def split(a: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
+    """Pieces of ``a`` along ``dim``: of equal size ``n`` (the last may be smaller) or of the listed sizes."""
+    if a.data.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    axis = _axis(dim, a.data.ndim)
+    size = a.data.shape[axis]
+    if isinstance(split_size_or_sections, (int, np.integer)):
+        step = int(split_size_or_sections)
+        if step < 0 or (step == 0 and size):
+            raise RuntimeError(f"split expects split_size be non-negative, but got split_size={step}")
+        sizes = [step] * (size // step) + ([size % step] if size % step else []) if step else [0]
+    else:
+        sizes = list(_shape_arg((tuple(split_size_or_sections),), "split_sizes"))
+        if sum(sizes) != size or any(s < 0 for s in sizes):
+            raise RuntimeError(
+                f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size at dimension "
+                f"{axis}), but got split_sizes={sizes}"
+            )
+    bounds = np.cumsum([0] + sizes).tolist()
+    return tuple(_slice_along(a, axis, lo, hi, "split") for lo, hi in zip(bounds[:-1], bounds[1:]))
+
+
+def chunk(a: Tensor, chunks: int, dim: int = 0) -> tuple:
+    """Split into ``chunks`` pieces of size ``ceil(n / chunks)`` (fewer when the size runs out)."""
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    if a.data.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    size = a.data.shape[_axis(dim, a.data.ndim)]
+    return split(a, max(-(-size // chunks), 1), dim)
+
+
+def unbind(a: Tensor, dim: int = 0) -> tuple:
+    """Every slice along ``dim``, with that dim removed."""
+    if a.data.ndim == 0:
+        raise RuntimeError("Dimension specified as 0 but tensor has no dimensions")
+    axis = _axis(dim, a.data.ndim)
+    return tuple(select(a, axis, i) for i in range(a.data.shape[axis]))
+
+
+# ---------------------------------------------------------------- reversal and padding
+def flip(a: Tensor, *dims) -> Tensor:
+    """Reverse the order of elements along ``dims``."""
+    dims = _shape_arg(dims, "dims")
+    axes = normalize_dims(dims, a.data.ndim)
+    if not axes:
+        return a
+
+    def backward(g):
+        return (g.flip(axes),)
+
+    return make(a._device.xp.flip(a.data, axis=axes), (a,), backward, "flip")
+
+
+_PAD_MODES = ("constant", "reflect", "replicate", "circular")
+
+
+def pad(a: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
+    """Pad (or, with negative amounts, crop) the last dims, PyTorch's way.
+
+    ``pad`` lists (before, after) pairs starting from the LAST dim:
+    ``(left, right)`` pads dim -1, ``(left, right, top, bottom)`` dims -1 and -2.
+    ``mode`` is "constant" (with ``value``, default 0), "reflect", "replicate" or "circular".
+    """
+    pad = _shape_arg((tuple(pad),), "pad")
+    ndim = a.data.ndim
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > ndim:
+        raise RuntimeError(
+            f"Padding length should be less than or equal to two times the input dimension but got padding "
+            f"length {len(pad)} and input of dimension {ndim}"
+        )
+    if mode not in _PAD_MODES:
+        raise NotImplementedError(f"pad(): unknown padding mode '{mode}'; expected one of {', '.join(_PAD_MODES)}")
+    widths = [(0, 0)] * ndim
+    for k in range(len(pad) // 2):
+        widths[ndim - 1 - k] = (pad[2 * k], pad[2 * k + 1])
+    if mode != "constant":
+        if value is not None:
+            raise ValueError(f"pad(): padding mode '{mode}' doesn't take in value argument")
+        return _pad_by_index(a, widths, mode)
+    return _pad_constant(a, tuple(widths), 0 if value is None else value)
+
+
+def _pad_constant(a: Tensor, widths: tuple, value) -> Tensor:
+    src = a.data.shape
+    crop = tuple(slice(-lo if lo < 0 else 0, n + hi if hi < 0 else n) for (lo, hi), n in zip(widths, src))
+    grow = tuple((max(lo, 0), max(hi, 0)) for lo, hi in widths)
+    for d, ((lo, hi), n) in enumerate(zip(widths, src)):
+        if n + lo + hi < 0:
+            raise RuntimeError(
+                f"The input size {n}, plus negative padding {lo} and {hi} resulted in a negative output size, "
+                f"which is invalid. Check dimension {d} of your input."
+            )
+    data = a.data[crop]
+    out = a._device.xp.pad(data, grow, mode="constant", constant_values=value)
+
+    def backward(g):
+        # Undo the growth by slicing, then undo the crop by zero padding.
+        inner = tuple(slice(lo, lo + n) for (lo, _), n in zip(grow, data.shape))
+        ungrown = _index_key(g, inner)
+        back = tuple((-lo if lo < 0 else 0, -hi if hi < 0 else 0) for lo, hi in widths)
+        return (_pad_constant(ungrown, back, 0) if any(lo or hi for lo, hi in back) else ungrown,)
+
+    if all(lo == 0 and hi == 0 for lo, hi in widths):
+        return a
+    return make(out, (a,), backward, "pad")
+
+
+def _index_key(a: Tensor, key: tuple) -> Tensor:
+    from .indexing import index_with_key
+
+    if all(k == slice(0, n) for k, n in zip(key, a.data.shape)):
+        return a
+    return index_with_key(a, key, "slice")
+
+
+def _pad_by_index(a: Tensor, widths: list, mode: str) -> Tensor:
+    """reflect/replicate/circular padding as a gather along each padded dim (repeated sources accumulate)."""
+    from .indexing import index_with_key
+
+    xp = a._device.xp
+    out = a
+    for d, (lo, hi) in enumerate(widths):
+        if lo == 0 and hi == 0:
+            continue
+        n = a.data.shape[d]
+        if lo < 0 or hi < 0:
+            raise RuntimeError(f"pad(): negative padding is only supported in constant mode, got {lo} and {hi}")
+        if mode == "reflect" and (lo >= n or hi >= n):
+            raise RuntimeError(
+                f"Argument #4: Padding size should be less than the corresponding input dimension, but got: "
+                f"padding ({lo}, {hi}) at dimension {d} of input {shape_str(a.data.shape)}"
+            )
+        if mode == "circular" and (lo > n or hi > n):
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        if n == 0:
+            raise RuntimeError(f"pad(): cannot pad an empty dimension ({d}) in '{mode}' mode")
+        pos = np.arange(-lo, n + hi)
+        if mode == "replicate":
+            src = np.clip(pos, 0, n - 1)
+        elif mode == "circular":
+            src = pos % n
+        else:
+            src = np.abs(pos)
+            src = np.where(src > n - 1, 2 * (n - 1) - src, src)
+        out = index_with_key(out, (slice(None),) * d + (xp.asarray(src),), "pad")
+    return out
+
+
 def _bind() -> None:
-    Tensor.reshape = Tensor.view = reshape
-    Tensor.expand = expand
-    Tensor.transpose = transpose
-    Tensor.permute = permute
-    Tensor.unsqueeze = unsqueeze
-    Tensor.squeeze = squeeze
-    Tensor.select = select
-    Tensor.T = property(_T)
-    Tensor.mT = property(lambda self: transpose(self, -2, -1))
+    T = Tensor
+    T.reshape = T.view = reshape
+    T.view_as = T.reshape_as = lambda self, other: reshape(self, other.data.shape)
+    T.flatten = flatten
+    T.ravel = lambda self: flatten(self)
+    T.unflatten = unflatten
+    T.squeeze = squeeze
+    T.unsqueeze = unsqueeze
+    T.permute = permute
+    T.transpose = T.swapaxes = T.swapdims = transpose
+    T.movedim = T.moveaxis = movedim
+    T.T = property(_T)
+    T.mT = property(_mT)
+    T.expand = expand
+    T.expand_as = _expand_as
+    T.broadcast_to = broadcast_to
+    T.repeat = repeat
+    T.tile = tile
+    T.narrow = narrow
+    T.select = select
+    T.split = split
+    T.chunk = chunk
+    T.unbind = unbind
+    T.flip = flip
 
 
 _bind()

@@ -1,0 +1,401 @@
+"""Indexing: ``t[key]``, ``t[key] = v``, gather, index_select, take_along_dim, masked_fill.
+
+Reading ``t[key]`` is one op whose backward scatters the gradient into zeros of
+``t``'s shape. When integer arrays may pick the same element more than once
+(``x[[0, 0, 1]]``) the scatter ADDS (``xp.add.at``), so repeated picks
+accumulate, as the chain rule requires. The scatter is an op too, whose backward
+is the same indexing again, so higher derivatives work.
+
+Keys follow PyTorch (and NumPy): ints, slices with positive steps, None,
+Ellipsis, integer arrays, lists or tensors, boolean masks, in any combination.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _state
+from .. import backend as B
+from ..tensor import Tensor, _check_inplace, make, make_leaf, shape_str
+from ._util import normalize_dims
+
+__all__ = ["gather", "index_select", "take_along_dim", "masked_fill"]
+
+_INDEX_TYPE_ERROR = (
+    "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got {})"
+)
+
+
+# ---------------------------------------------------------------- key normalisation
+def _bounds_error(index: int, dim: int, size: int) -> IndexError:
+    return IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
+
+
+def _slice_part(v):
+    if v is None:
+        return None
+    if isinstance(v, Tensor):
+        v = v.__index__()
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+        raise TypeError(f"slice indices must be integers or None or have an __index__ method, got {type(v).__name__}")
+    return int(v)
+
+
+def _array_item(item, dev: B.Device):
+    """An index array on ``dev`` from a Tensor, list/tuple, NumPy or CuPy array; bool or integer only."""
+    if isinstance(item, Tensor):
+        arr = item.data
+    elif isinstance(item, (list, tuple)):
+        arr = np.asarray(item)
+        if arr.dtype == object:
+            raise IndexError("nested lists used as indices must be rectangular lists of integers or booleans")
+        if arr.size == 0:
+            arr = arr.astype(np.int64)
+    else:
+        arr = item
+    kind = arr.dtype.kind
+    if kind not in "biu":
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    return B.to_device_array(arr, dev)
+
+
+def _is_array(item) -> bool:
+    return isinstance(item, (Tensor, list, tuple, np.ndarray)) or B.is_cupy_array(item)
+
+
+def normalize_key(a: Tensor, key) -> tuple[tuple, bool]:
+    """Check ``key`` against ``a`` and turn it into a tuple NumPy/CuPy index the right way.
+
+    Returns ``(key, accumulate)``: boolean masks become their ``nonzero()``
+    integer arrays, index tensors become arrays on ``a``'s device, and
+    ``accumulate`` says whether integer arrays could select one element twice.
+    Errors follow PyTorch: bad index types, too many indices, out-of-range
+    indices naming the dim and its size, and masks whose shape does not match.
+    """
+    if not isinstance(key, tuple):
+        key = (key,)
+    shape = a.data.shape
+    dev = a._device
+    items = []
+    consumed = 0
+    has_ellipsis = False
+    for item in key:
+        if item is None or item is Ellipsis:
+            if item is Ellipsis:
+                if has_ellipsis:
+                    raise IndexError("an index can only have a single ellipsis ('...')")
+                has_ellipsis = True
+            items.append(item)
+        elif isinstance(item, slice):
+            step = _slice_part(item.step)
+            if step is not None and step <= 0:
+                raise ValueError("step must be greater than zero")
+            items.append(slice(_slice_part(item.start), _slice_part(item.stop), step))
+            consumed += 1
+        elif isinstance(item, (bool, np.bool_)):
+            items.append(bool(item))
+        elif isinstance(item, (int, np.integer)):
+            items.append(int(item))
+            consumed += 1
+        elif _is_array(item):
+            arr = _array_item(item, dev)
+            if arr.dtype.kind == "b" and arr.ndim == 0:
+                items.append(bool(arr))
+            elif arr.dtype.kind != "b" and arr.ndim == 0 and isinstance(item, Tensor):
+                items.append(arr)
+                consumed += 1
+            else:
+                items.append(arr)
+                consumed += arr.ndim if arr.dtype.kind == "b" else 1
+        else:
+            raise IndexError(_INDEX_TYPE_ERROR.format(type(item).__name__))
+    if consumed > len(shape):
+        raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
+
+    out = []
+    dim = 0
+    int_arrays = scalar_bool = False
+    for item in items:
+        if item is None or isinstance(item, bool):
+            scalar_bool = scalar_bool or isinstance(item, bool)
+            out.append(item)
+        elif item is Ellipsis:
+            dim += len(shape) - consumed
+            out.append(item)
+        elif isinstance(item, slice):
+            out.append(item)
+            dim += 1
+        elif isinstance(item, int):
+            size = shape[dim]
+            if not -size <= item < size:
+                raise _bounds_error(item, dim, size)
+            out.append(item)
+            dim += 1
+        elif item.dtype.kind == "b":
+            for k in range(item.ndim):
+                if item.shape[k] != shape[dim + k]:
+                    raise IndexError(
+                        f"The shape of the mask {shape_str(item.shape)} at index {k} does not match the shape of "
+                        f"the indexed tensor {shape_str(shape[dim : dim + item.ndim])} at index {k}"
+                    )
+            out.extend(item.nonzero())
+            dim += item.ndim
+        else:
+            size = shape[dim]
+            if item.size:
+                low, high = int(item.min()), int(item.max())
+                if low < -size or high >= size:
+                    raise _bounds_error(low if low < -size else high, dim, size)
+            out.append(item.astype(np.int64, copy=False))
+            int_arrays = True
+            dim += 1
+    if scalar_bool and int_arrays:
+        raise IndexError("minigrad does not support a boolean scalar index combined with integer array indices")
+    return tuple(out), int_arrays
+
+
+# ---------------------------------------------------------------- the index op and its scatter
+def index_with_key(a: Tensor, key: tuple, op: str = "index", accumulate: bool = False) -> Tensor:
+    """``a.data[key]`` as an op, for an already normalised ``key``; backward scatters into zeros.
+
+    ``accumulate`` must be True when integer arrays in ``key`` may repeat an element.
+    """
+    src = a.data.shape
+
+    def backward(g):
+        return (_scatter_into_zeros(g, key, src, accumulate),)
+
+    return make(a.data[key], (a,), backward, op)
+
+
+def _add_at(xp, target, key, values) -> None:
+    if xp is np:
+        np.add.at(target, key, values)
+    else:
+        import cupyx
+
+        cupyx.scatter_add(target, key, values)
+
+
+def _scatter_into_zeros(g: Tensor, key: tuple, shape: tuple, accumulate: bool) -> Tensor:
+    """Zeros of ``shape`` with ``g`` written (or, when ``accumulate``, added) at ``key``."""
+    xp = g._device.xp
+    out = xp.zeros(shape, dtype=g.data.dtype)
+    if accumulate:
+        _add_at(xp, out, key, g.data)
+    else:
+        out[key] = g.data
+
+    def backward(gg):
+        return (index_with_key(gg, key, "index", accumulate),)
+
+    return make(out, (g,), backward, "index_backward")
+
+
+def _op_name(key: tuple) -> str:
+    if any(not isinstance(k, (int, slice)) and k is not None and k is not Ellipsis for k in key):
+        return "index"
+    return "select" if all(isinstance(k, int) for k in key) else "slice"
+
+
+def getitem(a: Tensor, key) -> Tensor:
+    """``a[key]`` with PyTorch's indexing rules; differentiable."""
+    key, accumulate = normalize_key(a, key)
+    return index_with_key(a, key, _op_name(key), accumulate)
+
+
+def setitem(a: Tensor, key, value) -> None:
+    """``a[key] = value`` in place: for tensors that do not require grad, or under no_grad."""
+    _check_inplace(a)
+    if isinstance(value, Tensor):
+        if value._rg and _state.grad.enabled:
+            raise RuntimeError(
+                "minigrad cannot record an in-place assignment of a tensor that requires grad (its gradient "
+                "would be lost); build the result out of place (cat, where, masked_fill) instead"
+            )
+        if value._device is not a._device:
+            raise RuntimeError(
+                f"Expected all tensors to be on the same device, but found at least two devices, "
+                f"{a._device} and {value._device}! (in setitem)"
+            )
+        value = value.data
+    elif not isinstance(value, (int, float, bool)):
+        value = _array_item(value, a._device) if isinstance(value, (list, tuple)) else value
+    key, _ = normalize_key(a, key)
+    target = a.data
+    try:
+        target[key] = value
+    except ValueError as exc:
+        if not target.flags.writeable:
+            raise RuntimeError(
+                "unsupported operation: more than one element of the written-to tensor refers to a single memory "
+                "location. Please clone() the tensor before performing the operation."
+            ) from None
+        shape = getattr(value, "shape", None)
+        if shape is not None:
+            raise RuntimeError(
+                f"shape mismatch: value tensor of shape {shape_str(shape)} cannot be broadcast to indexing result "
+                f"of shape {shape_str(target[key].shape)}"
+            ) from None
+        raise RuntimeError(str(exc)) from None
+
+
+# ---------------------------------------------------------------- gather and friends
+def _index_array(index, op: str, dev: B.Device):
+    if not isinstance(index, Tensor):
+        raise TypeError(f"{op}(): argument 'index' must be Tensor, not {type(index).__name__}")
+    if index.data.dtype.kind not in "iu":
+        raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index, got {index.data.dtype}")
+    return B.to_device_array(index.data, dev).astype(np.int64, copy=False)
+
+
+def _check_range(idx, axis: int, size: int) -> None:
+    if idx.size:
+        low, high = int(idx.min()), int(idx.max())
+        if low < -size or high >= size:
+            raise _bounds_error(low if low < -size else high, axis, size)
+
+
+def gather(a: Tensor, dim: int, index: Tensor) -> Tensor:
+    """``out[i][j] = a[index[i][j]][j]`` for ``dim=0`` (and likewise for other dims).
+
+    ``index`` has ``a``'s number of dims and is no larger than ``a`` in the other dims.
+    """
+    idx = _index_array(index, "gather", a._device)
+    ndim = a.data.ndim
+    (axis,) = normalize_dims(dim, ndim) or (0,)
+    if idx.ndim != ndim and not (ndim == 0 and idx.ndim <= 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    for d in range(idx.ndim):
+        if d != axis and idx.shape[d] > a.data.shape[d]:
+            raise RuntimeError(
+                f"Size does not match at dimension {d} expected index {shape_str(idx.shape)} to be smaller than "
+                f"self {shape_str(a.data.shape)} apart from dimension {axis}"
+            )
+    if ndim == 0:
+        a = a.reshape(1)
+        ndim = 1
+    _check_range(idx, axis, a.data.shape[axis])
+    xp = a._device.xp
+    key = tuple(
+        idx if d == axis else xp.arange(n).reshape((-1,) + (1,) * (idx.ndim - d - 1)) for d, n in enumerate(idx.shape)
+    )
+    return index_with_key(a, key, "gather", accumulate=True)
+
+
+def take_along_dim(a: Tensor, indices: Tensor, dim: int | None = None) -> Tensor:
+    """Pick values along ``dim`` at ``indices`` (broadcast against ``a`` in the other dims); flat when dim is None."""
+    if dim is None:
+        return gather(a.reshape(-1), 0, indices.reshape(-1))
+    idx = _index_array(indices, "take_along_dim", a._device)
+    if idx.ndim != a.data.ndim:
+        raise RuntimeError(
+            f"torch.take_along_dim(): input and indices should have the same number of dimensions, but got "
+            f"{a.data.ndim} dimensions for input, and {idx.ndim} dimensions for indices"
+        )
+    (axis,) = normalize_dims(dim, a.data.ndim)
+    a_shape, i_shape = list(a.data.shape), list(idx.shape)
+    a_shape[axis] = i_shape[axis] = 1
+    try:
+        common = np.broadcast_shapes(tuple(a_shape), tuple(i_shape))
+    except ValueError:
+        raise RuntimeError(
+            f"take_along_dim(): shapes {shape_str(a.data.shape)} and {shape_str(idx.shape)} do not broadcast "
+            f"outside dimension {axis}"
+        ) from None
+    a_target = common[:axis] + (a.data.shape[axis],) + common[axis + 1 :]
+    i_target = common[:axis] + (idx.shape[axis],) + common[axis + 1 :]
+    idx_t = make_leaf(a._device.xp.broadcast_to(idx, i_target), a._device)
+    return gather(a.expand(a_target), axis, idx_t)
+
+
+def index_select(a: Tensor, dim: int, index: Tensor) -> Tensor:
+    """The entries ``index`` (a 1-D integer tensor) along ``dim``."""
+    idx = _index_array(index, "index_select", a._device)
+    if idx.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    ndim = a.data.ndim
+    axis = (normalize_dims(dim, ndim) or (0,))[0]
+    if ndim == 0:
+        return gather(a, 0, index.reshape(-1)).reshape(())
+    _check_range(idx, axis, a.data.shape[axis])
+    return index_with_key(a, (slice(None),) * axis + (idx.reshape(-1),), "index_select", accumulate=True)
+
+
+def _mask_array(mask, a: Tensor, op: str):
+    if not isinstance(mask, Tensor):
+        raise TypeError(f"{op}(): argument 'mask' must be Tensor, not {type(mask).__name__}")
+    if mask.data.dtype.kind != "b":
+        raise RuntimeError(f"{op} only supports boolean masks, but got mask with dtype {mask.data.dtype}")
+    if mask._device is not a._device:
+        raise RuntimeError(
+            f"Expected all tensors to be on the same device, but found at least two devices, "
+            f"{a._device} and {mask._device}! (in {op})"
+        )
+    return mask.data
+
+
+def masked_fill(a: Tensor, mask: Tensor, value) -> Tensor:
+    """``a`` with ``value`` wherever ``mask`` is True (``mask`` and ``a`` broadcast together)."""
+    m = _mask_array(mask, a, "masked_fill")
+    if isinstance(value, Tensor):
+        if value.data.ndim:
+            raise RuntimeError(
+                f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                f"{value.data.ndim} dimension(s)."
+            )
+        fill = value.data
+    elif isinstance(value, (int, float, bool, np.number)):
+        fill = value
+    else:
+        raise TypeError(f"masked_fill(): argument 'value' must be a Number or a 0-d Tensor, not {type(value).__name__}")
+    try:
+        shape = np.broadcast_shapes(a.data.shape, m.shape)
+    except ValueError:
+        raise RuntimeError(
+            f"masked_fill: the mask of shape {shape_str(m.shape)} does not broadcast with the tensor of shape "
+            f"{shape_str(a.data.shape)}"
+        ) from None
+    xp = a._device.xp
+    out = xp.where(m, xp.asarray(fill).astype(a.data.dtype), a.data)
+    a_shape = a.data.shape
+    parents = (a, value) if isinstance(value, Tensor) else (a,)
+
+    def backward(g):
+        from ._util import unbroadcast
+
+        keep = make_leaf(xp.broadcast_to(~m, shape).astype(g.data.dtype), g._device)
+        ga = unbroadcast(g * keep, a_shape)
+        if len(parents) == 1:
+            return (ga,)
+        return ga, (g * (1 - keep)).sum()
+
+    return make(out, parents, backward, "masked_fill")
+
+
+def masked_fill_(a: Tensor, mask: Tensor, value) -> Tensor:
+    """In-place masked_fill (tensors that do not require grad, or under no_grad)."""
+    _check_inplace(a)
+    m = _mask_array(mask, a, "masked_fill_")
+    fill = value.data if isinstance(value, Tensor) else value
+    try:
+        a.data[a._device.xp.broadcast_to(m, a.data.shape)] = fill
+    except ValueError:
+        raise RuntimeError(
+            f"masked_fill_: the mask of shape {shape_str(m.shape)} cannot be broadcast to the tensor of shape "
+            f"{shape_str(a.data.shape)}"
+        ) from None
+    return a
+
+
+def _bind() -> None:
+    Tensor.__getitem__ = getitem
+    Tensor.__setitem__ = setitem
+    Tensor.gather = gather
+    Tensor.take_along_dim = take_along_dim
+    Tensor.index_select = index_select
+    Tensor.masked_fill = masked_fill
+    Tensor.masked_fill_ = masked_fill_
+
+
+_bind()
