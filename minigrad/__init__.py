@@ -25,6 +25,7 @@ from .tensor import Tensor, tensor
 from . import ops
 from .ops import *  # noqa: F401,F403
 from .creation import *  # noqa: F401,F403
+from .interop import from_dlpack
 from . import autograd
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 
