@@ -1,32 +1,55 @@
-"""Anomaly mode: remember where each node was made; fail loudly on NaN/Inf in backward."""
+"""Anomaly mode: remember where each node was made; fail loudly on NaN/Inf in backward.
+
+While anomaly mode is on, ``tensor.make`` stores the user's forward stack on
+every recorded node (``node.meta()["creation_stack"]``). During backward the
+engine then checks each closure's gradients for NaN/Inf, and any error raised
+while processing a node carries the forward traceback of the line that made it.
+"""
 
 from __future__ import annotations
 
+import functools
+import os
 import traceback
+import warnings
 
 from .. import _state
 
-__all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled"]
+__all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "is_anomaly_check_nan_enabled"]
 
 state = _state.anomaly
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
 def is_anomaly_enabled() -> bool:
+    """True while anomaly detection is on."""
     return state.enabled
+
+
+def is_anomaly_check_nan_enabled() -> bool:
+    """True while anomaly detection also checks backward results for NaN/Inf."""
+    return state.check_nan
 
 
 class detect_anomaly:
     """Context manager (and decorator) that turns on anomaly detection.
 
     While on, every recorded op remembers the user's code that created it, and a
-    backward closure that produces NaN or Inf raises an error naming the node and
-    op, with the forward traceback of the line that created it.
+    backward closure that produces NaN or Inf (with ``check_nan=True``) raises a
+    RuntimeError naming the node and op, with the forward traceback of the line
+    that created it. Other errors raised during backward get that traceback as a
+    note. Entering warns that the mode slows everything down, as PyTorch does.
     """
 
     def __init__(self, check_nan: bool = True):
         self.check_nan = check_nan
 
     def __enter__(self):
+        warnings.warn(
+            "Anomaly Detection has been enabled. This mode will increase the runtime and should only be "
+            "enabled for debugging.",
+            stacklevel=2,
+        )
         self._prev = (state.enabled, state.check_nan)
         state.enabled, state.check_nan = True, self.check_nan
         return self
@@ -36,41 +59,70 @@ class detect_anomaly:
         return False
 
     def __call__(self, fn):
-        import functools
-
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
-            with detect_anomaly(self.check_nan):
+            with self.__class__(*self._ctor_args()):
                 return fn(*args, **kwargs)
 
         return wrapper
 
+    def _ctor_args(self):
+        return (self.check_nan,)
+
 
 class set_detect_anomaly(detect_anomaly):
-    """Switch anomaly detection on or off; as a context manager, restore on exit."""
+    """Switch anomaly detection on or off at once; as a context manager, restore the previous mode on exit."""
 
     def __init__(self, mode: bool, check_nan: bool = True):
-        self.mode, self.check_nan = mode, check_nan
+        self.mode, self.check_nan = bool(mode), check_nan
         self._before_init = (state.enabled, state.check_nan)
-        state.enabled, state.check_nan = mode, check_nan
+        state.enabled, state.check_nan = self.mode, check_nan
 
     def __enter__(self):
         self._prev = self._before_init
         state.enabled, state.check_nan = self.mode, self.check_nan
         return self
 
+    def __call__(self, fn):
+        # Used as a decorator, construction must not leave the mode switched.
+        state.enabled, state.check_nan = self._before_init
+        return super().__call__(fn)
+
+    def _ctor_args(self):
+        return (self.mode, self.check_nan)
+
 
 def record_creation(node) -> None:
     """Remember the forward stack (without minigrad's own frames) that created ``node``."""
-    stack = [f for f in traceback.extract_stack()[:-1] if not _is_internal(f.filename)]
+    stack = [f for f in traceback.extract_stack()[:-1] if not f.filename.startswith(_PACKAGE_DIR)]
     node.meta()["creation_stack"] = stack
 
 
-def _is_internal(filename: str) -> bool:
-    import os
+def _node_description(node) -> str:
+    label = node.name or f"{node._op}#{node._id}"
+    return f"node {label}, op {node._op}"
 
-    pkg = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    return os.path.abspath(filename).startswith(pkg + os.sep)
+
+def forward_trace(node) -> str:
+    """The recorded forward traceback of ``node``, formatted (empty when none was recorded)."""
+    stack = (node._meta or {}).get("creation_stack")
+    if not stack:
+        return ""
+    return "Traceback of forward call that caused the error:\n" + "".join(traceback.format_list(stack))
+
+
+def note_forward_trace(exc: BaseException, node) -> None:
+    """Attach ``node``'s forward traceback to an error raised while it was processed (once per error)."""
+    if getattr(exc, "_minigrad_anomaly_noted", False):
+        return
+    try:
+        exc._minigrad_anomaly_noted = True
+    except AttributeError:
+        return
+    trace = forward_trace(node)
+    exc.add_note(f"Error detected in {node.grad_fn.name()} ({_node_description(node)}).")
+    if trace:
+        exc.add_note(trace)
 
 
 def check_outputs(node, outputs) -> None:
@@ -80,14 +132,13 @@ def check_outputs(node, outputs) -> None:
     for i, g in enumerate(outputs):
         if g is None:
             continue
-        xp = g.device.xp
-        if g.dtype.kind == "f" and not bool(xp.isfinite(g.data).all()):
+        xp = g._device.xp
+        if g.data.dtype.kind == "f" and not bool(xp.isfinite(g.data).all()):
             bad = "nan" if bool(xp.isnan(g.data).any()) else "inf"
-            where = ""
-            stack = (node._meta or {}).get("creation_stack")
-            if stack:
-                where = "\n\nTraceback of forward call that caused the error:\n" + "".join(traceback.format_list(stack))
-            raise RuntimeError(
+            trace = forward_trace(node)
+            err = RuntimeError(
                 f"Function '{node.grad_fn.name()}' returned {bad} values in its {i}th output "
-                f"(node {node.name or node.op + '#' + str(node.id)}, op {node.op}).{where}"
+                f"({_node_description(node)})." + ("\n\n" + trace if trace else "")
             )
+            err._minigrad_anomaly_noted = True
+            raise err

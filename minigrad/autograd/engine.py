@@ -17,7 +17,7 @@ import threading
 import warnings
 
 from .. import _events, _state
-from ..tensor import Tensor, _op_class_name, make_leaf, shape_str, tensor
+from ..tensor import Tensor, _op_class_name, make_leaf, shape_str
 
 __all__ = ["backward", "grad", "topological_order", "FREED_MESSAGE"]
 
@@ -71,14 +71,27 @@ def topological_order(roots) -> list:
     return order
 
 
-def _restrict_to_inputs(order: list, inputs) -> tuple[list, set]:
-    """Keep only the nodes from which some input is reachable (``order`` is parents-first)."""
+def _restrict_to_inputs(order: list, inputs) -> tuple[list, set, set]:
+    """Keep only the nodes from which some input is reachable (``order`` is parents-first).
+
+    Returns the restricted order, the ids of its nodes (``needed``) and the ids of
+    the nodes whose closure must run because a parent is needed (``expand``): an
+    input that is not a leaf but has nothing needed above it is collected
+    without calling its closure.
+    """
     input_ids = {id(t) for t in inputs}
     needed = set()
+    expand = set()
     for node in order:
-        if id(node) in input_ids or any(id(p) in needed for p in node._parents):
-            needed.add(id(node))
-    return [n for n in order if id(n) in needed], needed
+        for p in node._parents:
+            if id(p) in needed:
+                expand.add(id(node))
+                needed.add(id(node))
+                break
+        else:
+            if id(node) in input_ids:
+                needed.add(id(node))
+    return [n for n in order if id(n) in needed], needed, expand
 
 
 def _node_label(node) -> str:
@@ -101,16 +114,32 @@ def _check_contribution(node, parent, c, index):
 
 
 def _run_hooks(node, g):
+    """Call the tensor's hooks in registration order; a hook's non-None result replaces the gradient."""
     for hook in list(node._meta["hooks"].values()):
         replaced = hook(g)
-        if replaced is not None:
-            if not isinstance(replaced, Tensor) or replaced.shape != g.shape:
-                raise RuntimeError(
-                    f"hook on {_node_label(node)} returned an invalid gradient: expected a tensor of "
-                    f"shape {shape_str(g.shape)}, got "
-                    + (shape_str(replaced.shape) if isinstance(replaced, Tensor) else type(replaced).__name__)
-                )
-            g = replaced
+        if replaced is None:
+            continue
+        name = getattr(hook, "__name__", type(hook).__name__)
+        if not isinstance(replaced, Tensor):
+            raise TypeError(
+                f"expected Tensor, but hook '{name}' on {_node_label(node)} returned '{type(replaced).__name__}'"
+            )
+        if replaced.data.shape != g.data.shape:
+            raise RuntimeError(
+                f"hook '{name}' on {_node_label(node)} has changed the size of value "
+                f"(was {shape_str(g.data.shape)} got {shape_str(replaced.data.shape)})"
+            )
+        if replaced.data.dtype != g.data.dtype:
+            raise RuntimeError(
+                f"hook '{name}' on {_node_label(node)} has changed the type of value "
+                f"(was {g.data.dtype} got {replaced.data.dtype})"
+            )
+        if replaced._device != g._device:
+            raise RuntimeError(
+                f"hook '{name}' on {_node_label(node)} has changed the device of value "
+                f"(was {g._device} got {replaced._device})"
+            )
+        g = replaced
     return g
 
 
@@ -138,12 +167,17 @@ def _store_grad(node, g, create_graph, pass_id, depth):
         )
 
 
-def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, depth):
-    """Propagate ``seeds`` from ``roots``; accumulate into ``.grad`` of leaves (or of ``inputs``)."""
-    order = topological_order(roots)
+def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, depth, restricted=None):
+    """Propagate ``seeds`` from ``roots``; accumulate into ``.grad`` of leaves (or of ``inputs``).
+
+    ``restricted`` is a precomputed ``_restrict_to_inputs`` result for ``inputs``
+    (grad() computes it once for its save step).
+    """
     needed = None
-    if inputs is not None:
-        order, needed = _restrict_to_inputs(order, inputs)
+    if inputs is None:
+        order = topological_order(roots)
+    else:
+        order, needed, expand = restricted or _restrict_to_inputs(topological_order(roots), inputs)
         input_ids = {id(t) for t in inputs}
     grads = {}
     for root, seed in zip(roots, seeds):
@@ -173,6 +207,8 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
                     _store_grad(node, g, create_graph, pass_id, depth)
             elif id(node) in input_ids:
                 _store_grad(node, g, create_graph, pass_id, depth)
+                if id(node) not in expand:
+                    fn = None
             if fn is None:
                 if _listeners:
                     _emit("node_finished", pass_id=pass_id, depth=depth, node=node)
@@ -218,6 +254,10 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
                 _emit("node_finished", pass_id=pass_id, depth=depth, node=node)
         node = None
     except BaseException as exc:
+        if anomaly.enabled and node is not None:
+            from .anomaly import note_forward_trace
+
+            note_forward_trace(exc, node)
         if _listeners:
             _emit("error", pass_id=pass_id, depth=depth, node=node, error=exc)
         raise
@@ -242,7 +282,7 @@ def _as_tuple(x, what: str) -> tuple:
         raise TypeError(f"{what} must be a Tensor or a sequence of Tensors, got {type(x).__name__}") from None
 
 
-def _make_seeds(outputs: tuple, grad_outputs: tuple, is_grads_batched: bool = False) -> list:
+def _make_seeds(outputs: tuple, grad_outputs: tuple) -> list:
     """One seed per output: the given gradient (checked), or ones for a scalar output."""
     seeds = []
     for i, (out, go) in enumerate(zip(outputs, grad_outputs)):
@@ -257,29 +297,22 @@ def _make_seeds(outputs: tuple, grad_outputs: tuple, is_grads_batched: bool = Fa
             seeds.append(make_leaf(out._device.xp.ones_like(out.data), out._device))
             continue
         if not isinstance(go, Tensor):
-            go = tensor(go, dtype=out.dtype, device=out._device)
-        expected = out.data.shape
-        got = go.data.shape[1:] if is_grads_batched else go.data.shape
-        if got != expected:
-            if is_grads_batched:
-                raise RuntimeError(
-                    f"If `is_grads_batched=True`, we interpret the first dimension of each grad_output "
-                    f"as the batch dimension. The sizes of the remaining dimensions are expected to match "
-                    f"the shape of corresponding output, but a mismatch was detected: grad_output[{i}] has "
-                    f"a shape of {shape_str(go.data.shape)} and output[{i}] has a shape of "
-                    f"{shape_str(expected)}. If you only want some tensors in `grad_output` to be "
-                    f"considered batched, consider using vmap."
-                )
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(go).__name__}")
+        if go.data.shape != out.data.shape:
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of {shape_str(go.data.shape)} and "
-                f"output[{i}] has a shape of {shape_str(expected)}."
+                f"output[{i}] has a shape of {shape_str(out.data.shape)}."
             )
-        if go._device != out._device:
-            raise RuntimeError(f"invalid gradient at index {i} - expected device {out._device} but got {go._device}")
-        if go.data.dtype != out.data.dtype and out.data.dtype.kind == "f":
-            go = go.to(out.data.dtype)
-        seeds.append(go)
+        seeds.append(_match_device_dtype(go, out, i))
     return seeds
+
+
+def _match_device_dtype(go: Tensor, out: Tensor, i: int) -> Tensor:
+    if go._device != out._device:
+        raise RuntimeError(f"invalid gradient at index {i} - expected device {out._device} but got {go._device}")
+    if go.data.dtype != out.data.dtype and out.data.dtype.kind == "f":
+        go = go.to(out.data.dtype)
+    return go
 
 
 def _begin_pass(kind, roots, seeds, inputs, options):
@@ -300,23 +333,37 @@ def _begin_pass(kind, roots, seeds, inputs, options):
     return pass_id, depth
 
 
+def _check_counts(outputs: tuple, grads: tuple) -> None:
+    if len(grads) != len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
+
+
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None) -> None:
-    """Accumulate gradients of ``tensors`` into the ``.grad`` of the leaves (or of ``inputs``)."""
+    """Accumulate gradients of ``tensors`` into the ``.grad`` of the leaves (or of ``inputs``).
+
+    Follows ``torch.autograd.backward``: ``grad_tensors`` may be omitted for
+    single-element tensors; ``retain_graph`` defaults to ``create_graph``; with
+    ``inputs`` only those tensors' ``.grad`` is accumulated (non-leaves included).
+    Tensor hooks run on the way; ``retain_grad()`` non-leaves keep their ``.grad``.
+    """
     roots = _as_tuple(tensors, "tensors")
     if grad_tensors is None:
         grad_tensors = (None,) * len(roots)
     else:
         grad_tensors = _as_tuple(grad_tensors, "grad_tensors")
-    if len(grad_tensors) != len(roots):
-        raise RuntimeError(f"got {len(roots)} tensors and {len(grad_tensors)} gradients")
+    _check_counts(roots, grad_tensors)
     for i, r in enumerate(roots):
+        if not isinstance(r, Tensor):
+            raise TypeError(f"backward(): expected Tensors, got {type(r).__name__}")
         if not r._rg:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
     if inputs is not None:
         inputs = _as_tuple(inputs, "inputs")
         if not inputs:
-            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
         for t in inputs:
+            if not isinstance(t, Tensor):
+                raise TypeError(f"all inputs have to be Tensors, but got {type(t).__name__}")
             if not t._rg:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
     if retain_graph is None:
@@ -353,11 +400,27 @@ def grad(
 ) -> tuple:
     """Return the sum of gradients of ``outputs`` with respect to ``inputs``, never touching ``.grad``.
 
-    Follows ``torch.autograd.grad``: ``grad_outputs`` is the vector of the
-    vector-Jacobian product (``None`` allowed for scalar outputs); ``retain_graph``
-    defaults to ``create_graph``; ``allow_unused`` defaults to ``materialize_grads``;
-    with ``is_grads_batched`` the first dimension of each grad_output is a batch of
-    vectors (computed one pass per vector) and results carry that dimension.
+    Follows ``torch.autograd.grad`` (PyTorch 2.8):
+
+    - ``outputs`` and ``inputs`` are a tensor or a sequence of tensors; the result
+      is always a tuple with one entry per input. Inputs may be non-leaf tensors.
+    - ``grad_outputs`` is the vector of the vector-Jacobian product, one tensor
+      (or ``None`` for a single-element output) per output.
+    - ``retain_graph`` defaults to ``create_graph``; when false, the closures of
+      the part of the graph the pass ran through are freed.
+    - ``create_graph=True`` records the pass itself, so the result can be
+      differentiated again (to any order).
+    - ``allow_unused`` defaults to ``materialize_grads``. An input the outputs do
+      not reach is an error unless allowed; its gradient is then ``None``, or
+      zeros with ``materialize_grads=True``.
+    - ``is_grads_batched=True`` reads the first dimension of every grad_output as
+      a batch of vectors and returns results with the same leading dimension.
+      minigrad computes it as one pass per vector (closures are written for
+      unbatched gradients, so a single broadcast pass would be wrong), all but
+      the last retaining the graph, and stacks the results.
+    - ``only_inputs`` is deprecated and ignored (a FutureWarning when False).
+
+    Tensor hooks run during the pass as they do in backward().
 
     The algorithm is save -> seed -> run -> collect -> restore: every ``.grad``
     and graph edge the pass touches is saved first and restored in ``finally``,
@@ -374,62 +437,56 @@ def grad(
         )
     if allow_unused is None:
         allow_unused = materialize_grads
-    if materialize_grads and allow_unused is False:
+    if materialize_grads and not allow_unused:
         raise ValueError(
             "Expected allow_unused to be True or not passed when materialize_grads=True, but got: allow_unused=False."
         )
-    if not outputs:
-        raise RuntimeError("grad requires at least one output")
     if not inputs:
-        raise RuntimeError("grad requires non-empty inputs.")
-    for t in outputs + inputs:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    for t in outputs:
         if not isinstance(t, Tensor):
-            raise TypeError(f"grad(): expected Tensors, got {type(t).__name__}")
+            raise TypeError(f"Expected output to be a Tensor, but got {type(t).__name__}")
     for t in inputs:
+        if not isinstance(t, Tensor):
+            raise TypeError(f"all inputs have to be Tensors, but got {type(t).__name__}")
         if not t._rg:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    if grad_outputs is None:
-        grad_outputs = (None,) * len(outputs)
-    else:
-        grad_outputs = _as_tuple(grad_outputs, "grad_outputs")
-    if len(grad_outputs) != len(outputs):
-        raise RuntimeError(
-            f"grad requires one grad_output per output: got {len(outputs)} outputs and {len(grad_outputs)} grad_outputs"
-        )
+    grad_outputs = (None,) * len(outputs) if grad_outputs is None else _as_tuple(grad_outputs, "grad_outputs")
+    _check_counts(outputs, grad_outputs)
     for i, out in enumerate(outputs):
         if not out._rg:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
     if retain_graph is None:
         retain_graph = create_graph
+    options = {
+        "retain_graph": retain_graph,
+        "create_graph": create_graph,
+        "allow_unused": allow_unused,
+        "materialize_grads": materialize_grads,
+        "is_grads_batched": is_grads_batched,
+    }
     if is_grads_batched:
-        return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, materialize_grads)
+        return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, options)
     seeds = _make_seeds(outputs, grad_outputs)
-    results = _grad_pass(
-        outputs,
-        inputs,
-        seeds,
-        retain_graph,
-        create_graph,
-        allow_unused,
-        {
-            "retain_graph": retain_graph,
-            "create_graph": create_graph,
-            "allow_unused": allow_unused,
-            "materialize_grads": materialize_grads,
-            "is_grads_batched": False,
-        },
-    )
+    results = _grad_pass(outputs, inputs, seeds, retain_graph, create_graph, allow_unused, options)
     return _materialize(results, inputs) if materialize_grads else results
+
+
+def _unused_error(index: int) -> RuntimeError:
+    return RuntimeError(
+        f"The differentiated Tensor at index {index} appears to not have been used in the graph. "
+        "Set allow_unused=True if this is the desired behavior."
+    )
 
 
 def _grad_pass(outputs, inputs, seeds, retain_graph, create_graph, allow_unused, options) -> tuple:
     pass_id, depth = _begin_pass("grad", outputs, seeds, inputs, options)
     try:
-        # 1. save: every .grad the pass may write (the inputs') and every edge it may free.
-        order = topological_order(outputs)
+        # 1. save: every .grad the pass may write (the inputs') and every edge it runs through.
+        restricted = _restrict_to_inputs(topological_order(outputs), inputs)
         touched = list({id(t): t for t in inputs}.values())
         saved_grads = [(t, t._grad) for t in touched]
-        saved_edges = [(n, n._backward) for n in order if n._backward is not None]
+        saved_edges = [(n, n._backward) for n in restricted[0] if n._backward is not None]
         for t in touched:
             t._grad = None
         if _listeners:
@@ -445,6 +502,7 @@ def _grad_pass(outputs, inputs, seeds, retain_graph, create_graph, allow_unused,
                 inputs=inputs,
                 pass_id=pass_id,
                 depth=depth,
+                restricted=restricted,
             )
             # 4. collect.
             results = tuple(t._grad for t in inputs)
@@ -463,12 +521,10 @@ def _grad_pass(outputs, inputs, seeds, retain_graph, create_graph, allow_unused,
                 n._backward = _freed_backward
             if _listeners:
                 _emit("graph_freed", pass_id=pass_id, depth=depth, nodes=freed)
-        for r in results:
-            if r is None and not allow_unused:
-                raise RuntimeError(
-                    "One of the differentiated Tensors appears to not have been used in the graph. "
-                    "Set allow_unused=True if this is the desired behavior."
-                )
+        if not allow_unused:
+            for i, r in enumerate(results):
+                if r is None:
+                    raise _unused_error(i)
         if _listeners:
             _emit("pass_finished", pass_id=pass_id, depth=depth, results=results)
         return results
@@ -482,26 +538,36 @@ def _materialize(results, inputs) -> tuple:
     )
 
 
-def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, materialize_grads):
+def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, options):
     """is_grads_batched: one vector-Jacobian pass per batch entry, results stacked on dim 0."""
     from ..ops.shape import stack
 
-    for i, go in enumerate(grad_outputs):
-        if go is not None and go.ndim == 0:
-            raise RuntimeError(f"If `is_grads_batched=True`, grad_output[{i}] must have a batch dimension")
-    batch_sizes = {go.shape[0] for go in grad_outputs if go is not None}
-    if len(batch_sizes) > 1:
-        raise RuntimeError(
-            f"grad_outputs must share the batch size when is_grads_batched=True, got {sorted(batch_sizes)}"
+    sizes = []
+    for i, (out, go) in enumerate(zip(outputs, grad_outputs)):
+        if go is None:
+            raise RuntimeError(
+                f"If `is_grads_batched=True`, every grad_output needs a batch dimension, but grad_output[{i}] is None"
+            )
+        if not isinstance(go, Tensor):
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(go).__name__}")
+        if go.data.ndim == 0 or go.data.shape[1:] != out.data.shape:
+            raise RuntimeError(
+                "If `is_grads_batched=True`, we interpret the first dimension of each grad_output as the batch "
+                "dimension. The sizes of the remaining dimensions are expected to match the shape of corresponding "
+                f"output, but a mismatch was detected: grad_output[{i}] has a shape of "
+                f"{shape_str(go.data.shape[1:])} and output[{i}] has a shape of {shape_str(out.data.shape)}. "
+                "If you only want some tensors in `grad_output` to be considered batched, consider using vmap."
+            )
+        sizes.append(go.data.shape[0])
+    if len(set(sizes)) > 1:
+        raise ValueError(
+            "is_grads_batched=True: expected all grad_outputs to have the same size in the batch dimension, "
+            f"got sizes {sizes}"
         )
-    if not batch_sizes:
-        raise RuntimeError("is_grads_batched=True needs at least one grad_output with a batch dimension")
-    (n,) = batch_sizes
-    _make_seeds(outputs, grad_outputs, is_grads_batched=True)  # shape checks
+    n = sizes[0] if sizes else 0
     per_vector = []
     for k in range(n):
-        vectors = tuple(None if go is None else go[k] for go in grad_outputs)
-        seeds = _make_seeds(outputs, vectors)
+        seeds = [_match_device_dtype(go.select(0, k), out, i) for i, (out, go) in enumerate(zip(outputs, grad_outputs))]
         last = k == n - 1
         per_vector.append(
             _grad_pass(
@@ -510,31 +576,17 @@ def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, all
                 seeds,
                 retain_graph or not last,
                 create_graph,
-                allow_unused or materialize_grads,
-                {
-                    "retain_graph": retain_graph,
-                    "create_graph": create_graph,
-                    "allow_unused": allow_unused,
-                    "materialize_grads": materialize_grads,
-                    "is_grads_batched": True,
-                    "batch_index": k,
-                },
+                allow_unused,
+                dict(options, batch_index=k),
             )
         )
     stacked = []
     for j, t in enumerate(inputs):
         column = [r[j] for r in per_vector]
-        if all(c is None for c in column):
-            if not allow_unused:
-                raise RuntimeError(
-                    "One of the differentiated Tensors appears to not have been used in the graph. "
-                    "Set allow_unused=True if this is the desired behavior."
-                )
-            stacked.append(
-                make_leaf(t._device.xp.zeros((n,) + t.shape, dtype=t.dtype), t._device) if materialize_grads else None
-            )
-            continue
-        stacked.append(
-            stack([c if c is not None else make_leaf(t._device.xp.zeros_like(t.data), t._device) for c in column])
-        )
+        if n and column[0] is not None:
+            stacked.append(stack(column))
+        elif options["materialize_grads"] or n == 0:
+            stacked.append(make_leaf(t._device.xp.zeros((n,) + t.shape, dtype=t.dtype), t._device))
+        else:
+            stacked.append(None)
     return tuple(stacked)

@@ -1,8 +1,16 @@
-"""Grad modes: no_grad, enable_grad, set_grad_enabled, inference_mode (thread-local)."""
+"""Grad modes: no_grad, enable_grad, set_grad_enabled, inference_mode (thread-local).
+
+Each mode is a context manager and a decorator (with or without parentheses for
+no_grad, enable_grad and inference_mode). A decorated generator function runs
+under the mode each time it is resumed, and not between yields. The state lives
+in ``minigrad._state.grad``, a ``threading.local``: a new thread starts with
+grad mode on, whatever the thread that started it is doing.
+"""
 
 from __future__ import annotations
 
 import functools
+import inspect
 
 from .. import _state
 
@@ -25,11 +33,26 @@ def is_grad_enabled() -> bool:
 
 
 def is_inference_mode_enabled() -> bool:
+    """True inside ``inference_mode()`` (per thread)."""
     return state.inference
 
 
 class _GradModeContext:
     """Base for the grad-mode switches: a context manager that is also a decorator."""
+
+    def __new__(cls, *args, **kwargs):
+        # ``@no_grad`` without parentheses: the function arrives as the only argument.
+        if (
+            cls._bare_decorator
+            and len(args) == 1
+            and not kwargs
+            and callable(args[0])
+            and not isinstance(args[0], bool)
+        ):
+            return cls()(args[0])
+        return super().__new__(cls)
+
+    _bare_decorator = True
 
     def _enter_state(self):
         raise NotImplementedError
@@ -44,15 +67,43 @@ class _GradModeContext:
         return False
 
     def __call__(self, fn):
+        make = functools.partial(self.__class__, *self._ctor_args())
+        if inspect.isgeneratorfunction(fn):
+
+            @functools.wraps(fn)
+            def generator(*args, **kwargs):
+                gen = fn(*args, **kwargs)
+                resume, value = gen.send, None
+                while True:
+                    try:
+                        with make():
+                            value = resume(value)
+                    except StopIteration as stop:
+                        return stop.value
+                    try:
+                        value, resume = (yield value), gen.send
+                    except GeneratorExit:
+                        with make():
+                            gen.close()
+                        raise
+                    except BaseException as exc:  # thrown in by the caller: deliver it under the mode
+                        value, resume = exc, gen.throw
+
+            return generator
+
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
-            with self.__class__(*self._ctor_args()):
+            with make():
                 return fn(*args, **kwargs)
 
         return wrapper
 
     def _ctor_args(self):
         return ()
+
+    def clone(self):
+        """A fresh, unentered copy of this mode (as in PyTorch)."""
+        return self.__class__(*self._ctor_args())
 
 
 class no_grad(_GradModeContext):
@@ -72,9 +123,13 @@ class enable_grad(_GradModeContext):
 class set_grad_enabled(_GradModeContext):
     """Set grad mode on or off. Takes effect at once, and as a context manager restores on exit."""
 
+    _bare_decorator = False
+
     def __init__(self, mode: bool):
         if not isinstance(mode, bool):
-            raise TypeError(f"set_grad_enabled(): argument 'mode' must be bool, not {type(mode).__name__}")
+            raise TypeError(
+                f"set_grad_enabled(): argument 'enabled' (position 1) must be bool, not {type(mode).__name__}"
+            )
         self.mode = mode
         self._before_init = (state.enabled, state.inference)
         state.enabled = mode
@@ -95,17 +150,30 @@ class set_grad_enabled(_GradModeContext):
     def _ctor_args(self):
         return (self.mode,)
 
+    def clone(self):
+        prev = (state.enabled, state.inference)
+        copy = set_grad_enabled(self.mode)
+        state.enabled, state.inference = prev
+        copy._before_init = prev
+        return copy
+
+    def __repr__(self) -> str:
+        return f"minigrad.autograd.grad_mode.set_grad_enabled(mode={self.mode})"
+
 
 class inference_mode(_GradModeContext):
-    """Like no_grad, and marks tensors made inside as inference tensors (never recorded)."""
+    """Grad mode off and ``is_inference_mode_enabled()`` true; ``inference_mode(False)`` turns both back.
+
+    minigrad does not mark the tensors made inside as inference tensors; apart
+    from the flag it behaves like ``no_grad``.
+    """
 
     def __init__(self, mode: bool = True):
-        self.mode = mode
+        self.mode = bool(mode)
 
     def _enter_state(self):
-        if self.mode:
-            state.enabled = False
-            state.inference = True
+        state.enabled = not self.mode
+        state.inference = self.mode
 
     def _ctor_args(self):
         return (self.mode,)
