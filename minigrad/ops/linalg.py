@@ -1,38 +1,53 @@
-"""Matrix products: matmul (1-D, 2-D, batched with broadcasting)."""
+"""Matrix products: matmul (1-D, 2-D, batched with broadcasting), mm, bmm, mv, dot, outer, einsum.
+
+As in PyTorch, the operands of a product must share a dtype (no silent promotion):
+mixing float32 weights with float64 data is almost always a bug worth hearing about.
+"""
 
 from __future__ import annotations
 
-from ..tensor import Tensor, make, shape_str
-from ._util import binary_arrays, unbroadcast
+from ..tensor import Tensor, make, make_leaf, shape_str
+from ._util import binary_arrays, check_same_device, unbroadcast
 
-__all__ = ["matmul"]
+__all__ = ["matmul", "mm", "bmm", "mv", "dot", "outer", "einsum"]
+
+
+def _check_operands(a, b, op: str) -> None:
+    if not isinstance(a, Tensor) or not isinstance(b, Tensor):
+        bad = b if isinstance(a, Tensor) else a
+        raise TypeError(f"{op}(): argument must be Tensor, not {type(bad).__name__}")
+    check_same_device(a, b, op)
+    if a.data.dtype != b.data.dtype:
+        raise RuntimeError(
+            f"expected m1 and m2 to have the same dtype, but got: {a.data.dtype} != {b.data.dtype} (in {op})"
+        )
 
 
 def _matmul_error(a: Tensor, b: Tensor) -> RuntimeError:
     sa, sb = a.data.shape, b.data.shape
     if len(sa) == 2 and len(sb) == 2:
         return RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({sa[0]}x{sa[1]} and {sb[0]}x{sb[1]})")
+    if len(sa) == 2 and len(sb) == 1:
+        return RuntimeError(f"size mismatch, got input ({sa[0]}), mat ({sa[0]}x{sa[1]}), vec ({sb[0]})")
+    if len(sa) == 1 and len(sb) == 1:
+        return RuntimeError(
+            f"inconsistent tensor size, expected tensor [{sa[0]}] and src [{sb[0]}] to have the same number of "
+            f"elements, but got {sa[0]} and {sb[0]} elements respectively"
+        )
     return RuntimeError(f"matmul: shapes {shape_str(sa)} and {shape_str(sb)} cannot be multiplied")
 
 
-def matmul(a: Tensor, b: Tensor) -> Tensor:
-    """Matrix product with NumPy/PyTorch semantics for 1-D, 2-D and batched operands."""
-    if not isinstance(b, Tensor) or not isinstance(a, Tensor):
-        raise TypeError("matmul(): arguments must be Tensors")
-    if a.data.ndim == 0 or b.data.ndim == 0:
-        raise RuntimeError(
-            f"both arguments to matmul need to be at least 1D, but they are {a.data.ndim}D and {b.data.ndim}D"
-        )
-    ad, bd = binary_arrays(a, b, "matmul")
+def _matmul(a: Tensor, b: Tensor, op: str) -> Tensor:
+    ad, bd = a.data, b.data
     try:
         out = ad @ bd
     except ValueError:
         raise _matmul_error(a, b) from None
-    a_vec, b_vec = a.data.ndim == 1, b.data.ndim == 1
-    a_shape, b_shape = a.data.shape, b.data.shape
+    a_vec, b_vec = ad.ndim == 1, bd.ndim == 1
+    a_shape, b_shape = ad.shape, bd.shape
 
     def backward(g):
-        # Treat vectors as (1, k) / (k, 1) matrices, then undo broadcasting and the promotion.
+        # Treat vectors as (1, k) / (k, 1) matrices, then sum away the batch dims broadcasting added.
         A = a.reshape(1, -1) if a_vec else a
         Bm = b.reshape(-1, 1) if b_vec else b
         if a_vec:
@@ -46,12 +61,232 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
             gb = unbroadcast(A.transpose(-1, -2) @ g, Bm.data.shape).reshape(b_shape)
         return ga, gb
 
-    return make(out, (a, b), backward, "matmul")
+    return make(out, (a, b), backward, op)
+
+
+def matmul(a: Tensor, b: Tensor) -> Tensor:
+    """Matrix product with NumPy/PyTorch semantics for 1-D, 2-D and batched (broadcast) operands."""
+    _check_operands(a, b, "matmul")
+    if a.data.ndim == 0 or b.data.ndim == 0:
+        raise RuntimeError(
+            f"both arguments to matmul need to be at least 1D, but they are {a.data.ndim}D and {b.data.ndim}D"
+        )
+    return _matmul(a, b, "matmul")
+
+
+def mm(a: Tensor, b: Tensor) -> Tensor:
+    """Product of two matrices (2-D only)."""
+    _check_operands(a, b, "mm")
+    if a.data.ndim != 2:
+        raise RuntimeError(f"self must be a matrix, got {a.data.ndim}-D tensor")
+    if b.data.ndim != 2:
+        raise RuntimeError(f"mat2 must be a matrix, got {b.data.ndim}-D tensor")
+    return _matmul(a, b, "mm")
+
+
+def bmm(a: Tensor, b: Tensor) -> Tensor:
+    """Batched product of (b, n, m) and (b, m, p) tensors (no broadcasting)."""
+    _check_operands(a, b, "bmm")
+    if a.data.ndim != 3:
+        raise RuntimeError(f"batch1 must be a 3D tensor, got {a.data.ndim}-D tensor")
+    if b.data.ndim != 3:
+        raise RuntimeError(f"batch2 must be a 3D tensor, got {b.data.ndim}-D tensor")
+    (n, _, m), (bn, bm, _) = a.data.shape, b.data.shape
+    if (n, m) != (bn, bm):
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: [{n}, {m}] but got: [{bn}, {bm}]."
+        )
+    return _matmul(a, b, "bmm")
+
+
+def mv(a: Tensor, v: Tensor) -> Tensor:
+    """Product of a matrix and a vector."""
+    _check_operands(a, v, "mv")
+    if a.data.ndim != 2 or v.data.ndim != 1:
+        raise RuntimeError(
+            f"vector + matrix @ vector expected, got 1, {a.data.ndim}, {v.data.ndim} "
+            f"(mv needs a 2-D matrix and a 1-D vector)"
+        )
+    return _matmul(a, v, "mv")
+
+
+def dot(a: Tensor, b: Tensor) -> Tensor:
+    """Inner product of two 1-D tensors of the same length."""
+    if not isinstance(a, Tensor) or not isinstance(b, Tensor):
+        bad = b if isinstance(a, Tensor) else a
+        raise TypeError(f"dot(): argument must be Tensor, not {type(bad).__name__}")
+    if a.data.ndim != 1 or b.data.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {a.data.ndim}D and {b.data.ndim}D tensors")
+    if a.data.dtype != b.data.dtype:
+        raise RuntimeError(
+            f"dot : expected both vectors to have same dtype, but found {a.data.dtype} and {b.data.dtype}"
+        )
+    check_same_device(a, b, "dot")
+    return _matmul(a, b, "dot")
+
+
+def outer(a: Tensor, b: Tensor) -> Tensor:
+    """Outer product of two 1-D tensors: ``out[i, j] = a[i] * b[j]`` (dtypes promote, as for ``*``)."""
+    for name, t in (("self", a), ("vec2", b)):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"outer(): argument '{name}' must be Tensor, not {type(t).__name__}")
+        if t.data.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.data.ndim}-D")
+    ad, bd = binary_arrays(a, b, "outer")
+    xp = a._device.xp
+
+    def backward(g):
+        return (g @ b.to(g.data.dtype) if a._rg else None, a.to(g.data.dtype) @ g if b._rg else None)
+
+    return make(xp.multiply.outer(ad, bd), (a, b), backward, "outer")
+
+
+# ---------------------------------------------------------------- einsum
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _parse_einsum(equation: str, operands: tuple) -> tuple[list, str]:
+    """Explicit subscripts for each operand and the output, with '...' replaced by fresh letters."""
+    eq = equation.replace(" ", "")
+    lhs, arrow, rhs = eq.partition("->")
+    inputs = lhs.split(",")
+    if len(inputs) != len(operands):
+        raise RuntimeError(
+            "einsum(): more operands were provided than specified in the equation"
+            if len(operands) > len(inputs)
+            else "einsum(): fewer operands were provided than specified in the equation"
+        )
+    for part in inputs + ([rhs] if arrow else []):
+        bad = set(part.replace("...", "")) - set(_LETTERS)
+        if bad or part.replace("...", "").count(".") or part.count("...") > 1:
+            raise RuntimeError(
+                f"einsum(): invalid subscript given at index {eq.index(part)} in the equation string, subscripts "
+                f"must be in [a-zA-Z] or a single '...' per operand"
+            )
+    used = set(eq) - {".", ",", "-", ">"}
+    fresh = [c for c in _LETTERS if c not in used]
+    ell_dims = 0
+    for i, (part, t) in enumerate(zip(inputs, operands)):
+        named = len(part.replace("...", ""))
+        if "..." in part:
+            ell_dims = max(ell_dims, t.data.ndim - named)
+        if ("..." in part and t.data.ndim < named) or ("..." not in part and t.data.ndim != named):
+            raise RuntimeError(
+                f"einsum(): the number of subscripts in the equation ({named}) does not match the number of "
+                f"dimensions ({t.data.ndim}) for operand {i}" + ("" if "..." in part else " and no ellipsis was given")
+            )
+    ell = "".join(fresh[:ell_dims])
+    explicit = []
+    for part, t in zip(inputs, operands):
+        if "..." in part:
+            k = t.data.ndim - len(part.replace("...", ""))
+            part = part.replace("...", ell[ell_dims - k :] if k else "")
+        explicit.append(part)
+    if arrow:
+        rhs_full = rhs.replace("...", ell)  # without '...' in the output, the ellipsis dims are summed
+        for c in rhs_full:
+            if rhs_full.count(c) > 1:
+                raise RuntimeError(f"einsum(): output subscript {c} appears more than once in the output")
+            if not any(c in p for p in explicit):
+                raise RuntimeError(
+                    f"einsum(): output subscript {c} does not appear in the equation for any input operand"
+                )
+    else:
+        counts = {}
+        for p in explicit:
+            for c in p:
+                counts[c] = counts.get(c, 0) + 1
+        rhs_full = ell + "".join(sorted((c for c in counts if counts[c] == 1 and c not in ell), key=_LETTERS.index))
+    return explicit, rhs_full
+
+
+def einsum(equation: str, *operands) -> Tensor:
+    """Einstein summation, e.g. ``einsum("bij,bjk->bik", x, y)``; differentiable in every operand.
+
+    Supports any number of operands, implicit output (letters used once, sorted),
+    '...' for broadcast batch dims, and size-1 dims broadcasting against other
+    operands. A subscript repeated within one operand (diagonals, traces) is not
+    supported; use ``diagonal``-free formulations instead.
+    """
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    if not operands:
+        raise RuntimeError("einsum(): must provide at least one operand")
+    for i, t in enumerate(operands):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"einsum(): operand {i} must be a Tensor, not {type(t).__name__}")
+        check_same_device(operands[0], t, "einsum")
+        if t.data.dtype != operands[0].data.dtype:
+            raise RuntimeError(
+                f"einsum(): all operands must have the same dtype, but operand 0 is {operands[0].data.dtype} "
+                f"and operand {i} is {t.data.dtype}"
+            )
+    subs, out_sub = _parse_einsum(equation, operands)
+    sizes: dict = {}
+    for i, (s, t) in enumerate(zip(subs, operands)):
+        for c, n in zip(s, t.data.shape):
+            if s.count(c) > 1:
+                raise RuntimeError(
+                    f"einsum(): subscript {c} is repeated for operand {i} ('{s}'); minigrad does not support "
+                    f"diagonals or traces in einsum"
+                )
+            seen = sizes.get(c, 1)
+            if n != 1 and seen != 1 and n != seen:
+                raise RuntimeError(
+                    f"einsum(): subscript {c} has size {n} for operand {i} which does not broadcast with "
+                    f"previously seen size {seen}"
+                )
+            sizes[c] = max(seen, n)
+    # Size-1 dims that broadcast become explicit expands, so the core product sees equal sizes.
+    operands = tuple(
+        t.expand(tuple(sizes[c] for c in s)) if any(n != sizes[c] for c, n in zip(s, t.data.shape)) else t
+        for s, t in zip(subs, operands)
+    )
+    return _einsum(subs, out_sub, operands, sizes)
+
+
+def _einsum(subs: list, out_sub: str, operands: tuple, sizes: dict) -> Tensor:
+    xp = operands[0]._device.xp
+    spec = ",".join(subs) + "->" + out_sub
+    out = xp.einsum(spec, *(t.data for t in operands), optimize=len(operands) > 2)
+
+    def backward(g):
+        grads = []
+        for i, t in enumerate(operands):
+            if not t._rg:
+                grads.append(None)
+                continue
+            others = [s for j, s in enumerate(subs) if j != i]
+            # Letters only this operand has (summed out in forward) come back by broadcasting.
+            kept = "".join(c for c in subs[i] if c in out_sub or any(c in s for s in others))
+            ops = (g,) + tuple(o for j, o in enumerate(operands) if j != i)
+            gi = _einsum([out_sub] + others, kept, ops, sizes)
+            if kept != subs[i]:
+                gi = gi.reshape(tuple(sizes[c] if c in kept else 1 for c in subs[i])).expand(
+                    tuple(sizes[c] for c in subs[i])
+                )
+            grads.append(gi)
+        return tuple(grads)
+
+    return make(out, operands, backward, "einsum")
+
+
+def _rmatmul(self: Tensor, other) -> Tensor:
+    if not isinstance(other, Tensor):
+        from .. import backend as B
+
+        other = make_leaf(B.to_device_array(self._device.xp.asarray(other), self._device), self._device)
+    return matmul(other, self)
 
 
 def _bind() -> None:
     Tensor.__matmul__ = Tensor.matmul = matmul
-    Tensor.__rmatmul__ = lambda self, other: matmul(other if isinstance(other, Tensor) else Tensor(other), self)
+    Tensor.__rmatmul__ = _rmatmul
+    Tensor.mm = mm
+    Tensor.bmm = bmm
+    Tensor.mv = mv
+    Tensor.dot = Tensor.inner = dot
+    Tensor.outer = outer
 
 
 _bind()
