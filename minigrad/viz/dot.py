@@ -1,0 +1,304 @@
+"""Turn a ``VGraph`` into Graphviz DOT text.
+
+Tensor boxes are ``t<id>``, op nodes ``o<id>`` (the op that made tensor ``id``),
+the elision marker ``elided`` and the legend ``legend``. Boxes carry HTML-like
+labels so rows can be coloured; every node also gets a ``class`` attribute
+(``tensor role-param state-current``...) that survives into the SVG.
+"""
+
+from __future__ import annotations
+
+from .model import VGraph, VNode
+from .options import Options
+from .style import (
+    EDGE_STYLE,
+    GRAD_COLOR,
+    NESTED_FILL,
+    RESTORED_FILL,
+    ROLE_FILL,
+    ROLE_TEXT,
+    SAVED_FILL,
+    STATE_STYLE,
+    STATE_TEXT,
+)
+from .values import format_value
+
+__all__ = ["to_dot", "html_escape", "quote"]
+
+_FONT = "Helvetica"
+
+
+def html_escape(text: str) -> str:
+    """Escape text for a Graphviz HTML-like label."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def quote(text: str) -> str:
+    """A DOT double-quoted string."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+class _Html(str):
+    """An HTML-like label, written to DOT between angle brackets instead of quotes."""
+
+
+def _attrs(**attrs) -> str:
+    parts = []
+    for key, value in attrs.items():
+        if value is None:
+            continue
+        if isinstance(value, _Html):
+            parts.append(f"{key}={value}")
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            parts.append(f"{key}={value}")
+        else:
+            parts.append(f"{key}={quote(str(value))}")
+    return "[" + ", ".join(parts) + "]"
+
+
+def _shape_text(shape) -> str:
+    if not shape:
+        return "scalar"
+    return "[" + ", ".join(str(int(s)) for s in shape) + "]"
+
+
+class _Writer:
+    def __init__(self, graph: VGraph, options: Options):
+        self.g = graph
+        self.o = options
+        self.lines: list[str] = []
+
+    def fmt(self, value) -> str:
+        return format_value(value, self.o.precision, self.o.max_inline)
+
+    # ------------------------------------------------------------ labels
+    def _row(self, text: str, *, color=None, bg=None, bold=False, align="CENTER") -> str:
+        body = html_escape(text)
+        if bold:
+            body = f"<B>{body}</B>"
+        if color:
+            body = f'<FONT COLOR="{color}">{body}</FONT>'
+        bg_attr = f' BGCOLOR="{bg}"' if bg else ""
+        return f'<TR><TD ALIGN="{align}"{bg_attr}>{body}</TD></TR>'
+
+    def _captured_rows(self, node: VNode) -> list[str]:
+        rows = []
+        for name, desc in node.captured:
+            kind = desc[0]
+            if kind == "tensor":
+                ref = self.g.nodes.get(desc[1])
+                if ref is not None and desc[1] == node.id:
+                    text = f"{name} = this op's output"
+                elif ref is not None:
+                    text = f"{name} = tensor {ref.title}"
+                else:
+                    text = f"{name} = #{desc[1]} {self.fmt(desc[2])}"
+            else:
+                text = f"{name} = {self.fmt(desc[1]) if kind == 'value' else desc[1]}"
+            rows.append(self._row(text, color="#444444", align="LEFT"))
+        return rows
+
+    def tensor_label(self, node: VNode) -> str:
+        f = self.o.fields
+        rows = []
+        if "name" in f:
+            rows.append(self._row(node.title, bold=True))
+        if "op" in f and not self.o.op_nodes and node.op:
+            rows.append(self._row(node.op + (" (freed)" if node.freed else ""), color="#555555"))
+        facts = []
+        if "shape" in f:
+            facts.append(_shape_text(node.shape))
+        if "dtype" in f:
+            facts.append(node.dtype)
+        if "device" in f:
+            facts.append(node.device)
+        if facts:
+            rows.append(self._row(" ".join(facts), color="#555555"))
+        if "data" in f:
+            rows.append(self._row("data " + self.fmt(node.data), align="LEFT"))
+        if node.grad_update is not None:
+            before, after = node.grad_update
+            rows.append(
+                self._row(f".grad {self.fmt(before)} → {self.fmt(after)}", color=GRAD_COLOR, bold=True, bg="#fde2e2")
+            )
+        elif "grad" in f and node.grad is not None:
+            rows.append(self._row("grad " + self.fmt(node.grad), color=GRAD_COLOR, align="LEFT"))
+        if node.pass_grad is not None:
+            rows.append(self._row("∂out/∂this " + self.fmt(node.pass_grad), color=GRAD_COLOR, align="LEFT"))
+        if node.saved:
+            rows.append(self._row("saved .grad = " + self.fmt(node.saved_grad), bg=SAVED_FILL, align="LEFT"))
+        if node.restored:
+            rows.append(self._row(".grad restored", bg=RESTORED_FILL, align="LEFT"))
+        if self.o.captured and not self.o.op_nodes:
+            rows.extend(self._captured_rows(node))
+        if not rows:
+            rows.append(self._row(node.title, bold=True))
+        return _Html('<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">' + "".join(rows) + "</TABLE>>")
+
+    def op_label(self, node: VNode):
+        text = node.op + (" (freed)" if node.freed else "")
+        if not (self.o.captured and node.captured):
+            return text
+        rows = [self._row(text, bold=True), *self._captured_rows(node)]
+        return _Html('<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">' + "".join(rows) + "</TABLE>>")
+
+    # ------------------------------------------------------------ nodes and edges
+    def node_lines(self, node: VNode) -> list[str]:
+        fill = NESTED_FILL if node.created_by_pass is not None and node.role != "output" else ROLE_FILL[node.role]
+        color, pen, style, fontcolor = STATE_STYLE.get(node.state, ("#333333", 1.0, "rounded,filled", "#000000"))
+        classes = ["tensor", f"role-{node.role}"]
+        if node.state:
+            classes.append(f"state-{node.state}")
+        if node.created_by_pass is not None:
+            classes.append(f"pass-{node.created_by_pass}")
+        lines = [
+            f"t{node.id} "
+            + _attrs(
+                id=f"t{node.id}",
+                label=self.tensor_label(node),
+                fillcolor=fill,
+                color=color,
+                penwidth=pen,
+                style=style,
+                fontcolor=fontcolor,
+                **{"class": " ".join(classes)},
+            )
+        ]
+        if self.o.op_nodes and node.op:
+            lines.append(
+                f"o{node.id} "
+                + _attrs(
+                    id=f"o{node.id}",
+                    label=self.op_label(node),
+                    shape="ellipse",
+                    style="filled,dashed" if node.freed else "filled",
+                    fillcolor="#ffffff",
+                    color=color,
+                    penwidth=pen,
+                    fontcolor=fontcolor,
+                    margin="0.04,0.02",
+                    height=0.3,
+                    **{"class": "op" + (f" state-{node.state}" if node.state else "")},
+                )
+            )
+        return lines
+
+    def target_of(self, child: int) -> str:
+        """Where edges into tensor ``child`` end: its op node when op nodes are drawn."""
+        node = self.g.nodes[child]
+        return f"o{child}" if self.o.op_nodes and node.op else f"t{child}"
+
+    def edge_lines(self) -> list[str]:
+        lines = []
+        if self.o.op_nodes:
+            for node in self.g.nodes.values():
+                if node.op:
+                    color, pen = EDGE_STYLE[None]
+                    lines.append(f"o{node.id} -> t{node.id} " + _attrs(color=color, penwidth=pen))
+        for e in self.g.edges:
+            color, pen = EDGE_STYLE[e.state]
+            attrs = {"color": color, "penwidth": pen, "class": f"edge-{e.state}" if e.state else None}
+            if e.label:
+                attrs.update(label=e.label, fontcolor=color, decorate="true")
+            lines.append(f"t{e.parent} -> {self.target_of(e.child)} " + _attrs(**attrs))
+        return lines
+
+    def elision_lines(self) -> list[str]:
+        if not self.g.hidden:
+            return []
+        n = self.g.hidden
+        lines = [
+            "elided "
+            + _attrs(
+                id="elided",
+                label=f"… {n:,} node{'s' if n != 1 else ''} not shown",
+                shape="note",
+                style="filled,dashed",
+                fillcolor="#f8f9fa",
+                color="#888888",
+                fontcolor="#555555",
+            )
+        ]
+        for child in self.g.boundary:
+            lines.append(f"elided -> {self.target_of(child)} " + _attrs(style="dashed", color="#aaaaaa"))
+        return lines
+
+    def legend_lines(self) -> list[str]:
+        nodes = self.g.nodes.values()
+        rows = []
+        roles = {n.role for n in nodes}
+        for role in ("param", "input", "intermediate", "output"):
+            if role in roles:
+                rows.append(
+                    f'<TR><TD BGCOLOR="{ROLE_FILL[role]}" BORDER="1"> </TD><TD ALIGN="LEFT">{ROLE_TEXT[role]}</TD></TR>'
+                )
+        if any(n.created_by_pass is not None for n in nodes):
+            rows.append(
+                f'<TR><TD BGCOLOR="{NESTED_FILL}" BORDER="1"> </TD>'
+                '<TD ALIGN="LEFT">built by a backward pass (create_graph)</TD></TR>'
+            )
+        states = {n.state for n in nodes}
+        for state in ("current", "pending", "finished", "unreached"):
+            if state in states:
+                color = STATE_STYLE[state][0]
+                rows.append(f'<TR><TD COLOR="{color}" BORDER="2"> </TD><TD ALIGN="LEFT">{STATE_TEXT[state]}</TD></TR>')
+        if any(e.state == "active" for e in self.g.edges):
+            rows.append(
+                f'<TR><TD><FONT COLOR="{EDGE_STYLE["active"][0]}"><B>→</B></FONT></TD>'
+                '<TD ALIGN="LEFT">gradient sent now (label: contribution)</TD></TR>'
+            )
+        if any(n.saved for n in nodes):
+            rows.append(
+                f'<TR><TD BGCOLOR="{SAVED_FILL}" BORDER="1"> </TD><TD ALIGN="LEFT">.grad saved by grad()</TD></TR>'
+            )
+        if not rows:
+            return []
+        label = _Html(
+            '<<TABLE BORDER="1" COLOR="#cccccc" CELLBORDER="0" CELLSPACING="2" CELLPADDING="2">'
+            '<TR><TD COLSPAN="2"><B>legend</B></TD></TR>' + "".join(rows) + "</TABLE>>"
+        )
+        return ["legend " + _attrs(id="legend", shape="plain", style="solid", label=label, fontsize=9)]
+
+    def write(self) -> str:
+        title = self.o.title or self.g.title
+        out = ["digraph minigrad {"]
+        out.append(
+            "  graph "
+            + _attrs(
+                rankdir=self.o.rankdir,
+                fontname=_FONT,
+                fontsize=11,
+                nodesep=0.25,
+                ranksep=0.3,
+                label=title,
+                labelloc="t" if title else None,
+            )
+        )
+        out.append(
+            "  node " + _attrs(fontname=_FONT, fontsize=10, shape="box", style="rounded,filled", margin="0.08,0.04")
+        )
+        out.append("  edge " + _attrs(fontname=_FONT, fontsize=9, arrowsize=0.7))
+        clusters: dict = {}
+        for node in self.g.nodes.values():
+            if node.created_by_pass is not None:
+                clusters.setdefault(node.created_by_pass, []).append(node)
+            else:
+                out.extend("  " + line for line in self.node_lines(node))
+        for pass_id, members in clusters.items():
+            label = self.g.passes.get(pass_id, f"built by backward pass {pass_id}")
+            out.append(f"  subgraph cluster_pass{pass_id} {{")
+            out.append("    graph " + _attrs(label=label, style="dashed,rounded", color="#8e6bbf", fontcolor="#6a4c93"))
+            for node in members:
+                out.extend("    " + line for line in self.node_lines(node))
+            out.append("  }")
+        out.extend("  " + line for line in self.edge_lines())
+        out.extend("  " + line for line in self.elision_lines())
+        if self.o.legend:
+            out.extend("  " + line for line in self.legend_lines())
+        out.append("}")
+        return "\n".join(out) + "\n"
+
+
+def to_dot(graph: VGraph, options: Options) -> str:
+    """DOT text for ``graph`` drawn with ``options``."""
+    return _Writer(graph, options).write()

@@ -1,0 +1,105 @@
+"""Build a ``VGraph`` from live tensors: the graph as it stands now."""
+
+from __future__ import annotations
+
+import weakref
+
+from .. import backend as B
+from ..autograd.engine import _freed_backward
+from ..tensor import Tensor
+from .model import VGraph, VNode, select_nodes
+
+__all__ = ["graph_of_tensors", "closure_values", "describe_captured"]
+
+
+def closure_values(fn) -> list:
+    """``[(name, value)]`` for the variables a backward closure captured (empty for non-closures)."""
+    code = getattr(fn, "__code__", None)
+    cells = getattr(fn, "__closure__", None)
+    if code is None or not cells:
+        return []
+    out = []
+    for name, cell in zip(code.co_freevars, cells):
+        try:
+            out.append((name, cell.cell_contents))
+        except ValueError:  # a cell not assigned yet
+            continue
+    return out
+
+
+def describe_captured(value, node_id: int | None = None):
+    """What a captured value looks like in a diagram: a tensor reference, a number or array, or text.
+
+    Returns ``("tensor", id, value_array)`` for tensors (a weak reference to the
+    closure's own output reads as that tensor), ``("value", obj)`` for numbers
+    and arrays, ``("text", str)`` otherwise, or None for values not worth showing
+    (functions, classes, modules).
+    """
+    if isinstance(value, weakref.ref):
+        target = value()
+        if target is None:
+            return ("text", "dead weak reference")
+        value = target
+    if isinstance(value, Tensor):
+        return ("tensor", value._id, B.to_host(value.data))
+    if callable(value) or isinstance(value, type) or type(value).__name__ == "module":
+        return None
+    if isinstance(value, (bool, int, float)) or B.is_cupy_array(value) or hasattr(value, "__array__"):
+        return ("value", B.to_host(value) if B.is_cupy_array(value) else value)
+    text = repr(value)
+    return ("text", text if len(text) <= 40 else text[:39] + "…")
+
+
+def _role(t: Tensor, roots: set) -> str:
+    if t._id in roots:
+        return "output"
+    if t._backward is None:
+        return "param" if t._rg else "input"
+    return "intermediate"
+
+
+def _node(t: Tensor, role: str, with_captured: bool) -> VNode:
+    fn = t._backward
+    captured = []
+    if with_captured and fn is not None:
+        for name, value in closure_values(fn):
+            desc = describe_captured(value)
+            if desc is not None:
+                captured.append((name, desc))
+    grad = t._grad
+    return VNode(
+        id=t._id,
+        name=t.name,
+        op=t._op,
+        shape=tuple(t.data.shape),
+        dtype=str(t.data.dtype),
+        device=str(t._device),
+        data=B.to_host(t.data),
+        grad=None if grad is None else B.to_host(grad.data),
+        role=role,
+        parents=tuple(p._id for p in t._parents),
+        captured=captured,
+        freed=fn is _freed_backward,
+    )
+
+
+def graph_of_tensors(roots, max_nodes: int | None, with_captured: bool) -> VGraph:
+    """The graph reachable from ``roots`` through ``.parents``, at most ``max_nodes`` tensors."""
+    by_id = {}
+    for r in roots:
+        by_id[r._id] = r
+
+    def parents_of(key):
+        for p in by_id[key]._parents:
+            by_id.setdefault(p._id, p)
+            yield p._id
+
+    root_ids = [r._id for r in roots]
+    kept, hidden = select_nodes(root_ids, parents_of, max_nodes)
+    root_set = set(root_ids)
+    g = VGraph(hidden=hidden)
+    for key in kept:
+        t = by_id[key]
+        g.nodes[key] = _node(t, _role(t, root_set), with_captured)
+    g.add_edges_from_parents()
+    return g

@@ -1,0 +1,54 @@
+"""Colours and line styles of a diagram, and the words its legend uses for them."""
+
+from __future__ import annotations
+
+__all__ = [
+    "ROLE_FILL",
+    "ROLE_TEXT",
+    "NESTED_FILL",
+    "STATE_STYLE",
+    "STATE_TEXT",
+    "EDGE_STYLE",
+    "GRAD_COLOR",
+    "SAVED_FILL",
+    "RESTORED_FILL",
+]
+
+#: Box fill per tensor role.
+ROLE_FILL = {
+    "param": "#cfe2ff",
+    "input": "#e9ecef",
+    "intermediate": "#fff6d5",
+    "output": "#d3f2d3",
+}
+ROLE_TEXT = {
+    "param": "leaf parameter (requires grad)",
+    "input": "input / constant (no grad)",
+    "intermediate": "intermediate",
+    "output": "output",
+}
+#: Fill of tensors built by a backward pass with create_graph=True (higher-order graph).
+NESTED_FILL = "#eadcf8"
+
+#: Box border per trace state: (border colour, pen width, style, font colour).
+STATE_STYLE = {
+    "current": ("#d62728", 3.0, "rounded,filled", "#000000"),
+    "pending": ("#ff7f0e", 2.0, "rounded,filled", "#000000"),
+    "finished": ("#2ca02c", 2.0, "rounded,filled", "#000000"),
+    "unreached": ("#9e9e9e", 1.0, "rounded,filled,dashed", "#7a7a7a"),
+}
+STATE_TEXT = {
+    "current": "being processed now",
+    "pending": "gradient waiting",
+    "finished": "finished",
+    "unreached": "not reached yet",
+}
+#: Edge look per edge state: (colour, pen width).
+EDGE_STYLE = {
+    None: ("#555555", 1.0),
+    "active": ("#d62728", 2.5),
+    "done": ("#2ca02c", 1.5),
+}
+GRAD_COLOR = "#b22222"
+SAVED_FILL = "#dbeafe"
+RESTORED_FILL = "#e2f0d9"
