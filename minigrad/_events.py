@@ -30,7 +30,7 @@ from __future__ import annotations
 listeners: list = []
 
 
-def emit(kind: str, **fields) -> None:
+def emit(kind: str, /, **fields) -> None:
     """Send one event to every listener, in registration order."""
     for listener in tuple(listeners):
         listener(kind, fields)

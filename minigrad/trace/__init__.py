@@ -1,0 +1,131 @@
+"""Execution events, trace recording and live stepping.
+
+Typed events
+------------
+:func:`listen` and :func:`record` turn the engine's raw events into immutable
+records (:mod:`minigrad.trace.events`). Every event has ``seq`` (its index in
+the trace), ``pass_id`` (the backward()/grad() call it belongs to, None outside
+passes), ``depth`` (1 for a top-level pass, 2+ for a pass inside a closure, 0
+outside) and refers to nodes by stable integer ids (``Tensor.id``). Kinds:
+
+====================  ===================================================================
+``node_created``      ``node``, ``info`` (:class:`NodeInfo`), ``late`` (made before recording)
+``node_named``        ``node``, ``name`` (variable the user's code bound it to, or ``name`` set later)
+``pass_started``      ``pass_kind`` ("backward"/"grad"), ``roots``, ``seeds``, ``inputs``, ``options``
+``grads_saved``       ``saved`` ((id, Snapshot or None) pairs), ``edges`` (ids) — grad() only
+``seeded``            ``node``, ``grad``
+``node_entered``      ``node``, ``grad`` (complete incoming gradient), ``data`` (leaves only)
+``closure_called``    ``node``, ``grad``, ``outputs`` (one per parent), ``closure`` (:class:`ClosureInfo`:
+                      name, file, first_line, last_line, source), ``captured`` (:class:`Captured`)
+``grad_accumulated``  ``node`` -> ``target``, ``contribution``, ``before``, ``after``, ``into`` ("pass"/"grad")
+``node_finished``     ``node``
+``graph_freed``       ``nodes``
+``grads_restored``    ``restored`` ((id, Snapshot or None) pairs) — grad() only, also after an error
+``pass_finished``     ``results`` (grad()'s gradients, None for backward())
+``error``             ``node`` (or None), ``error_type``, ``message``
+====================  ===================================================================
+
+``Event.node_id`` is the node an event is about; ``GradAccumulated.edge`` its edge.
+
+Values are :class:`Snapshot` objects: NumPy copies taken at that moment
+(``values``, read-only), or, above ``max_values`` elements, a summary only
+(``stats``: min, max, mean, norm, NaN/Inf counts, first values). ``format()``
+gives a one-line text, ``has_nonfinite()`` checks for NaN/Inf.
+
+Nodes
+-----
+:class:`NodeInfo`: ``id, name, op, parents`` (ids), ``shape, dtype, device``
+(strings), ``requires_grad, is_leaf, data`` (Snapshot at creation), ``source``
+(:class:`SourceLocation`: file, line, text, function of the user's code; frames
+inside minigrad are skipped), ``pass_id`` (made inside a pass, e.g. create_graph),
+and ``label`` (name, else ``op#id``). Recorded: every tensor that requires grad,
+and tensors made outside passes by the user's code; the engine's own gradient
+arithmetic is not a node (its values are in the events). Names come from
+``name=``, else the variable the user's statement bound the tensor to (found when
+the statement's frame moves on), else ``label`` falls back to ``op#id``.
+
+Trace
+-----
+``record(max_values=1024, sources=True, names=True, all_threads=False, meta=None)``
+yields a :class:`Trace`: ``events`` (list, ``events[k].seq == k``), ``nodes``
+(id -> NodeInfo with the latest name), ``node(id_or_name)``, ``find(kind, node, pass_id)``,
+``state_at(k)`` and ``save(path)`` / ``Trace.load(path)`` (JSON Lines, schema
+version in the header; errors name the line).
+
+``state_at(k)`` -> :class:`State` after event k, derived from the events alone:
+``nodes`` (id -> :class:`NodeState`: ``data``, ``grad`` (.grad), ``pass_grad``
+(the shown pass's gradient for it), ``status`` "untouched"/"pending"/"active"/
+"done"/"failed", ``freed``), ``event``, ``current_node``, ``current_edge``
+((source, target)), ``shown_pass``, ``passes`` (active :class:`PassState`,
+outermost first), ``save_stack`` (grad()'s :class:`SavedGrads`, outermost first),
+``error``. ``.grad``/``.data`` changes the user makes outside the engine
+(zero_grad, optimizer steps) appear at the next event that shows them.
+
+Stepping
+--------
+:class:`Stepper` runs a script or callable in a worker thread and blocks it at
+each event until the caller releases it (see :mod:`minigrad.trace.stepper`).
+"""
+
+from .events import (
+    BACKWARD_KINDS,
+    EVENT_TYPES,
+    Captured,
+    ClosureCalled,
+    ClosureInfo,
+    ErrorEvent,
+    Event,
+    GradAccumulated,
+    GradsRestored,
+    GradsSaved,
+    GraphFreed,
+    NodeCreated,
+    NodeEntered,
+    NodeFinished,
+    NodeInfo,
+    NodeNamed,
+    PassFinished,
+    PassStarted,
+    Seeded,
+    SourceLocation,
+)
+from .recorder import listen, record
+from .snapshot import DEFAULT_MAX_VALUES, Snapshot, Stats, snapshot
+from .state import NodeState, PassState, SavedGrads, State
+from .trace import SCHEMA_VERSION, Trace, TraceFormatError
+
+__all__ = [
+    "BACKWARD_KINDS",
+    "DEFAULT_MAX_VALUES",
+    "EVENT_TYPES",
+    "SCHEMA_VERSION",
+    "Captured",
+    "ClosureCalled",
+    "ClosureInfo",
+    "ErrorEvent",
+    "Event",
+    "GradAccumulated",
+    "GradsRestored",
+    "GradsSaved",
+    "GraphFreed",
+    "NodeCreated",
+    "NodeEntered",
+    "NodeFinished",
+    "NodeInfo",
+    "NodeNamed",
+    "NodeState",
+    "PassFinished",
+    "PassStarted",
+    "PassState",
+    "SavedGrads",
+    "Seeded",
+    "Snapshot",
+    "SourceLocation",
+    "State",
+    "Stats",
+    "Trace",
+    "TraceFormatError",
+    "listen",
+    "record",
+    "snapshot",
+]

@@ -1,0 +1,356 @@
+"""Turn the engine's raw events (live objects) into typed, immutable records.
+
+A :class:`Converter` is registered on the raw bus (``minigrad._events``). For
+each raw event it snapshots the values, registers nodes it has not seen yet
+(tensors made before recording began arrive as ``node_created`` with
+``late=True``, parents first), looks up the user's source line for new nodes,
+and learns variable names: a node made by a statement is matched against the
+statement's frame locals once that frame has moved to another line.
+"""
+
+from __future__ import annotations
+
+import inspect
+import linecache
+import os
+import sys
+import textwrap
+import threading
+import types
+import weakref
+
+import numpy as np
+
+from .. import backend as B
+from ..autograd import engine as _engine
+from ..tensor import Tensor
+from . import events as E
+from .snapshot import DEFAULT_MAX_VALUES, snapshot
+
+__all__ = ["Converter"]
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_AUTOGRAD_DIR = os.path.join(_PACKAGE_DIR, "autograd") + os.sep
+_PENDING_MAX_AGE = 256  # events after which an unresolved statement's frame is released
+_REPR_CHARS = 80
+_closure_cache: dict = {}
+
+
+def _is_internal(filename: str) -> bool:
+    return filename.startswith(_PACKAGE_DIR)
+
+
+def user_frame(start):
+    """The innermost frame at or above ``start`` whose code is not inside the minigrad package."""
+    f = start
+    while f is not None and _is_internal(f.f_code.co_filename):
+        f = f.f_back
+    return f
+
+
+def _made_by_engine(frame) -> bool:
+    """True when the minigrad frames above ``frame`` include the autograd engine (seeds, gradcheck...)."""
+    f = frame
+    while f is not None and _is_internal(f.f_code.co_filename):
+        if f.f_code.co_filename.startswith(_AUTOGRAD_DIR):
+            return True
+        f = f.f_back
+    return False
+
+
+def _location(frame) -> E.SourceLocation:
+    file = frame.f_code.co_filename
+    line = frame.f_lineno
+    return E.SourceLocation(file, line, linecache.getline(file, line).strip(), frame.f_code.co_name)
+
+
+def closure_info(fn) -> E.ClosureInfo | None:
+    """Source, name and line range of a backward closure (cached per code object)."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return None
+    info = _closure_cache.get(code)
+    if info is None:
+        try:
+            lines, first = inspect.getsourcelines(fn)
+            source = textwrap.dedent("".join(lines))
+        except (OSError, TypeError):
+            lines, first, source = [""], code.co_firstlineno, ""
+        info = E.ClosureInfo(fn.__qualname__, code.co_filename, first, first + len(lines) - 1, source)
+        _closure_cache[code] = info
+    return info
+
+
+def _short_repr(v) -> str:
+    try:
+        text = repr(v)
+    except Exception as exc:  # a broken __repr__ must not break recording
+        text = f"<{type(v).__name__}: repr failed: {exc}>"
+    return text if len(text) <= _REPR_CHARS else text[: _REPR_CHARS - 3] + "..."
+
+
+class Converter:
+    """Raw-event listener producing :mod:`~minigrad.trace.events` records.
+
+    ``handle(kind, fields)`` returns the new records (possibly several: late
+    nodes and names come first) and passes each to ``sink``; it is safe to
+    call from several threads. ``threads``: a set of thread idents to record,
+    or None for every thread.
+    """
+
+    def __init__(self, sink=None, *, max_values=DEFAULT_MAX_VALUES, sources=True, names=True, threads=None):
+        if not isinstance(max_values, int) or max_values < 0:
+            raise ValueError(f"max_values must be a non-negative int, got {max_values!r}")
+        self.max_values = max_values
+        self.sources = sources
+        self.names = names
+        self.threads = threads
+        self._sink = sink
+        self._count = 0
+        self._known: set = set()
+        self._name_of: dict = {}
+        self._passes: list = []
+        self._pending: dict = {}  # frame -> [line, first seq, [weakref to node]]
+        self._lock = threading.RLock()
+        self._out: list = []
+
+    # ------------------------------------------------------------ entry points
+    def __call__(self, kind: str, fields: dict) -> None:
+        self.handle(kind, fields)
+
+    def handle(self, kind: str, fields: dict) -> list:
+        if self.threads is not None and threading.get_ident() not in self.threads:
+            return []
+        with self._lock:
+            out = self._out = []
+            if self._pending:
+                self._resolve_pending(force=False)
+            getattr(self, "_on_" + kind)(fields)
+            self._out = []
+            return out
+
+    def flush(self) -> list:
+        """Resolve every pending name now (call at the end of recording); returns the new records."""
+        with self._lock:
+            out = self._out = []
+            self._resolve_pending(force=True)
+            self._out = []
+            return out
+
+    # ------------------------------------------------------------ helpers
+    def _deliver(self, cls, pass_id, depth, **kw) -> None:
+        ev = cls(seq=self._count, pass_id=pass_id, depth=depth, **kw)
+        self._count += 1
+        self._out.append(ev)
+        if self._sink is not None:
+            self._sink(ev)
+
+    def _snap(self, t):
+        return None if t is None else snapshot(t, self.max_values)
+
+    def _ref(self, node) -> int:
+        """Id of ``node``, registering it (and unknown ancestors) first; reports a ``name`` set later."""
+        nid = node._id
+        if nid not in self._known:
+            self._register(node, late=True)
+        elif node.name is not None and self._name_of.get(nid) != node.name:
+            self._name_of[nid] = node.name
+            self._deliver(E.NodeNamed, None, 0, node=nid, name=node.name)
+        return nid
+
+    def _register(self, node, late: bool) -> None:
+        known = self._known
+        order = []
+        stack = [(node, iter(node._parents))]
+        seen = {node._id}
+        while stack:
+            n, parents = stack[-1]
+            for p in parents:
+                if p._id not in known and p._id not in seen:
+                    seen.add(p._id)
+                    stack.append((p, iter(p._parents)))
+                    break
+            else:
+                stack.pop()
+                order.append(n)
+        depth = _engine._pass_depth.depth
+        pass_id = self._passes[depth - 1] if 0 < depth <= len(self._passes) else None
+        frame = None
+        if not late and (self.sources or self.names):
+            frame = user_frame(sys._getframe(1))
+        for n in order:
+            is_new = n is node and not late
+            source = _location(frame) if is_new and frame is not None and self.sources else None
+            info = E.NodeInfo(
+                id=n._id,
+                name=n.name,
+                op=n._op,
+                parents=tuple(p._id for p in n._parents),
+                shape=tuple(n.data.shape),
+                dtype=str(n.data.dtype),
+                device=str(n._device),
+                requires_grad=n._rg,
+                is_leaf=n._backward is None,
+                data=self._snap(n),
+                source=source,
+                pass_id=pass_id if is_new else None,
+            )
+            known.add(n._id)
+            self._name_of[n._id] = n.name
+            self._deliver(E.NodeCreated, info.pass_id, depth if is_new else 0, node=n._id, info=info, late=not is_new)
+            if is_new and n.name is None and self.names and frame is not None:
+                entry = self._pending.get(frame)
+                if entry is None:
+                    entry = self._pending[frame] = [frame.f_lineno, self._count, []]
+                entry[2].append(weakref.ref(n))
+
+    # ------------------------------------------------------------ names
+    def _resolve_pending(self, force: bool) -> None:
+        for frame, (line, first, refs) in list(self._pending.items()):
+            if not force and frame.f_lineno == line and self._count - first < _PENDING_MAX_AGE:
+                continue
+            del self._pending[frame]
+            self._name_from_locals(frame, [r() for r in refs])
+
+    def _name_from_locals(self, frame, nodes) -> None:
+        wanted = {n._id: n for n in nodes if n is not None and n.name is None and self._name_of.get(n._id) is None}
+        if not wanted:
+            return
+        by_object = {id(n): nid for nid, n in wanted.items()}
+        for var, value in frame.f_locals.items():
+            if type(value) is Tensor and id(value) in by_object and var != "_" and not var.startswith("__"):
+                nid = by_object.pop(id(value))
+                if nid in self._known:
+                    self._name_of[nid] = var
+                    self._deliver(E.NodeNamed, None, 0, node=nid, name=var)
+                if not by_object:
+                    break
+
+    # ------------------------------------------------------------ raw kinds
+    def _on_node_created(self, f) -> None:
+        node = f["node"]
+        if not node._rg and (_engine._pass_depth.depth or _made_by_engine(sys._getframe(1))):
+            return  # the engine's own arithmetic (seeds, gradients); its values appear in the pass's events
+        if node._id not in self._known:
+            self._register(node, late=False)
+
+    def _on_pass_started(self, f) -> None:
+        depth = f["depth"]
+        del self._passes[depth - 1 :]
+        self._passes.append(f["pass_id"])
+        roots = tuple(self._ref(r) for r in f["roots"])
+        inputs = None if f["inputs"] is None else tuple(self._ref(t) for t in f["inputs"])
+        if self.names:
+            frame = user_frame(sys._getframe(2))
+            if frame is not None:
+                self._name_from_locals(frame, list(f["roots"]) + list(f["inputs"] or ()))
+        self._deliver(
+            E.PassStarted,
+            f["pass_id"],
+            depth,
+            pass_kind=f["kind"],
+            roots=roots,
+            seeds=tuple(self._snap(s) for s in f["seeds"]),
+            inputs=inputs,
+            options=types.MappingProxyType(dict(f["options"])),
+        )
+
+    def _on_grads_saved(self, f) -> None:
+        saved = tuple((self._ref(t), self._snap(g)) for t, g in f["saved"])
+        edges = tuple(self._ref(n) for n in f["edges"])
+        self._deliver(E.GradsSaved, f["pass_id"], f["depth"], saved=saved, edges=edges)
+
+    def _on_seeded(self, f) -> None:
+        node = self._ref(f["node"])
+        self._deliver(E.Seeded, f["pass_id"], f["depth"], node=node, grad=self._snap(f["grad"]))
+
+    def _on_node_entered(self, f) -> None:
+        n = f["node"]
+        nid = self._ref(n)
+        data = self._snap(n) if n._backward is None else None
+        self._deliver(E.NodeEntered, f["pass_id"], f["depth"], node=nid, grad=self._snap(f["grad"]), data=data)
+
+    def _on_closure_called(self, f) -> None:
+        nid = self._ref(f["node"])
+        fn = f["fn"]
+        self._deliver(
+            E.ClosureCalled,
+            f["pass_id"],
+            f["depth"],
+            node=nid,
+            grad=self._snap(f["grad"]),
+            outputs=tuple(self._snap(o) if isinstance(o, Tensor) else None for o in f["outputs"]),
+            closure=closure_info(fn),
+            captured=self._captured(fn),
+        )
+
+    def _captured(self, fn) -> tuple:
+        code = getattr(fn, "__code__", None)
+        cells = getattr(fn, "__closure__", None)
+        if code is None or not cells:
+            return ()
+        out = []
+        for name, cell in zip(code.co_freevars, cells):
+            try:
+                v = cell.cell_contents
+            except ValueError:
+                out.append(E.Captured(name, "empty"))
+                continue
+            if isinstance(v, weakref.ref):
+                target = v()
+                if target is None:
+                    out.append(E.Captured(name, "dead"))
+                elif isinstance(target, Tensor):
+                    out.append(E.Captured(name, "weakref", target._id, self._snap(target)))
+                else:
+                    out.append(E.Captured(name, "value", text=_short_repr(target)))
+            elif isinstance(v, Tensor):
+                out.append(E.Captured(name, "tensor", v._id, self._snap(v)))
+            elif isinstance(v, np.ndarray) or B.is_cupy_array(v):
+                out.append(E.Captured(name, "array", value=self._snap(v)))
+            else:
+                out.append(E.Captured(name, "value", text=_short_repr(v)))
+        return tuple(out)
+
+    def _on_grad_accumulated(self, f) -> None:
+        self._deliver(
+            E.GradAccumulated,
+            f["pass_id"],
+            f["depth"],
+            node=self._ref(f["node"]),
+            target=self._ref(f["target"]),
+            contribution=self._snap(f["contribution"]),
+            before=self._snap(f["before"]),
+            after=self._snap(f["after"]),
+            into=f["into"],
+        )
+
+    def _on_node_finished(self, f) -> None:
+        self._deliver(E.NodeFinished, f["pass_id"], f["depth"], node=self._ref(f["node"]))
+
+    def _on_graph_freed(self, f) -> None:
+        self._deliver(E.GraphFreed, f["pass_id"], f["depth"], nodes=tuple(self._ref(n) for n in f["nodes"]))
+
+    def _on_grads_restored(self, f) -> None:
+        restored = tuple((self._ref(t), self._snap(g)) for t, g in f["restored"])
+        self._deliver(E.GradsRestored, f["pass_id"], f["depth"], restored=restored)
+
+    def _on_pass_finished(self, f) -> None:
+        del self._passes[f["depth"] - 1 :]
+        results = f["results"]
+        if results is not None:
+            results = tuple(self._snap(r) for r in results)
+        self._deliver(E.PassFinished, f["pass_id"], f["depth"], results=results)
+
+    def _on_error(self, f) -> None:
+        del self._passes[f["depth"] - 1 :]
+        node = f["node"]
+        exc = f["error"]
+        self._deliver(
+            E.ErrorEvent,
+            f["pass_id"],
+            f["depth"],
+            node=None if node is None else self._ref(node),
+            error_type=type(exc).__name__,
+            message=str(exc),
+        )

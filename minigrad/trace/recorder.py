@@ -1,0 +1,60 @@
+"""listen() and record(): subscribe to typed events, or collect them into a Trace."""
+
+from __future__ import annotations
+
+import threading
+from contextlib import contextmanager
+
+from .. import _events
+from .convert import Converter
+from .snapshot import DEFAULT_MAX_VALUES
+from .trace import Trace
+
+__all__ = ["listen", "record"]
+
+
+def _thread_filter(all_threads: bool):
+    return None if all_threads else {threading.get_ident()}
+
+
+@contextmanager
+def listen(callback, *, max_values=DEFAULT_MAX_VALUES, sources=True, names=True, all_threads=False):
+    """Call ``callback(event)`` with each typed event while the block runs.
+
+    Options as for :func:`record`. Yields the :class:`~minigrad.trace.convert.Converter`.
+    """
+    conv = Converter(max_values=max_values, sources=sources, names=names, threads=_thread_filter(all_threads))
+
+    def listener(kind, fields):
+        for ev in conv.handle(kind, fields):
+            callback(ev)
+
+    _events.add_listener(listener)
+    try:
+        yield conv
+    finally:
+        _events.remove_listener(listener)
+        for ev in conv.flush():
+            callback(ev)
+
+
+@contextmanager
+def record(*, max_values=DEFAULT_MAX_VALUES, sources=True, names=True, all_threads=False, meta=None):
+    """Record the events of the block into a :class:`~minigrad.trace.trace.Trace` (yielded at entry).
+
+    ``max_values``: tensors with more elements are kept as summaries (default 1024).
+    ``sources``: record the user's file/line/text for each new node.
+    ``names``: learn node names from the variables the user's code binds them to.
+    ``all_threads``: record events from every thread, not only the one entering the block.
+    ``meta``: a dict stored with the trace (and in its file header).
+    """
+    trace = Trace(meta=meta)
+    conv = Converter(
+        trace.append, max_values=max_values, sources=sources, names=names, threads=_thread_filter(all_threads)
+    )
+    _events.add_listener(conv)
+    try:
+        yield trace
+    finally:
+        _events.remove_listener(conv)
+        conv.flush()

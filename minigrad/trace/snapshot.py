@@ -1,0 +1,178 @@
+"""Host snapshots of tensor values: immutable NumPy copies, or a summary when large.
+
+A :class:`Snapshot` is taken at the moment an event happens, so it never
+changes afterwards. Tensors with more than ``max_values`` elements are
+summarised (shape, dtype, min, max, mean, norm, NaN/Inf counts, first values);
+for GPU tensors only the summary scalars and the first values cross to the host.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import backend as B
+from ..tensor import shape_str
+
+__all__ = ["Snapshot", "Stats", "snapshot", "DEFAULT_MAX_VALUES", "HEAD_VALUES"]
+
+DEFAULT_MAX_VALUES = 1024
+HEAD_VALUES = 8
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Summary statistics of an array (over its finite values for min/max/mean/norm)."""
+
+    min: float | None
+    max: float | None
+    mean: float | None
+    norm: float | None
+    nan_count: int
+    inf_count: int
+    head: tuple  # the first values in C order, as Python numbers
+
+
+@dataclass(frozen=True, eq=False)
+class Snapshot:
+    """A tensor value at one moment: full values (``values``) or a summary (``stats``).
+
+    ``values`` is a read-only NumPy array when the tensor had at most the
+    recorder's ``max_values`` elements, else ``None`` and ``stats`` is set.
+    ``tensor_id`` is the id of the tensor it was taken from (None when unknown).
+    """
+
+    shape: tuple
+    dtype: str
+    device: str
+    values: np.ndarray | None
+    stats: Stats | None = None
+    tensor_id: int | None = None
+
+    @property
+    def summarised(self) -> bool:
+        """True when only a summary was kept."""
+        return self.values is None
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+    def array(self) -> np.ndarray:
+        """The full values; a ValueError naming the shape when only a summary was kept."""
+        if self.values is None:
+            raise ValueError(
+                f"snapshot of shape {shape_str(self.shape)} was summarised (more values than the recorder's "
+                "max_values); record with a larger max_values to keep it whole"
+            )
+        return self.values
+
+    def describe(self) -> Stats:
+        """Summary statistics (computed from the values when they were kept)."""
+        if self.stats is not None:
+            return self.stats
+        return _stats(self.values, np)
+
+    def has_nonfinite(self) -> bool:
+        """True when some value is NaN or infinite."""
+        if self.values is not None:
+            return self.values.dtype.kind == "f" and not bool(np.isfinite(self.values).all())
+        return self.stats.nan_count > 0 or self.stats.inf_count > 0
+
+    def format(self, width: int = 60) -> str:
+        """A one-line text form: the values when short, else dtype, shape and statistics."""
+        if self.values is not None:
+            text = np.array2string(self.values, separator=", ", threshold=64, edgeitems=3, precision=4)
+            text = " ".join(text.split())
+            if len(text) <= width:
+                return text
+        s = self.describe()
+        parts = [f"{self.dtype}{shape_str(self.shape)}"]
+        if s.min is not None:
+            parts.append(f"min={s.min:.4g} max={s.max:.4g} mean={s.mean:.4g} norm={s.norm:.4g}")
+        if s.nan_count:
+            parts.append(f"nan={s.nan_count}")
+        if s.inf_count:
+            parts.append(f"inf={s.inf_count}")
+        return " ".join(parts)
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Snapshot):
+            return NotImplemented
+        if (self.shape, self.dtype, self.device, self.tensor_id, self.stats) != (
+            other.shape,
+            other.dtype,
+            other.device,
+            other.tensor_id,
+            other.stats,
+        ):
+            return False
+        if (self.values is None) != (other.values is None):
+            return False
+        return self.values is None or np.array_equal(self.values, other.values, equal_nan=self.values.dtype.kind == "f")
+
+    __hash__ = None
+
+    # ------------------------------------------------------------ JSON
+    def to_json(self) -> dict:
+        d = {"shape": list(self.shape), "dtype": self.dtype, "device": self.device}
+        if self.values is not None:
+            d["values"] = self.values.tolist()
+        else:
+            s = self.stats
+            d["stats"] = {
+                "min": s.min,
+                "max": s.max,
+                "mean": s.mean,
+                "norm": s.norm,
+                "nan_count": s.nan_count,
+                "inf_count": s.inf_count,
+                "head": list(s.head),
+            }
+        if self.tensor_id is not None:
+            d["tensor_id"] = self.tensor_id
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict) -> Snapshot:
+        shape = tuple(int(n) for n in d["shape"])
+        values = None
+        stats = None
+        if "values" in d:
+            values = np.array(d["values"], dtype=np.dtype(d["dtype"])).reshape(shape)
+            values.flags.writeable = False
+        else:
+            s = d["stats"]
+            stats = Stats(s["min"], s["max"], s["mean"], s["norm"], s["nan_count"], s["inf_count"], tuple(s["head"]))
+        return cls(shape, d["dtype"], d["device"], values, stats, d.get("tensor_id"))
+
+
+def _stats(arr, xp) -> Stats:
+    head = tuple(B.to_host(arr.reshape(-1)[:HEAD_VALUES]).tolist())
+    if arr.dtype.kind != "f":
+        if arr.size == 0:
+            return Stats(None, None, None, None, 0, 0, head)
+        a = arr.astype(np.float64)
+        return Stats(float(a.min()), float(a.max()), float(a.mean()), float(xp.sqrt((a * a).sum())), 0, 0, head)
+    nan = int(xp.isnan(arr).sum())
+    inf = int(xp.isinf(arr).sum())
+    finite = arr[xp.isfinite(arr)] if nan or inf else arr.reshape(-1)
+    if finite.size == 0:
+        return Stats(None, None, None, None, nan, inf, head)
+    f = finite.astype(np.float64)
+    return Stats(float(f.min()), float(f.max()), float(f.mean()), float(xp.sqrt((f * f).sum())), nan, inf, head)
+
+
+def snapshot(t, max_values: int = DEFAULT_MAX_VALUES) -> Snapshot:
+    """Snapshot a Tensor (or a raw NumPy/CuPy array) now."""
+    arr = getattr(t, "data", t)
+    tensor_id = getattr(t, "_id", None)
+    dev = getattr(t, "_device", None) or B.device_of_array(arr)
+    shape = tuple(int(n) for n in arr.shape)
+    if arr.size <= max_values:
+        values = np.array(B.to_host(arr), copy=True)
+        values.flags.writeable = False
+        return Snapshot(shape, str(arr.dtype), str(dev), values, None, tensor_id)
+    return Snapshot(shape, str(arr.dtype), str(dev), None, _stats(arr, dev.xp), tensor_id)

@@ -1,0 +1,203 @@
+"""The state of a recorded run at one step, derived from the events alone.
+
+``Replay`` applies events one by one to a small mutable model (node values,
+``.grad`` values, each pass's gradient buffer and node statuses, the grad()
+save stack); ``State`` is its immutable picture after a given event.
+"""
+
+from __future__ import annotations
+
+import types
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import events as E
+from .snapshot import Snapshot
+
+__all__ = ["NodeState", "PassState", "SavedGrads", "State", "Replay", "STATUSES"]
+
+STATUSES = ("untouched", "pending", "active", "done", "failed")
+
+
+@dataclass(frozen=True)
+class NodeState:
+    """One node at one step.
+
+    ``data``: its value; ``grad``: its ``.grad`` (None when unset);
+    ``pass_grad``: the gradient the shown pass has gathered for it so far
+    (its complete incoming gradient once ``active``); ``status``: in the shown
+    pass, "untouched" (no gradient yet), "pending" (gradient arriving, not yet
+    entered), "active" (entered, closure running), "done" or "failed" (the
+    pass raised while here); ``freed``: its graph edge was freed (retain_graph=False).
+    """
+
+    id: int
+    data: Snapshot
+    grad: Snapshot | None
+    pass_grad: Snapshot | None
+    status: str
+    freed: bool
+
+
+@dataclass(frozen=True)
+class PassState:
+    """A pass that has started and not yet ended."""
+
+    pass_id: int
+    kind: str
+    depth: int
+    roots: tuple
+    inputs: tuple | None
+    options: types.MappingProxyType
+
+
+@dataclass(frozen=True)
+class SavedGrads:
+    """One entry of grad()'s save stack: the ``.grad`` values and edges a pass stashed."""
+
+    pass_id: int
+    depth: int
+    saved: tuple
+    edges: tuple
+
+
+@dataclass(frozen=True)
+class State:
+    """Everything a viewer shows at step ``step`` (after ``event`` happened).
+
+    ``shown_pass`` is the innermost active pass, or the last pass that ended when
+    none is active (statuses and pass gradients refer to it). ``current_node`` and
+    ``current_edge`` ((source, target) ids) are what the event is about.
+    ``passes`` are the active passes, outermost first; ``save_stack`` grad()'s
+    stashes, outermost first; ``error`` the last error event of the shown pass.
+    """
+
+    step: int
+    event: E.Event | None
+    nodes: types.MappingProxyType
+    current_node: int | None
+    current_edge: tuple | None
+    shown_pass: int | None
+    passes: tuple
+    save_stack: tuple
+    error: E.ErrorEvent | None
+
+
+def _add(a: Snapshot, b: Snapshot) -> Snapshot:
+    """a + b for snapshots holding full values (the shown buffer of a root seeded twice)."""
+    if a.values is None or b.values is None:
+        return b
+    values = np.asarray(a.values + b.values)
+    values.flags.writeable = False
+    return Snapshot(a.shape, a.dtype, a.device, values, None, a.tensor_id)
+
+
+class Replay:
+    """Mutable replay model; ``apply(event)`` advances it, ``state(step, event)`` pictures it."""
+
+    def __init__(self):
+        self.data: dict = {}
+        self.grad: dict = {}
+        self.pass_grad: dict = {}  # pass_id -> {node id -> Snapshot}
+        self.status: dict = {}  # pass_id -> {node id -> status}
+        self.errors: dict = {}  # pass_id -> ErrorEvent
+        self.freed: set = set()
+        self.passes: list = []
+        self.save_stack: list = []
+        self.last_pass: int | None = None
+
+    def copy(self) -> Replay:
+        r = Replay.__new__(Replay)
+        r.data = dict(self.data)
+        r.grad = dict(self.grad)
+        r.pass_grad = {k: dict(v) for k, v in self.pass_grad.items()}
+        r.status = {k: dict(v) for k, v in self.status.items()}
+        r.errors = dict(self.errors)
+        r.freed = set(self.freed)
+        r.passes = list(self.passes)
+        r.save_stack = list(self.save_stack)
+        r.last_pass = self.last_pass
+        return r
+
+    def _end_pass(self, pass_id: int, depth: int) -> None:
+        self.passes = [p for p in self.passes if p.depth < depth]
+        self.last_pass = pass_id
+
+    def apply(self, ev: E.Event) -> None:
+        kind = ev.kind
+        if kind == "node_created":
+            self.data[ev.node] = ev.info.data
+            self.grad.setdefault(ev.node, None)
+        elif kind == "pass_started":
+            self.passes = [p for p in self.passes if p.depth < ev.depth]
+            self.passes.append(PassState(ev.pass_id, ev.pass_kind, ev.depth, ev.roots, ev.inputs, ev.options))
+            self.pass_grad[ev.pass_id] = {}
+            self.status[ev.pass_id] = {}
+            # keep only the passes a viewer can still show: the active ones and the latest
+            live = {p.pass_id for p in self.passes}
+            for old in [k for k in self.status if k not in live]:
+                del self.status[old], self.pass_grad[old]
+                self.errors.pop(old, None)
+        elif kind == "grads_saved":
+            for nid, _ in ev.saved:
+                self.grad[nid] = None
+            self.save_stack.append(SavedGrads(ev.pass_id, ev.depth, ev.saved, ev.edges))
+        elif kind == "seeded":
+            buf = self.pass_grad.setdefault(ev.pass_id, {})
+            prev = buf.get(ev.node)
+            buf[ev.node] = ev.grad if prev is None else _add(prev, ev.grad)
+            self.status.setdefault(ev.pass_id, {})[ev.node] = "pending"
+        elif kind == "node_entered":
+            self.pass_grad.setdefault(ev.pass_id, {})[ev.node] = ev.grad
+            self.status.setdefault(ev.pass_id, {})[ev.node] = "active"
+            if ev.data is not None:
+                self.data[ev.node] = ev.data
+        elif kind == "grad_accumulated":
+            if ev.into == "grad":
+                self.grad[ev.target] = ev.after
+            else:
+                self.pass_grad.setdefault(ev.pass_id, {})[ev.target] = ev.after
+                st = self.status.setdefault(ev.pass_id, {})
+                if st.get(ev.target, "untouched") == "untouched":
+                    st[ev.target] = "pending"
+        elif kind == "node_finished":
+            self.status.setdefault(ev.pass_id, {})[ev.node] = "done"
+        elif kind == "graph_freed":
+            self.freed.update(ev.nodes)
+        elif kind == "grads_restored":
+            for nid, g in ev.restored:
+                self.grad[nid] = g
+            for i in range(len(self.save_stack) - 1, -1, -1):
+                if self.save_stack[i].pass_id == ev.pass_id:
+                    del self.save_stack[i:]
+                    break
+        elif kind == "pass_finished":
+            self._end_pass(ev.pass_id, ev.depth)
+        elif kind == "error":
+            if ev.node is not None:
+                self.status.setdefault(ev.pass_id, {})[ev.node] = "failed"
+            self.errors[ev.pass_id] = ev
+            self._end_pass(ev.pass_id, ev.depth)
+
+    def state(self, step: int, ev: E.Event | None) -> State:
+        shown = self.passes[-1].pass_id if self.passes else self.last_pass
+        buf = self.pass_grad.get(shown, {})
+        status = self.status.get(shown, {})
+        nodes = {
+            nid: NodeState(nid, data, self.grad.get(nid), buf.get(nid), status.get(nid, "untouched"), nid in self.freed)
+            for nid, data in self.data.items()
+        }
+        current_node = ev.node_id if ev is not None else None
+        current_edge = ev.edge if isinstance(ev, E.GradAccumulated) and ev.into == "pass" else None
+        return State(
+            step=step,
+            event=ev,
+            nodes=types.MappingProxyType(nodes),
+            current_node=current_node,
+            current_edge=current_edge,
+            shown_pass=shown,
+            passes=tuple(self.passes),
+            save_stack=tuple(self.save_stack),
+            error=self.errors.get(shown),
+        )

@@ -1,0 +1,146 @@
+"""Trace: the recorded events of a run, its graph, and its state at any step.
+
+Saved as JSON Lines: a header line ``{"format": "minigrad-trace", "version": N, ...}``
+then one event per line (see :func:`~minigrad.trace.events.event_to_json`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import threading
+
+from . import events as E
+from .state import Replay, State
+
+__all__ = ["Trace", "TraceFormatError", "SCHEMA_VERSION", "FORMAT_NAME"]
+
+SCHEMA_VERSION = 1
+FORMAT_NAME = "minigrad-trace"
+_CHECKPOINT_EVERY = 256
+
+
+class TraceFormatError(ValueError):
+    """A trace file is not a minigrad trace, has another schema version, or is damaged."""
+
+
+class Trace:
+    """The events of a recorded run (``events``, ``seq`` == index) and its graph (``nodes``).
+
+    ``nodes`` maps node id -> :class:`~minigrad.trace.events.NodeInfo`, with the
+    latest known name. A Trace may grow while it is read (a running Stepper);
+    appending is thread-safe and readers see a consistent prefix.
+    ``meta`` holds free-form facts about the run (script, argv, options).
+    """
+
+    def __init__(self, events=(), meta=None):
+        self.events: list = []
+        self.nodes: dict = {}
+        self.meta: dict = dict(meta or {})
+        self._lock = threading.Lock()
+        self._checkpoints: dict = {0: Replay()}  # index -> replay model after events[:index]
+        for ev in events:
+            self.append(ev)
+
+    def __len__(self) -> int:
+        return len(self.events)
+
+    def __iter__(self):
+        return iter(list(self.events))
+
+    def __repr__(self) -> str:
+        passes = sum(1 for e in self.events if e.kind == "pass_started")
+        return f"<Trace {len(self.events)} events, {len(self.nodes)} nodes, {passes} passes>"
+
+    def append(self, ev: E.Event) -> None:
+        """Add the next event (its ``seq`` must equal the current length)."""
+        with self._lock:
+            if ev.seq != len(self.events):
+                raise ValueError(f"event seq {ev.seq} does not follow a trace of {len(self.events)} events")
+            if isinstance(ev, E.NodeCreated):
+                self.nodes[ev.node] = ev.info
+            elif isinstance(ev, E.NodeNamed) and ev.node in self.nodes:
+                self.nodes[ev.node] = dataclasses.replace(self.nodes[ev.node], name=ev.name)
+            self.events.append(ev)
+
+    # ------------------------------------------------------------ queries
+    def node(self, key) -> E.NodeInfo:
+        """A node by id, or by name/label (the most recent node with it); KeyError naming it otherwise."""
+        if isinstance(key, int) and key in self.nodes:
+            return self.nodes[key]
+        for info in reversed(list(self.nodes.values())):
+            if key in (info.name, info.label):
+                return info
+        raise KeyError(f"no node {key!r} in this trace")
+
+    def find(self, kind: str | None = None, node=None, pass_id: int | None = None) -> list:
+        """The events matching every given criterion (``node``: id or name)."""
+        nid = None if node is None else self.node(node).id
+        return [
+            e
+            for e in list(self.events)
+            if (kind is None or e.kind == kind)
+            and (nid is None or e.node_id == nid)
+            and (pass_id is None or e.pass_id == pass_id)
+        ]
+
+    def state_at(self, step: int) -> State:
+        """The state right after event ``step`` (negative counts from the end), from the events alone."""
+        events = self.events
+        n = len(events)
+        if not -n <= step < n:
+            raise IndexError(f"step {step} out of range for a trace of {n} events")
+        step %= n
+        with self._lock:
+            base = max(i for i in self._checkpoints if i <= step + 1)
+            replay = self._checkpoints[base].copy()
+        for i in range(base, step + 1):
+            replay.apply(events[i])
+            if (i + 1) % _CHECKPOINT_EVERY == 0:
+                with self._lock:
+                    self._checkpoints.setdefault(i + 1, replay.copy())
+        return replay.state(step, events[step])
+
+    # ------------------------------------------------------------ files
+    def save(self, path) -> None:
+        """Write the trace as JSON Lines (header line, then one event per line)."""
+        header = {"format": FORMAT_NAME, "version": SCHEMA_VERSION, "meta": self.meta, "events": len(self.events)}
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps(header, default=str) + "\n")
+            for ev in list(self.events):
+                fh.write(json.dumps(E.event_to_json(ev)) + "\n")
+
+    @classmethod
+    def load(cls, path) -> Trace:
+        """Read a trace written by :meth:`save`; :class:`TraceFormatError` naming the line when it cannot."""
+        with open(path, encoding="utf-8") as fh:
+            first = fh.readline()
+            try:
+                header = json.loads(first)
+            except json.JSONDecodeError as exc:
+                raise TraceFormatError(f"{path}: line 1: not a minigrad trace header ({exc.msg})") from None
+            if not isinstance(header, dict) or header.get("format") != FORMAT_NAME:
+                raise TraceFormatError(f"{path}: line 1: not a minigrad trace (no '{FORMAT_NAME}' header)")
+            if header.get("version") != SCHEMA_VERSION:
+                raise TraceFormatError(
+                    f"{path}: line 1: trace schema version {header.get('version')!r} is not supported "
+                    f"(this minigrad reads version {SCHEMA_VERSION})"
+                )
+            trace = cls(meta=header.get("meta") or {})
+            for lineno, line in enumerate(fh, start=2):
+                if not line.strip():
+                    continue
+                try:
+                    ev = E.event_from_json(json.loads(line))
+                    trace.append(ev)
+                except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError) as exc:
+                    raise TraceFormatError(
+                        f"{path}: line {lineno}: damaged event ({type(exc).__name__}: {exc})"
+                    ) from None
+        expected = header.get("events")
+        if expected is not None and expected != len(trace.events):
+            raise TraceFormatError(
+                f"{path}: line {len(trace.events) + 2}: file ends after {len(trace.events)} events, "
+                f"the header announced {expected} (truncated?)"
+            )
+        return trace
