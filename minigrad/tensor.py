@@ -509,18 +509,16 @@ def format_tensor(t: Tensor) -> str:
     arr = B.to_host(t.data)
     prefix = "tensor("
     if arr.size == 0:
-        body = f"[], size={shape_str(arr.shape)}" if arr.ndim > 1 else "[]"
+        body = f"[], size={tuple(arr.shape)}" if arr.ndim > 1 else "[]"
     else:
-        fmt = {}
+        fmt = None
         if arr.dtype.kind == "f":
-            finite = arr[np.isfinite(arr)]
-            integral = finite.size == 0 or bool(np.all(finite == np.round(finite)))
-            big = finite.size and (np.abs(finite).max() >= 1e8 or (np.abs(finite[finite != 0]).min(initial=1) < 1e-4))
-            if big:
-                fmt = {"float_kind": lambda v: np.format_float_scientific(v, precision=4)}
-            elif not integral:
-                fmt = {"float_kind": lambda v: f"{v:.4f}"}
-        body = np.array2string(arr, separator=", ", prefix=prefix, formatter=fmt or None, threshold=1000, edgeitems=3)
+            fmt = {"float_kind": _float_formatter(arr)}
+        elif arr.dtype.kind == "b" and arr.all():
+            fmt = {"bool": str}  # PyTorch pads True only to line up with a False
+        body = np.array2string(
+            arr, separator=", ", prefix=prefix, formatter=fmt, threshold=1000, edgeitems=3, max_line_width=80
+        )
     extras = []
     if t._device.type != "cpu":
         extras.append(f"device='{t._device}'")
@@ -533,6 +531,23 @@ def format_tensor(t: Tensor) -> str:
     if t.name:
         extras.append(f"name='{t.name}'")
     return prefix + body + "".join(", " + e for e in extras) + ")"
+
+
+def _float_formatter(arr: np.ndarray):
+    """PyTorch's float style: scientific for wide ranges, ``1.`` for integral values, else 4 decimals, right-aligned."""
+    finite = np.abs(arr[np.isfinite(arr)])
+    nonzero = finite[finite != 0]
+    sci = nonzero.size > 0 and (nonzero.max() >= 1e8 or nonzero.min() < 1e-4 or nonzero.max() / nonzero.min() > 1e3)
+    if sci:
+        one = lambda v: np.format_float_scientific(v, precision=4, unique=False) if np.isfinite(v) else str(v)  # noqa: E731
+    elif bool(np.all(finite == np.round(finite))):
+        one = lambda v: f"{v:.0f}." if np.isfinite(v) else str(v)  # noqa: E731
+    else:
+        one = lambda v: f"{v:.4f}" if np.isfinite(v) else str(v)  # noqa: E731
+    flat = arr[np.isfinite(arr)]
+    shown = flat if flat.size <= 1000 else np.concatenate([flat[:3], flat[-3:]])
+    width = max((len(one(v)) for v in shown), default=0)
+    return lambda v: one(v).rjust(width)
 
 
 def _anomaly_record(t: Tensor) -> None:
