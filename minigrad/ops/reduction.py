@@ -1,14 +1,45 @@
-"""Reductions over ``dim`` (int or tuple) with ``keepdim``, forward beside backward."""
+"""Reductions over ``dim`` (int or tuple, negative dims allowed) with ``keepdim``, forward beside backward.
+
+Also the ops that normalise along a dim (softmax, log_softmax) and cumsum. Ties in
+max/min/amax/amin split the gradient as PyTorch does: evenly among the tied
+elements for full reductions and amax/amin; to the returned index for
+``max(dim)``/``min(dim)``.
+"""
 
 from __future__ import annotations
 
+import collections
+import weakref
+
 from .. import backend as B
-from ..tensor import Tensor, make
+from ..tensor import Tensor, make, make_leaf
 from ._util import normalize_dims
+from .elementwise import maximum, minimum, where
 
-__all__ = ["sum", "mean"]
+__all__ = [
+    "sum",
+    "mean",
+    "var",
+    "std",
+    "max",
+    "min",
+    "amax",
+    "amin",
+    "argmax",
+    "argmin",
+    "prod",
+    "logsumexp",
+    "norm",
+    "softmax",
+    "log_softmax",
+    "cumsum",
+]
+
+MaxResult = collections.namedtuple("max", ["values", "indices"])
+MinResult = collections.namedtuple("min", ["values", "indices"])
 
 
+# ---------------------------------------------------------------- shape helpers
 def _keepdim_shape(shape: tuple, axes: tuple) -> tuple:
     return tuple(1 if i in axes else n for i, n in enumerate(shape))
 
@@ -20,7 +51,50 @@ def _expand_back(g: Tensor, shape: tuple, axes: tuple, keepdim: bool) -> Tensor:
     return g.expand(shape)
 
 
-def sum(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+def _keep(t: Tensor, shape: tuple, axes: tuple, keepdim: bool) -> Tensor:
+    """A reduced tensor in its keepdim shape (so it broadcasts against the input)."""
+    return t if keepdim else t.reshape(_keepdim_shape(shape, axes))
+
+
+def _axes(dim, ndim: int) -> tuple:
+    """Reduced axes; None and an empty tuple both mean every dim."""
+    if isinstance(dim, (tuple, list)) and len(dim) == 0:
+        dim = None
+    return normalize_dims(dim, ndim)
+
+
+def _count(shape: tuple, axes: tuple) -> int:
+    n = 1
+    for ax in axes:
+        n *= shape[ax]
+    return n
+
+
+def _as_float(a: Tensor, dtype=None):
+    """Data for ops that promote integers to the default float dtype (logsumexp, softmax)."""
+    d = a.data if dtype is None else a.data.astype(B.to_dtype(dtype))
+    return d if d.dtype.kind == "f" else d.astype(B.get_default_dtype())
+
+
+def _const(a: Tensor, arr) -> Tensor:
+    return make_leaf(arr, a._device)
+
+
+def _check_nonempty(d, axes: tuple, op: str, dim) -> None:
+    if d.size:
+        return
+    if dim is None:
+        raise RuntimeError(
+            f"{op}(): Expected reduction dim to be specified for input.numel() == 0. "
+            "Specify the reduction dim with the 'dim' argument."
+        )
+    for ax in axes:
+        if d.shape[ax] == 0:
+            raise IndexError(f"{op}(): Expected reduction dim {ax} to have non-zero size.")
+
+
+# ---------------------------------------------------------------- sum, mean, var, std
+def sum(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:  # noqa: A001  (torch.sum)
     """Sum over ``dim`` (all dims when None). Integer and bool tensors sum to int64."""
     axes = normalize_dims(dim, a.data.ndim)
     d = a.data
@@ -45,9 +119,7 @@ def mean(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
         )
     axes = normalize_dims(dim, d.ndim)
     shape = d.shape
-    count = 1
-    for ax in axes:
-        count *= shape[ax]
+    count = _count(shape, axes)
 
     def backward(g):
         return (_expand_back(g, shape, axes, keepdim) / count,)
@@ -55,9 +127,385 @@ def mean(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
     return make(d.mean(axis=axes, keepdims=keepdim), (a,), backward, "mean")
 
 
+def _variance_args(op: str, dim, unbiased, correction):
+    if isinstance(dim, bool):  # the legacy form x.var(False)
+        dim, unbiased = None, dim
+    if unbiased is not None and correction is not None:
+        raise TypeError(f"{op}(): cannot pass both 'unbiased' and 'correction'; use 'correction' alone")
+    if correction is None:
+        correction = 0 if unbiased is False else 1
+    return dim, correction
+
+
+def _sum_sq_dev(a: Tensor, op: str, dim, correction, keepdim):
+    d = a.data
+    if d.dtype.kind != "f":
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    xp = a._device.xp
+    axes = _axes(dim, d.ndim)
+    dev = d - d.mean(axis=axes, keepdims=True)
+    ss = (dev * dev).sum(axis=axes, keepdims=keepdim)
+    dof = _count(d.shape, axes) - correction
+    if dof > 0:
+        var_arr = ss / dof
+    else:  # as torch: 0/0 -> nan, x/0 -> inf, without NumPy's warnings
+        var_arr = xp.where(ss > 0, xp.inf, xp.nan).astype(d.dtype)
+    return axes, dof, var_arr
+
+
+def var(a: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None) -> Tensor:
+    """Variance over ``dim``: sum((a - mean)**2) / (N - correction).
+
+    ``correction`` defaults to 1 (Bessel's correction); ``unbiased=False`` means
+    correction 0. When N - correction <= 0 the result is inf (or nan), as in PyTorch.
+    """
+    dim, correction = _variance_args("var", dim, unbiased, correction)
+    axes, dof, out = _sum_sq_dev(a, "var", dim, correction, keepdim)
+    shape = a.data.shape
+    scale = 2.0 / dof if dof > 0 else float("inf")
+
+    def backward(g):
+        centred = a - a.mean(dim=axes, keepdim=True)
+        return (_expand_back(g, shape, axes, keepdim) * centred * scale,)
+
+    return make(out, (a,), backward, "var")
+
+
+def std(a: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None) -> Tensor:
+    """Standard deviation: the square root of ``var`` with the same arguments."""
+    dim, correction = _variance_args("std", dim, unbiased, correction)
+    axes, dof, variance = _sum_sq_dev(a, "std", dim, correction, keepdim)
+    shape = a.data.shape
+    scale = 1.0 / dof if dof > 0 else float("inf")
+
+    def backward(g):
+        centred = a - a.mean(dim=axes, keepdim=True)
+        return (_expand_back(g / out_ref(), shape, axes, keepdim) * centred * scale,)
+
+    out = make(a._device.xp.sqrt(variance), (a,), backward, "std")
+    out_ref = weakref.ref(out)
+    return out
+
+
+# ---------------------------------------------------------------- max, min, amax, amin
+def _even_extremum(a: Tensor, dim, keepdim: bool, is_max: bool, op: str) -> Tensor:
+    """max/min over ``axes``; the gradient is split evenly among the tied extreme elements."""
+    d = a.data
+    xp = a._device.xp
+    axes = _axes(dim, d.ndim)
+    _check_nonempty(d, axes, op, dim)
+    out_k = d.max(axis=axes, keepdims=True) if is_max else d.min(axis=axes, keepdims=True)
+    shape = d.shape
+
+    def backward(g):
+        hit = (d == out_k) | (xp.isnan(d) & xp.isnan(out_k))
+        weights = hit / hit.sum(axis=axes, keepdims=True)
+        return (_expand_back(g, shape, axes, keepdim) * _const(a, weights.astype(g.data.dtype)),)
+
+    out = out_k if keepdim else out_k.reshape(tuple(n for i, n in enumerate(shape) if i not in axes))
+    return make(out, (a,), backward, op)
+
+
+def _indexed_extremum(a: Tensor, dim, keepdim: bool, is_max: bool, op: str):
+    """(values, indices) along one dim; the gradient goes to the returned index."""
+    if isinstance(dim, (tuple, list)):
+        raise TypeError(f"{op}(): dim must be an int, got {type(dim).__name__} (use a{op} for several dims)")
+    d = a.data
+    xp = a._device.xp
+    result = MaxResult if is_max else MinResult
+    if d.ndim == 0:
+        normalize_dims(dim, 0)
+        return result(make(d.copy(), (a,), lambda g: (g,), op), make_leaf(xp.zeros((), dtype=B.int64), a._device))
+    (ax,) = normalize_dims(dim, d.ndim)
+    _check_nonempty(d, (ax,), op, dim)
+    idx = xp.expand_dims((xp.argmax if is_max else xp.argmin)(d, axis=ax), ax)
+    values = xp.take_along_axis(d, idx, axis=ax)
+    shape = d.shape
+
+    def backward(g):
+        positions = xp.arange(shape[ax]).reshape((-1,) + (1,) * (len(shape) - ax - 1))
+        return (_expand_back(g, shape, (ax,), keepdim) * _const(a, positions == idx),)
+
+    indices = idx if keepdim else idx.squeeze(ax)
+    if not keepdim:
+        values = values.squeeze(ax)
+    return result(make(values, (a,), backward, op), make_leaf(indices.astype(B.int64, copy=False), a._device))
+
+
+def max(a: Tensor, dim=None, keepdim: bool = False):  # noqa: A001  (torch.max)
+    """The largest element; with ``dim``, a ``(values, indices)`` named tuple; with a tensor, ``maximum``.
+
+    ``a.max()`` splits the gradient evenly among tied maxima; ``a.max(dim)`` sends it
+    to the index it returns (the first maximum).
+    """
+    if isinstance(dim, Tensor):
+        return maximum(a, dim)
+    if dim is None:
+        return _even_extremum(a, None, False, True, "max")
+    return _indexed_extremum(a, dim, keepdim, True, "max")
+
+
+def min(a: Tensor, dim=None, keepdim: bool = False):  # noqa: A001  (torch.min)
+    """The smallest element; with ``dim``, a ``(values, indices)`` named tuple; with a tensor, ``minimum``."""
+    if isinstance(dim, Tensor):
+        return minimum(a, dim)
+    if dim is None:
+        return _even_extremum(a, None, False, False, "min")
+    return _indexed_extremum(a, dim, keepdim, False, "min")
+
+
+def amax(a: Tensor, dim=(), keepdim: bool = False) -> Tensor:
+    """Maximum over ``dim`` (int or tuple; all dims by default); ties share the gradient evenly."""
+    return _even_extremum(a, dim, keepdim, True, "amax")
+
+
+def amin(a: Tensor, dim=(), keepdim: bool = False) -> Tensor:
+    """Minimum over ``dim`` (int or tuple; all dims by default); ties share the gradient evenly."""
+    return _even_extremum(a, dim, keepdim, False, "amin")
+
+
+def _arg_extremum(a: Tensor, dim, keepdim: bool, is_max: bool, op: str) -> Tensor:
+    d = a.data
+    xp = a._device.xp
+    pick = xp.argmax if is_max else xp.argmin
+    if dim is None:
+        _check_nonempty(d, (), op, None)
+        out = pick(d)
+        if keepdim:
+            out = out.reshape((1,) * d.ndim)
+    elif d.ndim == 0:
+        normalize_dims(dim, 0)
+        out = xp.zeros((), dtype=B.int64)
+    else:
+        (ax,) = normalize_dims(dim, d.ndim)
+        _check_nonempty(d, (ax,), op, dim)
+        out = pick(d, axis=ax)
+        if keepdim:
+            out = xp.expand_dims(out, ax)
+    return make_leaf(xp.asarray(out, dtype=B.int64), a._device)
+
+
+def argmax(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
+    """Index of the (first) maximum: over the flattened tensor, or along ``dim``. Not differentiable."""
+    return _arg_extremum(a, dim, keepdim, True, "argmax")
+
+
+def argmin(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
+    """Index of the (first) minimum: over the flattened tensor, or along ``dim``. Not differentiable."""
+    return _arg_extremum(a, dim, keepdim, False, "argmin")
+
+
+# ---------------------------------------------------------------- prod
+def _prod_others(a: Tensor, axes: tuple, out_k: Tensor) -> Tensor:
+    """For each element, the product of the other elements of its slice, as a differentiable expression.
+
+    Without zeros this is out / a. With zeros, division would give nan, so the
+    slices are handled by their number of zeros c (so that second derivatives
+    stay exact too): c == 1: the zero's partner product, c == 2: the other zero
+    times the rest, c >= 3: zero.
+    """
+    d = a.data
+    zeros = d == 0
+    if not zeros.any():
+        return out_k / a
+    z = _const(a, zeros)
+    c = zeros.sum(axis=axes, keepdims=True)
+    a_nz = where(z, 1.0, a)
+    p_nz = a_nz.prod(dim=axes, keepdim=True)
+    zsum = where(z, a, 0.0).sum(dim=axes, keepdim=True)  # the zero elements: value 0, but not their gradients
+    one_zero = where(z, p_nz, zsum * p_nz / a_nz)
+    two_zeros = where(z, (zsum - a) * p_nz, 0.0)
+    shape = d.shape
+    xp = a._device.xp
+    return where(
+        _const(a, xp.broadcast_to(c == 0, shape)),
+        p_nz / a_nz,
+        where(
+            _const(a, xp.broadcast_to(c == 1, shape)),
+            one_zero,
+            where(_const(a, xp.broadcast_to(c == 2, shape)), two_zeros, 0.0),
+        ),
+    )
+
+
+def prod(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+    """Product over ``dim`` (all dims when None); integer and bool tensors give int64.
+
+    The gradient is exact when the input holds zeros (no division by zero).
+    """
+    d = a.data
+    axes = _axes(dim, d.ndim)
+    out_dtype = B.to_dtype(dtype) if dtype is not None else (B.int64 if d.dtype.kind in "biu" else d.dtype)
+    shape = d.shape
+
+    def backward(g):
+        others = _prod_others(a, axes, _keep(out_ref(), shape, axes, keepdim))
+        return (_expand_back(g, shape, axes, keepdim) * others,)
+
+    out = make(d.prod(axis=axes, keepdims=keepdim, dtype=out_dtype), (a,), backward, "prod")
+    out_ref = weakref.ref(out)
+    return out
+
+
+# ---------------------------------------------------------------- logsumexp, norm
+def _stable_shift(xp, d, axes: tuple):
+    """The max over ``axes`` (keepdim), with non-finite maxima replaced by 0 so that d - m stays finite."""
+    if d.size == 0:
+        return xp.zeros(_keepdim_shape(d.shape, axes), dtype=d.dtype)
+    m = d.max(axis=axes, keepdims=True)
+    return xp.where(xp.isfinite(m), m, 0)
+
+
+def logsumexp(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
+    """log(sum(exp(a))) over ``dim``, computed stably (shifted by the max); its gradient is softmax."""
+    xp = a._device.xp
+    d = _as_float(a)
+    axes = _axes(dim, d.ndim)
+    m = _stable_shift(xp, d, axes)
+    out = xp.log(xp.exp(d - m).sum(axis=axes, keepdims=True)) + m
+    if not keepdim:
+        out = out.reshape(tuple(n for i, n in enumerate(d.shape) if i not in axes))
+    shape = d.shape
+
+    def backward(g):
+        y = _keep(out_ref(), shape, axes, keepdim)
+        return (_keep(g, shape, axes, keepdim) * (a - y).exp(),)
+
+    node = make(out, (a,), backward, "logsumexp")
+    out_ref = weakref.ref(node)
+    return node
+
+
+def _norm_order(p):
+    if p == "fro":
+        return 2
+    if isinstance(p, str) or isinstance(p, bool) or not isinstance(p, (int, float)):
+        raise RuntimeError(f"norm(): unsupported order p={p!r}; expected a number, inf, -inf or 'fro'")
+    return p
+
+
+def norm(a: Tensor, p=2, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+    """Vector p-norm over ``dim`` (all dims when None): p = 2 (default, also 'fro'), 1, inf, -inf, 0 or any number.
+
+    At a zero norm the gradient is 0 (a subgradient), as in PyTorch.
+    """
+    p = _norm_order(p)
+    d = a.data if dtype is None else a.data.astype(B.to_dtype(dtype))
+    if d.dtype.kind != "f":
+        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {d.dtype}")
+    xp = a._device.xp
+    axes = _axes(dim, d.ndim)
+    ab = xp.abs(d)
+    inf = float("inf")
+    if p == inf or p == -inf:
+        _check_nonempty(d, axes, "norm", dim)
+        out = ab.max(axis=axes, keepdims=keepdim) if p > 0 else ab.min(axis=axes, keepdims=keepdim)
+    elif p == 0:
+        out = (d != 0).sum(axis=axes, keepdims=keepdim).astype(d.dtype)
+    elif p == 1:
+        out = ab.sum(axis=axes, keepdims=keepdim)
+    elif p == 2:
+        out = xp.sqrt((d * d).sum(axis=axes, keepdims=keepdim))
+    else:
+        out = ((ab**p).sum(axis=axes, keepdims=keepdim)) ** (1.0 / p)
+    shape = d.shape
+
+    def backward(g):
+        gk = _keep(g, shape, axes, keepdim)
+        if p == 0:
+            return (_const(a, xp.zeros(shape, dtype=g.data.dtype)),)
+        if p == 1:
+            return (gk * a.sign(),)
+        nk = _keep(out_ref(), shape, axes, keepdim)
+        if p == inf or p == -inf:
+            hit = ab == nk.data
+            weights = (hit / hit.sum(axis=axes, keepdims=True)).astype(g.data.dtype)
+            return (gk * a.sign() * _const(a, weights),)
+        safe = where(_const(a, nk.data == 0), 1.0, nk)  # zero norm: zero gradient instead of 0/0
+        if p == 2:
+            return (gk * a / safe,)
+        return (gk * a.sign() * a.abs() ** (p - 1) / safe ** (p - 1),)
+
+    node = make(out, (a,), backward, "norm")
+    out_ref = weakref.ref(node)
+    return node
+
+
+# ---------------------------------------------------------------- softmax, log_softmax, cumsum
+def _one_dim(a: Tensor, dim) -> tuple:
+    if dim is None:
+        raise TypeError("softmax(): argument 'dim' must be an int, not None (name the dim to normalise over)")
+    return normalize_dims(dim, a.data.ndim)
+
+
+def softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
+    """exp(a) / sum(exp(a)) along ``dim``, computed stably; backward y * (g - sum(g * y))."""
+    xp = a._device.xp
+    d = _as_float(a, dtype)
+    axes = _one_dim(a, dim)
+    e = xp.exp(d - _stable_shift(xp, d, axes))
+
+    def backward(g):
+        y = out_ref()
+        return ((g - (g * y).sum(dim=axes, keepdim=True)) * y,)
+
+    out = make(e / e.sum(axis=axes, keepdims=True), (a,), backward, "softmax")
+    out_ref = weakref.ref(out)
+    return out
+
+
+def log_softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
+    """a - logsumexp(a) along ``dim``, computed stably; backward g - softmax * sum(g)."""
+    xp = a._device.xp
+    d = _as_float(a, dtype)
+    axes = _one_dim(a, dim)
+    shifted = d - _stable_shift(xp, d, axes)
+    out_arr = shifted - xp.log(xp.exp(shifted).sum(axis=axes, keepdims=True))
+
+    def backward(g):
+        return (g - out_ref().exp() * g.sum(dim=axes, keepdim=True),)
+
+    out = make(out_arr, (a,), backward, "log_softmax")
+    out_ref = weakref.ref(out)
+    return out
+
+
+def cumsum(a: Tensor, dim: int, dtype=None) -> Tensor:
+    """Running sum along ``dim``; integer and bool tensors give int64. Backward: a reversed running sum."""
+    d = a.data
+    out_dtype = B.to_dtype(dtype) if dtype is not None else (B.int64 if d.dtype.kind in "biu" else d.dtype)
+    if d.ndim == 0:
+        normalize_dims(dim, 0)
+        return make(d.astype(out_dtype), (a,), lambda g: (g,), "cumsum")
+    (ax,) = normalize_dims(dim, d.ndim)
+
+    def backward(g):
+        return (g.sum(dim=ax, keepdim=True) - g.cumsum(ax) + g,)
+
+    return make(a._device.xp.cumsum(d, axis=ax, dtype=out_dtype), (a,), backward, "cumsum")
+
+
 def _bind() -> None:
-    Tensor.sum = sum
-    Tensor.mean = mean
+    T = Tensor
+    for fn in (
+        sum,
+        mean,
+        var,
+        std,
+        max,
+        min,
+        amax,
+        amin,
+        argmax,
+        argmin,
+        prod,
+        logsumexp,
+        norm,
+        softmax,
+        log_softmax,
+        cumsum,
+    ):
+        setattr(T, fn.__name__, fn)
 
 
 _bind()
