@@ -1,0 +1,89 @@
+"""Command-line arguments of ``minigrad-tui``."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+
+from .breakpoints import Breakpoint, parse_breakpoint
+
+DESCRIPTION = """\
+Step through a minigrad script's backward pass, event by event, forwards and backwards.
+
+The script runs in a worker thread and stops at every execution event (a node
+created, a pass started, a node entered, a gradient accumulated, ...). With no
+script, the built-in example opens (the one `minigrad demo` runs).
+"""
+
+EPILOG = """\
+breakpoints (--break, repeatable; also toggled with b / B in the debugger):
+  NAME        a node's name, e.g. --break a or --break loss
+  op:OP       every node made by an op, e.g. --break op:tanh
+  nonfinite   any gradient that holds NaN or Inf
+  pass:KIND   the start of a backward() or grad() pass, e.g. --break pass:grad
+
+keys: n next, s step into, N next node, left/right back/forward, home/end first/last,
+c continue, b/B breakpoint on node/op, t run to node, f finish node, u/d pass stack,
+p pause, e export SVG, ? help, q quit.
+
+examples:
+  minigrad-tui                         open the built-in example
+  minigrad-tui train.py --lr 0.1       run train.py with its own arguments
+  minigrad-tui --break nonfinite x.py  stop when a gradient goes NaN/Inf
+  minigrad-tui --replay run.jsonl      open a trace recorded by `minigrad trace`
+"""
+
+
+@dataclass
+class Options:
+    """What the command line asked for."""
+
+    script: str | None = None
+    script_args: list[str] = field(default_factory=list)
+    replay: str | None = None
+    device: str | None = None
+    breakpoints: list[Breakpoint] = field(default_factory=list)
+    export_dir: str = "."
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="minigrad-tui",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("script", nargs="?", help="the Python script to debug (default: the built-in example)")
+    parser.add_argument("script_args", nargs=argparse.REMAINDER, help="arguments passed to the script as sys.argv[1:]")
+    parser.add_argument("--replay", metavar="RUN.jsonl", help="open a recorded trace instead of running code")
+    parser.add_argument("--device", choices=["cpu", "cuda"], help="default device for the script's tensors")
+    parser.add_argument(
+        "--break",
+        dest="breaks",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="add a breakpoint: a node name, op:OP, nonfinite or pass:KIND (repeatable)",
+    )
+    parser.add_argument("--export-dir", default=".", metavar="DIR", help="where e writes step SVGs (default: .)")
+    return parser
+
+
+def parse_args(argv=None) -> Options:
+    """Parse ``argv``; exits with a usage message on bad arguments like any argparse tool."""
+    parser = build_parser()
+    ns = parser.parse_args(argv)
+    if ns.replay and ns.script:
+        parser.error("give either a script or --replay RUN.jsonl, not both")
+    try:
+        breakpoints = [parse_breakpoint(spec) for spec in ns.breaks]
+    except ValueError as exc:
+        parser.error(str(exc))
+    return Options(
+        script=ns.script,
+        script_args=list(ns.script_args),
+        replay=ns.replay,
+        device=ns.device,
+        breakpoints=breakpoints,
+        export_dir=ns.export_dir,
+    )

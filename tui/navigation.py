@@ -1,0 +1,117 @@
+"""Where each movement key lands, searched in the recorded events.
+
+Every forward movement is a predicate over events: the first recorded event
+after the cursor that satisfies it is the destination. When none is recorded yet
+and the script is still running, the runner keeps releasing the script until an
+event satisfies the same predicate, so live stepping and replay agree.
+"""
+
+from __future__ import annotations
+
+from .breakpoints import Breakpoint
+
+
+def _nonfinite(event) -> bool:
+    for attr in ("grad", "contribution", "after"):
+        snap = getattr(event, attr, None)
+        if snap is not None and hasattr(snap, "has_nonfinite") and snap.has_nonfinite():
+            return True
+    return False
+
+
+def breakpoint_hit(event, breakpoints, nodes: dict) -> Breakpoint | None:
+    """The first of ``breakpoints`` that ``event`` triggers (``nodes``: id -> NodeInfo, as ``Trace.nodes``)."""
+    kind = event.kind
+    for bp in breakpoints:
+        if bp.kind == "nonfinite":
+            if _nonfinite(event):
+                return bp
+        elif bp.kind == "pass":
+            if kind == "pass_started" and event.pass_kind == bp.value:
+                return bp
+        elif kind == "node_entered" or (kind == "node_created" and bp.kind == "node"):
+            info = nodes.get(event.node)
+            if info is None:
+                continue
+            if bp.kind == "node" and bp.value in (info.name, info.label, str(info.id)):
+                return bp
+            if bp.kind == "op" and info.op == bp.value:
+                return bp
+    return None
+
+
+def current_node(events: list, index: int):
+    """The node being processed at ``index``: entered in this pass and not finished yet (or None)."""
+    if not 0 <= index < len(events):
+        return None
+    ev = events[index]
+    pass_id = ev.pass_id
+    if pass_id is None:
+        return None
+    for i in range(index, -1, -1):
+        e = events[i]
+        if e.pass_id != pass_id:
+            continue
+        if e.kind == "node_finished" and i != index:
+            return None
+        if e.kind == "node_entered":
+            return e.node
+        if e.kind == "pass_started":
+            return None
+    return None
+
+
+class Movement:
+    """A named forward movement: ``matches(event)`` says whether it stops there."""
+
+    def __init__(self, name: str, matches) -> None:
+        self.name = name
+        self.matches = matches
+
+    def __repr__(self) -> str:
+        return f"Movement({self.name})"
+
+
+def step_into() -> Movement:
+    return Movement("step", lambda e: True)
+
+
+def next_event(depth: int) -> Movement:
+    """The next event not inside a deeper (nested) pass than ``depth``."""
+    return Movement("next", lambda e: e.depth <= depth or e.depth == 0)
+
+
+def next_node() -> Movement:
+    return Movement("next node", lambda e: e.kind == "node_entered")
+
+
+def finish_node(node, pass_id) -> Movement:
+    """Until ``node`` is finished in ``pass_id`` (or the pass ends, should it raise)."""
+
+    def matches(e) -> bool:
+        if e.pass_id != pass_id:
+            return False
+        return (e.kind == "node_finished" and e.node == node) or e.kind in ("pass_finished", "error")
+
+    return Movement("finish", matches)
+
+
+def run_to(node) -> Movement:
+    """Until the pass reaches ``node`` (or the node is created, during forward)."""
+    return Movement("run to", lambda e: e.kind in ("node_entered", "node_created") and e.node == node)
+
+
+def continue_to(breakpoints, nodes: dict) -> Movement:
+    """Until a breakpoint or an error (``breakpoints`` is read at each event, so edits apply at once)."""
+    return Movement(
+        "continue",
+        lambda e: e.kind == "error" or breakpoint_hit(e, breakpoints, nodes) is not None,
+    )
+
+
+def search(events: list, start: int, movement: Movement) -> int | None:
+    """The first index >= ``start`` whose event the movement stops at, or None."""
+    for i in range(start, len(events)):
+        if movement.matches(events[i]):
+            return i
+    return None

@@ -1,0 +1,81 @@
+"""What the screen shows at one step, as plain data (no Textual, no live tensors).
+
+:mod:`tui.model` builds these from a trace; the widgets only render them, so
+they can be tested and reasoned about without a running script.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class NodeView:
+    """One tensor as the inspector shows it."""
+
+    id: int
+    name: str
+    op: str | None = None
+    shape: str = ""
+    dtype: str = ""
+    device: str = ""
+    data: str = ""
+    grad: str | None = None
+    pass_grad: str | None = None
+    status: str = "untouched"
+    parents: tuple = ()
+    created_at: str | None = None
+    breakpoint: bool = False
+
+
+@dataclass
+class ClosureView:
+    """The backward closure being run: its source, the line to highlight, the values it captured."""
+
+    source: list = field(default_factory=list)
+    first_line: int = 1
+    highlight: int | None = None
+    captured: list = field(default_factory=list)
+    filename: str | None = None
+
+
+@dataclass
+class AccumulationView:
+    """The last gradient accumulation into a node: before, contribution, after."""
+
+    source: str
+    target: str
+    contribution: str
+    before: str | None
+    after: str
+    into: str = "pass"
+
+
+@dataclass
+class PassView:
+    """One backward()/grad() pass on the stack, outermost first."""
+
+    pass_id: int
+    kind: str
+    depth: int
+    node: str | None = None
+    saved: list = field(default_factory=list)
+    restored: list = field(default_factory=list)
+    state: str = "running"
+
+
+@dataclass
+class StepView:
+    """Everything the screen needs at step ``index`` (0-based) of ``total`` recorded steps."""
+
+    index: int
+    total: int
+    title: str
+    kind: str = ""
+    node_id: int | None = None
+    edge: tuple | None = None
+    closure: ClosureView | None = None
+    accumulation: AccumulationView | None = None
+    passes: list = field(default_factory=list)
+    statuses: dict = field(default_factory=dict)
+    error: str | None = None

@@ -1,0 +1,79 @@
+"""The graph as a tree, for when the pane is too small for the drawing.
+
+Rooted at the outputs, each node's children are its parents (the way gradients
+flow). Branches are filled in only when expanded, so a 1 000-node graph costs
+nothing until the user looks at it.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Tree
+
+STATUS_MARKS = {
+    "active": ("▶", "black on yellow"),
+    "pending": ("●", "yellow"),
+    "done": ("✓", "green"),
+    "failed": ("✗", "white on red"),
+    "untouched": ("·", "grey50"),
+    "forward": (" ", ""),
+}
+
+
+class GraphTree(Tree):
+    """A lazily expanded tree of the graph with a status mark per node."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__("graph", **kwargs)
+        self.show_root = False
+        self.labels: dict = {}
+        self.ops: dict = {}
+        self.parents: dict = {}
+        self.statuses: dict = {}
+        self._shown: dict = {}
+
+    def set_graph(self, labels: dict, ops: dict, parents: dict, roots: list) -> None:
+        """Show a new graph: ``parents`` maps a node id to its parents' ids; ``roots`` are the outputs."""
+        self.labels, self.ops, self.parents = labels, ops, parents
+        self._shown = {}
+        self.clear()
+        for root in roots:
+            self._add(self.root, root)
+        self.root.expand()
+
+    def _label(self, node_id) -> Text:
+        mark, style = STATUS_MARKS.get(self.statuses.get(node_id, "forward"), STATUS_MARKS["forward"])
+        text = Text(mark + " ", style=style)
+        text.append(self.labels.get(node_id, f"#{node_id}"), style=style)
+        op = self.ops.get(node_id)
+        if op:
+            text.append(f"  {op}", style="dim")
+        return text
+
+    def _add(self, parent_tree_node, node_id):
+        has_children = bool(self.parents.get(node_id))
+        tree_node = parent_tree_node.add(self._label(node_id), data=node_id, allow_expand=has_children)
+        self._shown.setdefault(node_id, []).append(tree_node)
+        return tree_node
+
+    def on_tree_node_expanded(self, event: Tree.NodeExpanded) -> None:
+        tree_node = event.node
+        if tree_node.data is None or tree_node.children:
+            return
+        for parent in self.parents.get(tree_node.data, ()):
+            self._add(tree_node, parent)
+
+    def show(self, statuses: dict) -> None:
+        """Update the marks of the nodes whose status changed (only the branches shown)."""
+        changed = [k for k in set(statuses) | set(self.statuses) if statuses.get(k) != self.statuses.get(k)]
+        self.statuses = statuses
+        for node_id in changed:
+            for tree_node in self._shown.get(node_id, ()):
+                tree_node.set_label(self._label(node_id))
+
+    def reveal(self, node_id) -> None:
+        """Move the cursor to ``node_id`` if its branch is shown."""
+        for tree_node in self._shown.get(node_id, ()):
+            self.move_cursor(tree_node)
+            self.scroll_to_node(tree_node, animate=False)
+            return
