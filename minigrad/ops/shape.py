@@ -547,7 +547,7 @@ def _pad_by_index(a: Tensor, widths: list, mode: str) -> Tensor:
         else:
             src = np.abs(pos)
             src = np.where(src > n - 1, 2 * (n - 1) - src, src)
-        out = index_with_key(out, (slice(None),) * d + (xp.asarray(src),), "pad")
+        out = index_with_key(out, (slice(None),) * d + (xp.asarray(src),), "pad", accumulate=True)
     return out
 
 
