@@ -1,0 +1,5 @@
+"""``python -m bench``: run the peer benchmarks."""
+
+from .run import main
+
+raise SystemExit(main())

@@ -1,0 +1,63 @@
+"""The Markdown tables of a benchmark report: medians per peer, then ratios against the targets."""
+
+from __future__ import annotations
+
+LABELS = {
+    "minigrad": "minigrad",
+    "torch": "PyTorch",
+    "numpy": "NumPy floor",
+    "micrograd": "micrograd",
+    "none": "no listener",
+    "noop": "no-op listener",
+    "recorder": "Recorder",
+}
+
+
+def _fmt(x: float) -> str:
+    if x == 0:
+        return "0"
+    if abs(x) >= 100:
+        return f"{x:,.0f}"
+    if abs(x) >= 0.01:
+        return f"{x:.3g}"
+    return f"{x:.2e}"
+
+
+def _cell(res: dict) -> str:
+    if res.get("status") == "ok" and "median" in res:
+        return _fmt(res["median"])
+    note = res.get("note", "")
+    short = note if len(note) <= 60 else note[:57] + "..."
+    return f"{res.get('status', 'not run')}: {short}" if note else res.get("status", "not run")
+
+
+def _label(pair: str) -> str:
+    a, b = pair.split(" / ")
+    return f"{LABELS.get(a, a)} / {LABELS.get(b, b)}"
+
+
+def markdown(report: dict) -> str:
+    """Medians (one row per workload) and ratios with their targets and check agreement."""
+    m = report["machine"]
+    lines = [
+        f"Measured {report['date'][:10]} on {m['cpu']} ({m['cores']} cores, every peer pinned to 1 thread), "
+        f"Python {m['python']}, NumPy {m['versions'].get('numpy')}, PyTorch {m['versions'].get('torch')}; "
+        f"median of {report['repeats']} timed runs after {report['warmup']} warm-up"
+        + (" (--quick sizes: not a measurement)" if report["quick"] else "")
+        + ".",
+        "",
+        "| workload | unit | peers (median) |",
+        "|---|---|---|",
+    ]
+    for name, w in report["workloads"].items():
+        cells = "; ".join(f"{LABELS.get(p, p)} {_cell(res)}" for p, res in w["peers"].items())
+        lines.append(f"| {name} {w['title']} | {w['unit']} | {cells} |")
+    lines += ["", "| workload | ratio | value | target | checks agree (rel. diff) |", "|---|---|---|---|---|"]
+    for name, w in report["workloads"].items():
+        for pair, r in w["ratios"].items():
+            target = w["targets"].get(pair)
+            verdict = (
+                "" if target is None else f"<= {_fmt(target)} " + ("met" if r["ratio"] <= target else "**missed**")
+            )
+            lines.append(f"| {name} | {_label(pair)} | {_fmt(r['ratio'])} | {verdict} | {r['check_rel_diff']:.1e} |")
+    return "\n".join(lines) + "\n"

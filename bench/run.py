@@ -1,0 +1,219 @@
+"""``python -m bench``: run workloads on every peer, interleaved, and report medians and ratios."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import selectors
+import statistics
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+from .report import markdown
+from .threads import pin_env
+from .workloads import MODULES, load
+
+RESULTS = Path(__file__).resolve().parent / "results"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    ap.add_argument("--workloads", default=",".join(MODULES), help="comma-separated workloads (default: all)")
+    ap.add_argument("--only", default=None, help="comma-separated peers to run (e.g. minigrad,torch)")
+    ap.add_argument("--quick", action="store_true", help="tiny sizes and one repeat: a smoke test, not a measurement")
+    ap.add_argument("--repeats", type=int, default=None, help="timed runs per peer (default 5; 1 with --quick)")
+    ap.add_argument("--warmup", type=int, default=1, help="untimed runs per peer before timing (default 1)")
+    ap.add_argument("--timeout", type=float, default=600.0, help="seconds one run may take before the peer is dropped")
+    ap.add_argument("--out", type=Path, default=None, help="JSON output path (default bench/results/<stamp>.json)")
+    ap.add_argument("--markdown", type=Path, default=None, help="also write the Markdown table to this file")
+    args = ap.parse_args(argv)
+    if args.repeats is None:
+        args.repeats = 1 if args.quick else 5
+    if args.repeats < 1:
+        ap.error("--repeats must be at least 1")
+    args.workloads = [w.strip() for w in args.workloads.split(",") if w.strip()]
+    for w in args.workloads:
+        if w not in MODULES:
+            ap.error(f"unknown workload {w!r}; known: {', '.join(MODULES)}")
+    args.only = None if args.only is None else {p.strip() for p in args.only.split(",") if p.strip()}
+    return args
+
+
+class Peer:
+    """One peer's worker subprocess, asked for one timed run at a time."""
+
+    def __init__(self, workload: str, name: str, params: dict, warmup: int, timeout: float):
+        self.name = name
+        self.timeout = timeout
+        self.result = {"status": "ok", "seconds": [], "checks": []}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "bench.worker", workload, name, json.dumps(params), str(warmup)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            env=pin_env(dict(os.environ)),
+        )
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(self.proc.stdout, selectors.EVENT_READ)
+
+    @property
+    def alive(self) -> bool:
+        return self.result["status"] == "ok" and self.proc.poll() is None
+
+    def _read(self, timeout: float) -> dict:
+        if not self.selector.select(timeout):
+            self._fail("error", f"no answer within {timeout:.0f} s")
+            return {}
+        line = self.proc.stdout.readline()
+        if not line:
+            self.proc.wait()
+            err = self.proc.stderr.read().strip().splitlines()
+            self._fail("error", f"worker exited ({self.proc.returncode}): {err[-1] if err else 'no output'}")
+            return {}
+        return json.loads(line)
+
+    def _fail(self, status: str, note: str) -> None:
+        self.result["status"] = status
+        self.result["note"] = note
+        self.close()
+
+    def wait_ready(self) -> None:
+        reply = self._read(self.timeout * 3)
+        if "ready" in reply:
+            self.result["info"] = reply["ready"]
+        elif "skip" in reply:
+            self._fail("skipped", reply["skip"])
+        elif "error" in reply:
+            self._fail("error", reply["error"])
+
+    def time_one(self) -> None:
+        self.proc.stdin.write("run\n")
+        self.proc.stdin.flush()
+        reply = self._read(self.timeout)
+        if "seconds" in reply:
+            self.result["seconds"].append(reply["seconds"])
+            self.result["checks"].append(reply["check"])
+        elif "error" in reply:
+            self._fail("error", reply["error"])
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                self.proc.stdin.close()
+                self.proc.wait(timeout=10)
+            except (OSError, subprocess.TimeoutExpired):
+                self.proc.kill()
+                self.proc.wait()
+        self.selector.close()
+
+
+def run_workload(name: str, args) -> dict:
+    mod = load(name)
+    params = mod.params(args.quick)
+    names = [p for p in mod.PEERS if args.only is None or p in args.only or p == getattr(mod, "SUBJECT", "minigrad")]
+    peers = [Peer(name, p, params, args.warmup, args.timeout) for p in names]
+    for peer in peers:
+        peer.wait_ready()
+    for r in range(args.repeats):
+        # Rotate the order each round so that drifting load on a shared machine falls on every peer alike.
+        for peer in peers[r % len(peers) :] + peers[: r % len(peers)]:
+            if peer.alive:
+                peer.time_one()
+            print(f"  {name} round {r + 1}/{args.repeats} {peer.name}: {_last(peer)}", file=sys.stderr)
+    for peer in peers:
+        peer.close()
+    scale = mod.per_unit(params)
+    results = {}
+    for peer in peers:
+        res = peer.result
+        if res["seconds"]:
+            res["median"] = statistics.median(res["seconds"]) / scale
+        results[peer.name] = res
+    return {
+        "title": mod.TITLE,
+        "unit": mod.UNIT,
+        "params": params,
+        "peers": results,
+        "ratios": _ratios(mod, results),
+        "targets": {f"{a} / {b}": t for (a, b), t in getattr(mod, "TARGETS", {}).items()},
+    }
+
+
+def _last(peer: Peer) -> str:
+    res = peer.result
+    if res["status"] != "ok":
+        return f"{res['status']}: {res.get('note', '')}"
+    return f"{res['seconds'][-1]:.4g} s" if res["seconds"] else "-"
+
+
+def _ratios(mod, results: dict) -> dict:
+    pairs = getattr(mod, "RATIOS", None) or tuple(("minigrad", p) for p in mod.PEERS if p != "minigrad")
+    out = {}
+    for a, b in pairs:
+        ra, rb = results.get(a, {}), results.get(b, {})
+        if "median" not in ra or "median" not in rb:
+            continue
+        ca, cb = ra["checks"][-1], rb["checks"][-1]
+        out[f"{a} / {b}"] = {
+            "ratio": ra["median"] / rb["median"],
+            "check_rel_diff": abs(ca - cb) / max(abs(cb), 1e-300),
+        }
+    return out
+
+
+def machine() -> dict:
+    cpu = platform.processor() or platform.machine()
+    try:
+        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout
+        for line in out.splitlines():
+            if line.startswith("Model name:"):
+                cpu = line.split(":", 1)[1].strip()
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    versions = {}
+    for dist in ("numpy", "torch", "micrograd", "minigrad"):
+        try:
+            versions[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            versions[dist] = None
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "versions": versions,
+    }
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    started = dt.datetime.now(dt.timezone.utc)
+    report = {
+        "date": started.isoformat(timespec="seconds"),
+        "machine": machine(),
+        "quick": args.quick,
+        "repeats": args.repeats,
+        "warmup": args.warmup,
+        "threads": 1,
+        "workloads": {},
+    }
+    for name in args.workloads:
+        print(f"{name}: {load(name).TITLE}", file=sys.stderr)
+        report["workloads"][name] = run_workload(name, args)
+    out = args.out or RESULTS / f"{started.strftime('%Y%m%dT%H%M%SZ')}{'-quick' if args.quick else ''}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=2) + "\n")
+    table = markdown(report)
+    if args.markdown:
+        args.markdown.write_text(table)
+    print(table)
+    print(f"results: {out}", file=sys.stderr)
+    return 0

@@ -1,0 +1,71 @@
+"""The subprocess side of a benchmark: build one peer of one workload, then time runs on request.
+
+``python -m bench.worker WORKLOAD PEER PARAMS_JSON WARMUP``. Replies are JSON lines on stdout:
+first ``{"ready": info}`` (or ``{"skip": why}`` / ``{"error": what}``), then one
+``{"seconds": s, "check": c}`` (or ``{"error": what}``) per ``run`` line read from stdin.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from .threads import pin_env
+
+pin_env()  # before anything imports NumPy or PyTorch
+
+import gc  # noqa: E402
+import json  # noqa: E402
+import time  # noqa: E402
+import traceback  # noqa: E402
+
+from .workloads import Skip, load  # noqa: E402
+
+
+def _reply(obj: dict) -> None:
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+def _describe(exc: BaseException) -> str:
+    text = f"{type(exc).__name__}: {exc}"
+    if isinstance(exc, RecursionError):
+        text += f" (recursion limit {sys.getrecursionlimit()})"
+    return text[:500]
+
+
+def _timed(run) -> dict:
+    gc.collect()
+    start = time.perf_counter()
+    try:
+        check = run()
+    except Exception as exc:  # a peer that fails (micrograd's RecursionError) is a result, not a crash
+        return {"error": _describe(exc)}
+    return {"seconds": time.perf_counter() - start, "check": check}
+
+
+def main(argv=None) -> int:
+    workload, peer, params, warmup = (argv or sys.argv[1:])[:4]
+    try:
+        built = load(workload).build(peer, json.loads(params))
+    except Skip as exc:
+        _reply({"skip": str(exc)})
+        return 0
+    except Exception as exc:
+        _reply({"error": _describe(exc), "traceback": traceback.format_exc()[-2000:]})
+        return 0
+    run, info = built if isinstance(built, tuple) else (built, {})
+    for _ in range(int(warmup)):
+        result = _timed(run)
+        if "error" in result:
+            _reply(result)
+            return 0
+    _reply({"ready": info})
+    for line in sys.stdin:
+        if line.strip() != "run":
+            break
+        _reply(_timed(run))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,58 @@
+"""The benchmark workloads: one module per workload, each with one builder per peer.
+
+A workload module defines ``NAME``, ``TITLE``, ``UNIT``, ``PEERS`` (in report order),
+``params(quick)`` (the sizes, identical for every peer), ``per_unit(params)`` (what a
+run's seconds are divided by to give ``UNIT``) and ``build(peer, params)``, which
+does all set-up and returns ``run`` (or ``(run, info)``): a function that performs
+one timed run and returns a check value (a loss or a gradient norm) so that peers
+can be compared for agreement. Peers that cannot run raise :class:`Skip`.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+MODULES = {
+    "W1": "bench.workloads.w1_op_overhead",
+    "W2": "bench.workloads.w2_mlp",
+    "W3": "bench.workloads.w3_hvp",
+    "W4": "bench.workloads.w4_deep_chain",
+    "W5": "bench.workloads.w5_micrograd_demo",
+    "W6a": "bench.workloads.w6a_tracing_ops",
+    "W6b": "bench.workloads.w6b_tracing_mlp",
+}
+
+
+class Skip(Exception):
+    """This peer cannot run this workload here (not installed, or the workload does not fit it)."""
+
+
+def load(name: str):
+    """The module of workload ``name`` (``W1`` .. ``W6b``)."""
+    try:
+        return importlib.import_module(MODULES[name])
+    except KeyError:
+        raise ValueError(f"unknown workload {name!r}; known: {', '.join(MODULES)}") from None
+
+
+def import_torch():
+    """PyTorch pinned to one thread, or Skip when it is not installed."""
+    try:
+        import torch
+    except ImportError:
+        raise Skip("PyTorch is not installed") from None
+    torch.set_num_threads(1)
+    try:
+        torch.set_num_interop_threads(1)
+    except RuntimeError:
+        pass  # already set (only allowed once, before any parallel work)
+    return torch
+
+
+def import_micrograd():
+    """micrograd's ``Value`` and ``nn`` modules, or Skip when it is not installed."""
+    try:
+        from micrograd import engine, nn
+    except ImportError:
+        raise Skip("micrograd is not installed") from None
+    return engine, nn

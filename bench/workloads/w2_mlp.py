@@ -1,0 +1,146 @@
+"""W2 MLP training: X (4096, 256) float32, 10 classes, MLP 256-512-512-10 with ReLU, softmax
+cross-entropy, plain SGD (lr 0.1), batch 128, 32 steps. Matmul-bound: the framework should add
+next to nothing to the NumPy floor."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import data
+from . import Skip, import_torch
+
+NAME = "W2"
+TITLE = "MLP 256-512-512-10 training, float32, batch 128, 32 SGD steps"
+UNIT = "s"
+PEERS = ("minigrad", "torch", "numpy", "micrograd")
+TARGETS = {("minigrad", "torch"): 1.0, ("minigrad", "numpy"): 1.05}  # ratio <= target
+LR = 0.1
+
+
+def params(quick: bool) -> dict:
+    if quick:
+        return {"n": 64, "n_in": 16, "hidden": [32, 32], "classes": 10, "batch": 16, "steps": 4}
+    return {"n": 4096, "n_in": 256, "hidden": [512, 512], "classes": 10, "batch": 128, "steps": 32}
+
+
+def per_unit(p: dict) -> float:
+    return 1.0
+
+
+def problem(p: dict):
+    """The data split into the batches the steps use (views, made outside the timed run)."""
+    X, y, weights = data.mlp_problem(p["n"], p["n_in"], tuple(p["hidden"]), p["classes"])
+    b = p["batch"]
+    batches = [(X[i * b : (i + 1) * b], y[i * b : (i + 1) * b]) for i in range(p["steps"])]
+    return batches, weights
+
+
+def build(peer: str, p: dict):
+    batches, weights = problem(p)
+    if peer == "minigrad":
+        return build_minigrad(batches, weights, p["classes"])
+    if peer == "torch":
+        return build_torch(batches, weights)
+    if peer == "numpy":
+        return lambda: numpy_floor(batches, weights)
+    if peer == "micrograd":
+        raise Skip("micrograd is a scalar engine: ~400k parameters in float32 matrices do not fit it")
+    raise Skip(f"no {peer} peer for {NAME}")
+
+
+def build_minigrad(batches, weights, classes: int, listen=None):
+    """minigrad with raw tensor ops (matmul, relu, a stable cross-entropy) and a hand-written SGD step.
+
+    ``listen`` (used by W6) wraps each run, e.g. to register a listener around it.
+    """
+    import minigrad as mg
+
+    eye = np.eye(classes, dtype=np.float32)
+    mb = [(mg.tensor(xb), mg.tensor(yb), mg.tensor(eye[yb])) for xb, yb in batches]
+
+    def cross_entropy(logits, target, onehot):
+        # The shift by the row max is a constant: it cancels in the gradient, so it is taken off the graph.
+        shifted = logits - mg.tensor(logits.data.max(axis=1, keepdims=True))
+        log_z = shifted.exp().sum(dim=1).log()
+        picked = (shifted * onehot).sum(dim=1)
+        return (log_z - picked).mean()
+
+    def run():
+        params = [(mg.tensor(W, requires_grad=True), mg.tensor(b, requires_grad=True)) for W, b in weights]
+        flat = [t for pair in params for t in pair]
+        loss = None
+        for xb, yb, onehot in mb:
+            h = xb
+            for i, (W, b) in enumerate(params):
+                h = h @ W + b
+                if i < len(params) - 1:
+                    h = h.relu()
+            loss = cross_entropy(h, yb, onehot)
+            loss.backward()
+            for t in flat:
+                t.data -= LR * t.grad.data
+                t.grad = None
+        return float(loss.item())
+
+    if listen is None:
+        return run, {"variant": "raw tensor ops, one-hot target pick, hand-written SGD"}
+    return (lambda: listen(run)), {"variant": "raw tensor ops"}
+
+
+def build_torch(batches, weights):
+    torch = import_torch()
+    F = torch.nn.functional
+    tb = [(torch.from_numpy(xb), torch.from_numpy(yb)) for xb, yb in batches]
+
+    def run():
+        layers = []
+        for W, b in weights:
+            lin = torch.nn.Linear(W.shape[0], W.shape[1])
+            with torch.no_grad():
+                lin.weight.copy_(torch.from_numpy(W.T))
+                lin.bias.copy_(torch.from_numpy(b))
+            layers += [lin, torch.nn.ReLU()]
+        model = torch.nn.Sequential(*layers[:-1])
+        opt = torch.optim.SGD(model.parameters(), lr=LR)
+        loss = None
+        for xb, yb in tb:
+            loss = F.cross_entropy(model(xb), yb)
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+        return float(loss.item())
+
+    return run, {"variant": "nn.Linear + F.cross_entropy + optim.SGD"}
+
+
+def numpy_floor(batches, weights) -> float:
+    """Forward, the analytic backward of softmax cross-entropy and ReLU, and SGD, by hand."""
+    params = [(W.copy(), b.copy()) for W, b in weights]
+    last = len(params) - 1
+    loss = None
+    for xb, yb in batches:
+        acts = [xb]
+        h = xb
+        for i, (W, b) in enumerate(params):
+            h = h @ W + b
+            if i < last:
+                h = np.maximum(h, 0)
+            acts.append(h)
+        n = h.shape[0]
+        shifted = h - h.max(axis=1, keepdims=True)
+        e = np.exp(shifted)
+        z = e.sum(axis=1, keepdims=True)
+        loss = float(np.mean(np.log(z[:, 0]) - shifted[np.arange(n), yb]))
+        g = e / z
+        g[np.arange(n), yb] -= 1
+        g /= n
+        for i in range(last, -1, -1):
+            W, b = params[i]
+            a = acts[i]
+            gW = a.T @ g
+            gb = g.sum(axis=0)
+            if i > 0:
+                g = (g @ W.T) * (a > 0)
+            W -= LR * gW
+            b -= LR * gb
+    return loss

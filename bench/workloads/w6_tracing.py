@@ -1,0 +1,42 @@
+"""W6 tracing cost, shared by W6a (W1's op chain) and W6b (W2's MLP training): minigrad with no
+listener, with a listener that does nothing, and with a ``minigrad.trace.Recorder``."""
+
+from __future__ import annotations
+
+from . import Skip
+
+PEERS = ("none", "noop", "recorder")
+RATIOS = (("noop", "none"), ("recorder", "none"))
+
+
+def _noop(kind, fields):
+    pass
+
+
+def listen_wrapper(peer: str):
+    """A function ``listen(run)`` that runs ``run`` under the peer's listener setup."""
+    if peer == "none":
+        return lambda run: run()
+    if peer == "noop":
+        from minigrad import _events
+
+        def listen(run):
+            _events.listeners.append(_noop)
+            try:
+                return run()
+            finally:
+                _events.listeners.remove(_noop)
+
+        return listen
+    if peer == "recorder":
+        try:
+            from minigrad.trace import Recorder
+        except ImportError:
+            raise Skip("minigrad.trace (Recorder) is not in this checkout yet") from None
+
+        def listen(run):
+            with Recorder():
+                return run()
+
+        return listen
+    raise Skip(f"no {peer} variant for W6")
