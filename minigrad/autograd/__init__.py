@@ -1,8 +1,10 @@
 """The autograd API: backward, grad, grad modes, anomaly mode (and, built on them,
 custom Functions, gradcheck and the functional API)."""
 
+from . import functional
 from .anomaly import detect_anomaly, is_anomaly_enabled, set_detect_anomaly
 from .engine import backward, grad
+from .function import Function, FunctionCtx
 from .grad_mode import (
     enable_grad,
     inference_mode,
@@ -28,4 +30,7 @@ __all__ = [
     "gradcheck",
     "gradgradcheck",
     "GradcheckError",
+    "Function",
+    "FunctionCtx",
+    "functional",
 ]

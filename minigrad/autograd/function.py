@@ -1,0 +1,238 @@
+"""Custom autograd Functions: user-written forward and backward, recorded like a built-in op.
+
+>>> class Cube(Function):
+...     @staticmethod
+...     def forward(ctx, x):
+...         ctx.save_for_backward(x)
+...         return x * x * x
+...     @staticmethod
+...     def backward(ctx, g):
+...         (x,) = ctx.saved_tensors
+...         return g * 3 * x * x
+>>> y = Cube.apply(x)          # doctest: +SKIP
+
+``apply`` runs ``forward`` with grad mode off, then wraps each output with
+``tensor.make`` (op name = the class name), so the node appears in graphs and in
+the event stream exactly like a built-in op. Its backward closure calls the
+user's ``backward`` under the engine's grad mode: written with Tensor ops, it is
+itself differentiable, so double backward works.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+from .. import _state
+from ..tensor import Tensor, make, make_leaf, shape_str
+
+__all__ = ["Function", "FunctionCtx"]
+
+_grad_state = _state.grad
+
+
+class FunctionCtx:
+    """The ``ctx`` passed to a Function's forward and backward.
+
+    Attributes: ``needs_input_grad`` (one bool per forward argument: a tensor
+    that requires grad, under grad mode), ``saved_tensors``, and anything the
+    forward sets on it.
+    """
+
+    def __init__(self, needs_input_grad: tuple):
+        self.needs_input_grad = needs_input_grad
+        self._saved = ()
+        self._non_differentiable = set()
+        self.materialize_grads = True
+
+    def save_for_backward(self, *tensors) -> None:
+        """Keep tensors (or None) for backward; read them back with ``saved_tensors``."""
+        for i, t in enumerate(tensors):
+            if t is not None and not isinstance(t, Tensor):
+                raise TypeError(
+                    f"save_for_backward can only save tensors, but argument {i} is of type {type(t).__name__}"
+                )
+        self._saved = tensors
+
+    @property
+    def saved_tensors(self) -> tuple:
+        """The tensors given to ``save_for_backward`` (a saved output is the output node itself)."""
+        return tuple(t() if isinstance(t, weakref.ref) else t for t in self._saved)
+
+    def mark_non_differentiable(self, *outputs) -> None:
+        """Declare outputs (e.g. indices) that get no gradient; they come out as tensors not requiring grad."""
+        self._non_differentiable.update(id(o) for o in outputs)
+
+    def set_materialize_grads(self, value: bool) -> None:
+        """With False, backward receives None (not zeros) for outputs that got no gradient."""
+        self.materialize_grads = bool(value)
+
+
+class Function:
+    """Base class for custom differentiable operations.
+
+    Subclass it with static ``forward(ctx, *args, **kwargs)`` returning a
+    Tensor or a tuple of Tensors, and static ``backward(ctx, *grads)`` taking
+    one gradient per output and returning one gradient (or None) per forward
+    argument. Call it as ``MyFunction.apply(*args, **kwargs)``. Alternatively
+    define ``forward(*args)`` without ctx plus
+    ``setup_context(ctx, inputs, output)``, as in PyTorch 2.
+
+    Tensor arguments are the node's parents; other arguments (and keyword
+    arguments) are constants and must get ``None`` as their gradient. A
+    gradient whose shape broadcasts to its input's shape is summed down to it.
+
+    With several outputs, each output is its own graph node (same parents, same
+    op name). Their closures share the ctx, and each calls ``backward`` with its
+    own gradient and zeros for the others (None with
+    ``ctx.set_materialize_grads(False)``); the engine adds the results, which is
+    the same as one call with every gradient because a vector-Jacobian product
+    is linear in the gradients.
+    """
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(
+            f"{type(self).__name__} is a minigrad.autograd.Function: call it as {type(self).__name__}.apply(...) "
+            "with static forward and backward methods"
+        )
+
+    @staticmethod
+    def forward(ctx, *args, **kwargs):
+        raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError("You must implement the backward function for custom autograd.Function.")
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        """Run ``forward`` and record one graph node per output (when grad mode is on and an input requires grad)."""
+        grad_on = _grad_state.enabled
+        ctx = FunctionCtx(tuple(grad_on and isinstance(a, Tensor) and a._rg for a in args))
+        separate_setup = cls.setup_context is not Function.setup_context
+        _grad_state.enabled = False
+        try:
+            if separate_setup:
+                raw = cls.forward(*args, **kwargs)
+                cls.setup_context(ctx, args, raw)
+            else:
+                raw = cls.forward(ctx, *args, **kwargs)
+        finally:
+            _grad_state.enabled = grad_on
+        is_tuple = isinstance(raw, tuple)
+        raw_outputs = raw if is_tuple else (raw,)
+        for i, o in enumerate(raw_outputs):
+            if not isinstance(o, Tensor):
+                raise TypeError(
+                    f"{cls.__name__}.forward must return a Tensor or a tuple of Tensors, "
+                    f"but output {i} is of type {type(o).__name__}"
+                )
+        parents = tuple(a for a in args if isinstance(a, Tensor))
+        if not parents:
+            return raw
+        outputs = _wrap_outputs(cls, ctx, args, parents, raw_outputs)
+        return outputs if is_tuple else outputs[0]
+
+
+def _wrap_outputs(cls, ctx: FunctionCtx, args: tuple, parents: tuple, raw_outputs: tuple) -> tuple:
+    specs = tuple((o.data.shape, o.data.dtype, o._device) for o in raw_outputs)
+    arg_ids = {id(a) for a in args}
+    outputs = []
+    for k, o in enumerate(raw_outputs):
+        if id(o) in ctx._non_differentiable:
+            outputs.append(make_leaf(o.data, o._device))
+            continue
+        node = make(o.data, parents, _closure(cls, ctx, args, k, specs), cls.__name__)
+        if node._device is not o._device:
+            node._device = o._device
+        outputs.append(node)
+        if node._rg and id(o) not in arg_ids:
+            # A saved output becomes the output node (for double backward), held weakly: the node's
+            # closure holds ctx, and a strong reference back would be a cycle.
+            ctx._saved = tuple(weakref.ref(node) if s is o else s for s in ctx._saved)
+    return tuple(outputs)
+
+
+def _closure(cls, ctx: FunctionCtx, args: tuple, k: int, specs: tuple):
+    """The backward closure of output ``k``: one gradient per tensor argument, checked."""
+    name = cls.__name__ + "Backward"
+    n_args = len(args)
+    tensor_positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
+    tensor_args = [args[i] for i in tensor_positions]
+
+    def backward(g):
+        if len(specs) == 1:
+            grads_in = (g,)
+        else:
+            grads_in = tuple(g if j == k else _zeros(spec, ctx) for j, spec in enumerate(specs))
+        grads = cls.backward(ctx, *grads_in)
+        if not isinstance(grads, tuple):
+            grads = (grads,)
+        if len(grads) != n_args:
+            if len(grads) > n_args and all(x is None for x in grads[n_args:]):
+                grads = grads[:n_args]
+            else:
+                raise RuntimeError(
+                    f"function {name} returned an incorrect number of gradients (expected {n_args}, got {len(grads)})"
+                )
+        for i, gi in enumerate(grads):
+            if gi is not None and i not in tensor_positions:
+                raise RuntimeError(
+                    f"function {name} returned a gradient different than None at position {i + 1}, "
+                    "but the corresponding forward input was not a Tensor"
+                )
+        result = []
+        for i, parent in zip(tensor_positions, tensor_args):
+            gi = grads[i]
+            if gi is not None:
+                gi = _check_grad(name, i, gi, parent)
+            result.append(gi)
+        return tuple(result)
+
+    backward.__wrapped__ = cls.backward  # lets inspect.getsource (and the debugger) show the user's code
+    backward.__qualname__ = f"{cls.__qualname__}.backward"
+    return backward
+
+
+def _zeros(spec, ctx):
+    if not ctx.materialize_grads:
+        return None
+    shape, dtype, device = spec
+    return make_leaf(device.xp.zeros(shape, dtype=dtype), device)
+
+
+def _check_grad(name: str, index: int, gi, parent: Tensor) -> Tensor:
+    if not isinstance(gi, Tensor):
+        raise TypeError(
+            f"function {name} returned a gradient of type {type(gi).__name__} at position {index + 1}; "
+            "expected a Tensor or None"
+        )
+    shape = parent.data.shape
+    if gi.data.shape != shape:
+        if not _expandable(shape, gi.data.shape):
+            raise RuntimeError(
+                f"Function {name} returned an invalid gradient at index {index} - got "
+                f"{shape_str(gi.data.shape)} but expected shape compatible with {shape_str(shape)}"
+            )
+        from ..ops._util import unbroadcast
+
+        gi = unbroadcast(gi, shape)
+    if gi._device is not parent._device:
+        raise RuntimeError(
+            f"Function {name} returned an invalid gradient at index {index} - "
+            f"expected device {parent._device} but got {gi._device}"
+        )
+    return gi
+
+
+def _expandable(shape: tuple, target: tuple) -> bool:
+    """Whether ``shape`` broadcasts to ``target`` (so a gradient of ``target`` can be summed to it)."""
+    if len(shape) > len(target):
+        return False
+    return all(s == t or s == 1 for s, t in zip(reversed(shape), reversed(target)))
