@@ -63,8 +63,15 @@ outermost first), ``save_stack`` (grad()'s :class:`SavedGrads`, outermost first)
 
 Stepping
 --------
-:class:`Stepper` runs a script or callable in a worker thread and blocks it at
-each event until the caller releases it (see :mod:`minigrad.trace.stepper`).
+:class:`Stepper` runs a script (path + argv) or a callable in a worker thread and
+blocks it at each event until released: ``start()``, ``wait(timeout)`` -> status
+("running", "paused", "finished", "failed", "stopped"), ``step()``, ``step_node()``,
+``finish_node()``, ``continue_()``, ``run_to(node)``, ``pause()``, ``stop()``;
+``add_breakpoint(node=|op=|pass_kind=|nonfinite=True)``. It exposes ``trace``
+(growing), ``paused_at`` (event), ``hit`` (Breakpoint), ``output`` (the script's
+stdout/stderr, :class:`OutputCapture`), ``exception``; callbacks ``on_pause``,
+``on_end``, ``on_event``, ``on_output`` run in the worker thread. ``stop()`` raises
+:class:`StepperStopped` (a BaseException) in the script. See :mod:`minigrad.trace.stepper`.
 """
 
 from .events import (
@@ -89,9 +96,11 @@ from .events import (
     Seeded,
     SourceLocation,
 )
+from .output import OutputCapture
 from .recorder import listen, record
 from .snapshot import DEFAULT_MAX_VALUES, Snapshot, Stats, snapshot
 from .state import NodeState, PassState, SavedGrads, State
+from .stepper import Breakpoint, Stepper, StepperStopped
 from .trace import SCHEMA_VERSION, Trace, TraceFormatError
 
 __all__ = [
@@ -99,6 +108,7 @@ __all__ = [
     "DEFAULT_MAX_VALUES",
     "EVENT_TYPES",
     "SCHEMA_VERSION",
+    "Breakpoint",
     "Captured",
     "ClosureCalled",
     "ClosureInfo",
@@ -114,6 +124,7 @@ __all__ = [
     "NodeInfo",
     "NodeNamed",
     "NodeState",
+    "OutputCapture",
     "PassFinished",
     "PassStarted",
     "PassState",
@@ -123,6 +134,8 @@ __all__ = [
     "SourceLocation",
     "State",
     "Stats",
+    "Stepper",
+    "StepperStopped",
     "Trace",
     "TraceFormatError",
     "listen",

@@ -1,0 +1,384 @@
+"""Stepper: run user code in a worker thread and block it at each event until released.
+
+Typical use from a UI thread::
+
+    s = Stepper("examples/demo.py", ["--lr", "0.1"])
+    s.start()                 # the script runs and pauses at its first event
+    s.wait()                  # -> "paused"; s.paused_at is the event, s.trace grows
+    s.step_node(); s.wait()   # run until the pass enters the next node
+    s.continue_(); s.wait()   # run to a breakpoint or the end -> "finished"
+
+Commands return at once; ``wait()`` blocks until the script pauses or ends, or
+pass ``on_pause``/``on_end``/``on_event``/``on_output`` callbacks (called in the
+worker thread) and poll nothing. ``stop()`` ends the script by raising
+:class:`StepperStopped` in its thread. ``node_named`` events and nodes first
+seen late (made before the Stepper started) are recorded but never paused at.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import runpy
+import sys
+import threading
+import traceback
+from dataclasses import dataclass
+
+from .. import _events
+from .convert import Converter
+from .output import OutputCapture, capture_thread_output
+from .snapshot import DEFAULT_MAX_VALUES
+from .trace import Trace
+
+__all__ = ["Stepper", "StepperStopped", "Breakpoint", "STATUSES"]
+
+STATUSES = ("created", "running", "paused", "finished", "failed", "stopped")
+_ENDED = ("finished", "failed", "stopped")
+_CLEANUP_KINDS = frozenset({"error", "grads_restored", "graph_freed", "pass_finished", "node_named"})
+
+
+class StepperStopped(BaseException):
+    """Raised inside the script's thread when :meth:`Stepper.stop` ends it.
+
+    A BaseException (like KeyboardInterrupt), so ``except Exception`` in the
+    script does not swallow it.
+    """
+
+
+@dataclass(frozen=True)
+class Breakpoint:
+    """Pause when the pass enters ``node`` (an id or a name), enters a node made by ``op``,
+    starts a pass of kind ``pass_kind`` ("backward" or "grad"), or, with ``nonfinite``,
+    when a gradient holding NaN or Inf appears. Set exactly one criterion.
+    """
+
+    node: int | str | None = None
+    op: str | None = None
+    pass_kind: str | None = None
+    nonfinite: bool = False
+
+    def __post_init__(self):
+        given = sum(x is not None for x in (self.node, self.op, self.pass_kind)) + bool(self.nonfinite)
+        if given != 1:
+            raise ValueError("a Breakpoint needs exactly one of node=, op=, pass_kind=, nonfinite=True")
+        if self.pass_kind is not None and self.pass_kind not in ("backward", "grad"):
+            raise ValueError(f"pass_kind must be 'backward' or 'grad', got {self.pass_kind!r}")
+
+    def matches(self, ev, trace: Trace) -> bool:
+        if self.nonfinite:
+            return _has_nonfinite_grad(ev)
+        if self.pass_kind is not None:
+            return ev.kind == "pass_started" and ev.pass_kind == self.pass_kind
+        if ev.kind != "node_entered":
+            return False
+        if self.op is not None:
+            info = trace.nodes.get(ev.node)
+            return info is not None and info.op == self.op
+        return _is_node(ev.node, self.node, trace)
+
+
+def _is_node(nid: int, key, trace: Trace) -> bool:
+    if isinstance(key, int):
+        return nid == key
+    info = trace.nodes.get(nid)
+    return info is not None and key in (info.name, info.label)
+
+
+def _has_nonfinite_grad(ev) -> bool:
+    kind = ev.kind
+    if kind in ("seeded", "node_entered"):
+        values = (ev.grad,)
+    elif kind == "closure_called":
+        values = ev.outputs
+    elif kind == "grad_accumulated":
+        values = (ev.contribution, ev.after)
+    else:
+        return False
+    return any(v is not None and v.has_nonfinite() for v in values)
+
+
+class Stepper:
+    """Run ``target`` (a callable taking no arguments, or a script path run as ``__main__``
+    with ``argv``) in a worker thread, pausing at events.
+
+    Attributes read by viewers: ``trace`` (growing), ``status`` (one of
+    STATUSES), ``paused_at`` (the event it waits at, or None), ``hit`` (the
+    Breakpoint that caused the pause, or None), ``output`` (:class:`OutputCapture`
+    of the script's stdout/stderr; a traceback of an uncaught error is written
+    to it too), ``exception``, ``exit_code`` (SystemExit code), ``result``
+    (the callable's return value).
+
+    ``start_paused``: pause at the first event (else run to a breakpoint).
+    ``max_values``, ``sources``, ``names``: as for :func:`minigrad.trace.record`.
+    """
+
+    def __init__(
+        self,
+        target,
+        argv=(),
+        *,
+        start_paused: bool = True,
+        max_values: int = DEFAULT_MAX_VALUES,
+        sources: bool = True,
+        names: bool = True,
+        breakpoints=(),
+        on_pause=None,
+        on_end=None,
+        on_event=None,
+        on_output=None,
+    ):
+        if not callable(target) and not isinstance(target, (str, os.PathLike)):
+            raise TypeError(f"Stepper target must be a callable or a script path, got {type(target).__name__}")
+        if not callable(target) and not os.path.isfile(target):
+            raise FileNotFoundError(f"no such script: {os.fspath(target)!r}")
+        self.target = target
+        self.argv = [str(a) for a in argv]
+        meta = {"script": os.fspath(target), "argv": self.argv} if not callable(target) else {}
+        self.trace = Trace(meta=meta)
+        self.output = OutputCapture(on_write=on_output)
+        self.breakpoints: list = list(breakpoints)
+        self.on_pause = on_pause
+        self.on_end = on_end
+        self.on_event = on_event
+        self.status = "created"
+        self.paused_at = None
+        self.hit = None
+        self.exception: BaseException | None = None
+        self.exit_code = None
+        self.result = None
+        self._cond = threading.Condition()
+        self._mode = "step" if start_paused else "continue"
+        self._mode_arg = None
+        self._pause_requested = False
+        self._released = False
+        self._stopping = False
+        self._thread: threading.Thread | None = None
+        self._converter = Converter(
+            self.trace.append, max_values=max_values, sources=sources, names=names, threads=set()
+        )
+
+    # ------------------------------------------------------------ life cycle
+    def start(self) -> Stepper:
+        """Start the worker thread (once). Returns self."""
+        with self._cond:
+            if self.status != "created":
+                raise RuntimeError(f"Stepper already started (status {self.status!r})")
+            self.status = "running"
+        self._thread = threading.Thread(target=self._work, name="minigrad-stepper", daemon=True)
+        self._thread.start()
+        return self
+
+    def wait(self, timeout: float | None = None) -> str:
+        """Block until the script is paused or has ended (or ``timeout`` seconds pass); returns the status."""
+        with self._cond:
+            self._cond.wait_for(lambda: self.status != "running", timeout)
+            return self.status
+
+    def join(self, timeout: float | None = None) -> bool:
+        """Wait for the worker thread to end; True when it has."""
+        if self._thread is None:
+            return True
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    @property
+    def ended(self) -> bool:
+        return self.status in _ENDED
+
+    # ------------------------------------------------------------ commands
+    def step(self) -> None:
+        """Run to the next event."""
+        self._release("step")
+
+    def step_node(self) -> None:
+        """Run until the pass enters the next node (or a pass ends)."""
+        self._release("node")
+
+    def finish_node(self) -> None:
+        """Run until the current node is finished (or its pass ends); like step_node when not at a node."""
+        ev = self.paused_at
+        if ev is None or ev.node_id is None or ev.pass_id is None:
+            self._release("node")
+        else:
+            self._release("finish", (ev.node_id, ev.pass_id))
+
+    def continue_(self) -> None:
+        """Run until a breakpoint, a pause() request, or the end."""
+        self._release("continue")
+
+    def run_to(self, node) -> None:
+        """Run until the pass enters ``node`` (an id or a name), a breakpoint, or the end."""
+        self._release("run_to", node)
+
+    def pause(self) -> None:
+        """Ask the running script to pause at its next event (no effect when paused or ended)."""
+        with self._cond:
+            self._pause_requested = True
+
+    def stop(self, timeout: float = 5.0) -> bool:
+        """End the script with StepperStopped (raised at its next event, or injected into a
+        thread busy without events); returns True when the worker has ended within ``timeout``.
+        """
+        with self._cond:
+            if self.status == "created":
+                self.status = "stopped"
+                return True
+            self._stopping = True
+            self._released = True
+            if self.status == "paused":
+                self.status = "running"
+            self._cond.notify_all()
+        thread = self._thread
+        if self.join(min(0.2, timeout)):
+            return True
+        if thread is not None and thread.ident is not None:
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(StepperStopped))
+        return self.join(max(timeout - 0.2, 0.0))
+
+    def add_breakpoint(self, node=None, op=None, pass_kind=None, nonfinite=False) -> Breakpoint:
+        """Add and return a :class:`Breakpoint` (exactly one criterion)."""
+        bp = Breakpoint(node=node, op=op, pass_kind=pass_kind, nonfinite=nonfinite)
+        with self._cond:
+            self.breakpoints.append(bp)
+        return bp
+
+    def remove_breakpoint(self, bp: Breakpoint) -> None:
+        with self._cond:
+            if bp in self.breakpoints:
+                self.breakpoints.remove(bp)
+
+    def _release(self, mode: str, arg=None) -> None:
+        with self._cond:
+            if self.ended:
+                return
+            self._mode = mode
+            self._mode_arg = arg
+            self._pause_requested = False
+            if self.status == "paused":
+                self._released = True
+                self.status = "running"
+                self._cond.notify_all()
+
+    # ------------------------------------------------------------ worker side
+    def _listener(self, kind, fields) -> None:
+        for ev in self._converter.handle(kind, fields):
+            if self.on_event is not None:
+                self.on_event(ev)
+            if self._stopping:
+                if ev.kind not in _CLEANUP_KINDS:
+                    raise StepperStopped("stopped by the debugger")
+                continue
+            if ev.kind == "node_named" or (ev.kind == "node_created" and ev.late):
+                continue
+            hit = self._should_pause(ev)
+            if hit is not False:
+                self._block(ev, hit)
+
+    def _should_pause(self, ev):
+        """False, or the Breakpoint (None when no breakpoint) that makes the script pause at ``ev``."""
+        with self._cond:
+            for bp in self.breakpoints:
+                if bp.matches(ev, self.trace):
+                    return bp
+            mode, arg = self._mode, self._mode_arg
+            if self._pause_requested or mode == "step":
+                return None
+        if mode == "node":
+            return None if ev.kind in ("node_entered", "pass_finished", "error") else False
+        if mode == "finish":
+            nid, pass_id = arg
+            if ev.pass_id == pass_id and (
+                (ev.kind == "node_finished" and ev.node == nid) or ev.kind in ("pass_finished", "error")
+            ):
+                return None
+            return False
+        if mode == "run_to":
+            return None if ev.kind == "node_entered" and _is_node(ev.node, arg, self.trace) else False
+        return False
+
+    def _block(self, ev, hit) -> None:
+        with self._cond:
+            self.paused_at = ev
+            self.hit = hit
+            self.status = "paused"
+            self._pause_requested = False
+            self._released = False
+            self._cond.notify_all()
+        if self.on_pause is not None:
+            self.on_pause(self, ev)
+        with self._cond:
+            self._cond.wait_for(lambda: self._released)
+            self.paused_at = None
+            self.hit = None
+            stopping = self._stopping
+        if stopping:
+            raise StepperStopped("stopped by the debugger")
+
+    def _work(self) -> None:
+        ident = threading.get_ident()
+        self._converter.threads.add(ident)
+        _events.add_listener(self._listener)
+        status = "stopped"
+        try:
+            status = self._run_captured(ident)
+        except StepperStopped:  # injected by stop() between two statements of the runner
+            status = "stopped"
+        finally:
+            while True:  # an exception stop() injected late must not skip the bookkeeping
+                try:
+                    self._finish(status)
+                    break
+                except StepperStopped:
+                    continue
+        if self.on_end is not None:
+            self.on_end(self)
+
+    def _run_captured(self, ident) -> str:
+        with capture_thread_output(self.output, ident):
+            try:
+                self.result = self._run_target()
+            except StepperStopped as exc:
+                self.exception = exc
+                return "stopped"
+            except SystemExit as exc:
+                self.exit_code = exc.code
+                if exc.code in (None, 0):
+                    return "finished"
+                self.exception = exc
+                if not isinstance(exc.code, int):
+                    self.output.write("stderr", f"{exc.code}\n")
+                return "failed"
+            except BaseException as exc:
+                self.exception = exc
+                self.output.write("stderr", "".join(traceback.format_exception(exc)))
+                return "failed"
+        return "finished"
+
+    def _finish(self, status: str) -> None:
+        _events.remove_listener(self._listener)
+        self._converter.flush()
+        with self._cond:
+            if self._stopping and status == "finished":
+                status = "stopped"
+            self.status = status
+            self.paused_at = None
+            self.hit = None
+            self._cond.notify_all()
+
+    def _run_target(self):
+        if callable(self.target):
+            return self.target()
+        path = os.path.abspath(self.target)
+        saved_argv = sys.argv
+        sys.argv = [path, *self.argv]
+        sys.path.insert(0, os.path.dirname(path))
+        try:
+            runpy.run_path(path, run_name="__main__")
+        finally:
+            sys.argv = saved_argv
+            try:
+                sys.path.remove(os.path.dirname(path))
+            except ValueError:
+                pass
+        return None
