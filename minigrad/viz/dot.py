@@ -8,7 +8,7 @@ labels so rows can be coloured; every node also gets a ``class`` attribute
 
 from __future__ import annotations
 
-from .model import VGraph, VNode
+from .model import STATES, VGraph, VNode
 from .options import Options
 from .style import (
     EDGE_STYLE,
@@ -238,7 +238,7 @@ class _Writer:
                 '<TD ALIGN="LEFT">built by a backward pass (create_graph)</TD></TR>'
             )
         states = {n.state for n in nodes}
-        for state in ("current", "pending", "finished", "unreached"):
+        for state in STATES:
             if state in states:
                 color = STATE_STYLE[state][0]
                 rows.append(f'<TR><TD COLOR="{color}" BORDER="2"> </TD><TD ALIGN="LEFT">{STATE_TEXT[state]}</TD></TR>')

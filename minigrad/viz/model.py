@@ -18,8 +18,9 @@ ROLES = ("param", "input", "intermediate", "output")
 
 #: Where a node stands at a step of a recorded backward pass.
 #: ``current``: being processed; ``pending``: holds gradient, not processed yet;
-#: ``finished``: processed; ``unreached``: no gradient has arrived yet (or never will).
-STATES = ("current", "pending", "finished", "unreached")
+#: ``finished``: processed; ``unreached``: no gradient has arrived yet (or never will);
+#: ``failed``: the pass raised an exception while here.
+STATES = ("current", "pending", "finished", "unreached", "failed")
 
 
 @dataclass

@@ -36,12 +36,14 @@ STATE_STYLE = {
     "pending": ("#ff7f0e", 2.0, "rounded,filled", "#000000"),
     "finished": ("#2ca02c", 2.0, "rounded,filled", "#000000"),
     "unreached": ("#9e9e9e", 1.0, "rounded,filled,dashed", "#7a7a7a"),
+    "failed": ("#8b0000", 3.0, "rounded,filled,bold", "#8b0000"),
 }
 STATE_TEXT = {
     "current": "being processed now",
     "pending": "gradient waiting",
     "finished": "finished",
     "unreached": "not reached yet",
+    "failed": "the pass raised here",
 }
 #: Edge look per edge state: (colour, pen width).
 EDGE_STYLE = {

@@ -47,14 +47,19 @@ def _summary(arr: np.ndarray, precision: int) -> str:
 def format_value(value, precision: int = 4, max_inline: int = 6) -> str:
     """Text for a value: a number, an array of at most ``max_inline`` elements in full, else a summary.
 
-    Accepts Python numbers, NumPy arrays (any object with ``__array__``), and
-    objects that already describe themselves as text (``str``). Nested arrays
-    are shown with their brackets: ``[[1, 2], [3, 4]]``.
+    Accepts Python numbers, NumPy arrays (any object with ``__array__``), text,
+    and trace snapshots (objects with ``values`` and ``stats``: the values when
+    kept, else the recorded statistics). Nested arrays are shown with their
+    brackets: ``[[1, 2], [3, 4]]``.
     """
     if value is None:
         return "None"
     if isinstance(value, str):
         return value
+    if hasattr(value, "values") and hasattr(value, "stats"):
+        if value.values is None:
+            return _stats_summary(value.stats, precision)
+        value = value.values
     if isinstance(value, (bool, int, float, np.generic)):
         return format_number(value, precision)
     arr = np.asarray(value)
@@ -63,6 +68,21 @@ def format_value(value, precision: int = 4, max_inline: int = 6) -> str:
     if arr.size <= max_inline:
         return _nested(arr, precision)
     return _summary(arr, precision)
+
+
+def _stats_summary(stats, precision: int) -> str:
+    """Text for a recorded summary (min, max, mean, norm, NaN/Inf counts)."""
+    parts = []
+    if stats.mean is not None:
+        parts.append(
+            f"mean {format_number(stats.mean, precision)} min {format_number(stats.min, precision)} "
+            f"max {format_number(stats.max, precision)} norm {format_number(stats.norm, precision)}"
+        )
+    if stats.nan_count:
+        parts.append(f"{stats.nan_count} nan")
+    if stats.inf_count:
+        parts.append(f"{stats.inf_count} inf")
+    return ", ".join(parts) or "empty"
 
 
 def _nested(arr: np.ndarray, precision: int) -> str:
