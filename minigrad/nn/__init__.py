@@ -1,0 +1,52 @@
+"""Neural-network building blocks: Module, Parameter, layers, losses (``minigrad.nn``).
+
+``functional`` has the same layers and losses as plain functions; ``init`` the
+initialisation schemes.
+"""
+
+from . import functional, init
+from .activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Tanh
+from .container import ModuleList, Sequential
+from .conv import Conv2d, MaxPool2d
+from .dropout import Dropout
+from .embedding import Embedding
+from .flatten import Flatten
+from .linear import Identity, Linear
+from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
+from .mlp import MLP
+from .module import Module
+from .normalization import BatchNorm1d, LayerNorm
+from .parameter import Parameter
+
+__all__ = [
+    "functional",
+    "init",
+    "Module",
+    "Parameter",
+    "Sequential",
+    "ModuleList",
+    "Linear",
+    "Identity",
+    "ReLU",
+    "Tanh",
+    "Sigmoid",
+    "GELU",
+    "LeakyReLU",
+    "SiLU",
+    "Softmax",
+    "LogSoftmax",
+    "Dropout",
+    "LayerNorm",
+    "BatchNorm1d",
+    "Embedding",
+    "Flatten",
+    "Conv2d",
+    "MaxPool2d",
+    "MLP",
+    "MSELoss",
+    "L1Loss",
+    "CrossEntropyLoss",
+    "NLLLoss",
+    "BCELoss",
+    "BCEWithLogitsLoss",
+]

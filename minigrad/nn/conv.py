@@ -1,0 +1,88 @@
+"""Convolution and pooling layers: Conv2d and MaxPool2d (on ``[N, C, H, W]`` inputs)."""
+
+from __future__ import annotations
+
+import math
+
+from ..creation import zeros
+from ..tensor import Tensor, shape_str
+from . import functional as F
+from . import init
+from ._im2col import pair
+from .module import Module
+from .parameter import Parameter
+
+__all__ = ["Conv2d", "MaxPool2d"]
+
+
+class Conv2d(Module):
+    """2-D convolution (cross-correlation) with ``out_channels`` filters of ``[in_channels, kh, kw]``."""
+
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size,
+        stride=1,
+        padding=0,
+        dilation=1,
+        bias: bool = True,
+        device=None,
+        dtype=None,
+    ):
+        super().__init__()
+        self.in_channels = in_channels
+        self.out_channels = out_channels
+        self.kernel_size = pair(kernel_size, "kernel_size")
+        self.stride = pair(stride, "stride")
+        self.padding = pair(padding, "padding")
+        self.dilation = pair(dilation, "dilation")
+        self.weight = Parameter(zeros(out_channels, in_channels, *self.kernel_size, dtype=dtype, device=device))
+        if bias:
+            self.bias = Parameter(zeros(out_channels, dtype=dtype, device=device))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Kaiming uniform with a = sqrt(5) and a bias in ±1/sqrt(fan_in), as torch.nn.Conv2d."""
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in = self.in_channels * self.kernel_size[0] * self.kernel_size[1]
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, x: Tensor) -> Tensor:
+        if x.data.ndim != 4 or x.data.shape[1] != self.in_channels:
+            raise RuntimeError(
+                f"{self._label()}: expected input [N, {self.in_channels}, H, W] with in_channels={self.in_channels}, "
+                f"got input of shape {shape_str(x.data.shape)}"
+            )
+        return F.conv2d(x, self.weight, self.bias, self.stride, self.padding, self.dilation)
+
+    def extra_repr(self) -> str:
+        s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
+        if self.padding != (0, 0):
+            s += f", padding={self.padding}"
+        if self.dilation != (1, 1):
+            s += f", dilation={self.dilation}"
+        if self.bias is None:
+            s += ", bias=False"
+        return s
+
+
+class MaxPool2d(Module):
+    """Max over ``kernel_size`` windows (``stride`` defaults to ``kernel_size``)."""
+
+    def __init__(self, kernel_size, stride=None, padding=0, dilation=1):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = kernel_size if stride is None else stride
+        self.padding = padding
+        self.dilation = dilation
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.max_pool2d(x, self.kernel_size, self.stride, self.padding, self.dilation)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, dilation={self.dilation}"

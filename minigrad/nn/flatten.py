@@ -1,0 +1,24 @@
+"""Flatten layer."""
+
+from __future__ import annotations
+
+from ..ops.shape import flatten
+from ..tensor import Tensor
+from .module import Module
+
+__all__ = ["Flatten"]
+
+
+class Flatten(Module):
+    """Merge dims ``start_dim`` .. ``end_dim`` into one (by default all but the batch dim)."""
+
+    def __init__(self, start_dim: int = 1, end_dim: int = -1):
+        super().__init__()
+        self.start_dim = start_dim
+        self.end_dim = end_dim
+
+    def forward(self, x: Tensor) -> Tensor:
+        return flatten(x, self.start_dim, self.end_dim)
+
+    def extra_repr(self) -> str:
+        return f"start_dim={self.start_dim}, end_dim={self.end_dim}"

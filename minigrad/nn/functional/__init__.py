@@ -1,0 +1,41 @@
+"""Layers and losses as plain functions (``import minigrad.nn.functional as F``)."""
+
+from ._activation import gelu, leaky_relu, log_softmax, relu, sigmoid, silu, softmax, softplus, tanh
+from ._conv import conv2d, max_pool2d
+from ._dropout import dropout
+from ._embedding import embedding
+from ._linear import linear
+from ._loss import (
+    binary_cross_entropy,
+    binary_cross_entropy_with_logits,
+    cross_entropy,
+    l1_loss,
+    mse_loss,
+    nll_loss,
+)
+from ._normalization import batch_norm, layer_norm
+
+__all__ = [
+    "linear",
+    "relu",
+    "tanh",
+    "sigmoid",
+    "gelu",
+    "leaky_relu",
+    "silu",
+    "softplus",
+    "softmax",
+    "log_softmax",
+    "dropout",
+    "layer_norm",
+    "batch_norm",
+    "embedding",
+    "conv2d",
+    "max_pool2d",
+    "mse_loss",
+    "l1_loss",
+    "cross_entropy",
+    "nll_loss",
+    "binary_cross_entropy",
+    "binary_cross_entropy_with_logits",
+]

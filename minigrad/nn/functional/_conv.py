@@ -1,0 +1,62 @@
+"""conv2d (im2col and one matrix product) and max_pool2d, on ``[N, C, H, W]`` inputs."""
+
+from __future__ import annotations
+
+from ...tensor import Tensor, make, make_leaf, shape_str
+from .._im2col import Geometry, col2im, im2col, windows
+
+__all__ = ["conv2d", "max_pool2d"]
+
+
+def _check_4d(x: Tensor, who: str) -> None:
+    if x.data.ndim != 4:
+        raise RuntimeError(f"{who}: expected a 4-D input [N, C, H, W], got input of shape {shape_str(x.data.shape)}")
+
+
+def conv2d(x: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1) -> Tensor:
+    """2-D cross-correlation of ``x`` ``[N, C, H, W]`` with ``weight`` ``[O, C, kh, kw]``, plus ``bias`` ``[O]``.
+
+    Built from differentiable pieces: im2col, a matrix product, a broadcast add.
+    """
+    _check_4d(x, "conv2d()")
+    if weight.data.ndim != 4:
+        raise RuntimeError(f"conv2d(): expected a 4-D weight [O, C, kh, kw], got {shape_str(weight.data.shape)}")
+    out_channels, in_channels, kh, kw = weight.data.shape
+    if x.data.shape[1] != in_channels:
+        raise RuntimeError(
+            f"conv2d(): input of shape {shape_str(x.data.shape)} has {x.data.shape[1]} channels, but weight of "
+            f"shape {shape_str(weight.data.shape)} expects {in_channels}"
+        )
+    geo = Geometry((kh, kw), stride, padding, dilation)
+    oh, ow = geo.out_hw(x.data.shape, "conv2d()")
+    cols = im2col(x, geo)
+    out = weight.reshape(out_channels, in_channels * kh * kw) @ cols
+    if bias is not None:
+        out = out + bias.reshape(1, out_channels, 1)
+    return out.reshape(x.data.shape[0], out_channels, oh, ow)
+
+
+def max_pool2d(x: Tensor, kernel_size, stride=None, padding=0, dilation=1) -> Tensor:
+    """Max over each window (implicit -inf padding); the gradient goes to the first maximum."""
+    _check_4d(x, "max_pool2d()")
+    geo = Geometry(kernel_size, kernel_size if stride is None else stride, padding, dilation)
+    (kh, kw), (ph, pw) = geo.kernel, geo.padding
+    if ph > kh // 2 or pw > kw // 2:
+        raise RuntimeError(
+            f"max_pool2d(): pad should be at most half of effective kernel size, but got pad={geo.padding}, "
+            f"kernel_size={geo.kernel}"
+        )
+    xp = x._device.xp
+    n, c = x.data.shape[:2]
+    oh, ow = geo.out_hw(x.data.shape, "max_pool2d()")
+    win = windows(xp, x.data, geo, pad_value=-xp.inf).reshape(n, c, kh * kw, oh * ow)
+    out = win.max(axis=2).reshape(n, c, oh, ow)
+    first_max = win.argmax(axis=2)[:, :, None, :]
+    mask = make_leaf((xp.arange(kh * kw)[:, None] == first_max).astype(x.data.dtype), x._device)
+    shape = x.data.shape
+
+    def backward(g):
+        spread = g.reshape(n, c, 1, oh * ow) * mask
+        return (col2im(spread.reshape(n, c * kh * kw, oh * ow), shape, (oh, ow), geo),)
+
+    return make(out, (x,), backward, "max_pool2d")

@@ -1,0 +1,25 @@
+"""dropout: zero elements at random while training, scaling the rest by 1 / (1 - p)."""
+
+from __future__ import annotations
+
+from ...creation import generator_for
+from ...tensor import Tensor, make_leaf
+
+__all__ = ["dropout"]
+
+
+def dropout(x: Tensor, p: float = 0.5, training: bool = True) -> Tensor:
+    """Keep each element with probability ``1 - p`` (scaled up by ``1 / (1 - p)``) when ``training``.
+
+    The random mask comes from minigrad's generator for the tensor's device, seeded
+    by ``minigrad.manual_seed``. The identity when not training or when ``p == 0``.
+    """
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0:
+        return x
+    if p == 1.0:
+        return x * 0.0
+    keep = generator_for(x._device).random(x.data.shape) >= p
+    mask = keep.astype(x.data.dtype) * (1.0 / (1.0 - p))
+    return x * make_leaf(mask.astype(x.data.dtype, copy=False), x._device)

@@ -1,0 +1,58 @@
+"""embedding: rows of a weight matrix picked by integer indices, and its backward (row sums)."""
+
+from __future__ import annotations
+
+from ...tensor import Tensor, make, make_leaf, shape_str
+
+__all__ = ["embedding"]
+
+
+def _gather_rows(weight: Tensor, indices, padding_idx: int | None) -> Tensor:
+    """``weight[indices]``; backward scatters the gradient back into rows (zero at ``padding_idx``)."""
+    num_rows = weight.data.shape[0]
+
+    def backward(g):
+        if padding_idx is not None:
+            keep = make_leaf((indices != padding_idx)[..., None].astype(g.data.dtype), g._device)
+            g = g * keep
+        return (_scatter_rows(g, indices, num_rows),)
+
+    return make(weight.data[indices], (weight,), backward, "embedding")
+
+
+def _scatter_rows(g: Tensor, indices, num_rows: int) -> Tensor:
+    """Sum the rows of ``g`` (``[*indices.shape, D]``) into ``[num_rows, D]`` at ``indices``."""
+    xp = g._device.xp
+    out = xp.zeros((num_rows, g.data.shape[-1]), dtype=g.data.dtype)
+    rows, values = indices.reshape(-1), g.data.reshape(-1, g.data.shape[-1])
+    if xp.__name__ == "numpy":
+        xp.add.at(out, rows, values)
+    else:
+        import cupyx
+
+        cupyx.scatter_add(out, rows, values)
+
+    def backward(gg):
+        return (_gather_rows(gg, indices, None),)
+
+    return make(out, (g,), backward, "embedding_backward")
+
+
+def embedding(indices, weight: Tensor, padding_idx: int | None = None) -> Tensor:
+    """Look up rows of ``weight`` ``[num_embeddings, D]``: the result is ``[*indices.shape, D]``.
+
+    ``indices`` is an integer tensor or array; the row at ``padding_idx`` gets no gradient.
+    """
+    idx = indices.data if isinstance(indices, Tensor) else weight._device.xp.asarray(indices)
+    if idx.dtype.kind not in "iu":
+        raise TypeError(f"embedding(): indices must be an integer tensor, got dtype {idx.dtype}")
+    num_rows = weight.data.shape[0]
+    if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= num_rows):
+        bad = int(idx.max()) if int(idx.max()) >= num_rows else int(idx.min())
+        raise IndexError(
+            f"embedding(): index {bad} is out of range for a weight of shape {shape_str(weight.data.shape)} "
+            f"(expected indices in [0, {num_rows - 1}])"
+        )
+    if padding_idx is not None and padding_idx < 0:
+        padding_idx += num_rows
+    return _gather_rows(weight, idx, padding_idx)

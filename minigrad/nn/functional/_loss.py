@@ -1,0 +1,329 @@
+"""Loss functions: mse, l1, cross-entropy, nll, binary cross-entropy (plain and with logits).
+
+Every loss takes ``reduction`` = ``"mean"`` (default), ``"sum"`` or ``"none"``.
+cross_entropy is one graph node whose backward is ``softmax(x) - target``; the
+others are compositions of differentiable ops.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+from ...ops.elementwise import clamp, softplus
+from ...tensor import Tensor, make, make_leaf, shape_str
+from ._softmax import softmax_node
+
+__all__ = [
+    "mse_loss",
+    "l1_loss",
+    "cross_entropy",
+    "nll_loss",
+    "binary_cross_entropy",
+    "binary_cross_entropy_with_logits",
+]
+
+_REDUCTIONS = ("none", "mean", "sum")
+
+
+def _check_reduction(reduction: str) -> None:
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _reduce(loss: Tensor, reduction: str) -> Tensor:
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    return loss
+
+
+def _warn_size(name: str, input: Tensor, target: Tensor) -> None:
+    if input.shape != target.shape:
+        warnings.warn(
+            f"{name}: using a target size ({shape_str(target.shape)}) that is different to the input size "
+            f"({shape_str(input.shape)}). This will likely lead to incorrect results due to broadcasting. "
+            "Please ensure they have the same size.",
+            stacklevel=3,
+        )
+
+
+def _as_target(target, like: Tensor) -> Tensor:
+    if isinstance(target, Tensor):
+        return target
+    return Tensor(target, device=like._device)
+
+
+# ---------------------------------------------------------------- regression
+def mse_loss(input: Tensor, target, reduction: str = "mean") -> Tensor:  # noqa: A002
+    """Mean squared error ``(input - target)**2``, reduced."""
+    _check_reduction(reduction)
+    target = _as_target(target, input)
+    _warn_size("mse_loss", input, target)
+    diff = input - target
+    return _reduce(diff * diff, reduction)
+
+
+def l1_loss(input: Tensor, target, reduction: str = "mean") -> Tensor:  # noqa: A002
+    """Mean absolute error ``|input - target|``, reduced."""
+    _check_reduction(reduction)
+    target = _as_target(target, input)
+    _warn_size("l1_loss", input, target)
+    return _reduce((input - target).abs(), reduction)
+
+
+# ---------------------------------------------------------------- classification
+def _rows(input: Tensor, target: Tensor, name: str):
+    """Bring ``input`` to ``[M, C]`` rows (class dim last) and ``target`` along; also return the
+    shape an unreduced loss has (input's shape without the class dim)."""
+    shape = input.data.shape
+    if input.data.ndim == 0:
+        raise RuntimeError(f"{name}(): input must have at least 1 dim (the classes), got a 0-d tensor")
+    if input.data.ndim == 1:
+        loss_shape = ()
+        x = input.reshape(1, shape[0])
+    elif input.data.ndim == 2:
+        loss_shape = (shape[0],)
+        x = input
+    else:
+        loss_shape = (shape[0],) + shape[2:]
+        x = input.movedim(1, -1).reshape(-1, shape[1])
+    probs = target.data.dtype.kind == "f"
+    expected = shape if probs else loss_shape
+    if target.data.shape != expected:
+        kind = "probability" if probs else "class-index"
+        raise RuntimeError(
+            f"{name}(): {kind} target of shape {shape_str(target.data.shape)} does not match input of shape "
+            f"{shape_str(shape)} (expected target shape {shape_str(expected)})"
+        )
+    if not probs:
+        t = target.reshape(-1)
+    elif input.data.ndim == 2:
+        t = target
+    elif input.data.ndim == 1:
+        t = target.reshape(1, shape[0])
+    else:
+        t = target.movedim(1, -1).reshape(-1, shape[1])
+    return x, t, loss_shape
+
+
+def _class_weights(input: Tensor, weight, num_classes: int, name: str):
+    if weight is None:
+        return None
+    w = weight.data if isinstance(weight, Tensor) else input._device.xp.asarray(weight)
+    if w.shape != (num_classes,):
+        raise RuntimeError(
+            f"{name}(): weight of shape {shape_str(w.shape)} does not match the {num_classes} classes "
+            f"(expected [{num_classes}])"
+        )
+    return w.astype(input.data.dtype, copy=False)
+
+
+def _class_target_matrix(t, num_classes: int, weight, ignore_index: int, smoothing: float, dtype, xp, name: str):
+    """The per-row target weights ``Q`` ([M, C]) for class-index targets, and the mean's divisor.
+
+    Row i is ``(1 - smoothing) * w[t_i] * onehot(t_i) + smoothing / C * w``, and zero where
+    ``t_i == ignore_index``; mean divides by the summed ``w[t_i]`` of the kept rows, as PyTorch does.
+    """
+    if t.dtype.kind not in "iu":
+        raise RuntimeError(
+            f"{name}(): expected class-index targets of an integer dtype (or float class probabilities "
+            f"shaped like the input), got dtype {t.dtype}"
+        )
+    ignored = t == ignore_index
+    any_ignored = bool(ignored.any())
+    kept = ~ignored
+    bad = t[kept & ((t < 0) | (t >= num_classes))]
+    if bad.size:
+        raise IndexError(
+            f"{name}(): target {int(bad[0])} is out of bounds for {num_classes} classes "
+            f"(expected values in [0, {num_classes - 1}]"
+            + (f" or ignore_index={ignore_index})" if any_ignored else ")")
+        )
+    safe = xp.where(kept, t, 0) if any_ignored else t
+    rows = xp.arange(t.shape[0])
+    q = xp.zeros((t.shape[0], num_classes), dtype=dtype)
+    picked = xp.ones(t.shape[0], dtype=dtype) if weight is None else weight[safe]
+    if any_ignored:
+        picked = picked * kept
+    q[rows, safe] = picked * (1 - smoothing)
+    if smoothing:
+        spread = (
+            xp.full(num_classes, smoothing / num_classes, dtype=dtype)
+            if weight is None
+            else weight * (smoothing / num_classes)
+        )
+        q += spread if not any_ignored else spread * kept[:, None]
+    return q, float(picked.sum()), (weight is None and not any_ignored)
+
+
+def _prob_target_matrix(t, num_classes: int, weight, smoothing: float):
+    q = t if not smoothing else t * (1 - smoothing) + smoothing / num_classes
+    return q if weight is None else q * weight
+
+
+def cross_entropy(
+    input: Tensor,  # noqa: A002
+    target,
+    weight=None,
+    ignore_index: int = -100,
+    reduction: str = "mean",
+    label_smoothing: float = 0.0,
+) -> Tensor:
+    """Cross-entropy between logits ``input`` ([N, C], [C] or [N, C, d1, ...]) and ``target``.
+
+    ``target`` holds class indices (an integer tensor shaped like ``input`` without
+    the class dim) or class probabilities (a float tensor shaped like ``input``).
+    Computed through log-sum-exp, so logits of 1e4 are fine. ``weight`` rescales
+    classes; rows whose target is ``ignore_index`` add nothing (and do not count in
+    the mean); ``label_smoothing`` mixes the target with the uniform distribution.
+    """
+    _check_reduction(reduction)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise ValueError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    target = _as_target(target, input)
+    x, t, loss_shape = _rows(input, target, "cross_entropy")
+    xp = input._device.xp
+    xd = x.data
+    num_rows, num_classes = xd.shape
+    w = _class_weights(input, weight, num_classes, "cross_entropy")
+    if t.data.dtype.kind == "f":
+        q = _prob_target_matrix(t.data, num_classes, w, label_smoothing)
+        divisor, unit_rows = num_rows, False
+    else:
+        q, divisor, unit_rows = _class_target_matrix(
+            t.data, num_classes, w, ignore_index, label_smoothing, xd.dtype, xp, "cross_entropy"
+        )
+    shifted = xd - xd.max(axis=1, keepdims=True)
+    e = xp.exp(shifted)
+    total = e.sum(axis=1, keepdims=True)
+    log_probs = shifted - xp.log(total)
+    per_row = -(q * log_probs).sum(axis=1)
+    if reduction == "none":
+        out = per_row
+    elif reduction == "sum":
+        out = per_row.sum()
+    else:
+        out = per_row.sum() / divisor
+    probs = e / total
+    dev = input._device
+    q_const = make_leaf(q, dev)
+    row_total = None if unit_rows else make_leaf(q.sum(axis=1, keepdims=True), dev)
+    target_parent = t.data.dtype.kind == "f" and t._rg
+
+    def backward(g):
+        # d loss_i / d x_i = sum(Q_i) * softmax(x_i) - Q_i, scaled by the incoming gradient.
+        p = softmax_node(x, probs, 1)
+        if reduction == "none":
+            scale = g.unsqueeze(1)
+        elif reduction == "mean":
+            scale = g / divisor
+        else:
+            scale = g
+        if not target_parent:
+            grad_x = (p - q_const) if row_total is None else (p * row_total - q_const)
+            return (grad_x * scale,)
+        # A target that requires grad: build Q from it with ops, so create_graph sees both inputs.
+        from ._activation import log_softmax
+
+        w_const = None if w is None else make_leaf(w, dev)
+        q_t = t * (1 - label_smoothing) + label_smoothing / num_classes if label_smoothing else t
+        if w_const is not None:
+            q_t = q_t * w_const
+        grad_x = p * q_t.sum(1, keepdim=True) - q_t
+        grad_t = -log_softmax(x, 1) * (1 - label_smoothing) * scale
+        return grad_x * scale, (grad_t if w_const is None else grad_t * w_const)
+
+    parents = (x, t) if target_parent else (x,)
+    loss = make(out, parents, backward, "cross_entropy")
+    return loss.reshape(loss_shape) if reduction == "none" and loss_shape != (num_rows,) else loss
+
+
+def nll_loss(
+    input: Tensor,  # noqa: A002
+    target,
+    weight=None,
+    ignore_index: int = -100,
+    reduction: str = "mean",
+) -> Tensor:
+    """Negative log-likelihood of class-index targets given log-probabilities ``input``
+    ([N, C], [C] or [N, C, d1, ...]); pair it with log_softmax."""
+    _check_reduction(reduction)
+    target = _as_target(target, input)
+    if target.data.dtype.kind == "f":
+        raise RuntimeError(f"nll_loss(): expected class-index targets of an integer dtype, got dtype {target.dtype}")
+    x, t, loss_shape = _rows(input, target, "nll_loss")
+    num_classes = x.data.shape[1]
+    w = _class_weights(input, weight, num_classes, "nll_loss")
+    q, divisor, _ = _class_target_matrix(
+        t.data, num_classes, w, ignore_index, 0.0, x.data.dtype, input._device.xp, "nll_loss"
+    )
+    per_row = -(x * make_leaf(q, input._device)).sum(1)
+    if reduction == "none":
+        return per_row.reshape(loss_shape)
+    total = per_row.sum()
+    return total / float(divisor) if reduction == "mean" else total
+
+
+def binary_cross_entropy(input: Tensor, target, weight=None, reduction: str = "mean") -> Tensor:  # noqa: A002
+    """Binary cross-entropy of probabilities ``input`` in [0, 1] against ``target``.
+
+    The logs are clamped at -100 and the gradient's denominator at 1e-12, as in
+    PyTorch, so probabilities of exactly 0 or 1 stay finite. ``target`` is a constant.
+    """
+    _check_reduction(reduction)
+    target = _as_target(target, input)
+    if target.shape != input.shape:
+        raise ValueError(
+            f"Using a target size ({shape_str(target.shape)}) that is different to the input size "
+            f"({shape_str(input.shape)}) is deprecated. Please ensure they have the same size."
+        )
+    xp = input._device.xp
+    p, y = input.data, target.data.astype(input.data.dtype, copy=False)
+    if p.size and (bool((p < 0).any()) or bool((p > 1).any())):
+        raise RuntimeError("binary_cross_entropy(): all elements of input should be between 0 and 1")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        log_p = xp.maximum(xp.log(p), -100.0)
+        log_1mp = xp.maximum(xp.log1p(-p), -100.0)
+    loss = -(y * log_p + (1 - y) * log_1mp)
+    w = None if weight is None else (weight.data if isinstance(weight, Tensor) else xp.asarray(weight))
+    if w is not None:
+        loss = loss * w
+    y_const = make_leaf(y, input._device)
+
+    def backward(g):
+        grad = (input - y_const) / clamp(input * (1 - input), min=1e-12)
+        if w is not None:
+            grad = grad * make_leaf(w, input._device)
+        return (grad * g,)
+
+    return _reduce(make(loss, (input,), backward, "binary_cross_entropy"), reduction)
+
+
+def binary_cross_entropy_with_logits(
+    input: Tensor,  # noqa: A002
+    target,
+    weight=None,
+    reduction: str = "mean",
+    pos_weight=None,
+) -> Tensor:
+    """Binary cross-entropy on logits: ``sigmoid`` and the loss fused stably (any logit size).
+
+    ``loss = (1 - y) * x + (1 + (pos_weight - 1) * y) * softplus(-x)``; ``pos_weight``
+    (broadcast over the last dim) weighs the positive class.
+    """
+    _check_reduction(reduction)
+    target = _as_target(target, input)
+    if target.shape != input.shape:
+        raise ValueError(
+            f"Target size ({shape_str(target.shape)}) must be the same as input size ({shape_str(input.shape)})"
+        )
+    sp = softplus(-input)
+    if pos_weight is None:
+        loss = (1 - target) * input + sp
+    else:
+        loss = (1 - target) * input + (1 + (_as_target(pos_weight, input) - 1) * target) * sp
+    if weight is not None:
+        loss = loss * _as_target(weight, input)
+    return _reduce(loss, reduction)

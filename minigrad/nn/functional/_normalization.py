@@ -1,0 +1,83 @@
+"""layer_norm and batch_norm, composed of differentiable ops (so every order of derivative works)."""
+
+from __future__ import annotations
+
+from ...autograd.grad_mode import no_grad
+from ...tensor import Tensor, make_leaf, shape_str
+
+__all__ = ["layer_norm", "batch_norm"]
+
+
+def layer_norm(x: Tensor, normalized_shape, weight=None, bias=None, eps: float = 1e-5) -> Tensor:
+    """Normalise over the last ``len(normalized_shape)`` dims to mean 0, variance 1; then scale and shift."""
+    normalized_shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    k = len(normalized_shape)
+    if x.data.shape[x.data.ndim - k :] != normalized_shape or x.data.ndim < k:
+        raise RuntimeError(
+            f"Given normalized_shape={shape_str(normalized_shape)}, expected input with shape "
+            f"[*, {', '.join(str(s) for s in normalized_shape)}], but got input of size {shape_str(x.data.shape)}"
+        )
+    dims = tuple(range(x.data.ndim - k, x.data.ndim))
+    centered = x - x.mean(dim=dims, keepdim=True)
+    var = (centered * centered).mean(dim=dims, keepdim=True)
+    y = centered * (var + eps).rsqrt()
+    if weight is not None:
+        y = y * weight
+    if bias is not None:
+        y = y + bias
+    return y
+
+
+def batch_norm(
+    x: Tensor,
+    running_mean: Tensor | None,
+    running_var: Tensor | None,
+    weight=None,
+    bias=None,
+    training: bool = False,
+    momentum: float = 0.1,
+    eps: float = 1e-5,
+) -> Tensor:
+    """Normalise each channel (dim 1) of ``[N, C]`` or ``[N, C, L]`` inputs.
+
+    Training uses the batch's statistics and, when given, updates the running ones
+    in place (``running = (1 - momentum) * running + momentum * batch``, with the
+    unbiased variance). Otherwise it uses the running statistics.
+    """
+    if x.data.ndim not in (2, 3):
+        raise ValueError(f"batch_norm(): expected 2D or 3D input (got {x.data.ndim}D input)")
+    channels = x.data.shape[1]
+    dims = (0,) if x.data.ndim == 2 else (0, 2)
+    stat_shape = (1, channels) if x.data.ndim == 2 else (1, channels, 1)
+    for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight), ("bias", bias)):
+        if t is not None and t.data.shape != (channels,):
+            raise RuntimeError(
+                f"batch_norm(): {name} of shape {shape_str(t.data.shape)} does not match the {channels} channels "
+                f"of input of shape {shape_str(x.data.shape)}"
+            )
+    if training:
+        count = x.data.size // channels
+        if count <= 1:
+            raise ValueError(
+                f"Expected more than 1 value per channel when training, got input size {shape_str(x.data.shape)}"
+            )
+        mean = x.mean(dim=dims, keepdim=True)
+        centered = x - mean
+        var = (centered * centered).mean(dim=dims, keepdim=True)
+        if running_mean is not None and running_var is not None:
+            with no_grad():
+                running_mean.data *= 1 - momentum
+                running_mean.data += momentum * mean.data.reshape(channels)
+                running_var.data *= 1 - momentum
+                running_var.data += momentum * var.data.reshape(channels) * (count / (count - 1))
+    else:
+        if running_mean is None or running_var is None:
+            raise RuntimeError("batch_norm(): running_mean and running_var are needed when not training")
+        centered = x - make_leaf(running_mean.data.reshape(stat_shape), x._device)
+        var = make_leaf(running_var.data.reshape(stat_shape), x._device)
+    y = centered * (var + eps).rsqrt()
+    if weight is not None:
+        y = y * weight.reshape(stat_shape)
+    if bias is not None:
+        y = y + bias.reshape(stat_shape)
+    return y

@@ -1,0 +1,24 @@
+"""The softmax node: one op whose backward is ``y * (g - sum(g * y))``."""
+
+from __future__ import annotations
+
+import weakref
+
+from ...tensor import Tensor, make
+
+
+def softmax_node(x: Tensor, probs, axis: int) -> Tensor:
+    """Wrap ``probs`` = softmax(x) along ``axis`` (already computed) as a differentiable node of ``x``.
+
+    cross_entropy's backward builds it from the probabilities its forward computed,
+    so the plain backward pass does no extra work while create_graph still gets a
+    real softmax to differentiate.
+    """
+
+    def backward(g):
+        y = out_ref()
+        return (y * (g - (g * y).sum(dim=axis, keepdim=True)),)
+
+    out = make(probs, (x,), backward, "softmax")
+    out_ref = weakref.ref(out)
+    return out

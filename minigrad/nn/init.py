@@ -1,0 +1,120 @@
+"""Parameter initialisation, in place and without recording graphs (``minigrad.nn.init``).
+
+Random values come from minigrad's generator for the tensor's device, so
+``minigrad.manual_seed`` makes them reproducible.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..autograd.grad_mode import no_grad
+from ..creation import generator_for
+from ..tensor import Tensor, shape_str
+
+__all__ = [
+    "calculate_gain",
+    "uniform_",
+    "normal_",
+    "constant_",
+    "zeros_",
+    "ones_",
+    "xavier_uniform_",
+    "xavier_normal_",
+    "kaiming_uniform_",
+    "kaiming_normal_",
+]
+
+_LINEAR_GAIN = ("linear", "conv1d", "conv2d", "conv3d", "sigmoid", "identity")
+
+
+def calculate_gain(nonlinearity: str, param=None) -> float:
+    """The recommended gain for a nonlinearity (as ``torch.nn.init.calculate_gain``)."""
+    if nonlinearity in _LINEAR_GAIN:
+        return 1.0
+    if nonlinearity == "tanh":
+        return 5.0 / 3
+    if nonlinearity == "relu":
+        return math.sqrt(2.0)
+    if nonlinearity == "leaky_relu":
+        slope = 0.01 if param is None else param
+        if isinstance(slope, bool) or not isinstance(slope, (int, float)):
+            raise ValueError(f"negative_slope {slope} not a valid number")
+        return math.sqrt(2.0 / (1 + slope**2))
+    if nonlinearity == "selu":
+        return 3.0 / 4
+    raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
+
+
+def _fans(t: Tensor) -> tuple:
+    if t.data.ndim < 2:
+        raise ValueError(
+            f"Fan in and fan out can not be computed for tensor with fewer than 2 dimensions "
+            f"(got shape {shape_str(t.data.shape)})"
+        )
+    receptive = 1
+    for s in t.data.shape[2:]:
+        receptive *= s
+    return t.data.shape[1] * receptive, t.data.shape[0] * receptive
+
+
+def _fill(t: Tensor, values) -> Tensor:
+    with no_grad():
+        t.data[...] = values
+    return t
+
+
+def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0) -> Tensor:
+    """Fill with values drawn uniformly from ``[a, b)``."""
+    return _fill(tensor, a + (b - a) * generator_for(tensor._device).random(tensor.data.shape))
+
+
+def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0) -> Tensor:
+    """Fill with values drawn from ``N(mean, std**2)``."""
+    return _fill(tensor, mean + std * generator_for(tensor._device).standard_normal(tensor.data.shape))
+
+
+def constant_(tensor: Tensor, val: float) -> Tensor:
+    return _fill(tensor, val)
+
+
+def zeros_(tensor: Tensor) -> Tensor:
+    return _fill(tensor, 0)
+
+
+def ones_(tensor: Tensor) -> Tensor:
+    return _fill(tensor, 1)
+
+
+def xavier_uniform_(tensor: Tensor, gain: float = 1.0) -> Tensor:
+    """Glorot uniform: ``U(-a, a)`` with ``a = gain * sqrt(6 / (fan_in + fan_out))``."""
+    fan_in, fan_out = _fans(tensor)
+    a = gain * math.sqrt(6.0 / (fan_in + fan_out))
+    return uniform_(tensor, -a, a)
+
+
+def xavier_normal_(tensor: Tensor, gain: float = 1.0) -> Tensor:
+    """Glorot normal: ``N(0, std**2)`` with ``std = gain * sqrt(2 / (fan_in + fan_out))``."""
+    fan_in, fan_out = _fans(tensor)
+    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / (fan_in + fan_out)))
+
+
+def _kaiming_std(tensor: Tensor, a: float, mode: str, nonlinearity: str) -> float:
+    if mode not in ("fan_in", "fan_out"):
+        raise ValueError(f"Mode {mode} not supported, please use one of fan_in, fan_out")
+    fan_in, fan_out = _fans(tensor)
+    fan = fan_in if mode == "fan_in" else fan_out
+    if fan == 0:
+        raise ValueError(f"Initializing zero-element tensors is a no-op (shape {shape_str(tensor.data.shape)})")
+    return calculate_gain(nonlinearity, a) / math.sqrt(fan)
+
+
+def kaiming_uniform_(tensor: Tensor, a: float = 0.0, mode: str = "fan_in", nonlinearity: str = "leaky_relu") -> Tensor:
+    """He uniform: ``U(-b, b)`` with ``b = gain * sqrt(3 / fan)``."""
+    bound = math.sqrt(3.0) * _kaiming_std(tensor, a, mode, nonlinearity)
+    return uniform_(tensor, -bound, bound)
+
+
+def kaiming_normal_(tensor: Tensor, a: float = 0.0, mode: str = "fan_in", nonlinearity: str = "leaky_relu") -> Tensor:
+    """He normal: ``N(0, std**2)`` with ``std = gain / sqrt(fan)``."""
+    return normal_(tensor, 0.0, _kaiming_std(tensor, a, mode, nonlinearity))

@@ -1,0 +1,125 @@
+"""Normalisation layers: LayerNorm and BatchNorm1d."""
+
+from __future__ import annotations
+
+from ..creation import ones, zeros
+from ..tensor import Tensor, shape_str, tensor
+from . import functional as F
+from .module import Module
+from .parameter import Parameter
+
+__all__ = ["LayerNorm", "BatchNorm1d"]
+
+
+class LayerNorm(Module):
+    """Normalise over the trailing ``normalized_shape`` dims, then scale by ``weight`` and shift by ``bias``."""
+
+    def __init__(
+        self,
+        normalized_shape,
+        eps: float = 1e-5,
+        elementwise_affine: bool = True,
+        bias: bool = True,
+        device=None,
+        dtype=None,
+    ):
+        super().__init__()
+        shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+        self.normalized_shape = shape
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if elementwise_affine:
+            self.weight = Parameter(ones(shape, dtype=dtype, device=device))
+            if bias:
+                self.bias = Parameter(zeros(shape, dtype=dtype, device=device))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+
+    def forward(self, x: Tensor) -> Tensor:
+        k = len(self.normalized_shape)
+        if x.data.shape[x.data.ndim - k :] != self.normalized_shape or x.data.ndim < k:
+            raise RuntimeError(
+                f"{self._label()}: expected input of shape [*, {', '.join(map(str, self.normalized_shape))}] "
+                f"(normalized_shape={shape_str(self.normalized_shape)}), got input of shape {shape_str(x.data.shape)}"
+            )
+        return F.layer_norm(x, self.normalized_shape, self.weight, self.bias, self.eps)
+
+    def extra_repr(self) -> str:
+        return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+
+
+class BatchNorm1d(Module):
+    """Batch normalisation of ``[N, C]`` or ``[N, C, L]`` inputs over each channel ``C``.
+
+    Training mode normalises with the batch's statistics and updates the running
+    mean and (unbiased) variance; eval mode uses the running statistics.
+    ``momentum=None`` makes the running statistics a cumulative average.
+    """
+
+    def __init__(
+        self,
+        num_features: int,
+        eps: float = 1e-5,
+        momentum: float | None = 0.1,
+        affine: bool = True,
+        track_running_stats: bool = True,
+        device=None,
+        dtype=None,
+    ):
+        super().__init__()
+        self.num_features = num_features
+        self.eps = eps
+        self.momentum = momentum
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        if affine:
+            self.weight = Parameter(ones(num_features, dtype=dtype, device=device))
+            self.bias = Parameter(zeros(num_features, dtype=dtype, device=device))
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        if track_running_stats:
+            self.register_buffer("running_mean", zeros(num_features, dtype=dtype, device=device))
+            self.register_buffer("running_var", ones(num_features, dtype=dtype, device=device))
+            self.register_buffer("num_batches_tracked", tensor(0, dtype="int64", device=device))
+        else:
+            self.register_buffer("running_mean", None)
+            self.register_buffer("running_var", None)
+            self.register_buffer("num_batches_tracked", None)
+
+    def forward(self, x: Tensor) -> Tensor:
+        if x.data.ndim not in (2, 3):
+            raise ValueError(
+                f"{self._label()}: expected 2D or 3D input ([N, C] or [N, C, L]), got input of shape "
+                f"{shape_str(x.data.shape)}"
+            )
+        if x.data.shape[1] != self.num_features:
+            raise RuntimeError(
+                f"{self._label()}: expected input with num_features={self.num_features} channels in dim 1, "
+                f"got input of shape {shape_str(x.data.shape)} ({x.data.shape[1]} channels)"
+            )
+        use_batch_stats = self.training or self.running_mean is None
+        momentum = self.momentum
+        if self.training and self.track_running_stats:
+            self.num_batches_tracked.data += 1
+            if momentum is None:
+                momentum = 1.0 / int(self.num_batches_tracked.data)
+        return F.batch_norm(
+            x,
+            self.running_mean,
+            self.running_var,
+            self.weight,
+            self.bias,
+            training=use_batch_stats,
+            momentum=0.0 if momentum is None else momentum,
+            eps=self.eps,
+        )
+
+    def extra_repr(self) -> str:
+        return (
+            f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
+            f"track_running_stats={self.track_running_stats}"
+        )
