@@ -1,8 +1,78 @@
-"""Entry point of ``minigrad-tui`` (the debugger is being built; see issue 6)."""
+"""Entry point of ``minigrad-tui``: parse the arguments, open the debugger, end the script on quit."""
+
+from __future__ import annotations
 
 import sys
 
+from textual.app import App, SystemCommand
+
+from .cli import Options, parse_args
+from .runner import ReplaySource, ScriptRunner
+from .screen import KEYS, DebuggerScreen
+from .session import Session
+
+EXAMPLE_FILENAME = "<minigrad example>"
+
+
+class DebuggerApp(App):
+    """The minigrad terminal debugger over a running script or a recorded trace."""
+
+    CSS_PATH = "debugger.tcss"
+    TITLE = "minigrad-tui"
+
+    def __init__(self, source, title: str, breakpoints=(), export_dir: str = ".") -> None:
+        super().__init__()
+        self.source = source
+        self.session = Session(source, breakpoints)
+        self.source_title = title
+        self.export_dir = export_dir
+
+    def on_mount(self) -> None:
+        self.push_screen(DebuggerScreen(self.session, self.source_title, self.export_dir))
+        self.source.start()
+
+    def get_system_commands(self, screen):
+        yield from super().get_system_commands(screen)
+        if isinstance(screen, DebuggerScreen):
+            for _key, action, description in KEYS:
+                yield SystemCommand(description.capitalize(), f"action: {action}", getattr(screen, f"action_{action}"))
+
+    def action_quit(self) -> None:
+        self.source.stop()
+        self.exit()
+
+    async def on_unmount(self) -> None:
+        self.source.stop()
+
+
+def build_app(options: Options) -> DebuggerApp:
+    """The app for parsed options; raises OSError/TraceFormatError for unreadable inputs."""
+    if options.replay:
+        from minigrad.trace import Trace
+
+        source = ReplaySource(Trace.load(options.replay))
+        title = options.replay
+    elif options.script:
+        source = ScriptRunner(None, options.script, options.script_args, options.device)
+        title = options.script
+    else:
+        from minigrad.cli.demo import EXAMPLE
+
+        source = ScriptRunner(EXAMPLE, EXAMPLE_FILENAME, [], options.device)
+        title = "built-in example"
+    return DebuggerApp(source, title, options.breakpoints, options.export_dir)
+
 
 def main(argv=None) -> int:
-    print("minigrad-tui: the debugger is not built yet; run `minigrad demo` for the example.", file=sys.stderr)
-    return 2
+    options = parse_args(argv)
+    try:
+        app = build_app(options)
+    except (OSError, ValueError) as exc:
+        print(f"minigrad-tui: cannot open {options.replay}: {exc}", file=sys.stderr)
+        return 2
+    app.run()
+    return 0 if app.source.state != "error" else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -138,7 +138,7 @@ def rasterize(layout: GraphLayout, labels: dict, ops: dict) -> Raster:
         rows.append(chars)
     for (c, r), ch in arrows.items():
         rows[r][c] = ch
-    for node_id, (col, row, w, h) in layout.boxes.items():
+    for node_id, (col, row, w, _h) in layout.boxes.items():
         if row + 2 >= height or col + w > width:
             continue
         op = ops.get(node_id) or ""

@@ -34,11 +34,15 @@ def load_script(path: str) -> tuple[str, str]:
 
 
 class ScriptRunner:
-    """The script's thread, its trace and its output; states: starting, paused, running, finished, error, stopped."""
+    """The script's thread, its trace and its output; states: starting, paused, running, finished, error, stopped.
+
+    ``source`` None means: read ``filename`` in the thread, so an unreadable script
+    is reported by the debugger like any other error.
+    """
 
     live = True
 
-    def __init__(self, source: str, filename: str, argv: list, device: str | None = None, max_lines: int = 2000):
+    def __init__(self, source: str | None, filename: str, argv: list, device: str | None = None, max_lines: int = 2000):
         self.source = source
         self.filename = filename
         self.argv = argv
@@ -133,11 +137,13 @@ class ScriptRunner:
         from minigrad import _events
         from minigrad.trace import record
 
-        linecache.cache[self.filename] = (len(self.source), None, self.source.splitlines(True), self.filename)
         globals_ = {"__name__": "__main__", "__file__": self.filename, "__builtins__": __builtins__}
         saved_argv, saved_path = sys.argv, list(sys.path)
         try:
             with ThreadOutputCapture(self.output, self._thread):
+                if self.source is None:
+                    self.source, self.filename = load_script(self.filename)
+                linecache.cache[self.filename] = (len(self.source), None, self.source.splitlines(True), self.filename)
                 code = compile(self.source, self.filename, "exec")
                 self._set_device()
                 with record(meta={"script": self.filename, "argv": self.argv}) as trace:

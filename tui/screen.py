@@ -1,0 +1,418 @@
+"""The debugger's one screen: header, graph, inspector, pass stack, event log, output, errors."""
+
+from __future__ import annotations
+
+import os
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, TabbedContent, TabPane
+
+from . import navigation as nav
+from .breakpoints import Breakpoint
+from .describe import describe
+from .layout import layout_graph
+from .model import StepModel
+from .raster import rasterize
+from .session import Session
+from .widgets.error_panel import ErrorPanel
+from .widgets.event_log import EventLog
+from .widgets.graph_canvas import GraphCanvas
+from .widgets.graph_tree import GraphTree
+from .widgets.header import StepHeader
+from .widgets.help_screen import HelpScreen
+from .widgets.inspector import Inspector
+from .widgets.pass_stack import PassStack
+from .widgets.script_output import ScriptOutput
+
+MAX_DRAWN_NODES = 3000
+TREE_BELOW_COLUMNS = 40
+POLL_SECONDS = 0.05
+
+KEYS = [
+    ("n", "next", "next event (steps over nested passes)"),
+    ("s", "step", "step into: the very next event"),
+    ("N", "next_node", "next node: until the pass enters another node"),
+    ("right", "forward", "forward one event"),
+    ("left", "back", "back one event (replays the record)"),
+    ("home", "first", "first step"),
+    ("end", "last", "last recorded step"),
+    ("c", "continue", "continue to a breakpoint (or an error, or the end)"),
+    ("b", "break_node", "toggle a breakpoint on the selected node"),
+    ("B", "break_op", "toggle a breakpoint on the selected node's op"),
+    ("t", "run_to", "run to the selected node"),
+    ("f", "finish", "finish the current node"),
+    ("u", "up", "up the pass stack (outer pass)"),
+    ("d", "down", "down the pass stack (inner pass)"),
+    ("p", "pause", "pause a running script"),
+    ("e", "export", "export the current step as SVG"),
+    ("[", "select_prev", "select the previous node"),
+    ("]", "select_next", "select the next node"),
+    ("g", "toggle_tree", "switch between the drawn graph and the tree"),
+    ("F", "toggle_follow", "follow the current node on/off"),
+    ("question_mark", "help", "this help"),
+    ("q", "quit", "quit (ends the script)"),
+]
+FOOTER_KEYS = {"n", "s", "left", "right", "c", "b", "t", "f", "e", "question_mark", "q"}
+
+
+class DebuggerScreen(Screen):
+    """Binds keys to movements of a :class:`~tui.session.Session` and renders each step."""
+
+    BINDINGS = [
+        Binding(key, action, desc.split(":")[0].split(" (")[0], show=key in FOOTER_KEYS) for key, action, desc in KEYS
+    ] + [
+        Binding("shift+left", "pan(-8, 0)", "pan left", show=False),
+        Binding("shift+right", "pan(8, 0)", "pan right", show=False),
+        Binding("shift+up", "pan(0, -4)", "pan up", show=False),
+        Binding("shift+down", "pan(0, 4)", "pan down", show=False),
+    ]
+
+    def __init__(self, session: Session, title: str, export_dir: str = ".") -> None:
+        super().__init__()
+        self.session = session
+        self.title_text = title
+        self.export_dir = export_dir
+        self.model = None
+        self.selected = None
+        self.pass_pick: int | None = None
+        self.follow = True
+        self.tree_forced: bool | None = None
+        self._laid_out_nodes = -1
+        self._layout_busy = False
+        self._logged = 0
+        self._names: dict = {}
+        self._last_state = None
+        self._notice_shown = False
+
+    # ------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        yield StepHeader(self.title_text, id="header")
+        with Horizontal(id="main"):
+            with Vertical(id="graph-pane"):
+                yield GraphCanvas(id="canvas")
+                yield GraphTree(id="tree")
+            with Vertical(id="side"):
+                yield Inspector(id="inspector")
+                yield PassStack(id="passes")
+        with TabbedContent(id="bottom"):
+            with TabPane("Events", id="tab-events"):
+                yield EventLog(id="events")
+            with TabPane("Output", id="tab-output"):
+                yield ScriptOutput(id="output")
+            with TabPane("Errors", id="tab-errors"):
+                yield ErrorPanel(id="errors")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#graph-pane").border_title = "graph"
+        self.query_one("#inspector").border_title = "node"
+        self.query_one("#passes").border_title = "passes (u/d)"
+        self.query_one("#errors", ErrorPanel).show(None, None)
+        self.set_interval(POLL_SECONDS, self.poll)
+        self.poll()
+
+    # ------------------------------------------------------------ polling the script
+    def poll(self) -> None:
+        """Take in new events, output and state changes; re-render if anything changed."""
+        session = self.session
+        if session.trace is None:
+            return
+        if self.model is None:
+            self.model = StepModel(session.trace, self._names)
+        changed = self._take_events()
+        self.query_one("#output", ScriptOutput).sync(session.source.output)
+        if session.sync():
+            changed = True
+        state = self._state_word()
+        if state != self._last_state:
+            self._last_state = state
+            changed = True
+            self._on_state_change()
+        if changed:
+            self.render_step()
+
+    def _take_events(self) -> bool:
+        events = self.session.events
+        n = len(events)
+        if n == self._logged:
+            return False
+        for e in events[self._logged : n]:
+            if e.kind == "node_created":
+                self._names[e.node] = e.info.label
+            elif e.kind == "node_named":
+                self._names[e.node] = e.name
+        log = self.query_one("#events", EventLog)
+        log.append_lines(
+            [f"{e.seq + 1:>5} {'  ' * max(e.depth - 1, 0)}{describe(e, self._names)}" for e in events[self._logged : n]]
+        )
+        self._logged = n
+        self.model.forget()
+        self._maybe_layout()
+        return True
+
+    def _state_word(self) -> str:
+        src = self.session.source
+        if src.state == "replay":
+            return "replay"
+        if src.state in ("finished", "error", "stopped"):
+            return src.state
+        return "running" if self.session.running else "paused"
+
+    def _on_state_change(self) -> None:
+        src = self.session.source
+        errors = self.query_one("#errors", ErrorPanel)
+        if src.error is not None:
+            errors.show(*src.error)
+            self.query_one("#bottom", TabbedContent).active = "tab-errors"
+            self.notify(src.error[0], title="the script raised", severity="error", timeout=8)
+        elif src.state == "finished" and not any(e.kind == "pass_started" for e in self.session.events):
+            self.notify("The script ended without calling backward().", title="no backward pass", timeout=8)
+        self.refresh_bindings()
+
+    # ------------------------------------------------------------ the graph
+    def _maybe_layout(self) -> None:
+        nodes = self.session.trace.nodes
+        if self._layout_busy or len(nodes) == self._laid_out_nodes:
+            return
+        if len(nodes) > MAX_DRAWN_NODES:
+            self.tree_forced = True if self.tree_forced is None else self.tree_forced
+        self._layout_busy = True
+        snapshot = dict(nodes)
+        labels = {nid: self._names.get(nid, info.label) for nid, info in snapshot.items()}
+        self.run_worker(lambda: self._layout(snapshot, labels), thread=True, exclusive=True, group="layout")
+
+    def _layout(self, nodes: dict, labels: dict) -> None:
+        ops = {nid: info.op for nid, info in nodes.items()}
+        edges = [(p, nid) for nid, info in nodes.items() for p in info.parents if p in nodes]
+        raster = rasterize(layout_graph(labels, edges), labels, ops) if len(nodes) <= MAX_DRAWN_NODES else None
+        parents = {nid: tuple(p for p in info.parents if p in nodes) for nid, info in nodes.items()}
+        used = {p for ps in parents.values() for p in ps}
+        roots = [nid for nid in nodes if nid not in used]
+        self.app.call_from_thread(self._layout_done, len(nodes), raster, labels, ops, parents, roots)
+
+    def _layout_done(self, count, raster, labels, ops, parents, roots) -> None:
+        self._layout_busy = False
+        self._laid_out_nodes = count
+        if raster is not None:
+            self.query_one("#canvas", GraphCanvas).set_raster(raster)
+        self.query_one("#tree", GraphTree).set_graph(labels, ops, parents, list(reversed(roots)))
+        self.render_step()
+        self._maybe_layout()
+
+    def _use_tree(self) -> bool:
+        if self.tree_forced is not None:
+            return self.tree_forced
+        return self.query_one("#graph-pane").size.width < TREE_BELOW_COLUMNS
+
+    # ------------------------------------------------------------ rendering a step
+    def render_step(self) -> None:
+        session = self.session
+        header = self.query_one("#header", StepHeader)
+        if session.cursor < 0 or self.model is None:
+            header.show(None, self._state_word())
+            return
+        view = self.model.step(session.cursor)
+        header.show(view, self._state_word())
+        passes = view.passes
+        if self.pass_pick is not None and self.pass_pick >= len(passes):
+            self.pass_pick = None
+        self.query_one("#passes", PassStack).show(passes, self._picked_pass(passes))
+        node = self.selected if self.selected is not None else view.node_id
+        bp_nodes = {
+            nid for nid in session.trace.nodes if Breakpoint("node", self._names.get(nid, "")) in session.breakpoints
+        }
+        self.query_one("#inspector", Inspector).show(
+            self.model.node(session.cursor, node, bp_nodes), view.closure, view.accumulation
+        )
+        pane = self.query_one("#graph-pane")
+        pane.set_class(self._use_tree(), "tree")
+        pane.border_title = f"graph · {len(session.trace.nodes)} nodes" + (" · follow" if self.follow else "")
+        canvas = self.query_one("#canvas", GraphCanvas)
+        canvas.show(view.statuses, view.edge, node, bp_nodes)
+        tree = self.query_one("#tree", GraphTree)
+        tree.show(view.statuses)
+        if self.follow and node is not None:
+            canvas.follow(node)
+            tree.reveal(node)
+        self.query_one("#events", EventLog).follow(session.cursor)
+        self.refresh_bindings()
+
+    def _picked_pass(self, passes: list) -> int | None:
+        if not passes:
+            return None
+        return len(passes) - 1 if self.pass_pick is None else self.pass_pick
+
+    # ------------------------------------------------------------ actions
+    def check_action(self, action: str, parameters) -> bool | None:
+        session = self.session
+        if action in ("back", "first"):
+            return None if session.cursor <= 0 else True
+        if action in ("forward", "step", "next", "next_node", "continue", "finish", "run_to", "last"):
+            return None if session.at_last or session.running else True
+        if action == "pause":
+            return True if session.running else None
+        return True
+
+    def _moved(self) -> None:
+        self.selected = None
+        self.pass_pick = None
+        self.render_step()
+
+    def _go(self, movement) -> None:
+        if self.session.running:
+            return
+        if self.session.move(movement):
+            self._moved()
+        else:
+            self.render_step()
+
+    def action_step(self) -> None:
+        self._go(nav.step_into())
+
+    action_forward = action_step
+
+    def action_next(self) -> None:
+        self._go(nav.next_event(self.session.current_depth()))
+
+    def action_next_node(self) -> None:
+        self._go(nav.next_node())
+
+    def action_back(self) -> None:
+        if self.session.cursor > 0 and not self.session.running:
+            self.session.back()
+            self._moved()
+
+    def action_first(self) -> None:
+        if not self.session.running:
+            self.session.go(0)
+            self._moved()
+
+    def action_last(self) -> None:
+        if not self.session.running:
+            self.session.go(self.session.total - 1)
+            self._moved()
+
+    def action_continue(self) -> None:
+        if self.session.trace is not None:
+            self._go(self.session.continue_movement())
+
+    def action_finish(self) -> None:
+        node = self.session.current_node()
+        if node is None:
+            self.notify("not inside a node: nothing to finish", severity="warning")
+            return
+        self._go(nav.finish_node(node, self.session.events[self.session.cursor].pass_id))
+
+    def _selected_node(self):
+        if self.selected is not None:
+            return self.selected
+        if self.model is not None and self.session.cursor >= 0:
+            return self.model.step(self.session.cursor).node_id
+        return None
+
+    def action_run_to(self) -> None:
+        node = self._selected_node()
+        if node is None:
+            self.notify("select a node first ([ and ], or click it)", severity="warning")
+            return
+        self._go(nav.run_to(node))
+
+    def _toggle(self, bp: Breakpoint) -> None:
+        on = self.session.toggle(bp)
+        self.notify(f"breakpoint {bp} {'set' if on else 'removed'}")
+        self.render_step()
+
+    def action_break_node(self) -> None:
+        node = self._selected_node()
+        if node is not None:
+            self._toggle(Breakpoint("node", self._names.get(node, str(node))))
+
+    def action_break_op(self) -> None:
+        node = self._selected_node()
+        info = self.session.trace.nodes.get(node) if node is not None else None
+        if info is None or not info.op:
+            self.notify("the selected node is a leaf: no op to break on", severity="warning")
+            return
+        self._toggle(Breakpoint("op", info.op))
+
+    def action_up(self) -> None:
+        passes = self.model.step(self.session.cursor).passes if self.session.cursor >= 0 else []
+        if passes:
+            self.pass_pick = max(0, (self._picked_pass(passes) or 0) - 1)
+            self.render_step()
+
+    def action_down(self) -> None:
+        passes = self.model.step(self.session.cursor).passes if self.session.cursor >= 0 else []
+        if passes:
+            self.pass_pick = min(len(passes) - 1, (self._picked_pass(passes) or 0) + 1)
+            self.render_step()
+
+    def action_pause(self) -> None:
+        self.session.source.pause()
+
+    def _cycle(self, delta: int) -> None:
+        ids = list(self.session.trace.nodes) if self.session.trace is not None else []
+        if not ids:
+            return
+        current = self._selected_node()
+        i = ids.index(current) if current in ids else -1
+        self.selected = ids[(i + delta) % len(ids)]
+        self.render_step()
+
+    def action_select_prev(self) -> None:
+        self._cycle(-1)
+
+    def action_select_next(self) -> None:
+        self._cycle(1)
+
+    def action_toggle_tree(self) -> None:
+        self.tree_forced = not self._use_tree()
+        self.render_step()
+
+    def action_toggle_follow(self) -> None:
+        self.follow = not self.follow
+        self.render_step()
+
+    def action_pan(self, dx: int, dy: int) -> None:
+        self.follow = False
+        canvas = self.query_one("#canvas", GraphCanvas)
+        canvas.scroll_to(canvas.scroll_x + dx, canvas.scroll_y + dy, animate=False)
+        self.render_step()
+
+    def action_export(self) -> None:
+        if self.session.cursor < 0:
+            return
+        from minigrad import viz
+
+        path = os.path.join(self.export_dir, f"step-{self.session.cursor + 1:05d}.svg")
+        try:
+            viz.draw(self.session.trace, step=self.session.cursor).save(path)
+        except Exception as exc:  # a failed export must not end the session
+            self.notify(f"{type(exc).__name__}: {exc}", title="export failed", severity="error")
+            return
+        self.notify(f"wrote {path}", title="exported")
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen([(_key_name(k), d) for k, _, d in KEYS]))
+
+    # ------------------------------------------------------------ messages from widgets
+    def on_event_log_jump(self, message: EventLog.Jump) -> None:
+        if not self.session.running:
+            self.session.go(message.index)
+            self._moved()
+
+    def on_graph_canvas_node_clicked(self, message: GraphCanvas.NodeClicked) -> None:
+        self.selected = message.node_id
+        self.render_step()
+
+    def on_tree_node_selected(self, message) -> None:
+        if message.node.data is not None:
+            self.selected = message.node.data
+            self.render_step()
+
+
+def _key_name(key: str) -> str:
+    return {"question_mark": "?", "right": "→", "left": "←"}.get(key, key)

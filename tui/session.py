@@ -1,0 +1,99 @@
+"""The viewer's position in a run: a cursor over the recorded events, moved by the keys.
+
+Movements first look in what is already recorded (so stepping back and then
+forward again replays the record); past the last recorded event they ask the
+runner to let the script continue until the same movement is satisfied.
+"""
+
+from __future__ import annotations
+
+from . import navigation as nav
+
+
+class Session:
+    """Cursor, breakpoints and the movement waiting on the script, over a runner or a replay."""
+
+    def __init__(self, source, breakpoints=()) -> None:
+        self.source = source
+        self.breakpoints: list = list(breakpoints)
+        self.cursor = -1
+        self.waiting_for: int | None = 0 if source.live else None
+
+    @property
+    def trace(self):
+        return self.source.trace
+
+    @property
+    def events(self) -> list:
+        return self.trace.events if self.trace is not None else []
+
+    @property
+    def total(self) -> int:
+        return len(self.events)
+
+    @property
+    def running(self) -> bool:
+        """The script is running towards a movement the viewer asked for."""
+        return self.waiting_for is not None
+
+    @property
+    def at_last(self) -> bool:
+        """No step after the cursor, now or ever (the script has ended, or this is a replay)."""
+        return self.cursor >= self.total - 1 and not self.source.alive
+
+    def sync(self) -> bool:
+        """Pick up where the script stopped; True when the cursor moved."""
+        if self.waiting_for is None:
+            if self.cursor < 0 and self.total:
+                self.cursor = 0
+                return True
+            return False
+        src = self.source
+        if src.paused_generation == self.waiting_for and src.paused_at is not None:
+            self.waiting_for = None
+            moved = self.cursor != src.paused_at
+            self.cursor = src.paused_at
+            return moved
+        if not src.alive and src.state != "starting":
+            self.waiting_for = None
+            last = self.total - 1
+            moved = self.cursor != last
+            self.cursor = last
+            return moved
+        return False
+
+    def move(self, movement: nav.Movement) -> bool:
+        """Go to the next step ``movement`` stops at; True when found in the record right away."""
+        found = nav.search(self.events, self.cursor + 1, movement)
+        if found is not None:
+            self.cursor = found
+            return True
+        if self.source.alive and self.waiting_for is None:
+            self.cursor = self.total - 1
+            self.waiting_for = self.source.advance(movement)
+        return False
+
+    def go(self, index: int) -> None:
+        """Jump to a recorded step (clamped)."""
+        if self.total:
+            self.cursor = min(max(index, 0), self.total - 1)
+
+    def back(self) -> None:
+        self.go(self.cursor - 1)
+
+    def current_depth(self) -> int:
+        return self.events[self.cursor].depth if 0 <= self.cursor < self.total else 0
+
+    def current_node(self):
+        return nav.current_node(self.events, self.cursor)
+
+    def toggle(self, bp) -> bool:
+        """Add or remove a breakpoint; True when it is now set."""
+        if bp in self.breakpoints:
+            self.breakpoints.remove(bp)
+            return False
+        self.breakpoints.append(bp)
+        return True
+
+    def continue_movement(self) -> nav.Movement:
+        return nav.continue_to(self.breakpoints, self.trace.nodes)
