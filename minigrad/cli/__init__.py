@@ -11,7 +11,7 @@ import argparse
 import importlib
 import sys
 
-SUBCOMMANDS = ["demo", "lesson"]
+SUBCOMMANDS = ["demo", "lesson", "trace"]
 
 
 def build_parser() -> argparse.ArgumentParser:
