@@ -66,7 +66,8 @@ def _is_array(item) -> bool:
 def normalize_key(a: Tensor, key) -> tuple[tuple, bool]:
     """Check ``key`` against ``a`` and turn it into a tuple NumPy/CuPy index the right way.
 
-    Returns ``(key, accumulate)``: boolean masks become their ``nonzero()``
+    Returns ``(keys, accumulate)``: one key, or two to apply in turn (see
+    ``_split_ints``); boolean masks become their ``nonzero()``
     integer arrays, index tensors become arrays on ``a``'s device, and
     ``accumulate`` says whether integer arrays could select one element twice.
     Errors follow PyTorch: bad index types, too many indices, out-of-range
@@ -151,21 +152,52 @@ def normalize_key(a: Tensor, key) -> tuple[tuple, bool]:
             dim += 1
     if scalar_bool and int_arrays:
         raise IndexError("minigrad does not support a boolean scalar index combined with integer array indices")
-    return tuple(out), int_arrays
+    return _split_ints(tuple(out)), int_arrays
+
+
+def _split_ints(key: tuple) -> tuple:
+    """PyTorch applies integer indices before array indices; NumPy treats them as array indices.
+
+    They differ when the two are separated by a slice (``x[1, :, [0, 1]]``), so a key
+    with both becomes two keys applied in turn: the ints (a basic, view-making key),
+    then the arrays on what is left.
+    """
+    arrays = [k for k in key if not (k is None or k is Ellipsis or isinstance(k, (int, slice)))]
+    if not arrays or not any(isinstance(k, int) and not isinstance(k, bool) for k in key):
+        return (key,)
+    first = tuple(slice(None) if any(k is arr for arr in arrays) else k for k in key)
+    second = tuple(
+        slice(None) if k is None or isinstance(k, (bool, slice)) else k
+        for k in key
+        if not (isinstance(k, int) and not isinstance(k, bool))
+    )
+    return (first, second)
 
 
 # ---------------------------------------------------------------- the index op and its scatter
 def index_with_key(a: Tensor, key: tuple, op: str = "index", accumulate: bool = False) -> Tensor:
     """``a.data[key]`` as an op, for an already normalised ``key``; backward scatters into zeros.
 
-    ``accumulate`` must be True when integer arrays in ``key`` may repeat an element.
+    ``key`` is one NumPy index, or a tuple of two applied in turn, the first basic
+    (see ``_split_ints``). ``accumulate`` must be True when integer arrays in
+    ``key`` may repeat an element.
     """
     src = a.data.shape
 
     def backward(g):
         return (_scatter_into_zeros(g, key, src, accumulate),)
 
-    return make(a.data[key], (a,), backward, op)
+    return make(_take(a.data, key), (a,), backward, op)
+
+
+def _take(arr, key: tuple):
+    for k in key if _is_chain(key) else (key,):
+        arr = arr[k]
+    return arr
+
+
+def _is_chain(key: tuple) -> bool:
+    return len(key) == 2 and isinstance(key[0], tuple)
 
 
 def _add_at(xp, target, key, values) -> None:
@@ -181,10 +213,11 @@ def _scatter_into_zeros(g: Tensor, key: tuple, shape: tuple, accumulate: bool) -
     """Zeros of ``shape`` with ``g`` written (or, when ``accumulate``, added) at ``key``."""
     xp = g._device.xp
     out = xp.zeros(shape, dtype=g.data.dtype)
+    target, last = (out[key[0]], key[1]) if _is_chain(key) else (out, key)  # a basic key gives a view
     if accumulate:
-        _add_at(xp, out, key, g.data)
+        _add_at(xp, target, last, g.data)
     else:
-        out[key] = g.data
+        target[last] = g.data
 
     def backward(gg):
         return (index_with_key(gg, key, "index", accumulate),)
@@ -193,7 +226,7 @@ def _scatter_into_zeros(g: Tensor, key: tuple, shape: tuple, accumulate: bool) -
 
 
 def _op_name(key: tuple) -> str:
-    if any(not isinstance(k, (int, slice)) and k is not None and k is not Ellipsis for k in key):
+    if _is_chain(key) or any(not isinstance(k, (int, slice)) and k is not None and k is not Ellipsis for k in key):
         return "index"
     return "select" if all(isinstance(k, int) for k in key) else "slice"
 
@@ -201,6 +234,7 @@ def _op_name(key: tuple) -> str:
 def getitem(a: Tensor, key) -> Tensor:
     """``a[key]`` with PyTorch's indexing rules; differentiable."""
     key, accumulate = normalize_key(a, key)
+    key = key[0] if len(key) == 1 else key
     return index_with_key(a, key, _op_name(key), accumulate)
 
 
@@ -221,8 +255,8 @@ def setitem(a: Tensor, key, value) -> None:
         value = value.data
     elif not isinstance(value, (int, float, bool)):
         value = _array_item(value, a._device) if isinstance(value, (list, tuple)) else value
-    key, _ = normalize_key(a, key)
-    target = a.data
+    keys, _ = normalize_key(a, key)
+    target, key = (a.data[keys[0]], keys[1]) if len(keys) == 2 else (a.data, keys[0])
     try:
         target[key] = value
     except ValueError as exc:
