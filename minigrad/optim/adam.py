@@ -1,0 +1,94 @@
+"""Adam and AdamW (PyTorch's update rules, with optional AMSGrad)."""
+
+from __future__ import annotations
+
+from .optimizer import Optimizer
+
+__all__ = ["Adam", "AdamW"]
+
+
+def _check(lr, betas, eps, weight_decay) -> None:
+    if lr < 0.0:
+        raise ValueError(f"Invalid learning rate: {lr}")
+    if eps < 0.0:
+        raise ValueError(f"Invalid epsilon value: {eps}")
+    if not 0.0 <= betas[0] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+    if not 0.0 <= betas[1] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+    if weight_decay < 0.0:
+        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+
+
+class Adam(Optimizer):
+    """Adam: bias-corrected moving averages of the gradient and its square.
+
+    ``weight_decay`` is L2 regularisation (added to the gradient); use AdamW for
+    decoupled weight decay.
+    """
+
+    _decoupled = False
+
+    def __init__(
+        self,
+        params,
+        lr: float = 1e-3,
+        betas=(0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 0.0,
+        amsgrad: bool = False,
+        maximize: bool = False,
+    ):
+        _check(lr, betas, eps, weight_decay)
+        defaults = dict(
+            lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay, amsgrad=amsgrad, maximize=maximize
+        )
+        super().__init__(params, defaults)
+
+    def _update(self, group, param, grad, state, xp):
+        lr, (beta1, beta2), eps, wd = group["lr"], group["betas"], group["eps"], group["weight_decay"]
+        if group["maximize"]:
+            grad = -grad
+        if wd:
+            if self._decoupled:
+                param *= 1 - lr * wd
+            else:
+                grad = grad + wd * param
+        if not state:
+            state["step"] = 0
+            state["exp_avg"] = xp.zeros_like(param)
+            state["exp_avg_sq"] = xp.zeros_like(param)
+            if group["amsgrad"]:
+                state["max_exp_avg_sq"] = xp.zeros_like(param)
+        state["step"] += 1
+        step = state["step"]
+        m, v = state["exp_avg"], state["exp_avg_sq"]
+        m += (1 - beta1) * (grad - m)
+        v *= beta2
+        v += (1 - beta2) * grad * grad
+        if group["amsgrad"]:
+            vmax = state["max_exp_avg_sq"]
+            xp.maximum(vmax, v, out=vmax)
+            v = vmax
+        bias_correction1 = 1 - beta1**step
+        bias_correction2_sqrt = (1 - beta2**step) ** 0.5
+        denom = xp.sqrt(v) / bias_correction2_sqrt + eps
+        param -= (lr / bias_correction1) * m / denom
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay: ``p *= 1 - lr * weight_decay`` before the Adam step."""
+
+    _decoupled = True
+
+    def __init__(
+        self,
+        params,
+        lr: float = 1e-3,
+        betas=(0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 1e-2,
+        amsgrad: bool = False,
+        maximize: bool = False,
+    ):
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize)

@@ -1,0 +1,74 @@
+"""RMSprop (PyTorch's update rule, with optional centering and momentum)."""
+
+from __future__ import annotations
+
+from .optimizer import Optimizer
+
+__all__ = ["RMSprop"]
+
+
+class RMSprop(Optimizer):
+    """Divide the gradient by a running root-mean-square of recent gradients."""
+
+    def __init__(
+        self,
+        params,
+        lr: float = 1e-2,
+        alpha: float = 0.99,
+        eps: float = 1e-8,
+        weight_decay: float = 0.0,
+        momentum: float = 0.0,
+        centered: bool = False,
+        maximize: bool = False,
+    ):
+        if lr < 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if eps < 0.0:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if momentum < 0.0:
+            raise ValueError(f"Invalid momentum value: {momentum}")
+        if weight_decay < 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if alpha < 0.0:
+            raise ValueError(f"Invalid alpha value: {alpha}")
+        defaults = dict(
+            lr=lr,
+            alpha=alpha,
+            eps=eps,
+            weight_decay=weight_decay,
+            momentum=momentum,
+            centered=centered,
+            maximize=maximize,
+        )
+        super().__init__(params, defaults)
+
+    def _update(self, group, param, grad, state, xp):
+        lr, alpha, eps = group["lr"], group["alpha"], group["eps"]
+        if group["maximize"]:
+            grad = -grad
+        if group["weight_decay"]:
+            grad = grad + group["weight_decay"] * param
+        if not state:
+            state["step"] = 0
+            state["square_avg"] = xp.zeros_like(param)
+            if group["momentum"] > 0:
+                state["momentum_buffer"] = xp.zeros_like(param)
+            if group["centered"]:
+                state["grad_avg"] = xp.zeros_like(param)
+        state["step"] += 1
+        square_avg = state["square_avg"]
+        square_avg *= alpha
+        square_avg += (1 - alpha) * grad * grad
+        if group["centered"]:
+            grad_avg = state["grad_avg"]
+            grad_avg += (1 - alpha) * (grad - grad_avg)
+            avg = xp.sqrt(square_avg - grad_avg * grad_avg) + eps
+        else:
+            avg = xp.sqrt(square_avg) + eps
+        if group["momentum"] > 0:
+            buf = state["momentum_buffer"]
+            buf *= group["momentum"]
+            buf += grad / avg
+            param -= lr * buf
+        else:
+            param -= lr * grad / avg

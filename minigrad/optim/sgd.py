@@ -1,0 +1,60 @@
+"""SGD with momentum, dampening, Nesterov momentum and weight decay (PyTorch's update rule)."""
+
+from __future__ import annotations
+
+from .optimizer import Optimizer
+
+__all__ = ["SGD"]
+
+
+class SGD(Optimizer):
+    """Stochastic gradient descent.
+
+    With ``momentum`` m the buffer is ``b = m * b + (1 - dampening) * g`` (the first
+    step sets ``b = g``); the step is ``b`` (or ``g + m * b`` with ``nesterov``).
+    ``weight_decay`` adds ``weight_decay * p`` to the gradient first.
+    """
+
+    def __init__(
+        self,
+        params,
+        lr: float = 1e-3,
+        momentum: float = 0.0,
+        dampening: float = 0.0,
+        weight_decay: float = 0.0,
+        nesterov: bool = False,
+        maximize: bool = False,
+    ):
+        if lr < 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if momentum < 0.0:
+            raise ValueError(f"Invalid momentum value: {momentum}")
+        if weight_decay < 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+        defaults = dict(
+            lr=lr,
+            momentum=momentum,
+            dampening=dampening,
+            weight_decay=weight_decay,
+            nesterov=nesterov,
+            maximize=maximize,
+        )
+        super().__init__(params, defaults)
+
+    def _update(self, group, param, grad, state, xp):
+        lr, momentum, wd = group["lr"], group["momentum"], group["weight_decay"]
+        if group["maximize"]:
+            grad = -grad
+        if wd:
+            grad = grad + wd * param
+        if momentum:
+            buf = state.get("momentum_buffer")
+            if buf is None:
+                buf = state["momentum_buffer"] = grad.copy()
+            else:
+                buf *= momentum
+                buf += (1 - group["dampening"]) * grad
+            grad = grad + momentum * buf if group["nesterov"] else buf
+        param -= lr * grad
