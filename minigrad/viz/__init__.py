@@ -34,6 +34,7 @@ def draw(
     op_nodes: bool = True,
     legend: bool = True,
     title: str | None = None,
+    options: Options | None = None,
 ) -> Diagram:
     """Draw a graph: ``root`` is a tensor (or a list of tensors), or a recorded trace with ``step``.
 
@@ -55,9 +56,10 @@ def draw(
         op_nodes: draw each op as its own small node between tensor boxes (micrograd
             style); False merges the op into the box it produced.
         legend: add a legend of the colours used.
-        title: a caption above the diagram.
+        title: a caption above the diagram (for a trace, the default is the step's event).
+        options: an :class:`Options` to use instead of the keyword arguments above.
     """
-    options = Options(
+    options = options or Options(
         rankdir=rankdir,
         fields=fields,
         captured=captured,

@@ -128,7 +128,7 @@ class _Writer:
         if node.saved:
             rows.append(self._row("saved .grad = " + self.fmt(node.saved_grad), bg=SAVED_FILL, align="LEFT"))
         if node.restored:
-            rows.append(self._row(".grad restored", bg=RESTORED_FILL, align="LEFT"))
+            rows.append(self._row(".grad restored to " + self.fmt(node.grad), bg=RESTORED_FILL, align="LEFT"))
         if self.o.captured and not self.o.op_nodes:
             rows.extend(self._captured_rows(node))
         if not rows:
@@ -250,6 +250,10 @@ class _Writer:
         if any(n.saved for n in nodes):
             rows.append(
                 f'<TR><TD BGCOLOR="{SAVED_FILL}" BORDER="1"> </TD><TD ALIGN="LEFT">.grad saved by grad()</TD></TR>'
+            )
+        if any(n.restored for n in nodes):
+            rows.append(
+                f'<TR><TD BGCOLOR="{RESTORED_FILL}" BORDER="1"> </TD><TD ALIGN="LEFT">.grad restored by grad()</TD></TR>'
             )
         if not rows:
             return []

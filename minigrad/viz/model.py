@@ -71,13 +71,18 @@ class VEdge:
 
 @dataclass
 class VGraph:
-    """Nodes in drawing order, edges, and what was left out (``hidden`` nodes behind ``boundary``)."""
+    """Nodes in drawing order, edges, and what was left out (``hidden`` nodes behind ``boundary``).
+
+    ``pass_id`` is the backward pass whose state is shown (trace diagrams only);
+    ``passes`` labels the clusters of nodes built by a pass (create_graph).
+    """
 
     nodes: dict = field(default_factory=dict)
     edges: list = field(default_factory=list)
     hidden: int = 0
     boundary: list = field(default_factory=list)
     title: str | None = None
+    pass_id: int | None = None
     passes: dict = field(default_factory=dict)
 
     def add_edges_from_parents(self) -> None:

@@ -148,7 +148,7 @@ def graph_at_step(trace, step: int | None, options: Options, index: TraceIndex |
     restored = {nid for nid, _ in ev.restored} if ev.kind == "grads_restored" else set()
     grad_update = ev.target if ev.kind == "grad_accumulated" and ev.into == "grad" else None
 
-    g = VGraph(hidden=hidden)
+    g = VGraph(hidden=hidden, pass_id=pass_id)
     for nid in kept:
         info = nodes[nid]
         ns = state.nodes[nid]
