@@ -50,9 +50,11 @@ def _matmul(a: Tensor, b: Tensor, op: str) -> Tensor:
         # Treat vectors as (1, k) / (k, 1) matrices, then sum away the batch dims broadcasting added.
         A = a.reshape(1, -1) if a_vec else a
         Bm = b.reshape(-1, 1) if b_vec else b
-        if a_vec:
+        if a_vec and b_vec:
+            g = g.reshape(1, 1)
+        elif a_vec:
             g = g.unsqueeze(-2)
-        if b_vec:
+        elif b_vec:
             g = g.unsqueeze(-1)
         ga = gb = None
         if a._rg:
