@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import backend as B
-from ..tensor import shape_str
+from ..tensor import Tensor, shape_str
 
 __all__ = ["Snapshot", "Stats", "snapshot", "DEFAULT_MAX_VALUES", "HEAD_VALUES"]
 
@@ -167,9 +167,10 @@ def _stats(arr, xp) -> Stats:
 
 def snapshot(t, max_values: int = DEFAULT_MAX_VALUES) -> Snapshot:
     """Snapshot a Tensor (or a raw NumPy/CuPy array) now."""
-    arr = getattr(t, "data", t)
-    tensor_id = getattr(t, "_id", None)
-    dev = getattr(t, "_device", None) or B.device_of_array(arr)
+    if isinstance(t, Tensor):
+        arr, tensor_id, dev = t.data, t._id, t._device
+    else:
+        arr, tensor_id, dev = t, None, B.device_of_array(t)
     shape = tuple(int(n) for n in arr.shape)
     if arr.size <= max_values:
         values = np.array(B.to_host(arr), copy=True)

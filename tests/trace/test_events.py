@@ -1,0 +1,290 @@
+"""Exact event sequences for the seed examples, names, sources, nesting and errors."""
+
+import numpy as np
+import pytest
+
+import minigrad as mg
+from minigrad import _events
+from minigrad.tensor import make
+from minigrad.trace import NodeCreated, listen, record
+
+
+def shape_of(tr):
+    """(kind, node, target-or-into) per event, with node ids replaced by labels."""
+    out = []
+    for e in tr.events:
+        lbl = tr.nodes[e.node_id].label if e.node_id is not None else None
+        extra = None
+        if e.kind == "grad_accumulated":
+            extra = (tr.nodes[e.target].label, e.into)
+        out.append((e.kind, lbl, extra))
+    return out
+
+
+def test_sum_of_squares_exact_sequence():
+    with record() as tr:
+        x = mg.tensor([1.0, -2.0, 3.0], requires_grad=True)
+        mg.sum(x * x).backward()
+    mul = f"mul#{x.id + 1}"
+    total = f"sum#{x.id + 2}"
+    assert shape_of(tr) == [
+        ("node_created", "x", None),
+        ("node_named", "x", None),
+        ("node_created", mul, None),
+        ("node_created", total, None),
+        ("pass_started", None, None),
+        ("seeded", total, None),
+        ("node_entered", total, None),
+        ("closure_called", total, None),
+        ("grad_accumulated", total, (mul, "pass")),
+        ("node_finished", total, None),
+        ("node_entered", mul, None),
+        ("closure_called", mul, None),
+        ("grad_accumulated", mul, ("x", "pass")),
+        ("grad_accumulated", mul, ("x", "pass")),
+        ("node_finished", mul, None),
+        ("node_entered", "x", None),
+        ("grad_accumulated", "x", ("x", "grad")),
+        ("node_finished", "x", None),
+        ("graph_freed", None, None),
+        ("pass_finished", None, None),
+    ]
+    ev = tr.events
+    assert [e.seq for e in ev] == list(range(len(ev)))
+    assert all(e.pass_id is None and e.depth == 0 for e in ev[:4])
+    assert {e.pass_id for e in ev[4:]} == {ev[4].pass_id} and all(e.depth == 1 for e in ev[4:])
+    assert ev[4].pass_kind == "backward" and ev[4].options["retain_graph"] is False
+    np.testing.assert_array_equal(ev[4].seeds[0].array(), 1.0)
+    first, second = ev[12], ev[13]
+    np.testing.assert_array_equal(first.contribution.array(), [1, -2, 3])
+    assert first.before is None
+    np.testing.assert_array_equal(second.before.array(), [1, -2, 3])
+    np.testing.assert_array_equal(second.after.array(), [2, -4, 6])
+    np.testing.assert_array_equal(ev[16].after.array(), x.grad.data)
+    closure = ev[11]
+    assert closure.closure.name == "mul.<locals>.backward"
+    assert "def backward" in closure.closure.source
+    assert closure.closure.first_line <= closure.closure.last_line
+    assert [(c.name, c.kind, c.tensor_id) for c in closure.captured] == [("a", "tensor", x.id), ("b", "tensor", x.id)]
+    assert len(closure.outputs) == 2
+    assert set(ev[18].nodes) == {x.id + 1, x.id + 2}
+
+
+def test_two_outputs_two_inputs_grad_saves_and_restores():
+    with record() as tr:
+        a = mg.tensor([1.0, 2.0], requires_grad=True)
+        b = mg.tensor([3.0, 4.0], requires_grad=True)
+        a.grad = mg.tensor([10.0, 10.0])
+        ga, gb = mg.autograd.grad((mg.sum(a * b), mg.sum(a * a)), (a, b))
+    np.testing.assert_array_equal(ga.data, [5, 8])
+    np.testing.assert_array_equal(gb.data, [1, 2])
+    ab, s1, aa, s2 = (f"{op}#{a.id + k}" for op, k in (("mul", 3), ("sum", 4), ("mul", 5), ("sum", 6)))
+    kinds = shape_of(tr)
+    start = next(i for i, k in enumerate(kinds) if k[0] == "pass_started")
+    assert kinds[start:] == [
+        ("pass_started", None, None),
+        ("grads_saved", None, None),
+        ("seeded", s1, None),
+        ("seeded", s2, None),
+        ("node_entered", s2, None),
+        ("closure_called", s2, None),
+        ("grad_accumulated", s2, (aa, "pass")),
+        ("node_finished", s2, None),
+        ("node_entered", aa, None),
+        ("closure_called", aa, None),
+        ("grad_accumulated", aa, ("a", "pass")),
+        ("grad_accumulated", aa, ("a", "pass")),
+        ("node_finished", aa, None),
+        ("node_entered", s1, None),
+        ("closure_called", s1, None),
+        ("grad_accumulated", s1, (ab, "pass")),
+        ("node_finished", s1, None),
+        ("node_entered", ab, None),
+        ("closure_called", ab, None),
+        ("grad_accumulated", ab, ("a", "pass")),
+        ("grad_accumulated", ab, ("b", "pass")),
+        ("node_finished", ab, None),
+        ("node_entered", "b", None),
+        ("grad_accumulated", "b", ("b", "grad")),
+        ("node_finished", "b", None),
+        ("node_entered", "a", None),
+        ("grad_accumulated", "a", ("a", "grad")),
+        ("node_finished", "a", None),
+        ("grads_restored", None, None),
+        ("graph_freed", None, None),
+        ("pass_finished", None, None),
+    ]
+    ev = tr.events[start:]
+    assert ev[0].pass_kind == "grad" and ev[0].inputs == (a.id, b.id)
+    saved = dict(ev[1].saved)
+    np.testing.assert_array_equal(saved[a.id].array(), [10, 10])
+    assert saved[b.id] is None
+    assert set(ev[1].edges) == {a.id + k for k in (3, 4, 5, 6)}
+    restored = dict(ev[-3].restored)
+    np.testing.assert_array_equal(restored[a.id].array(), [10, 10])
+    assert restored[b.id] is None
+    np.testing.assert_array_equal(a.grad.data, [10, 10])
+    results = ev[-1].results
+    np.testing.assert_array_equal(results[0].array(), [5, 8])
+    np.testing.assert_array_equal(results[1].array(), [1, 2])
+
+
+def test_sources_and_names():
+    with record() as tr:
+        w = mg.tensor([[1.0, 2.0]], requires_grad=True)
+        given = mg.tensor([3.0], requires_grad=True, name="bias")
+        out = (w * 2 + given).tanh()
+        loss = out.sum()
+        loss.backward()
+    assert tr.node(w.id).name == "w"
+    assert tr.node(given.id).name == "bias"
+    assert tr.node(out.id).name == "out"
+    assert tr.node(loss.id).name == "loss"
+    src = tr.node(out.id).source
+    assert (
+        src.file == __file__ and src.text == "out = (w * 2 + given).tanh()" and src.function == "test_sources_and_names"
+    )
+    assert tr.node("out").id == out.id
+    with pytest.raises(KeyError, match="nope"):
+        tr.node("nope")
+
+
+def test_name_set_later_and_nodes_made_before_recording():
+    a = mg.tensor([1.0, 2.0], requires_grad=True)
+    b = a * 3
+    with record() as tr:
+        c = b.sum()
+        c.name = "total"
+        c.backward()
+    created = [e for e in tr.events if isinstance(e, NodeCreated)]
+    assert [(e.node, e.late) for e in created] == [(a.id, True), (b.id, True), (c.id, False)]
+    assert created[0].info.source is None
+    assert tr.node(c.id).name == "total"
+
+
+def test_engine_arithmetic_is_not_a_node_but_user_constants_are():
+    with record() as tr:
+        k = mg.tensor(2.0)
+        x = mg.tensor([1.0, 2.0], requires_grad=True)
+        (x * k).sum().backward()
+    ids = set(tr.nodes)
+    assert k.id in ids and x.id in ids
+    assert all(tr.nodes[i].requires_grad or i == k.id for i in ids)
+
+
+def test_large_values_are_summarised():
+    with record(max_values=4) as tr:
+        x = mg.tensor(np.arange(10.0), requires_grad=True)
+        (x * x).sum().backward()
+    snap = tr.node(x.id).data
+    assert snap.summarised and snap.shape == (10,)
+    s = snap.stats
+    assert (s.min, s.max, s.mean, s.nan_count, s.inf_count) == (0.0, 9.0, 4.5, 0, 0)
+    assert s.head == (0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0)
+    assert s.norm == pytest.approx(np.linalg.norm(np.arange(10.0)))
+    with pytest.raises(ValueError, match=r"shape \[10\] was summarised"):
+        snap.array()
+    seeded = tr.find("seeded")[0]
+    assert not seeded.grad.summarised
+
+
+def test_create_graph_consecutive_passes():
+    with record() as tr:
+        x = mg.tensor(2.0, dtype=mg.float64, requires_grad=True)
+        y = x**3
+        (g,) = mg.autograd.grad(y, x, create_graph=True)
+        g.backward()
+    passes = tr.find("pass_started")
+    assert [p.pass_kind for p in passes] == ["grad", "backward"]
+    assert [p.depth for p in passes] == [1, 1]
+    made_in_pass = [e for e in tr.events if e.kind == "node_created" and e.info.pass_id == passes[0].pass_id]
+    assert made_in_pass and all(e.pass_id == passes[0].pass_id for e in made_in_pass)
+    assert passes[1].roots == (g.id,)
+    assert tr.node(g.id).name == "g"
+    entered = [e.node for e in tr.find("node_entered", pass_id=passes[1].pass_id)]
+    assert entered[0] == g.id and entered[-1] == x.id
+    np.testing.assert_allclose(tr.find("grad_accumulated", pass_id=passes[1].pass_id)[-1].after.array(), 12.0)
+
+
+def _with_inner_grad(a):
+    """a * 1 whose backward runs a grad() pass of its own (a nested pass, depth 2)."""
+
+    def backward(g):
+        with mg.enable_grad():
+            (inner,) = mg.autograd.grad(mg.sum(a * a), a)
+        return (g * inner.detach(),)
+
+    return make(a.data.copy(), (a,), backward, "inner")
+
+
+def test_nested_pass_depth():
+    with record() as tr:
+        a = mg.tensor([1.0, 3.0], requires_grad=True)
+        mg.sum(_with_inner_grad(a)).backward()
+    np.testing.assert_array_equal(a.grad.data, [2, 6])
+    passes = tr.find("pass_started")
+    assert [p.depth for p in passes] == [1, 2]
+    outer, inner = passes[0].pass_id, passes[1].pass_id
+    inner_events = [e for e in tr.events if e.pass_id == inner and e.kind != "node_created"]
+    assert all(e.depth == 2 for e in inner_events)
+    assert inner_events[-1].kind == "pass_finished"
+    closure_outer = [e for e in tr.find("closure_called", pass_id=outer) if tr.nodes[e.node].op == "inner"][0]
+    assert closure_outer.seq > inner_events[-1].seq
+    mid = tr.find("node_entered", pass_id=inner)[0].seq
+    state = tr.state_at(mid)
+    assert [p.pass_id for p in state.passes] == [outer, inner]
+    assert state.shown_pass == inner
+    assert [s.pass_id for s in state.save_stack] == [inner]
+
+
+def test_error_mid_pass_then_restore():
+    def boom(a):
+        def backward(g):
+            raise RuntimeError("closure failed")
+
+        return make(a.data * 2, (a,), backward, "boom")
+
+    with record() as tr:
+        a = mg.tensor([1.0], requires_grad=True)
+        a.grad = mg.tensor([7.0])
+        y = mg.sum(boom(a))
+        with pytest.raises(RuntimeError, match="closure failed"):
+            mg.autograd.grad(y, a)
+    kinds = [e.kind for e in tr.events]
+    i = kinds.index("error")
+    assert kinds[i - 1] == "node_entered" and kinds[i + 1 :] == ["grads_restored"]
+    err = tr.events[i]
+    assert (err.error_type, err.message) == ("RuntimeError", "closure failed")
+    assert tr.nodes[err.node].op == "boom"
+    np.testing.assert_array_equal(dict(tr.events[-1].restored)[a.id].array(), [7.0])
+    state = tr.state_at(-1)
+    assert state.passes == () and state.save_stack == ()
+    assert state.nodes[err.node].status == "failed" and state.error == err
+    np.testing.assert_array_equal(state.nodes[a.id].grad.array(), [7.0])
+
+
+def test_listen_callback_and_no_listener_left():
+    seen = []
+    with listen(seen.append):
+        x = mg.tensor([1.0], requires_grad=True)
+        (x * 2).sum().backward()
+    assert [e.seq for e in seen] == list(range(len(seen)))
+    assert seen[-1].kind == "pass_finished"
+    assert _events.listeners == []
+    n = len(seen)
+    (mg.tensor([1.0], requires_grad=True) * 2).sum().backward()
+    assert len(seen) == n
+
+
+def test_other_threads_are_not_recorded_unless_asked():
+    import threading
+
+    def work():
+        (mg.tensor([1.0], requires_grad=True) * 2).sum().backward()
+
+    with record() as mine, record(all_threads=True) as everything:
+        t = threading.Thread(target=work)
+        t.start()
+        t.join()
+    assert len(mine) == 0
+    assert any(e.kind == "pass_finished" for e in everything.events)

@@ -1,0 +1,107 @@
+"""Trace.save/Trace.load: lossless JSON Lines with a schema version, clear errors."""
+
+import json
+
+import numpy as np
+import pytest
+
+import minigrad as mg
+from minigrad.trace import SCHEMA_VERSION, Snapshot, Trace, TraceFormatError, record, snapshot
+
+pytestmark = pytest.mark.filterwarnings("ignore:divide by zero:RuntimeWarning")
+
+
+def _recorded(max_values=1024):
+    with record(max_values=max_values, meta={"run": "test"}) as tr:
+        a = mg.tensor([1.0, 2.0], requires_grad=True)
+        b = mg.tensor(np.arange(12.0).reshape(3, 4), dtype=mg.float64, requires_grad=True)
+        h = mg.tensor([0.5, 1.5], dtype=mg.float16)
+        c = (b * 2).sum() + (a * a).sum() + h.float().sum()
+        (ga,) = mg.autograd.grad(c, a, retain_graph=True)
+        c.backward()
+        z = mg.tensor([0.0, 4.0], requires_grad=True)
+        z.sqrt().sum().backward()
+    return tr
+
+
+@pytest.mark.parametrize("max_values", [1024, 3])
+def test_round_trip_is_lossless(tmp_path, max_values):
+    tr = _recorded(max_values)
+    path = tmp_path / "run.jsonl"
+    tr.save(path)
+    back = Trace.load(path)
+    assert back.events == tr.events
+    assert back.nodes == tr.nodes
+    assert back.meta == {"run": "test"}
+    for k in (0, len(tr) // 2, len(tr) - 1):
+        assert back.state_at(k) == tr.state_at(k)
+    inf_grad = [e for e in back.events if e.kind == "node_entered" and e.grad.has_nonfinite()]
+    assert inf_grad, "the sqrt(0) gradient is infinite and must survive the round trip"
+    header = json.loads(path.read_text().splitlines()[0])
+    assert header["format"] == "minigrad-trace" and header["version"] == SCHEMA_VERSION
+
+
+def test_snapshot_json_keeps_dtype_and_exact_values():
+    for arr in (
+        np.array([0.1, -1e-30, np.nan, np.inf], dtype=np.float32),
+        np.array(3, dtype=np.int64),
+        np.array([[True, False]]),
+        np.array([1.0009765625, 65504.0], dtype=np.float16),
+        np.random.default_rng(0).standard_normal((2, 3)),
+    ):
+        snap = snapshot(arr)
+        back = Snapshot.from_json(json.loads(json.dumps(snap.to_json())))
+        assert back == snap
+        assert back.values.dtype == arr.dtype and not back.values.flags.writeable
+        np.testing.assert_array_equal(back.values, arr)
+
+
+def _saved_lines(tmp_path):
+    tr = _recorded()
+    path = tmp_path / "run.jsonl"
+    tr.save(path)
+    return path, path.read_text().splitlines()
+
+
+def test_wrong_version_names_line_one(tmp_path):
+    path, lines = _saved_lines(tmp_path)
+    header = json.loads(lines[0])
+    header["version"] = SCHEMA_VERSION + 1
+    path.write_text("\n".join([json.dumps(header)] + lines[1:]) + "\n")
+    with pytest.raises(TraceFormatError, match=r"line 1: trace schema version 2 is not supported"):
+        Trace.load(path)
+
+
+def test_not_a_trace(tmp_path):
+    path = tmp_path / "x.jsonl"
+    path.write_text('{"hello": 1}\n')
+    with pytest.raises(TraceFormatError, match="line 1: not a minigrad trace"):
+        Trace.load(path)
+    path.write_text("garbage\n")
+    with pytest.raises(TraceFormatError, match="line 1"):
+        Trace.load(path)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda line: line[: len(line) // 2],
+        lambda line: line.replace('"kind": "', '"kind": "no_such_'),
+        lambda line: json.dumps({**json.loads(line), "seq": 999}),
+        lambda line: line.replace('"node"', '"nod"', 1),
+    ],
+)
+def test_damaged_line_is_named(tmp_path, damage):
+    path, lines = _saved_lines(tmp_path)
+    idx = next(i for i, line in enumerate(lines) if '"kind": "node_entered"' in line)
+    lines[idx] = damage(lines[idx])
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(TraceFormatError, match=rf"line {idx + 1}: damaged event"):
+        Trace.load(path)
+
+
+def test_truncated_file(tmp_path):
+    path, lines = _saved_lines(tmp_path)
+    path.write_text("\n".join(lines[:-3]) + "\n")
+    with pytest.raises(TraceFormatError, match="truncated"):
+        Trace.load(path)

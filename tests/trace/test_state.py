@@ -1,0 +1,108 @@
+"""Trace.state_at(k) against the live tensors captured while the run happened."""
+
+import numpy as np
+import pytest
+
+import minigrad as mg
+from minigrad import _events
+from minigrad.trace import record
+
+
+def _host(t):
+    return None if t is None else np.array(t.data, copy=True)
+
+
+class LiveProbe:
+    """A raw listener registered after the recorder: at each raw event, the step the recorder
+    has reached and a copy of every recorded tensor's live data and .grad, plus the raw gradient."""
+
+    def __init__(self, trace):
+        self.trace = trace
+        self.tensors = {}
+        self.at = {}
+
+    def __call__(self, kind, fields):
+        if kind == "node_created":
+            self.tensors[fields["node"].id] = fields["node"]
+        step = len(self.trace.events) - 1
+        live = {nid: (_host(t), _host(t._grad)) for nid, t in self.tensors.items() if nid in self.trace.nodes}
+        raw = None
+        if kind in ("node_entered", "seeded"):
+            raw = (fields["node"].id, _host(fields["grad"]))
+        elif kind == "grad_accumulated" and fields["into"] == "pass":
+            raw = (fields["target"].id, _host(fields["after"]))
+        self.at[step] = (live, raw)
+
+
+def _script():
+    w = mg.tensor([[0.5, -1.0], [2.0, 0.25]], dtype=mg.float64, requires_grad=True)
+    x = mg.tensor([1.0, 3.0], dtype=mg.float64, requires_grad=True)
+    h = (w @ x).tanh()
+    loss = (h * h + x).sum()
+    loss.backward(retain_graph=True)
+    gw, gx = mg.autograd.grad(loss, (w, x), retain_graph=True)
+    loss.backward()
+    return w, x, gw, gx
+
+
+def test_state_at_matches_live_values_at_every_step():
+    with record() as tr:
+        probe = LiveProbe(tr)
+        _events.add_listener(probe)
+        try:
+            w, x, _, _ = _script()
+        finally:
+            _events.remove_listener(probe)
+    assert len(probe.at) > 40
+    checked_pass_grads = 0
+    for step, (live, raw) in probe.at.items():
+        state = tr.state_at(step)
+        for nid, (data, grad) in live.items():
+            ns = state.nodes[nid]
+            np.testing.assert_array_equal(ns.data.array(), data, err_msg=f"data of #{nid} at step {step}")
+            if grad is None:
+                assert ns.grad is None, f".grad of #{nid} at step {step}"
+            else:
+                np.testing.assert_array_equal(ns.grad.array(), grad, err_msg=f".grad of #{nid} at step {step}")
+        if raw is not None:
+            nid, g = raw
+            np.testing.assert_array_equal(state.nodes[nid].pass_grad.array(), g)
+            checked_pass_grads += 1
+    assert checked_pass_grads > 10
+    np.testing.assert_array_equal(tr.state_at(-1).nodes[x.id].grad.array(), x.grad.data)
+
+
+def test_statuses_current_node_and_edge():
+    with record() as tr:
+        x = mg.tensor([1.0, -2.0, 3.0], requires_grad=True)
+        mg.sum(x * x).backward()
+    mul, total = x.id + 1, x.id + 2
+    seq = {(e.kind, e.node_id): e.seq for e in tr.events}
+    st = tr.state_at(seq[("pass_started", None)])
+    assert {st.nodes[i].status for i in (x.id, mul, total)} == {"untouched"}
+    st = tr.state_at(seq[("seeded", total)])
+    assert st.nodes[total].status == "pending" and st.current_node == total
+    st = tr.state_at(seq[("node_entered", mul)])
+    assert (st.nodes[total].status, st.nodes[mul].status, st.nodes[x.id].status) == ("done", "active", "untouched")
+    acc = tr.find("grad_accumulated", node=mul)[0]
+    st = tr.state_at(acc.seq)
+    assert st.current_edge == (mul, x.id) and st.event is acc
+    assert st.nodes[x.id].status == "pending"
+    last = tr.state_at(-1)
+    assert {last.nodes[i].status for i in (x.id, mul, total)} == {"done"}
+    assert last.nodes[mul].freed and not last.nodes[x.id].freed
+    assert last.passes == () and last.shown_pass == acc.pass_id
+    with pytest.raises(IndexError, match="out of range"):
+        tr.state_at(len(tr))
+
+
+def test_state_at_is_consistent_with_checkpoints(monkeypatch):
+    from minigrad.trace import trace as trace_module
+
+    monkeypatch.setattr(trace_module, "_CHECKPOINT_EVERY", 7)
+    with record() as tr:
+        _script()
+    forward = [tr.state_at(k) for k in range(len(tr))]
+    backward = [tr.state_at(k) for k in reversed(range(len(tr)))][::-1]
+    assert len(tr._checkpoints) > 3
+    assert forward == backward
