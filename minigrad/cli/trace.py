@@ -97,6 +97,8 @@ def record_script(args) -> int:
                 runpy.run_path(path, run_name="__main__")
             except SystemExit as exc:
                 code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+                if not isinstance(exc.code, (int, type(None))):
+                    print(exc.code, file=sys.stderr)
             except Exception:
                 traceback.print_exc()
                 code = 1
