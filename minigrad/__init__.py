@@ -27,7 +27,14 @@ from .ops import *  # noqa: F401,F403
 from .creation import *  # noqa: F401,F403
 from .interop import from_dlpack
 from . import autograd
-from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .autograd import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from . import data, nn, optim
 
 bool = bool_  # noqa: A001  (torch.bool)
