@@ -70,6 +70,13 @@ def _dtype(dtype, default=None):
     return B.to_dtype(dtype) if dtype is not None else (default or B.get_default_dtype())
 
 
+def _float_dtype(dtype, op: str):
+    dt = _dtype(dtype)
+    if dt.kind != "f":
+        raise RuntimeError(f"{op}(): expected a floating point dtype, got {dt} (use randint for integers)")
+    return dt
+
+
 def zeros(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A tensor of zeros."""
     dev = B.device(device)
@@ -129,14 +136,14 @@ def eye(n, m=None, dtype=None, device=None, requires_grad=False) -> Tensor:
 def rand(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Uniform random values in [0, 1)."""
     dev = B.device(device)
-    dt = _dtype(dtype)
+    dt = _float_dtype(dtype, "rand")
     return _finish(generator_for(dev).random(_size(size)).astype(dt), dev, requires_grad)
 
 
 def randn(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Standard normal random values."""
     dev = B.device(device)
-    dt = _dtype(dtype)
+    dt = _float_dtype(dtype, "randn")
     return _finish(generator_for(dev).standard_normal(_size(size)).astype(dt), dev, requires_grad)
 
 

@@ -464,7 +464,7 @@ def _to_array(data, dtype, device):
     else:
         from_python = not isinstance(data, (np.ndarray, np.generic))
         try:
-            arr = np.array(data)
+            arr = np.array(data, order="C")  # contiguous, like torch.tensor (gradcheck perturbs a flat view)
         except (ValueError, TypeError) as exc:
             raise TypeError(f"could not convert data of type {type(data).__name__} to a tensor: {exc}") from None
         if arr.dtype == object:
