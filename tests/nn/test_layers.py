@@ -1,0 +1,230 @@
+"""Layers: gradients by gradcheck (float64), behaviour, and forward values against PyTorch."""
+
+import numpy as np
+import pytest
+
+import minigrad as mg
+from minigrad import nn
+from minigrad.autograd import gradcheck, gradgradcheck
+from minigrad.nn import functional as F
+from tests.conftest import rand64
+
+D = mg.float64
+
+
+def check_module(module, *inputs):
+    params = tuple(module.parameters())
+    assert gradcheck(lambda *args: module(*args[: len(inputs)]), inputs + params)
+
+
+@pytest.mark.parametrize("batch_shape", [(4,), (2, 3), ()])
+def test_linear_gradcheck(batch_shape):
+    check_module(nn.Linear(3, 2, dtype=D), rand64(*batch_shape, 3))
+
+
+def test_linear_without_bias_and_second_order():
+    layer = nn.Linear(3, 2, bias=False, dtype=D)
+    assert layer.bias is None and len(list(layer.parameters())) == 1
+    check_module(layer, rand64(4, 3))
+    assert gradgradcheck(lambda x, w: F.linear(x, w) ** 2, (rand64(2, 3), rand64(2, 3)))
+
+
+def test_linear_matches_formula_and_skips_unneeded_grads():
+    layer = nn.Linear(3, 2, dtype=D)
+    x = rand64(4, 3, requires_grad=False)
+    out = layer(x)
+    np.testing.assert_allclose(out.data, x.data @ layer.weight.data.T + layer.bias.data)
+    out.sum().backward()
+    assert x.grad is None and layer.weight.grad.shape == (2, 3)
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        nn.ReLU(),
+        nn.Tanh(),
+        nn.Sigmoid(),
+        nn.GELU(),
+        nn.GELU("tanh"),
+        nn.LeakyReLU(0.1),
+        nn.SiLU(),
+        nn.Softmax(1),
+        nn.LogSoftmax(0),
+        nn.Flatten(),
+        nn.Identity(),
+    ],
+    ids=lambda m: repr(m),
+)
+def test_activation_and_shape_layers_gradcheck(module):
+    x = rand64(3, 2, 2)
+    x.data[np.abs(x.data) < 1e-3] = 0.5  # keep clear of relu's kink
+    check_module(module, x)
+
+
+def test_softmax_and_log_softmax_are_stable_and_twice_differentiable():
+    x = mg.tensor([[1e4, 0.0, -1e4], [3.0, 3.0, 3.0]], dtype=D)
+    np.testing.assert_allclose(F.softmax(x, 1).data, [[1, 0, 0], [1 / 3, 1 / 3, 1 / 3]])
+    np.testing.assert_allclose(F.log_softmax(x, 1).data[1], np.log([1 / 3] * 3))
+    assert np.isfinite(F.log_softmax(x, 1).data).all()
+    assert gradgradcheck(lambda t: F.softmax(t, 0), (rand64(4),))
+    assert gradgradcheck(lambda t: F.log_softmax(t, -1), (rand64(2, 3),))
+
+
+def test_dropout_train_and_eval():
+    layer = nn.Dropout(0.25)
+    x = mg.ones(2000, dtype=D)
+    y = layer(x).data
+    kept = y != 0
+    assert 0.7 < kept.mean() < 0.8
+    np.testing.assert_allclose(y[kept], 1 / 0.75)
+    assert layer.eval()(x) is x
+    assert not nn.Dropout(1.0)(x).data.any()
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        nn.Dropout(1.5)
+
+
+def test_dropout_gradcheck_with_a_fixed_mask():
+    layer = nn.Dropout(0.5)
+
+    def fn(x):
+        mg.manual_seed(3)
+        return layer(x)
+
+    assert gradcheck(fn, (rand64(3, 4),))
+
+
+def test_dropout_is_seeded_by_manual_seed():
+    mg.manual_seed(7)
+    a = F.dropout(mg.ones(50), 0.5).data
+    mg.manual_seed(7)
+    np.testing.assert_array_equal(a, F.dropout(mg.ones(50), 0.5).data)
+
+
+def test_layer_norm_gradcheck_and_values():
+    layer = nn.LayerNorm((2, 3), dtype=D)
+    with mg.no_grad():
+        layer.weight.data[...] = np.arange(6).reshape(2, 3) / 3 + 0.5
+        layer.bias.data[...] = 0.1
+    x = rand64(4, 2, 3)
+    check_module(layer, x)
+    y = F.layer_norm(x, (2, 3)).data
+    np.testing.assert_allclose(y.mean(axis=(1, 2)), 0, atol=1e-12)
+    np.testing.assert_allclose(y.var(axis=(1, 2)), 1, rtol=1e-4)
+    with pytest.raises(RuntimeError, match=r"LayerNorm: expected input of shape \[\*, 2, 3\].*\[4, 3, 2\]"):
+        layer(rand64(4, 3, 2))
+
+
+@pytest.mark.parametrize("shape", [(5, 3), (4, 3, 2)])
+def test_batch_norm_gradcheck_in_train_and_eval(shape):
+    layer = nn.BatchNorm1d(3, dtype=D)
+    check_module(layer, rand64(*shape))
+    layer.eval()
+    check_module(layer, rand64(*shape))
+
+
+def test_batch_norm_running_statistics():
+    layer = nn.BatchNorm1d(2, momentum=0.5)
+    x = mg.tensor([[1.0, 10.0], [3.0, 20.0], [5.0, 30.0]])
+    y = layer(x)
+    np.testing.assert_allclose(y.data.mean(0), 0, atol=1e-6)
+    np.testing.assert_allclose(layer.running_mean.data, [1.5, 10.0])
+    np.testing.assert_allclose(layer.running_var.data, [0.5 + 0.5 * 4, 0.5 + 0.5 * 100], rtol=1e-6)
+    assert int(layer.num_batches_tracked.item()) == 1
+    layer.eval()
+    expected = (x.data - layer.running_mean.data) / np.sqrt(layer.running_var.data + 1e-5)
+    np.testing.assert_allclose(layer(x).data, expected, rtol=1e-5)
+    np.testing.assert_allclose(layer.running_mean.data, [1.5, 10.0])  # eval leaves them alone
+
+
+def test_batch_norm_errors():
+    layer = nn.BatchNorm1d(3)
+    with pytest.raises(RuntimeError, match=r"BatchNorm1d: expected input with num_features=3.*\[4, 2\]"):
+        layer(mg.randn(4, 2))
+    with pytest.raises(ValueError, match="more than 1 value per channel"):
+        layer(mg.randn(1, 3))
+    with pytest.raises(ValueError, match="2D or 3D"):
+        layer(mg.randn(2, 3, 4, 5))
+
+
+def test_embedding_gradients_and_padding():
+    layer = nn.Embedding(5, 3, padding_idx=1, dtype=D)
+    assert not layer.weight.data[1].any()
+    idx = mg.tensor([[0, 1, 4], [4, 4, 2]])
+    assert layer(idx).shape == (2, 3, 3)
+    assert gradcheck(lambda w: F.embedding(idx, w), (rand64(5, 3),))
+    assert gradgradcheck(lambda w: F.embedding(idx, w) ** 2, (rand64(5, 3),))
+    layer(idx).sum().backward()
+    np.testing.assert_array_equal(layer.weight.grad.data[:, 0], [1, 0, 1, 0, 3])
+    with pytest.raises(IndexError, match=r"index 5 is out of range for a weight of shape \[5, 3\]"):
+        layer(mg.tensor([5]))
+    with pytest.raises(TypeError, match="integer"):
+        layer(mg.tensor([0.0]))
+
+
+@pytest.mark.parametrize(
+    "kwargs", [{}, {"stride": 2}, {"padding": 1}, {"dilation": 2, "padding": (1, 2)}, {"stride": (1, 2), "bias": False}]
+)
+def test_conv2d_gradcheck(kwargs):
+    layer = nn.Conv2d(2, 3, (3, 2), dtype=D, **kwargs)
+    check_module(layer, rand64(2, 2, 5, 6))
+
+
+def test_im2col_is_twice_differentiable():
+    w = rand64(2, 1, 2, 2)
+    assert gradgradcheck(lambda x, w: F.conv2d(x, w, stride=1, padding=1), (rand64(1, 1, 3, 3), w))
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"kernel_size": 2},
+        {"kernel_size": 3, "stride": 2, "padding": 1},
+        {"kernel_size": (2, 3), "stride": 1, "dilation": 2},
+    ],
+)
+def test_max_pool2d_gradcheck(kwargs):
+    x = mg.tensor(
+        np.random.default_rng(1).permutation(2 * 3 * 7 * 7).reshape(2, 3, 7, 7) / 10.0, dtype=D, requires_grad=True
+    )  # distinct values: no ties
+    check_module(nn.MaxPool2d(**kwargs), x)
+
+
+def test_conv_and_pool_errors_name_the_layer():
+    model = nn.Sequential(nn.Conv2d(3, 4, 3))
+    with pytest.raises(RuntimeError, match=r"Conv2d '0': expected input \[N, 3, H, W\].*\[1, 2, 5, 5\]"):
+        model(mg.randn(1, 2, 5, 5))
+    with pytest.raises(RuntimeError, match="too small"):
+        nn.Conv2d(1, 1, 5)(mg.randn(1, 1, 3, 3))
+    with pytest.raises(RuntimeError, match="at most half"):
+        F.max_pool2d(mg.randn(1, 1, 4, 4), 2, padding=2)
+
+
+def test_mlp_helper():
+    model = nn.MLP(4, [8, 6], 3, activation="tanh", dropout=0.1, dtype=D)
+    assert [n for n, _ in model.named_children()] == ["fc1", "act1", "drop1", "fc2", "act2", "drop2", "fc3"]
+    assert isinstance(model.act1, nn.Tanh)
+    model.eval()
+    check_module(model, rand64(2, 4))
+    with pytest.raises(ValueError, match="unknown activation"):
+        nn.MLP(1, [], 1, activation="swish")
+
+
+def test_layers_match_pytorch():
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((2, 3, 9, 8))
+    conv = nn.Conv2d(3, 4, 3, stride=2, padding=1, dilation=1, dtype=D)
+    tconv = torch.nn.Conv2d(3, 4, 3, stride=2, padding=1, dtype=torch.float64)
+    tconv.load_state_dict({k: torch.from_numpy(v.data.copy()) for k, v in conv.state_dict().items()})
+    np.testing.assert_allclose(conv(mg.tensor(x)).data, tconv(torch.from_numpy(x)).detach().numpy(), atol=1e-12)
+    pool = F.max_pool2d(mg.tensor(x), 3, 2, 1).data
+    np.testing.assert_allclose(pool, torch.nn.functional.max_pool2d(torch.from_numpy(x), 3, 2, 1).numpy())
+    xs = rng.standard_normal((6, 4, 5))
+    bn, tbn = nn.BatchNorm1d(4, dtype=D), torch.nn.BatchNorm1d(4, dtype=torch.float64)
+    for _ in range(2):
+        np.testing.assert_allclose(bn(mg.tensor(xs)).data, tbn(torch.from_numpy(xs)).detach().numpy(), atol=1e-12)
+    np.testing.assert_allclose(bn.running_var.data, tbn.running_var.numpy(), atol=1e-12)
+    bn.eval(), tbn.eval()
+    np.testing.assert_allclose(bn(mg.tensor(xs)).data, tbn(torch.from_numpy(xs)).detach().numpy(), atol=1e-12)
+    ln = torch.nn.functional.layer_norm(torch.from_numpy(xs), (5,)).numpy()
+    np.testing.assert_allclose(F.layer_norm(mg.tensor(xs), 5).data, ln, atol=1e-12)

@@ -1,0 +1,224 @@
+"""Losses: gradcheck of every loss and option, stability, errors, and values against PyTorch."""
+
+import numpy as np
+import pytest
+
+import minigrad as mg
+from minigrad.autograd import gradcheck, gradgradcheck
+from minigrad.nn import functional as F
+from tests.conftest import rand64
+
+REDUCTIONS = ["mean", "sum", "none"]
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+@pytest.mark.parametrize("loss", [F.mse_loss, F.l1_loss])
+def test_regression_losses_gradcheck(loss, reduction):
+    assert gradcheck(lambda a, b: loss(a, b, reduction=reduction), (rand64(3, 4), rand64(3, 4)))
+
+
+def test_regression_loss_values_and_size_warning():
+    a, b = mg.tensor([1.0, 2.0, 4.0]), mg.tensor([1.0, 0.0, 1.0])
+    assert F.mse_loss(a, b).item() == pytest.approx(13 / 3)
+    assert F.l1_loss(a, b, reduction="sum").item() == 5
+    with pytest.warns(UserWarning, match=r"target size \(\[3, 1\]\).*input size \(\[3\]\)"):
+        F.mse_loss(a, b.reshape(3, 1))
+    with pytest.raises(ValueError, match="elementwise is not a valid value for reduction"):
+        F.mse_loss(a, b, reduction="elementwise")
+
+
+CE_OPTIONS = [
+    {},
+    {"reduction": "sum"},
+    {"reduction": "none"},
+    {"label_smoothing": 0.2},
+    {"ignore_index": 1},
+    {"ignore_index": 1, "label_smoothing": 0.1, "weight": [0.5, 2.0, 1.0, 1.5]},
+    {"weight": [0.5, 2.0, 1.0, 1.5], "reduction": "none"},
+]
+
+
+@pytest.mark.parametrize("options", CE_OPTIONS, ids=str)
+def test_cross_entropy_with_class_targets_gradcheck(options):
+    options = dict(options)
+    if "weight" in options:
+        options["weight"] = mg.tensor(options["weight"], dtype=mg.float64)
+    target = mg.tensor([0, 1, 3, 1, 2])
+    assert gradcheck(lambda x: F.cross_entropy(x, target, **options), (rand64(5, 4),))
+
+
+@pytest.mark.parametrize("options", [{}, {"label_smoothing": 0.3}, {"reduction": "none"}], ids=str)
+def test_cross_entropy_with_probability_targets_gradcheck_in_both_inputs(options):
+    probs = F.softmax(rand64(3, 4, requires_grad=False), 1).detach().requires_grad_()
+    assert gradcheck(lambda x, p: F.cross_entropy(x, p, **options), (rand64(3, 4), probs))
+
+
+def test_cross_entropy_second_order_and_higher_dims():
+    target = mg.tensor([2, 0, 1])
+    assert gradgradcheck(lambda x: F.cross_entropy(x, target, label_smoothing=0.1), (rand64(3, 3),))
+    probs = F.softmax(rand64(2, 3, requires_grad=False), 1).detach().requires_grad_()
+    assert gradgradcheck(lambda x, p: F.cross_entropy(x, p), (rand64(2, 3), probs))
+    spatial = mg.tensor([[0, 2], [1, 1]])
+    assert gradcheck(lambda x: F.cross_entropy(x, spatial, reduction="none"), (rand64(2, 3, 2),))
+    assert F.cross_entropy(rand64(2, 3, 2), spatial, reduction="none").shape == (2, 2)
+    assert gradcheck(lambda x: F.cross_entropy(x, mg.tensor(1)), (rand64(3),))
+    assert F.cross_entropy(rand64(3), mg.tensor(1), reduction="none").shape == ()
+
+
+def test_cross_entropy_is_stable_for_huge_logits():
+    x = mg.tensor([[1e4, 0.0, -1e4], [-1e4, 1e4, 1e4]], requires_grad=True)
+    loss = F.cross_entropy(x, mg.tensor([0, 0]), reduction="none")
+    np.testing.assert_allclose(loss.data, [0.0, 2e4 + np.log(2)], rtol=1e-6)
+    loss.sum().backward()
+    np.testing.assert_allclose(x.grad.data, [[0, 0, 0], [-1, 0.5, 0.5]], atol=1e-6)
+    assert np.isfinite(F.cross_entropy(x * 100, mg.tensor([2, 1])).item())
+
+
+def test_cross_entropy_target_errors():
+    x = mg.randn(3, 4)
+    with pytest.raises(IndexError, match=r"target 4 is out of bounds for 4 classes \(expected values in \[0, 3\]\)"):
+        F.cross_entropy(x, mg.tensor([0, 4, 1]))
+    with pytest.raises(IndexError, match="target -1 is out of bounds"):
+        F.cross_entropy(x, mg.tensor([0, -1, 1]))
+    with pytest.raises(RuntimeError, match=r"class-index target of shape \[2\] does not match input of shape \[3, 4\]"):
+        F.cross_entropy(x, mg.tensor([0, 1]))
+    with pytest.raises(RuntimeError, match=r"probability target of shape \[3, 3\]"):
+        F.cross_entropy(x, mg.zeros(3, 3))
+    with pytest.raises(ValueError, match="label_smoothing must be between"):
+        F.cross_entropy(x, mg.tensor([0, 1, 2]), label_smoothing=1.5)
+    with pytest.raises(RuntimeError, match=r"weight of shape \[3\] does not match the 4 classes"):
+        F.cross_entropy(x, mg.tensor([0, 1, 2]), weight=mg.ones(3))
+    assert F.cross_entropy(x, mg.tensor([0, -100, 1])).item() > 0  # the default ignore_index is fine
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"reduction": "none"}, {"ignore_index": 0}, {"weight": [1.0, 0.5, 2.0], "reduction": "sum"}],
+    ids=str,
+)
+def test_nll_loss_gradcheck(options):
+    options = dict(options)
+    if "weight" in options:
+        options["weight"] = mg.tensor(options["weight"], dtype=mg.float64)
+    target = mg.tensor([0, 2, 1, 0])
+    assert gradcheck(lambda x: F.nll_loss(x, target, **options), (rand64(4, 3),))
+
+
+def test_nll_loss_of_log_softmax_is_cross_entropy():
+    x, t = rand64(5, 4), mg.tensor([3, 1, 0, 0, 2])
+    np.testing.assert_allclose(F.nll_loss(F.log_softmax(x, 1), t).data, F.cross_entropy(x, t).data)
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+def test_binary_cross_entropy_gradcheck(reduction):
+    p = F.sigmoid(rand64(3, 2, requires_grad=False)).detach().requires_grad_()
+    y = mg.tensor(np.random.default_rng(2).random((3, 2)))
+    w = mg.tensor([0.5, 2.0], dtype=mg.float64)
+    assert gradcheck(lambda p: F.binary_cross_entropy(p, y, weight=w, reduction=reduction), (p,))
+
+
+def test_binary_cross_entropy_clamps_logs_and_checks_range():
+    p = mg.tensor([0.0, 1.0, 0.5], requires_grad=True)
+    loss = F.binary_cross_entropy(p, mg.tensor([1.0, 0.0, 1.0]), reduction="none")
+    np.testing.assert_allclose(loss.data, [100.0, 100.0, np.log(2)], rtol=1e-6)
+    loss.sum().backward()
+    assert np.isfinite(p.grad.data).all()
+    with pytest.raises(RuntimeError, match="between 0 and 1"):
+        F.binary_cross_entropy(mg.tensor([1.5]), mg.tensor([1.0]))
+    with pytest.raises(ValueError, match="different to the input size"):
+        F.binary_cross_entropy(mg.tensor([0.5]), mg.tensor([1.0, 0.0]))
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+def test_binary_cross_entropy_with_logits_gradcheck(reduction):
+    y = mg.tensor(np.random.default_rng(3).random((4, 3)), requires_grad=True)
+    pw, w = mg.tensor([1.0, 3.0, 0.5], dtype=mg.float64), mg.tensor([[2.0], [1.0], [0.5], [1.0]], dtype=mg.float64)
+    assert gradcheck(lambda x, y: F.binary_cross_entropy_with_logits(x, y, reduction=reduction), (rand64(4, 3), y))
+    assert gradcheck(
+        lambda x: F.binary_cross_entropy_with_logits(x, y.detach(), w, reduction=reduction, pos_weight=pw),
+        (rand64(4, 3),),
+    )
+
+
+def test_binary_cross_entropy_with_logits_is_stable():
+    x = mg.tensor([1e4, -1e4, 0.0], requires_grad=True)
+    loss = F.binary_cross_entropy_with_logits(x, mg.tensor([0.0, 0.0, 1.0]), reduction="none")
+    np.testing.assert_allclose(loss.data, [1e4, 0.0, np.log(2)], rtol=1e-6)
+    loss.sum().backward()
+    np.testing.assert_allclose(x.grad.data, [1.0, 0.0, -0.5], atol=1e-7)
+    with pytest.raises(ValueError, match=r"Target size \(\[2\]\) must be the same as input size \(\[3\]\)"):
+        F.binary_cross_entropy_with_logits(x, mg.tensor([0.0, 1.0]))
+
+
+def test_loss_modules_forward_to_functional():
+    from minigrad import nn
+
+    x, t = rand64(4, 3), mg.tensor([0, 2, 1, 1])
+    assert nn.CrossEntropyLoss(label_smoothing=0.1)(x, t).item() == F.cross_entropy(x, t, label_smoothing=0.1).item()
+    assert repr(nn.MSELoss(reduction="sum")) == "MSELoss(reduction='sum')"
+    with pytest.raises(ValueError, match="not a valid value"):
+        nn.L1Loss(reduction="avg")
+
+
+def test_losses_match_pytorch():
+    torch = pytest.importorskip("torch")
+    tF = torch.nn.functional
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((6, 4, 3)) * 3
+    t = rng.integers(0, 4, (6, 3))
+    t[0, 0] = t[3, 2] = 2
+    w = np.array([0.5, 2.0, 1.0, 1.5])
+    probs = rng.dirichlet(np.ones(4), (6, 3)).transpose(0, 2, 1).copy()
+    for options in [
+        {},
+        {"reduction": "none"},
+        {"ignore_index": 2},
+        {"label_smoothing": 0.15, "ignore_index": 2},
+        {"weight": w, "label_smoothing": 0.15, "ignore_index": 2},
+        {"weight": w, "reduction": "sum"},
+    ]:
+        mine = F.cross_entropy(
+            mg.tensor(x), mg.tensor(t), **{k: (mg.tensor(v) if k == "weight" else v) for k, v in options.items()}
+        )
+        theirs = tF.cross_entropy(
+            torch.from_numpy(x),
+            torch.from_numpy(t),
+            **{k: (torch.from_numpy(v) if k == "weight" else v) for k, v in options.items()},
+        )
+        np.testing.assert_allclose(mine.data, theirs.numpy(), rtol=1e-12, err_msg=str(options))
+        if "label_smoothing" not in options:
+            lp = tF.log_softmax(torch.from_numpy(x), 1)
+            theirs = tF.nll_loss(
+                lp,
+                torch.from_numpy(t),
+                **{k: (torch.from_numpy(v) if k == "weight" else v) for k, v in options.items()},
+            )
+            mine = F.nll_loss(
+                mg.tensor(lp.numpy()),
+                mg.tensor(t),
+                **{k: (mg.tensor(v) if k == "weight" else v) for k, v in options.items()},
+            )
+            np.testing.assert_allclose(mine.data, theirs.numpy(), rtol=1e-12, err_msg=str(options))
+    for options in [{}, {"label_smoothing": 0.2, "weight": w}]:
+        mine = F.cross_entropy(
+            mg.tensor(x), mg.tensor(probs), **{k: (mg.tensor(v) if k == "weight" else v) for k, v in options.items()}
+        )
+        theirs = tF.cross_entropy(
+            torch.from_numpy(x),
+            torch.from_numpy(probs),
+            **{k: (torch.from_numpy(v) if k == "weight" else v) for k, v in options.items()},
+        )
+        np.testing.assert_allclose(mine.data, theirs.numpy(), rtol=1e-12)
+    z, y = rng.standard_normal((5, 3)) * 4, rng.random((5, 3))
+    pw = np.array([1.0, 2.0, 0.5])
+    np.testing.assert_allclose(
+        F.binary_cross_entropy_with_logits(mg.tensor(z), mg.tensor(y), pos_weight=mg.tensor(pw)).data,
+        tF.binary_cross_entropy_with_logits(torch.from_numpy(z), torch.from_numpy(y), pos_weight=torch.from_numpy(pw)),
+        rtol=1e-12,
+    )
+    p = 1 / (1 + np.exp(-z))
+    np.testing.assert_allclose(
+        F.binary_cross_entropy(mg.tensor(p), mg.tensor(y)).data,
+        tF.binary_cross_entropy(torch.from_numpy(p), torch.from_numpy(y)),
+        rtol=1e-12,
+    )
