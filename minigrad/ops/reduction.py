@@ -9,6 +9,7 @@ elements for full reductions and amax/amin; to the returned index for
 from __future__ import annotations
 
 import collections
+import contextlib
 import weakref
 
 from .. import backend as B
@@ -348,6 +349,11 @@ def prod(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
 
 
 # ---------------------------------------------------------------- logsumexp, norm
+def _quiet(xp):
+    errstate = getattr(xp, "errstate", None)
+    return errstate(divide="ignore") if errstate is not None else contextlib.nullcontext()
+
+
 def _stable_shift(xp, d, axes: tuple):
     """The max over ``axes`` (keepdim), with non-finite maxima replaced by 0 so that d - m stays finite."""
     if d.size == 0:
@@ -362,7 +368,8 @@ def logsumexp(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     d = _as_float(a)
     axes = _axes(dim, d.ndim)
     m = _stable_shift(xp, d, axes)
-    out = xp.log(xp.exp(d - m).sum(axis=axes, keepdims=True)) + m
+    with _quiet(xp):  # log(0) = -inf for all -inf slices, as in torch, without NumPy's warning
+        out = xp.log(xp.exp(d - m).sum(axis=axes, keepdims=True)) + m
     if not keepdim:
         out = out.reshape(tuple(n for i, n in enumerate(d.shape) if i not in axes))
     shape = d.shape

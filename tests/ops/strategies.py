@@ -24,6 +24,7 @@ __all__ = [
     "broadcastable_shapes",
     "values",
     "arrays",
+    "spaced_arrays",
     "tensors",
     "dims",
     "dim_or_dims",
@@ -70,6 +71,27 @@ def arrays(shape, elements: st.SearchStrategy | None = None, unique: bool = Fals
     make the gradient depend on the tie-breaking rule).
     """
     return hnp.arrays(np.float64, shape, elements=elements if elements is not None else values(), unique=unique)
+
+
+def spaced_arrays(shape, spacing: float = 0.25) -> st.SearchStrategy:
+    """float64 arrays whose elements differ pairwise by at least ``spacing``, in absolute value too.
+
+    The magnitudes are a shuffled ``spacing * (1..n)`` with random signs: no ties,
+    no near-ties, no zeros, and no ``x, -x`` pairs. For max/min/amax/sort/inf-norm
+    gradchecks, where a tie (or a gap below the finite-difference step) makes the
+    numerical gradient split while the analytical one picks a side.
+    """
+    shape_s = shape if isinstance(shape, st.SearchStrategy) else st.just(tuple(shape))
+
+    def build(shp):
+        n = int(np.prod(shp))
+        ranks = st.permutations(range(1, n + 1))
+        signs = st.lists(st.sampled_from([-1.0, 1.0]), min_size=n, max_size=n)
+        return st.tuples(ranks, signs).map(
+            lambda rs: (np.array(rs[0], dtype=np.float64) * spacing * np.array(rs[1])).reshape(shp)
+        )
+
+    return shape_s.flatmap(build)
 
 
 def to_tensor(arr: np.ndarray, requires_grad: bool = True) -> mg.Tensor:
