@@ -8,13 +8,19 @@ Python scalars are constants, not parents.
 
 from __future__ import annotations
 
+from .. import _state
 from .. import backend as B
-from ..tensor import Tensor, _check_inplace, make, shape_str
+from ..tensor import Tensor, _check_inplace, make, make_leaf, shape_str
 from ._util import as_tensor, binary_arrays, scalar_array, unbroadcast
 
 __all__ = ["add", "sub", "mul", "div", "pow", "neg", "abs"]
 
 _SCALARS = (int, float, bool)
+
+# mul's closures check grad mode: under create_graph it is on and they use Tensor ops, so the
+# gradient is itself differentiable; in a plain backward pass it is off and they compute the same
+# values on the raw (already promoted) arrays, skipping the tensor ops' overhead.
+_grad_mode = _state.grad
 
 
 def _broadcast_error(a: Tensor, b: Tensor) -> RuntimeError:
@@ -113,15 +119,23 @@ def mul(a, b) -> Tensor:
             raise _broadcast_error(a, b) from None
 
         def backward(g):
+            if _grad_mode.enabled:
+                return (
+                    unbroadcast(g * b, a.data.shape) if a._rg else None,
+                    unbroadcast(g * a, b.data.shape) if b._rg else None,
+                )
+            gd, dev = g.data, g._device
             return (
-                unbroadcast(g * b, a.data.shape) if a._rg else None,
-                unbroadcast(g * a, b.data.shape) if b._rg else None,
+                unbroadcast(make_leaf(gd * bd, dev), ad.shape) if a._rg else None,
+                unbroadcast(make_leaf(gd * ad, dev), bd.shape) if b._rg else None,
             )
 
         return make(out, (a, b), backward, "mul")
 
     def backward_scalar(g):
-        return (g * b,)
+        if _grad_mode.enabled:
+            return (g * b,)
+        return (make_leaf(g.data * b, g._device),)
 
     return make(scalar_array(a, b) * b, (a,), backward_scalar, "mul")
 

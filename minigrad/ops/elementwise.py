@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import weakref
 
+from .. import _state
 from .. import backend as B
 from ..tensor import Tensor, make, make_leaf, shape_str
 from ._util import as_tensor, binary_arrays, unbroadcast
@@ -52,6 +53,11 @@ _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 _GELU_TANH_C = 0.044715
 
+# The hottest closures (exp, log, tanh, relu) check grad mode: under create_graph it is on and they
+# use Tensor ops, so the gradient is itself differentiable; in a plain backward pass it is off and
+# they compute the same values on the raw arrays, skipping the tensor ops' overhead.
+_grad_mode = _state.grad
+
 
 def _float_data(a: Tensor):
     """``a``'s array, cast to the default float dtype when it is integer or bool (as torch does)."""
@@ -75,7 +81,9 @@ def exp(a: Tensor) -> Tensor:
     """Elementwise e**a."""
 
     def backward(g):
-        return (g * out_ref(),)
+        if _grad_mode.enabled:
+            return (g * out_ref(),)
+        return (make_leaf(g.data * out_ref().data, g._device),)
 
     out = make(a._device.xp.exp(_float_data(a)), (a,), backward, "exp")
     out_ref = weakref.ref(out)  # the output, without the reference cycle out -> closure -> out
@@ -86,7 +94,9 @@ def log(a: Tensor) -> Tensor:
     """Natural logarithm."""
 
     def backward(g):
-        return (g / a,)
+        if _grad_mode.enabled or a.data.dtype != g.data.dtype:
+            return (g / a,)
+        return (make_leaf(g.data / a.data, g._device),)
 
     return make(a._device.xp.log(_float_data(a)), (a,), backward, "log")
 
@@ -171,7 +181,10 @@ def tanh(a: Tensor) -> Tensor:
 
     def backward(g):
         y = out_ref()
-        return (g * (1 - y * y),)
+        if _grad_mode.enabled:
+            return (g * (1 - y * y),)
+        yd = y.data
+        return (make_leaf(g.data * (1 - yd * yd), g._device),)
 
     out = make(a._device.xp.tanh(_float_data(a)), (a,), backward, "tanh")
     out_ref = weakref.ref(out)
@@ -223,7 +236,9 @@ def relu(a: Tensor) -> Tensor:
     d = a.data
 
     def backward(g):
-        return (g * _const(a, d > 0),)
+        if _grad_mode.enabled:
+            return (g * _const(a, d > 0),)
+        return (make_leaf(g.data * (d > 0), g._device),)
 
     return make(d * (d > 0), (a,), backward, "relu")
 
