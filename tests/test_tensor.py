@@ -57,6 +57,7 @@ def test_tensor_copies_its_input_and_is_contiguous():
     assert copy.is_leaf and not copy.requires_grad and copy.data is not src.data
 
 
+@pytest.mark.filterwarnings("ignore:__array__ implementation doesn.t accept a copy keyword")
 def test_tensor_from_tensors_and_torch():
     assert mg.tensor([mg.tensor(1.0), mg.tensor(2.0)]).tolist() == [1.0, 2.0]
     torch = pytest.importorskip("torch")

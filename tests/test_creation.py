@@ -1,0 +1,111 @@
+"""Factories: zeros, ones, full, empty, arange, linspace, eye, rand, randn, randint, *_like, manual_seed."""
+
+import numpy as np
+import pytest
+
+import minigrad as mg
+
+
+@pytest.mark.parametrize(
+    "make, shape, dtype, values",
+    [
+        (lambda: mg.zeros(2, 3), (2, 3), mg.float32, 0.0),
+        (lambda: mg.zeros((2, 3)), (2, 3), mg.float32, 0.0),
+        (lambda: mg.zeros([4], dtype=mg.int32), (4,), mg.int32, 0),
+        (lambda: mg.zeros(()), (), mg.float32, 0.0),
+        (lambda: mg.ones(3, dtype=mg.float64), (3,), mg.float64, 1.0),
+        (lambda: mg.ones(2, 2, dtype=mg.bool_), (2, 2), mg.bool_, True),
+        (lambda: mg.empty(2, 0), (2, 0), mg.float32, None),
+        (lambda: mg.full((2,), 1.5), (2,), mg.float32, 1.5),
+        (lambda: mg.full(3, 7), (3,), mg.int64, 7),
+        (lambda: mg.full([1, 2], True), (1, 2), mg.bool_, True),
+        (lambda: mg.full((2,), 3, dtype=mg.float16), (2,), mg.float16, 3.0),
+    ],
+)
+def test_constant_factories(make, shape, dtype, values):
+    t = make()
+    assert t.shape == shape and t.dtype == dtype and t.is_leaf and not t.requires_grad and t.device == "cpu"
+    if values is not None:
+        assert np.all(t.numpy() == values)
+
+
+def test_arange_like_torch():
+    assert mg.arange(5).tolist() == [0, 1, 2, 3, 4] and mg.arange(5).dtype == mg.int64
+    assert mg.arange(1, 4).tolist() == [1, 2, 3]
+    assert mg.arange(10, 0, -3).tolist() == [10, 7, 4, 1]
+    assert mg.arange(0, 1, 0.25).dtype == mg.float32 and mg.arange(0, 1, 0.25).tolist() == [0, 0.25, 0.5, 0.75]
+    assert mg.arange(1.0, 4).shape == (3,)
+    assert mg.arange(3, dtype=mg.float64).dtype == mg.float64
+    with pytest.raises(RuntimeError, match="step must be nonzero"):
+        mg.arange(0, 10, 0)
+    with pytest.raises(RuntimeError, match="inconsistent with step sign"):
+        mg.arange(0, 10, -1)
+
+
+def test_arange_lengths_match_torch():
+    torch = pytest.importorskip("torch")
+    for args in [(0, 1, 0.1), (0.5, 3.2, 0.3), (-1, 1, 0.2), (5,), (2, 11, 3)]:
+        assert mg.arange(*args).shape == tuple(torch.arange(*args).shape), args
+        np.testing.assert_allclose(mg.arange(*args).numpy(), torch.arange(*args).numpy(), rtol=1e-6, atol=1e-6)
+
+
+def test_linspace_and_eye():
+    np.testing.assert_allclose(mg.linspace(0, 1, 5).numpy(), [0, 0.25, 0.5, 0.75, 1])
+    assert mg.linspace(0, 10, 3).dtype == mg.float32 and mg.linspace(0, 1, 3, dtype=mg.float64).dtype == mg.float64
+    assert mg.linspace(0, 1, 0).shape == (0,)
+    with pytest.raises(RuntimeError, match="number of steps must be non-negative"):
+        mg.linspace(0, 1, -1)
+    np.testing.assert_array_equal(mg.eye(3).numpy(), np.eye(3))
+    assert mg.eye(3, 2, dtype=mg.int64).tolist() == [[1, 0], [0, 1], [0, 0]]
+
+
+def test_random_factories():
+    u = mg.rand(1000)
+    assert u.dtype == mg.float32 and 0 <= u.numpy().min() and u.numpy().max() < 1
+    n = mg.randn(4000, dtype=mg.float64)
+    assert n.dtype == mg.float64 and abs(n.numpy().mean()) < 0.1 and abs(n.numpy().std() - 1) < 0.1
+    r = mg.randint(3, 5, (2, 2))
+    assert r.dtype == mg.int64 and r.shape == (2, 2) and set(np.unique(r.numpy())) <= {3, 4}
+    assert mg.randint(5, (3,)).shape == (3,) and mg.randint(0, 5, 3).shape == (3,)
+    assert mg.rand(2, 2, requires_grad=True).requires_grad
+
+
+@pytest.mark.parametrize(
+    "fn, exc, text",
+    [
+        (lambda: mg.zeros(2, -1), RuntimeError, "negative dimension -1"),
+        (lambda: mg.zeros(2.5), TypeError, "size must be a tuple of ints"),
+        (lambda: mg.ones(2, dtype=mg.int64, requires_grad=True), RuntimeError, "only Tensors of floating point"),
+        (lambda: mg.rand(2, dtype=mg.int64), RuntimeError, "rand(): expected a floating point dtype, got int64"),
+        (lambda: mg.randn(2, dtype=mg.bool_), RuntimeError, "randn(): expected a floating point dtype, got bool"),
+        (lambda: mg.randint(5, 3, (3,)), RuntimeError, "expects 'from' to be less than 'to'"),
+        (lambda: mg.zeros(2, dtype="complex64"), TypeError, "unsupported dtype complex64"),
+    ],
+)
+def test_factory_errors(fn, exc, text):
+    with pytest.raises(exc) as info:
+        fn()
+    assert text in str(info.value)
+
+
+def test_like_factories_follow_the_template():
+    t = mg.ones(2, 3, dtype=mg.float64)
+    for fn in (mg.zeros_like, mg.ones_like, mg.empty_like, mg.rand_like, mg.randn_like):
+        out = fn(t)
+        assert out.shape == (2, 3) and out.dtype == mg.float64 and out.device == t.device
+        assert fn(t, dtype=mg.float32).dtype == mg.float32
+    assert mg.zeros_like(t, dtype=mg.bool_).dtype == mg.bool_
+    assert mg.full_like(t, 7).tolist() == [[7.0] * 3] * 2
+    assert mg.ones_like(t, requires_grad=True).requires_grad
+    r = mg.randint_like(mg.ones(4, dtype=mg.int32), 3, 9)
+    assert r.dtype == mg.int32 and r.numpy().min() >= 3 and r.numpy().max() < 9
+
+
+def test_manual_seed_reproducibility():
+    mg.manual_seed(123)
+    a = (mg.rand(5).tolist(), mg.randn(3).tolist(), mg.randint(0, 100, (4,)).tolist())
+    mg.manual_seed(123)
+    b = (mg.rand(5).tolist(), mg.randn(3).tolist(), mg.randint(0, 100, (4,)).tolist())
+    assert a == b
+    mg.manual_seed(124)
+    assert mg.rand(5).tolist() != a[0]
