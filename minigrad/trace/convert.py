@@ -25,12 +25,13 @@ from .. import backend as B
 from ..autograd import engine as _engine
 from ..tensor import Tensor
 from . import events as E
-from .snapshot import DEFAULT_MAX_VALUES, snapshot
+from .snapshot import DEFAULT_MAX_VALUES, snapshot, type_name
 
 __all__ = ["Converter"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-_AUTOGRAD_DIR = os.path.join(_PACKAGE_DIR, "autograd") + os.sep
+# tensors made through these (creation functions, ops, and this recorder's own frames) count as the user's
+_USER_FACING_DIRS = frozenset({_PACKAGE_DIR} | {os.path.join(_PACKAGE_DIR, d) + os.sep for d in ("ops", "trace")})
 _PENDING_MAX_AGE = 256  # events after which an unresolved statement's frame is released
 _REPR_CHARS = 80
 _closure_cache: dict = {}
@@ -48,14 +49,18 @@ def user_frame(start):
     return f
 
 
-def _made_by_engine(frame) -> bool:
-    """True when the minigrad frames above ``frame`` include the autograd engine (seeds, gradcheck...)."""
+def _made_by_library(frame) -> bool:
+    """True when a tensor is made inside minigrad's own machinery (engine, nn, optim, ...),
+    not directly by the user's call of a creation function or an op."""
     f = frame
-    while f is not None and _is_internal(f.f_code.co_filename):
-        if f.f_code.co_filename.startswith(_AUTOGRAD_DIR):
+    while f is not None:
+        name = f.f_code.co_filename
+        if not name.startswith(_PACKAGE_DIR):
+            return False
+        if os.path.dirname(name) + os.sep not in _USER_FACING_DIRS:
             return True
         f = f.f_back
-    return False
+    return True
 
 
 def _location(frame) -> E.SourceLocation:
@@ -176,7 +181,7 @@ class Converter:
         depth = _engine._pass_depth.depth
         pass_id = self._passes[depth - 1] if 0 < depth <= len(self._passes) else None
         frame = None
-        if not late and (self.sources or self.names):
+        if (not late and self.sources) or self.names:
             frame = user_frame(sys._getframe(1))
         for n in order:
             is_new = n is node and not late
@@ -186,9 +191,9 @@ class Converter:
                 name=n.name,
                 op=n._op,
                 parents=tuple(p._id for p in n._parents),
-                shape=tuple(n.data.shape),
-                dtype=str(n.data.dtype),
-                device=str(n._device),
+                shape=n.data.shape,
+                dtype=type_name(n.data.dtype),
+                device=type_name(n._device),
                 requires_grad=n._rg,
                 is_leaf=n._backward is None,
                 data=self._snap(n),
@@ -203,6 +208,9 @@ class Converter:
                 if entry is None:
                     entry = self._pending[frame] = [frame.f_lineno, self._count, []]
                 entry[2].append(weakref.ref(n))
+        if self.names and frame is not None and len(order) > (0 if late else 1):
+            # tensors made before recording: the variables of the code that uses them now
+            self._name_from_locals(frame, order if late else order[:-1])
 
     # ------------------------------------------------------------ names
     def _resolve_pending(self, force: bool) -> None:
@@ -229,8 +237,8 @@ class Converter:
     # ------------------------------------------------------------ raw kinds
     def _on_node_created(self, f) -> None:
         node = f["node"]
-        if not node._rg and (_engine._pass_depth.depth or _made_by_engine(sys._getframe(1))):
-            return  # the engine's own arithmetic (seeds, gradients); its values appear in the pass's events
+        if not node._rg and (_engine._pass_depth.depth or _made_by_library(sys._getframe(1))):
+            return  # gradient arithmetic, seeds, optimizer updates: not part of a graph (recorded if one uses it)
         if node._id not in self._known:
             self._register(node, late=False)
 

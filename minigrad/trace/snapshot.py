@@ -165,15 +165,25 @@ def _stats(arr, xp) -> Stats:
     return Stats(float(f.min()), float(f.max()), float(f.mean()), float(xp.sqrt((f * f).sum())), nan, inf, head)
 
 
+_names: dict = {}  # dtype or Device -> its string (str(dtype) is slow in NumPy)
+
+
+def type_name(x) -> str:
+    """``str(x)`` of a dtype or Device, cached."""
+    name = _names.get(x)
+    if name is None:
+        name = _names[x] = str(x)
+    return name
+
+
 def snapshot(t, max_values: int = DEFAULT_MAX_VALUES) -> Snapshot:
     """Snapshot a Tensor (or a raw NumPy/CuPy array) now."""
     if isinstance(t, Tensor):
         arr, tensor_id, dev = t.data, t._id, t._device
     else:
         arr, tensor_id, dev = t, None, B.device_of_array(t)
-    shape = tuple(int(n) for n in arr.shape)
     if arr.size <= max_values:
-        values = np.array(B.to_host(arr), copy=True)
+        values = arr.copy() if type(arr) is np.ndarray else np.array(B.to_host(arr), copy=True)
         values.flags.writeable = False
-        return Snapshot(shape, str(arr.dtype), str(dev), values, None, tensor_id)
-    return Snapshot(shape, str(arr.dtype), str(dev), None, _stats(arr, dev.xp), tensor_id)
+        return Snapshot(arr.shape, type_name(arr.dtype), type_name(dev), values, None, tensor_id)
+    return Snapshot(arr.shape, type_name(arr.dtype), type_name(dev), None, _stats(arr, dev.xp), tensor_id)
