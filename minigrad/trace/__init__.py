@@ -39,8 +39,12 @@ Nodes
 (:class:`SourceLocation`: file, line, text, function of the user's code; frames
 inside minigrad are skipped), ``pass_id`` (made inside a pass, e.g. create_graph),
 and ``label`` (name, else ``op#id``). Recorded: every tensor that requires grad,
-and tensors made outside passes by the user's code; the engine's own gradient
-arithmetic is not a node (its values are in the events). Names come from
+and tensors that do not when the user's code makes them directly (creation
+functions, ops) outside a pass. Temporaries made inside minigrad (gradient
+arithmetic, seeds, optimizer updates) are not nodes — their values are in the
+events — unless a recorded node uses one as a parent: tensors first seen that way,
+or made before recording began, arrive as ``node_created`` with ``late=True``
+(parents first, no source) just before the event that needs them. Names come from
 ``name=``, else the variable the user's statement bound the tensor to (found when
 the statement's frame moves on), else ``label`` falls back to ``op#id``.
 

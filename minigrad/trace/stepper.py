@@ -230,6 +230,8 @@ class Stepper:
                 self.status = "running"
             self._cond.notify_all()
         thread = self._thread
+        if thread is threading.current_thread():
+            return False  # called from a callback in the script's thread: it stops at its next event
         if self.join(min(0.2, timeout)):
             return True
         if thread is not None and thread.ident is not None:

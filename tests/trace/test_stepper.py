@@ -313,3 +313,24 @@ def test_stepper_does_not_record_other_threads(tmp_path):
     gate.set()
     assert s.wait(T) == "finished"
     assert len(s.trace.find("pass_started")) == 1
+
+
+def test_stop_from_a_pause_callback(tmp_path):
+    def on_pause(stepper, ev):
+        assert stepper.stop() is False
+
+    s = _run(Stepper(_script(tmp_path, SCRIPT), on_pause=on_pause))
+    assert s.join(T)
+    assert s.status == "stopped" and len(s.trace) == 1
+
+
+def test_commands_from_a_pause_callback_drive_the_script(tmp_path):
+    kinds = []
+
+    def on_pause(stepper, ev):
+        kinds.append(ev.kind)
+        stepper.step_node()
+
+    s = _run(Stepper(_script(tmp_path, SCRIPT), on_pause=on_pause))
+    assert s.join(T) and s.status == "finished"
+    assert kinds == ["node_created", "node_entered", "node_entered", "node_entered", "pass_finished"]
