@@ -116,14 +116,14 @@ class _Writer:
             rows.append(self._row(" ".join(facts), color="#555555"))
         if "data" in f:
             rows.append(self._row("data " + self.fmt(node.data), align="LEFT"))
-        if node.grad_update is not None:
+        if "grad" in f and node.grad_update is not None:
             before, after = node.grad_update
             rows.append(
                 self._row(f".grad {self.fmt(before)} → {self.fmt(after)}", color=GRAD_COLOR, bold=True, bg="#fde2e2")
             )
         elif "grad" in f and node.grad is not None:
             rows.append(self._row("grad " + self.fmt(node.grad), color=GRAD_COLOR, align="LEFT"))
-        if node.pass_grad is not None:
+        if "grad" in f and node.pass_grad is not None:
             rows.append(self._row("∂out/∂this " + self.fmt(node.pass_grad), color=GRAD_COLOR, align="LEFT"))
         if node.saved:
             rows.append(self._row("saved .grad = " + self.fmt(node.saved_grad), bg=SAVED_FILL, align="LEFT"))

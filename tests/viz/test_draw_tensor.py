@@ -137,7 +137,9 @@ def test_captured_values_are_shown():
     w = mg.tensor([3.0, 4.0], requires_grad=True, name="w")
     z = a2 * w
     nodes, _ = parse(viz.draw(z, captured=True, op_nodes=False).source)
-    assert label_text(nodes[f"t{z.id}"]).endswith("a = tensor a2 | b = tensor w")
+    rows = label_text(nodes[f"t{z.id}"]).split(" | ")
+    assert rows[:4] == [f"#{z.id}", "mul", "[2]", "data [3, 8]"]
+    assert {"a = tensor a2", "b = tensor w"} <= set(rows[4:])  # the closure captured both operands
 
 
 def test_large_values_are_summarised_and_precision_applies():

@@ -91,7 +91,8 @@ def test_thousand_node_graph_renders_fast():
     svg = d.svg()
     elapsed = time.perf_counter() - start
     assert svg.count('class="node tensor') == 1010
-    assert elapsed < 2.0, f"rendering 1 010 tensors took {elapsed:.2f}s"
+    # about 0.6 s on an idle core; the bound leaves room for a busy shared machine
+    assert elapsed < 5.0, f"rendering 1 010 tensors took {elapsed:.2f}s"
 
 
 def test_ten_thousand_nodes_are_elided():
