@@ -264,7 +264,7 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
     finally:
         with_grad.enabled = saved_mode
     if not retain_graph:
-        freed = [n for n in order if n._backward is not None]
+        freed = [n for n in order if n._backward is not None and (needed is None or id(n) in expand)]
         for n in freed:
             n._backward = _freed_backward
         if _listeners:
@@ -486,7 +486,8 @@ def _grad_pass(outputs, inputs, seeds, retain_graph, create_graph, allow_unused,
         restricted = _restrict_to_inputs(topological_order(outputs), inputs)
         touched = list({id(t): t for t in inputs}.values())
         saved_grads = [(t, t._grad) for t in touched]
-        saved_edges = [(n, n._backward) for n in restricted[0] if n._backward is not None]
+        expand = restricted[2]
+        saved_edges = [(n, n._backward) for n in restricted[0] if n._backward is not None and id(n) in expand]
         for t in touched:
             t._grad = None
         if _listeners:
