@@ -8,8 +8,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 
 @contextmanager
-def training_bar(total: int, description: str, enabled: bool = True):
-    """Yield ``update(advance=1, **fields)``; shows loss and accuracy fields when ``enabled``."""
+def training_bar(total: int, description: str, enabled: bool = True, console=None):
+    """Yield ``update(advance=1, **fields)``; shows the loss and acc fields when ``enabled``
+    (on ``console``, a rich Console, or the terminal)."""
     if not enabled:
         yield lambda advance=1, **fields: None
         return
@@ -20,6 +21,6 @@ def training_bar(total: int, description: str, enabled: bool = True):
         TextColumn("loss {task.fields[loss]:.4f}  acc {task.fields[acc]:.1%}"),
         TimeElapsedColumn(),
     )
-    with Progress(*columns) as progress:
+    with Progress(*columns, console=console) as progress:
         task = progress.add_task(description, total=total, loss=float("nan"), acc=0.0)
         yield lambda advance=1, **fields: progress.update(task, advance=advance, **fields)
