@@ -101,10 +101,6 @@ class _GradModeContext:
     def _ctor_args(self):
         return ()
 
-    def clone(self):
-        """A fresh, unentered copy of this mode (as in PyTorch)."""
-        return self.__class__(*self._ctor_args())
-
 
 class no_grad(_GradModeContext):
     """Disable graph recording inside the block or decorated function."""
@@ -149,13 +145,6 @@ class set_grad_enabled(_GradModeContext):
 
     def _ctor_args(self):
         return (self.mode,)
-
-    def clone(self):
-        prev = (state.enabled, state.inference)
-        copy = set_grad_enabled(self.mode)
-        state.enabled, state.inference = prev
-        copy._before_init = prev
-        return copy
 
     def __repr__(self) -> str:
         return f"minigrad.autograd.grad_mode.set_grad_enabled(mode={self.mode})"
