@@ -126,20 +126,29 @@ class Converter:
     def handle(self, kind: str, fields: dict) -> list:
         if self.threads is not None and threading.get_ident() not in self.threads:
             return []
+        handler = getattr(self, "_on_" + kind, None)
+        if handler is None:
+            return []  # a kind this recorder does not know (a newer engine); nothing to record
         with self._lock:
-            out = self._out = []
-            if self._pending:
-                self._resolve_pending(force=False)
-            getattr(self, "_on_" + kind)(fields)
-            self._out = []
+            outer, out = self._out, []
+            self._out = out  # a repr() of a captured value may make tensors: nested calls get their own list
+            try:
+                if self._pending:
+                    self._resolve_pending(force=False)
+                handler(fields)
+            finally:
+                self._out = outer
             return out
 
     def flush(self) -> list:
         """Resolve every pending name now (call at the end of recording); returns the new records."""
         with self._lock:
-            out = self._out = []
-            self._resolve_pending(force=True)
-            self._out = []
+            outer, out = self._out, []
+            self._out = out
+            try:
+                self._resolve_pending(force=True)
+            finally:
+                self._out = outer
             return out
 
     # ------------------------------------------------------------ helpers

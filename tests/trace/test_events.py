@@ -346,3 +346,10 @@ def test_library_temporaries_are_not_nodes_and_earlier_tensors_get_their_names()
     entered_w = [e for e in tr.find("node_entered", node=w.id)]
     assert not np.array_equal(entered_w[0].data.array(), entered_w[1].data.array())
     np.testing.assert_array_equal(tr.state_at(-1).nodes[w.id].data.array(), entered_w[1].data.array())
+
+
+def test_unknown_raw_kinds_are_ignored():
+    with record() as tr:
+        _events.emit("some_future_kind", pass_id=1, depth=1)
+        x = mg.tensor([1.0], requires_grad=True)
+    assert [e.kind for e in tr.events] == ["node_created"] and tr.events[0].node == x.id
