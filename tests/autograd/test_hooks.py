@@ -73,7 +73,9 @@ def test_hook_that_changes_shape_dtype_or_returns_junk():
 
     x = mg.tensor([1.0, 2.0], requires_grad=True)
     x.register_hook(widen)
-    with pytest.raises(RuntimeError, match="hook 'widen' .* has changed the size of value \\(was \\[2\\] got \\[3\\]\\)"):
+    with pytest.raises(
+        RuntimeError, match="hook 'widen' .* has changed the size of value \\(was \\[2\\] got \\[3\\]\\)"
+    ):
         (x * 2).sum().backward()
     y = mg.tensor([1.0, 2.0], requires_grad=True)
     y.register_hook(lambda g: g.to(mg.float64))
