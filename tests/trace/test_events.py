@@ -352,4 +352,4 @@ def test_unknown_raw_kinds_are_ignored():
     with record() as tr:
         _events.emit("some_future_kind", pass_id=1, depth=1)
         x = mg.tensor([1.0], requires_grad=True)
-    assert [e.kind for e in tr.events] == ["node_created"] and tr.events[0].node == x.id
+    assert [e.kind for e in tr.events] == ["node_created", "node_named"] and tr.events[0].node == x.id
