@@ -439,9 +439,9 @@ def norm(a: Tensor, p=2, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
 
 
 # ---------------------------------------------------------------- softmax, log_softmax, cumsum
-def _one_dim(a: Tensor, dim) -> tuple:
+def _one_dim(a: Tensor, dim, op: str) -> tuple:
     if dim is None:
-        raise TypeError("softmax(): argument 'dim' must be an int, not None (name the dim to normalise over)")
+        raise TypeError(f"{op}(): argument 'dim' must be an int, not None (name the dim to normalise over)")
     return normalize_dims(dim, a.data.ndim)
 
 
@@ -449,7 +449,7 @@ def softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
     """exp(a) / sum(exp(a)) along ``dim``, computed stably; backward y * (g - sum(g * y))."""
     xp = a._device.xp
     d = _as_float(a, dtype)
-    axes = _one_dim(a, dim)
+    axes = _one_dim(a, dim, "softmax")
     e = xp.exp(d - _stable_shift(xp, d, axes))
 
     def backward(g):
@@ -465,7 +465,7 @@ def log_softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
     """a - logsumexp(a) along ``dim``, computed stably; backward g - softmax * sum(g)."""
     xp = a._device.xp
     d = _as_float(a, dtype)
-    axes = _one_dim(a, dim)
+    axes = _one_dim(a, dim, "log_softmax")
     shifted = d - _stable_shift(xp, d, axes)
     out_arr = shifted - xp.log(xp.exp(shifted).sum(axis=axes, keepdims=True))
 
