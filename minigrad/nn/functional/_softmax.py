@@ -1,4 +1,4 @@
-"""The softmax node: one op whose backward is ``y * (g - sum(g * y))``."""
+"""cross_entropy's softmax node: probabilities its forward already computed, as a differentiable op."""
 
 from __future__ import annotations
 
