@@ -253,8 +253,8 @@ def setitem(a: Tensor, key, value) -> None:
                 f"{a._device} and {value._device}! (in setitem)"
             )
         value = value.data
-    elif not isinstance(value, (int, float, bool)):
-        value = _array_item(value, a._device) if isinstance(value, (list, tuple)) else value
+    elif isinstance(value, (list, tuple, np.ndarray)):
+        value = B.to_device_array(np.asarray(value), a._device)
     keys, _ = normalize_key(a, key)
     target, key = (a.data[keys[0]], keys[1]) if len(keys) == 2 else (a.data, keys[0])
     try:
@@ -324,7 +324,7 @@ def take_along_dim(a: Tensor, indices: Tensor, dim: int | None = None) -> Tensor
     idx = _index_array(indices, "take_along_dim", a._device)
     if idx.ndim != a.data.ndim:
         raise RuntimeError(
-            f"torch.take_along_dim(): input and indices should have the same number of dimensions, but got "
+            f"take_along_dim(): input and indices should have the same number of dimensions, but got "
             f"{a.data.ndim} dimensions for input, and {idx.ndim} dimensions for indices"
         )
     (axis,) = normalize_dims(dim, a.data.ndim)

@@ -140,6 +140,10 @@ def test_setitem_values():
     x[2, 1:3] = np.array([7.0, 8.0])
     x[..., 3] = mg.tensor([[9.0], [9.0], [9.0]]).squeeze(1)
     np.testing.assert_array_equal(x.numpy(), [[1, 1, 1, 9], [5, 0, -1, 9], [0, 7, 8, 9]])
+    x[2] = [0.5, 1.5, 2.5, 3.5]
+    x[:, 0] = mg.tensor([4, 4, 4])  # cast to the target's dtype, as in torch
+    np.testing.assert_array_equal(x.numpy()[:, 0], [4, 4, 4])
+    np.testing.assert_array_equal(x.numpy()[2], [4, 1.5, 2.5, 3.5])
 
 
 def test_setitem_on_leaf_that_requires_grad_is_a_torch_error():
