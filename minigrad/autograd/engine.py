@@ -525,7 +525,10 @@ def _grad_pass(outputs, inputs, seeds, retain_graph, create_graph, allow_unused,
         if not allow_unused:
             for i, r in enumerate(results):
                 if r is None:
-                    raise _unused_error(i)
+                    error = _unused_error(i)
+                    if _listeners:
+                        _emit("error", pass_id=pass_id, depth=depth, node=None, error=error)
+                    raise error
         if _listeners:
             _emit("pass_finished", pass_id=pass_id, depth=depth, results=results)
         return results
