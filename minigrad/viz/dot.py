@@ -26,6 +26,7 @@ from .values import format_value
 __all__ = ["to_dot", "html_escape", "quote"]
 
 _FONT = "Helvetica"
+_OUTPUT_EDGE_STATE = {"current": "done", "finished": "done", "failed": "done"}
 
 
 def html_escape(text: str) -> str:
@@ -193,7 +194,8 @@ class _Writer:
         if self.o.op_nodes:
             for node in self.g.nodes.values():
                 if node.op:
-                    color, pen = EDGE_STYLE[None]
+                    # the gradient crosses op -> tensor backwards when the tensor is entered
+                    color, pen = EDGE_STYLE[_OUTPUT_EDGE_STATE.get(node.state)]
                     lines.append(f"o{node.id} -> t{node.id} " + _attrs(color=color, penwidth=pen))
         for e in self.g.edges:
             color, pen = EDGE_STYLE[e.state]
@@ -235,7 +237,7 @@ class _Writer:
         if any(n.created_by_pass is not None for n in nodes):
             rows.append(
                 f'<TR><TD BGCOLOR="{NESTED_FILL}" BORDER="1"> </TD>'
-                '<TD ALIGN="LEFT">built by a backward pass (create_graph)</TD></TR>'
+                '<TD ALIGN="LEFT">built during a backward pass (create_graph, hooks)</TD></TR>'
             )
         states = {n.state for n in nodes}
         for state in STATES:
@@ -289,7 +291,7 @@ class _Writer:
             else:
                 out.extend("  " + line for line in self.node_lines(node))
         for pass_id, members in clusters.items():
-            label = self.g.passes.get(pass_id, f"built by backward pass {pass_id}")
+            label = self.g.passes.get(pass_id, f"built during backward pass {pass_id}")
             out.append(f"  subgraph cluster_pass{pass_id} {{")
             out.append("    graph " + _attrs(label=label, style="dashed,rounded", color="#8e6bbf", fontcolor="#6a4c93"))
             for node in members:

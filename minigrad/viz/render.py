@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
+
 __all__ = ["FORMATS", "render", "agraph"]
 
 #: Output formats by file suffix. ``dot``/``gv`` are the DOT source itself.
@@ -21,4 +24,7 @@ def render(source: str, fmt: str, prog: str = "dot") -> bytes:
         raise ValueError(f"unsupported diagram format {fmt!r}; choose from {', '.join(sorted(set(FORMATS.values())))}")
     if fmt == "dot":
         return source.encode()
-    return agraph(source).draw(format=fmt, prog=prog)
+    graph = agraph(source)
+    # pygraphviz prints a "may take a long time" note above 1 000 nodes; diagrams are capped by max_nodes
+    with contextlib.redirect_stderr(io.StringIO()):
+        return graph.draw(format=fmt, prog=prog)

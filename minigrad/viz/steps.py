@@ -184,7 +184,7 @@ def graph_at_step(trace, step: int | None, options: Options, index: TraceIndex |
             grad_update=(ev.before, ev.after) if nid == grad_update else None,
         )
         if info.pass_id is not None and info.pass_id in index.pass_started:
-            g.passes[info.pass_id] = f"built by {_pass_title(index, state, info.pass_id)}"
+            g.passes[info.pass_id] = f"built during {_pass_title(index, state, info.pass_id)}"
     g.add_edges_from_parents()
     if pass_id is not None:
         _mark_edges(g, index, pass_id, state, options)

@@ -27,7 +27,7 @@ ROLE_TEXT = {
     "intermediate": "intermediate",
     "output": "output",
 }
-#: Fill of tensors built by a backward pass with create_graph=True (higher-order graph).
+#: Fill of tensors built during a backward pass (create_graph=True, or by a hook or closure).
 NESTED_FILL = "#eadcf8"
 
 #: Box border per trace state: (border colour, pen width, style, font colour).
@@ -52,5 +52,5 @@ EDGE_STYLE = {
     "done": ("#2ca02c", 1.5),
 }
 GRAD_COLOR = "#b22222"
-SAVED_FILL = "#dbeafe"
+SAVED_FILL = "#c9f1f5"
 RESTORED_FILL = "#e2f0d9"

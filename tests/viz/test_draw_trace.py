@@ -121,12 +121,12 @@ def test_create_graph_nodes_are_grouped_by_their_pass(example_trace):
     ag = pygraphviz.AGraph(string=d.source)
     (cluster,) = ag.subgraphs()
     assert cluster.name == f"cluster_pass{p2}"
-    assert f"built by grad() pass {p2}, create_graph=True" == cluster.graph_attr["label"]
+    assert f"built during grad() pass {p2}, create_graph=True" == cluster.graph_attr["label"]
     made = {f"t{nid}" for nid, info in tr.nodes.items() if info.pass_id == p2}
     assert made and made <= set(cluster.nodes())
     nodes, _ = parse(d.source)
     assert all(f"pass-{p2}" in nodes[n]["class"] for n in made)
-    assert "built by a backward pass (create_graph)" in label_text(nodes["legend"])
+    assert "built during a backward pass (create_graph, hooks)" in label_text(nodes["legend"])
 
 
 def test_captured_values_at_a_step(example_trace):
@@ -165,3 +165,35 @@ def test_loaded_trace_draws_the_same(example_trace, trace_file):
     loaded = Trace.load(trace_file)
     for k in (0, len(loaded.events) // 2, len(loaded.events) - 1):
         assert viz.draw(loaded, step=k).source == viz.draw(example_trace, step=k).source
+
+
+def test_a_pass_nested_in_a_hook_is_labelled_with_its_depth():
+    import minigrad as mg
+    from minigrad.trace import record
+
+    with record() as tr:
+        w = mg.tensor(3.0, requires_grad=True, name="w")
+        x = mg.tensor(2.0, requires_grad=True, name="x")
+        h = x * w
+
+        def hook(g):
+            with mg.enable_grad():
+                z = w * w
+                z.name = "z"
+                (gw,) = mg.autograd.grad(z, w)
+            return g * gw
+
+        h.register_hook(hook)
+        h.tanh().backward()
+    outer, inner = _passes(tr)
+    k = _step(tr, "seeded", pass_id=inner)
+    d = viz.draw(tr, step=k)
+    assert f"grad() pass {inner}, depth 2 (inside pass {outer})" in d.graph.title
+    assert d.graph.pass_id == inner
+    nodes, _ = parse(d.source)
+    z = tr.node("z").id
+    assert _state_class(nodes[f"t{z}"]) == "pending" and f"pass-{outer}" in nodes[f"t{z}"]["class"]
+    assert "saved .grad = None" in label_text(nodes[f"t{w.id}"])
+    # back in the outer pass, its own graph and statuses are shown again
+    k_after = _step(tr, "pass_finished", pass_id=inner) + 1
+    assert viz.draw(tr, step=k_after).graph.pass_id == outer
