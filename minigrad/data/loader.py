@@ -90,6 +90,8 @@ class DataLoader:
             index = slice(start, end) if order is None else order[start:end]
             if isinstance(self.dataset, TensorDataset):
                 columns = self.dataset[index]
+                if order is None:  # slices are views: copy, so changing a batch cannot change the dataset
+                    columns = tuple(c.copy() for c in columns)
             else:
                 rows = range(start, end) if order is None else index
                 columns = _stack([self.dataset[int(i)] for i in rows])

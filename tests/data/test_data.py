@@ -123,3 +123,10 @@ def test_dataloader_errors():
         data.DataLoader((np.zeros(3),), batch_size=0)
     with pytest.raises(ValueError, match=r"Size mismatch.*\[3\], \[4\]"):
         data.TensorDataset(np.zeros(3), np.zeros(4))
+
+
+def test_batches_are_copies_of_the_dataset():
+    X = np.zeros((4, 2), dtype=np.float32)
+    (xb,) = next(iter(data.DataLoader((X,), batch_size=2)))
+    xb.data[...] = 1
+    assert not X.any()

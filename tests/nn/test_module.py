@@ -193,3 +193,14 @@ def test_attribute_errors_and_missing_forward():
 
     with pytest.raises(AttributeError, match="before Module.__init__"):
         Forgot()
+
+
+def test_deepcopy_and_pickle_keep_parameters_and_names():
+    import copy
+    import pickle
+
+    model = TwoLayer()
+    for clone in (copy.deepcopy(model), pickle.loads(pickle.dumps(model))):
+        assert isinstance(clone.fc1.weight, nn.Parameter) and clone.fc1.weight.name == "fc1.weight"
+        assert clone.fc1.weight.data is not model.fc1.weight.data
+        np.testing.assert_array_equal(clone.fc2.bias.data, model.fc2.bias.data)
