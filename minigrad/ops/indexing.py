@@ -231,8 +231,30 @@ def _op_name(key: tuple) -> str:
     return "select" if all(isinstance(k, int) for k in key) else "slice"
 
 
+def _fast_basic_key(a: Tensor, key):
+    """``key`` as a tuple when it is only in-range ints and plain slices (the common case); else None."""
+    if type(key) is not tuple:
+        key = (key,)
+    shape = a.data.shape
+    if len(key) > len(shape):
+        return None
+    for k, n in zip(key, shape):
+        tk = type(k)
+        if tk is int:
+            if not -n <= k < n:
+                return None
+        elif tk is not slice or not (k.step is None or (type(k.step) is int and k.step > 0)):
+            return None
+        elif not (k.start is None or type(k.start) is int) or not (k.stop is None or type(k.stop) is int):
+            return None
+    return key
+
+
 def getitem(a: Tensor, key) -> Tensor:
     """``a[key]`` with PyTorch's indexing rules; differentiable."""
+    fast = _fast_basic_key(a, key)
+    if fast is not None:
+        return index_with_key(a, fast, _op_name(fast))
     key, accumulate = normalize_key(a, key)
     key = key[0] if len(key) == 1 else key
     return index_with_key(a, key, _op_name(key), accumulate)

@@ -7,6 +7,8 @@ their gradients are scattered back into zeros by ``minigrad.ops.indexing``.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from .. import backend as B
@@ -335,8 +337,8 @@ def cat(tensors, dim: int = 0) -> Tensor:
                 )
     dt = _common_dtype(tensors, "cat")
     xp = ref._device.xp
-    out = xp.concatenate([t.data.astype(dt, copy=False) for t in parts], axis=axis)
-    bounds = np.cumsum([0] + [t.data.shape[axis] for t in parts]).tolist()
+    out = xp.concatenate([t.data if t.data.dtype == dt else t.data.astype(dt) for t in parts], axis=axis)
+    bounds = list(itertools.accumulate((t.data.shape[axis] for t in parts), initial=0))
     parts = tuple(parts)
 
     def backward(g):
@@ -418,7 +420,7 @@ def split(a: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
                 f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size at dimension "
                 f"{axis}), but got split_sizes={sizes}"
             )
-    bounds = np.cumsum([0] + sizes).tolist()
+    bounds = list(itertools.accumulate(sizes, initial=0))
     return tuple(_slice_along(a, axis, lo, hi, "split") for lo, hi in zip(bounds[:-1], bounds[1:]))
 
 
