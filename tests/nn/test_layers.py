@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import minigrad as mg
 from minigrad import nn
@@ -228,3 +230,24 @@ def test_layers_match_pytorch():
     np.testing.assert_allclose(bn(mg.tensor(xs)).data, tbn(torch.from_numpy(xs)).detach().numpy(), atol=1e-12)
     ln = torch.nn.functional.layer_norm(torch.from_numpy(xs), (5,)).numpy()
     np.testing.assert_allclose(F.layer_norm(mg.tensor(xs), 5).data, ln, atol=1e-12)
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    batch=st.lists(st.integers(1, 3), max_size=2),
+    n_in=st.integers(1, 4),
+    n_out=st.integers(1, 4),
+    seed=st.integers(0, 2**16),
+)
+def test_linear_matches_numpy_for_any_batch_shape(batch, n_in, n_out, seed):
+    rng = np.random.default_rng(seed)
+    x = mg.tensor(rng.standard_normal((*batch, n_in)), dtype=D, requires_grad=True)
+    layer = nn.Linear(n_in, n_out, dtype=D)
+    out = layer(x)
+    np.testing.assert_allclose(out.data, x.data @ layer.weight.data.T + layer.bias.data, rtol=1e-12)
+    g = rng.standard_normal(out.shape)
+    out.backward(mg.tensor(g))
+    g2, x2 = g.reshape(-1, n_out), x.data.reshape(-1, n_in)
+    np.testing.assert_allclose(x.grad.data, g @ layer.weight.data, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(layer.weight.grad.data, g2.T @ x2, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(layer.bias.grad.data, g2.sum(0), rtol=1e-12, atol=1e-14)

@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import minigrad as mg
 from minigrad.autograd import gradcheck, gradgradcheck
@@ -222,3 +224,23 @@ def test_losses_match_pytorch():
         tF.binary_cross_entropy(torch.from_numpy(p), torch.from_numpy(y)),
         rtol=1e-12,
     )
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    rows=st.integers(1, 6),
+    classes=st.integers(1, 5),
+    smoothing=st.sampled_from([0.0, 0.1]),
+    seed=st.integers(0, 2**16),
+)
+def test_cross_entropy_equals_its_definition(rows, classes, smoothing, seed):
+    rng = np.random.default_rng(seed)
+    x = mg.tensor(rng.standard_normal((rows, classes)) * 5, dtype=mg.float64, requires_grad=True)
+    t = rng.integers(0, classes, rows)
+    q = np.eye(classes)[t] * (1 - smoothing) + smoothing / classes
+    reference = -(F.log_softmax(x, 1) * mg.tensor(q)).sum() / rows
+    loss = F.cross_entropy(x, mg.tensor(t), label_smoothing=smoothing)
+    np.testing.assert_allclose(loss.data, reference.data, rtol=1e-12, atol=1e-12)
+    (g_loss,) = mg.autograd.grad(loss, x)
+    (g_ref,) = mg.autograd.grad(reference, x)
+    np.testing.assert_allclose(g_loss.data, g_ref.data, rtol=1e-10, atol=1e-12)

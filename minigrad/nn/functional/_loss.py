@@ -120,7 +120,8 @@ def _class_weights(input: Tensor, weight, num_classes: int, name: str):
 
 
 def _class_target_matrix(t, num_classes: int, weight, ignore_index: int, smoothing: float, dtype, xp, name: str):
-    """The per-row target weights ``Q`` ([M, C]) for class-index targets, and the mean's divisor.
+    """The per-row target weights ``Q`` ([M, C]) for class-index targets, the mean's divisor,
+    and whether every row of ``Q`` sums to 1 (no class weights, nothing ignored).
 
     Row i is ``(1 - smoothing) * w[t_i] * onehot(t_i) + smoothing / C * w``, and zero where
     ``t_i == ignore_index``; mean divides by the summed ``w[t_i]`` of the kept rows, as PyTorch does.
@@ -133,8 +134,9 @@ def _class_target_matrix(t, num_classes: int, weight, ignore_index: int, smoothi
     ignored = t == ignore_index
     any_ignored = bool(ignored.any())
     kept = ~ignored
-    bad = t[kept & ((t < 0) | (t >= num_classes))]
-    if bad.size:
+    valid = t[kept] if any_ignored else t
+    if valid.size and (int(valid.min()) < 0 or int(valid.max()) >= num_classes):
+        bad = valid[(valid < 0) | (valid >= num_classes)]
         raise IndexError(
             f"{name}(): target {int(bad[0])} is out of bounds for {num_classes} classes "
             f"(expected values in [0, {num_classes - 1}]"
@@ -157,7 +159,8 @@ def _class_target_matrix(t, num_classes: int, weight, ignore_index: int, smoothi
     return q, float(picked.sum()), (weight is None and not any_ignored)
 
 
-def _prob_target_matrix(t, num_classes: int, weight, smoothing: float):
+def _prob_target_matrix(t, num_classes: int, weight, smoothing: float, dtype):
+    t = t.astype(dtype, copy=False)
     q = t if not smoothing else t * (1 - smoothing) + smoothing / num_classes
     return q if weight is None else q * weight
 
@@ -188,7 +191,7 @@ def cross_entropy(
     num_rows, num_classes = xd.shape
     w = _class_weights(input, weight, num_classes, "cross_entropy")
     if t.data.dtype.kind == "f":
-        q = _prob_target_matrix(t.data, num_classes, w, label_smoothing)
+        q = _prob_target_matrix(t.data, num_classes, w, label_smoothing, xd.dtype)
         divisor, unit_rows = num_rows, False
     else:
         q, divisor, unit_rows = _class_target_matrix(
