@@ -111,6 +111,10 @@ def normalize_key(a: Tensor, key) -> tuple[tuple, bool]:
         else:
             raise IndexError(_INDEX_TYPE_ERROR.format(type(item).__name__))
     if consumed > len(shape):
+        if not shape:
+            raise IndexError(
+                "invalid index of a 0-dim tensor. Use `tensor.item()` to convert a 0-dim tensor to a number"
+            )
         raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
 
     out = []

@@ -146,6 +146,14 @@ def test_setitem_values():
     np.testing.assert_array_equal(x.numpy()[2], [4, 1.5, 2.5, 3.5])
 
 
+def test_indexing_a_0d_tensor():
+    x = mg.tensor(2.0, dtype=mg.float64, requires_grad=True)
+    assert x[None].shape == (1,) and x[...].shape == () and x[()].item() == 2.0
+    assert gradcheck(lambda t: t[None, None] * t, (x,))
+    with pytest.raises(IndexError, match=r"invalid index of a 0-dim tensor. Use `tensor.item\(\)`"):
+        x[0]
+
+
 def test_setitem_on_leaf_that_requires_grad_is_a_torch_error():
     x = mg.zeros(3, requires_grad=True)
     with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place operation"):
