@@ -1,10 +1,14 @@
-"""Checks for lesson 4: autograd.grad as the oracle; .grad survival, also through an exception."""
+"""Checks for lesson 4: autograd.grad as the oracle; .grad survival, also through an exception;
+predictions against the demo's recorded trace."""
+
+import functools
 
 import numpy as np
 import pytest
 
 import minigrad as mg
 from minigrad.course import check
+from minigrad.course.recording import as_array, contributions_into, incoming_grads, record_demo
 
 
 def seed_example():
@@ -58,3 +62,47 @@ def _(ex):
     want = mg.autograd.grad(out, (W, x), retain_graph=True)
     for g, w in zip(got, want):
         np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-12)
+
+
+@functools.cache
+def demo_trace():
+    return record_demo(4)
+
+
+def names_of(trace, pairs) -> dict:
+    return {trace.nodes[nid].label: (None if snap is None else as_array(snap).tolist()) for nid, snap in pairs}
+
+
+@check("ex2_predict_trace", "predict_saved() is what the demo's grads_saved event stashes")
+def _(ex):
+    answer = ex.predict_saved()
+    (saved,) = demo_trace().find("grads_saved")
+    want = names_of(demo_trace(), saved.saved)
+    assert set(answer) == set(want), f"grads_saved stashes the .grad of {sorted(want)}, you named {sorted(answer)}"
+    for name, value in want.items():
+        got = answer[name]
+        if value is None:
+            assert got is None, f"{name}.grad was None before the pass, so None is saved; you said {got}"
+        else:
+            assert got is not None, f"{name}.grad held a value before the pass; you said None"
+            np.testing.assert_allclose(got, value, err_msg=f"the saved .grad of {name}")
+
+
+@check("ex2_predict_trace", "predict_contributions_into_a() counts the grad_accumulated events into a")
+def _(ex):
+    want = len(contributions_into(demo_trace(), "a", into="pass"))
+    got = ex.predict_contributions_into_a()
+    assert got == want, f"you predicted {got} contributions into a; the trace has {want}"
+
+
+@check("ex2_predict_trace", "predict_incoming_grad_of_a() is a's node_entered gradient")
+def _(ex):
+    (want,) = incoming_grads(demo_trace(), "a")
+    np.testing.assert_allclose(ex.predict_incoming_grad_of_a(), want, err_msg="the gradient entering a")
+
+
+@check("ex2_predict_trace", "predict_a_grad_after() is a.grad at the end of the trace")
+def _(ex):
+    trace = demo_trace()
+    want = as_array(trace.state_at(-1).nodes[trace.node("a").id].grad)
+    np.testing.assert_allclose(ex.predict_a_grad_after(), want, err_msg="a.grad after grad() returns")

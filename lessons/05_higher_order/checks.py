@@ -1,9 +1,12 @@
-"""Checks for lesson 5: closed-form Hessians and known minima."""
+"""Checks for lesson 5: closed-form Hessians and known minima; predictions against the demo's trace."""
+
+import functools
 
 import numpy as np
 
 import minigrad as mg
 from minigrad.course import check
+from minigrad.course.recording import incoming_grads, pass_ids, record_demo
 
 
 @check("ex1_hvp", "matches the analytic Hessian of sum(tanh(W @ x)**2)")
@@ -43,3 +46,33 @@ def _(ex):
     x = ex.newton_minimize(lambda x: x**4 - 3 * x**2 + x, 1.0, 8)
     assert abs(4 * x**3 - 6 * x + 1) < 1e-10, f"f'(x) should be 0 at the minimum, x = {x}"
     assert 12 * x**2 - 6 > 0, "Newton's method should have found a minimum"
+
+
+@functools.cache
+def demo_trace():
+    return record_demo(5)
+
+
+@check("ex3_predict_trace", "predict_incoming_grad_of_x() matches x's node_entered gradient in each pass")
+def _(ex):
+    trace = demo_trace()
+    want = [incoming_grads(trace, "x", pid)[0].item() for pid in pass_ids(trace)]
+    got = list(ex.predict_incoming_grad_of_x())
+    assert len(got) == len(want), f"the demo runs {len(want)} passes; you gave {len(got)} values"
+    np.testing.assert_allclose(got, want, err_msg="the gradient entering x in passes 1, 2, 3")
+
+
+@check("ex3_predict_trace", "predict_passes_that_create_nodes() names the passes with node_created events")
+def _(ex):
+    trace = demo_trace()
+    want = [k for k, pid in enumerate(pass_ids(trace), 1) if trace.find("node_created", pass_id=pid)]
+    got = sorted(ex.predict_passes_that_create_nodes())
+    assert got == want, f"you predicted nodes are created in passes {got}; the trace shows {want}"
+
+
+@check("ex3_predict_trace", "predict_pass2_enters_y() matches whether pass 2 enters y")
+def _(ex):
+    trace = demo_trace()
+    want = bool(trace.find("node_entered", "y", pass_ids(trace)[1]))
+    got = ex.predict_pass2_enters_y()
+    assert got is want, f"you predicted {got}; in the trace, pass 2 {'enters' if want else 'never enters'} y"

@@ -9,6 +9,7 @@ functions, registered with :func:`check`, test an exercise module.
 
 from .checking import CheckResult, check, run_checks
 from .lessons import Lesson, find_lesson, lessons_root, list_lessons
+from .recording import contributions_into, incoming_grads, record_call, record_demo
 from .stubs import generate_stub, stub_is_current, write_stub
 
 __all__ = [
@@ -22,4 +23,8 @@ __all__ = [
     "generate_stub",
     "stub_is_current",
     "write_stub",
+    "record_demo",
+    "record_call",
+    "incoming_grads",
+    "contributions_into",
 ]
