@@ -8,7 +8,9 @@
 True
 
 ``draw`` returns a :class:`Diagram` (``.source``, ``.svg()``, ``.png()``,
-``.save(path)``, Jupyter display). Layout and rendering run in-process through
+``.save(path)``, Jupyter display). For a recorded trace, ``frames``/``write_frames``
+give one diagram per step and ``write_html`` one self-contained page that steps
+through them. Layout and rendering run in-process through
 pygraphviz's bundled Graphviz; pygraphviz is imported only when something is
 rendered or laid out, and ``import minigrad`` never imports this package.
 """
@@ -16,9 +18,23 @@ rendered or laid out, and ``import minigrad`` never imports this package.
 from __future__ import annotations
 
 from .diagram import Diagram
+from .frames import Frame, frames, write_frames
 from .options import DEFAULT_FIELDS, FIELDS, Options
+from .player import player_html, write_html
 
-__all__ = ["draw", "Diagram", "Options", "FIELDS", "DEFAULT_FIELDS", "layout_graph"]
+__all__ = [
+    "draw",
+    "Diagram",
+    "Options",
+    "FIELDS",
+    "DEFAULT_FIELDS",
+    "Frame",
+    "frames",
+    "write_frames",
+    "player_html",
+    "write_html",
+    "layout_graph",
+]
 
 
 def draw(
