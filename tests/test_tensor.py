@@ -243,10 +243,6 @@ def test_inplace_rules():
         y += mg.ones(2, 2)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ops/arithmetic._inplace compares dtype kinds as letters ('f' < 'i'), so int += float truncates silently",
-)
 def test_inplace_refuses_to_downcast_like_torch():
     i = mg.tensor([1, 2])
     with pytest.raises(RuntimeError, match="result type float32 can't be cast to the desired output type int64"):

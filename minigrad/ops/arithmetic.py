@@ -16,6 +16,7 @@ from ._util import as_tensor, binary_arrays, scalar_array, unbroadcast
 __all__ = ["add", "sub", "mul", "div", "pow", "neg", "abs"]
 
 _SCALARS = (int, float, bool)
+_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2}  # bool < integer < floating, for in-place cast checks
 
 # mul's closures check grad mode: under create_graph it is on and they use Tensor ops, so the
 # gradient is itself differentiable; in a plain backward pass it is off and they compute the same
@@ -261,7 +262,7 @@ def _inplace(op):
     def method(self, other):
         _check_inplace(self)
         result = op(self, other)
-        if result.data.dtype != self.data.dtype and result.data.dtype.kind > self.data.dtype.kind:
+        if result.data.dtype != self.data.dtype and _KIND_RANK[result.data.dtype.kind] > _KIND_RANK[self.data.dtype.kind]:
             raise RuntimeError(
                 f"result type {result.data.dtype} can't be cast to the desired output type {self.data.dtype}"
             )
