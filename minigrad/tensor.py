@@ -22,6 +22,7 @@ _grad_state = _state.grad
 _anomaly_state = _state.anomaly
 _listeners = _events.listeners
 _ndarray = np.ndarray
+_np_scalar = np.generic
 
 
 def shape_str(shape) -> str:
@@ -427,7 +428,10 @@ def make_leaf(data, device: B.Device, requires_grad: bool = False, name: str | N
 
 
 def _coerce_result(data):
-    # NumPy returns scalars (np.float64) from ops on 0-d arrays; keep real arrays.
+    # NumPy returns scalars (np.float64) from ops on 0-d arrays; keep real arrays. The scalar case
+    # is the common one (every op on a 0-d tensor), so it is tested first.
+    if isinstance(data, _np_scalar):
+        return np.asarray(data)
     if B.is_cupy_array(data):
         return data
     return np.asarray(data)
