@@ -4,6 +4,7 @@ from __future__ import annotations
 
 LABELS = {
     "minigrad": "minigrad",
+    "minigrad_nn": "minigrad (nn)",
     "torch": "PyTorch",
     "numpy": "NumPy floor",
     "micrograd": "micrograd",
@@ -42,7 +43,7 @@ def markdown(report: dict) -> str:
     lines = [
         f"Measured {report['date'][:10]} on {m['cpu']} ({m['cores']} cores, every peer pinned to 1 thread), "
         f"Python {m['python']}, NumPy {m['versions'].get('numpy')}, PyTorch {m['versions'].get('torch')}; "
-        f"median of {report['repeats']} timed runs after {report['warmup']} warm-up"
+        f"median {report['clock']} time of {report['repeats']} timed runs after {report['warmup']} warm-up"
         + (" (--quick sizes: not a measurement)" if report["quick"] else "")
         + ".",
         "",

@@ -29,6 +29,12 @@ def parse_args(argv=None) -> argparse.Namespace:
     ap.add_argument("--quick", action="store_true", help="tiny sizes and one repeat: a smoke test, not a measurement")
     ap.add_argument("--repeats", type=int, default=None, help="timed runs per peer (default 5; 1 with --quick)")
     ap.add_argument("--warmup", type=int, default=1, help="untimed runs per peer before timing (default 1)")
+    ap.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="what the medians use: wall time, or the worker's CPU time (steadier on a shared, busy machine)",
+    )
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds one run may take before the peer is dropped")
     ap.add_argument("--out", type=Path, default=None, help="JSON output path (default bench/results/<stamp>.json)")
     ap.add_argument("--markdown", type=Path, default=None, help="also write the Markdown table to this file")
@@ -51,7 +57,7 @@ class Peer:
     def __init__(self, workload: str, name: str, params: dict, warmup: int, timeout: float):
         self.name = name
         self.timeout = timeout
-        self.result = {"status": "ok", "seconds": [], "checks": []}
+        self.result = {"status": "ok", "wall": [], "cpu": [], "checks": []}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "bench.worker", workload, name, json.dumps(params), str(warmup)],
             stdin=subprocess.PIPE,
@@ -98,8 +104,9 @@ class Peer:
         self.proc.stdin.write("run\n")
         self.proc.stdin.flush()
         reply = self._read(self.timeout)
-        if "seconds" in reply:
-            self.result["seconds"].append(reply["seconds"])
+        if "wall" in reply:
+            self.result["wall"].append(reply["wall"])
+            self.result["cpu"].append(reply["cpu"])
             self.result["checks"].append(reply["check"])
         elif "error" in reply:
             self._fail("error", reply["error"])
@@ -134,8 +141,8 @@ def run_workload(name: str, args) -> dict:
     results = {}
     for peer in peers:
         res = peer.result
-        if res["seconds"]:
-            res["median"] = statistics.median(res["seconds"]) / scale
+        if res[args.clock]:
+            res["median"] = statistics.median(res[args.clock]) / scale
         results[peer.name] = res
     return {
         "title": mod.TITLE,
@@ -151,7 +158,7 @@ def _last(peer: Peer) -> str:
     res = peer.result
     if res["status"] != "ok":
         return f"{res['status']}: {res.get('note', '')}"
-    return f"{res['seconds'][-1]:.4g} s" if res["seconds"] else "-"
+    return f"{res['wall'][-1]:.4g} s wall, {res['cpu'][-1]:.4g} s cpu" if res["wall"] else "-"
 
 
 def _ratios(mod, results: dict) -> dict:
@@ -202,6 +209,7 @@ def main(argv=None) -> int:
         "quick": args.quick,
         "repeats": args.repeats,
         "warmup": args.warmup,
+        "clock": args.clock,
         "threads": 1,
         "workloads": {},
     }

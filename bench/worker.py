@@ -2,7 +2,7 @@
 
 ``python -m bench.worker WORKLOAD PEER PARAMS_JSON WARMUP``. Replies are JSON lines on stdout:
 first ``{"ready": info}`` (or ``{"skip": why}`` / ``{"error": what}``), then one
-``{"seconds": s, "check": c}`` (or ``{"error": what}``) per ``run`` line read from stdin.
+``{"wall": s, "cpu": s, "check": c}`` (or ``{"error": what}``) per ``run`` line read from stdin.
 """
 
 from __future__ import annotations
@@ -35,12 +35,12 @@ def _describe(exc: BaseException) -> str:
 
 def _timed(run) -> dict:
     gc.collect()
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), time.process_time()
     try:
         check = run()
     except Exception as exc:  # a peer that fails (micrograd's RecursionError) is a result, not a crash
         return {"error": _describe(exc)}
-    return {"seconds": time.perf_counter() - start, "check": check}
+    return {"wall": time.perf_counter() - start, "cpu": time.process_time() - start_cpu, "check": check}
 
 
 def main(argv=None) -> int:

@@ -39,7 +39,7 @@ def test_report_shape(report):
         for name in ("minigrad", "numpy"):
             res = w["peers"][name]
             assert res["status"] == "ok", res
-            assert len(res["seconds"]) == 1 and res["median"] > 0
+            assert len(res["wall"]) == len(res["cpu"]) == 1 and res["median"] > 0
 
 
 def test_peers_agree(report):

@@ -12,8 +12,14 @@ from . import Skip, import_torch
 NAME = "W2"
 TITLE = "MLP 256-512-512-10 training, float32, batch 128, 32 SGD steps"
 UNIT = "s"
-PEERS = ("minigrad", "torch", "numpy", "micrograd")
-TARGETS = {("minigrad", "torch"): 1.0, ("minigrad", "numpy"): 1.05}  # ratio <= target
+PEERS = ("minigrad", "minigrad_nn", "torch", "numpy", "micrograd")
+TARGETS = {
+    ("minigrad", "torch"): 1.0,
+    ("minigrad", "numpy"): 1.05,
+    ("minigrad_nn", "torch"): 1.0,
+    ("minigrad_nn", "numpy"): 1.05,
+}  # ratio <= target
+RATIOS = tuple((a, b) for a, b in TARGETS)
 LR = 0.1
 
 
@@ -39,6 +45,8 @@ def build(peer: str, p: dict):
     batches, weights = problem(p)
     if peer == "minigrad":
         return build_minigrad(batches, weights, p["classes"])
+    if peer == "minigrad_nn":
+        return build_minigrad_nn(batches, weights)
     if peer == "torch":
         return build_torch(batches, weights)
     if peer == "numpy":
@@ -85,6 +93,36 @@ def build_minigrad(batches, weights, classes: int, listen=None):
     if listen is None:
         return run, {"variant": "raw tensor ops, one-hot target pick, hand-written SGD"}
     return (lambda: listen(run)), {"variant": "raw tensor ops"}
+
+
+def build_minigrad_nn(batches, weights):
+    """minigrad the way a user writes it: nn.Linear, F.cross_entropy, optim.SGD."""
+    try:
+        import minigrad as mg
+        from minigrad import nn, optim
+        from minigrad.nn import functional as F
+    except ImportError as exc:
+        raise Skip(f"minigrad.nn / minigrad.optim are not there yet ({exc})") from None
+    mb = [(mg.tensor(xb), mg.tensor(yb)) for xb, yb in batches]
+
+    def run():
+        layers = []
+        for W, b in weights:
+            lin = nn.Linear(W.shape[0], W.shape[1])
+            lin.weight.data[...] = W.T
+            lin.bias.data[...] = b
+            layers += [lin, nn.ReLU()]
+        model = nn.Sequential(*layers[:-1])
+        opt = optim.SGD(model.parameters(), lr=LR)
+        loss = None
+        for xb, yb in mb:
+            loss = F.cross_entropy(model(xb), yb)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        return float(loss.item())
+
+    return run, {"variant": "nn.Linear + F.cross_entropy + optim.SGD"}
 
 
 def build_torch(batches, weights):
