@@ -17,12 +17,12 @@ def register(sub) -> None:
     p = sub.add_parser(
         "render",
         help="draw a recorded trace: one step, every step, or an HTML player",
-        description="Draw the graph of a recorded trace (saved with Trace.save) at one step, as one file "
-        "per step, or as a single self-contained HTML page that steps through them.",
+        description="Draw the graph of a recorded trace at one step, as one file per step,\n"
+        "or as a single self-contained HTML page that steps through them.",
         epilog=_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("trace", help="trace file (JSON Lines, from Trace.save or minigrad-tui)")
+    p.add_argument("trace", help="trace file (JSON Lines, from `minigrad trace -o` or Trace.save)")
     p.add_argument(
         "--step", type=int, help="the step to draw with -o (default: the last; negative counts from the end)"
     )

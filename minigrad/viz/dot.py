@@ -26,6 +26,7 @@ from .values import format_value
 __all__ = ["to_dot", "html_escape", "quote"]
 
 _FONT = "Helvetica"
+_TITLE_CHARS = 140  # a longer caption would widen the whole drawing
 _OUTPUT_EDGE_STATE = {"current": "done", "finished": "done", "failed": "done"}
 
 
@@ -67,7 +68,6 @@ class _Writer:
     def __init__(self, graph: VGraph, options: Options):
         self.g = graph
         self.o = options
-        self.lines: list[str] = []
 
     def fmt(self, value) -> str:
         return format_value(value, self.o.precision, self.o.max_inline)
@@ -267,6 +267,8 @@ class _Writer:
 
     def write(self) -> str:
         title = self.o.title or self.g.title
+        if title and len(title) > _TITLE_CHARS:
+            title = title[: _TITLE_CHARS - 1] + "…"
         out = ["digraph minigrad {"]
         out.append(
             "  graph "
@@ -281,7 +283,7 @@ class _Writer:
             )
         )
         out.append(
-            "  node " + _attrs(fontname=_FONT, fontsize=10, shape="box", style="rounded,filled", margin="0.08,0.04")
+            "  node " + _attrs(fontname=_FONT, fontsize=10, shape="box", style="rounded,filled", margin="0.14,0.05")
         )
         out.append("  edge " + _attrs(fontname=_FONT, fontsize=9, arrowsize=0.7))
         clusters: dict = {}
