@@ -1,0 +1,144 @@
+"""Checks for lesson 7: minigrad's own Linear and optimizers as oracles, gradcheck, held-out
+accuracy on the moons, and predictions against a recorded trace."""
+
+import time
+
+import numpy as np
+
+import minigrad as mg
+from minigrad import nn
+from minigrad.autograd import gradcheck
+from minigrad.course import check
+from minigrad.course.recording import contributions_into, pass_ids, record_call
+
+
+@check("ex1_linear", "registers weight [out, in] and bias [out] as parameters, in the uniform ±1/sqrt(in) range")
+def _(ex):
+    layer = ex.Linear(64, 10)
+    params = dict(layer.named_parameters())
+    assert set(params) == {"weight", "bias"}, f"named_parameters() gives {sorted(params)}, expected weight and bias"
+    assert params["weight"].shape == (10, 64), f"weight shape {list(params['weight'].shape)}, expected [10, 64]"
+    assert params["bias"].shape == (10,), f"bias shape {list(params['bias'].shape)}, expected [10]"
+    w = params["weight"].detach().numpy()
+    assert np.abs(w).max() <= 1 / 8, "weights must lie in [-1/sqrt(64), 1/sqrt(64)] = [-0.125, 0.125]"
+    assert w.std() > 0.05, f"weights look degenerate (std {w.std():.3g}); draw them uniformly over the range"
+    assert (w < 0).any() and (w > 0).any(), "the range is symmetric around zero"
+
+
+@check("ex1_linear", "forward equals x @ W.T + b (as nn.functional.linear), with gradients for W, b and x")
+def _(ex):
+    rng = np.random.default_rng(70)
+    layer = ex.Linear(5, 3)
+    x = mg.tensor(rng.standard_normal((4, 5)).astype(np.float32), requires_grad=True)
+    out = layer(x)
+    want = nn.functional.linear(x, layer.weight, layer.bias)
+    np.testing.assert_allclose(out.detach().numpy(), want.detach().numpy(), rtol=1e-6, atol=1e-6)
+    out.sum().backward()
+    assert layer.weight.grad is not None and layer.bias.grad is not None, "the parameters got no gradient"
+    np.testing.assert_allclose(layer.bias.grad.numpy(), np.full(3, 4.0), err_msg="bias gradient")
+
+
+@check("ex1_linear", "gradcheck in float64 for the input; W.grad = Gᵀx and b.grad = ΣG for a random G")
+def _(ex):
+    rng = np.random.default_rng(71)
+    layer = ex.Linear(3, 2).double()
+    x = mg.tensor(rng.standard_normal((4, 3)), requires_grad=True)
+    assert gradcheck(layer, (x,))
+    G = rng.standard_normal((4, 2))
+    (layer(x) * mg.tensor(G)).sum().backward()
+    np.testing.assert_allclose(layer.weight.grad.numpy(), G.T @ x.detach().numpy(), rtol=1e-12, err_msg="W.grad")
+    np.testing.assert_allclose(layer.bias.grad.numpy(), G.sum(0), rtol=1e-12, err_msg="b.grad")
+
+
+def regression_problem(seed):
+    rng = np.random.default_rng(seed)
+    X = mg.tensor(rng.standard_normal((32, 4)))
+    Y = mg.tensor(rng.standard_normal((32, 3)))
+    W0, b0 = rng.standard_normal((3, 4)), rng.standard_normal(3)
+    return X, Y, W0, b0
+
+
+def run_optimizer(cls, options, seed, steps=15):
+    X, Y, W0, b0 = regression_problem(seed)
+    W = mg.tensor(W0, requires_grad=True)
+    b = mg.tensor(b0, requires_grad=True)
+    opt = cls([W, b], **options)
+    for _ in range(steps):
+        loss = (((X @ W.T + b).tanh() - Y) ** 2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    return W.detach().numpy(), b.detach().numpy()
+
+
+@check("ex2_optimizers", "SGDMomentum follows minigrad.optim.SGD(momentum=m) for 15 steps")
+def _(ex):
+    for lr, m in [(0.1, 0.9), (0.5, 0.0), (0.05, 0.5)]:
+        got = run_optimizer(ex.SGDMomentum, {"lr": lr, "momentum": m}, 72)
+        want = run_optimizer(mg.optim.SGD, {"lr": lr, "momentum": m}, 72)
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g, w, rtol=1e-10, err_msg=f"SGD lr={lr} momentum={m}")
+
+
+@check("ex2_optimizers", "Adam follows minigrad.optim.Adam for 15 steps")
+def _(ex):
+    for lr, betas in [(0.01, (0.9, 0.999)), (0.1, (0.5, 0.9))]:
+        got = run_optimizer(ex.Adam, {"lr": lr, "betas": betas}, 73)
+        want = run_optimizer(mg.optim.Adam, {"lr": lr, "betas": betas}, 73)
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g, w, rtol=1e-10, err_msg=f"Adam lr={lr} betas={betas}")
+
+
+@check("ex2_optimizers", "step() skips parameters without a gradient and records no graph")
+def _(ex):
+    a = mg.tensor([1.0, 2.0], requires_grad=True)
+    b = mg.tensor([3.0], requires_grad=True)
+    for make in (lambda p: ex.SGDMomentum(p, lr=0.1), lambda p: ex.Adam(p, lr=0.1)):
+        opt = make([a, b])
+        (a * a).sum().backward()
+        before = b.detach().numpy().copy()
+        opt.step()
+        np.testing.assert_array_equal(b.detach().numpy(), before, err_msg="b had no .grad and must not move")
+        assert a.is_leaf and a.grad_fn is None, "the update was recorded in a graph: update p.data"
+        opt.zero_grad()
+
+
+@check("ex3_train_moons", "at least 95% accuracy on 400 new moons points, trained in under 10 s")
+def _(ex):
+    X, y = mg.data.make_moons(200, noise=0.1, seed=7)
+    start = time.perf_counter()
+    model = ex.train_moons(X, y)
+    elapsed = time.perf_counter() - start
+    X_test, y_test = mg.data.make_moons(400, noise=0.1, seed=8)
+    with mg.no_grad():
+        logits = model(mg.tensor(X_test))
+    assert logits.shape == (400, 2), f"the model returned logits of shape {list(logits.shape)}, expected [400, 2]"
+    accuracy = float((logits.numpy().argmax(1) == y_test).mean())
+    assert accuracy >= 0.95, f"held-out accuracy {accuracy:.1%}, need 95%"
+    assert elapsed < 10, f"training took {elapsed:.1f} s; keep it under 10 s"
+
+
+def forgotten_zero_grad():
+    w = mg.tensor(2.0, requires_grad=True, name="w")
+    optimizer = mg.optim.SGD([w], lr=0.1)
+    for _ in range(2):
+        loss = (w * 3.0 - 1.0) ** 2
+        loss.backward()  # no optimizer.zero_grad() before it!
+        optimizer.step()
+    return w
+
+
+@check("ex4_predict_trace", "predict_w_grad_after_each_pass() is w.grad after each recorded pass")
+def _(ex):
+    trace, _ = record_call(forgotten_zero_grad)
+    want = [contributions_into(trace, "w", pid, into="grad")[-1].after.values.item() for pid in pass_ids(trace)]
+    got = list(ex.predict_w_grad_after_each_pass())
+    assert len(got) == len(want), f"there are {len(want)} passes; you gave {len(got)} values"
+    np.testing.assert_allclose(got, want, rtol=1e-6, err_msg="w.grad after passes 1 and 2")
+
+
+@check("ex4_predict_trace", "predict_final_w() is w after the second step")
+def _(ex):
+    _, w = record_call(forgotten_zero_grad)
+    got = ex.predict_final_w()
+    assert abs(got - w.item()) < 1e-5, f"you predicted w = {got}; it ends at {w.item():.6g}"

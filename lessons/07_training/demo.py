@@ -1,0 +1,27 @@
+"""Lesson 7 demo: an MLP learns the two moons with Adam, in 60 full-batch steps.
+
+Run headless with `python lessons/07_training/demo.py`, or step through it with
+`minigrad lesson debug 7`: each step is one backward() pass from `loss` down to the
+weights, then the optimizer changes the weights' data (outside any pass).
+"""
+
+import minigrad as mg
+from minigrad import nn
+from minigrad.nn import functional as F
+
+mg.manual_seed(0)
+X, y = mg.data.make_moons(100, noise=0.1, seed=0)
+x, target = mg.tensor(X), mg.tensor(y)
+
+model = nn.Sequential(nn.Linear(2, 16), nn.Tanh(), nn.Linear(16, 2))
+optimizer = mg.optim.Adam(model.parameters(), lr=0.05)
+
+for step in range(60):
+    logits = model(x)
+    loss = F.cross_entropy(logits, target)
+    optimizer.zero_grad()  # .grad accumulates: clear it before every backward
+    loss.backward()
+    optimizer.step()
+    if step % 10 == 0 or step == 59:
+        accuracy = float((logits.data.argmax(1) == y).mean())
+        print(f"step {step:2d}  loss {loss.item():.4f}  accuracy {accuracy:.0%}")
