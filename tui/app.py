@@ -34,8 +34,9 @@ class DebuggerApp(App):
     def get_system_commands(self, screen):
         yield from super().get_system_commands(screen)
         if isinstance(screen, DebuggerScreen):
-            for _key, action, description in KEYS:
-                yield SystemCommand(description.capitalize(), f"action: {action}", getattr(screen, f"action_{action}"))
+            for key, action, description in KEYS:
+                callback = getattr(screen, f"action_{action}", None) or getattr(self, f"action_{action}")
+                yield SystemCommand(description.capitalize(), f"key: {key}", callback)
 
     def action_quit(self) -> None:
         self.source.stop()

@@ -30,6 +30,7 @@ from .widgets.script_output import ScriptOutput
 MAX_DRAWN_NODES = 3000
 TREE_BELOW_COLUMNS = 40
 POLL_SECONDS = 0.05
+LOG_CHUNK = 2000
 
 KEYS = [
     ("n", "next", "next event (steps over nested passes)"),
@@ -83,6 +84,7 @@ class DebuggerScreen(Screen):
         self._laid_out_nodes = -1
         self._layout_busy = False
         self._logged = 0
+        self._named = 0
         self._names: dict = {}
         self._last_state = None
         self._notice_shown = False
@@ -135,23 +137,35 @@ class DebuggerScreen(Screen):
             self.render_step()
 
     def _take_events(self) -> bool:
+        """Learn names from new events and log them, at most LOG_CHUNK lines per poll.
+
+        A script that runs free (``c`` with no breakpoint in a long loop) can emit
+        thousands of events between two polls; the log catches up in chunks so the
+        screen stays responsive, and the graph is laid out again only once it stops.
+        """
         events = self.session.events
         n = len(events)
-        if n == self._logged:
-            return False
-        for e in events[self._logged : n]:
+        for e in events[self._named : n]:
             if e.kind == "node_created":
                 self._names[e.node] = e.info.label
             elif e.kind == "node_named":
                 self._names[e.node] = e.name
-        log = self.query_one("#events", EventLog)
-        log.append_lines(
-            [f"{e.seq + 1:>5} {'  ' * max(e.depth - 1, 0)}{describe(e, self._names)}" for e in events[self._logged : n]]
-        )
-        self._logged = n
-        self.model.forget()
-        self._maybe_layout()
-        return True
+        grew = n != self._named
+        self._named = n
+        end = min(n, self._logged + LOG_CHUNK)
+        if end > self._logged:
+            self.query_one("#events", EventLog).append_lines(
+                [
+                    f"{e.seq + 1:>6} {'  ' * max(e.depth - 1, 0)}{describe(e, self._names)}"
+                    for e in events[self._logged : end]
+                ]
+            )
+            self._logged = end
+        if grew:
+            self.model.forget()
+        if not self.session.running:
+            self._maybe_layout()
+        return grew
 
     def _state_word(self) -> str:
         src = self.session.source
@@ -221,15 +235,14 @@ class DebuggerScreen(Screen):
             self.pass_pick = None
         self.query_one("#passes", PassStack).show(passes, self._picked_pass(passes))
         node = self.selected if self.selected is not None else view.node_id
-        bp_nodes = {
-            nid for nid in session.trace.nodes if Breakpoint("node", self._names.get(nid, "")) in session.breakpoints
-        }
+        bp_names = {bp.value for bp in session.breakpoints if bp.kind == "node"}
+        bp_nodes = {nid for nid, name in self._names.items() if name in bp_names} if bp_names else set()
         self.query_one("#inspector", Inspector).show(
             self.model.node(session.cursor, node, bp_nodes), view.closure, view.accumulation
         )
         pane = self.query_one("#graph-pane")
         pane.set_class(self._use_tree(), "tree")
-        pane.border_title = f"graph · {len(session.trace.nodes)} nodes" + (" · follow" if self.follow else "")
+        pane.border_title = f"graph · {len(self._names)} nodes" + (" · follow" if self.follow else "")
         canvas = self.query_one("#canvas", GraphCanvas)
         canvas.show(view.statuses, view.edge, node, bp_nodes)
         tree = self.query_one("#tree", GraphTree)

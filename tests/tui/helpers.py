@@ -1,0 +1,69 @@
+"""Drive the debugger in tests: open it on a script, press keys, wait for the script, read widgets."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from rich.console import Console
+
+from tui.app import build_app
+from tui.cli import parse_args
+
+SCRIPTS = Path(__file__).parent / "scripts"
+
+
+def script(name: str) -> str:
+    return str(SCRIPTS / name)
+
+
+async def wait_until(pilot, condition, timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError("timed out waiting for the debugger")
+        await pilot.pause(0.02)
+
+
+def settled(app) -> bool:
+    s = app.session
+    return not s.running and (s.cursor >= 0 or app.source.state in ("error", "finished", "stopped"))
+
+
+@asynccontextmanager
+async def debugger(*argv, size=(160, 48)):
+    app = build_app(parse_args(list(argv)))
+    async with app.run_test(size=size) as pilot:
+        await wait_until(pilot, lambda: settled(app) and app.screen.model is not None or app.source.error)
+        await pilot.pause(0.05)
+        yield app, pilot
+    app.source.stop()
+
+
+async def press(app, pilot, *keys) -> None:
+    """Press keys one at a time, each time waiting until the script stopped where the key asked."""
+    for key in keys:
+        await pilot.press(key)
+        await pilot.pause(0.02)
+        await wait_until(pilot, lambda: settled(app))
+        app.screen.poll()
+    await pilot.pause(0.02)
+
+
+def text(widget) -> str:
+    """What a Static-like widget shows, as plain text."""
+    console = Console(width=150, record=True, file=io.StringIO(), color_system=None)
+    content = getattr(widget, "content", None)
+    console.print(content if content is not None and not isinstance(content, str) or content else widget.render())
+    return console.export_text()
+
+
+def header(app) -> str:
+    return text(app.screen.query_one("#header"))
+
+
+def current_event(app):
+    return app.session.events[app.session.cursor]

@@ -1,0 +1,4 @@
+import minigrad as mg
+
+def broken(:
+    pass
