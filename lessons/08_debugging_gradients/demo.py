@@ -1,0 +1,32 @@
+"""Lesson 8 demo: a vanishing gradient, then a NaN that appears only in the backward pass.
+
+Run headless with `python lessons/08_debugging_gradients/demo.py`. To hunt the NaN, stop
+at the first non-finite gradient with `minigrad-tui --break nonfinite
+lessons/08_debugging_gradients/demo.py`, or record and read the trace:
+`minigrad trace lessons/08_debugging_gradients/demo.py -o run.jsonl`, then
+`minigrad trace show run.jsonl --node x`.
+"""
+
+import numpy as np
+
+import minigrad as mg
+
+# 1. Vanishing: twelve sigmoid layers. Each multiplies the gradient by W.T and by sigmoid' <= 1/4.
+rng = np.random.default_rng(0)
+h = mg.tensor(rng.standard_normal((8, 16)))
+weights = [mg.tensor(rng.standard_normal((16, 16)) * 0.5, requires_grad=True) for _ in range(12)]
+for W in weights:
+    h = (h @ W).sigmoid()
+h.sum().backward()
+norms = [float(np.linalg.norm(W.grad.numpy())) for W in weights]
+print("gradient norm per layer, first to last:")
+print("  " + "  ".join(f"{n:.1e}" for n in norms))
+
+# 2. NaN: where() picks sqrt(x) only where x > 0, so the forward pass is finite everywhere...
+x = mg.tensor([4.0, 1.0, -1.0, 0.0], requires_grad=True, name="x")
+root = x.sqrt()  # NaN at -1 (not selected below), and its backward is infinite at 0
+y = mg.where(x > 0, root, 0.0)
+loss = y.sum()
+loss.backward()
+print("loss =", loss.item(), "(finite)")
+print("x.grad =", x.grad, " <- NaN: where's zero gradient times sqrt's infinite/NaN local derivative")
