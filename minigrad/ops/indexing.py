@@ -306,7 +306,12 @@ def _index_array(index, op: str, dev: B.Device):
         raise TypeError(f"{op}(): argument 'index' must be Tensor, not {type(index).__name__}")
     if index.data.dtype.kind not in "iu":
         raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index, got {index.data.dtype}")
-    return B.to_device_array(index.data, dev).astype(np.int64, copy=False)
+    if index._device is not dev:
+        raise RuntimeError(
+            f"Expected all tensors to be on the same device, but found at least two devices, {dev} and "
+            f"{index._device}! (when checking argument 'index' in {op})"
+        )
+    return index.data.astype(np.int64, copy=False)
 
 
 def _check_range(idx, axis: int, size: int) -> None:

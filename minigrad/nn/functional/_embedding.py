@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...ops._util import check_same_device
 from ...tensor import Tensor, make, make_leaf, shape_str
 
 __all__ = ["embedding"]
@@ -43,6 +44,8 @@ def embedding(indices, weight: Tensor, padding_idx: int | None = None) -> Tensor
 
     ``indices`` is an integer tensor or array; the row at ``padding_idx`` gets no gradient.
     """
+    if isinstance(indices, Tensor):
+        check_same_device(weight, indices, "embedding")
     idx = indices.data if isinstance(indices, Tensor) else weight._device.xp.asarray(indices)
     if idx.dtype.kind not in "iu":
         raise TypeError(f"embedding(): indices must be an integer tensor, got dtype {idx.dtype}")

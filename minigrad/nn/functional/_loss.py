@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import warnings
 
+from ...ops._util import check_same_device
 from ...ops.elementwise import clamp, softplus
 from ...tensor import Tensor, make, make_leaf, shape_str
 from ._softmax import softmax_node
@@ -48,8 +49,9 @@ def _warn_size(name: str, input: Tensor, target: Tensor) -> None:
         )
 
 
-def _as_target(target, like: Tensor) -> Tensor:
+def _as_target(target, like: Tensor, name: str) -> Tensor:
     if isinstance(target, Tensor):
+        check_same_device(like, target, name)
         return target
     return Tensor(target, device=like._device)
 
@@ -58,7 +60,7 @@ def _as_target(target, like: Tensor) -> Tensor:
 def mse_loss(input: Tensor, target, reduction: str = "mean") -> Tensor:  # noqa: A002
     """Mean squared error ``(input - target)**2``, reduced."""
     _check_reduction(reduction)
-    target = _as_target(target, input)
+    target = _as_target(target, input, "mse_loss")
     _warn_size("mse_loss", input, target)
     diff = input - target
     return _reduce(diff * diff, reduction)
@@ -67,7 +69,7 @@ def mse_loss(input: Tensor, target, reduction: str = "mean") -> Tensor:  # noqa:
 def l1_loss(input: Tensor, target, reduction: str = "mean") -> Tensor:  # noqa: A002
     """Mean absolute error ``|input - target|``, reduced."""
     _check_reduction(reduction)
-    target = _as_target(target, input)
+    target = _as_target(target, input, "l1_loss")
     _warn_size("l1_loss", input, target)
     return _reduce((input - target).abs(), reduction)
 
@@ -110,7 +112,7 @@ def _rows(input: Tensor, target: Tensor, name: str):
 def _class_weights(input: Tensor, weight, num_classes: int, name: str):
     if weight is None:
         return None
-    w = weight.data if isinstance(weight, Tensor) else input._device.xp.asarray(weight)
+    w = _as_target(weight, input, name).data if isinstance(weight, Tensor) else input._device.xp.asarray(weight)
     if w.shape != (num_classes,):
         raise RuntimeError(
             f"{name}(): weight of shape {shape_str(w.shape)} does not match the {num_classes} classes "
@@ -184,7 +186,7 @@ def cross_entropy(
     _check_reduction(reduction)
     if not 0.0 <= label_smoothing <= 1.0:
         raise ValueError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
-    target = _as_target(target, input)
+    target = _as_target(target, input, "cross_entropy")
     x, t, loss_shape = _rows(input, target, "cross_entropy")
     xp = input._device.xp
     xd = x.data
@@ -252,7 +254,7 @@ def nll_loss(
     """Negative log-likelihood of class-index targets given log-probabilities ``input``
     ([N, C], [C] or [N, C, d1, ...]); pair it with log_softmax."""
     _check_reduction(reduction)
-    target = _as_target(target, input)
+    target = _as_target(target, input, "nll_loss")
     if target.data.dtype.kind == "f":
         raise RuntimeError(f"nll_loss(): expected class-index targets of an integer dtype, got dtype {target.dtype}")
     x, t, loss_shape = _rows(input, target, "nll_loss")
@@ -275,7 +277,7 @@ def binary_cross_entropy(input: Tensor, target, weight=None, reduction: str = "m
     PyTorch, so probabilities of exactly 0 or 1 stay finite. ``target`` is a constant.
     """
     _check_reduction(reduction)
-    target = _as_target(target, input)
+    target = _as_target(target, input, "binary_cross_entropy")
     if target.shape != input.shape:
         raise ValueError(
             f"Using a target size ({shape_str(target.shape)}) that is different to the input size "
@@ -290,7 +292,9 @@ def binary_cross_entropy(input: Tensor, target, weight=None, reduction: str = "m
         log_p = xp.maximum(xp.log(p), -100.0)
         log_1mp = xp.maximum(xp.log1p(-p), -100.0)
     loss = -(y * log_p + (1 - y) * log_1mp)
-    w = None if weight is None else (weight.data if isinstance(weight, Tensor) else xp.asarray(weight))
+    w = None
+    if weight is not None:
+        w = _as_target(weight, input, "binary_cross_entropy").data if isinstance(weight, Tensor) else xp.asarray(weight)
     if w is not None:
         loss = loss * w
     y_const = make_leaf(y, input._device)
@@ -317,7 +321,7 @@ def binary_cross_entropy_with_logits(
     (broadcast over the last dim) weighs the positive class.
     """
     _check_reduction(reduction)
-    target = _as_target(target, input)
+    target = _as_target(target, input, "binary_cross_entropy_with_logits")
     if target.shape != input.shape:
         raise ValueError(
             f"Target size ({shape_str(target.shape)}) must be the same as input size ({shape_str(input.shape)})"
@@ -326,7 +330,9 @@ def binary_cross_entropy_with_logits(
     if pos_weight is None:
         loss = (1 - target) * input + sp
     else:
-        loss = (1 - target) * input + (1 + (_as_target(pos_weight, input) - 1) * target) * sp
+        loss = (1 - target) * input + (
+            1 + (_as_target(pos_weight, input, "binary_cross_entropy_with_logits") - 1) * target
+        ) * sp
     if weight is not None:
-        loss = loss * _as_target(weight, input)
+        loss = loss * _as_target(weight, input, "binary_cross_entropy_with_logits")
     return _reduce(loss, reduction)
