@@ -10,8 +10,8 @@ device.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Callable
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -62,8 +62,6 @@ class Case:
     fn: Callable
     inputs: tuple
     second_order: bool = True
-    params: Callable | None = None  # extra tensors to differentiate (e.g. a module's parameters)
-    tags: tuple = field(default=())
 
 
 CASES: list[Case] = []
@@ -219,11 +217,17 @@ nn_case("mlp", lambda: nn.MLP(4, [6, 5], 3), f(2, 4))
 nn_case("layernorm", lambda: nn.LayerNorm(4), f(3, 4))
 nn_case("batchnorm_train", lambda: nn.BatchNorm1d(4), f(5, 4))
 nn_case("batchnorm_eval", lambda: nn.BatchNorm1d(4).eval(), f(5, 4))
-nn_case("conv_pool_flatten", lambda: nn.Sequential(nn.Conv2d(2, 3, 3, padding=1, stride=1), nn.MaxPool2d(2), nn.Flatten()), f(2, 2, 6, 6))
+nn_case(
+    "conv_pool_flatten",
+    lambda: nn.Sequential(nn.Conv2d(2, 3, 3, padding=1, stride=1), nn.MaxPool2d(2), nn.Flatten()),
+    f(2, 2, 6, 6),
+)
 nn_case("conv_strided_dilated", lambda: nn.Conv2d(2, 2, 3, stride=2, padding=2, dilation=2), f(1, 2, 7, 7))
 nn_case("embedding", lambda: nn.Embedding(6, 3, padding_idx=0), i(6, 2, 4))
 nn_case("dropout_eval", lambda: nn.Sequential(nn.Dropout(0.5), nn.Linear(4, 2)).eval(), f(3, 4))
-nn_case("modulelist", lambda: nn.ModuleList([nn.Linear(3, 3), nn.Linear(3, 1)]), f(2, 3), call=lambda m, x: m[1](m[0](x)))
+nn_case(
+    "modulelist", lambda: nn.ModuleList([nn.Linear(3, 3), nn.Linear(3, 1)]), f(2, 3), call=lambda m, x: m[1](m[0](x))
+)
 
 LOSS_CASES: dict[str, tuple] = {
     "mse": (lambda x, t: F.mse_loss(x, t) + nn.MSELoss(reduction="sum")(x, t), f(3, 4), f(3, 4)),
@@ -239,7 +243,11 @@ LOSS_CASES: dict[str, tuple] = {
     ),
     "cross_entropy_probs": (lambda x, t: F.cross_entropy(x, t.softmax(dim=1)), f(4, 3), f(4, 3)),
     "nll": (lambda x, t: F.nll_loss(x.log_softmax(dim=1), t) + nn.NLLLoss(reduction="sum")(x, t), f(5, 3), i(3, 5)),
-    "bce": (lambda x, t: F.binary_cross_entropy(x.sigmoid(), t.sigmoid()) + nn.BCELoss()(x.sigmoid(), t.sigmoid()), f(6), f(6)),
+    "bce": (
+        lambda x, t: F.binary_cross_entropy(x.sigmoid(), t.sigmoid()) + nn.BCELoss()(x.sigmoid(), t.sigmoid()),
+        f(6),
+        f(6),
+    ),
     "bce_logits": (
         lambda x, t: (
             F.binary_cross_entropy_with_logits(x, t.sigmoid())
@@ -323,10 +331,10 @@ def run_nn_case(name: str, device, check) -> list[np.ndarray]:
         if x.requires_grad:
             check(x)
             results.append(_host(x.grad))
-    for pname, param in module.named_parameters():
+    for param in module.parameters():
         check(param)
         results.append(_host(param.grad) if param.grad is not None else np.zeros(param.shape))
-    for bname, buf in module.named_buffers():
+    for buf in module.buffers():
         check(buf)
         results.append(_host(buf))
     return results

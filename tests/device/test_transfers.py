@@ -5,11 +5,10 @@ params on a real GPU. Both stand in as "cuda" next to a CPU tensor.
 """
 
 import numpy as np
-
-import minigrad.trace  # noqa: F401  (mg.trace)
 import pytest
 
 import minigrad as mg
+import minigrad.trace  # noqa: F401  (mg.trace)
 from minigrad import nn
 from minigrad.backend import to_host
 from minigrad.nn import functional as F
