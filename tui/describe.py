@@ -49,5 +49,8 @@ def describe(event, names: dict, width: int = 48) -> str:
         return "pass finished"
     if kind == "error":
         where = f" at {n(event.node)}" if event.node is not None else ""
-        return f"error{where}: {event.error_type}: {event.message}"
+        message = event.message.splitlines()[0] if event.message else ""
+        if len(message) > width:
+            message = message[: width - 1] + "…"
+        return f"error{where}: {event.error_type}: {message}"
     return kind

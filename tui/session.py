@@ -63,12 +63,15 @@ class Session:
         return False
 
     def move(self, movement: nav.Movement) -> bool:
-        """Go to the next step ``movement`` stops at; True when found in the record right away."""
+        """Go to the next step ``movement`` stops at (or the end of a finished run); False while the script runs."""
         found = nav.search(self.events, self.cursor + 1, movement)
         if found is not None:
             self.cursor = found
             return True
-        if self.source.alive and self.waiting_for is None:
+        if not self.source.alive:
+            self.go(self.total - 1)  # nothing further will come: stop at the end
+            return True
+        if self.waiting_for is None:
             self.cursor = self.total - 1
             self.waiting_for = self.source.advance(movement)
         return False

@@ -59,7 +59,9 @@ class GraphCanvas(ScrollView, can_focus=True):
     def show(self, statuses: dict, edge: tuple | None, selected, breakpoints: set) -> None:
         """Re-colour for a step: node statuses, the edge carrying the gradient, the selection."""
         self.statuses = statuses
-        self.active_edges = {i for i, e in enumerate(self.raster.edges) if edge is not None and e == edge}
+        # events name an edge in the gradient's direction (child -> parent); the drawing in the forward one
+        wanted = set() if edge is None else {tuple(edge), (edge[1], edge[0])}
+        self.active_edges = {i for i, e in enumerate(self.raster.edges) if e in wanted} if wanted else set()
         self.selected = selected
         self.breakpoints = breakpoints
         self.refresh()

@@ -25,4 +25,6 @@ class StepHeader(Static):
             text.append(f"  step {view.index + 1} of {view.total}  ", style="bold cyan")
             text.append(view.title, style="bold" if view.kind != "error" else "bold red")
         text.append(f"   [{state}]", style="red" if state in ("error", "crashed") else "dim")
+        text.no_wrap = True
+        text.overflow = "ellipsis"
         self.update(text)

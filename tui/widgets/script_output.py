@@ -8,10 +8,10 @@ from ..capture import OutputBuffer
 
 
 class ScriptOutput(Log):
-    """Mirrors an :class:`~tui.capture.OutputBuffer`; refreshed on a timer, not per write."""
+    """Mirrors an :class:`~tui.capture.OutputBuffer` (which bounds the lines); refreshed on a timer."""
 
     def __init__(self, **kwargs) -> None:
-        super().__init__(max_lines=2000, **kwargs)
+        super().__init__(**kwargs)
         self._version = -1
 
     def sync(self, buffer: OutputBuffer) -> bool:

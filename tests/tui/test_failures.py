@@ -1,0 +1,82 @@
+"""Scripts that fail in every way keep the debugger alive and say what happened."""
+
+from __future__ import annotations
+
+from .helpers import current_event, debugger, header, press, script, text, wait_until
+
+
+def errors_text(app) -> str:
+    return text(app.screen.query_one("#errors"))
+
+
+async def test_missing_script_is_reported_in_the_ui():
+    async with debugger("no/such/script.py") as (app, pilot):
+        await wait_until(pilot, lambda: app.source.state == "error")
+        app.screen.poll()
+        assert "FileNotFoundError" in errors_text(app)
+        assert "no/such/script.py" in errors_text(app)
+        assert app.screen.query_one("#bottom").active == "tab-errors"
+        assert "[error]" in header(app)
+        await press(app, pilot, "s", "left", "c")  # keys do nothing harmful
+        assert app.is_running
+
+
+async def test_syntax_error_shows_line():
+    async with debugger(script("syntax_error.txt")) as (app, pilot):
+        await wait_until(pilot, lambda: app.source.state == "error")
+        app.screen.poll()
+        shown = errors_text(app)
+        assert "SyntaxError" in shown and "line 3" in shown
+
+
+async def test_exception_in_forward_shows_traceback_and_output():
+    async with debugger(script("raises_forward.py")) as (app, pilot):
+        await press(app, pilot, "c")
+        assert app.source.state == "error"
+        shown = errors_text(app)
+        assert "ValueError: boom in forward" in shown
+        assert "raises_forward.py" in shown and "line 5" in shown
+        assert "tui/runner.py" not in shown
+        assert "made a" in app.screen.query_one("#output").lines
+        # the recorded steps can still be browsed
+        await press(app, pilot, "home")
+        assert app.session.cursor == 0
+
+
+async def test_exception_in_backward_stops_at_the_error_event():
+    async with debugger(script("raises_backward.py")) as (app, pilot):
+        await press(app, pilot, "c")
+        assert current_event(app).kind == "error"
+        assert "error at y: RuntimeError: Trying to backward through the graph" in header(app)
+        await press(app, pilot, "c")
+        assert app.source.state == "error"
+        assert "RuntimeError: Trying to backward through the graph a second time" in errors_text(app)
+
+
+async def test_script_that_never_calls_backward():
+    async with debugger(script("no_backward.py")) as (app, pilot):
+        await press(app, pilot, "c")
+        assert app.source.state == "finished"
+        assert not any(e.kind == "pass_started" for e in app.session.events)
+        assert "sum is 6.0" in app.screen.query_one("#output").lines
+        assert any("without calling backward" in str(n.message) for n in app._notifications)
+
+
+async def test_script_that_loops_forever_is_ended_on_quit():
+    async with debugger(script("forever.py")) as (app, pilot):
+        await pilot.press("c")
+        await pilot.pause(0.3)
+        assert app.session.running and app.source.alive
+        runner = app.source
+        await pilot.press("q")
+    assert not runner.alive
+    assert runner.state == "stopped"
+
+
+async def test_script_that_prints_a_lot():
+    async with debugger(script("chatty.py")) as (app, pilot):
+        await press(app, pilot, "c")
+        assert app.source.state == "finished"
+        lines = app.screen.query_one("#output").lines
+        assert "line 49999" in lines and "x.grad tensor([6.])" in lines
+        assert lines[0].startswith("[... ") and len(lines) <= 2002
