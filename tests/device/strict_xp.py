@@ -186,6 +186,8 @@ class StrictArray:
     def __getattr__(self, name):
         if name == "_a":
             raise AttributeError(name)
+        if name in ("__array_interface__", "__array_struct__"):  # NumPy's other ways to read it as a host array
+            _violation("implicit conversion to a NumPy array (np.asarray / np.array)")
         attr = getattr(self._a, name)
         if callable(attr):
 
