@@ -18,10 +18,20 @@ __all__ = ["add", "sub", "mul", "div", "pow", "neg", "abs"]
 _SCALARS = (int, float, bool)
 _KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2}  # bool < integer < floating, for in-place cast checks
 
-# mul's closures check grad mode: under create_graph it is on and they use Tensor ops, so the
-# gradient is itself differentiable; in a plain backward pass it is off and they compute the same
-# values on the raw (already promoted) arrays, skipping the tensor ops' overhead.
+# The closures of add, sub, rsub, mul and neg check grad mode: under create_graph it is on and they
+# use Tensor ops, so the gradient is itself differentiable; in a plain backward pass it is off and
+# they compute the same values on the raw (already promoted) arrays, skipping the tensor ops' overhead.
 _grad_mode = _state.grad
+
+
+def _sum_to(g: Tensor, shape: tuple) -> Tensor:
+    """``unbroadcast`` for the plain-backward fast path: the same sums, on the raw array."""
+    d = g.data
+    if d.shape == shape:
+        return g
+    lead = d.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape) if n == 1 and d.shape[lead + i] != 1)
+    return make_leaf(d.sum(axis=axes, keepdims=True).reshape(shape), g._device)
 
 
 def _broadcast_error(a: Tensor, b: Tensor) -> RuntimeError:
@@ -60,7 +70,9 @@ def add(a, b, alpha=1) -> Tensor:
             raise _broadcast_error(a, b) from None
 
         def backward(g):
-            return unbroadcast(g, a.data.shape), unbroadcast(g, b.data.shape)
+            if _grad_mode.enabled:
+                return unbroadcast(g, a.data.shape), unbroadcast(g, b.data.shape)
+            return _sum_to(g, a.data.shape), _sum_to(g, b.data.shape)
 
         return make(out, (a, b), backward, "add")
 
@@ -85,7 +97,9 @@ def sub(a, b, alpha=1) -> Tensor:
             raise _broadcast_error(a, b) from None
 
         def backward(g):
-            return unbroadcast(g, a.data.shape), unbroadcast(-g, b.data.shape)
+            if _grad_mode.enabled:
+                return unbroadcast(g, a.data.shape), unbroadcast(-g, b.data.shape)
+            return _sum_to(g, a.data.shape), _sum_to(make_leaf(-g.data, g._device), b.data.shape)
 
         return make(out, (a, b), backward, "sub")
 
@@ -102,7 +116,9 @@ def rsub(a: Tensor, s) -> Tensor:
         return sub(s, a)
 
     def backward(g):
-        return (-g,)
+        if _grad_mode.enabled:
+            return (-g,)
+        return (make_leaf(-g.data, g._device),)
 
     return make(s - scalar_array(a, s), (a,), backward, "rsub")
 
@@ -243,7 +259,9 @@ def neg(a: Tensor) -> Tensor:
         )
 
     def backward(g):
-        return (-g,)
+        if _grad_mode.enabled:
+            return (-g,)
+        return (make_leaf(-g.data, g._device),)
 
     return make(-a.data, (a,), backward, "neg")
 
