@@ -19,6 +19,7 @@ def strict_cuda(monkeypatch):
     dev = strict_xp.install(monkeypatch)
     mg.manual_seed(0)
     yield dev
+    mg.manual_seed(0)  # drop the fake device's random generator (it hashes like the real cuda:0)
     found = list(strict_xp.VIOLATIONS)
     strict_xp.VIOLATIONS.clear()
     assert not found, "host fallbacks on the strict device:\n" + "\n".join(found)

@@ -213,6 +213,17 @@ def test_module_state_dict_roundtrip_across_devices(device):
     placement_check("cpu")(back[0].weight)
 
 
+def test_module_save_load_keeps_the_device(device, tmp_path):
+    check = placement_check(device)
+    mg.manual_seed(0)
+    model = nn.Linear(3, 2).to(device)
+    model.save(tmp_path / "m.npz")
+    other = nn.Linear(3, 2).to(device)
+    other.load(tmp_path / "m.npz")
+    check(other.weight)
+    np.testing.assert_array_equal(to_host(other.weight.data), to_host(model.weight.data))
+
+
 def test_optimizer_state_dict_moves_with_the_params(device):
     check = placement_check(device)
     mg.manual_seed(0)
