@@ -135,6 +135,7 @@ def test_functional_api(device):
     _both(run, device)
 
 
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
 def test_anomaly_mode_names_the_op(device):
     x = mg.tensor([1.0, -1.0], dtype=mg.float64, device=device, requires_grad=True)
     with pytest.warns(UserWarning), mg.autograd.detect_anomaly():
