@@ -10,7 +10,7 @@ LABELS = {
     "micrograd": "micrograd",
     "none": "no listener",
     "noop": "no-op listener",
-    "recorder": "Recorder",
+    "recorder": "record()",
 }
 
 
@@ -61,4 +61,11 @@ def markdown(report: dict) -> str:
                 "" if target is None else f"<= {_fmt(target)} " + ("met" if r["ratio"] <= target else "**missed**")
             )
             lines.append(f"| {name} | {_label(pair)} | {_fmt(r['ratio'])} | {verdict} | {r['check_rel_diff']:.1e} |")
+        for peer, limit in w.get("limits", {}).items():
+            res = w["peers"].get(peer, {})
+            if "median" in res:
+                verdict = f"<= {_fmt(limit)} {w['unit']} " + ("met" if res["median"] <= limit else "**missed**")
+                lines.append(
+                    f"| {name} | {LABELS.get(peer, peer)} ({w['unit']}) | {_fmt(res['median'])} | {verdict} | |"
+                )
     return "\n".join(lines) + "\n"

@@ -151,6 +151,7 @@ def run_workload(name: str, args) -> dict:
         "peers": results,
         "ratios": _ratios(mod, results),
         "targets": {f"{a} / {b}": t for (a, b), t in getattr(mod, "TARGETS", {}).items()},
+        "limits": dict(getattr(mod, "LIMITS", {})),
     }
 
 

@@ -5,7 +5,10 @@ A workload module defines ``NAME``, ``TITLE``, ``UNIT``, ``PEERS`` (in report or
 run's seconds are divided by to give ``UNIT``) and ``build(peer, params)``, which
 does all set-up and returns ``run`` (or ``(run, info)``): a function that performs
 one timed run and returns a check value (a loss or a gradient norm) so that peers
-can be compared for agreement. Peers that cannot run raise :class:`Skip`.
+can be compared for agreement; a run that times only part of itself returns
+``{"check", "wall", "cpu"}`` instead. Optional: ``TARGETS`` ({(a, b): max ratio}),
+``RATIOS`` (the pairs to report), ``LIMITS`` ({peer: max median in UNIT}), ``SUBJECT``
+(the peer that always runs). Peers that cannot run raise :class:`Skip`.
 """
 
 from __future__ import annotations
@@ -20,6 +23,9 @@ MODULES = {
     "W5": "bench.workloads.w5_micrograd_demo",
     "W6a": "bench.workloads.w6a_tracing_ops",
     "W6b": "bench.workloads.w6b_tracing_mlp",
+    "W7a": "bench.workloads.w7a_diagram_1000",
+    "W7b": "bench.workloads.w7b_frames_200",
+    "W8": "bench.workloads.w8_debugger",
 }
 
 
@@ -28,7 +34,7 @@ class Skip(Exception):
 
 
 def load(name: str):
-    """The module of workload ``name`` (``W1`` .. ``W6b``)."""
+    """The module of workload ``name`` (``W1`` .. ``W8``)."""
     try:
         return importlib.import_module(MODULES[name])
     except KeyError:

@@ -1,5 +1,5 @@
 """W6 tracing cost, shared by W6a (W1's op chain) and W6b (W2's MLP training): minigrad with no
-listener, with a listener that does nothing, and with a ``minigrad.trace.Recorder``."""
+listener, with a listener that does nothing, and with a recording (``minigrad.trace.record()``, default options)."""
 
 from __future__ import annotations
 
@@ -30,12 +30,12 @@ def listen_wrapper(peer: str):
         return listen
     if peer == "recorder":
         try:
-            from minigrad.trace import Recorder
+            from minigrad.trace import record
         except ImportError:
-            raise Skip("minigrad.trace (Recorder) is not in this checkout yet") from None
+            raise Skip("minigrad.trace (record) is not in this checkout yet") from None
 
         def listen(run):
-            with Recorder():
+            with record():  # the default recording: snapshots (summaries above 1024 values), sources, names
                 return run()
 
         return listen

@@ -1,4 +1,4 @@
-"""W6a tracing cost on W1's op chain: no listener vs. a do-nothing listener vs. a Recorder."""
+"""W6a tracing cost on W1's op chain: no listener vs. a do-nothing listener vs. a recording (trace.record())."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""W6b tracing cost on W2's MLP training: no listener vs. a do-nothing listener vs. a Recorder."""
+"""W6b tracing cost on W2's MLP training: no listener vs. a do-nothing listener vs. a recording (trace.record())."""
 
 from __future__ import annotations
 
