@@ -189,9 +189,8 @@ def test_stop_a_script_busy_without_events():
 
     s = Stepper(spin).start()
     assert started.wait(T)
-    t0 = time.perf_counter()
-    assert s.stop(T)
-    assert s.status == "stopped" and time.perf_counter() - t0 < T
+    assert s.stop(T)  # returns False if the stop did not take within T (a deadlock)
+    assert s.status == "stopped"
 
 
 def test_script_that_raises(tmp_path):

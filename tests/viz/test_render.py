@@ -1,6 +1,5 @@
 """Rendering: SVG/PNG files are valid, save() picks the format, Jupyter display, big graphs."""
 
-import time
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -83,16 +82,13 @@ def _mlp_like(n_layers: int, width: int):
     return xs
 
 
-def test_thousand_node_graph_renders_fast():
+def test_thousand_node_graph_renders_every_node():
+    # Its speed is measured in the benchmarks (bench W7), not asserted here.
     outs = _mlp_like(25, 10)  # 10 inputs + 25 * 10 * (w, mul, add, tanh) = 1010 tensors
     d = viz.draw(outs, max_nodes=None)
     assert len(d.graph.nodes) == 1010
-    start = time.perf_counter()
     svg = d.svg()
-    elapsed = time.perf_counter() - start
     assert svg.count('class="node tensor') == 1010
-    # about 0.6 s on an idle core; the bound leaves room for a busy shared machine
-    assert elapsed < 5.0, f"rendering 1 010 tensors took {elapsed:.2f}s"
 
 
 def test_ten_thousand_nodes_are_elided():
@@ -100,10 +96,8 @@ def test_ten_thousand_nodes_are_elided():
     y = x
     for _ in range(5000):
         y = y * 1.0001 + 0.0
-    start = time.perf_counter()
     d = viz.draw(y)  # a 10 001-tensor chain, default max_nodes=500
     svg = d.svg()
-    elapsed = time.perf_counter() - start
     nodes, edges = parse(d.source)
     assert len(tensor_nodes(nodes)) == 500
     assert label_text(nodes["elided"]) == "… 9,501 nodes not shown"
@@ -111,7 +105,6 @@ def test_ten_thousand_nodes_are_elided():
     assert ("elided", f"o{oldest}") in [(t, h) for t, h, _ in edges]
     assert f"t{y.id}" in nodes and f"t{x.id}" not in nodes
     assert "9,501 nodes not shown" in svg
-    assert elapsed < 10.0, f"drawing a 10 001-tensor chain took {elapsed:.2f}s"
     d = viz.draw(y, max_nodes=50, op_nodes=False)
     nodes, edges = parse(d.source)
     assert len(tensor_nodes(nodes)) == 50 and label_text(nodes["elided"]) == "… 9,951 nodes not shown"
