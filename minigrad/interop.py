@@ -29,8 +29,10 @@ def from_dlpack(ext) -> Tensor:
     else:
         raise RuntimeError(f"from_dlpack(): DLPack device type {kind} is not supported (only CPU and CUDA)")
     if arr.dtype not in B.SUPPORTED_DTYPES:
-        raise TypeError(f"from_dlpack(): unsupported dtype {arr.dtype}; minigrad supports "
-                        + ", ".join(str(d) for d in B.SUPPORTED_DTYPES))
+        raise TypeError(
+            f"from_dlpack(): unsupported dtype {arr.dtype}; minigrad supports "
+            + ", ".join(str(d) for d in B.SUPPORTED_DTYPES)
+        )
     return make_leaf(arr, dev)
 
 

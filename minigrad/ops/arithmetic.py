@@ -280,7 +280,10 @@ def _inplace(op):
     def method(self, other):
         _check_inplace(self)
         result = op(self, other)
-        if result.data.dtype != self.data.dtype and _KIND_RANK[result.data.dtype.kind] > _KIND_RANK[self.data.dtype.kind]:
+        if (
+            result.data.dtype != self.data.dtype
+            and _KIND_RANK[result.data.dtype.kind] > _KIND_RANK[self.data.dtype.kind]
+        ):
             raise RuntimeError(
                 f"result type {result.data.dtype} can't be cast to the desired output type {self.data.dtype}"
             )
