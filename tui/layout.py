@@ -24,15 +24,18 @@ class GraphLayout:
     height: int = 0
 
 
-def box_width(label: str) -> int:
-    return len(label) + 4
+def box_width(label: str, op: str | None = None) -> int:
+    """Wide enough for the label inside and the op name on the top border."""
+    return max(len(label), len(op) + 2 if op else 0) + 4
 
 
-def layout_graph(labels: dict, edges: list) -> GraphLayout:
-    """Place nodes ``labels`` (id -> label text) joined by ``edges`` [(from_id, to_id)], top to bottom."""
+def layout_graph(labels: dict, edges: list, ops: dict | None = None) -> GraphLayout:
+    """Place nodes ``labels`` (id -> label text; ``ops``: id -> op name) joined by ``edges``, top to bottom."""
     from minigrad.viz.layout import layout_graph as dot_layout
 
-    sizes = {node_id: (box_width(label), BOX_ROWS * CELL_ASPECT) for node_id, label in labels.items()}
+    ops = ops or {}
+    widths = {node_id: box_width(label, ops.get(node_id)) for node_id, label in labels.items()}
+    sizes = {node_id: (widths[node_id], BOX_ROWS * CELL_ASPECT) for node_id in labels}
     lay = dot_layout(sizes, edges, rankdir="TB", nodesep=2.0, ranksep=2.0 * CELL_ASPECT)
 
     def cell(x: float, y: float) -> tuple:
@@ -41,7 +44,7 @@ def layout_graph(labels: dict, edges: list) -> GraphLayout:
     out = GraphLayout()
     for node_id, box in lay.nodes.items():
         col, row = cell(box.x, box.y)
-        out.boxes[node_id] = (max(0, col), max(0, row), box_width(labels[node_id]), BOX_ROWS)
+        out.boxes[node_id] = (max(0, col), max(0, row), widths[node_id], BOX_ROWS)
     for path in lay.edges:
         out.edges.append((path.tail, path.head, [cell(x, y) for x, y in path.points]))
     out.width = max((c + w for c, _, w, _ in out.boxes.values()), default=0) + 2

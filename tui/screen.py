@@ -63,7 +63,8 @@ class DebuggerScreen(Screen):
     """Binds keys to movements of a :class:`~tui.session.Session` and renders each step."""
 
     BINDINGS = [
-        Binding(key, action, desc.split(":")[0].split(" (")[0], show=key in FOOTER_KEYS) for key, action, desc in KEYS
+        Binding(key, action, action.replace("_", " "), show=key in FOOTER_KEYS, tooltip=desc)
+        for key, action, desc in KEYS
     ] + [
         Binding("shift+left", "pan(-8, 0)", "pan left", show=False),
         Binding("shift+right", "pan(8, 0)", "pan right", show=False),
@@ -201,7 +202,7 @@ class DebuggerScreen(Screen):
     def _layout(self, nodes: dict, labels: dict) -> None:
         ops = {nid: info.op for nid, info in nodes.items()}
         edges = [(p, nid) for nid, info in nodes.items() for p in info.parents if p in nodes]
-        raster = rasterize(layout_graph(labels, edges), labels, ops) if len(nodes) <= MAX_DRAWN_NODES else None
+        raster = rasterize(layout_graph(labels, edges, ops), labels, ops) if len(nodes) <= MAX_DRAWN_NODES else None
         parents = {nid: tuple(p for p in info.parents if p in nodes) for nid, info in nodes.items()}
         used = {p for ps in parents.values() for p in ps}
         roots = [nid for nid in nodes if nid not in used]
@@ -407,6 +408,9 @@ class DebuggerScreen(Screen):
             self.notify(f"{type(exc).__name__}: {exc}", title="export failed", severity="error")
             return
         self.notify(f"wrote {path}", title="exported")
+
+    def action_quit(self) -> None:
+        self.app.action_quit()
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen([(_key_name(k), d) for k, _, d in KEYS]))

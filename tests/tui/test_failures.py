@@ -69,6 +69,8 @@ async def test_script_that_loops_forever_is_ended_on_quit():
         assert app.session.running and app.source.alive
         runner = app.source
         await pilot.press("q")
+        await pilot.pause(0.1)
+        assert not app.is_running
     assert not runner.alive
     assert runner.state == "stopped"
 

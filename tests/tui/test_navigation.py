@@ -177,5 +177,7 @@ async def test_quit_mid_run_ends_the_script():
         await press(app, pilot, "N")
         runner = app.source
         await pilot.press("q")
+        await pilot.pause(0.1)
+        assert not app.is_running
     assert not runner.alive
     assert runner.state == "stopped"

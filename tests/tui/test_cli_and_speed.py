@@ -1,0 +1,66 @@
+"""Argument parsing, and stepping speed on a 1 000-node graph."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tui.breakpoints import Breakpoint, parse_breakpoint
+from tui.cli import parse_args
+
+from .helpers import debugger, press, script
+
+
+def test_parse_arguments():
+    o = parse_args(["--break", "loss", "--break", "op:tanh", "--break", "nonfinite", "train.py", "--lr", "0.1"])
+    assert o.script == "train.py" and o.script_args == ["--lr", "0.1"]
+    assert o.breakpoints == [Breakpoint("node", "loss"), Breakpoint("op", "tanh"), Breakpoint("nonfinite")]
+    assert parse_args([]).script is None
+    assert parse_args(["--replay", "run.jsonl"]).replay == "run.jsonl"
+    assert parse_args(["--device", "cpu"]).device == "cpu"
+
+
+@pytest.mark.parametrize("argv", [["--device", "tpu"], ["--break", "op:"], ["--replay", "r.jsonl", "s.py"]])
+def test_bad_arguments_exit_with_usage(argv, capsys):
+    with pytest.raises(SystemExit) as info:
+        parse_args(argv)
+    assert info.value.code == 2
+    assert "usage: minigrad-tui" in capsys.readouterr().err
+
+
+def test_help_explains_everything(capsys):
+    with pytest.raises(SystemExit) as info:
+        parse_args(["--help"])
+    assert info.value.code == 0
+    out = capsys.readouterr().out
+    for word in ("--replay", "--device", "--break", "nonfinite", "op:OP", "built-in example", "keys:"):
+        assert word in out
+
+
+def test_breakpoint_specs():
+    assert parse_breakpoint("pass:grad") == Breakpoint("pass", "grad")
+    assert str(parse_breakpoint("op:mul")) == "op:mul"
+    with pytest.raises(ValueError, match="pass kind"):
+        parse_breakpoint("pass:forward")
+    with pytest.raises(ValueError, match="empty"):
+        parse_breakpoint(" ")
+
+
+async def test_stepping_stays_fast_on_a_1000_node_graph():
+    async with debugger(script("chain.py"), "1000") as (app, pilot):
+        await press(app, pilot, "c")
+        assert app.source.state == "finished"
+        await pilot.pause(0.5)  # let the layout land
+        app.screen.poll()
+        assert len(app.session.trace.nodes) >= 1000
+        assert app.screen.query_one("#canvas").raster.height > 100
+        await press(app, pilot, "home", "N")
+        timings = []
+        for key in ["N"] * 10 + ["s"] * 10 + ["left"] * 10:
+            start = time.perf_counter()
+            await press(app, pilot, key)
+            timings.append(time.perf_counter() - start)
+        timings.sort()
+        median = timings[len(timings) // 2]
+        assert median < 0.25, f"median step {median * 1000:.0f} ms"
