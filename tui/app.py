@@ -24,6 +24,7 @@ class DebuggerApp(App):
         super().__init__()
         self.source = source
         self.session = Session(source, breakpoints)
+        source.breakpoints = self.session.breakpoints
         self.source_title = title
         self.export_dir = export_dir
 
@@ -54,12 +55,12 @@ def build_app(options: Options) -> DebuggerApp:
         source = ReplaySource(Trace.load(options.replay))
         title = options.replay
     elif options.script:
-        source = ScriptRunner(None, options.script, options.script_args, options.device)
+        source = ScriptRunner(options.script, options.script_args, options.device)
         title = options.script
     else:
         from minigrad.cli.demo import EXAMPLE
 
-        source = ScriptRunner(EXAMPLE, EXAMPLE_FILENAME, [], options.device)
+        source = ScriptRunner(EXAMPLE_FILENAME, [], options.device, source=EXAMPLE)
         title = "built-in example"
     return DebuggerApp(source, title, options.breakpoints, options.export_dir)
 

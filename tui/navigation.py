@@ -64,9 +64,10 @@ def current_node(events: list, index: int):
 class Movement:
     """A named forward movement: ``matches(event)`` says whether it stops there."""
 
-    def __init__(self, name: str, matches) -> None:
+    def __init__(self, name: str, matches, target=None) -> None:
         self.name = name
         self.matches = matches
+        self.target = target
 
     def __repr__(self) -> str:
         return f"Movement({self.name})"
@@ -97,8 +98,8 @@ def finish_node(node, pass_id) -> Movement:
 
 
 def run_to(node) -> Movement:
-    """Until the pass reaches ``node`` (or the node is created, during forward)."""
-    return Movement("run to", lambda e: e.kind in ("node_entered", "node_created") and e.node == node)
+    """Until the pass enters ``node``."""
+    return Movement("run to", lambda e: e.kind == "node_entered" and e.node == node, node)
 
 
 def continue_to(breakpoints, nodes: dict) -> Movement:

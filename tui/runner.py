@@ -1,179 +1,158 @@
-"""Run the debugged script in a worker thread, recording its events and pausing it between moves.
+"""The script's side of the debugger: a :class:`minigrad.trace.Stepper` and a recorded trace.
 
-The script runs under :func:`minigrad.trace.record`. A gate listener on the raw
-event bus, registered after the recorder, looks at the typed events each raw
-event produced and blocks the script's thread when one of them is where the
-viewer asked to go (a :class:`~tui.navigation.Movement`). The viewer reads the
-growing trace from its own thread and calls :meth:`ScriptRunner.advance` to let
-the script run to the next place. :meth:`ScriptRunner.stop` ends the script at
-its next event, or, for a script busy in plain Python, by raising
-:class:`ScriptStopped` asynchronously in its thread.
+:class:`ScriptRunner` drives the Stepper for the viewer. The viewer asks for a
+:class:`~tui.navigation.Movement`; the runner picks the Stepper command that
+gets closest (step_node, finish_node, run_to, else step) and, when the
+Stepper pauses at an event the movement does not accept (``n`` stepping over
+a nested pass, say), re-issues the command from the script's thread at once,
+with no round trip through the screen. :class:`ReplaySource` offers the same
+face over a trace loaded from a file.
 """
 
 from __future__ import annotations
 
-import ctypes
 import linecache
 import os
-import sys
 import threading
 import traceback
 
+from minigrad.trace import Stepper
+from minigrad.trace.output import OutputCapture
+from minigrad.trace.stepper import Breakpoint as StepperBreakpoint
+
 from . import navigation
-from .capture import OutputBuffer, ThreadOutputCapture
+
+STATES = {"created": "starting", "failed": "error"}
 
 
-class ScriptStopped(BaseException):
-    """Raised in the script's thread when the debugger quits (not an Exception: scripts should not catch it)."""
-
-
-def load_script(path: str) -> tuple[str, str]:
-    """(source, filename) of a script; OSError/UnicodeDecodeError propagate with their messages."""
-    with open(path, encoding="utf-8") as fh:
-        return fh.read(), os.path.abspath(path)
+def stepper_breakpoint(bp) -> StepperBreakpoint:
+    """The Stepper's form of a :class:`tui.breakpoints.Breakpoint`."""
+    if bp.kind == "node":
+        return StepperBreakpoint(node=bp.value)
+    if bp.kind == "op":
+        return StepperBreakpoint(op=bp.value)
+    if bp.kind == "pass":
+        return StepperBreakpoint(pass_kind=bp.value)
+    return StepperBreakpoint(nonfinite=True)
 
 
 class ScriptRunner:
-    """The script's thread, its trace and its output; states: starting, paused, running, finished, error, stopped.
+    """A script (a path, or ``source`` text shown under ``filename``) run under a Stepper.
 
-    ``source`` None means: read ``filename`` in the thread, so an unreadable script
-    is reported by the debugger like any other error.
+    Viewer-facing attributes: ``trace``, ``output``, ``state`` (starting, running,
+    paused, finished, error, stopped), ``error`` ((title, traceback) or None),
+    ``paused_at`` (index of the event the script waits at), ``generation`` (bumped
+    by each :meth:`advance`) and ``paused_generation`` (the request the current
+    pause answers). A script that cannot be started is reported through ``error``.
     """
 
     live = True
 
-    def __init__(self, source: str | None, filename: str, argv: list, device: str | None = None, max_lines: int = 2000):
-        self.source = source
-        self.filename = filename
-        self.argv = argv
+    def __init__(self, path: str, argv=(), device: str | None = None, source: str | None = None, breakpoints=None):
+        self.path = path
+        self.argv = list(argv)
         self.device = device
-        self.output = OutputBuffer(max_lines)
-        self.trace = None
-        self.state = "starting"
+        self.source = source
+        self.breakpoints = breakpoints if breakpoints is not None else []
+        self.output = OutputCapture()
         self.error: tuple | None = None
         self.paused_at: int | None = None
         self.generation = 0
         self.paused_generation = -1
+        self.stepper: Stepper | None = None
+        self.trace = None
+        self._failed_state = None
         self._movement = navigation.step_into()
-        self._checked = 0
         self._pause_requested = False
-        self._stop_requested = False
-        self._cond = threading.Condition()
-        self._blocked = False
-        self._thread = threading.Thread(target=self._main, name="minigrad-script", daemon=True)
-        self._ready = threading.Event()
+        self._lock = threading.Lock()
 
     # ------------------------------------------------------------ viewer side
     def start(self) -> None:
-        self._thread.start()
-        self._ready.wait(5.0)
+        try:
+            self._set_device()
+            target = self._run_source if self.source is not None else self.path
+            self.stepper = Stepper(target, self.argv, on_pause=self._on_pause, on_end=self._on_end)
+        except Exception as exc:  # missing script, bad device: shown by the debugger, not a crash
+            from minigrad.trace import Trace
+
+            self.trace = Trace()
+            self.error = (f"{type(exc).__name__}: {exc}", "")
+            self._failed_state = "error"
+            return
+        self.stepper.output = self.output
+        self.trace = self.stepper.trace
+        self.stepper.start()
+
+    @property
+    def state(self) -> str:
+        if self._failed_state is not None:
+            return self._failed_state
+        status = self.stepper.status if self.stepper is not None else "created"
+        return STATES.get(status, status)
 
     @property
     def alive(self) -> bool:
-        return self._thread.is_alive()
+        return self.stepper is not None and not self.stepper.ended
 
     def advance(self, movement: navigation.Movement) -> int:
-        """Let the script run until an event satisfies ``movement``; returns the request's generation."""
-        with self._cond:
+        """Let the script run until an event satisfies ``movement`` (or a breakpoint); returns the request's id."""
+        with self._lock:
             self.generation += 1
             self._movement = movement
-            self._cond.notify_all()
-            return self.generation
+            self._pause_requested = False
+        self.stepper.breakpoints[:] = [stepper_breakpoint(bp) for bp in self.breakpoints]
+        self._issue(movement)
+        return self.generation
 
     def pause(self) -> None:
         """Stop at the next event, wherever the current movement was going."""
-        with self._cond:
+        if self.stepper is not None:
             self._pause_requested = True
+            self.stepper.pause()
 
-    def stop(self, timeout: float = 1.0) -> None:
-        """End the script: at its next event, or by an asynchronous exception if it is busy elsewhere."""
-        with self._cond:
-            self._stop_requested = True
-            self._cond.notify_all()
-        if not self._thread.is_alive() or self._thread is threading.current_thread():
-            return
-        self._thread.join(0.05)
-        if self._thread.is_alive() and not self._blocked:
-            ctypes.pythonapi.PyThreadState_SetAsyncExc(
-                ctypes.c_ulong(self._thread.ident), ctypes.py_object(ScriptStopped)
-            )
-        self._thread.join(timeout)
+    def stop(self, timeout: float = 2.0) -> None:
+        """End the script now (it gets StepperStopped), whatever it is doing."""
+        if self.stepper is not None and not self.stepper.ended:
+            self.stepper.stop(timeout)
 
-    # ------------------------------------------------------------ script side
-    def _gate(self, kind, fields) -> None:
-        if threading.current_thread() is not self._thread:
-            return
-        if self._stop_requested:
-            raise ScriptStopped()
-        events = self.trace.events
-        with self._cond:
-            n = len(events)
-            hit = None
+    # ------------------------------------------------------------ script side (callbacks of the Stepper)
+    def _issue(self, movement: navigation.Movement) -> None:
+        s = self.stepper
+        if movement.name == "next node":
+            s.step_node()
+        elif movement.name == "finish":
+            s.finish_node()
+        elif movement.name == "run to":
+            s.run_to(movement.target)
+        else:  # step, next, continue: stop at each event and let the movement decide (errors included)
+            s.step()
+
+    def _on_pause(self, stepper: Stepper, event) -> None:
+        with self._lock:
             movement = self._movement
-            if movement is not None:
-                for i in range(self._checked, n):
-                    if movement.matches(events[i]):
-                        hit = i
-                        break
-            self._checked = n
-            if hit is None and not (self._pause_requested and n):
+            accept = (
+                self._pause_requested
+                or movement is None
+                or stepper.hit is not None
+                or event.kind == "error"
+                or movement.matches(event)
+            )
+            if accept:
+                self._pause_requested = False
+                self.paused_at = event.seq
+                self.paused_generation = self.generation
                 return
-            self.paused_at = hit if hit is not None else n - 1
-            self._pause_requested = False
-            self._movement = None
-            self.paused_generation = self.generation
-            self.state = "paused"
-            self._blocked = True
-            try:
-                while self._movement is None and not self._stop_requested:
-                    self._cond.wait()
-            finally:
-                self._blocked = False
-            if self._stop_requested:
-                raise ScriptStopped()
-            self.state = "running"
+        self._issue(movement)
 
-    def _main(self) -> None:
-        from minigrad import _events
-        from minigrad.trace import record
+    def _on_end(self, stepper: Stepper) -> None:
+        exc = stepper.exception
+        if stepper.status == "failed" and exc is not None:
+            self.error = (_title(exc), _format(exc, os.path.abspath(self.path)))
 
-        globals_ = {"__name__": "__main__", "__file__": self.filename, "__builtins__": __builtins__}
-        saved_argv, saved_path = sys.argv, list(sys.path)
-        try:
-            with ThreadOutputCapture(self.output, self._thread):
-                if self.source is None:
-                    self.source, self.filename = load_script(self.filename)
-                linecache.cache[self.filename] = (len(self.source), None, self.source.splitlines(True), self.filename)
-                code = compile(self.source, self.filename, "exec")
-                self._set_device()
-                with record(meta={"script": self.filename, "argv": self.argv}) as trace:
-                    self.trace = trace
-                    self._ready.set()
-                    _events.add_listener(self._gate)
-                    try:
-                        sys.argv = [self.filename, *self.argv]
-                        sys.path.insert(0, os.path.dirname(self.filename))
-                        self.state = "running"
-                        exec(code, globals_)
-                    finally:
-                        _events.remove_listener(self._gate)
-            self.state = "finished"
-        except ScriptStopped:
-            self.state = "stopped"
-        except SyntaxError as exc:
-            self.error = (f"SyntaxError: {exc.msg} ({exc.filename}, line {exc.lineno})", _format(exc, None))
-            self.state = "error"
-        except BaseException as exc:
-            self.error = (f"{type(exc).__name__}: {exc}", _format(exc, self.filename))
-            self.state = "error"
-        finally:
-            sys.argv = saved_argv
-            sys.path[:] = saved_path
-            if self.trace is None:
-                from minigrad.trace import Trace
-
-                self.trace = Trace()
-            self._ready.set()
+    def _run_source(self) -> None:
+        filename = self.path
+        linecache.cache[filename] = (len(self.source), None, self.source.splitlines(True), filename)
+        exec(compile(self.source, filename, "exec"), {"__name__": "__main__", "__file__": filename})
 
     def _set_device(self) -> None:
         if self.device is None:
@@ -190,15 +169,21 @@ class ScriptRunner:
         setter(self.device)
 
 
-def _format(exc: BaseException, script: str | None) -> str:
-    """The traceback from the script's first frame on (the debugger's own frames left out)."""
+def _title(exc: BaseException) -> str:
+    if isinstance(exc, SyntaxError):
+        return f"SyntaxError: {exc.msg} ({exc.filename}, line {exc.lineno})"
+    if isinstance(exc, SystemExit):
+        return f"SystemExit: {exc.code}"
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _format(exc: BaseException, script: str) -> str:
+    """The traceback from the script's first frame on (the debugger's and runpy's frames left out)."""
     tb = exc.__traceback__
-    if script is not None:
-        first = tb
-        while first is not None and first.tb_frame.f_code.co_filename != script:
-            first = first.tb_next
-        tb = first or tb
-    return "".join(traceback.format_exception(type(exc), exc, tb))
+    first = tb
+    while first is not None and first.tb_frame.f_code.co_filename != script:
+        first = first.tb_next
+    return "".join(traceback.format_exception(type(exc), exc, first or tb))
 
 
 class ReplaySource:
@@ -209,7 +194,7 @@ class ReplaySource:
 
     def __init__(self, trace) -> None:
         self.trace = trace
-        self.output = OutputBuffer()
+        self.output = OutputCapture()
         self.state = "replay"
         self.error = None
         self.paused_at = None

@@ -18,6 +18,7 @@ class Session:
         self.breakpoints: list = list(breakpoints)
         self.cursor = -1
         self.waiting_for: int | None = 0 if source.live else None
+        self._movement: nav.Movement | None = nav.step_into()
 
     @property
     def trace(self):
@@ -50,9 +51,13 @@ class Session:
             return False
         src = self.source
         if src.paused_generation == self.waiting_for and src.paused_at is not None:
+            # The script never pauses at some events (names learned late); a movement may stop at one of them.
+            found = nav.search(self.events, self.cursor + 1, self._movement) if self._movement else None
+            target = found if found is not None and found <= src.paused_at else src.paused_at
             self.waiting_for = None
-            moved = self.cursor != src.paused_at
-            self.cursor = src.paused_at
+            self._movement = None
+            moved = self.cursor != target
+            self.cursor = target
             return moved
         if not src.alive and src.state != "starting":
             self.waiting_for = None
@@ -73,6 +78,7 @@ class Session:
             return True
         if self.waiting_for is None:
             self.cursor = self.total - 1
+            self._movement = movement
             self.waiting_for = self.source.advance(movement)
         return False
 
