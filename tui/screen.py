@@ -242,15 +242,23 @@ class DebuggerScreen(Screen):
             self.model.node(session.cursor, node, bp_nodes), view.closure, view.accumulation
         )
         pane = self.query_one("#graph-pane")
-        pane.set_class(self._use_tree(), "tree")
-        pane.border_title = f"graph · {len(self._names)} nodes" + (" · follow" if self.follow else "")
+        use_tree = self._use_tree()
+        if pane.has_class("tree") != use_tree:  # a class change restyles the screen: only when it changes
+            pane.set_class(use_tree, "tree")
+        title = f"graph · {len(self._names)} nodes" + (" · follow" if self.follow else "")
+        if pane.border_title != title:
+            pane.border_title = title
         canvas = self.query_one("#canvas", GraphCanvas)
-        canvas.show(view.statuses, view.edge, node, bp_nodes)
         tree = self.query_one("#tree", GraphTree)
-        tree.show(view.statuses)
+        if use_tree:
+            tree.show(view.statuses)
+        else:
+            canvas.show(view.statuses, view.edge, node, bp_nodes)
         if self.follow and node is not None:
-            canvas.follow(node)
-            tree.reveal(node)
+            if use_tree:
+                tree.reveal(node)
+            else:
+                canvas.follow(node)
         self.query_one("#events", EventLog).follow(session.cursor)
         self.refresh_bindings()
 
