@@ -236,7 +236,12 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
                     c = _check_contribution(node, parent, c, index)
                 key = id(parent)
                 before = grads.get(key)
-                after = c if before is None else before + c
+                if before is None:
+                    after = c
+                elif create_graph:
+                    after = before + c
+                else:  # the same sum on the raw arrays (shapes and dtypes were checked above)
+                    after = make_leaf(before.data + c.data, c._device)
                 grads[key] = after
                 if _listeners:
                     _emit(
