@@ -16,9 +16,11 @@ from .backend import (
     float16,
     float32,
     float64,
+    get_default_device,
     get_default_dtype,
     int32,
     int64,
+    set_default_device,
     set_default_dtype,
 )
 from .tensor import Tensor, tensor

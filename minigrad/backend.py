@@ -22,6 +22,8 @@ __all__ = [
     "bool_",
     "get_default_dtype",
     "set_default_dtype",
+    "get_default_device",
+    "set_default_device",
 ]
 
 float16 = np.dtype("float16")
@@ -177,12 +179,32 @@ class Device:
 
 CPU = Device("cpu")
 _devices: dict = {"cpu": CPU}
+_default_device = CPU
+
+
+def set_default_device(spec) -> None:
+    """Make factories and ``tensor()`` put new tensors on ``spec`` unless told otherwise.
+
+    Asking for a CUDA device that is not usable (no CuPy, no GPU) fails here, at once.
+    """
+    global _default_device
+    dev = device(spec)
+    dev.xp  # noqa: B018  (validates: raises a clear error when the device is not usable)
+    _default_device = dev
+
+
+def get_default_device() -> Device:
+    """The device new tensors go to when none is given (``cpu`` unless set)."""
+    return _default_device
 
 
 def device(spec=None) -> Device:
-    """Parse ``"cpu"``, ``"cuda"``, ``"cuda:N"`` (or a Device) into an interned Device."""
+    """Parse ``"cpu"``, ``"cuda"``, ``"cuda:N"`` (or a Device) into an interned Device.
+
+    ``None`` means the default device (see :func:`set_default_device`).
+    """
     if spec is None:
-        return CPU
+        return _default_device
     if isinstance(spec, Device):
         return spec
     found = _devices.get(spec)

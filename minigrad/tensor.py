@@ -481,7 +481,7 @@ def _to_array(data, dtype, device):
         src = B.CPU
     if dt is not None and arr.dtype != dt:
         arr = arr.astype(dt)
-    dev = src if device is None else B.device(device)
+    dev = (B.get_default_device() if src is B.CPU else src) if device is None else B.device(device)
     if dev != src:
         arr = B.to_device_array(arr, dev)
     return arr, dev

@@ -150,3 +150,17 @@ def test_cuda_tensors_round_trip():
     assert x.grad.device == "cuda:0" and x.grad.cpu().tolist() == [2.0, 4.0]
     with pytest.raises(RuntimeError, match="cuda:0 and cpu|cpu and cuda:0"):
         x + mg.ones(2)
+
+
+def test_default_device_applies_to_factories_and_tensor():
+    assert mg.get_default_device() == "cpu"
+    mg.set_default_device("cpu")
+    assert mg.zeros(2).device == "cpu" and mg.tensor([1.0]).device == "cpu"
+
+
+def test_default_device_cuda_without_gpu_fails_at_once_and_keeps_the_old_default():
+    if mg.cuda_is_available():
+        pytest.skip("a GPU is present")
+    with pytest.raises(RuntimeError, match="cuda"):
+        mg.set_default_device("cuda")
+    assert mg.get_default_device() == "cpu"

@@ -57,13 +57,22 @@ KEYS = [
     ("q", "quit", "quit (ends the script)"),
 ]
 FOOTER_KEYS = {"n", "s", "left", "right", "c", "b", "t", "f", "e", "question_mark", "q"}
+PRIORITY_KEYS = {"home", "end"}
 
 
 class DebuggerScreen(Screen):
     """Binds keys to movements of a :class:`~tui.session.Session` and renders each step."""
 
     BINDINGS = [
-        Binding(key, action, action.replace("_", " "), show=key in FOOTER_KEYS, tooltip=desc)
+        Binding(
+            key,
+            action,
+            action.replace("_", " "),
+            show=key in FOOTER_KEYS,
+            tooltip=desc,
+            # scrolling panes bind home/end themselves; the debugger's first/last step must win
+            priority=key in PRIORITY_KEYS,
+        )
         for key, action, desc in KEYS
     ] + [
         Binding("shift+left", "pan(-8, 0)", "pan left", show=False),

@@ -1,15 +1,13 @@
-"""Argument parsing, and stepping speed on a 1 000-node graph."""
+"""Argument parsing, --device, and stepping on a 1 000-node graph."""
 
 from __future__ import annotations
-
-import time
 
 import pytest
 
 from tui.breakpoints import Breakpoint, parse_breakpoint
 from tui.cli import parse_args
 
-from .helpers import debugger, press, script
+from .helpers import debugger, press, script, text, wait_until
 
 
 def test_parse_arguments():
@@ -47,7 +45,8 @@ def test_breakpoint_specs():
         parse_breakpoint(" ")
 
 
-async def test_stepping_stays_fast_on_a_1000_node_graph():
+async def test_stepping_works_on_a_1000_node_graph():
+    # How fast each step is gets measured in the benchmarks (bench W8), never asserted here.
     async with debugger(script("chain.py"), "1000") as (app, pilot):
         await press(app, pilot, "c")
         assert app.source.state == "finished"
@@ -56,11 +55,20 @@ async def test_stepping_stays_fast_on_a_1000_node_graph():
         assert len(app.session.trace.nodes) >= 1000
         assert app.screen.query_one("#canvas").raster.height > 100
         await press(app, pilot, "home", "N")
-        timings = []
+        positions = [app.session.cursor]
         for key in ["N"] * 10 + ["s"] * 10 + ["left"] * 10:
-            start = time.perf_counter()
             await press(app, pilot, key)
-            timings.append(time.perf_counter() - start)
-        timings.sort()
-        median = timings[len(timings) // 2]
-        assert median < 0.25, f"median step {median * 1000:.0f} ms"
+            positions.append(app.session.cursor)
+        assert positions[10] > positions[0] and positions[20] > positions[10] and positions[30] < positions[20]
+
+
+async def test_device_cuda_without_a_gpu_is_reported_in_the_ui():
+    import minigrad as mg
+
+    if mg.cuda_is_available():
+        pytest.skip("a GPU is present")
+    async with debugger("--device", "cuda") as (app, pilot):
+        await wait_until(pilot, lambda: app.source.state == "error")
+        app.screen.poll()
+        assert "cuda" in text(app.screen.query_one("#errors"))
+        assert app.is_running
