@@ -91,6 +91,45 @@ class _Router(io.TextIOBase):
         return self.wrapped.fileno()
 
 
+class _InputRouter(io.TextIOBase):
+    """sys.stdin for everyone, except captured threads, which read end-of-file.
+
+    A script under the debugger must not compete with the viewer for the keyboard:
+    its ``input()`` raises EOFError instead.
+    """
+
+    def __init__(self, wrapped):
+        self.wrapped = wrapped
+        self.targets: dict = {}
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> str:
+        return "" if threading.get_ident() in self.targets else self.wrapped.read(size)
+
+    def readline(self, size: int = -1) -> str:
+        return "" if threading.get_ident() in self.targets else self.wrapped.readline(size)
+
+    def isatty(self) -> bool:
+        return False if threading.get_ident() in self.targets else self.wrapped.isatty()
+
+    @property
+    def encoding(self):
+        return getattr(self.wrapped, "encoding", "utf-8")
+
+    def fileno(self) -> int:
+        return self.wrapped.fileno()
+
+
+def _input_router() -> _InputRouter:
+    if isinstance(sys.stdin, _InputRouter):
+        return sys.stdin
+    router = _InputRouter(sys.stdin)
+    sys.stdin = router
+    return router
+
+
 _install_lock = threading.Lock()
 
 
@@ -105,10 +144,13 @@ def _router(name: str) -> _Router:
 
 @contextmanager
 def capture_thread_output(capture: OutputCapture, ident: int | None = None):
-    """Route thread ``ident``'s (default: this thread's) writes to sys.stdout/stderr into ``capture``."""
+    """Route thread ``ident``'s (default: this thread's) writes to sys.stdout/stderr into ``capture``.
+
+    While captured, that thread reads end-of-file from sys.stdin.
+    """
     ident = threading.get_ident() if ident is None else ident
     with _install_lock:
-        routers = [_router("stdout"), _router("stderr")]
+        routers = [_router("stdout"), _router("stderr"), _input_router()]
         for r in routers:
             r.targets[ident] = capture
     try:
