@@ -55,6 +55,15 @@ def _other(a: Tensor, b):
     return as_tensor(b, a)
 
 
+def _pass_through(g):
+    """Backward of ``a + c`` and ``a - c`` for a constant ``c``: the gradient passes unchanged.
+
+    One shared function, not a closure per op: it captures nothing, and on a long chain of
+    scalar ops every object saved per node is work for the cyclic garbage collector.
+    """
+    return (g,)
+
+
 def add(a, b, alpha=1) -> Tensor:
     """``a + alpha * b`` with broadcasting."""
     if not isinstance(a, Tensor):
@@ -76,10 +85,7 @@ def add(a, b, alpha=1) -> Tensor:
 
         return make(out, (a, b), backward, "add")
 
-    def backward_scalar(g):
-        return (g,)
-
-    return make(scalar_array(a, b) + b, (a,), backward_scalar, "add")
+    return make(scalar_array(a, b) + b, (a,), _pass_through, "add")
 
 
 def sub(a, b, alpha=1) -> Tensor:
@@ -103,10 +109,7 @@ def sub(a, b, alpha=1) -> Tensor:
 
         return make(out, (a, b), backward, "sub")
 
-    def backward_scalar(g):
-        return (g,)
-
-    return make(scalar_array(a, b) - b, (a,), backward_scalar, "sub")
+    return make(scalar_array(a, b) - b, (a,), _pass_through, "sub")
 
 
 def rsub(a: Tensor, s) -> Tensor:
