@@ -48,25 +48,35 @@ def topological_order(roots) -> list:
     """Every node that requires grad and is reachable from ``roots``, parents before children.
 
     Iterative depth-first search, so graphs of any depth work at the default
-    recursion limit.
+    recursion limit. The stack is two flat lists (nodes, and how many parents of
+    each were looked at) rather than a tuple and an iterator per node: on a deep
+    chain those would be thousands of live objects for the cyclic GC to scan.
     """
     order = []
     visited = set()
-    empty = iter(())
     for root in roots:
         if id(root) in visited or not root._rg:
             continue
         visited.add(id(root))
-        stack = [(root, iter(root._parents))]
-        while stack:
-            node, parents = stack[-1]
-            for p in parents:
+        nodes = [root]
+        positions = [0]
+        while nodes:
+            node = nodes[-1]
+            parents = node._parents if node._backward is not None else ()
+            i = positions[-1]
+            n = len(parents)
+            while i < n:
+                p = parents[i]
+                i += 1
                 if p._rg and id(p) not in visited:
                     visited.add(id(p))
-                    stack.append((p, iter(p._parents) if p._backward is not None else empty))
+                    positions[-1] = i
+                    nodes.append(p)
+                    positions.append(0)
                     break
             else:
-                stack.pop()
+                nodes.pop()
+                positions.pop()
                 order.append(node)
     return order
 
