@@ -60,7 +60,8 @@ def markdown(report: dict) -> str:
             verdict = (
                 "" if target is None else f"<= {_fmt(target)} " + ("met" if r["ratio"] <= target else "**missed**")
             )
-            lines.append(f"| {name} | {_label(pair)} | {_fmt(r['ratio'])} | {verdict} | {r['check_rel_diff']:.1e} |")
+            ratio = f"{r['ratio']:.3f}" if r["ratio"] >= 0.01 else f"{r['ratio']:.2e}"
+            lines.append(f"| {name} | {_label(pair)} | {ratio} | {verdict} | {r['check_rel_diff']:.1e} |")
         for peer, limit in w.get("limits", {}).items():
             res = w["peers"].get(peer, {})
             if "median" in res:

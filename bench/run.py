@@ -11,6 +11,7 @@ import selectors
 import statistics
 import subprocess
 import sys
+import tempfile
 from importlib import metadata
 from pathlib import Path
 
@@ -58,11 +59,12 @@ class Peer:
         self.name = name
         self.timeout = timeout
         self.result = {"status": "ok", "wall": [], "cpu": [], "checks": []}
+        self.stderr = tempfile.TemporaryFile(mode="w+")  # a file, not a pipe: a chatty worker must not block
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "bench.worker", workload, name, json.dumps(params), str(warmup)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stderr=self.stderr,
             text=True,
             cwd=ROOT,
             env=pin_env(dict(os.environ)),
@@ -81,7 +83,8 @@ class Peer:
         line = self.proc.stdout.readline()
         if not line:
             self.proc.wait()
-            err = self.proc.stderr.read().strip().splitlines()
+            self.stderr.seek(0)
+            err = self.stderr.read().strip().splitlines()
             self._fail("error", f"worker exited ({self.proc.returncode}): {err[-1] if err else 'no output'}")
             return {}
         return json.loads(line)
@@ -120,6 +123,7 @@ class Peer:
                 self.proc.kill()
                 self.proc.wait()
         self.selector.close()
+        self.stderr.close()
 
 
 def run_workload(name: str, args) -> dict:
