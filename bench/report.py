@@ -7,6 +7,7 @@ LABELS = {
     "minigrad_nn": "minigrad (nn)",
     "torch": "PyTorch",
     "numpy": "NumPy floor",
+    "cupy": "CuPy floor",
     "micrograd": "micrograd",
     "none": "no listener",
     "noop": "no-op listener",

@@ -26,6 +26,7 @@ MODULES = {
     "W7a": "bench.workloads.w7a_diagram_1000",
     "W7b": "bench.workloads.w7b_frames_200",
     "W8": "bench.workloads.w8_debugger",
+    "W9": "bench.workloads.w9_gpu_mlp",
 }
 
 
@@ -34,7 +35,7 @@ class Skip(Exception):
 
 
 def load(name: str):
-    """The module of workload ``name`` (``W1`` .. ``W8``)."""
+    """The module of workload ``name`` (``W1`` .. ``W9``)."""
     try:
         return importlib.import_module(MODULES[name])
     except KeyError:

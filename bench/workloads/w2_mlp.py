@@ -44,7 +44,7 @@ def problem(p: dict):
 def build(peer: str, p: dict):
     batches, weights = problem(p)
     if peer == "minigrad":
-        return build_minigrad(batches, weights, p["classes"])
+        return build_minigrad(batches, weights)
     if peer == "minigrad_nn":
         return build_minigrad_nn(batches, weights)
     if peer == "torch":
@@ -56,46 +56,47 @@ def build(peer: str, p: dict):
     raise Skip(f"no {peer} peer for {NAME}")
 
 
-def build_minigrad(batches, weights, classes: int, listen=None):
+def build_minigrad(batches, weights, listen=None, device="cpu"):
     """minigrad with raw tensor ops (matmul, relu, a stable cross-entropy) and a hand-written SGD step.
 
     ``listen`` (used by W6) wraps each run, e.g. to register a listener around it.
     """
     import minigrad as mg
 
-    eye = np.eye(classes, dtype=np.float32)
-    mb = [(mg.tensor(xb), mg.tensor(yb), mg.tensor(eye[yb])) for xb, yb in batches]
+    mb = [(mg.tensor(xb, device=device), mg.tensor(yb, device=device)) for xb, yb in batches]
+    rows = mg.arange(len(batches[0][1]), device=device)
 
-    def cross_entropy(logits, target, onehot):
+    def cross_entropy(logits, target):
         # The shift by the row max is a constant: it cancels in the gradient, so it is taken off the graph.
-        shifted = logits - mg.tensor(logits.data.max(axis=1, keepdims=True))
+        shifted = logits - logits.detach().amax(dim=1, keepdim=True)
         log_z = shifted.exp().sum(dim=1).log()
-        picked = (shifted * onehot).sum(dim=1)
-        return (log_z - picked).mean()
+        return (log_z - shifted[rows, target]).mean()
 
     def run():
-        params = [(mg.tensor(W, requires_grad=True), mg.tensor(b, requires_grad=True)) for W, b in weights]
+        params = [
+            (mg.tensor(W, device=device, requires_grad=True), mg.tensor(b, device=device, requires_grad=True))
+            for W, b in weights
+        ]
         flat = [t for pair in params for t in pair]
         loss = None
-        for xb, yb, onehot in mb:
+        for xb, yb in mb:
             h = xb
             for i, (W, b) in enumerate(params):
                 h = h @ W + b
                 if i < len(params) - 1:
                     h = h.relu()
-            loss = cross_entropy(h, yb, onehot)
+            loss = cross_entropy(h, yb)
             loss.backward()
             for t in flat:
                 t.data -= LR * t.grad.data
                 t.grad = None
         return float(loss.item())
 
-    if listen is None:
-        return run, {"variant": "raw tensor ops, one-hot target pick, hand-written SGD"}
-    return (lambda: listen(run)), {"variant": "raw tensor ops"}
+    info = {"variant": "raw tensor ops (amax, exp, log, sum, integer-array indexing), hand-written SGD"}
+    return (run, info) if listen is None else ((lambda: listen(run)), info)
 
 
-def build_minigrad_nn(batches, weights):
+def build_minigrad_nn(batches, weights, device="cpu"):
     """minigrad the way a user writes it: nn.Linear, F.cross_entropy, optim.SGD."""
     try:
         import minigrad as mg
@@ -103,14 +104,15 @@ def build_minigrad_nn(batches, weights):
         from minigrad.nn import functional as F
     except ImportError as exc:
         raise Skip(f"minigrad.nn / minigrad.optim are not there yet ({exc})") from None
-    mb = [(mg.tensor(xb), mg.tensor(yb)) for xb, yb in batches]
+    mb = [(mg.tensor(xb, device=device), mg.tensor(yb, device=device)) for xb, yb in batches]
 
     def run():
         layers = []
         for W, b in weights:
-            lin = nn.Linear(W.shape[0], W.shape[1])
-            lin.weight.data[...] = W.T
-            lin.bias.data[...] = b
+            lin = nn.Linear(W.shape[0], W.shape[1], device=device)
+            with mg.no_grad():
+                lin.weight.copy_(mg.tensor(np.ascontiguousarray(W.T), device=device))
+                lin.bias.copy_(mg.tensor(b, device=device))
             layers += [lin, nn.ReLU()]
         model = nn.Sequential(*layers[:-1])
         opt = optim.SGD(model.parameters(), lr=LR)
@@ -125,15 +127,15 @@ def build_minigrad_nn(batches, weights):
     return run, {"variant": "nn.Linear + F.cross_entropy + optim.SGD"}
 
 
-def build_torch(batches, weights):
+def build_torch(batches, weights, device="cpu"):
     torch = import_torch()
     F = torch.nn.functional
-    tb = [(torch.from_numpy(xb), torch.from_numpy(yb)) for xb, yb in batches]
+    tb = [(torch.from_numpy(xb).to(device), torch.from_numpy(yb).to(device)) for xb, yb in batches]
 
     def run():
         layers = []
         for W, b in weights:
-            lin = torch.nn.Linear(W.shape[0], W.shape[1])
+            lin = torch.nn.Linear(W.shape[0], W.shape[1], device=device)
             with torch.no_grad():
                 lin.weight.copy_(torch.from_numpy(W.T))
                 lin.bias.copy_(torch.from_numpy(b))
@@ -151,9 +153,9 @@ def build_torch(batches, weights):
     return run, {"variant": "nn.Linear + F.cross_entropy + optim.SGD"}
 
 
-def numpy_floor(batches, weights) -> float:
-    """Forward, the analytic backward of softmax cross-entropy and ReLU, and SGD, by hand."""
-    params = [(W.copy(), b.copy()) for W, b in weights]
+def numpy_floor(batches, weights, xp=np) -> float:
+    """Forward, the analytic backward of softmax cross-entropy and ReLU, and SGD, by hand (``xp``: NumPy or CuPy)."""
+    params = [(xp.array(W), xp.array(b)) for W, b in weights]
     last = len(params) - 1
     loss = None
     for xb, yb in batches:
@@ -162,15 +164,16 @@ def numpy_floor(batches, weights) -> float:
         for i, (W, b) in enumerate(params):
             h = h @ W + b
             if i < last:
-                h = np.maximum(h, 0)
+                h = xp.maximum(h, 0)
             acts.append(h)
         n = h.shape[0]
+        rows = xp.arange(n)
         shifted = h - h.max(axis=1, keepdims=True)
-        e = np.exp(shifted)
+        e = xp.exp(shifted)
         z = e.sum(axis=1, keepdims=True)
-        loss = float(np.mean(np.log(z[:, 0]) - shifted[np.arange(n), yb]))
+        loss = xp.mean(xp.log(z[:, 0]) - shifted[rows, yb])
         g = e / z
-        g[np.arange(n), yb] -= 1
+        g[rows, yb] -= 1
         g /= n
         for i in range(last, -1, -1):
             W, b = params[i]
@@ -181,4 +184,4 @@ def numpy_floor(batches, weights) -> float:
                 g = (g @ W.T) * (a > 0)
             W -= LR * gW
             b -= LR * gb
-    return loss
+    return float(loss)

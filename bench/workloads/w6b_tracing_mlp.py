@@ -17,4 +17,4 @@ per_unit = w2.per_unit
 def build(peer: str, p: dict):
     listen = listen_wrapper(peer)
     batches, weights = w2.problem(p)
-    return w2.build_minigrad(batches, weights, p["classes"], listen=listen)
+    return w2.build_minigrad(batches, weights, listen=listen)
