@@ -52,7 +52,11 @@ def markdown(report: dict) -> str:
         "|---|---|---|",
     ]
     for name, w in report["workloads"].items():
-        cells = "; ".join(f"{LABELS.get(p, p)} {_cell(res)}" for p, res in w["peers"].items())
+        peers = w["peers"]
+        if peers and all(res.get("status") == "skipped" for res in peers.values()):
+            cells = f"all skipped ({next(iter(peers.values())).get('note', '')})"
+        else:
+            cells = "; ".join(f"{LABELS.get(p, p)} {_cell(res)}" for p, res in peers.items())
         lines.append(f"| {name} {w['title']} | {w['unit']} | {cells} |")
     lines += ["", "| workload | ratio | value | target | checks agree (rel. diff) |", "|---|---|---|---|---|"]
     for name, w in report["workloads"].items():

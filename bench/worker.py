@@ -27,10 +27,9 @@ def _reply(obj: dict) -> None:
 
 
 def _describe(exc: BaseException) -> str:
-    text = f"{type(exc).__name__}: {exc}"
     if isinstance(exc, RecursionError):
-        text += f" (recursion limit {sys.getrecursionlimit()})"
-    return text[:500]
+        return f"RecursionError at recursion limit {sys.getrecursionlimit()}: {exc}"[:500]
+    return f"{type(exc).__name__}: {exc}"[:500]
 
 
 def _timed(run) -> dict:

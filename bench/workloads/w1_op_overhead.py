@@ -61,7 +61,7 @@ def build(peer: str, p: dict):
     if peer == "numpy":
         return lambda: numpy_floor(x0, ops)
     if peer == "micrograd":
-        raise Skip("micrograd is a scalar engine: a (4,4) tensor chain does not fit it")
+        raise Skip("scalar engine: a (4,4) tensor chain does not fit")
     raise Skip(f"no {peer} peer for {NAME}")
 
 

@@ -52,7 +52,7 @@ def build(peer: str, p: dict):
     if peer == "numpy":
         return lambda: numpy_floor(batches, weights)
     if peer == "micrograd":
-        raise Skip("micrograd is a scalar engine: ~400k parameters in float32 matrices do not fit it")
+        raise Skip("scalar engine: 400k float32 parameters do not fit")
     raise Skip(f"no {peer} peer for {NAME}")
 
 

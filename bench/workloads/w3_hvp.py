@@ -60,7 +60,7 @@ def build(peer: str, p: dict):
     if peer == "numpy":
         return lambda: numpy_floor(W, x0, V)
     if peer == "micrograd":
-        raise Skip("micrograd has no double backward")
+        raise Skip("no double backward")
     raise Skip(f"no {peer} peer for {NAME}")
 
 
