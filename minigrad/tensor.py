@@ -301,13 +301,10 @@ class Tensor:
         return self
 
     def copy_(self, src) -> Tensor:
+        """Copy ``src`` (a tensor, array, list or scalar, broadcast to this shape) into this tensor in place."""
         _check_inplace(self)
         src_arr = src.data if isinstance(src, Tensor) else src
-        self.data[...] = (
-            B.to_device_array(self._device.xp.asarray(src_arr), self._device)
-            if not isinstance(src_arr, (int, float))
-            else src_arr
-        )
+        self.data[...] = src_arr if isinstance(src_arr, (int, float)) else B.to_device_array(src_arr, self._device)
         return self
 
     def __repr__(self) -> str:

@@ -304,3 +304,15 @@ def test_pickle_round_trip():
     assert back.is_leaf and back.device == "cpu"
     y = pickle.loads(pickle.dumps(mg.tensor([1, 2], dtype=mg.int32)))
     assert y.dtype == mg.int32 and not y.requires_grad
+
+
+def test_copy_takes_tensors_arrays_lists_and_scalars():
+    t = mg.zeros(2, 2)
+    t.copy_(mg.ones(2, 2))
+    assert t.tolist() == [[1.0, 1.0], [1.0, 1.0]]
+    t.copy_(np.array([2.0, 3.0]))
+    assert t.tolist() == [[2.0, 3.0], [2.0, 3.0]]
+    t.copy_([[4.0, 5.0], [6.0, 7.0]])
+    assert t.tolist() == [[4.0, 5.0], [6.0, 7.0]]
+    t.copy_(0.5)
+    assert t.tolist() == [[0.5, 0.5], [0.5, 0.5]]
