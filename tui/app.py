@@ -67,6 +67,10 @@ def build_app(options: Options) -> DebuggerApp:
 
 def main(argv=None) -> int:
     options = parse_args(argv)
+    if options.web:
+        from .web import serve
+
+        return serve(options)
     try:
         app = build_app(options)
     except (OSError, ValueError) as exc:

@@ -31,6 +31,8 @@ examples:
   minigrad-tui train.py --lr 0.1       run train.py with its own arguments
   minigrad-tui --break nonfinite x.py  stop when a gradient goes NaN/Inf
   minigrad-tui --replay run.jsonl      open a trace recorded by `minigrad trace`
+  minigrad-tui --web train.py          serve the debugger at http://127.0.0.1:8000 (browser)
+  minigrad-tui --web --host 0.0.0.0 --port 9000 train.py   ... reachable from other machines
 """
 
 
@@ -44,6 +46,10 @@ class Options:
     device: str | None = None
     breakpoints: list[Breakpoint] = field(default_factory=list)
     export_dir: str = "."
+    web: bool = False
+    host: str = "127.0.0.1"
+    port: int = 8000
+    break_specs: list[str] = field(default_factory=list)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -66,6 +72,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="add a breakpoint: a node name, op:OP, nonfinite or pass:KIND (repeatable)",
     )
     parser.add_argument("--export-dir", default=".", metavar="DIR", help="where e writes step SVGs (default: .)")
+    parser.add_argument(
+        "--web",
+        action="store_true",
+        help="serve the debugger in a web browser instead of this terminal (needs textual-serve)",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="with --web: the address to listen on (default: 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="with --web: the port to listen on (default: 8000)")
     return parser
 
 
@@ -73,6 +86,10 @@ def parse_args(argv=None) -> Options:
     """Parse ``argv``; exits with a usage message on bad arguments like any argparse tool."""
     parser = build_parser()
     ns = parser.parse_args(argv)
+    if not ns.web and (ns.host, ns.port) != ("127.0.0.1", 8000):
+        parser.error("--host and --port only apply with --web")
+    if not 0 < ns.port < 65536:
+        parser.error(f"--port must be between 1 and 65535, got {ns.port}")
     if ns.replay and ns.script:
         parser.error("give either a script or --replay RUN.jsonl, not both")
     try:
@@ -86,4 +103,8 @@ def parse_args(argv=None) -> Options:
         device=ns.device,
         breakpoints=breakpoints,
         export_dir=ns.export_dir,
+        web=ns.web,
+        host=ns.host,
+        port=ns.port,
+        break_specs=list(ns.breaks),
     )
