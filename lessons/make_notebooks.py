@@ -1,0 +1,99 @@
+"""Write each lesson's notebook (``lessons/NN_topic/lesson.ipynb``) from its text and demo, with jupytext.
+
+One source: the notebook is the lesson's README (one markdown cell per section),
+then its ``demo.py`` as a code cell, then a cell that records the demo and shows
+the recorded trace, which steps in the notebook. Run ``python lessons/make_notebooks.py``
+after editing a lesson; ``tests/course/test_notebooks.py`` fails when a committed
+notebook is stale and executes every notebook with nbclient.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+LESSONS = Path(__file__).resolve().parent
+NOTEBOOK_NAME = "lesson.ipynb"
+KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
+
+RECORD_CELL = """\
+# Record the demo and step through its backward pass right here: the buttons (or
+# the slider) move through the events, as n / s / f / <- / -> do in minigrad-tui.
+import runpy
+
+import minigrad.trace
+
+with minigrad.trace.record() as trace:
+    runpy.run_path("demo.py", run_name="__main__")
+trace"""
+
+
+def lesson_dirs() -> list[Path]:
+    """Every lesson folder that has a text and a demo, in course order."""
+    return sorted(p for p in LESSONS.glob("[0-9][0-9]_*") if (p / "README.md").exists() and (p / "demo.py").exists())
+
+
+def _markdown_cell(text: str) -> str:
+    return "# %% [markdown]\n" + "\n".join(("# " + line) if line else "#" for line in text.splitlines())
+
+
+def _sections(markdown: str) -> list[str]:
+    """The README split before each ``## `` heading (fenced code blocks are never split)."""
+    sections, current, fenced = [], [], False
+    for line in markdown.splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        if line.startswith("## ") and not fenced and current:
+            sections.append("\n".join(current).strip("\n"))
+            current = []
+        current.append(line)
+    if current:
+        sections.append("\n".join(current).strip("\n"))
+    return [s for s in sections if s]
+
+
+def percent_script(lesson: Path) -> str:
+    """The lesson as a jupytext ``py:percent`` script: text cells, the demo, the recording."""
+    text = (lesson / "README.md").read_text()
+    demo = (lesson / "demo.py").read_text().strip("\n")
+    demo = re.sub(r'\A""".*?"""\n+', "", demo, flags=re.S)
+    cells = [_markdown_cell(s) for s in _sections(text)]
+    cells.append(_markdown_cell("## Run the demo\n\nThe lesson's `demo.py`, the script `minigrad lesson debug` opens."))
+    cells.append("# %%\n" + demo)
+    cells.append("# %%\n" + RECORD_CELL)
+    return "\n\n".join(cells) + "\n"
+
+
+def notebook_text(lesson: Path) -> str:
+    """The lesson's notebook as ipynb JSON text (deterministic: no jupytext or kernel state in it)."""
+    import jupytext
+
+    notebook = jupytext.reads(percent_script(lesson), fmt="py:percent")
+    notebook.metadata = {"kernelspec": dict(KERNELSPEC), "language_info": {"name": "python"}}
+    for index, cell in enumerate(notebook.cells):
+        cell.metadata = {}
+        cell.id = f"cell-{index}"
+    return jupytext.writes(notebook, fmt="ipynb")
+
+
+def main(argv=None) -> int:
+    """Write every lesson's notebook; with ``--check``, only report stale ones (exit 1)."""
+    args = sys.argv[1:] if argv is None else argv
+    stale = []
+    for lesson in lesson_dirs():
+        path = lesson / NOTEBOOK_NAME
+        text = notebook_text(lesson)
+        if path.exists() and path.read_text() == text:
+            continue
+        stale.append(path)
+        if "--check" not in args:
+            path.write_text(text)
+    verb = "stale" if "--check" in args else "wrote"
+    for path in stale:
+        print(f"{verb}: {path.relative_to(LESSONS.parent)}")
+    return 1 if stale and "--check" in args else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,65 @@
+"""Each lesson is also a notebook: generated from its text and demo (never stale), and it runs without error."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+
+import pytest
+
+from minigrad.course.lessons import lessons_root
+
+SCRIPT = lessons_root() / "make_notebooks.py"
+
+
+def load_script():
+    spec = importlib.util.spec_from_file_location("make_notebooks", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+LESSONS = load_script().lesson_dirs() if importlib.util.find_spec("jupytext") else []
+
+
+def test_every_lesson_has_a_notebook():
+    pytest.importorskip("jupytext")
+    assert LESSONS, "no lessons found"
+    for lesson in LESSONS:
+        assert (lesson / "lesson.ipynb").exists(), f"{lesson.name} has no lesson.ipynb: run lessons/make_notebooks.py"
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.name)
+def test_committed_notebook_is_current(lesson):
+    script = load_script()
+    committed = (lesson / "lesson.ipynb").read_text()
+    assert committed == script.notebook_text(lesson), (
+        f"{lesson.name}/lesson.ipynb is stale: run lessons/make_notebooks.py"
+    )
+
+
+def test_notebook_holds_the_text_and_the_demo():
+    pytest.importorskip("jupytext")
+    lesson = LESSONS[0]
+    cells = json.loads((lesson / "lesson.ipynb").read_text())["cells"]
+    text = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    code = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+    title = (lesson / "README.md").read_text().splitlines()[0]
+    assert title in text
+    assert "minigrad" in code[0] and "trace.record()" in code[-1]
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.name)
+def test_notebook_runs(lesson):
+    nbclient = pytest.importorskip("nbclient")
+    nbformat = pytest.importorskip("nbformat")
+    pytest.importorskip("ipykernel")
+    notebook = nbformat.read(lesson / "lesson.ipynb", as_version=4)
+    client = nbclient.NotebookClient(
+        notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(lesson)}}
+    )
+    client.execute()
+    outputs = [o for c in notebook.cells if c.cell_type == "code" for o in c.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    last = notebook.cells[-1].outputs
+    assert any(o.output_type == "execute_result" for o in last), "the recording cell shows the trace"
