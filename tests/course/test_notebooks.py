@@ -61,5 +61,6 @@ def test_notebook_runs(lesson):
     client.execute()
     outputs = [o for c in notebook.cells if c.cell_type == "code" for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
-    last = notebook.cells[-1].outputs
-    assert any(o.output_type == "execute_result" for o in last), "the recording cell shows the trace"
+    shown = [o for o in notebook.cells[-1].outputs if o.output_type == "display_data"]
+    assert shown, "the recording cell shows the trace"
+    assert "application/vnd.jupyter.widget-view+json" in shown[0].data, "the trace shows as the stepper widget"
