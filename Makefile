@@ -14,6 +14,9 @@ $(STAMP): pyproject.toml
 		|| echo "note: no local PyTorch 2.13.0 wheel; PyTorch parity tests will be skipped"
 	@command -v tmux >/dev/null || (apt-get update -qq && apt-get install -y -qq tmux >/dev/null) \
 		|| echo "note: tmux unavailable; the real-terminal debugger test will be skipped"
+	@# Headless Chromium runs the HTML player's behaviour tests.
+	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) \
+		|| echo "note: chromium unavailable; the HTML player's browser test will be skipped"
 	touch $(STAMP)
 
 demo: $(STAMP)
