@@ -23,7 +23,7 @@ from .style import (
 )
 from .values import format_value
 
-__all__ = ["to_dot", "html_escape", "quote"]
+__all__ = ["DiagramWriter", "to_dot", "html_escape", "quote"]
 
 _FONT = "Helvetica"
 _TITLE_CHARS = 140  # a longer caption would widen the whole drawing
@@ -64,7 +64,9 @@ def _shape_text(shape) -> str:
     return "[" + ", ".join(str(int(s)) for s in shape) + "]"
 
 
-class _Writer:
+class DiagramWriter:
+    """What a diagram shows of a ``VGraph``: rows, styles and edges, and the DOT text made of them."""
+
     def __init__(self, graph: VGraph, options: Options):
         self.g = graph
         self.o = options
@@ -82,7 +84,8 @@ class _Writer:
         bg_attr = f' BGCOLOR="{bg}"' if bg else ""
         return f'<TR><TD ALIGN="{align}"{bg_attr}>{body}</TD></TR>'
 
-    def _captured_rows(self, node: VNode) -> list[str]:
+    def captured_rows(self, node: VNode) -> list[tuple]:
+        """Rows (see :meth:`tensor_rows`) naming what ``node``'s backward closure captured."""
         rows = []
         for name, desc in node.captured:
             kind = desc[0]
@@ -96,16 +99,17 @@ class _Writer:
                     text = f"{name} = #{desc[1]} {self.fmt(desc[2])}"
             else:
                 text = f"{name} = {self.fmt(desc[1]) if kind == 'value' else desc[1]}"
-            rows.append(self._row(text, color="#444444", align="LEFT"))
+            rows.append((text, "#444444", None, False, "LEFT"))
         return rows
 
-    def tensor_label(self, node: VNode) -> str:
+    def tensor_rows(self, node: VNode) -> list[tuple]:
+        """The rows of a tensor's box: ``(text, colour, background, bold, align)`` each."""
         f = self.o.fields
         rows = []
         if "name" in f:
-            rows.append(self._row(node.title, bold=True))
+            rows.append((node.title, None, None, True, "CENTER"))
         if "op" in f and not self.o.op_nodes and node.op:
-            rows.append(self._row(node.op + (" (freed)" if node.freed else ""), color="#555555"))
+            rows.append((node.op + (" (freed)" if node.freed else ""), "#555555", None, False, "CENTER"))
         facts = []
         if "shape" in f:
             facts.append(_shape_text(node.shape))
@@ -114,39 +118,51 @@ class _Writer:
         if "device" in f:
             facts.append(node.device)
         if facts:
-            rows.append(self._row(" ".join(facts), color="#555555"))
+            rows.append((" ".join(facts), "#555555", None, False, "CENTER"))
         if "data" in f:
-            rows.append(self._row("data " + self.fmt(node.data), align="LEFT"))
+            rows.append(("data " + self.fmt(node.data), None, None, False, "LEFT"))
         if "grad" in f and node.grad_update is not None:
             before, after = node.grad_update
-            rows.append(
-                self._row(f".grad {self.fmt(before)} → {self.fmt(after)}", color=GRAD_COLOR, bold=True, bg="#fde2e2")
-            )
+            rows.append((f".grad {self.fmt(before)} → {self.fmt(after)}", GRAD_COLOR, "#fde2e2", True, "CENTER"))
         elif "grad" in f and node.grad is not None:
-            rows.append(self._row("grad " + self.fmt(node.grad), color=GRAD_COLOR, align="LEFT"))
+            rows.append(("grad " + self.fmt(node.grad), GRAD_COLOR, None, False, "LEFT"))
         if "grad" in f and node.pass_grad is not None:
-            rows.append(self._row("∂out/∂this " + self.fmt(node.pass_grad), color=GRAD_COLOR, align="LEFT"))
+            rows.append(("∂out/∂this " + self.fmt(node.pass_grad), GRAD_COLOR, None, False, "LEFT"))
         if node.saved:
-            rows.append(self._row("saved .grad = " + self.fmt(node.saved_grad), bg=SAVED_FILL, align="LEFT"))
+            rows.append(("saved .grad = " + self.fmt(node.saved_grad), None, SAVED_FILL, False, "LEFT"))
         if node.restored:
-            rows.append(self._row(".grad restored to " + self.fmt(node.grad), bg=RESTORED_FILL, align="LEFT"))
+            rows.append((".grad restored to " + self.fmt(node.grad), None, RESTORED_FILL, False, "LEFT"))
         if self.o.captured and not self.o.op_nodes:
-            rows.extend(self._captured_rows(node))
+            rows.extend(self.captured_rows(node))
         if not rows:
-            rows.append(self._row(node.title, bold=True))
-        return _Html('<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">' + "".join(rows) + "</TABLE>>")
+            rows.append((node.title, None, None, True, "CENTER"))
+        return rows
+
+    def _table(self, rows: list[tuple]) -> _Html:
+        cells = "".join(self._row(t, color=c, bg=bg, bold=b, align=a) for t, c, bg, b, a in rows)
+        return _Html('<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">' + cells + "</TABLE>>")
+
+    def tensor_label(self, node: VNode) -> str:
+        return self._table(self.tensor_rows(node))
+
+    def op_text(self, node: VNode) -> str:
+        """The text of an op node: the op's name, marked when its closure was freed."""
+        return node.op + (" (freed)" if node.freed else "")
 
     def op_label(self, node: VNode):
-        text = node.op + (" (freed)" if node.freed else "")
+        text = self.op_text(node)
         if not (self.o.captured and node.captured):
             return text
-        rows = [self._row(text, bold=True), *self._captured_rows(node)]
-        return _Html('<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">' + "".join(rows) + "</TABLE>>")
+        return self._table([(text, None, None, True, "CENTER"), *self.captured_rows(node)])
 
     # ------------------------------------------------------------ nodes and edges
-    def node_lines(self, node: VNode) -> list[str]:
+    def node_style(self, node: VNode) -> tuple:
+        """``(fill, border colour, pen width, style, font colour)`` of a tensor's box."""
         fill = NESTED_FILL if node.created_by_pass is not None and node.role != "output" else ROLE_FILL[node.role]
-        color, pen, style, fontcolor = STATE_STYLE.get(node.state, ("#333333", 1.0, "rounded,filled", "#000000"))
+        return (fill, *STATE_STYLE.get(node.state, ("#333333", 1.0, "rounded,filled", "#000000")))
+
+    def node_lines(self, node: VNode) -> list[str]:
+        fill, color, pen, style, fontcolor = self.node_style(node)
         classes = ["tensor", f"role-{node.role}"]
         if node.state:
             classes.append(f"state-{node.state}")
@@ -189,20 +205,25 @@ class _Writer:
         node = self.g.nodes[child]
         return f"o{child}" if self.o.op_nodes and node.op else f"t{child}"
 
-    def edge_lines(self) -> list[str]:
-        lines = []
+    def edges(self):
+        """Each drawn edge as ``(tail, head, colour, pen width, label, class)`` (DOT node names)."""
         if self.o.op_nodes:
             for node in self.g.nodes.values():
                 if node.op:
                     # the gradient crosses op -> tensor backwards when the tensor is entered
                     color, pen = EDGE_STYLE[_OUTPUT_EDGE_STATE.get(node.state)]
-                    lines.append(f"o{node.id} -> t{node.id} " + _attrs(color=color, penwidth=pen))
+                    yield f"o{node.id}", f"t{node.id}", color, pen, None, None
         for e in self.g.edges:
             color, pen = EDGE_STYLE[e.state]
-            attrs = {"color": color, "penwidth": pen, "class": f"edge-{e.state}" if e.state else None}
-            if e.label:
-                attrs.update(label=e.label, fontcolor=color, decorate="true")
-            lines.append(f"t{e.parent} -> {self.target_of(e.child)} " + _attrs(**attrs))
+            yield f"t{e.parent}", self.target_of(e.child), color, pen, e.label, f"edge-{e.state}" if e.state else None
+
+    def edge_lines(self) -> list[str]:
+        lines = []
+        for tail, head, color, pen, label, cls in self.edges():
+            attrs = {"color": color, "penwidth": pen, "class": cls}
+            if label:
+                attrs.update(label=label, fontcolor=color, decorate="true")
+            lines.append(f"{tail} -> {head} " + _attrs(**attrs))
         return lines
 
     def elision_lines(self) -> list[str]:
@@ -309,4 +330,4 @@ class _Writer:
 
 def to_dot(graph: VGraph, options: Options) -> str:
     """DOT text for ``graph`` drawn with ``options``."""
-    return _Writer(graph, options).write()
+    return DiagramWriter(graph, options).write()

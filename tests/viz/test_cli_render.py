@@ -62,11 +62,10 @@ def test_html_player(tmp_path, trace_file, example_trace):
     assert main(["render", str(trace_file), "--html", str(out), "--title", "lesson 3"]) == 0
     html = out.read_text(encoding="utf-8")
     assert "<title>lesson 3</title>" in html
-    start = html.index('<script type="application/json" id="frames-data">') + len(
-        '<script type="application/json" id="frames-data">'
-    )
-    frames = json.loads(html[start : html.index("</script>", start)])
-    assert len(frames) == len(example_trace.events)
+    opening = '<script type="application/json" id="trace-data">'
+    start = html.index(opening) + len(opening)
+    steps = json.loads(html[start : html.index("</script>", start)])["steps"]
+    assert len(steps) == len(example_trace.events)
 
 
 def test_errors(tmp_path, trace_file, capsys):

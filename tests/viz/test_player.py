@@ -1,6 +1,7 @@
 """Frames on disk and the HTML player: structure always, behaviour in headless Chromium when present."""
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -11,7 +12,10 @@ import pytest
 
 from minigrad.viz.describe import describe_event
 from minigrad.viz.frames import parse_steps, write_frames
-from minigrad.viz.player import player_html, write_html
+from minigrad.viz.notebook import movement
+from minigrad.viz.options import Options
+from minigrad.viz.player import _items, player_data, player_html, write_html
+from minigrad.viz.steps import TraceIndex, graph_at_step
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
@@ -28,7 +32,7 @@ class _Page(HTMLParser):
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
         self.tags.append((tag, attrs))
-        self._in_data = tag == "script" and attrs.get("id") == "frames-data"
+        self._in_data = tag == "script" and attrs.get("id") == "trace-data"
 
     def handle_endtag(self, tag):
         self._in_data = False
@@ -89,25 +93,85 @@ def test_html_structure(tmp_path, example_trace):
     html = open(path, encoding="utf-8").read()
     page = _page(html)
     ids = {a.get("id"): (t, a) for t, a in page.tags if a.get("id")}
-    for button in ("first", "prev", "play", "next", "last"):
+    for button in ("first", "prev", "play", "step", "next", "finish", "last", "zoom-in", "zoom-out", "zoom-fit"):
         assert ids[button][0] == "button"
     assert ids["slider"][0] == "input" and ids["slider"][1]["type"] == "range"
     for panel in ("diagram", "kind", "text", "details", "events", "counter"):
         assert panel in ids
     assert "<title>a*b + c</title>" in html
-    frames = json.loads(page.data_script)
-    assert [f["step"] for f in frames] == list(range(len(tr.events)))
-    for f, ev in zip(frames, tr.events):
-        assert f["kind"] == ev.kind
-        assert f["text"] == describe_event(tr, ev)
-        svg = ET.fromstring(f["svg"])  # inline SVG without prolog is a well-formed element
-        assert svg.tag == SVG_NS + "svg"
-        assert not f["svg"].startswith("<?xml")
-    closure = next(f for f in frames if f["kind"] == "closure_called")
+    data = json.loads(page.data_script)
+    steps = data["steps"]
+    assert [s["step"] for s in steps] == list(range(len(tr.events)))
+    for s, ev in zip(steps, tr.events):
+        assert s["kind"] == ev.kind and s["depth"] == ev.depth and s["pass"] == ev.pass_id
+        assert s["text"] == describe_event(tr, ev)
+    closure = next(s for s in steps if s["kind"] == "closure_called")
     assert "def backward" in closure["details"]
-    # keyboard, slider and buttons are wired up
-    for needle in ('"ArrowRight"', '"ArrowLeft"', '"Home"', '"End"', 'slider.addEventListener("input"'):
+    # keyboard (the debugger's keys), slider, buttons and zoom are wired up
+    for needle in ('"ArrowRight"', '"ArrowLeft"', '"Home"', '"End"', '"n"', '"s"', '"f"', '"+"', '"wheel"'):
         assert needle in html
+    assert 'slider.addEventListener("input"' in html
+
+
+def _replayed(data) -> list:
+    """The state the page rebuilds at every step: the last full state, then the changes after it."""
+    states, state = [], {}
+    for s in data["steps"]:
+        state = dict(s["items"]) if s["full"] else {**state, **s["items"]}
+        states.append(state)
+    return states
+
+
+def test_each_step_replays_to_exactly_what_the_diagram_shows(example_trace):
+    tr = example_trace
+    options = Options()
+    data = json.loads(json.dumps(player_data(tr, options=options)))
+    index = TraceIndex(tr)
+    for s, state in zip(data["steps"], _replayed(data)):
+        expected = json.loads(json.dumps(_items(graph_at_step(tr, s["step"], options, index), options)))
+        assert state == expected, f"step {s['step']}"
+        scope = data["scopes"][s["scope"]]
+        assert set(state) == set(scope["boxes"]) | set(scope["edges"])
+
+
+def test_steps_store_only_what_changed(example_trace):
+    data = player_data(example_trace)
+    partial = [s for s in data["steps"] if not s["full"]]
+    assert partial, "steps inside one scope carry changes only"
+    changed = sum(len(s["items"]) for s in partial)
+    whole = sum(len(data["scopes"][s["scope"]]["boxes"]) + len(data["scopes"][s["scope"]]["edges"]) for s in partial)
+    assert changed < whole / 3
+    assert len(data["scopes"]) < len(data["steps"]) / 3
+
+
+def test_every_box_is_laid_out_once_per_scope_without_overlap(example_trace):
+    for scope in player_data(example_trace)["scopes"]:
+        boxes = list(scope["boxes"].values())
+        for i, (x, y, w, h) in enumerate(boxes):
+            assert w > 0 and h > 0
+            for x2, y2, w2, h2 in boxes[i + 1 :]:
+                assert x + w <= x2 + 0.5 or x2 + w2 <= x + 0.5 or y + h <= y2 + 0.5 or y2 + h2 <= y + 0.5
+
+
+def test_a_toy_mlp_player_stays_small(tmp_path):
+    import minigrad as mg
+    from minigrad import nn
+    from minigrad.trace import record
+
+    mg.manual_seed(0)
+    model = nn.Sequential(nn.Linear(2, 16), nn.Tanh(), nn.Linear(16, 16), nn.Tanh(), nn.Linear(16, 1))
+    opt = mg.optim.SGD(model.parameters(), lr=0.1)
+    x, y = mg.randn(32, 2), mg.randn(32, 1)
+    with record() as tr:
+        for _ in range(3):
+            opt.zero_grad()
+            loss = ((model(x) - y) ** 2).mean()
+            loss.backward()
+            opt.step()
+    path = write_html(tr, tmp_path / "mlp.html")
+    size = os.path.getsize(path)
+    assert size <= 2_000_000, f"the toy MLP player is {size / 1e6:.1f} MB"
+    assert len(tr.events) > 100
 
 
 def test_html_is_self_contained(tmp_path, example_trace):
@@ -136,8 +200,8 @@ def test_script_closing_tags_in_names_cannot_break_the_page(tmp_path):
         (a * 2.0).backward()
     html = player_html(tr)
     assert html.count("</script>") == 2
-    frames = json.loads(_page(html).data_script)
-    assert any("</script><b>" in f["text"] for f in frames)
+    steps = json.loads(_page(html).data_script)["steps"]
+    assert any("</script><b>" in s["text"] for s in steps)
 
 
 def _chromium():
@@ -166,7 +230,8 @@ def test_player_in_headless_chromium(tmp_path, example_trace):
     dom = _dump_dom(browser, f"file://{path}#step=22")
     assert _panel(dom, "counter") == f"step 22 (23 of {len(tr.events)})"
     assert _panel(dom, "text") == describe_event(tr, tr.events[22])
-    assert re.search(r'<div id="diagram"><svg', dom)
+    assert re.search(r'<svg id="diagram"[^>]*><g><g class="edge"', dom)
+    assert re.search(r'<g class="box" data-key="t\d+"><rect', dom)
     # drive it: arrow keys, a button and the slider, then record where it ended up
     html = open(path, encoding="utf-8").read()
     driver = """<script>
@@ -177,6 +242,11 @@ def test_player_in_headless_chromium(tmp_path, example_trace):
       key("End"); at(); key("ArrowRight"); at(); key("Home"); at(); key("ArrowLeft"); at();
       document.getElementById("next").click(); at();
       var s = document.getElementById("slider"); s.value = "7"; s.dispatchEvent(new Event("input")); at();
+      key("n"); at(); key("f"); at(); key("s"); at(); key("f"); at();
+      var before = document.getElementById("diagram").getAttribute("viewBox");
+      key("+");
+      var after = document.getElementById("diagram").getAttribute("viewBox");
+      document.body.setAttribute("data-zoom", before + "|" + after);
       document.body.setAttribute("data-log", log.join(","));
     </script></body>"""
     driven = tmp_path / "driven.html"
@@ -184,4 +254,10 @@ def test_player_in_headless_chromium(tmp_path, example_trace):
     dom = _dump_dom(browser, f"file://{driven}")
     last = len(tr.events) - 1
     log = re.search(r'data-log="([^"]*)"', dom).group(1).split(",")
-    assert log == ["1", "2", "1", str(last), str(last), "0", "0", "1", "7"]
+    n = movement(tr, 7, "next")
+    f = movement(tr, n, "finish")
+    f2 = movement(tr, f + 1, "finish")
+    assert log == ["1", "2", "1", str(last), str(last), "0", "0", "1", "7", str(n), str(f), str(f + 1), str(f2)]
+    assert len({n, f, f + 1, f2}) == 4
+    before, after = (list(map(float, v.split())) for v in re.search(r'data-zoom="([^"]*)"', dom).group(1).split("|"))
+    assert after[2] < before[2] and after[3] < before[3]
