@@ -211,3 +211,31 @@ def test_the_widget_front_end_renders_and_sends_moves(tmp_path, trace):
     assert report["step"] == 2
     assert report["afterSlider"] == f"step 2 of {w.total - 1}: {w.headlines[2]}"
     assert report["details"] == w.all_details[2]
+
+
+def test_the_stepper_in_a_notebook_run_by_nbclient(tmp_path):
+    """A kernel records a trace, displays it, and moves the widget through its traitlets."""
+    nbclient = pytest.importorskip("nbclient")
+    nbformat = pytest.importorskip("nbformat")
+    pytest.importorskip("ipykernel")
+    pytest.importorskip("anywidget")
+    cells = [
+        "import minigrad as mg\nimport minigrad.trace\n"
+        "with minigrad.trace.record() as trace:\n"
+        "    a = mg.tensor([2.0, -1.0], requires_grad=True, name='a')\n"
+        "    (a * a).sum().backward()\n"
+        "trace",
+        "from minigrad.viz.notebook import TraceStepper\n"
+        "w = TraceStepper(trace)\n"
+        "w.move('next'); w.move('next'); w.move('back')\n"
+        "print(w.step, w.total, '|', w.headline, '|', '<svg' in w.svg)",
+    ]
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+    nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
+    shown = notebook.cells[0].outputs
+    assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in shown)
+    printed = "".join(o.get("text", "") for o in notebook.cells[1].outputs)
+    step, rest = printed.split(" ", 1)
+    total, headline, has_svg = (part.strip() for part in rest.split("|"))
+    assert step == "1" and int(total) > 5 and has_svg == "True"
+    assert "mul" in headline  # step 1: the product a * a is made
