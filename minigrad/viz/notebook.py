@@ -137,9 +137,9 @@ function el(tag, attrs = {}, text = "") {
   if (text) e.textContent = text;
   return e;
 }
-const BUTTONS = [["first", "⏮", "Home"], ["back", "◀ back", "←"], ["step", "step into", "s"],
+const BUTTONS = [["first", "|◀", "Home"], ["back", "◀ back", "←"], ["step", "step into", "s"],
                  ["next", "next ▶", "n"], ["finish", "finish", "f"], ["continue", "continue", "c"],
-                 ["last", "⏭", "End"]];
+                 ["last", "▶|", "End"]];
 const KEYS = {n: "next", s: "step", f: "finish", c: "continue", ArrowLeft: "back", ArrowRight: "step",
               Home: "first", End: "last"};
 function render({ model, el: root }) {

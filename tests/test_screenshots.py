@@ -1,0 +1,34 @@
+"""The README's screenshots are made by a command: it runs and writes all three."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[1] / "docs" / "make_screenshots.py"
+
+
+def test_the_screenshot_command_writes_the_three_views(tmp_path):
+    for module in ("anywidget", "textual_serve"):
+        pytest.importorskip(module)
+    if not any(shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")):
+        pytest.skip("needs a Chromium/Chrome binary")
+    spec = importlib.util.spec_from_file_location("make_screenshots", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main([str(tmp_path)]) == 0
+    svg = (tmp_path / "terminal.svg").read_text()
+    assert svg.lstrip().startswith("<svg") and "closure" in svg
+    for name in ("notebook.png", "browser.png"):
+        data = (tmp_path / name).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
+
+
+def test_the_readme_shows_all_three():
+    readme = (SCRIPT.parents[1] / "README.md").read_text()
+    for name in ("terminal.svg", "notebook.png", "browser.png"):
+        assert f"docs/screenshots/{name}" in readme
+        assert (SCRIPT.parent / "screenshots" / name).exists()
