@@ -37,7 +37,7 @@ from .autograd import (
     no_grad,
     set_grad_enabled,
 )
-from . import data, nn, optim
+from . import data, func, nn, optim
 
 bool = bool_  # noqa: A001  (torch.bool)
 half, double, long = float16, float64, int64

@@ -21,5 +21,14 @@ class AnomalyState:
     check_nan = True
 
 
+class ForwardState:
+    """Forward-mode AD, process-wide (as PyTorch's dual levels): ``level`` is -1 outside a level;
+    ``epoch`` changes on entering and leaving one, so tangents of a finished level are never read."""
+
+    level = -1
+    epoch = 0
+
+
 grad = GradState()
 anomaly = AnomalyState()
+forward = ForwardState()

@@ -20,6 +20,7 @@ __all__ = ["Tensor", "tensor", "make", "shape_str"]
 _ids = itertools.count(1)
 _grad_state = _state.grad
 _anomaly_state = _state.anomaly
+_forward_state = _state.forward
 _listeners = _events.listeners
 _ndarray = np.ndarray
 _np_scalar = np.generic
@@ -363,12 +364,14 @@ def _rebuild(arr, device, requires_grad, name):
 
 
 # ---------------------------------------------------------------- construction
-def make(data, parents: tuple, backward, op: str) -> Tensor:
+def make(data, parents: tuple, backward, op: str, jvp=None) -> Tensor:
     """Wrap an op's result: record ``parents`` and ``backward`` when the graph is being built.
 
     ``parents`` are the tensor operands (never Python scalars). The graph is
     recorded only under grad mode and when some parent requires grad; otherwise
-    the result is a plain leaf and ``backward`` is dropped.
+    the result is a plain leaf and ``backward`` is dropped. ``jvp`` is the op's
+    forward-mode rule: inside a dual level, when a parent carries a tangent, it
+    maps the parents' tangents to the result's.
     """
     t = Tensor.__new__(Tensor)
     if type(data) is not _ndarray:
@@ -401,7 +404,49 @@ def make(data, parents: tuple, backward, op: str) -> Tensor:
         t._op = None
     if _listeners:
         _events.emit("node_created", node=t)
+    if _forward_state.level >= 0:
+        _forward_tangent(t, parents, jvp, op)
     return t
+
+
+def _tangent_of(t: Tensor):
+    """The tangent ``t`` carries at the current dual level, or None."""
+    meta = t._meta
+    if meta is None or _forward_state.level < 0:
+        return None
+    entry = meta.get("tangent")
+    if entry is None or entry[0] != _forward_state.epoch:
+        return None
+    return entry[1]
+
+
+def _set_tangent(t: Tensor, tangent: Tensor) -> None:
+    if t._meta is None:
+        t._meta = {}
+    t._meta["tangent"] = (_forward_state.epoch, tangent)
+
+
+def _forward_tangent(t: Tensor, parents: tuple, jvp, op: str) -> None:
+    """Forward mode: the result's tangent from its parents' tangents (zeros where a parent has none)."""
+    tangents = [_tangent_of(p) for p in parents]
+    if all(x is None for x in tangents):
+        return
+    if jvp is None:
+        raise RuntimeError(
+            f"Trying to use forward AD with {op} that does not support it because it has not been implemented yet."
+        )
+    tangents = [
+        x if x is not None else make_leaf(p._device.xp.zeros_like(p.data), p._device) for x, p in zip(tangents, parents)
+    ]
+    tangent = jvp(*tangents)
+    if tangent.data.shape != t.data.shape:
+        raise RuntimeError(
+            f"the forward-mode rule of {op} returned a tangent of shape {shape_str(tangent.data.shape)} "
+            f"for a result of shape {shape_str(t.data.shape)}"
+        )
+    if _listeners:
+        _events.emit("tangent_computed", node=t, op=op, parents=parents, tangents=tangents, tangent=tangent, fn=jvp)
+    _set_tangent(t, tangent)
 
 
 def make_leaf(data, device: B.Device, requires_grad: bool = False, name: str | None = None) -> Tensor:

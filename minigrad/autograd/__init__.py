@@ -1,7 +1,7 @@
 """The autograd API: backward, grad, grad modes, anomaly mode (and, built on them,
 custom Functions, gradcheck and the functional API)."""
 
-from . import functional
+from . import forward_ad, functional
 from .anomaly import detect_anomaly, is_anomaly_enabled, set_detect_anomaly
 from .engine import backward, grad
 from .function import Function, FunctionCtx
@@ -33,4 +33,5 @@ __all__ = [
     "Function",
     "FunctionCtx",
     "functional",
+    "forward_ad",
 ]

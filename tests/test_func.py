@@ -1,0 +1,178 @@
+"""minigrad.func against loops over the batch, finite differences and (when installed) torch.func."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import minigrad as mg
+from minigrad import func
+
+
+def _t(a, rg=False):
+    return mg.tensor(np.asarray(a, dtype=np.float64), requires_grad=rg)
+
+
+def f_scalar(x, y):
+    return (x.tanh() * y).sum() + (x * x).sum()
+
+
+X = [0.3, -1.2, 2.0]
+Y = [1.5, 0.5, -0.7]
+
+
+def test_grad_matches_the_rule_and_argnums():
+    x, y = _t(X), _t(Y)
+    gx = func.grad(f_scalar)(x, y)
+    expected = (1 - np.tanh(X) ** 2) * np.array(Y) + 2 * np.array(X)
+    np.testing.assert_allclose(gx.numpy(), expected)
+    gx2, gy = func.grad(f_scalar, argnums=(0, 1))(x, y)
+    np.testing.assert_allclose(gx2.numpy(), expected)
+    np.testing.assert_allclose(gy.numpy(), np.tanh(X))
+    assert not x.requires_grad and x.grad is None  # the inputs are left alone
+
+
+def test_grad_composes_to_second_derivatives():
+    def cube(x):
+        return (x * x * x).sum()
+
+    x = _t([1.0, -2.0])
+    second = func.grad(lambda x: func.grad(cube)(x).sum())(x)
+    np.testing.assert_allclose(second.numpy(), 6 * np.array([1.0, -2.0]))
+
+
+def test_grad_and_value_and_aux():
+    x, y = _t(X), _t(Y)
+    g, (value, aux) = func.grad_and_value(lambda x, y: (f_scalar(x, y), x.sum()), has_aux=True)(x, y)
+    assert value.item() == pytest.approx(f_scalar(x, y).item())
+    assert aux.item() == pytest.approx(sum(X))
+    g2, aux2 = func.grad(lambda x, y: (f_scalar(x, y), "note"), has_aux=True)(x, y)
+    np.testing.assert_allclose(g.numpy(), g2.numpy())
+    assert aux2 == "note"
+
+
+def test_grad_errors_are_torch_funcs():
+    x = _t(X)
+    with pytest.raises(RuntimeError, match="Expected f\\(\\*args\\) to return a scalar Tensor, got tensor with 1 dims"):
+        func.grad(lambda x: x * 2)(x)
+    with pytest.raises(RuntimeError, match="Got argnum=1, but only 1 positional inputs"):
+        func.grad(lambda x: x.sum(), argnums=1)(x)
+    with pytest.raises(RuntimeError, match="should be a tuple: \\(output, aux\\) if has_aux is True"):
+        func.grad(lambda x: x.sum(), has_aux=True)(x)
+
+
+def test_vjp_and_jacrev():
+    x = _t(X)
+
+    def f(x):
+        return x.tanh() * x
+
+    out, vjp_fn = func.vjp(f, x)
+    v = _t([1.0, 2.0, 3.0])
+    (g,) = vjp_fn(v)
+    jac = func.jacrev(f)(x)
+    assert jac.shape == (3, 3)
+    np.testing.assert_allclose(g.numpy(), v.numpy() @ jac.numpy())
+    expected = np.diag(np.tanh(X) + np.array(X) * (1 - np.tanh(X) ** 2))
+    np.testing.assert_allclose(jac.numpy(), expected)
+    np.testing.assert_allclose(out.numpy(), f(x).numpy())
+
+
+def test_jacrev_of_several_arguments_has_their_shapes():
+    a, b = _t([[1.0, 2.0], [3.0, 4.0]]), _t([0.5, -1.0])
+    ja, jb = func.jacrev(lambda a, b: a @ b, argnums=(0, 1))(a, b)
+    assert ja.shape == (2, 2, 2) and jb.shape == (2, 2)
+    np.testing.assert_allclose(jb.numpy(), a.numpy())
+
+
+def test_vmap_equals_a_loop_over_the_batch():
+    w = _t(np.arange(6.0).reshape(3, 2) / 5)
+    xs = _t(np.linspace(-1, 1, 12).reshape(4, 3))
+
+    def layer(x):
+        return (x @ w).tanh()
+
+    batched = func.vmap(layer)(xs)
+    looped = mg.stack([layer(xs[i]) for i in range(4)])
+    np.testing.assert_allclose(batched.numpy(), looped.numpy())
+    by_columns = func.vmap(layer, in_dims=1, out_dims=1)(xs.T)
+    np.testing.assert_allclose(by_columns.numpy(), looped.numpy().T)
+
+
+def test_vmap_nests_and_mixes_unbatched_arguments():
+    a, b = _t(np.arange(6.0).reshape(2, 3)), _t([1.0, 2.0, 3.0, 4.0])
+    outer = func.vmap(func.vmap(lambda x, y: x * y, in_dims=(None, 0)), in_dims=(0, None))
+    result = outer(a, b)
+    assert result.shape == (2, 4, 3)
+    np.testing.assert_allclose(result.numpy(), np.einsum("ij,k->ikj", a.numpy(), b.numpy()))
+
+
+def test_per_example_gradients_with_vmap_of_grad():
+    w = _t([0.5, -0.25, 1.0])
+    xs = _t(np.linspace(-1, 1, 15).reshape(5, 3))
+    ys = _t([0.1, 0.2, -0.3, 0.4, 0.0])
+
+    def loss(w, x, y):
+        return ((x * w).sum() - y) ** 2
+
+    per_example = func.vmap(func.grad(loss), in_dims=(None, 0, 0))(w, xs, ys)
+    looped = mg.stack([func.grad(loss)(w, xs[i], ys[i]) for i in range(5)])
+    np.testing.assert_allclose(per_example.numpy(), looped.numpy())
+    assert per_example.shape == (5, 3)
+
+
+def test_vmap_errors_name_the_problem():
+    x = _t(X)
+    with pytest.raises(ValueError, match="Got in_dim=1 for some input, but that input is a Tensor of dimensionality 1"):
+        func.vmap(lambda x: x * 2, in_dims=1)(x)
+    with pytest.raises(ValueError, match="same size in the mapped dimension, got sizes \\[3, 2\\]"):
+        func.vmap(lambda x, y: x * y)(x, _t([1.0, 2.0]))
+
+
+def test_functional_call_swaps_parameters_for_one_call():
+    mg.manual_seed(0)
+    model = mg.nn.Linear(3, 2)
+    x = _t([[1.0, 2.0, 3.0]]).float()
+    zero_w = mg.zeros(2, 3)
+    out = func.functional_call(model, {"weight": zero_w}, (x,))
+    np.testing.assert_allclose(out.detach().numpy(), model.bias.detach().numpy()[None, :])
+    assert model.weight is not zero_w and float(model(x).abs().sum()) > 0
+    with pytest.raises(AttributeError, match="no parameter or buffer 'nope'"):
+        func.functional_call(model, {"nope": zero_w}, (x,))
+
+
+def test_functional_call_gives_gradients_with_respect_to_given_parameters():
+    mg.manual_seed(0)
+    model = mg.nn.Sequential(mg.nn.Linear(2, 3), mg.nn.Tanh(), mg.nn.Linear(3, 1))
+    params = {k: v.detach() for k, v in model.named_parameters()}
+    x = mg.randn(4, 2)
+
+    def loss(p):
+        return func.functional_call(model, p, (x,)).sum()
+
+    names = list(params)
+    g = func.grad(lambda *ps: loss(dict(zip(names, ps))), argnums=tuple(range(len(names))))(*params.values())
+    model.zero_grad()
+    model(x).sum().backward()
+    for name, gi in zip(names, g):
+        np.testing.assert_allclose(gi.numpy(), dict(model.named_parameters())[name].grad.numpy(), rtol=1e-5)
+
+
+def test_against_torch_func():
+    torch = pytest.importorskip("torch")
+    import torch.func as tf
+
+    xs = np.linspace(-1, 1, 12).reshape(4, 3)
+    w = np.array([0.5, -0.25, 1.0])
+
+    def loss_mg(w, x):
+        return (x * w).tanh().sum()
+
+    def loss_torch(w, x):
+        return (x * w).tanh().sum()
+
+    ours = func.vmap(func.grad(loss_mg), in_dims=(None, 0))(_t(w), _t(xs))
+    theirs = tf.vmap(tf.grad(loss_torch), in_dims=(None, 0))(torch.tensor(w), torch.tensor(xs))
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy())
+    jr = func.jacrev(lambda x: (x * x).tanh())(_t(w))
+    np.testing.assert_allclose(jr.numpy(), tf.jacrev(lambda x: (x * x).tanh())(torch.tensor(w)).numpy())
