@@ -5,7 +5,23 @@ initialisation schemes.
 """
 
 from . import functional, init
-from .activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Tanh
+from .activation import (
+    GELU,
+    Hardsigmoid,
+    Hardswish,
+    Hardtanh,
+    LeakyReLU,
+    LogSigmoid,
+    LogSoftmax,
+    Mish,
+    ReLU,
+    ReLU6,
+    Sigmoid,
+    SiLU,
+    Softmax,
+    Softsign,
+    Tanh,
+)
 from .container import ModuleList, Sequential
 from .conv import Conv2d, MaxPool2d
 from .dropout import Dropout
@@ -50,3 +66,4 @@ __all__ = [
     "BCELoss",
     "BCEWithLogitsLoss",
 ]
+__all__ += ["Hardtanh", "ReLU6", "Hardsigmoid", "Hardswish", "Mish", "Softsign", "LogSigmoid"]

@@ -16,3 +16,4 @@ from .shape import *  # noqa: F401,F403
 from .trig import *  # noqa: F401,F403
 from .scan import *  # noqa: F401,F403
 from .matrix import *  # noqa: F401,F403
+from .activation import *  # noqa: F401,F403

@@ -1,6 +1,23 @@
 """Layers and losses as plain functions (``import minigrad.nn.functional as F``)."""
 
-from ._activation import gelu, leaky_relu, log_softmax, relu, sigmoid, silu, softmax, softplus, tanh
+from ._activation import (
+    gelu,
+    hardsigmoid,
+    hardswish,
+    hardtanh,
+    leaky_relu,
+    log_softmax,
+    logsigmoid,
+    mish,
+    relu,
+    relu6,
+    sigmoid,
+    silu,
+    softmax,
+    softplus,
+    softsign,
+    tanh,
+)
 from ._conv import conv2d, max_pool2d
 from ._dropout import dropout
 from ._embedding import embedding
@@ -39,3 +56,4 @@ __all__ = [
     "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
 ]
+__all__ += ["hardtanh", "relu6", "hardsigmoid", "hardswish", "mish", "softsign", "logsigmoid"]
