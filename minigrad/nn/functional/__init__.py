@@ -19,6 +19,7 @@ from ._activation import (
     tanh,
 )
 from ._conv import conv2d, max_pool2d
+from ._conv1d import avg_pool1d, conv1d, max_pool1d
 from ._dropout import dropout
 from ._embedding import embedding
 from ._linear import linear
@@ -31,6 +32,7 @@ from ._loss import (
     nll_loss,
 )
 from ._normalization import batch_norm, layer_norm
+from ._pooling import avg_pool2d
 
 __all__ = [
     "linear",
@@ -57,3 +59,4 @@ __all__ = [
     "binary_cross_entropy_with_logits",
 ]
 __all__ += ["hardtanh", "relu6", "hardsigmoid", "hardswish", "mish", "softsign", "logsigmoid"]
+__all__ += ["conv1d", "avg_pool1d", "avg_pool2d", "max_pool1d"]
