@@ -15,6 +15,9 @@ Kinds and fields (``pass_id`` and ``depth`` on every backward-side event):
 - ``seeded``: node, grad
 - ``node_entered``: node, grad (the node's complete incoming gradient)
 - ``closure_called``: node, fn (the backward closure), grad, outputs (one per parent)
+- ``grad_reduced``: node, target (the parent), from_shape, to_shape, dims (the summed dims
+  of ``from_shape``), contribution (as the rule returned it), reduced (summed to the
+  parent's shape); emitted before that contribution's ``grad_accumulated``
 - ``grad_accumulated``: node (where the gradient came from), target (the node it goes
   to), contribution, before (None when first), after, into ("pass" for the pass's
   gradient buffer, "grad" for the tensor's ``.grad``)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from minigrad.trace.text import reduction_text
+
 
 def describe(event, names: dict, width: int = 48) -> str:
     """One line for ``event``; ``names`` maps node ids to their labels."""
@@ -35,6 +37,8 @@ def describe(event, names: dict, width: int = 48) -> str:
     if kind == "closure_called":
         name = event.closure.name if event.closure is not None else "backward"
         return f"closure: {name} of {n(event.node)}"
+    if kind == "grad_reduced":
+        return f"reduce: {n(event.node)} -> {n(event.target)}, {reduction_text(event)}"
     if kind == "grad_accumulated":
         if event.into == "grad":
             return f"store: {n(event.target)}.grad = {value(event.after)}"

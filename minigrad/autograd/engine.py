@@ -108,19 +108,59 @@ def _node_label(node) -> str:
     return node.name or f"{node._op or 'leaf'}#{node._id}"
 
 
-def _check_contribution(node, parent, c, index):
-    if c.data.shape != parent.data.shape:
-        raise RuntimeError(
-            f"Function {_op_class_name(node._op)} returned an invalid gradient at index {index} - "
-            f"got {shape_str(c.data.shape)} but expected shape compatible with "
-            f"{shape_str(parent.data.shape)}"
-        )
-    if c._device != parent._device:
-        raise RuntimeError(
-            f"Function {_op_class_name(node._op)} returned an invalid gradient at index {index} - "
-            f"expected device {parent._device} but got {c._device}"
-        )
-    return c.to(parent.data.dtype)
+def _invalid_gradient(node, index: int, what: str) -> RuntimeError:
+    return RuntimeError(f"Function {_op_class_name(node._op)} returned an invalid gradient at index {index} - {what}")
+
+
+def _broadcast_dims(shape: tuple, target: tuple):
+    """The dims of ``target`` to sum so that it becomes ``shape``, or None when ``shape`` does not
+    broadcast to ``target`` (leading dims broadcasting added, and dims where ``shape`` has size 1)."""
+    lead = len(target) - len(shape)
+    if lead < 0:
+        return None
+    dims = list(range(lead))
+    for i, n in enumerate(shape):
+        t = target[lead + i]
+        if n != t:
+            if n != 1:
+                return None
+            dims.append(lead + i)
+    return tuple(dims)
+
+
+# ---------------------------------------------------------------- the steps of a pass
+def _order(roots, inputs, restricted):
+    """Step 1, order: the nodes to visit (parents first), with what an ``inputs=`` pass needs.
+
+    Returns ``(order, needed, expand, input_ids)``; the last three are None for a
+    pass over the whole graph.
+    """
+    if inputs is None:
+        return topological_order(roots), None, None, None
+    order, needed, expand = restricted or _restrict_to_inputs(topological_order(roots), inputs)
+    return order, needed, expand, {id(t) for t in inputs}
+
+
+def _seed(roots, seeds, pass_id, depth) -> dict:
+    """Step 2, seed: the pass's gradient buffer (node id -> gradient) holding the roots' seeds."""
+    grads = {}
+    for root, seed in zip(roots, seeds):
+        if not root._rg:
+            continue
+        prev = grads.get(id(root))
+        grads[id(root)] = seed if prev is None else prev + seed
+        if _listeners:
+            _emit("seeded", pass_id=pass_id, depth=depth, node=root, grad=seed)
+    return grads
+
+
+def _enter(node, g, pass_id, depth):
+    """The node's complete incoming gradient, after its hooks."""
+    if node._meta is not None and "hooks" in node._meta:
+        g = _run_hooks(node, g)
+    if _listeners:
+        _emit("node_entered", pass_id=pass_id, depth=depth, node=node, grad=g)
+    return g
 
 
 def _run_hooks(node, g):
@@ -153,15 +193,101 @@ def _run_hooks(node, g):
     return g
 
 
+def _call_rule(node, g, pass_id, depth) -> tuple:
+    """Call the node's backward rule: one contribution (or None) per parent."""
+    outputs = node._backward(g)
+    if _listeners:
+        _emit("closure_called", pass_id=pass_id, depth=depth, node=node, fn=node._backward, grad=g, outputs=outputs)
+    if len(outputs) != len(node._parents):
+        raise RuntimeError(
+            f"Function {_op_class_name(node._op)} returned an incorrect number of gradients "
+            f"(expected {len(node._parents)}, got {len(outputs)})"
+        )
+    if _state.anomaly.enabled:
+        from .anomaly import check_outputs
+
+        check_outputs(node, outputs)
+    return outputs
+
+
+def _fit_to_parent(node, parent, c, index, pass_id, depth):
+    """Reduce and validate: ``c`` in the parent's shape, device and dtype, as PyTorch's ``validate_outputs``.
+
+    A contribution whose shape the parent's shape broadcasts to is summed down to
+    it (reported as ``grad_reduced``); any other shape, or another device, is an error.
+    """
+    if not isinstance(c, Tensor):
+        raise TypeError(
+            f"Function {_op_class_name(node._op)} returned a gradient of type {type(c).__name__} at index {index}; "
+            "expected a Tensor or None"
+        )
+    shape = parent.data.shape
+    if c.data.shape != shape:
+        dims = _broadcast_dims(shape, c.data.shape)
+        if dims is None:
+            raise _invalid_gradient(
+                node,
+                index,
+                f"got {shape_str(c.data.shape)} but expected shape compatible with {shape_str(shape)}",
+            )
+        reduced = c.sum(dim=dims, keepdim=True) if dims else c
+        if reduced.data.shape != shape:
+            reduced = reduced.reshape(shape)
+        if _listeners:
+            _emit(
+                "grad_reduced",
+                pass_id=pass_id,
+                depth=depth,
+                node=node,
+                target=parent,
+                from_shape=c.data.shape,
+                to_shape=shape,
+                dims=dims,
+                contribution=c,
+                reduced=reduced,
+            )
+        c = reduced
+    if c._device != parent._device:
+        raise _invalid_gradient(node, index, f"expected device {parent._device} but got {c._device}")
+    if c.data.dtype != parent.data.dtype:
+        c = c.to(parent.data.dtype)
+    return c
+
+
+def _sum(before, c, create_graph):
+    """``before + c``: a recorded op under create_graph, else the sum of the raw arrays."""
+    if create_graph:
+        return before + c
+    return make_leaf(before.data + c.data, c._device)
+
+
+def _accumulate(grads: dict, node, parent, c, create_graph, pass_id, depth) -> None:
+    """Add ``c`` to the pass's gradient buffer for ``parent``."""
+    key = id(parent)
+    before = grads.get(key)
+    after = c if before is None else _sum(before, c, create_graph)
+    grads[key] = after
+    if _listeners:
+        _emit(
+            "grad_accumulated",
+            pass_id=pass_id,
+            depth=depth,
+            node=node,
+            target=parent,
+            contribution=c,
+            before=before,
+            after=after,
+            into="pass",
+        )
+
+
 def _store_grad(node, g, create_graph, pass_id, depth):
     """Accumulate ``g`` into ``node.grad`` the way PyTorch's AccumulateGrad does."""
     before = node._grad
     if before is None:
         after = g if create_graph else make_leaf(g.data.copy(), g._device)
-    elif create_graph:
-        after = before + g
     else:
-        after = make_leaf(before.data + g.data, g._device)
+        after = _sum(before, g, create_graph)
     node._grad = after
     if _listeners:
         _emit(
@@ -177,28 +303,27 @@ def _store_grad(node, g, create_graph, pass_id, depth):
         )
 
 
+def _free_graph(nodes: list, pass_id, depth) -> None:
+    """retain_graph=False: drop these nodes' rules (and with them the values the rules saved)."""
+    for n in nodes:
+        n._backward = _freed_backward
+    if _listeners:
+        _emit("graph_freed", pass_id=pass_id, depth=depth, nodes=nodes)
+
+
 def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, depth, restricted=None):
     """Propagate ``seeds`` from ``roots``; accumulate into ``.grad`` of leaves (or of ``inputs``).
 
+    The steps: order -> seed -> for each node: enter (hooks) -> store ``.grad``
+    (leaves, retain_grad nodes, or the ``inputs``) -> call its rule -> for each
+    parent: reduce/validate -> accumulate -> free. Rules run with grad mode set
+    to ``create_graph``: in a plain pass the Tensor ops inside them record nothing.
     ``restricted`` is a precomputed ``_restrict_to_inputs`` result for ``inputs``
     (grad() computes it once for its save step).
     """
-    needed = None
-    if inputs is None:
-        order = topological_order(roots)
-    else:
-        order, needed, expand = restricted or _restrict_to_inputs(topological_order(roots), inputs)
-        input_ids = {id(t) for t in inputs}
-    grads = {}
-    for root, seed in zip(roots, seeds):
-        if not root._rg:
-            continue
-        prev = grads.get(id(root))
-        grads[id(root)] = seed if prev is None else prev + seed
-        if _listeners:
-            _emit("seeded", pass_id=pass_id, depth=depth, node=root, grad=seed)
+    order, needed, expand, input_ids = _order(roots, inputs, restricted)
+    grads = _seed(roots, seeds, pass_id, depth)
     node = None
-    anomaly = _state.anomaly
     with_grad = _state.grad
     saved_mode = with_grad.enabled
     with_grad.enabled = create_graph
@@ -207,83 +332,50 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
             g = grads.pop(id(node), None)
             if g is None:
                 continue
-            if node._meta is not None and "hooks" in node._meta:
-                g = _run_hooks(node, g)
-            if _listeners:
-                _emit("node_entered", pass_id=pass_id, depth=depth, node=node, grad=g)
-            fn = node._backward
-            if needed is None:
-                if fn is None or (node._meta is not None and node._meta.get("retains_grad")):
-                    _store_grad(node, g, create_graph, pass_id, depth)
-            elif id(node) in input_ids:
+            g = _enter(node, g, pass_id, depth)
+            if _keeps_grad(node, input_ids):
                 _store_grad(node, g, create_graph, pass_id, depth)
-                if id(node) not in expand:
-                    fn = None
-            if fn is None:
-                if _listeners:
-                    _emit("node_finished", pass_id=pass_id, depth=depth, node=node)
-                continue
-            outputs = fn(g)
-            if _listeners:
-                _emit("closure_called", pass_id=pass_id, depth=depth, node=node, fn=fn, grad=g, outputs=outputs)
-            if len(outputs) != len(node._parents):
-                raise RuntimeError(
-                    f"Function {_op_class_name(node._op)} returned an incorrect number of gradients "
-                    f"(expected {len(node._parents)}, got {len(outputs)})"
-                )
-            if anomaly.enabled:
-                from .anomaly import check_outputs
-
-                check_outputs(node, outputs)
-            for index, (parent, c) in enumerate(zip(node._parents, outputs)):
-                if c is None or not parent._rg or (needed is not None and id(parent) not in needed):
-                    continue
-                if (
-                    c.data.shape != parent.data.shape
-                    or c.data.dtype != parent.data.dtype
-                    or c._device is not parent._device
-                ):
-                    c = _check_contribution(node, parent, c, index)
-                key = id(parent)
-                before = grads.get(key)
-                if before is None:
-                    after = c
-                elif create_graph:
-                    after = before + c
-                else:  # the same sum on the raw arrays (shapes and dtypes were checked above)
-                    after = make_leaf(before.data + c.data, c._device)
-                grads[key] = after
-                if _listeners:
-                    _emit(
-                        "grad_accumulated",
-                        pass_id=pass_id,
-                        depth=depth,
-                        node=node,
-                        target=parent,
-                        contribution=c,
-                        before=before,
-                        after=after,
-                        into="pass",
-                    )
+            if node._backward is not None and (expand is None or id(node) in expand):
+                outputs = _call_rule(node, g, pass_id, depth)
+                for index, (parent, c) in enumerate(zip(node._parents, outputs)):
+                    if c is None or not parent._rg or (needed is not None and id(parent) not in needed):
+                        continue
+                    if (
+                        type(c) is not Tensor
+                        or c.data.shape != parent.data.shape
+                        or c.data.dtype != parent.data.dtype
+                        or c._device is not parent._device
+                    ):
+                        c = _fit_to_parent(node, parent, c, index, pass_id, depth)
+                    _accumulate(grads, node, parent, c, create_graph, pass_id, depth)
             if _listeners:
                 _emit("node_finished", pass_id=pass_id, depth=depth, node=node)
         node = None
     except BaseException as exc:
-        if anomaly.enabled and node is not None:
-            from .anomaly import note_forward_trace
-
-            note_forward_trace(exc, node)
-        if _listeners:
-            _emit("error", pass_id=pass_id, depth=depth, node=node, error=exc)
+        _report_error(exc, node, pass_id, depth)
         raise
     finally:
         with_grad.enabled = saved_mode
     if not retain_graph:
-        freed = [n for n in order if n._backward is not None and (needed is None or id(n) in expand)]
-        for n in freed:
-            n._backward = _freed_backward
-        if _listeners:
-            _emit("graph_freed", pass_id=pass_id, depth=depth, nodes=freed)
+        _free_graph(
+            [n for n in order if n._backward is not None and (expand is None or id(n) in expand)], pass_id, depth
+        )
+
+
+def _keeps_grad(node, input_ids) -> bool:
+    """Whether the pass writes ``node.grad``: the ``inputs`` if given, else leaves and retain_grad nodes."""
+    if input_ids is not None:
+        return id(node) in input_ids
+    return node._backward is None or (node._meta is not None and bool(node._meta.get("retains_grad")))
+
+
+def _report_error(exc, node, pass_id, depth) -> None:
+    if _state.anomaly.enabled and node is not None:
+        from .anomaly import note_forward_trace
+
+        note_forward_trace(exc, node)
+    if _listeners:
+        _emit("error", pass_id=pass_id, depth=depth, node=node, error=exc)
 
 
 def _as_tuple(x, what: str) -> tuple:
@@ -532,11 +624,7 @@ def _grad_pass(outputs, inputs, seeds, retain_graph, create_graph, allow_unused,
             if _listeners:
                 _emit("grads_restored", pass_id=pass_id, depth=depth, restored=saved_grads)
         if finished and not retain_graph:
-            freed = [n for n, _ in saved_edges]
-            for n in freed:
-                n._backward = _freed_backward
-            if _listeners:
-                _emit("graph_freed", pass_id=pass_id, depth=depth, nodes=freed)
+            _free_graph([n for n, _ in saved_edges], pass_id, depth)
         if not allow_unused:
             for i, r in enumerate(results):
                 if r is None:

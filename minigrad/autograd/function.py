@@ -23,7 +23,7 @@ from __future__ import annotations
 import weakref
 
 from .. import _state
-from ..tensor import Tensor, make, make_leaf, shape_str
+from ..tensor import Tensor, make, make_leaf
 
 __all__ = ["Function", "FunctionCtx"]
 
@@ -78,8 +78,10 @@ class Function:
     ``setup_context(ctx, inputs, output)``, as in PyTorch 2.
 
     Tensor arguments are the node's parents; other arguments (and keyword
-    arguments) are constants and must get ``None`` as their gradient. A
-    gradient whose shape broadcasts to its input's shape is summed down to it.
+    arguments) are constants and must get ``None`` as their gradient. As in
+    PyTorch, the engine checks each gradient against its input: one whose shape
+    broadcasts to the input's shape is summed down to it (a ``grad_reduced``
+    event), another shape or device is an error, another dtype is cast.
 
     With several outputs, each output is its own graph node (same parents, same
     op name). Their closures share the ctx, and each calls ``backward`` with its
@@ -164,7 +166,6 @@ def _closure(cls, ctx: FunctionCtx, args: tuple, k: int, specs: tuple):
     name = cls.__name__ + "Backward"
     n_args = len(args)
     tensor_positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
-    tensor_args = [args[i] for i in tensor_positions]
 
     def backward(g):
         if len(specs) == 1:
@@ -187,13 +188,13 @@ def _closure(cls, ctx: FunctionCtx, args: tuple, k: int, specs: tuple):
                     f"function {name} returned a gradient different than None at position {i + 1}, "
                     "but the corresponding forward input was not a Tensor"
                 )
-        result = []
-        for i, parent in zip(tensor_positions, tensor_args):
-            gi = grads[i]
-            if gi is not None:
-                gi = _check_grad(name, i, gi, parent)
-            result.append(gi)
-        return tuple(result)
+        for i in tensor_positions:
+            if grads[i] is not None and not isinstance(grads[i], Tensor):
+                raise TypeError(
+                    f"function {name} returned a gradient of type {type(grads[i]).__name__} at position {i + 1}; "
+                    "expected a Tensor or None"
+                )
+        return tuple(grads[i] for i in tensor_positions)
 
     backward.__wrapped__ = cls.backward  # lets inspect.getsource (and the debugger) show the user's code
     backward.__qualname__ = f"{cls.__qualname__}.backward"
@@ -205,34 +206,3 @@ def _zeros(spec, ctx):
         return None
     shape, dtype, device = spec
     return make_leaf(device.xp.zeros(shape, dtype=dtype), device)
-
-
-def _check_grad(name: str, index: int, gi, parent: Tensor) -> Tensor:
-    if not isinstance(gi, Tensor):
-        raise TypeError(
-            f"function {name} returned a gradient of type {type(gi).__name__} at position {index + 1}; "
-            "expected a Tensor or None"
-        )
-    shape = parent.data.shape
-    if gi.data.shape != shape:
-        if not _expandable(shape, gi.data.shape):
-            raise RuntimeError(
-                f"Function {name} returned an invalid gradient at index {index} - got "
-                f"{shape_str(gi.data.shape)} but expected shape compatible with {shape_str(shape)}"
-            )
-        from ..ops._util import unbroadcast
-
-        gi = unbroadcast(gi, shape)
-    if gi._device is not parent._device:
-        raise RuntimeError(
-            f"Function {name} returned an invalid gradient at index {index} - "
-            f"expected device {parent._device} but got {gi._device}"
-        )
-    return gi
-
-
-def _expandable(shape: tuple, target: tuple) -> bool:
-    """Whether ``shape`` broadcasts to ``target`` (so a gradient of ``target`` can be summed to it)."""
-    if len(shape) > len(target):
-        return False
-    return all(s == t or s == 1 for s, t in zip(reversed(shape), reversed(target)))

@@ -17,6 +17,8 @@ outside) and refers to nodes by stable integer ids (``Tensor.id``). Kinds:
 ``node_entered``      ``node``, ``grad`` (complete incoming gradient), ``data`` (leaves only)
 ``closure_called``    ``node``, ``grad``, ``outputs`` (one per parent), ``closure`` (:class:`ClosureInfo`:
                       name, file, first_line, last_line, source), ``captured`` (:class:`Captured`)
+``grad_reduced``      ``node`` -> ``target``, ``from_shape``, ``to_shape``, ``dims`` (summed), ``contribution``,
+                      ``reduced`` — a broadcast contribution summed to the target's shape
 ``grad_accumulated``  ``node`` -> ``target``, ``contribution``, ``before``, ``after``, ``into`` ("pass"/"grad")
 ``node_finished``     ``node``
 ``graph_freed``       ``nodes``
@@ -25,7 +27,7 @@ outside) and refers to nodes by stable integer ids (``Tensor.id``). Kinds:
 ``error``             ``node`` (or None), ``error_type``, ``message``
 ====================  ===================================================================
 
-``Event.node_id`` is the node an event is about; ``GradAccumulated.edge`` its edge.
+``Event.node_id`` is the node an event is about; ``GradAccumulated.edge`` and ``GradReduced.edge`` its edge.
 
 Values are :class:`Snapshot` objects: NumPy copies taken at that moment
 (``values``, read-only), or, above ``max_values`` elements, a summary only
@@ -87,6 +89,7 @@ from .events import (
     ErrorEvent,
     Event,
     GradAccumulated,
+    GradReduced,
     GradsRestored,
     GradsSaved,
     GraphFreed,
@@ -119,6 +122,7 @@ __all__ = [
     "ErrorEvent",
     "Event",
     "GradAccumulated",
+    "GradReduced",
     "GradsRestored",
     "GradsSaved",
     "GraphFreed",

@@ -329,6 +329,20 @@ class Converter:
                 out.append(E.Captured(name, "value", text=_short_repr(v)))
         return tuple(out)
 
+    def _on_grad_reduced(self, f) -> None:
+        self._deliver(
+            E.GradReduced,
+            f["pass_id"],
+            f["depth"],
+            node=self._ref(f["node"]),
+            target=self._ref(f["target"]),
+            from_shape=tuple(f["from_shape"]),
+            to_shape=tuple(f["to_shape"]),
+            dims=tuple(f["dims"]),
+            contribution=self._snap(f["contribution"]),
+            reduced=self._snap(f["reduced"]),
+        )
+
     def _on_grad_accumulated(self, f) -> None:
         self._deliver(
             E.GradAccumulated,

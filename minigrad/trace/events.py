@@ -28,6 +28,7 @@ __all__ = [
     "Seeded",
     "NodeEntered",
     "ClosureCalled",
+    "GradReduced",
     "GradAccumulated",
     "NodeFinished",
     "GraphFreed",
@@ -201,6 +202,29 @@ class ClosureCalled(Event):
 
 
 @dataclass(frozen=True)
+class GradReduced(Event):
+    """The engine summed a broadcast contribution along ``node -> target`` down to the target's shape.
+
+    ``dims`` are the dims of ``from_shape`` that were summed (leading dims that
+    broadcasting added, and dims where the target has size 1); ``contribution``
+    is the rule's output, ``reduced`` the result.
+    """
+
+    kind: ClassVar[str] = "grad_reduced"
+    node: int
+    target: int
+    from_shape: tuple
+    to_shape: tuple
+    dims: tuple
+    contribution: Snapshot
+    reduced: Snapshot
+
+    @property
+    def edge(self) -> tuple:
+        return (self.node, self.target)
+
+
+@dataclass(frozen=True)
 class GradAccumulated(Event):
     """A contribution flowed along the edge ``node -> target``.
 
@@ -271,6 +295,7 @@ EVENT_TYPES = {
         Seeded,
         NodeEntered,
         ClosureCalled,
+        GradReduced,
         GradAccumulated,
         NodeFinished,
         GraphFreed,

@@ -189,7 +189,9 @@ class Replay:
             for nid, data in self.data.items()
         }
         current_node = ev.node_id if ev is not None else None
-        current_edge = ev.edge if isinstance(ev, E.GradAccumulated) and ev.into == "pass" else None
+        current_edge = None
+        if isinstance(ev, E.GradReduced) or (isinstance(ev, E.GradAccumulated) and ev.into == "pass"):
+            current_edge = ev.edge
         return State(
             step=step,
             event=ev,

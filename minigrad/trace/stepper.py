@@ -91,6 +91,8 @@ def _has_nonfinite_grad(ev) -> bool:
         values = (ev.grad,)
     elif kind == "closure_called":
         values = ev.outputs
+    elif kind == "grad_reduced":
+        values = (ev.contribution, ev.reduced)
     elif kind == "grad_accumulated":
         values = (ev.contribution, ev.after)
     else:

@@ -10,7 +10,7 @@ import os
 from . import events as E
 from .trace import Trace
 
-__all__ = ["event_headline", "event_details", "format_event", "node_label"]
+__all__ = ["event_headline", "event_details", "format_event", "node_label", "reduction_text"]
 
 
 def node_label(trace: Trace, nid) -> str:
@@ -19,6 +19,13 @@ def node_label(trace: Trace, nid) -> str:
         return "-"
     info = trace.nodes.get(nid)
     return info.label if info is not None else f"#{nid}"
+
+
+def reduction_text(ev: E.GradReduced) -> str:
+    """``reduced (4, 3) -> (1, 3), summed over dim 0``: what the engine did to a broadcast contribution."""
+    dims = ", ".join(str(d) for d in ev.dims)
+    over = f"dim {dims}" if len(ev.dims) == 1 else f"dims {dims}"
+    return f"reduced {tuple(ev.from_shape)} -> {tuple(ev.to_shape)}, summed over {over}"
 
 
 def _val(snap, width) -> str:
@@ -51,6 +58,8 @@ def event_headline(ev: E.Event, trace: Trace) -> str:
     if k == "closure_called":
         name = ev.closure.name if ev.closure else "?"
         return f"{lbl(ev.node)}: called {name}"
+    if k == "grad_reduced":
+        return f"{lbl(ev.node)} -> {lbl(ev.target)}: {reduction_text(ev)}"
     if k == "grad_accumulated":
         where = ".grad" if ev.into == "grad" else "pass gradient"
         if ev.into == "grad":
@@ -105,6 +114,9 @@ def event_details(ev: E.Event, trace: Trace, width: int = 70) -> list:
                 out.append(f"captured {c.name}{ref} [{c.kind}] = {_val(c.value, width)}")
             else:
                 out.append(f"captured {c.name} [{c.kind}] {c.text or ''}".rstrip())
+    elif k == "grad_reduced":
+        out.append(f"contribution = {_val(ev.contribution, width)}")
+        out.append(f"reduced = {_val(ev.reduced, width)}")
     elif k == "grad_accumulated":
         out.append(f"contribution = {_val(ev.contribution, width)}")
         out.append(f"before = {_val(ev.before, width)}")

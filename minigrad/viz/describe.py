@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..trace.text import reduction_text
 from .values import format_value
 
 __all__ = ["describe_event", "event_details"]
@@ -47,6 +48,9 @@ def describe_event(trace, ev, precision: int = 4) -> str:
         info = trace.nodes.get(ev.node)
         op = info.op if info is not None else "?"
         return f"{op} backward of {_label(trace, ev.node)} returns ({outs})"
+    if kind == "grad_reduced":
+        src, dst = _label(trace, ev.node), _label(trace, ev.target)
+        return f"{src} -> {dst}: {reduction_text(ev)}, {v(ev.contribution)} becomes {v(ev.reduced)}"
     if kind == "grad_accumulated":
         if ev.into == "grad":
             return f"{_label(trace, ev.target)}.grad: {v(ev.before)} + {v(ev.contribution)} = {v(ev.after)}"
