@@ -25,6 +25,7 @@ from ._conv1d import avg_pool1d, conv1d, max_pool1d
 from ._conv_transpose import conv_transpose1d, conv_transpose2d
 from ._dropout import dropout
 from ._embedding import embedding
+from ._group_norm import group_norm
 from ._interpolate import interpolate
 from ._linear import linear
 from ._loss import (
@@ -66,4 +67,4 @@ __all__ = [
 __all__ += ["hardtanh", "relu6", "hardsigmoid", "hardswish", "mish", "softsign", "logsigmoid"]
 __all__ += ["conv1d", "avg_pool1d", "avg_pool2d", "max_pool1d"]
 __all__ += ["conv_transpose1d", "conv_transpose2d"]
-__all__ += ["one_hot", "scaled_dot_product_attention", "interpolate", "pad"]
+__all__ += ["group_norm", "one_hot", "scaled_dot_product_attention", "interpolate", "pad"]
