@@ -33,19 +33,26 @@ def _cell(res: dict) -> str:
     return f"{res.get('status', 'not run')}: {short}" if note else res.get("status", "not run")
 
 
+def _name(peer: str) -> str:
+    base, at, suffix = peer.partition("@")
+    return LABELS.get(base, base) + at + suffix
+
+
 def _label(pair: str) -> str:
     a, b = pair.split(" / ")
-    return f"{LABELS.get(a, a)} / {LABELS.get(b, b)}"
+    return f"{_name(a)} / {_name(b)}"
 
 
 def markdown(report: dict) -> str:
     """Medians (one row per workload) and ratios with their targets and check agreement."""
     m = report["machine"]
     lines = [
-        f"Measured {report['date'][:10]} on {m['cpu']} ({m['cores']} cores, every peer pinned to 1 thread), "
+        f"Measured {report['date'][:10]} on {m['cpu']} ({m['cores']} cores, BLAS {m.get('blas', 'unknown')}, "
+        f"every peer pinned to {report.get('threads', 1)} thread), "
         f"Python {m['python']}, NumPy {m['versions'].get('numpy')}, PyTorch {m['versions'].get('torch')}; "
         f"median {report['clock']} time of {report['repeats']} timed runs after {report['warmup']} warm-up"
         + (" (--quick sizes: not a measurement)" if report["quick"] else "")
+        + (f"; <peer>@base: minigrad from {report['compare_to']}" if report.get("compare_to") else "")
         + ".",
         "",
         "| workload | unit | peers (median) |",
@@ -56,7 +63,7 @@ def markdown(report: dict) -> str:
         if peers and all(res.get("status") == "skipped" for res in peers.values()):
             cells = f"all skipped ({next(iter(peers.values())).get('note', '')})"
         else:
-            cells = "; ".join(f"{LABELS.get(p, p)} {_cell(res)}" for p, res in peers.items())
+            cells = "; ".join(f"{_name(p)} {_cell(res)}" for p, res in peers.items())
         lines.append(f"| {name} {w['title']} | {w['unit']} | {cells} |")
     lines += ["", "| workload | ratio | value | target | checks agree (rel. diff) |", "|---|---|---|---|---|"]
     for name, w in report["workloads"].items():

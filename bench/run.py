@@ -16,7 +16,7 @@ from importlib import metadata
 from pathlib import Path
 
 from .report import markdown
-from .threads import pin_env
+from .threads import MINIGRAD_PATH_VAR, pin_env
 from .workloads import MODULES, load
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -39,6 +39,14 @@ def parse_args(argv=None) -> argparse.Namespace:
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds one run may take before the peer is dropped")
     ap.add_argument("--out", type=Path, default=None, help="JSON output path (default bench/results/<stamp>.json)")
     ap.add_argument("--markdown", type=Path, default=None, help="also write the Markdown table to this file")
+    ap.add_argument(
+        "--compare-to",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="also run every minigrad peer on the minigrad package of another checkout at PATH (e.g. a "
+        "`git worktree` of main), interleaved with the others; reported as <peer>@base with a ratio",
+    )
     args = ap.parse_args(argv)
     if args.repeats is None:
         args.repeats = 1 if args.quick else 5
@@ -49,17 +57,31 @@ def parse_args(argv=None) -> argparse.Namespace:
         if w not in MODULES:
             ap.error(f"unknown workload {w!r}; known: {', '.join(MODULES)}")
     args.only = None if args.only is None else {p.strip() for p in args.only.split(",") if p.strip()}
+    if args.compare_to is not None:
+        args.compare_to = args.compare_to.resolve()
+        if not (args.compare_to / "minigrad" / "__init__.py").is_file():
+            ap.error(f"--compare-to {args.compare_to}: no minigrad package there")
     return args
 
 
-class Peer:
-    """One peer's worker subprocess, asked for one timed run at a time."""
+BASE_SUFFIX = "@base"
 
-    def __init__(self, workload: str, name: str, params: dict, warmup: int, timeout: float):
-        self.name = name
+
+class Peer:
+    """One peer's worker subprocess, asked for one timed run at a time.
+
+    With ``minigrad_path`` the worker imports minigrad from that checkout, and the
+    peer is reported as ``<name>@base``.
+    """
+
+    def __init__(self, workload: str, name: str, params: dict, warmup: int, timeout: float, minigrad_path=None):
+        self.name = name if minigrad_path is None else name + BASE_SUFFIX
         self.timeout = timeout
         self.result = {"status": "ok", "wall": [], "cpu": [], "checks": []}
         self.stderr = tempfile.TemporaryFile(mode="w+")  # a file, not a pipe: a chatty worker must not block
+        env = pin_env(dict(os.environ))
+        if minigrad_path is not None:
+            env[MINIGRAD_PATH_VAR] = str(minigrad_path)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "bench.worker", workload, name, json.dumps(params), str(warmup)],
             stdin=subprocess.PIPE,
@@ -67,7 +89,7 @@ class Peer:
             stderr=self.stderr,
             text=True,
             cwd=ROOT,
-            env=pin_env(dict(os.environ)),
+            env=env,
         )
         self.selector = selectors.DefaultSelector()
         self.selector.register(self.proc.stdout, selectors.EVENT_READ)
@@ -131,6 +153,8 @@ def run_workload(name: str, args) -> dict:
     params = mod.params(args.quick)
     names = [p for p in mod.PEERS if args.only is None or p in args.only or p == getattr(mod, "SUBJECT", "minigrad")]
     peers = [Peer(name, p, params, args.warmup, args.timeout) for p in names]
+    compared = [p for p in names if p.startswith("minigrad")] if args.compare_to is not None else []
+    peers += [Peer(name, p, params, args.warmup, args.timeout, args.compare_to) for p in compared]
     for peer in peers:
         peer.wait_ready()
     for r in range(args.repeats):
@@ -153,7 +177,7 @@ def run_workload(name: str, args) -> dict:
         "unit": mod.UNIT,
         "params": params,
         "peers": results,
-        "ratios": _ratios(mod, results),
+        "ratios": _ratios(mod, results, compared),
         "targets": {f"{a} / {b}": t for (a, b), t in getattr(mod, "TARGETS", {}).items()},
         "limits": dict(getattr(mod, "LIMITS", {})),
     }
@@ -166,8 +190,9 @@ def _last(peer: Peer) -> str:
     return f"{res['wall'][-1]:.4g} s wall, {res['cpu'][-1]:.4g} s cpu" if res["wall"] else "-"
 
 
-def _ratios(mod, results: dict) -> dict:
+def _ratios(mod, results: dict, compared=()) -> dict:
     pairs = getattr(mod, "RATIOS", None) or tuple(("minigrad", p) for p in mod.PEERS if p != "minigrad")
+    pairs = tuple(pairs) + tuple((p, p + BASE_SUFFIX) for p in compared)
     out = {}
     for a, b in pairs:
         ra, rb = results.get(a, {}), results.get(b, {})
@@ -199,10 +224,22 @@ def machine() -> dict:
     return {
         "cpu": cpu,
         "cores": os.cpu_count(),
+        "blas": blas(),
         "python": platform.python_version(),
         "platform": platform.platform(),
         "versions": versions,
     }
+
+
+def blas() -> str:
+    """NumPy's BLAS library and version, as NumPy's build configuration names them."""
+    try:
+        import numpy as np
+
+        info = np.show_config(mode="dicts")["Build Dependencies"]["blas"]
+    except (ImportError, KeyError, TypeError, ValueError):
+        return "unknown"
+    return f"{info.get('name', 'unknown')} {info.get('version', '')}".strip()
 
 
 def main(argv=None) -> int:
@@ -216,6 +253,7 @@ def main(argv=None) -> int:
         "warmup": args.warmup,
         "clock": args.clock,
         "threads": 1,
+        "compare_to": None if args.compare_to is None else str(args.compare_to),
         "workloads": {},
     }
     for name in args.workloads:

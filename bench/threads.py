@@ -2,6 +2,8 @@
 
 import os
 
+MINIGRAD_PATH_VAR = "BENCH_MINIGRAD_PATH"  # a worker imports minigrad from this checkout (--compare-to)
+
 THREAD_VARS = (
     "OMP_NUM_THREADS",
     "MKL_NUM_THREADS",

@@ -3,15 +3,19 @@
 ``python -m bench.worker WORKLOAD PEER PARAMS_JSON WARMUP``. Replies are JSON lines on stdout:
 first ``{"ready": info}`` (or ``{"skip": why}`` / ``{"error": what}``), then one
 ``{"wall": s, "cpu": s, "check": c}`` (or ``{"error": what}``) per ``run`` line read from stdin.
+With ``BENCH_MINIGRAD_PATH`` set (``--compare-to``), minigrad is imported from that checkout.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 
-from .threads import pin_env
+from .threads import MINIGRAD_PATH_VAR, pin_env
 
 pin_env()  # before anything imports NumPy or PyTorch
+if os.environ.get(MINIGRAD_PATH_VAR):
+    sys.path.insert(0, os.environ[MINIGRAD_PATH_VAR])
 
 import gc  # noqa: E402
 import json  # noqa: E402
@@ -55,6 +59,12 @@ def main(argv=None) -> int:
         _reply({"error": _describe(exc), "traceback": traceback.format_exc()[-2000:]})
         return 0
     run, info = built if isinstance(built, tuple) else (built, {})
+    wanted = os.environ.get(MINIGRAD_PATH_VAR)
+    if wanted and "minigrad" in sys.modules:
+        found = os.path.dirname(os.path.dirname(os.path.abspath(sys.modules["minigrad"].__file__)))
+        if found != os.path.abspath(wanted):
+            _reply({"error": f"minigrad was imported from {found}, not from {wanted}"})
+            return 0
     for _ in range(int(warmup)):
         result = _timed(run)
         if "error" in result:

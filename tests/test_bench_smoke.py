@@ -65,3 +65,41 @@ def test_markdown_table(report):
     _, md = report
     assert "| W1 | minigrad / PyTorch |" in md or "torch" not in md
     assert "| W4 | minigrad / NumPy floor |" in md
+
+
+def test_machine_line_names_cpu_blas_and_threads(report):
+    data, md = report
+    m = data["machine"]
+    assert m["cpu"] and m["blas"]
+    assert f"on {m['cpu']} (" in md and f"BLAS {m['blas']}" in md and "pinned to 1 thread" in md
+
+
+def test_compare_to_runs_minigrad_from_another_checkout(tmp_path):
+    base = tmp_path / "base"
+    (base / "minigrad").mkdir(parents=True)
+    (base / "minigrad" / "__init__.py").write_text("raise ImportError('the base checkout was imported')\n")
+    out = tmp_path / "cmp.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "bench", "--quick", "--workloads", "W1", "--only", "minigrad", "--compare-to", str(base)]
+        + ["--out", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert proc.returncode == 0, proc.stderr
+    peers = json.loads(out.read_text())["workloads"]["W1"]["peers"]
+    assert peers["minigrad"]["status"] == "ok"
+    assert peers["minigrad@base"]["status"] == "error"
+    assert "the base checkout was imported" in peers["minigrad@base"]["note"]
+    assert "minigrad@base" in proc.stdout
+
+
+def test_compare_to_needs_a_minigrad_checkout(tmp_path):
+    proc = subprocess.run(
+        [sys.executable, "-m", "bench", "--quick", "--compare-to", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 2 and "no minigrad package there" in proc.stderr

@@ -5,18 +5,38 @@ initialisation schemes.
 """
 
 from . import functional, init
-from .activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Tanh
+from .activation import (
+    GELU,
+    Hardsigmoid,
+    Hardswish,
+    Hardtanh,
+    LeakyReLU,
+    LogSigmoid,
+    LogSoftmax,
+    Mish,
+    ReLU,
+    ReLU6,
+    Sigmoid,
+    SiLU,
+    Softmax,
+    Softsign,
+    Tanh,
+)
+from .attention import MultiheadAttention
 from .container import ModuleList, Sequential
 from .conv import Conv2d, MaxPool2d
+from .conv_transpose import Conv1d, ConvTranspose1d, ConvTranspose2d
 from .dropout import Dropout
 from .embedding import Embedding
 from .flatten import Flatten
+from .group_norm import GroupNorm
 from .linear import Identity, Linear
 from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
 from .mlp import MLP
 from .module import Module
 from .normalization import BatchNorm1d, LayerNorm
 from .parameter import Parameter
+from .pooling import AvgPool1d, AvgPool2d, MaxPool1d
 
 __all__ = [
     "functional",
@@ -50,3 +70,6 @@ __all__ = [
     "BCELoss",
     "BCEWithLogitsLoss",
 ]
+__all__ += ["Hardtanh", "ReLU6", "Hardsigmoid", "Hardswish", "Mish", "Softsign", "LogSigmoid"]
+__all__ += ["Conv1d", "ConvTranspose1d", "ConvTranspose2d", "AvgPool1d", "AvgPool2d", "MaxPool1d"]
+__all__ += ["GroupNorm", "MultiheadAttention"]

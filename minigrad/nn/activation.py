@@ -1,4 +1,4 @@
-"""Activation layers: ReLU, Tanh, Sigmoid, GELU, LeakyReLU, SiLU, Softmax, LogSoftmax."""
+"""Activation layers: ReLU, Tanh, Sigmoid, GELU, LeakyReLU, SiLU, Softmax, LogSoftmax, and the hard/smooth variants."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from . import functional as F
 from .module import Module
 
 __all__ = ["ReLU", "Tanh", "Sigmoid", "GELU", "LeakyReLU", "SiLU", "Softmax", "LogSoftmax"]
+__all__ += ["Hardtanh", "ReLU6", "Hardsigmoid", "Hardswish", "Mish", "Softsign", "LogSigmoid"]
 
 
 class ReLU(Module):
@@ -93,3 +94,61 @@ class LogSoftmax(Module):
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}"
+
+
+class Hardtanh(Module):
+    """``x`` clipped to ``[min_val, max_val]``."""
+
+    def __init__(self, min_val: float = -1.0, max_val: float = 1.0):
+        super().__init__()
+        if min_val > max_val:
+            raise ValueError("min_val cannot be greater than max_val")
+        self.min_val, self.max_val = min_val, max_val
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.hardtanh(x, self.min_val, self.max_val)
+
+    def extra_repr(self) -> str:
+        return f"min_val={self.min_val}, max_val={self.max_val}"
+
+
+class ReLU6(Module):
+    """``min(max(x, 0), 6)``."""
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.relu6(x)
+
+
+class Hardsigmoid(Module):
+    """``relu6(x + 3) / 6``."""
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.hardsigmoid(x)
+
+
+class Hardswish(Module):
+    """``x * relu6(x + 3) / 6``."""
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.hardswish(x)
+
+
+class Mish(Module):
+    """``x * tanh(softplus(x))``."""
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.mish(x)
+
+
+class Softsign(Module):
+    """``x / (1 + |x|)``."""
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.softsign(x)
+
+
+class LogSigmoid(Module):
+    """``log(sigmoid(x))``, computed stably."""
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.logsigmoid(x)

@@ -26,18 +26,23 @@ class Conv2d(Module):
         stride=1,
         padding=0,
         dilation=1,
+        groups: int = 1,
         bias: bool = True,
         device=None,
         dtype=None,
     ):
         super().__init__()
+        if in_channels % groups or out_channels % groups:
+            raise ValueError("in_channels and out_channels must be divisible by groups")
         self.in_channels = in_channels
         self.out_channels = out_channels
         self.kernel_size = pair(kernel_size, "kernel_size")
         self.stride = pair(stride, "stride")
-        self.padding = pair(padding, "padding")
+        self.padding = padding if isinstance(padding, str) else pair(padding, "padding")
         self.dilation = pair(dilation, "dilation")
-        self.weight = Parameter(zeros(out_channels, in_channels, *self.kernel_size, dtype=dtype, device=device))
+        self.groups = groups
+        shape = (out_channels, in_channels // groups, *self.kernel_size)
+        self.weight = Parameter(zeros(*shape, dtype=dtype, device=device))
         if bias:
             self.bias = Parameter(zeros(out_channels, dtype=dtype, device=device))
         else:
@@ -48,7 +53,7 @@ class Conv2d(Module):
         """Kaiming uniform with a = sqrt(5) and a bias in ±1/sqrt(fan_in), as torch.nn.Conv2d."""
         init.kaiming_uniform_(self.weight, a=math.sqrt(5))
         if self.bias is not None:
-            fan_in = self.in_channels * self.kernel_size[0] * self.kernel_size[1]
+            fan_in = self.in_channels // self.groups * self.kernel_size[0] * self.kernel_size[1]
             bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
             init.uniform_(self.bias, -bound, bound)
 
@@ -58,14 +63,16 @@ class Conv2d(Module):
                 f"{self._label()}: expected input [N, {self.in_channels}, H, W] with in_channels={self.in_channels}, "
                 f"got input of shape {shape_str(x.data.shape)}"
             )
-        return F.conv2d(x, self.weight, self.bias, self.stride, self.padding, self.dilation)
+        return F.conv2d(x, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
 
     def extra_repr(self) -> str:
         s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
-        if self.padding != (0, 0):
-            s += f", padding={self.padding}"
+        if self.padding not in ((0, 0), "valid"):
+            s += f", padding={self.padding!r}"
         if self.dilation != (1, 1):
             s += f", dilation={self.dilation}"
+        if self.groups != 1:
+            s += f", groups={self.groups}"
         if self.bias is None:
             s += ", bias=False"
         return s

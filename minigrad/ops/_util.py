@@ -7,7 +7,16 @@ import numpy as np
 from .. import backend as B
 from ..tensor import Tensor, make_leaf, shape_str
 
-__all__ = ["unbroadcast", "as_tensor", "binary_arrays", "scalar_array", "normalize_dims", "check_same_device"]
+__all__ = [
+    "unbroadcast",
+    "as_tensor",
+    "binary_arrays",
+    "scalar_array",
+    "normalize_dims",
+    "check_same_device",
+    "check_tensor",
+    "check_int",
+]
 
 _SCALARS = (int, float, bool)
 
@@ -27,6 +36,25 @@ def unbroadcast(g: Tensor, shape: tuple) -> Tensor:
     if axes:
         g = g.sum(dim=axes, keepdim=True)
     return g.reshape(shape) if g.data.shape != shape else g
+
+
+def type_name(x) -> str:
+    """A value's type as PyTorch's argument errors name it (``list``, ``NoneType``, ``Tensor``)."""
+    return type(x).__name__
+
+
+def check_tensor(x, op: str, arg: str = "input") -> Tensor:
+    """``x`` itself if it is a Tensor, else PyTorch's TypeError naming the op, the argument and its type."""
+    if isinstance(x, Tensor):
+        return x
+    raise TypeError(f"{op}(): argument '{arg}' must be Tensor, not {type_name(x)}")
+
+
+def check_int(x, op: str, arg: str) -> int:
+    """``x`` as an int (bools refused), else a TypeError naming the op and the argument."""
+    if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
+        raise TypeError(f"{op}(): argument '{arg}' must be int, not {type_name(x)}")
+    return int(x)
 
 
 def check_same_device(a: Tensor, b: Tensor, op: str) -> None:

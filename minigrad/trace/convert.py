@@ -10,6 +10,7 @@ statement's frame locals once that frame has moved to another line.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import linecache
 import os
@@ -88,7 +89,8 @@ def closure_info(fn) -> E.ClosureInfo | None:
 
 def _short_repr(v) -> str:
     try:
-        text = repr(v)
+        with np.printoptions(threshold=_REPR_CHARS // 4, edgeitems=3):  # no full text of a large array
+            text = repr(v)
     except Exception as exc:  # a broken __repr__ must not break recording
         text = f"<{type(v).__name__}: repr failed: {exc}>"
     return text if len(text) <= _REPR_CHARS else text[: _REPR_CHARS - 3] + "..."
@@ -118,6 +120,7 @@ class Converter:
         self._pending: dict = {}  # frame -> [line, first seq, [weakref to node]]
         self._lock = threading.RLock()
         self._out: list = []
+        self._shared: dict = {}  # id(array) -> (weak reference to it, version, Snapshot) for the current pass
 
     # ------------------------------------------------------------ entry points
     def __call__(self, kind: str, fields: dict) -> None:
@@ -133,6 +136,8 @@ class Converter:
             outer, out = self._out, []
             self._out = out  # a repr() of a captured value may make tensors: nested calls get their own list
             try:
+                if kind == "pass_started" and fields["depth"] == 1 or not _engine._pass_depth.depth:
+                    self._shared.clear()
                 if self._pending:
                     self._resolve_pending(force=False)
                 handler(fields)
@@ -160,7 +165,32 @@ class Converter:
             self._sink(ev)
 
     def _snap(self, t):
-        return None if t is None else snapshot(t, self.max_values)
+        """A snapshot of a tensor or array, shared with earlier events while it cannot have changed.
+
+        Within one top-level pass the engine changes no value it has shown; only a hook or a custom
+        Function could, and an in-place op there bumps the tensor's version. So the values (or summary)
+        of the same array object at the same version are taken once and shared until the pass ends;
+        any event outside a pass starts afresh (the user's code may have written to ``.data``).
+        """
+        if t is None:
+            return None
+        if isinstance(t, Tensor):
+            arr, tensor_id, version = t.data, t._id, getattr(t, "_version", None)
+        else:
+            arr, tensor_id, version = t, None, None
+        shared = self._shared.get(id(arr))
+        if shared is not None and shared[0]() is arr and shared[1] == version:
+            snap = shared[2]
+            if snap.tensor_id == tensor_id:
+                return snap
+            snap = dataclasses.replace(snap, tensor_id=tensor_id)  # another tensor on the same array
+        else:
+            snap = snapshot(t, self.max_values)
+        try:
+            self._shared[id(arr)] = (weakref.ref(arr), version, snap)
+        except TypeError:  # an array type without weak references: not shared
+            pass
+        return snap
 
     def _ref(self, node) -> int:
         """Id of ``node``, registering it (and unknown ancestors) first; reports a ``name`` set later."""

@@ -15,24 +15,11 @@ import numpy as np
 
 from .. import backend as B
 from ..tensor import Tensor, shape_str
+from .summary import HEAD_VALUES, Stats, summarise
 
 __all__ = ["Snapshot", "Stats", "snapshot", "DEFAULT_MAX_VALUES", "HEAD_VALUES"]
 
 DEFAULT_MAX_VALUES = 1024
-HEAD_VALUES = 8
-
-
-@dataclass(frozen=True)
-class Stats:
-    """Summary statistics of an array (over its finite values for min/max/mean/norm)."""
-
-    min: float | None
-    max: float | None
-    mean: float | None
-    norm: float | None
-    nan_count: int
-    inf_count: int
-    head: tuple  # the first values in C order, as Python numbers
 
 
 @dataclass(frozen=True, eq=False)
@@ -73,7 +60,7 @@ class Snapshot:
         """Summary statistics (computed from the values when they were kept)."""
         if self.stats is not None:
             return self.stats
-        return _stats(self.values, np)
+        return summarise(self.values)
 
     def has_nonfinite(self) -> bool:
         """True when some value is NaN or infinite."""
@@ -149,22 +136,6 @@ class Snapshot:
         return cls(shape, d["dtype"], d["device"], values, stats, d.get("tensor_id"))
 
 
-def _stats(arr, xp) -> Stats:
-    head = tuple(B.to_host(arr.reshape(-1)[:HEAD_VALUES]).tolist())
-    if arr.dtype.kind != "f":
-        if arr.size == 0:
-            return Stats(None, None, None, None, 0, 0, head)
-        a = arr.astype(np.float64)
-        return Stats(float(a.min()), float(a.max()), float(a.mean()), float(xp.sqrt((a * a).sum())), 0, 0, head)
-    nan = int(xp.isnan(arr).sum())
-    inf = int(xp.isinf(arr).sum())
-    finite = arr[xp.isfinite(arr)] if nan or inf else arr.reshape(-1)
-    if finite.size == 0:
-        return Stats(None, None, None, None, nan, inf, head)
-    f = finite.astype(np.float64)
-    return Stats(float(f.min()), float(f.max()), float(f.mean()), float(xp.sqrt((f * f).sum())), nan, inf, head)
-
-
 _names: dict = {}  # dtype or Device -> its string (str(dtype) is slow in NumPy)
 
 
@@ -186,4 +157,4 @@ def snapshot(t, max_values: int = DEFAULT_MAX_VALUES) -> Snapshot:
         values = arr.copy() if type(arr) is np.ndarray else np.array(B.to_host(arr), copy=True)
         values.flags.writeable = False
         return Snapshot(arr.shape, type_name(arr.dtype), type_name(dev), values, None, tensor_id)
-    return Snapshot(arr.shape, type_name(arr.dtype), type_name(dev), None, _stats(arr, dev.xp), tensor_id)
+    return Snapshot(arr.shape, type_name(arr.dtype), type_name(dev), None, summarise(arr, dev.xp), tensor_id)

@@ -1,9 +1,32 @@
 """Layers and losses as plain functions (``import minigrad.nn.functional as F``)."""
 
-from ._activation import gelu, leaky_relu, log_softmax, relu, sigmoid, silu, softmax, softplus, tanh
+from ...ops.shape import pad
+from ._activation import (
+    gelu,
+    hardsigmoid,
+    hardswish,
+    hardtanh,
+    leaky_relu,
+    log_softmax,
+    logsigmoid,
+    mish,
+    relu,
+    relu6,
+    sigmoid,
+    silu,
+    softmax,
+    softplus,
+    softsign,
+    tanh,
+)
+from ._attention import scaled_dot_product_attention
 from ._conv import conv2d, max_pool2d
+from ._conv1d import avg_pool1d, conv1d, max_pool1d
+from ._conv_transpose import conv_transpose1d, conv_transpose2d
 from ._dropout import dropout
 from ._embedding import embedding
+from ._group_norm import group_norm
+from ._interpolate import interpolate
 from ._linear import linear
 from ._loss import (
     binary_cross_entropy,
@@ -14,6 +37,8 @@ from ._loss import (
     nll_loss,
 )
 from ._normalization import batch_norm, layer_norm
+from ._one_hot import one_hot
+from ._pooling import avg_pool2d
 
 __all__ = [
     "linear",
@@ -39,3 +64,7 @@ __all__ = [
     "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
 ]
+__all__ += ["hardtanh", "relu6", "hardsigmoid", "hardswish", "mish", "softsign", "logsigmoid"]
+__all__ += ["conv1d", "avg_pool1d", "avg_pool2d", "max_pool1d"]
+__all__ += ["conv_transpose1d", "conv_transpose2d"]
+__all__ += ["group_norm", "one_hot", "scaled_dot_product_attention", "interpolate", "pad"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...tensor import Tensor, make, make_leaf, shape_str
+from .._conv_padding import same_padding
 from .._im2col import Geometry, col2im, im2col, windows
 
 __all__ = ["conv2d", "max_pool2d"]
@@ -13,24 +14,38 @@ def _check_4d(x: Tensor, who: str) -> None:
         raise RuntimeError(f"{who}: expected a 4-D input [N, C, H, W], got input of shape {shape_str(x.data.shape)}")
 
 
-def conv2d(x: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1) -> Tensor:
-    """2-D cross-correlation of ``x`` ``[N, C, H, W]`` with ``weight`` ``[O, C, kh, kw]``, plus ``bias`` ``[O]``.
+def conv2d(
+    x: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1, groups: int = 1
+) -> Tensor:
+    """2-D cross-correlation of ``x`` ``[N, C, H, W]`` with ``weight`` ``[O, C/groups, kh, kw]``, plus ``bias`` ``[O]``.
 
-    Built from differentiable pieces: im2col, a matrix product, a broadcast add.
+    Built from differentiable pieces: im2col, a (per-group, batched) matrix product, a
+    broadcast add. ``padding`` is an int, a pair, "valid" or "same" (stride 1).
     """
     _check_4d(x, "conv2d()")
     if weight.data.ndim != 4:
         raise RuntimeError(f"conv2d(): expected a 4-D weight [O, C, kh, kw], got {shape_str(weight.data.shape)}")
-    out_channels, in_channels, kh, kw = weight.data.shape
+    out_channels, group_channels, kh, kw = weight.data.shape
+    in_channels = group_channels * groups
+    if isinstance(groups, bool) or not isinstance(groups, int) or groups < 1 or out_channels % groups:
+        raise RuntimeError(
+            f"conv2d(): groups must be a positive int dividing out_channels={out_channels}, got groups={groups}"
+        )
     if x.data.shape[1] != in_channels:
         raise RuntimeError(
             f"conv2d(): input of shape {shape_str(x.data.shape)} has {x.data.shape[1]} channels, but weight of "
-            f"shape {shape_str(weight.data.shape)} expects {in_channels}"
+            f"shape {shape_str(weight.data.shape)} with groups={groups} expects {in_channels}"
         )
+    x, padding = same_padding(x, padding, (kh, kw), stride, dilation, "conv2d()")
     geo = Geometry((kh, kw), stride, padding, dilation)
     oh, ow = geo.out_hw(x.data.shape, "conv2d()")
     cols = im2col(x, geo)
-    out = weight.reshape(out_channels, in_channels * kh * kw) @ cols
+    if groups == 1:
+        out = weight.reshape(out_channels, in_channels * kh * kw) @ cols
+    else:
+        n, per = x.data.shape[0], group_channels * kh * kw
+        w = weight.reshape(groups, out_channels // groups, per)
+        out = (w @ cols.reshape(n, groups, per, oh * ow)).reshape(n, out_channels, oh * ow)
     if bias is not None:
         out = out + bias.reshape(1, out_channels, 1)
     return out.reshape(x.data.shape[0], out_channels, oh, ow)

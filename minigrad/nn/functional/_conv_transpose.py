@@ -1,0 +1,94 @@
+"""conv_transpose2d and conv_transpose1d: convolution's input-gradient, run forwards.
+
+Each input pixel scales the kernel and the scaled kernels are added onto the output,
+overlaps summed: a matrix product (weight^T @ input) then col2im. Both pieces are
+differentiable ops, so the gradients (and create_graph) come from their rules.
+"""
+
+from __future__ import annotations
+
+from ...tensor import Tensor, shape_str
+from .._im2col import Geometry, col2im, pair
+from ._conv1d import batched, one
+
+__all__ = ["conv_transpose2d", "conv_transpose1d"]
+
+
+def conv_transpose2d(
+    input: Tensor,  # noqa: A002  (torch's argument name)
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride=1,
+    padding=0,
+    output_padding=0,
+    groups: int = 1,
+    dilation=1,
+) -> Tensor:
+    """Transposed 2-D convolution of ``[N, C_in, H, W]`` with ``weight`` ``[C_in, C_out/groups, kh, kw]``.
+
+    The output is ``(H - 1) * stride - 2 * padding + dilation * (kh - 1) + output_padding + 1`` high.
+    """
+    if not isinstance(input, Tensor) or not isinstance(weight, Tensor):
+        bad, name = (input, "input") if not isinstance(input, Tensor) else (weight, "weight")
+        raise TypeError(f"conv_transpose2d(): argument '{name}' must be Tensor, not {type(bad).__name__}")
+    unbatched = input.data.ndim == 3
+    x = input.unsqueeze(0) if unbatched else input
+    if x.data.ndim != 4 or weight.data.ndim != 4:
+        raise RuntimeError(
+            f"conv_transpose2d(): expected a 3-D or 4-D input and a 4-D weight, got input "
+            f"{shape_str(input.data.shape)} and weight {shape_str(weight.data.shape)}"
+        )
+    n, c_in, h, w = x.data.shape
+    w_in, per_group, kh, kw = weight.data.shape
+    if isinstance(groups, bool) or not isinstance(groups, int) or groups < 1 or c_in % groups:
+        raise RuntimeError(f"conv_transpose2d(): groups={groups} must be a positive int dividing {c_in} channels")
+    if w_in != c_in:
+        raise RuntimeError(
+            f"Given transposed=1, weight of size {shape_str(weight.data.shape)}, expected input "
+            f"{shape_str(x.data.shape)} to have {w_in} channels, but got {c_in} channels instead"
+        )
+    geo = Geometry((kh, kw), stride, padding, dilation)
+    (sh, sw), (ph, pw), (dh, dw) = geo.stride, geo.padding, geo.dilation
+    oph, opw = pair(output_padding, "output_padding")
+    if oph >= max(sh, dh) or opw >= max(sw, dw) or min(oph, opw) < 0:
+        raise RuntimeError("output padding must be smaller than either stride or dilation")
+    out_h = (h - 1) * sh - 2 * ph + dh * (kh - 1) + oph + 1
+    out_w = (w - 1) * sw - 2 * pw + dw * (kw - 1) + opw + 1
+    if out_h < 1 or out_w < 1:
+        raise RuntimeError(f"conv_transpose2d(): the output size {out_h}x{out_w} is too small (non-positive)")
+    c_out = per_group * groups
+    k = per_group * kh * kw
+    # weight^T per group: [G, C_out/G * kh * kw, C_in/G] times the input's [N, G, C_in/G, H*W]
+    wt = weight.reshape(groups, c_in // groups, k).transpose(1, 2)
+    cols = (wt @ x.reshape(n, groups, c_in // groups, h * w)).reshape(n, c_out * kh * kw, h * w)
+    out = col2im(cols, (n, c_out, out_h, out_w), (h, w), geo)
+    if bias is not None:
+        out = out + bias.reshape(1, c_out, 1, 1)
+    return out.squeeze(0) if unbatched else out
+
+
+def conv_transpose1d(
+    input: Tensor,  # noqa: A002
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride=1,
+    padding=0,
+    output_padding=0,
+    groups: int = 1,
+    dilation=1,
+) -> Tensor:
+    """Transposed 1-D convolution of ``[N, C_in, L]`` with ``weight`` ``[C_in, C_out/groups, k]``."""
+    x, unbatched = batched(input, "conv_transpose1d()")
+    if not isinstance(weight, Tensor) or weight.data.ndim != 3:
+        raise RuntimeError("conv_transpose1d(): expected a 3-D weight [C_in, C_out/groups, k]")
+    out = conv_transpose2d(
+        x.unsqueeze(2),
+        weight.unsqueeze(2),
+        bias,
+        (1, one(stride, "stride")),
+        (0, one(padding, "padding")),
+        (0, one(output_padding, "output_padding")),
+        groups,
+        (1, one(dilation, "dilation")),
+    ).squeeze(2)
+    return out.squeeze(0) if unbatched else out

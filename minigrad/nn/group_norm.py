@@ -1,0 +1,39 @@
+"""GroupNorm: normalisation over groups of channels, independent of the batch size."""
+
+from __future__ import annotations
+
+from ..creation import ones, zeros
+from ..tensor import Tensor
+from . import functional as F
+from .module import Module
+from .parameter import Parameter
+
+__all__ = ["GroupNorm"]
+
+
+class GroupNorm(Module):
+    """Split ``num_channels`` into ``num_groups`` groups; normalise each over its channels and positions.
+
+    With ``affine`` (default) each channel then gets a learned scale (``weight``, ones)
+    and shift (``bias``, zeros).
+    """
+
+    def __init__(
+        self, num_groups: int, num_channels: int, eps: float = 1e-5, affine: bool = True, device=None, dtype=None
+    ):
+        super().__init__()
+        if num_channels % num_groups:
+            raise ValueError("num_channels must be divisible by num_groups")
+        self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
+        if affine:
+            self.weight = Parameter(ones(num_channels, dtype=dtype, device=device))
+            self.bias = Parameter(zeros(num_channels, dtype=dtype, device=device))
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.group_norm(x, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self) -> str:
+        return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}"

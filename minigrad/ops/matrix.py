@@ -1,0 +1,130 @@
+"""Matrix parts and products: tril, triu, diag, trace, cross, vector_norm (outer and norm live in their families)."""
+
+from __future__ import annotations
+
+from .. import backend as B
+from ..tensor import Tensor, make, make_leaf
+from ._util import binary_arrays, broadcast_shapes, check_int, check_tensor, normalize_dims
+from .reduction import norm
+
+__all__ = ["tril", "triu", "diag", "trace", "cross", "vector_norm"]
+
+
+def _check_matrix(a: Tensor, op: str) -> None:
+    if a.data.ndim < 2:
+        raise RuntimeError(f"{op}: input tensor must have at least 2 dimensions")
+
+
+def tril(input: Tensor, diagonal: int = 0) -> Tensor:  # noqa: A002  (torch's argument name)
+    """The lower triangle of the last two dims (elements above ``diagonal`` zeroed); the rule keeps g's lower triangle."""
+    a = check_tensor(input, "tril", "input")
+    k = check_int(diagonal, "tril", "diagonal")
+    _check_matrix(a, "tril")
+
+    def backward(g):
+        return (g.tril(k),)
+
+    return make(a._device.xp.tril(a.data, k), (a,), backward, "tril")
+
+
+def triu(input: Tensor, diagonal: int = 0) -> Tensor:  # noqa: A002
+    """The upper triangle of the last two dims (elements below ``diagonal`` zeroed); the rule keeps g's upper triangle."""
+    a = check_tensor(input, "triu", "input")
+    k = check_int(diagonal, "triu", "diagonal")
+    _check_matrix(a, "triu")
+
+    def backward(g):
+        return (g.triu(k),)
+
+    return make(a._device.xp.triu(a.data, k), (a,), backward, "triu")
+
+
+def _diagonal_index(xp, shape: tuple, k: int) -> tuple:
+    m, n = shape
+    start_r, start_c = (0, k) if k >= 0 else (-k, 0)
+    length = max(0, min(m - start_r, n - start_c))
+    i = xp.arange(length)
+    return (i + start_r, i + start_c)
+
+
+def diag(input: Tensor, diagonal: int = 0) -> Tensor:  # noqa: A002
+    """A 1-D tensor as the ``diagonal``-th diagonal of a square matrix, or a matrix's ``diagonal``-th diagonal.
+
+    The two forms are each other's rule: the gradient of building a matrix from a
+    vector is the matrix gradient's diagonal, and reading a diagonal (an indexing op)
+    scatters the gradient back onto it.
+    """
+    from .indexing import index_with_key
+
+    a = check_tensor(input, "diag", "input")
+    k = check_int(diagonal, "diag", "diagonal")
+    if a.data.ndim == 2:
+        return index_with_key(a, _diagonal_index(a._device.xp, a.data.shape, k), "diag")
+    if a.data.ndim != 1:
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {a.data.ndim}D")
+
+    def backward(g):
+        return (g.diag(k),)
+
+    return make(a._device.xp.diag(a.data, k), (a,), backward, "diag")
+
+
+def trace(input: Tensor) -> Tensor:  # noqa: A002
+    """Sum of a matrix's main diagonal; the rule spreads g over the diagonal (g * eye)."""
+    a = check_tensor(input, "trace", "input")
+    if a.data.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {a.data.ndim}")
+    xp = a._device.xp
+    eye = make_leaf(xp.eye(*a.data.shape, dtype=a.data.dtype), a._device)
+
+    def backward(g):
+        return (g * eye,)
+
+    d = a.data
+    return make(xp.asarray(d.trace(), dtype=d.dtype if d.dtype.kind == "f" else B.int64), (a,), backward, "trace")
+
+
+def cross(input: Tensor, other: Tensor, dim=None) -> Tensor:  # noqa: A002
+    """The 3-vector cross product along ``dim`` (default: the first dim of size 3, as torch.cross); broadcasts.
+
+    For c = a x b: d<g, c>/da = b x g and d<g, c>/db = g x a.
+    """
+    a = check_tensor(input, "cross", "input")
+    b = check_tensor(other, "cross", "other")
+    if a.data.ndim != b.data.ndim:
+        raise RuntimeError(
+            f"linalg.cross: inputs must have the same number of dimensions. Got {a.data.ndim} and {b.data.ndim}"
+        )
+    shape = broadcast_shapes(a.data.shape, b.data.shape)
+    if dim is None:
+        ax = next((i for i, n in enumerate(shape) if n == 3), None)
+        if ax is None:
+            raise RuntimeError("no dimension of size 3 in input")
+    else:
+        ax = normalize_dims(check_int(dim, "cross", "dim"), len(shape))[0]
+    if a.data.shape[ax] != 3 or b.data.shape[ax] != 3:
+        raise RuntimeError(
+            f"linalg.cross: inputs dimension {ax} must have length 3. Got {a.data.shape[ax]} and {b.data.shape[ax]}"
+        )
+    ad, bd = binary_arrays(a, b, "cross")
+
+    def backward(g):
+        return cross(b, g, ax), cross(g, a, ax)
+
+    return make(a._device.xp.cross(ad, bd, axis=ax), (a, b), backward, "cross")
+
+
+def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A002
+    """``torch.linalg.vector_norm``: the ``ord``-norm of ``x`` over ``dim`` (all elements when None)."""
+    x = check_tensor(x, "linalg_vector_norm", "input")
+    if x.data.ndim == 0 and dim is not None:
+        normalize_dims(dim, 0)
+    return norm(x, ord, dim, keepdim, dtype)
+
+
+def _bind() -> None:
+    for fn in (tril, triu, diag, trace, cross):
+        setattr(Tensor, fn.__name__, fn)
+
+
+_bind()

@@ -1,0 +1,128 @@
+"""Ops that run along a dim: cumprod, roll, repeat_interleave (cumsum and flip live beside their families)."""
+
+from __future__ import annotations
+
+from .. import backend as B
+from ..tensor import Tensor, make, make_leaf
+from ._util import check_int, check_tensor, normalize_dims, type_name
+
+__all__ = ["cumprod", "roll", "repeat_interleave"]
+
+
+def _one_axis(a: Tensor, dim, op: str) -> int:
+    check_int(dim, op, "dim")
+    (ax,) = normalize_dims(dim, a.data.ndim) or (0,)
+    return ax
+
+
+def cumprod(input: Tensor, dim: int, *, dtype=None) -> Tensor:  # noqa: A002  (torch's argument name)
+    """Running product along ``dim``; integer and bool tensors give int64 unless ``dtype`` is given.
+
+    With y_j = a_0 ... a_j, d(sum_j g_j y_j)/da_i = (a_0 ... a_{i-1}) * S_i, where
+    S_i = g_i + a_{i+1} * S_{i+1} runs from the end: exact at zeros, no division.
+    """
+    a = check_tensor(input, "cumprod", "input")
+    d = a.data
+    out_dtype = B.to_dtype(dtype) if dtype is not None else (B.int64 if d.dtype.kind in "biu" else d.dtype)
+    ax = _one_axis(a, dim, "cumprod")
+    if d.ndim == 0:
+        return make(d.astype(out_dtype), (a,), lambda g: (g,), "cumprod")
+    n = d.shape[ax]
+
+    def backward(g):
+        from .shape import cat, stack
+
+        gm, am = g.movedim(ax, -1), a.movedim(ax, -1)
+        before = cat([am[..., :1] * 0 + 1, cumprod(am[..., :-1], -1)], -1)  # a_0 ... a_{i-1}
+        s = gm[..., n - 1]
+        tail = [s]
+        for i in range(n - 2, -1, -1):
+            s = gm[..., i] + am[..., i + 1] * s
+            tail.append(s)
+        return ((stack(tail[::-1], -1) * before).movedim(-1, ax),)
+
+    if n == 0:
+        return make(d.astype(out_dtype), (a,), lambda g: (g,), "cumprod")
+    return make(a._device.xp.cumprod(d, axis=ax, dtype=out_dtype), (a,), backward, "cumprod")
+
+
+def _int_tuple(x, op: str, arg: str) -> tuple:
+    if isinstance(x, (int,)) and not isinstance(x, bool):
+        return (x,)
+    if isinstance(x, (tuple, list)) and all(isinstance(v, int) and not isinstance(v, bool) for v in x):
+        return tuple(x)
+    raise TypeError(f"{op}(): argument '{arg}' must be tuple of ints, not {type_name(x)}")
+
+
+def roll(input: Tensor, shifts, dims=None) -> Tensor:  # noqa: A002
+    """Shift elements cyclically by ``shifts`` along ``dims`` (flattened first when ``dims`` is None).
+
+    The rule rolls the gradient back: ``g.roll(-shifts, dims)``.
+    """
+    a = check_tensor(input, "roll", "input")
+    shifts = _int_tuple(shifts, "roll", "shifts")
+    if dims is None:
+        if len(shifts) != 1:
+            raise RuntimeError(f"roll(): shifts must have one element when dims is not given, got {len(shifts)}")
+        flat = a.reshape(-1)
+        return roll(flat, shifts, 0).reshape(a.data.shape)
+    dims = _int_tuple(dims, "roll", "dims")
+    if len(shifts) != len(dims):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+    axes = tuple((normalize_dims(d, a.data.ndim) or (0,))[0] for d in dims)
+    back = tuple(-s for s in shifts)
+
+    def backward(g):
+        return (g.roll(back, axes),)
+
+    return make(a._device.xp.roll(a.data, shifts, axis=axes), (a,), backward, "roll")
+
+
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Tensor:  # noqa: A002
+    """Repeat each element ``repeats`` times along ``dim`` (of the flattened input when ``dim`` is None).
+
+    ``repeats`` is an int or a 1-D integer tensor (one count per element). With one
+    integer tensor argument, ``repeat_interleave(r)`` repeats ``arange(len(r))``.
+    The forward is an indexing op with a repeated index, so the rule is the
+    scatter-add of the gradient back onto each source element.
+    """
+    from .indexing import index_with_key
+
+    a = check_tensor(input, "repeat_interleave", "input")
+    if repeats is None:
+        if a.data.ndim != 1 or a.data.dtype.kind not in "iu":
+            raise RuntimeError("repeat_interleave: repeats must be a 1-D integer tensor")
+        xp = a._device.xp
+        return make_leaf(xp.repeat(xp.arange(a.data.shape[0]), a.data), a._device)
+    if dim is None:
+        return repeat_interleave(a.reshape(-1), repeats, 0, output_size=output_size)
+    ax = _one_axis(a, dim, "repeat_interleave")
+    if a.data.ndim == 0:
+        return repeat_interleave(a.reshape(1), repeats, 0, output_size=output_size)
+    xp = a._device.xp
+    n = a.data.shape[ax]
+    if isinstance(repeats, Tensor):
+        if repeats.data.dtype.kind not in "iu" or repeats.data.ndim > 1:
+            raise RuntimeError("repeat_interleave: repeats must be 0-dim or 1-dim tensor of integers")
+        counts = repeats.data.reshape(-1)
+        if counts.shape[0] not in (1, n):
+            raise RuntimeError("repeats must have the same size as input along dim")
+        if bool((counts < 0).any()):
+            raise RuntimeError("repeats can not be negative")
+    else:
+        counts = check_int(repeats, "repeat_interleave", "repeats")
+        if counts < 0:
+            raise RuntimeError("repeats can not be negative")
+    index = xp.repeat(xp.arange(n), counts)
+    if output_size is not None and output_size != index.shape[0]:
+        raise RuntimeError(f"repeat_interleave: output_size {output_size} does not match the repeats' sum")
+    return index_with_key(a, (slice(None),) * ax + (index,), "repeat_interleave", accumulate=True)
+
+
+def _bind() -> None:
+    Tensor.cumprod = cumprod
+    Tensor.roll = roll
+    Tensor.repeat_interleave = repeat_interleave
+
+
+_bind()

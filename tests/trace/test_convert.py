@@ -1,0 +1,51 @@
+"""Snapshots shared between the events of a pass, never across the user's writes."""
+
+import numpy as np
+
+import minigrad as mg
+from minigrad.trace import record
+
+
+def _one_step(w, x):
+    loss = (x @ w).relu().sum()
+    loss.backward()
+    return loss
+
+
+def test_a_gradient_is_snapshotted_once_per_pass():
+    w = mg.tensor(np.ones((3, 2)), requires_grad=True)
+    x = mg.tensor(np.arange(6.0).reshape(2, 3))
+    with record(max_values=4) as tr:
+        _one_step(w, x)
+    entered = {e.node: e for e in tr.find("node_entered")}
+    for called in tr.find("closure_called"):
+        assert called.grad is entered[called.node].grad
+    for acc in tr.find("grad_accumulated"):
+        if acc.into == "pass":  # (into .grad the engine stores a copy: a new array)
+            assert acc.before is not None or acc.after is acc.contribution
+            assert entered[acc.target].grad is acc.after
+
+
+def test_another_tensor_on_the_same_array_shares_the_values():
+    x = mg.tensor(np.arange(5.0), requires_grad=True)
+    with record() as tr:
+        y = x.detach()
+        (x * y).sum().backward()
+    snaps = {c.tensor_id: c.value for e in tr.find("closure_called") for c in e.captured if c.kind == "tensor"}
+    assert snaps[x.id].values is snaps[y.id].values
+
+
+def test_a_parameter_is_snapshotted_once_per_version_and_pass():
+    w = mg.tensor(np.ones((3, 2)), requires_grad=True)
+    x = mg.tensor(np.arange(6.0).reshape(2, 3))
+    with record(max_values=4) as tr:
+        for _ in range(2):
+            _one_step(w, x)
+            w.data -= 0.5 * w.grad.data  # a raw write between passes: no version counter sees it
+            w.grad = None
+    matmul = next(e for e in tr.find("closure_called") if e.closure and "matmul" in e.closure.name)
+    first, second = [e for e in tr.find("node_entered") if e.node == w.id]
+    captured = next(c.value for c in matmul.captured if c.tensor_id == w.id)
+    assert captured is first.data  # the same snapshot within the pass
+    assert first.data is not second.data  # a new one in the next pass
+    assert first.data.stats.mean == 1.0 and second.data.stats.mean < 1.0
