@@ -7,7 +7,9 @@ from ..tensor import Tensor, make, make_leaf
 from ._util import binary_arrays, broadcast_shapes, check_int, check_tensor, normalize_dims
 from .reduction import norm
 
-__all__ = ["tril", "triu", "diag", "trace", "cross", "vector_norm"]
+# ``trace`` is not exported at the top level: ``minigrad.trace`` is the tracing package (events,
+# record(), the Stepper). The matrix trace is ``x.trace()`` (or ``minigrad.ops.matrix.trace(x)``).
+__all__ = ["tril", "triu", "diag", "cross", "vector_norm"]
 
 
 def _check_matrix(a: Tensor, op: str) -> None:
