@@ -21,15 +21,24 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(skip_cuda)
 
 
+_rand64_rng = np.random.default_rng(0)
+
+
 @pytest.fixture(autouse=True)
 def _seed():
+    """Every test starts from the same random state, whatever ran before it on its worker."""
+    global _rand64_rng
     mg.manual_seed(0)
+    _rand64_rng = np.random.default_rng(0)
     yield
 
 
 def rand64(*shape, positive=False, requires_grad=True, seed=None):
-    """A float64 tensor of random values for gradchecks (away from 0 when positive)."""
-    rng = np.random.default_rng(seed)
+    """A float64 tensor of random values for gradchecks (away from 0 when positive).
+
+    Without a seed the values come from a generator reset before each test, so a test draws
+    the same values in any order and on any xdist worker."""
+    rng = _rand64_rng if seed is None else np.random.default_rng(seed)
     data = rng.standard_normal(shape)
     if positive:
         data = np.abs(data) + 0.5

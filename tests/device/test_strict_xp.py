@@ -97,6 +97,8 @@ ALLOWED_IN = {
     "autograd/gradcheck.py": {"abs", "argwhere", "concatenate", "isclose", "random", "stack", "unravel_index", "zeros"},
     # save()/load() files, and load_state_dict of host data before it is moved to the parameter's device.
     "nn/module.py": {"asarray", "load", "savez"},
+    # interpolate's source positions and weights: host index math per output axis, moved with xp.asarray.
+    "nn/functional/_interpolate.py": {"arange", "floor", "maximum", "minimum"},
     # index lists from the user, moved with to_device_array; np.add.at only on the `xp is np` branch.
     "ops/indexing.py": {"asarray", "add"},
     # pad's reflect/replicate/circular source positions: small host index math, moved with xp.asarray.
