@@ -36,14 +36,15 @@ _USER_FACING_DIRS = frozenset({_PACKAGE_DIR} | {os.path.join(_PACKAGE_DIR, d) + 
 _PENDING_MAX_AGE = 256  # events after which an unresolved statement's frame is released
 _REPR_CHARS = 80
 _closure_cache: dict = {}
-# engines of the user's own that emit through minigrad.trace.emit: their files' frames are skipped like
-# minigrad's, and SHADOWS maps id(their node) to the Tensor standing for it in traces
-ENGINE_FILES: set = set()
+# engines of the user's own that emit through minigrad.trace.emit: the code of their node types' methods
+# (and of whatever calls emit.node) is skipped like minigrad's own when looking for the user's line.
+# SHADOWS maps id(their node) to the Tensor standing for it.
+ENGINE_CODES: set = set()
 SHADOWS: dict = {}
 
 
-def _is_internal(filename: str) -> bool:
-    return filename.startswith(_PACKAGE_DIR) or filename in ENGINE_FILES
+def _is_internal(frame) -> bool:
+    return frame.f_code.co_filename.startswith(_PACKAGE_DIR) or frame.f_code in ENGINE_CODES
 
 
 def foreign_shadow(obj):
@@ -56,9 +57,10 @@ def foreign_shadow(obj):
 
 
 def user_frame(start):
-    """The innermost frame at or above ``start`` whose code is not inside the minigrad package."""
+    """The innermost frame at or above ``start`` whose code is not inside the minigrad package
+    (nor inside an engine emitting through minigrad.trace.emit)."""
     f = start
-    while f is not None and _is_internal(f.f_code.co_filename):
+    while f is not None and _is_internal(f):
         f = f.f_back
     return f
 
