@@ -193,21 +193,35 @@ def _run_hooks(node, g):
     return g
 
 
-def _call_rule(node, g, pass_id, depth) -> tuple:
-    """Call the node's backward rule: one contribution (or None) per parent."""
+def _call_rule(node, g, needed, pass_id, depth) -> tuple:
+    """Call the node's backward rule: one contribution (or None) per parent.
+
+    A rule may give, for a parent, a zero-argument function instead of a Tensor:
+    it is called only when that parent needs a gradient, so a costly gradient
+    nobody asked for (a constant operand's) is never computed. Parents that need
+    no gradient get None here whatever the rule returned.
+    """
     outputs = node._backward(g)
-    if _listeners:
-        _emit("closure_called", pass_id=pass_id, depth=depth, node=node, fn=node._backward, grad=g, outputs=outputs)
-    if len(outputs) != len(node._parents):
+    parents = node._parents
+    if len(outputs) != len(parents):
         raise RuntimeError(
             f"Function {_op_class_name(node._op)} returned an incorrect number of gradients "
-            f"(expected {len(node._parents)}, got {len(outputs)})"
+            f"(expected {len(parents)}, got {len(outputs)})"
         )
+    resolved = []
+    for parent, c in zip(parents, outputs):
+        if c is None or not parent._rg or (needed is not None and id(parent) not in needed):
+            c = None
+        elif callable(c):
+            c = c()
+        resolved.append(c)
+    if _listeners:
+        _emit("closure_called", pass_id=pass_id, depth=depth, node=node, fn=node._backward, grad=g, outputs=resolved)
     if _state.anomaly.enabled:
         from .anomaly import check_outputs
 
-        check_outputs(node, outputs)
-    return outputs
+        check_outputs(node, resolved)
+    return resolved
 
 
 def _fit_to_parent(node, parent, c, index, pass_id, depth):
@@ -336,9 +350,9 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
             if _keeps_grad(node, input_ids):
                 _store_grad(node, g, create_graph, pass_id, depth)
             if node._backward is not None and (expand is None or id(node) in expand):
-                outputs = _call_rule(node, g, pass_id, depth)
+                outputs = _call_rule(node, g, needed, pass_id, depth)
                 for index, (parent, c) in enumerate(zip(node._parents, outputs)):
-                    if c is None or not parent._rg or (needed is not None and id(parent) not in needed):
+                    if c is None:
                         continue
                     if (
                         type(c) is not Tensor
