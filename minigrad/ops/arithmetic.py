@@ -44,6 +44,20 @@ def _other(a: Tensor, b):
     return as_tensor(b, a)
 
 
+def _arrays(a: Tensor, b: Tensor, op: str):
+    """Both operands' arrays, promoted; the common case (same dtype and device) without a call."""
+    ad, bd = a.data, b.data
+    if ad.dtype is not bd.dtype or a._device is not b._device:
+        return binary_arrays(a, b, op)
+    return ad, bd
+
+
+def _scalar_operand(a: Tensor, s):
+    """``a``'s array for ``a <op> s``: as is for floating ``a``, else promoted as PyTorch does."""
+    ad = a.data
+    return ad if ad.dtype.kind == "f" else scalar_array(a, s)
+
+
 def _add_backward(g):
     """Backward of ``a + b``: both operands get the gradient unchanged (shared: it captures nothing)."""
     return g, g
@@ -72,56 +86,55 @@ def add(a, b, alpha=1) -> Tensor:
     """``a + alpha * b`` with broadcasting."""
     if not isinstance(a, Tensor):
         return add(as_tensor(a, b), b, alpha)
-    b = _other(a, b)
+    if not isinstance(b, Tensor) and type(b) is not float and type(b) is not int:
+        b = _other(a, b)
     if alpha != 1:
         b = b * alpha
     if isinstance(b, Tensor):
-        ad, bd = binary_arrays(a, b, "add")
+        ad, bd = _arrays(a, b, "add")
         try:
             out = ad + bd
         except ValueError:
             raise _broadcast_error(a, b) from None
-
         return make(out, (a, b), _add_backward, "add")
-
-    return make(scalar_array(a, b) + b, (a,), _pass_through, "add")
+    return make(_scalar_operand(a, b) + b, (a,), _pass_through, "add")
 
 
 def sub(a, b, alpha=1) -> Tensor:
     """``a - alpha * b`` with broadcasting."""
     if not isinstance(a, Tensor):
         return rsub(b, a)
-    b = _other(a, b)
+    if not isinstance(b, Tensor) and type(b) is not float and type(b) is not int:
+        b = _other(a, b)
     if alpha != 1:
         b = b * alpha
     if isinstance(b, Tensor):
-        ad, bd = binary_arrays(a, b, "sub")
+        ad, bd = _arrays(a, b, "sub")
         try:
             out = ad - bd
         except ValueError:
             raise _broadcast_error(a, b) from None
-
         return make(out, (a, b), _sub_backward, "sub")
-
-    return make(scalar_array(a, b) - b, (a,), _pass_through, "sub")
+    return make(_scalar_operand(a, b) - b, (a,), _pass_through, "sub")
 
 
 def rsub(a: Tensor, s) -> Tensor:
     """``s - a`` for a Python scalar (or array) ``s``."""
-    s = _other(a, s)
-    if isinstance(s, Tensor):
-        return sub(s, a)
-
-    return make(s - scalar_array(a, s), (a,), _neg_backward, "rsub")
+    if type(s) is not float and type(s) is not int:
+        s = _other(a, s)
+        if isinstance(s, Tensor):
+            return sub(s, a)
+    return make(s - _scalar_operand(a, s), (a,), _neg_backward, "rsub")
 
 
 def mul(a, b) -> Tensor:
     """Elementwise product with broadcasting."""
     if not isinstance(a, Tensor):
         return mul(b, a)
-    b = _other(a, b)
+    if not isinstance(b, Tensor) and type(b) is not float and type(b) is not int:
+        b = _other(a, b)
     if isinstance(b, Tensor):
-        ad, bd = binary_arrays(a, b, "mul")
+        ad, bd = _arrays(a, b, "mul")
         try:
             out = ad * bd
         except ValueError:
@@ -135,7 +148,7 @@ def mul(a, b) -> Tensor:
     def backward_scalar(g):
         return (g * b,)
 
-    return make(scalar_array(a, b) * b, (a,), backward_scalar, "mul")
+    return make(_scalar_operand(a, b) * b, (a,), backward_scalar, "mul")
 
 
 def div(a, b, rounding_mode=None) -> Tensor:
