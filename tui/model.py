@@ -8,8 +8,8 @@ last accumulation are found by looking back from the step within its pass.
 from __future__ import annotations
 
 from minigrad.tensor import shape_str
+from minigrad.trace.describe import headline
 
-from .describe import describe
 from .view import AccumulationView, ClosureView, NodeView, PassView, StepView
 
 VALUE_WIDTH = 60
@@ -61,7 +61,7 @@ class StepModel:
         view = StepView(
             index=index,
             total=len(events),
-            title=describe(event, self.names),
+            title=headline(event, self.trace),
             kind=event.kind,
             node_id=state.current_node,
             edge=state.current_edge,

@@ -18,22 +18,10 @@ import traceback
 
 from minigrad.trace import Stepper
 from minigrad.trace.output import OutputCapture
-from minigrad.trace.stepper import Breakpoint as StepperBreakpoint
 
 from . import navigation
 
 STATES = {"created": "starting", "failed": "error"}
-
-
-def stepper_breakpoint(bp) -> StepperBreakpoint:
-    """The Stepper's form of a :class:`tui.breakpoints.Breakpoint`."""
-    if bp.kind == "node":
-        return StepperBreakpoint(node=bp.value)
-    if bp.kind == "op":
-        return StepperBreakpoint(op=bp.value)
-    if bp.kind == "pass":
-        return StepperBreakpoint(pass_kind=bp.value)
-    return StepperBreakpoint(nonfinite=True)
 
 
 class ScriptRunner:
@@ -100,7 +88,7 @@ class ScriptRunner:
             self.generation += 1
             self._movement = movement
             self._pause_requested = False
-        self.stepper.breakpoints[:] = [stepper_breakpoint(bp) for bp in self.breakpoints]
+        self.stepper.breakpoints[:] = self.breakpoints
         self._issue(movement)
         return self.generation
 

@@ -73,13 +73,21 @@ Stepping
 blocks it at each event until released: ``start()``, ``wait(timeout)`` -> status
 ("running", "paused", "finished", "failed", "stopped"), ``step()``, ``step_node()``,
 ``finish_node()``, ``continue_()``, ``run_to(node)``, ``pause()``, ``stop()``;
-``add_breakpoint(node=|op=|pass_kind=|nonfinite=True)``. It exposes ``trace``
+``add_breakpoint(node=|op=|pass_kind=|nonfinite=True, condition=, hit_count=)``. It exposes ``trace``
 (growing), ``paused_at`` (event), ``hit`` (Breakpoint), ``output`` (the script's
 stdout/stderr, :class:`OutputCapture`), ``exception``; callbacks ``on_pause``,
 ``on_end``, ``on_event``, ``on_output`` run in the worker thread. ``stop()`` raises
 :class:`StepperStopped` (a BaseException) in the script. See :mod:`minigrad.trace.stepper`.
+
+Breakpoints and words
+---------------------
+:class:`Breakpoint` (``matches(event, state)`` with a :class:`HitCounter` as the
+state; :func:`parse_breakpoint` reads ``--break`` texts) serves the Stepper and every
+replaying viewer alike. :mod:`minigrad.trace.describe` turns an event into words:
+``headline`` (short form), ``details`` (long form), ``node_label``, ``step_text``.
 """
 
+from .breakpoints import Breakpoint, HitCounter, parse_breakpoint
 from .events import (
     BACKWARD_KINDS,
     EVENT_TYPES,
@@ -107,7 +115,7 @@ from .output import OutputCapture
 from .recorder import listen, record
 from .snapshot import DEFAULT_MAX_VALUES, Snapshot, Stats, snapshot
 from .state import NodeState, PassState, SavedGrads, State
-from .stepper import Breakpoint, Stepper, StepperStopped
+from .stepper import Stepper, StepperStopped
 from .trace import SCHEMA_VERSION, Trace, TraceFormatError
 
 __all__ = [
@@ -126,6 +134,7 @@ __all__ = [
     "GradsRestored",
     "GradsSaved",
     "GraphFreed",
+    "HitCounter",
     "NodeCreated",
     "NodeEntered",
     "NodeFinished",
@@ -147,6 +156,7 @@ __all__ = [
     "Trace",
     "TraceFormatError",
     "listen",
+    "parse_breakpoint",
     "record",
     "snapshot",
 ]

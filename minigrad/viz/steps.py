@@ -14,7 +14,7 @@ from __future__ import annotations
 import bisect
 from collections import Counter
 
-from .describe import describe_event
+from ..trace.describe import headline, step_text
 from .model import VGraph, VNode, select_nodes
 from .options import Options
 from .values import format_value
@@ -189,7 +189,7 @@ def graph_at_step(trace, step: int | None, options: Options, index: TraceIndex |
     if pass_id is not None:
         _mark_edges(g, index, pass_id, state, options)
     where = f"{_pass_title(index, state, pass_id)} · " if pass_id is not None else ""
-    g.title = f"step {step} of {n - 1} · {where}{describe_event(trace, ev, options.precision)}"
+    g.title = f"{step_text(step, n)} · {where}{headline(ev, trace)}"
     return g
 
 

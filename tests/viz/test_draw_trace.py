@@ -71,7 +71,7 @@ def test_edge_sending_to_b(example_trace):
     assert _state_class(nodes[f"t{e}"]) == "current"
     assert _state_class(nodes[f"t{tr.node('L').id}"]) == "finished"
     assert _state_class(nodes[f"t{b}"]) == "pending"
-    assert "e sends" in d.graph.title and "to b" in d.graph.title
+    assert "e -> b: " in d.graph.title
     legend = label_text(nodes["legend"])
     for words in ("being processed now", "gradient waiting", "finished", "gradient sent now"):
         assert words in legend
