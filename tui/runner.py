@@ -11,7 +11,6 @@ face over a trace loaded from a file.
 
 from __future__ import annotations
 
-import linecache
 import os
 import threading
 import traceback
@@ -25,7 +24,7 @@ STATES = {"created": "starting", "failed": "error"}
 
 
 class ScriptRunner:
-    """A script (a path, or ``source`` text shown under ``filename``) run under a Stepper.
+    """A script run under a Stepper.
 
     Viewer-facing attributes: ``trace``, ``output``, ``state`` (starting, running,
     paused, finished, error, stopped), ``error`` ((title, traceback) or None),
@@ -36,11 +35,10 @@ class ScriptRunner:
 
     live = True
 
-    def __init__(self, path: str, argv=(), device: str | None = None, source: str | None = None, breakpoints=None):
+    def __init__(self, path: str, argv=(), device: str | None = None, breakpoints=None):
         self.path = path
         self.argv = list(argv)
         self.device = device
-        self.source = source
         self.breakpoints = breakpoints if breakpoints is not None else []
         self.output = OutputCapture()
         self.error: tuple | None = None
@@ -58,8 +56,7 @@ class ScriptRunner:
     def start(self) -> None:
         try:
             self._set_device()
-            target = self._run_source if self.source is not None else self.path
-            self.stepper = Stepper(target, self.argv, on_pause=self._on_pause, on_end=self._on_end)
+            self.stepper = Stepper(self.path, self.argv, on_pause=self._on_pause, on_end=self._on_end)
         except Exception as exc:  # missing script, bad device: shown by the debugger, not a crash
             from minigrad.trace import Trace
 
@@ -136,11 +133,6 @@ class ScriptRunner:
         exc = stepper.exception
         if stepper.status == "failed" and exc is not None:
             self.error = (_title(exc), _format(exc, os.path.abspath(self.path)))
-
-    def _run_source(self) -> None:
-        filename = self.path
-        linecache.cache[filename] = (len(self.source), None, self.source.splitlines(True), filename)
-        exec(compile(self.source, filename, "exec"), {"__name__": "__main__", "__file__": filename})
 
     def _set_device(self) -> None:
         if self.device is None:

@@ -134,7 +134,7 @@ class DebuggerScreen(Screen):
         if session.trace is None:
             return
         if self.model is None:
-            self.model = StepModel(session.trace, self._names)
+            self.model = StepModel(session.trace)
         changed = self._take_events()
         self.query_one("#output", ScriptOutput).sync(session.source.output)
         if session.sync():

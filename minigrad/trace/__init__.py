@@ -60,8 +60,8 @@ version in the header; errors name the line).
 
 ``state_at(k)`` -> :class:`State` after event k, derived from the events alone:
 ``nodes`` (id -> :class:`NodeState`: ``data``, ``grad`` (.grad), ``pass_grad``
-(the shown pass's gradient for it), ``status`` "untouched"/"pending"/"active"/
-"done"/"failed", ``freed``), ``event``, ``current_node``, ``current_edge``
+(the shown pass's gradient for it), ``status`` (:class:`NodeStatus`: FORWARD,
+UNTOUCHED, PENDING, ACTIVE, DONE, FAILED — every viewer's one vocabulary), ``freed``), ``event``, ``current_node``, ``current_edge``
 ((source, target)), ``shown_pass``, ``passes`` (active :class:`PassState`,
 outermost first), ``save_stack`` (grad()'s :class:`SavedGrads`, outermost first),
 ``error``. ``.grad``/``.data`` changes the user makes outside the engine
@@ -115,6 +115,7 @@ from .output import OutputCapture
 from .recorder import listen, record
 from .snapshot import DEFAULT_MAX_VALUES, Snapshot, Stats, snapshot
 from .state import NodeState, PassState, SavedGrads, State
+from .status import NodeStatus
 from .stepper import Stepper, StepperStopped
 from .trace import SCHEMA_VERSION, Trace, TraceFormatError
 
@@ -141,6 +142,7 @@ __all__ = [
     "NodeInfo",
     "NodeNamed",
     "NodeState",
+    "NodeStatus",
     "OutputCapture",
     "PassFinished",
     "PassStarted",

@@ -61,7 +61,7 @@ def test_write_frames_one_valid_svg_per_step(tmp_path, example_trace):
         classes = {g.get("id"): g.get("class") or "" for g in root.iter(SVG_NS + "g")}
         if state.current_edge is not None:
             assert any("edge-active" in c for c in classes.values()), k
-        active = [i for i, c in classes.items() if "state-current" in c and i.startswith("t")]
+        active = [i for i, c in classes.items() if "state-active" in c and i.startswith("t")]
         if state.passes and state.nodes.get(state.current_node) and state.nodes[state.current_node].status == "active":
             assert active == [f"t{state.current_node}"], k
 
