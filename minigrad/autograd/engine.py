@@ -295,10 +295,11 @@ def _free_graph(nodes: list, pass_id, depth) -> None:
 def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, depth, restricted=None):
     """Propagate ``seeds`` from ``roots``; accumulate into ``.grad`` of leaves (or of ``inputs``).
 
-    The steps: order -> seed -> for each node: enter (hooks) -> store ``.grad``
-    (leaves, retain_grad nodes, or the ``inputs``) -> call its rule -> for each
-    parent: reduce/validate -> accumulate -> free. Rules run with grad mode set
-    to ``create_graph``: in a plain pass the Tensor ops inside them record nothing.
+    The steps, each a function below and an event of the trace: order -> seed -> for each
+    node: enter (hooks) -> store ``.grad`` (leaves, retain_grad nodes, or the ``inputs``) ->
+    call its rule -> send to its parents (reduce/validate, accumulate) -> finish; then free
+    the graph. Rules run with grad mode set to ``create_graph``: in a plain pass the Tensor
+    ops inside them record nothing.
     ``restricted`` is a precomputed ``_restrict_to_inputs`` result for ``inputs``
     (grad() computes it once for its save step).
     """
@@ -316,19 +317,9 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
             g = _enter(node, g, pass_id, depth)
             if _keeps_grad(node, input_ids):
                 _store_grad(node, g, create_graph, pass_id, depth)
-            if node._backward is not None and (expand is None or id(node) in expand):
+            if _expands(node, expand):
                 outputs = _call_rule(node, g, pass_id, depth)
-                for index, (parent, c) in enumerate(zip(node._parents, outputs)):
-                    if c is None or not parent._rg or (needed is not None and id(parent) not in needed):
-                        continue
-                    if (
-                        type(c) is not Tensor
-                        or c.data.shape != parent.data.shape
-                        or c.data.dtype != parent.data.dtype
-                        or c._device is not parent._device
-                    ):
-                        c = _fit_to_parent(node, parent, c, index, pass_id, depth)
-                    _accumulate(grads, node, parent, c, create_graph, pass_id, depth)
+                _send_to_parents(grads, node, outputs, needed, create_graph, pass_id, depth)
             if _listeners:
                 _emit("node_finished", pass_id=pass_id, depth=depth, node=node)
         node = None
@@ -338,9 +329,28 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
     finally:
         with_grad.enabled = saved_mode
     if not retain_graph:
-        _free_graph(
-            [n for n in order if n._backward is not None and (expand is None or id(n) in expand)], pass_id, depth
-        )
+        _free_graph([n for n in order if _expands(n, expand)], pass_id, depth)
+
+
+def _expands(node, expand) -> bool:
+    """Whether the pass calls ``node``'s rule: it has one, and (for ``inputs=``) leads to an input."""
+    return node._backward is not None and (expand is None or id(node) in expand)
+
+
+def _send_to_parents(grads: dict, node, outputs, needed, create_graph, pass_id, depth) -> None:
+    """Each parent that needs a gradient gets its output of the rule: fitted to its shape, dtype and
+    device (a broadcast contribution is reduced), then accumulated."""
+    for index, (parent, c) in enumerate(zip(node._parents, outputs)):
+        if c is None or not parent._rg or (needed is not None and id(parent) not in needed):
+            continue
+        if (
+            type(c) is not Tensor
+            or c.data.shape != parent.data.shape
+            or c.data.dtype != parent.data.dtype
+            or c._device is not parent._device
+        ):
+            c = _fit_to_parent(node, parent, c, index, pass_id, depth)
+        _accumulate(grads, node, parent, c, create_graph, pass_id, depth)
 
 
 def _keeps_grad(node, input_ids) -> bool:

@@ -30,6 +30,7 @@ from .snapshot import DEFAULT_MAX_VALUES, snapshot, type_name
 __all__ = ["Converter"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_EXAMPLES_DIR = os.path.join(_PACKAGE_DIR, "examples") + os.sep  # the built-in examples are user code
 # tensors made through these (creation functions, ops, and this recorder's own frames) count as the user's
 _USER_FACING_DIRS = frozenset({_PACKAGE_DIR} | {os.path.join(_PACKAGE_DIR, d) + os.sep for d in ("ops", "trace")})
 _PENDING_MAX_AGE = 256  # events after which an unresolved statement's frame is released
@@ -38,7 +39,7 @@ _closure_cache: dict = {}
 
 
 def _is_internal(filename: str) -> bool:
-    return filename.startswith(_PACKAGE_DIR)
+    return filename.startswith(_PACKAGE_DIR) and not filename.startswith(_EXAMPLES_DIR)
 
 
 def user_frame(start):
@@ -55,7 +56,7 @@ def _made_by_library(frame) -> bool:
     f = frame
     while f is not None:
         name = f.f_code.co_filename
-        if not name.startswith(_PACKAGE_DIR):
+        if not _is_internal(name):
             return False
         if os.path.dirname(name) + os.sep not in _USER_FACING_DIRS:
             return True
