@@ -131,3 +131,32 @@ def test_ops_without_a_rule_say_so():
         x = fwAD.make_dual(mg.tensor([[[[1.0, 2.0], [3.0, 4.0]]]]), mg.ones(1, 1, 2, 2))
         with pytest.raises(RuntimeError, match="Trying to use forward AD with \\w+ that does not support it"):
             F.max_pool2d(x, 2)
+
+
+REDUCTION_CASES = {
+    "sum": (lambda a: a.sum(), [_arr((3, 4))]),
+    "sum_dim": (lambda a: a.sum(dim=1, keepdim=True), [_arr((3, 4))]),
+    "mean": (lambda a: a.mean(dim=(0, 2)), [_arr((2, 3, 4))]),
+    "var": (lambda a: a.var(dim=1), [_arr((3, 4))]),
+    "std": (lambda a: a.std(), [_arr((3, 4))]),
+    "amax": (lambda a: a.amax(dim=0), [_arr((3, 4))]),
+    "max_all": (lambda a: a.max(), [_arr((3, 4))]),
+    "max_dim": (lambda a: a.max(dim=1).values, [_arr((3, 4))]),
+    "min_dim_keepdim": (lambda a: a.min(dim=0, keepdim=True).values, [_arr((3, 4))]),
+    "prod": (lambda a: a.prod(dim=1), [_arr((3, 4))]),
+    "prod_with_zero": (lambda a: a.prod(), [np.array([0.0, 2.0, -1.5])]),
+    "logsumexp": (lambda a: a.logsumexp(1), [_arr((3, 4))]),
+    "norm2": (lambda a: a.norm(), [_arr((3, 4))]),
+    "norm1": (lambda a: a.norm(1, dim=1), [_arr((3, 4), away=0.1)]),
+    "norm3": (lambda a: a.norm(3, dim=0), [_arr((3, 4), away=0.1)]),
+    "norm_inf": (lambda a: a.norm(float("inf"), dim=1), [_arr((3, 4))]),
+    "softmax": (lambda a: a.softmax(1), [_arr((3, 4))]),
+    "log_softmax": (lambda a: a.log_softmax(0), [_arr((3, 4))]),
+    "cumsum": (lambda a: a.cumsum(1), [_arr((3, 4))]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REDUCTION_CASES))
+def test_reduction_forward_rule(name):
+    fn, arrays = REDUCTION_CASES[name]
+    check_forward_rule(fn, arrays)
