@@ -427,7 +427,11 @@ def _set_tangent(t: Tensor, tangent: Tensor) -> None:
 
 
 def _forward_tangent(t: Tensor, parents: tuple, jvp, op: str) -> None:
-    """Forward mode: the result's tangent from its parents' tangents (zeros where a parent has none)."""
+    """Forward mode: the result's tangent from its parents' tangents (zeros where a parent has none).
+
+    Results that are not floating point (indices, masks, integer casts) carry no tangent, as in PyTorch."""
+    if t.data.dtype.kind != "f":
+        return
     tangents = [_tangent_of(p) for p in parents]
     if all(x is None for x in tangents):
         return
