@@ -454,7 +454,11 @@ def _set_tangent(t: Tensor, tangent: Tensor) -> None:
 
 
 def _forward_tangent(t: Tensor, parents: tuple, jvp, op: str) -> None:
-    """Forward mode: the result's tangent from its parents' tangents (zeros where a parent has none)."""
+    """Forward mode: the result's tangent from its parents' tangents (zeros where a parent has none).
+
+    Results that are not floating point (indices, masks, integer casts) carry no tangent, as in PyTorch."""
+    if t.data.dtype.kind != "f":
+        return
     tangents = [_tangent_of(p) for p in parents]
     if all(x is None for x in tangents):
         return
@@ -465,7 +469,13 @@ def _forward_tangent(t: Tensor, parents: tuple, jvp, op: str) -> None:
     tangents = [
         x if x is not None else make_leaf(p._device.xp.zeros_like(p.data), p._device) for x, p in zip(tangents, parents)
     ]
-    tangent = jvp(*tangents)
+    # The rule's own Tensor ops carry no tangents: there is one forward level at a time.
+    level = _forward_state.level
+    _forward_state.level = -1
+    try:
+        tangent = jvp(*tangents)
+    finally:
+        _forward_state.level = level
     if tangent.data.shape != t.data.shape:
         raise RuntimeError(
             f"the forward-mode rule of {op} returned a tangent of shape {shape_str(tangent.data.shape)} "
