@@ -191,12 +191,12 @@ def _hint(args) -> int:
 
 
 def _debug(args) -> int:
-    from tui.app import main as tui_main
+    import tui
 
     lesson = _lesson(args.number)
     ws = _workspace(args, required=False)
     demo = ws.demo(lesson) if ws is not None else lesson.demo
-    return tui_main([str(demo), *args.demo_args])
+    return tui.main([str(demo), *args.demo_args])
 
 
 def _reset(args) -> int:
