@@ -398,7 +398,7 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
                     if (
                         type(c) is not Tensor
                         or c.data.shape != parent.data.shape
-                        or c.data.dtype != parent.data.dtype
+                        or c.data.dtype is not parent.data.dtype
                         or c._device is not parent._device
                     ):
                         c = _fit_to_parent(node, parent, c, index, pass_id, depth)
