@@ -39,7 +39,7 @@ async def test_next_node_enters_loss_then_finish_then_next():
         await press(app, pilot, "N")
         ev = current_event(app)
         assert ev.kind == "node_entered"
-        assert "enter loss with gradient 1." in header(app)
+        assert "enter loss with gradient 1" in header(app)
         await press(app, pilot, "f")
         assert current_event(app).kind == "node_finished"
         assert "finish loss" in header(app)

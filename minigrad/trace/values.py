@@ -1,4 +1,5 @@
-"""Short text for the values a diagram shows: small arrays inline, large ones summarised."""
+"""Short text for values: small arrays inline, large ones summarised (diagram boxes, edge labels, and
+the describer's short form of an event)."""
 
 from __future__ import annotations
 
