@@ -12,37 +12,21 @@ inputs' gradients, and restore what was saved in a ``finally`` block.
 
 from __future__ import annotations
 
-import itertools
-import threading
 import warnings
 
 from .. import _events, _state
-from ..tensor import Tensor, _op_class_name, make_leaf, shape_str
+from ..ops.shape import stack
+from ..tensor import FREED_MESSAGE, Tensor, _freed_backward, _op_class_name, make_leaf, node_label, shape_str
 
 __all__ = ["backward", "grad", "topological_order", "FREED_MESSAGE"]
 
 _listeners = _events.listeners
 _emit = _events.emit
-_pass_ids = itertools.count(1)
+_pass_ids = _state.pass_ids
 _anomaly = _state.anomaly
 
 
-class _PassDepth(threading.local):
-    depth = 0
-
-
-_pass_depth = _PassDepth()
-
-FREED_MESSAGE = (
-    "Trying to backward through the graph a second time (or directly access saved tensors after "
-    "they have already been freed). Saved intermediate values of the graph are freed when you call "
-    ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
-    "graph a second time or if you need to access saved tensors after calling backward."
-)
-
-
-def _freed_backward(grad):
-    raise RuntimeError(FREED_MESSAGE)
+_passes = _state.passes
 
 
 def topological_order(roots) -> list:
@@ -103,10 +87,6 @@ def _restrict_to_inputs(order: list, inputs) -> tuple[list, set, set]:
             if id(node) in input_ids:
                 needed.add(id(node))
     return [n for n in order if id(n) in needed], needed, expand
-
-
-def _node_label(node) -> str:
-    return node.name or f"{node._op or 'leaf'}#{node._id}"
 
 
 def _invalid_gradient(node, index: int, what: str) -> RuntimeError:
@@ -173,21 +153,21 @@ def _run_hooks(node, g):
         name = getattr(hook, "__name__", type(hook).__name__)
         if not isinstance(replaced, Tensor):
             raise TypeError(
-                f"expected Tensor, but hook '{name}' on {_node_label(node)} returned '{type(replaced).__name__}'"
+                f"expected Tensor, but hook '{name}' on {node_label(node.name, node._op, node._id)} returned '{type(replaced).__name__}'"
             )
         if replaced.data.shape != g.data.shape:
             raise RuntimeError(
-                f"hook '{name}' on {_node_label(node)} has changed the size of value "
+                f"hook '{name}' on {node_label(node.name, node._op, node._id)} has changed the size of value "
                 f"(was {shape_str(g.data.shape)} got {shape_str(replaced.data.shape)})"
             )
         if replaced.data.dtype != g.data.dtype:
             raise RuntimeError(
-                f"hook '{name}' on {_node_label(node)} has changed the type of value "
+                f"hook '{name}' on {node_label(node.name, node._op, node._id)} has changed the type of value "
                 f"(was {g.data.dtype} got {replaced.data.dtype})"
             )
         if replaced._device != g._device:
             raise RuntimeError(
-                f"hook '{name}' on {_node_label(node)} has changed the device of value "
+                f"hook '{name}' on {node_label(node.name, node._op, node._id)} has changed the device of value "
                 f"(was {g._device} got {replaced._device})"
             )
         g = replaced
@@ -422,9 +402,12 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
     finally:
         with_grad.enabled = saved_mode
     if not retain_graph:
-        _free_graph(
-            [n for n in order if n._backward is not None and (expand is None or id(n) in expand)], pass_id, depth
-        )
+        _free_graph([n for n in order if _expands(n, expand)], pass_id, depth)
+
+
+def _expands(node, expand) -> bool:
+    """Whether the pass calls ``node``'s rule: it has one, and (for ``inputs=``) leads to an input."""
+    return node._backward is not None and (expand is None or id(node) in expand)
 
 
 def _report_error(exc, node, pass_id, depth) -> None:
@@ -482,8 +465,8 @@ def _match_device_dtype(go: Tensor, out: Tensor, i: int) -> Tensor:
 
 def _begin_pass(kind, roots, seeds, inputs, options):
     pass_id = next(_pass_ids)
-    _pass_depth.depth += 1
-    depth = _pass_depth.depth
+    _passes.depth += 1
+    depth = _passes.depth
     if _listeners:
         _emit(
             "pass_started",
@@ -549,7 +532,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         if _listeners:
             _emit("pass_finished", pass_id=pass_id, depth=depth, results=None)
     finally:
-        _pass_depth.depth -= 1
+        _passes.depth -= 1
 
 
 def grad(
@@ -694,7 +677,7 @@ def _grad_pass(outputs, inputs, seeds, retain_graph, create_graph, allow_unused,
             _emit("pass_finished", pass_id=pass_id, depth=depth, results=results)
         return results
     finally:
-        _pass_depth.depth -= 1
+        _passes.depth -= 1
 
 
 def _materialize(results, inputs) -> tuple:
@@ -705,8 +688,6 @@ def _materialize(results, inputs) -> tuple:
 
 def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, options):
     """is_grads_batched: one vector-Jacobian pass per batch entry, results stacked on dim 0."""
-    from ..ops.shape import stack
-
     sizes = []
     for i, (out, go) in enumerate(zip(outputs, grad_outputs)):
         if go is None:
