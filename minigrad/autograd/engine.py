@@ -365,9 +365,10 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
                 _store_grad(node, g, create_graph, g is buffered and key in owned, pass_id, depth)
             if rule is not None and (expand is None or key in expand):
                 outputs = rule(g)
-                if _listeners or _anomaly.enabled or len(outputs) != len(node._parents):
+                parents = node._parents
+                if len(outputs) != len(parents) or _listeners or _anomaly.enabled:
                     outputs = _check_rule_outputs(node, g, outputs, needed, pass_id, depth)
-                for index, parent in enumerate(node._parents):
+                for index, parent in enumerate(parents):
                     c = outputs[index]
                     if c is None or not parent._rg or (needed is not None and id(parent) not in needed):
                         continue

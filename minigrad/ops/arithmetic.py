@@ -20,6 +20,7 @@ from ._util import as_tensor, binary_arrays, scalar_array
 __all__ = ["add", "sub", "mul", "div", "pow", "neg", "abs"]
 
 _SCALARS = (int, float, bool)
+_FLOAT_AND_BOOL = {"f", "b"}
 _KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2}  # bool < integer < floating, for in-place cast checks
 
 
@@ -45,9 +46,12 @@ def _other(a: Tensor, b):
 
 
 def _arrays(a: Tensor, b: Tensor, op: str):
-    """Both operands' arrays, promoted; the common case (same dtype and device) without a call."""
+    """Both operands' arrays, promoted; the common cases without a call or a cast: same dtype, and a
+    floating tensor with a bool one (a mask), whose promotion NumPy does inside the operation."""
     ad, bd = a.data, b.data
-    if ad.dtype is not bd.dtype or a._device is not b._device:
+    if a._device is not b._device:
+        return binary_arrays(a, b, op)
+    if ad.dtype is not bd.dtype and {ad.dtype.kind, bd.dtype.kind} != _FLOAT_AND_BOOL:
         return binary_arrays(a, b, op)
     return ad, bd
 
