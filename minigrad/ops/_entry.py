@@ -95,13 +95,14 @@ FUNCTIONAL_NAMES = {
     "pos_weight": OPTIONAL_TENSOR,
 }
 # Ops whose arguments differ from the conventions: max(a, other) takes a tensor in ``dim``'s place,
-# var(a, unbiased) a bool.
+# var(a, unbiased) a bool, pow(2, x) a number base.
 _OVERRIDES = {
     "max": {"dim": None},
     "min": {"dim": None},
     "var": {"dim": None},
     "std": {"dim": None},
     "masked_fill": {"value": TENSOR_OR_NUMBER},
+    "pow": {"a": TENSOR_OR_NUMBER},
 }
 # torch's names for the arguments minigrad calls ``a`` and ``b``.
 _DISPLAY = {"a": "input", "x": "input", "b": "other"}

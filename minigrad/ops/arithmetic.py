@@ -8,6 +8,8 @@ Python scalars are constants, not parents.
 
 from __future__ import annotations
 
+import numpy as np
+
 from .. import _state
 from .. import backend as B
 from ..tensor import Tensor, _check_inplace, make, make_leaf, shape_str
@@ -213,13 +215,13 @@ def pow(a, b) -> Tensor:
     """``a ** b`` for tensor or scalar exponents (and scalar bases)."""
     if not isinstance(a, Tensor):
         return rpow(b, a)
+    _check_power_operands(a, b)
     b = _other(a, b)
     if isinstance(b, Tensor):
         ad, bd = binary_arrays(a, b, "pow")
-        try:
-            out = ad**bd
-        except ValueError:
-            raise _broadcast_error(a, b) from None
+        if ad.shape != bd.shape:
+            _check_broadcast(a, b)
+        out = _integer_power(a._device.xp, ad, bd) if bd.dtype.kind in "iu" else ad**bd
 
         def backward(g):
             ga = gb = None
@@ -236,11 +238,45 @@ def pow(a, b) -> Tensor:
             return (g * 0,)
         return (g * b * a ** (b - 1),)
 
-    return make(scalar_array(a, b) ** b, (a,), backward_scalar, "pow")
+    ad = scalar_array(a, b)
+    if ad.dtype.kind in "iu" and isinstance(b, int) and b < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    return make(ad**b, (a,), backward_scalar, "pow")
+
+
+_POWER_OPERANDS = (Tensor, int, float, np.ndarray, np.number, list, tuple)
+
+
+def _check_power_operands(base, exponent) -> None:
+    """Python's error for ``base ** exponent`` with an operand no tensor op takes (None, str, dict...)."""
+    if not isinstance(base, _POWER_OPERANDS) or not isinstance(exponent, _POWER_OPERANDS):
+        raise TypeError(
+            f"unsupported operand type(s) for ** or pow(): '{type(base).__name__}' and '{type(exponent).__name__}'"
+        )
+
+
+def _check_broadcast(a: Tensor, b: Tensor) -> None:
+    try:
+        np.broadcast_shapes(a.data.shape, b.data.shape)
+    except ValueError:
+        raise _broadcast_error(a, b) from None
+
+
+def _integer_power(xp, ad, bd):
+    """``ad ** bd`` for integer exponents as PyTorch computes it: a negative power of an integer
+    truncates (1 for a base of 1, +-1 for -1, else 0) where NumPy refuses."""
+    negative = bd < 0
+    if not bool(negative.any()):
+        return ad**bd
+    powered = ad ** xp.where(negative, 0, bd)
+    minus_one = xp.where(bd % 2 == 0, 1, -1)
+    truncated = xp.where(ad == 1, 1, xp.where(ad == -1, minus_one, 0))
+    return xp.where(negative, truncated, powered).astype(powered.dtype)
 
 
 def rpow(a: Tensor, s) -> Tensor:
     """``s ** a`` for a Python scalar base ``s``."""
+    _check_power_operands(s, a)
     s = _other(a, s)
     if isinstance(s, Tensor):
         return pow(s, a)
@@ -250,7 +286,9 @@ def rpow(a: Tensor, s) -> Tensor:
     def backward(g):
         return (g * (s**a) * math.log(s),)
 
-    return make(s**ad, (a,), backward, "rpow")
+    xp = a._device.xp
+    out = _integer_power(xp, xp.asarray(s, dtype=ad.dtype), ad) if ad.dtype.kind in "iu" else s**ad
+    return make(out, (a,), backward, "rpow")
 
 
 def neg(a: Tensor) -> Tensor:

@@ -240,7 +240,7 @@ def relu(a: Tensor) -> Tensor:
             return (g * _const(a, d > 0),)
         return (make_leaf(g.data * (d > 0), g._device),)
 
-    return make(d * (d > 0), (a,), backward, "relu")
+    return make(a._device.xp.maximum(d, 0), (a,), backward, "relu")  # not d * (d > 0): -inf * 0 is NaN
 
 
 def leaky_relu(a: Tensor, negative_slope: float = 0.01) -> Tensor:

@@ -415,7 +415,7 @@ def masked_fill(a: Tensor, mask: Tensor, value) -> Tensor:
     else:
         raise TypeError(f"masked_fill(): argument 'value' must be a Number or a 0-d Tensor, not {type(value).__name__}")
     try:
-        shape = np.broadcast_shapes(a.data.shape, m.shape)
+        np.broadcast_shapes(a.data.shape, m.shape)
     except ValueError:
         raise RuntimeError(
             f"masked_fill: the mask of shape {shape_str(m.shape)} does not broadcast with the tensor of shape "
@@ -423,19 +423,19 @@ def masked_fill(a: Tensor, mask: Tensor, value) -> Tensor:
         ) from None
     xp = a._device.xp
     out = xp.where(m, xp.asarray(fill).astype(a.data.dtype), a.data)
-    a_shape = a.data.shape
-    parents = (a, value) if isinstance(value, Tensor) else (a,)
+    mask_t = make_leaf(m, a._device)
+    # The rules fill the gradient instead of multiplying it by a 0/1 mask: inf * 0 would be NaN.
+    if not isinstance(value, Tensor):
 
-    def backward(g):
-        from ._util import unbroadcast
+        def backward(g):
+            return (g.masked_fill(mask_t, 0),)
 
-        keep = make_leaf(xp.broadcast_to(~m, shape).astype(g.data.dtype), g._device)
-        ga = unbroadcast(g * keep, a_shape)
-        if len(parents) == 1:
-            return (ga,)
-        return ga, (g * (1 - keep)).sum()
+        return make(out, (a,), backward, "masked_fill")
 
-    return make(out, parents, backward, "masked_fill")
+    def backward_with_value(g):
+        return g.masked_fill(mask_t, 0), g.masked_fill(~mask_t, 0)
+
+    return make(out, (a, value), backward_with_value, "masked_fill")
 
 
 def masked_fill_(a: Tensor, mask: Tensor, value) -> Tensor:
