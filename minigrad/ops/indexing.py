@@ -314,11 +314,13 @@ def _index_array(index, op: str, dev: B.Device):
     return index.data.astype(np.int64, copy=False)
 
 
-def _check_range(idx, axis: int, size: int) -> None:
+def check_index_bounds(idx, axis: int, size: int) -> None:
+    """PyTorch's refusal of an index outside ``[0, size)`` for gather and scatter (no wrapping of negatives)."""
     if idx.size:
         low, high = int(idx.min()), int(idx.max())
-        if low < -size or high >= size:
-            raise _bounds_error(low if low < -size else high, axis, size)
+        if low < 0 or high >= size:
+            bad = low if low < 0 else high
+            raise RuntimeError(f"index {bad} is out of bounds for dimension {axis} with size {size}")
 
 
 def gather(a: Tensor, dim: int, index: Tensor) -> Tensor:
@@ -340,7 +342,7 @@ def gather(a: Tensor, dim: int, index: Tensor) -> Tensor:
     if ndim == 0:
         a = a.reshape(1)
         ndim = 1
-    _check_range(idx, axis, a.data.shape[axis])
+    check_index_bounds(idx, axis, a.data.shape[axis])
     xp = a._device.xp
     key = tuple(
         idx if d == axis else xp.arange(n).reshape((-1,) + (1,) * (idx.ndim - d - 1)) for d, n in enumerate(idx.shape)
@@ -383,7 +385,8 @@ def index_select(a: Tensor, dim: int, index: Tensor) -> Tensor:
     axis = (normalize_dims(dim, ndim) or (0,))[0]
     if ndim == 0:
         return gather(a, 0, index.reshape(-1)).reshape(())
-    _check_range(idx, axis, a.data.shape[axis])
+    if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= a.data.shape[axis]):
+        raise IndexError("index out of range in self")
     return index_with_key(a, (slice(None),) * axis + (idx.reshape(-1),), "index_select", accumulate=True)
 
 

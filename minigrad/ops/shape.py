@@ -410,9 +410,14 @@ def split(a: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
     size = a.data.shape[axis]
     if isinstance(split_size_or_sections, (int, np.integer)):
         step = int(split_size_or_sections)
-        if step < 0 or (step == 0 and size):
+        if step < 0:
             raise RuntimeError(f"split expects split_size be non-negative, but got split_size={step}")
-        sizes = [step] * (size // step) + ([size % step] if size % step else []) if step else [0]
+        if step == 0 and size:
+            raise RuntimeError(
+                f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}"
+            )
+        # An empty dim splits into one empty piece, as in PyTorch.
+        sizes = [step] * (size // step) + ([size % step] if size % step else []) if size else [0]
     else:
         sizes = list(_shape_arg((tuple(split_size_or_sections),), "split_sizes"))
         if sum(sizes) != size or any(s < 0 for s in sizes):
@@ -431,7 +436,9 @@ def chunk(a: Tensor, chunks: int, dim: int = 0) -> tuple:
     if a.data.ndim == 0:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     size = a.data.shape[_axis(dim, a.data.ndim)]
-    return split(a, max(-(-size // chunks), 1), dim)
+    if size == 0:  # PyTorch gives ``chunks`` empty pieces
+        return split(a, [0] * chunks, dim)
+    return split(a, -(-size // chunks), dim)
 
 
 def unbind(a: Tensor, dim: int = 0) -> tuple:
