@@ -51,7 +51,8 @@ def _checked(a: Tensor, dim, index, src, op: str):
         if (d != axis and idx.shape[d] > shape[d]) or (src_shape is not None and idx.shape[d] > src_shape[d]):
             raise RuntimeError(
                 f"Expected index {shape_str(idx.shape)} to be smaller than self {shape_str(a.data.shape)} apart from "
-                f"dimension {axis}" + ("" if src is None else f" and to be smaller size than src {shape_str(src.data.shape)}")
+                f"dimension {axis}"
+                + ("" if src is None else f" and to be smaller size than src {shape_str(src.data.shape)}")
             )
     check_index_bounds(idx, axis, shape[axis])
     part = None

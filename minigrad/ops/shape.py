@@ -413,9 +413,7 @@ def split(a: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
         if step < 0:
             raise RuntimeError(f"split expects split_size be non-negative, but got split_size={step}")
         if step == 0 and size:
-            raise RuntimeError(
-                f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}"
-            )
+            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}")
         # An empty dim splits into one empty piece, as in PyTorch.
         sizes = [step] * (size // step) + ([size % step] if size % step else []) if size else [0]
     else:
