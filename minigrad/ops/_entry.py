@@ -44,6 +44,14 @@ def _is_dim(v) -> bool:
     return v is None or _is_int(v) or (isinstance(v, (tuple, list)) and all(_is_int(d) for d in v))
 
 
+def _is_dims(v) -> bool:
+    return _is_int(v) or (isinstance(v, (tuple, list)) and all(_is_int(d) for d in v))
+
+
+def _is_zero_dim_tensor(v) -> bool:
+    return isinstance(v, Tensor) and v.data.ndim == 0
+
+
 TENSOR = Kind(lambda v: isinstance(v, Tensor), "Tensor")
 OPTIONAL_TENSOR = Kind(lambda v: v is None or isinstance(v, Tensor), "Tensor (or None)")
 TENSOR_OR_NUMBER = Kind(lambda v: isinstance(v, (Tensor, np.ndarray)) or _is_number(v), "Tensor or Number")
@@ -58,6 +66,11 @@ NUMBER = Kind(_is_number, "Number")
 OPTIONAL_NUMBER = Kind(lambda v: v is None or _is_number(v), "Number (or None)")
 STR = Kind(lambda v: isinstance(v, str), "str")
 DIM = Kind(_is_dim, "int or tuple of ints")
+DIMS = Kind(_is_dims, "int or tuple of ints")
+DIM_OR_BOOL = Kind(lambda v: _is_dim(v) or isinstance(v, bool), "int, tuple of ints or bool")
+NORM_ORDER = Kind(lambda v: v is None or _is_number(v) or isinstance(v, str) or _is_zero_dim_tensor(v), "Number")
+SPLIT_SIZE = Kind(lambda v: _is_dims(v) or _is_zero_dim_tensor(v), "int or tuple of ints")
+INT_OR_TENSOR = Kind(lambda v: _is_int(v) or isinstance(v, Tensor), "int or Tensor")
 
 _ANNOTATIONS = {
     "Tensor": TENSOR,
@@ -95,14 +108,29 @@ FUNCTIONAL_NAMES = {
     "pos_weight": OPTIONAL_TENSOR,
 }
 # Ops whose arguments differ from the conventions: max(a, other) takes a tensor in ``dim``'s place,
-# var(a, unbiased) a bool, pow(2, x) a number base.
+# var(a, unbiased) a bool, add(2, x) a number first; argmax one dim or None, logsumexp a dim that
+# must be given...
+_NUMBER_FIRST = {"a": TENSOR_OR_NUMBER}
 _OVERRIDES = {
     "max": {"dim": None},
     "min": {"dim": None},
-    "var": {"dim": None},
-    "std": {"dim": None},
+    "var": {"dim": DIM_OR_BOOL},
+    "std": {"dim": DIM_OR_BOOL},
     "masked_fill": {"value": TENSOR_OR_NUMBER},
-    "pow": {"a": TENSOR_OR_NUMBER},
+    "pow": _NUMBER_FIRST,
+    "add": _NUMBER_FIRST,
+    "sub": _NUMBER_FIRST,
+    "mul": _NUMBER_FIRST,
+    "div": _NUMBER_FIRST,
+    "maximum": {"b": TENSOR},
+    "minimum": {"b": TENSOR},
+    "argmax": {"dim": OPTIONAL_INT},
+    "argmin": {"dim": OPTIONAL_INT},
+    "squeeze": {"dim": DIMS},
+    "movedim": {"source": DIMS, "destination": DIMS},
+    "norm": {"p": NORM_ORDER},
+    "split": {"split_size_or_sections": SPLIT_SIZE},
+    "narrow": {"start": INT_OR_TENSOR},
 }
 # torch's names for the arguments minigrad calls ``a`` and ``b``.
 _DISPLAY = {"a": "input", "x": "input", "b": "other"}

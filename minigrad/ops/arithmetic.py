@@ -13,7 +13,7 @@ import numpy as np
 from .. import _state
 from .. import backend as B
 from ..tensor import Tensor, _check_inplace, make, make_leaf, shape_str
-from ._util import as_tensor, binary_arrays, scalar_array, unbroadcast
+from ._util import as_tensor, binary_arrays, refuse_dtype, scalar_array, unbroadcast
 
 __all__ = ["add", "sub", "mul", "div", "pow", "neg", "abs"]
 
@@ -92,6 +92,11 @@ def add(a, b, alpha=1) -> Tensor:
 
 def sub(a, b, alpha=1) -> Tensor:
     """``a - alpha * b`` with broadcasting."""
+    if _is_bool(a) or _is_bool(b):
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, "
+            "use the `~` or `logical_not()` operator instead."
+        )
     if not isinstance(a, Tensor):
         return rsub(b, a)
     b = _other(a, b)
@@ -112,6 +117,10 @@ def sub(a, b, alpha=1) -> Tensor:
         return make(out, (a, b), backward, "sub")
 
     return make(scalar_array(a, b) - b, (a,), _pass_through, "sub")
+
+
+def _is_bool(x) -> bool:
+    return isinstance(x, bool) or (isinstance(x, Tensor) and x.data.dtype.kind == "b")
 
 
 def rsub(a: Tensor, s) -> Tensor:
@@ -276,6 +285,8 @@ def _integer_power(xp, ad, bd):
 
 def rpow(a: Tensor, s) -> Tensor:
     """``s ** a`` for a Python scalar base ``s``."""
+    if not isinstance(a, Tensor):
+        raise TypeError(f"pow(): expected a Tensor base or exponent, got {type(s).__name__} and {type(a).__name__}")
     _check_power_operands(s, a)
     s = _other(a, s)
     if isinstance(s, Tensor):
@@ -309,6 +320,7 @@ def neg(a: Tensor) -> Tensor:
 
 def abs(a: Tensor) -> Tensor:
     """Elementwise absolute value (gradient sign(a), 0 at 0)."""
+    refuse_dtype(a, "abs_cpu", "b")
 
     def backward(g):
         return (g * a.sign(),)

@@ -14,7 +14,7 @@ import weakref
 from .. import _state
 from .. import backend as B
 from ..tensor import Tensor, make, make_leaf, shape_str
-from ._util import as_tensor, binary_arrays, unbroadcast
+from ._util import as_tensor, binary_arrays, refuse_dtype, unbroadcast
 
 __all__ = [
     "exp",
@@ -233,6 +233,7 @@ def erf(a: Tensor) -> Tensor:
 # ---------------------------------------------------------------- activations
 def relu(a: Tensor) -> Tensor:
     """max(a, 0); the gradient at 0 is 0, as in PyTorch."""
+    refuse_dtype(a, "clamp_min_scalar_cpu", "b")
     d = a.data
 
     def backward(g):
@@ -326,6 +327,15 @@ def _operand(x, like: Tensor):
     return as_tensor(x, like)
 
 
+def _is_array_bound(x) -> bool:
+    """A tensor bound with dims (a 0-dim tensor passes for a number, as in PyTorch's clamp)."""
+    return isinstance(x, Tensor) and x.data.ndim > 0
+
+
+def _is_number(x) -> bool:
+    return x is not None and not isinstance(x, Tensor)
+
+
 def _array_of(x, dt, xp):
     return x.data.astype(dt, copy=False) if isinstance(x, Tensor) else xp.asarray(x, dtype=dt)
 
@@ -338,6 +348,11 @@ def clamp(a: Tensor, min=None, max=None) -> Tensor:  # noqa: A002  (torch's argu
     """
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if (_is_array_bound(min) and _is_number(max)) or (_is_array_bound(max) and _is_number(min)):
+        raise TypeError(
+            f"clamp(): 'min' and 'max' must both be Tensors or both be Numbers, not {type(min).__name__} and "
+            f"{type(max).__name__}"
+        )
     lo, hi = _operand(min, a), _operand(max, a)
     for bound in (lo, hi):
         if isinstance(bound, Tensor) and bound._device is not a._device:
@@ -479,11 +494,13 @@ def sign(a: Tensor) -> Tensor:
     def backward(g):
         return (_zero_grad(a, g),)
 
-    return make(a._device.xp.sign(a.data), (a,), backward, "sign")
+    sign_of = a.data.copy() if a.data.dtype.kind == "b" else a._device.xp.sign(a.data)  # a bool is its own sign
+    return make(sign_of, (a,), backward, "sign")
 
 
 def floor(a: Tensor) -> Tensor:
     """Round down (zero gradient; integer tensors are returned unchanged in value)."""
+    refuse_dtype(a, "floor", "b")
 
     def backward(g):
         return (_zero_grad(a, g),)
@@ -493,6 +510,7 @@ def floor(a: Tensor) -> Tensor:
 
 def ceil(a: Tensor) -> Tensor:
     """Round up (zero gradient)."""
+    refuse_dtype(a, "ceil", "b")
 
     def backward(g):
         return (_zero_grad(a, g),)

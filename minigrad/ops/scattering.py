@@ -21,6 +21,8 @@ def take(input: Tensor, index: Tensor) -> Tensor:  # noqa: A002  (torch's argume
     The rule is indexing's: the gradient is added back onto each picked element.
     """
     a = check_tensor(input, "take", "input")
+    if isinstance(index, Tensor) and index.data.dtype.kind not in "iu":
+        raise RuntimeError(f"take(): Expected a long tensor for index, but got {index.data.dtype}")
     idx = _index_array(check_tensor(index, "take", "index"), "take", a._device)
     n = a.data.size
     if idx.size:
@@ -45,6 +47,14 @@ def _checked(a: Tensor, dim, index, src, op: str):
     ndim = max(a.data.ndim, 1)
     if idx.ndim != ndim and not (a.data.ndim == 0 and idx.ndim == 0):
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+    if src is not None:
+        normalize_dims(dim, src.data.ndim)  # PyTorch checks ``dim`` against src too
+        if src.data.dtype != a.data.dtype:
+            raise RuntimeError(
+                f"{op}(): Expected self.dtype to be equal to src.dtype ({a.data.dtype} and {src.data.dtype})"
+            )
+        if max(src.data.ndim, 1) != max(idx.ndim, 1):
+            raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
     shape = a.data.shape or (1,)
     src_shape = None if src is None else (src.data.shape or (1,))
     for d in range(idx.ndim):
@@ -57,10 +67,6 @@ def _checked(a: Tensor, dim, index, src, op: str):
     check_index_bounds(idx, axis, shape[axis])
     part = None
     if src is not None:
-        if src.data.dtype != a.data.dtype:
-            raise RuntimeError(
-                f"{op}(): Expected self.dtype to be equal to src.dtype ({a.data.dtype} and {src.data.dtype})"
-            )
         part = src.data.reshape(src_shape)[tuple(slice(0, n) for n in idx.shape)]
     return axis, idx, part
 
@@ -84,7 +90,7 @@ def scatter(input: Tensor, dim: int, index: Tensor, src=None, *, value=None) -> 
         raise TypeError("scatter() missing 1 required positional argument: 'src' (or the keyword 'value')")
     src = value if src is None else src
     if not isinstance(src, Tensor):
-        if isinstance(src, bool) or not isinstance(src, (int, float)):
+        if not isinstance(src, (int, float)):
             raise TypeError(f"scatter(): argument 'value' must be Number, not {type_name(src)}")
         axis, idx, _ = _checked(a, dim, index, None, "scatter")
         out = a.data.copy()
