@@ -70,6 +70,9 @@ DIMS = Kind(_is_dims, "int or tuple of ints")
 DIM_OR_BOOL = Kind(lambda v: _is_dim(v) or isinstance(v, bool), "int, tuple of ints or bool")
 NORM_ORDER = Kind(lambda v: v is None or _is_number(v) or isinstance(v, str) or _is_zero_dim_tensor(v), "Number")
 SPLIT_SIZE = Kind(lambda v: _is_dims(v) or _is_zero_dim_tensor(v), "int or tuple of ints")
+INTS = Kind(lambda v: isinstance(v, (tuple, list)) and all(_is_int(d) for d in v), "tuple of ints")
+SIZE = Kind(_is_dims, "int or tuple of ints")
+PADDING = Kind(lambda v: _is_dims(v) or isinstance(v, str), "int, tuple of ints or str")
 INT_OR_TENSOR = Kind(lambda v: _is_int(v) or isinstance(v, Tensor), "int or Tensor")
 
 _ANNOTATIONS = {
@@ -106,6 +109,10 @@ FUNCTIONAL_NAMES = {
     "running_mean": OPTIONAL_TENSOR,
     "running_var": OPTIONAL_TENSOR,
     "pos_weight": OPTIONAL_TENSOR,
+    "stride": Kind(lambda v: v is None or _is_dims(v), "int or tuple of ints"),
+    "dilation": SIZE,
+    "kernel_size": SIZE,
+    "padding": PADDING,
 }
 # Ops whose arguments differ from the conventions: max(a, other) takes a tensor in ``dim``'s place,
 # var(a, unbiased) a bool, add(2, x) a number first; argmax one dim or None, logsumexp a dim that
@@ -131,6 +138,8 @@ _OVERRIDES = {
     "norm": {"p": NORM_ORDER},
     "split": {"split_size_or_sections": SPLIT_SIZE},
     "narrow": {"start": INT_OR_TENSOR},
+    "pad": {"pad": INTS},
+    "layer_norm": {"normalized_shape": SIZE},
 }
 # torch's names for the arguments minigrad calls ``a`` and ``b``.
 _DISPLAY = {"a": "input", "x": "input", "b": "other"}

@@ -246,6 +246,7 @@ def relu(a: Tensor) -> Tensor:
 
 def leaky_relu(a: Tensor, negative_slope: float = 0.01) -> Tensor:
     """a where a > 0, else negative_slope * a."""
+    refuse_dtype(a, "leaky_relu_cpu", "biu")
     d = _float_data(a)
     xp = a._device.xp
 
@@ -257,6 +258,7 @@ def leaky_relu(a: Tensor, negative_slope: float = 0.01) -> Tensor:
 
 def elu(a: Tensor, alpha: float = 1.0) -> Tensor:
     """a where a > 0, else alpha * (e**a - 1); backward uses the output (out + alpha for a <= 0)."""
+    refuse_dtype(a, "elu_cpu", "biu")
     d = _float_data(a)
     xp = a._device.xp
     pos = d > 0
@@ -272,6 +274,7 @@ def elu(a: Tensor, alpha: float = 1.0) -> Tensor:
 
 def gelu(a: Tensor, approximate: str = "none") -> Tensor:
     """Gaussian error linear unit: a * Phi(a), or its tanh approximation with ``approximate='tanh'``."""
+    refuse_dtype(a, "GeluKernelImpl", "biu")
     if approximate not in ("none", "tanh"):
         raise RuntimeError(f"approximate argument must be either none or tanh, got '{approximate}'")
     xp = a._device.xp
@@ -296,6 +299,7 @@ def gelu(a: Tensor, approximate: str = "none") -> Tensor:
 
 def silu(a: Tensor) -> Tensor:
     """a * sigmoid(a) (also called swish); backward g * s * (1 + a * (1 - s))."""
+    refuse_dtype(a, "silu_cpu", "biu")
     d = _float_data(a)
 
     def backward(g):
@@ -307,6 +311,7 @@ def silu(a: Tensor) -> Tensor:
 
 def softplus(a: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     """log(1 + e**(beta*a)) / beta, computed stably; linear (= a) where beta*a > threshold."""
+    refuse_dtype(a, "softplus_cpu", "biu")
     xp = a._device.xp
     d = _float_data(a)
     z = d * beta

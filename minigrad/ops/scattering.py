@@ -47,12 +47,13 @@ def _checked(a: Tensor, dim, index, src, op: str):
     ndim = max(a.data.ndim, 1)
     if idx.ndim != ndim and not (a.data.ndim == 0 and idx.ndim == 0):
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
-    if src is not None:
-        normalize_dims(dim, src.data.ndim)  # PyTorch checks ``dim`` against src too
+    if src is not None:  # in PyTorch's order: dtype, then dims
         if src.data.dtype != a.data.dtype:
             raise RuntimeError(
                 f"{op}(): Expected self.dtype to be equal to src.dtype ({a.data.dtype} and {src.data.dtype})"
             )
+        if src.data.ndim:
+            normalize_dims(dim, src.data.ndim)
         if max(src.data.ndim, 1) != max(idx.ndim, 1):
             raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
     shape = a.data.shape or (1,)

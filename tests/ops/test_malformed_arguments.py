@@ -76,6 +76,35 @@ TEMPLATES = {
     "t": (X,),
 }
 
+# nn.functional, called as ``lib.nn.functional.<name>``.
+W = T(np.linspace(-1.0, 1.0, 12).reshape(4, 3))
+IMAGES = T(np.linspace(-1.0, 1.0, 2 * 2 * 5 * 5).reshape(2, 2, 5, 5))
+KERNELS = T(np.linspace(-0.5, 0.5, 3 * 2 * 3 * 3).reshape(3, 2, 3, 3))
+LABELS = T(np.array([0, 2]))
+FUNCTIONAL = {
+    **{name: (X,) for name in ("relu", "gelu", "silu", "sigmoid", "tanh", "hardswish", "mish", "softsign")},
+    "softmax": (X, 1),
+    "log_softmax": (X, 0),
+    "leaky_relu": (X, 0.1),
+    "hardtanh": (X, -0.5, 0.5),
+    "linear": (X, W, T(np.zeros(4))),
+    "conv2d": (IMAGES, KERNELS, T(np.zeros(3)), 1, 1),
+    "max_pool2d": (IMAGES, 2),
+    "avg_pool2d": (IMAGES, 2),
+    "mse_loss": (X, P),
+    "l1_loss": (X, P),
+    "cross_entropy": (X, LABELS),
+    "nll_loss": (X, LABELS),
+    "binary_cross_entropy_with_logits": (X, T(np.ones((2, 3)) * 0.5)),
+    "layer_norm": (X, (3,)),
+    "one_hot": (LABELS, 3),
+    "pad": (X, (1, 1)),
+    "embedding": (LABELS, W),
+    "dropout": (X, 0.0),
+    "normalize_placeholder": None,
+}
+del FUNCTIONAL["normalize_placeholder"]
+
 MALFORMED = [
     None,
     [1.0, 2.0],
@@ -102,11 +131,22 @@ def _as(lib, value):
     return value
 
 
-def _call(lib, name: str, args: tuple):
+def _function(lib, form: str, name: str, args: tuple):
+    """The callable and its arguments for one of three forms: ``lib.name``, ``lib.nn.functional.name``,
+    or the method ``args[0].name`` (when the first argument is a tensor)."""
+    if form == "functional":
+        return getattr(lib.nn.functional, name), args
+    if form == "method":
+        return getattr(args[0], name), args[1:]
+    return getattr(lib, name), args
+
+
+def _call(lib, name: str, args: tuple, form: str = "function"):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            return "ok", getattr(lib, name)(*(_as(lib, a) for a in args))
+            fn, rest = _function(lib, form, name, tuple(_as(lib, a) for a in args))
+            return "ok", fn(*rest)
         except Exception as exc:  # noqa: BLE001  (the class is what is compared)
             return "raised", exc
 
@@ -127,9 +167,10 @@ def _torch_exception_class(exc: Exception) -> type:
     PyTorch's own subclasses count as their base, and NotImplementedError (a dtype without a
     kernel) as the RuntimeError it derives from. Where PyTorch's Python wrappers fail with an
     AttributeError on a non-tensor (``torch.norm([1.0])``, ``torch.split(None, 2)``), the clear
-    error is a TypeError, which is what minigrad gives.
+    error is a TypeError, which is what minigrad gives; likewise where a tensor given for a number
+    fails in PyTorch's Python code with "Boolean value of Tensor ... is ambiguous".
     """
-    if isinstance(exc, AttributeError):
+    if isinstance(exc, AttributeError) or str(exc).startswith("Boolean value of Tensor with"):
         return TypeError
     for cls in (IndexError, TypeError, ValueError, RuntimeError):
         if isinstance(exc, cls):
@@ -145,21 +186,45 @@ VARARGS = {"reshape", "permute", "flip", "tile"}
 ANY_DIMS = {"prod", "logsumexp"}
 
 
-def _known_difference(name: str, position: int, value) -> bool:
+# In nn.functional: layer_norm takes an int normalized_shape (as nn.LayerNorm does); softmax needs
+# its dim (no implicit choice); pools and cross_entropy name the dims they need where torch fails
+# on a dim out of range; hardtanh of integers computes in floats; a bad target's shape is always
+# a ValueError and its dtype a RuntimeError (torch picks by which check its kernel runs first);
+# a 0-dim tensor is not taken for a number.
+FUNCTIONAL_DIFFERENCES = {
+    ("cross_entropy", 0): lambda v: isinstance(v, T) and v.data.ndim == 0,
+    ("cross_entropy", 1): lambda v: isinstance(v, T),
+    ("nll_loss", 1): lambda v: isinstance(v, T),
+    ("binary_cross_entropy_with_logits", 1): lambda v: isinstance(v, T) and v.data.dtype.kind in "iu",
+    ("hardtanh", 0): lambda v: isinstance(v, T) and v.data.dtype.kind in "iu",
+    ("embedding", 1): lambda v: isinstance(v, T) and v.data.size == 0,
+    ("layer_norm", 1): lambda v: isinstance(v, int) and not isinstance(v, bool),
+    ("softmax", 1): lambda v: v is None,
+    ("log_softmax", 1): lambda v: v is None,
+    ("avg_pool2d", 0): lambda v: isinstance(v, T) and v.data.ndim < 3,
+    ("max_pool2d", 0): lambda v: isinstance(v, T) and v.data.ndim < 3,
+}
+
+
+def _known_difference(name: str, position: int, value, form: str = "function") -> bool:
+    if form == "functional":
+        if isinstance(value, T) and value.data.ndim == 0 and position > 0:
+            return True
+        return FUNCTIONAL_DIFFERENCES.get((name, position), lambda v: False)(value)
     if name in VARARGS and position == 1 and isinstance(value, int) and not isinstance(value, bool):
         return True
     return name in ANY_DIMS and position == 1 and (value is None or isinstance(value, tuple))
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(name=st.sampled_from(sorted(TEMPLATES)), data=st.data())
-def test_malformed_argument_gets_torchs_outcome(name, data):
-    args = list(TEMPLATES[name])
-    position = data.draw(st.integers(0, len(args) - 1), label="position")
-    args[position] = data.draw(st.sampled_from(MALFORMED), label="value")
-    assume(not _known_difference(name, position, args[position]))
-    theirs_kind, theirs = _call(torch, name, tuple(args))
-    ours_kind, ours = _call(mg, name, tuple(args))
+CASES = [("function", name) for name in sorted(TEMPLATES)]
+CASES += [("method", name) for name in sorted(TEMPLATES) if hasattr(torch.Tensor, name) and name not in {"where"}]
+CASES += [("functional", name) for name in sorted(FUNCTIONAL)]
+
+
+def check_outcomes(form: str, name: str, args: tuple) -> None:
+    """minigrad raises where torch raises (the same class), else returns torch's values."""
+    theirs_kind, theirs = _call(torch, name, args, form)
+    ours_kind, ours = _call(mg, name, args, form)
     if theirs_kind == "raised":
         assert ours_kind == "raised", f"torch raised {theirs!r}, minigrad returned {ours!r}"
         assert isinstance(ours, _torch_exception_class(theirs)), f"torch raised {theirs!r}, minigrad {ours!r}"
@@ -170,3 +235,16 @@ def test_malformed_argument_gets_torchs_outcome(name, data):
     for e, g in zip(expected, got):
         assert e.shape == g.shape
         np.testing.assert_allclose(g.astype(float), e.astype(float), rtol=1e-6, atol=1e-6, equal_nan=True)
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=st.sampled_from(CASES), data=st.data())
+def test_malformed_argument_gets_torchs_outcome(case, data):
+    form, name = case
+    args = list((FUNCTIONAL if form == "functional" else TEMPLATES)[name])
+    first = 1 if form == "method" else 0  # a method's self stays a tensor
+    position = data.draw(st.integers(first, len(args) - 1) if len(args) > first else st.just(None), label="position")
+    if position is not None:
+        args[position] = data.draw(st.sampled_from(MALFORMED), label="value")
+        assume(not _known_difference(name, position, args[position], form))
+    check_outcomes(form, name, tuple(args))
