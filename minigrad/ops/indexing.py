@@ -18,6 +18,7 @@ from .. import _state
 from .. import backend as B
 from ..tensor import Tensor, _check_inplace, make, make_leaf, shape_str
 from ._util import normalize_dims
+from .elementwise import where
 
 __all__ = ["gather", "index_select", "take_along_dim", "masked_fill"]
 
@@ -191,7 +192,10 @@ def index_with_key(a: Tensor, key: tuple, op: str = "index", accumulate: bool = 
     def backward(g):
         return (_scatter_into_zeros(g, key, src, accumulate),)
 
-    return make(_take(a.data, key), (a,), backward, op)
+    def jvp(t):
+        return index_with_key(t, key, op, accumulate)
+
+    return make(_take(a.data, key), (a,), backward, op, jvp)
 
 
 def _take(arr, key: tuple):
@@ -226,7 +230,10 @@ def _scatter_into_zeros(g: Tensor, key: tuple, shape: tuple, accumulate: bool) -
     def backward(gg):
         return (index_with_key(gg, key, "index", accumulate),)
 
-    return make(out, (g,), backward, "index_backward")
+    def jvp(t):
+        return _scatter_into_zeros(t, key, shape, accumulate)
+
+    return make(out, (g,), backward, "index_backward", jvp)
 
 
 def _op_name(key: tuple) -> str:
@@ -421,7 +428,7 @@ def masked_fill(a: Tensor, mask: Tensor, value) -> Tensor:
     else:
         raise TypeError(f"masked_fill(): argument 'value' must be a Number or a 0-d Tensor, not {type(value).__name__}")
     try:
-        np.broadcast_shapes(a.data.shape, m.shape)
+        shape = np.broadcast_shapes(a.data.shape, m.shape)
     except ValueError:
         raise RuntimeError(
             f"masked_fill: the mask of shape {shape_str(m.shape)} does not broadcast with the tensor of shape "
@@ -429,19 +436,17 @@ def masked_fill(a: Tensor, mask: Tensor, value) -> Tensor:
         ) from None
     xp = a._device.xp
     out = xp.where(m, xp.asarray(fill).astype(a.data.dtype), a.data)
-    mask_t = make_leaf(m, a._device)
-    # The rules fill the gradient instead of multiplying it by a 0/1 mask: inf * 0 would be NaN.
-    if not isinstance(value, Tensor):
+    parents = (a, value) if isinstance(value, Tensor) else (a,)
+    filled = make_leaf(xp.broadcast_to(m, shape), a._device)
 
-        def backward(g):
-            return (g.masked_fill(mask_t, 0),)
+    def backward(g):
+        grads = (lambda: where(filled, 0.0, g), lambda: where(filled, g, 0.0).sum())
+        return grads[: len(parents)]
 
-        return make(out, (a,), backward, "masked_fill")
+    def jvp(ta, tv=None):
+        return where(filled, 0.0 if tv is None else tv, ta)
 
-    def backward_with_value(g):
-        return g.masked_fill(mask_t, 0), g.masked_fill(~mask_t, 0)
-
-    return make(out, (a, value), backward_with_value, "masked_fill")
+    return make(out, parents, backward, "masked_fill", jvp)
 
 
 def masked_fill_(a: Tensor, mask: Tensor, value) -> Tensor:
