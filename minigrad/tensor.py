@@ -325,6 +325,15 @@ class Tensor:
         return self
 
     def fill_(self, value) -> Tensor:
+        """Fill with ``value`` (a number or a 0-dim tensor) in place."""
+        if isinstance(value, Tensor):
+            if value.data.ndim:
+                raise RuntimeError(
+                    f"fill_ only supports 0-dimension value tensor but got tensor with {value.data.ndim} dimensions."
+                )
+            value = value.data
+        elif not isinstance(value, (int, float, np.number, np.bool_)):
+            raise TypeError(f"fill_(): argument 'value' (position 1) must be Number, not {type(value).__name__}")
         _check_inplace(self)
         self.data[...] = value
         return self
