@@ -28,7 +28,7 @@ from ..tensor import Tensor
 from . import events as E
 from .snapshot import DEFAULT_MAX_VALUES, snapshot, type_name
 
-__all__ = ["Converter"]
+__all__ = ["Converter", "claim_thread", "release_thread"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 # tensors made through these (creation functions, ops, and this recorder's own frames) count as the user's
@@ -36,6 +36,29 @@ _USER_FACING_DIRS = frozenset({_PACKAGE_DIR} | {os.path.join(_PACKAGE_DIR, d) + 
 _PENDING_MAX_AGE = 256  # events after which an unresolved statement's frame is released
 _REPR_CHARS = 80
 _closure_cache: dict = {}
+
+
+_claims: dict = {}  # thread ident -> the converters recording that thread as their own
+_claims_lock = threading.Lock()
+
+
+def claim_thread(conv, ident: int | None = None) -> None:
+    """Make thread ``ident`` (default: this one) ``conv``'s own: a converter recording every
+    thread leaves that thread's events to the converters that claim it."""
+    ident = threading.get_ident() if ident is None else ident
+    with _claims_lock:
+        _claims[ident] = (*_claims.get(ident, ()), conv)
+
+
+def release_thread(conv, ident: int | None = None) -> None:
+    """Undo :func:`claim_thread`."""
+    ident = threading.get_ident() if ident is None else ident
+    with _claims_lock:
+        owners = tuple(c for c in _claims.get(ident, ()) if c is not conv)
+        if owners:
+            _claims[ident] = owners
+        else:
+            _claims.pop(ident, None)
 
 
 def _is_internal(filename: str) -> bool:
@@ -102,7 +125,7 @@ class Converter:
     ``handle(kind, fields)`` returns the new records (possibly several: late
     nodes and names come first) and passes each to ``sink``; it is safe to
     call from several threads. ``threads``: a set of thread idents to record,
-    or None for every thread.
+    or None for every thread not claimed by another converter (:func:`claim_thread`).
     """
 
     def __init__(self, sink=None, *, max_values=DEFAULT_MAX_VALUES, sources=True, names=True, threads=None):
@@ -116,7 +139,7 @@ class Converter:
         self._count = 0
         self._known: set = set()
         self._name_of: dict = {}
-        self._passes: list = []
+        self._passes_of: dict = {}  # thread ident -> ids of its active passes, outermost first
         self._pending: dict = {}  # frame -> [line, first seq, [weakref to node]]
         self._lock = threading.RLock()
         self._out: list = []
@@ -127,7 +150,11 @@ class Converter:
         self.handle(kind, fields)
 
     def handle(self, kind: str, fields: dict) -> list:
-        if self.threads is not None and threading.get_ident() not in self.threads:
+        if self.threads is None:
+            owners = _claims.get(threading.get_ident())
+            if owners is not None and self not in owners:
+                return []  # that thread records itself elsewhere
+        elif threading.get_ident() not in self.threads:
             return []
         handler = getattr(self, "_on_" + kind, None)
         if handler is None:
@@ -157,6 +184,21 @@ class Converter:
             return out
 
     # ------------------------------------------------------------ helpers
+    @property
+    def _passes(self) -> list:
+        """This thread's active pass ids, outermost first (threads run passes independently)."""
+        ident = threading.get_ident()
+        passes = self._passes_of.get(ident)
+        if passes is None:
+            passes = self._passes_of[ident] = []
+        return passes
+
+    def _pass_ended(self, depth: int) -> None:
+        passes = self._passes
+        del passes[depth - 1 :]
+        if not passes:
+            del self._passes_of[threading.get_ident()]  # a finished thread leaves nothing behind
+
     def _deliver(self, cls, pass_id, depth, **kw) -> None:
         ev = cls(seq=self._count, pass_id=pass_id, depth=depth, **kw)
         self._count += 1
@@ -397,14 +439,14 @@ class Converter:
         self._deliver(E.GradsRestored, f["pass_id"], f["depth"], restored=restored)
 
     def _on_pass_finished(self, f) -> None:
-        del self._passes[f["depth"] - 1 :]
+        self._pass_ended(f["depth"])
         results = f["results"]
         if results is not None:
             results = tuple(self._snap(r) for r in results)
         self._deliver(E.PassFinished, f["pass_id"], f["depth"], results=results)
 
     def _on_error(self, f) -> None:
-        del self._passes[f["depth"] - 1 :]
+        self._pass_ended(f["depth"])
         node = f["node"]
         exc = f["error"]
         self._deliver(

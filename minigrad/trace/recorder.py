@@ -6,7 +6,7 @@ import threading
 from contextlib import contextmanager
 
 from .. import _events
-from .convert import Converter
+from .convert import Converter, claim_thread, release_thread
 from .snapshot import DEFAULT_MAX_VALUES
 from .trace import Trace
 
@@ -29,11 +29,13 @@ def listen(callback, *, max_values=DEFAULT_MAX_VALUES, sources=True, names=True,
         for ev in conv.handle(kind, fields):
             callback(ev)
 
+    claim_thread(conv)
     _events.add_listener(listener)
     try:
         yield conv
     finally:
         _events.remove_listener(listener)
+        release_thread(conv)
         for ev in conv.flush():
             callback(ev)
 
@@ -45,16 +47,20 @@ def record(*, max_values=DEFAULT_MAX_VALUES, sources=True, names=True, all_threa
     ``max_values``: tensors with more elements are kept as summaries (default 1024).
     ``sources``: record the user's file/line/text for each new node.
     ``names``: learn node names from the variables the user's code binds them to.
-    ``all_threads``: record events from every thread, not only the one entering the block.
+    ``all_threads``: record events from every thread, not only the one entering the block
+    (except threads inside a recording of their own: each event goes to the recording of
+    the thread that made it).
     ``meta``: a dict stored with the trace (and in its file header).
     """
     trace = Trace(meta=meta)
     conv = Converter(
         trace.append, max_values=max_values, sources=sources, names=names, threads=_thread_filter(all_threads)
     )
+    claim_thread(conv)
     _events.add_listener(conv)
     try:
         yield trace
     finally:
         _events.remove_listener(conv)
+        release_thread(conv)
         conv.flush()

@@ -26,7 +26,7 @@ import traceback
 from dataclasses import dataclass
 
 from .. import _events
-from .convert import Converter
+from .convert import Converter, claim_thread, release_thread
 from .output import OutputCapture, capture_thread_output
 from .snapshot import DEFAULT_MAX_VALUES
 from .trace import Trace
@@ -322,6 +322,7 @@ class Stepper:
     def _work(self) -> None:
         ident = threading.get_ident()
         self._converter.threads.add(ident)
+        claim_thread(self._converter, ident)
         _events.add_listener(self._listener)
         status = "stopped"
         try:
@@ -361,6 +362,7 @@ class Stepper:
 
     def _finish(self, status: str) -> None:
         _events.remove_listener(self._listener)
+        release_thread(self._converter)
         self._converter.flush()
         with self._cond:
             if self._stopping and status == "finished":

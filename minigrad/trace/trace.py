@@ -6,6 +6,7 @@ then one event per line (see :func:`~minigrad.trace.events.event_to_json`).
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import json
 import threading
@@ -17,7 +18,7 @@ __all__ = ["Trace", "TraceFormatError", "SCHEMA_VERSION", "FORMAT_NAME"]
 
 SCHEMA_VERSION = 1
 FORMAT_NAME = "minigrad-trace"
-_CHECKPOINT_EVERY = 256
+_CHECKPOINT_EVERY = 256  # least events between two replay checkpoints
 
 
 class TraceFormatError(ValueError):
@@ -39,6 +40,7 @@ class Trace:
         self.meta: dict = dict(meta or {})
         self._lock = threading.Lock()
         self._checkpoints: dict = {0: Replay()}  # index -> replay model after events[:index]
+        self._checkpoint_at: list = [0]  # the indices of _checkpoints, sorted
         for ev in events:
             self.append(ev)
 
@@ -97,20 +99,30 @@ class Trace:
         ]
 
     def state_at(self, step: int) -> State:
-        """The state right after event ``step`` (negative counts from the end), from the events alone."""
+        """The state right after event ``step`` (negative counts from the end), from the events alone.
+
+        The state is replayed from the nearest checkpoint before it. Checkpoints share
+        unchanged values with each other (see :mod:`~minigrad.trace.chunked`), and
+        one is kept only after at least as many events as its copy costs, so the
+        memory they take grows with the number of events, not with its square.
+        """
         events = self.events
         n = len(events)
         if not -n <= step < n:
             raise IndexError(f"step {step} out of range for a trace of {n} events")
         step %= n
         with self._lock:
-            base = max(i for i in self._checkpoints if i <= step + 1)
-            replay = self._checkpoints[base].copy()
-        for i in range(base, step + 1):
+            last = self._checkpoint_at[bisect.bisect_right(self._checkpoint_at, step + 1) - 1]
+            replay = self._checkpoints[last].copy()
+        for i in range(last, step + 1):
             replay.apply(events[i])
-            if (i + 1) % _CHECKPOINT_EVERY == 0:
+            done = i + 1
+            if done % _CHECKPOINT_EVERY == 0 and done - last >= max(_CHECKPOINT_EVERY, replay.size):
                 with self._lock:
-                    self._checkpoints.setdefault(i + 1, replay.copy())
+                    if done not in self._checkpoints:
+                        self._checkpoints[done] = replay.copy()
+                        bisect.insort(self._checkpoint_at, done)
+                last = done
         return replay.state(step, events[step])
 
     # ------------------------------------------------------------ files
