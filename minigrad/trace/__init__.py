@@ -55,8 +55,10 @@ Trace
 ``record(max_values=1024, sources=True, names=True, all_threads=False, meta=None)``
 yields a :class:`Trace`: ``events`` (list, ``events[k].seq == k``), ``nodes``
 (id -> NodeInfo with the latest name), ``node(id_or_name)``, ``find(kind, node, pass_id)``,
-``state_at(k)`` and ``save(path)`` / ``Trace.load(path)`` (JSON Lines, schema
-version in the header; errors name the line).
+``state_at(k)`` and ``save(path)`` / ``Trace.load(path, max_bytes=1 GiB)`` (JSON Lines,
+schema version 2 in the header, values as base64 of little-endian bytes, gzip when the
+name ends ``.gz``; version 1 files still load). Loading treats the file as untrusted:
+every field is checked and any damage is one :class:`TraceFormatError` naming the line.
 
 ``state_at(k)`` -> :class:`State` after event k, derived from the events alone:
 ``nodes`` (id -> :class:`NodeState`: ``data``, ``grad`` (.grad), ``pass_grad``

@@ -8,6 +8,7 @@ for GPU tensors only the summary scalars and the first values cross to the host.
 
 from __future__ import annotations
 
+import base64
 import math
 from dataclasses import dataclass
 
@@ -104,9 +105,11 @@ class Snapshot:
 
     # ------------------------------------------------------------ JSON
     def to_json(self) -> dict:
+        """A JSON-ready dict (trace format version 2: values as base64 of their little-endian bytes)."""
         d = {"shape": list(self.shape), "dtype": self.dtype, "device": self.device}
         if self.values is not None:
-            d["values"] = self.values.tolist()
+            little = np.ascontiguousarray(self.values, dtype=self.values.dtype.newbyteorder("<"))
+            d["b64"] = base64.b64encode(little.tobytes()).decode("ascii")
         else:
             s = self.stats
             d["stats"] = {
@@ -124,16 +127,11 @@ class Snapshot:
 
     @classmethod
     def from_json(cls, d: dict) -> Snapshot:
-        shape = tuple(int(n) for n in d["shape"])
-        values = None
-        stats = None
-        if "values" in d:
-            values = np.array(d["values"], dtype=np.dtype(d["dtype"])).reshape(shape)
-            values.flags.writeable = False
-        else:
-            s = d["stats"]
-            stats = Stats(s["min"], s["max"], s["mean"], s["norm"], s["nan_count"], s["inf_count"], tuple(s["head"]))
-        return cls(shape, d["dtype"], d["device"], values, stats, d.get("tensor_id"))
+        """The snapshot a dict from :meth:`to_json` (or a version 1 file) describes; every field is
+        checked (:class:`~minigrad.trace.schema.SchemaError`, a ValueError, when one is wrong)."""
+        from .schema import snapshot_from_json
+
+        return snapshot_from_json(d)
 
 
 _names: dict = {}  # dtype or Device -> its string (str(dtype) is slow in NumPy)

@@ -1,28 +1,23 @@
 """Trace: the recorded events of a run, its graph, and its state at any step.
 
-Saved as JSON Lines: a header line ``{"format": "minigrad-trace", "version": N, ...}``
-then one event per line (see :func:`~minigrad.trace.events.event_to_json`).
+Saved as JSON Lines (see :mod:`~minigrad.trace.files`): a header line
+``{"format": "minigrad-trace", "version": N, ...}`` then one event per line.
 """
 
 from __future__ import annotations
 
 import bisect
 import dataclasses
-import json
 import threading
 
+from ..safeio import DEFAULT_MAX_BYTES
 from . import events as E
+from .files import FORMAT_NAME, SCHEMA_VERSION, TraceFormatError, read_trace, write_trace
 from .state import Replay, State
 
 __all__ = ["Trace", "TraceFormatError", "SCHEMA_VERSION", "FORMAT_NAME"]
 
-SCHEMA_VERSION = 1
-FORMAT_NAME = "minigrad-trace"
 _CHECKPOINT_EVERY = 256  # least events between two replay checkpoints
-
-
-class TraceFormatError(ValueError):
-    """A trace file is not a minigrad trace, has another schema version, or is damaged."""
 
 
 class Trace:
@@ -127,44 +122,13 @@ class Trace:
 
     # ------------------------------------------------------------ files
     def save(self, path) -> None:
-        """Write the trace as JSON Lines (header line, then one event per line)."""
-        header = {"format": FORMAT_NAME, "version": SCHEMA_VERSION, "meta": self.meta, "events": len(self.events)}
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(json.dumps(header, default=str) + "\n")
-            for ev in list(self.events):
-                fh.write(json.dumps(E.event_to_json(ev)) + "\n")
+        """Write the trace as JSON Lines (header line, then one event per line; values as base64),
+        gzip-compressed when ``path`` ends ``.gz``."""
+        write_trace(self, path)
 
     @classmethod
-    def load(cls, path) -> Trace:
-        """Read a trace written by :meth:`save`; :class:`TraceFormatError` naming the line when it cannot."""
-        with open(path, encoding="utf-8") as fh:
-            first = fh.readline()
-            try:
-                header = json.loads(first)
-            except json.JSONDecodeError as exc:
-                raise TraceFormatError(f"{path}: line 1: not a minigrad trace header ({exc.msg})") from None
-            if not isinstance(header, dict) or header.get("format") != FORMAT_NAME:
-                raise TraceFormatError(f"{path}: line 1: not a minigrad trace (no '{FORMAT_NAME}' header)")
-            if header.get("version") != SCHEMA_VERSION:
-                raise TraceFormatError(
-                    f"{path}: line 1: trace schema version {header.get('version')!r} is not supported "
-                    f"(this minigrad reads version {SCHEMA_VERSION})"
-                )
-            trace = cls(meta=header.get("meta") or {})
-            for lineno, line in enumerate(fh, start=2):
-                if not line.strip():
-                    continue
-                try:
-                    ev = E.event_from_json(json.loads(line))
-                    trace.append(ev)
-                except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError) as exc:
-                    raise TraceFormatError(
-                        f"{path}: line {lineno}: damaged event ({type(exc).__name__}: {exc})"
-                    ) from None
-        expected = header.get("events")
-        if expected is not None and expected != len(trace.events):
-            raise TraceFormatError(
-                f"{path}: line {len(trace.events) + 2}: file ends after {len(trace.events)} events, "
-                f"the header announced {expected} (truncated?)"
-            )
-        return trace
+    def load(cls, path, max_bytes: int = DEFAULT_MAX_BYTES) -> Trace:
+        """Read a trace written by :meth:`save` (format version 1 or 2, gzip or not), checking every
+        field; :class:`TraceFormatError` naming the line when it cannot, or when the file would
+        expand beyond ``max_bytes`` bytes."""
+        return read_trace(cls, path, max_bytes)
