@@ -16,7 +16,7 @@ import zipfile
 
 import numpy as np
 
-__all__ = ["DEFAULT_MAX_BYTES", "UnsafeFileError", "load_npz", "check_size"]
+__all__ = ["DEFAULT_MAX_BYTES", "UnsafeFileError", "load_npz", "check_size", "format_bytes"]
 
 DEFAULT_MAX_BYTES = 1 << 30  # 1 GiB: more than any course model or trace, less than a bomb
 _NUMERIC_KINDS = "biufc"
@@ -26,7 +26,8 @@ class UnsafeFileError(ValueError):
     """A file would need code execution (pickle) or more memory than allowed to load."""
 
 
-def _fmt_bytes(n: int) -> str:
+def format_bytes(n: int) -> str:
+    """``n`` bytes in words: "2.2 GB", "350.0 kB", "12 bytes"."""
     for unit, size in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
         if n >= size:
             return f"{n / size:.1f} {unit}"
@@ -37,7 +38,7 @@ def check_size(nbytes: int, max_bytes: int, what: str) -> None:
     """Raise :class:`UnsafeFileError` when ``what`` would take more than ``max_bytes`` bytes."""
     if nbytes > max_bytes:
         raise UnsafeFileError(
-            f"{what} would take {_fmt_bytes(nbytes)} once loaded, over the limit of {_fmt_bytes(max_bytes)} "
+            f"{what} would take {format_bytes(nbytes)} once loaded, over the limit of {format_bytes(max_bytes)} "
             f"(max_bytes={max_bytes}; pass a larger max_bytes if you trust the file)"
         )
 

@@ -135,7 +135,7 @@ class Converter:
         self.sources = sources
         self.names = names
         self.threads = threads
-        self._sink = sink
+        self.sink = sink
         self._count = 0
         self._known: set = set()
         self._name_of: dict = {}
@@ -203,8 +203,8 @@ class Converter:
         ev = cls(seq=self._count, pass_id=pass_id, depth=depth, **kw)
         self._count += 1
         self._out.append(ev)
-        if self._sink is not None:
-            self._sink(ev)
+        if self.sink is not None:
+            self.sink(ev)
 
     def _snap(self, t):
         """A snapshot of a tensor or array, shared with earlier events while it cannot have changed.

@@ -40,6 +40,12 @@ def _open(path, mode: str):
 def write_trace(trace, path) -> None:
     """Write ``trace`` to ``path`` (gzip-compressed when it ends ``.gz``)."""
     header = {"format": FORMAT_NAME, "version": SCHEMA_VERSION, "meta": trace.meta, "events": len(trace.events)}
+    if trace.summarised_before is not None:  # the recording's memory budget reduced these events
+        header["reduced"] = {
+            "summarised_before": trace.summarised_before,
+            "outlined_before": trace.outlined_before,
+            "message": trace.budget_message,
+        }
     with _open(path, "wb") as fh:
         fh.write((json.dumps(header, default=str) + "\n").encode("utf-8"))
         for ev in list(trace.events):
@@ -102,6 +108,15 @@ def _header(lines: _Lines) -> dict:
     count = header.get("events")
     if count is not None and (type(count) is not int or count < 0):
         raise lines.error("the header's 'events' is not a count")
+    reduced = header.get("reduced", {})
+    if not isinstance(reduced, dict) or any(
+        not (k == "message" and (v is None or type(v) is str))
+        and not (k in ("summarised_before", "outlined_before") and (v is None or (type(v) is int and v >= 0)))
+        for k, v in reduced.items()
+    ):
+        raise lines.error(
+            "the header's 'reduced' is not {'summarised_before': N, 'outlined_before': N, 'message': text}"
+        )
     return header
 
 
@@ -111,6 +126,10 @@ def read_trace(cls, path, max_bytes: int = DEFAULT_MAX_BYTES):
         lines = _Lines(fh, path, max_bytes)
         header = _header(lines)
         trace = cls(meta=header.get("meta") or {})
+        reduced = header.get("reduced", {})
+        trace.summarised_before = reduced.get("summarised_before")
+        trace.outlined_before = reduced.get("outlined_before")
+        trace.budget_message = reduced.get("message")
         decoder = Decoder()
         while (text := lines.next()) is not None:
             if not text.strip():

@@ -21,7 +21,7 @@ import types
 import numpy as np
 
 from . import events as E
-from .snapshot import Snapshot
+from .snapshot import DROPPED_STATS, Snapshot
 from .summary import HEAD_VALUES, Stats
 
 __all__ = ["Decoder", "SchemaError", "ALLOWED_DTYPE_KINDS", "snapshot_from_json"]
@@ -173,15 +173,19 @@ def snapshot_from_json(d, where: str = "snapshot") -> Snapshot:
     """A :class:`Snapshot` from its JSON object (either encoding), every field checked."""
     if type(d) is not dict:
         _fail(where, f"expected an object, got {_kind(d)}")
-    _fields(d, ("shape", "dtype", "device"), ("values", "b64", "stats", "tensor_id"), where)
+    _fields(d, ("shape", "dtype", "device"), ("values", "b64", "stats", "dropped", "tensor_id"), where)
     shape = _shape(d["shape"], f"{where}.shape")
     dtype = _dtype(d["dtype"], f"{where}.dtype")
     device = _str(d["device"], f"{where}.device")
     tensor_id = _opt_int(d.get("tensor_id"), f"{where}.tensor_id")
-    given = [k for k in ("values", "b64", "stats") if k in d]
+    given = [k for k in ("values", "b64", "stats", "dropped") if k in d]
     if len(given) != 1:
-        _fail(where, "expected exactly one of 'values', 'b64', 'stats'")
+        _fail(where, "expected exactly one of 'values', 'b64', 'stats', 'dropped'")
     values = stats = None
+    if "dropped" in d:
+        if d["dropped"] is not True:
+            _fail(f"{where}.dropped", f"expected true, got {d['dropped']!r}")
+        return Snapshot(shape, dtype.name, device, None, DROPPED_STATS, tensor_id, True)
     if "values" in d:
         values = _values_v1(d["values"], dtype, shape, f"{where}.values")
     elif "b64" in d:

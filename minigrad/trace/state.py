@@ -72,7 +72,9 @@ class State:
     none is active (statuses and pass gradients refer to it). ``current_node`` and
     ``current_edge`` ((source, target) ids) are what the event is about.
     ``passes`` are the active passes, outermost first; ``save_stack`` grad()'s
-    stashes, outermost first; ``error`` the last error event of the shown pass.
+    stashes, outermost first; ``error`` the last error event of the shown pass;
+    ``dropped``: a sentence when the recording's memory budget reduced this step's
+    values (to summaries, or to an outline without values), else None.
     """
 
     step: int
@@ -84,6 +86,7 @@ class State:
     passes: tuple
     save_stack: tuple
     error: E.ErrorEvent | None
+    dropped: str | None = None
 
 
 class NodeStates(Mapping):

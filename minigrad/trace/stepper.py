@@ -26,6 +26,7 @@ import traceback
 from dataclasses import dataclass
 
 from .. import _events
+from .budget import DEFAULT_MAX_BYTES, Budget
 from .convert import Converter, claim_thread, release_thread
 from .output import OutputCapture, capture_thread_output
 from .snapshot import DEFAULT_MAX_VALUES
@@ -112,7 +113,8 @@ class Stepper:
     (the callable's return value).
 
     ``start_paused``: pause at the first event (else run to a breakpoint).
-    ``max_values``, ``sources``, ``names``: as for :func:`minigrad.trace.record`.
+    ``max_values``, ``max_bytes``, ``sources``, ``names``: as for :func:`minigrad.trace.record`
+    (``trace.budget_message`` says what the memory budget dropped, or None).
     """
 
     def __init__(
@@ -122,6 +124,7 @@ class Stepper:
         *,
         start_paused: bool = True,
         max_values: int = DEFAULT_MAX_VALUES,
+        max_bytes: int = DEFAULT_MAX_BYTES,
         sources: bool = True,
         names: bool = True,
         breakpoints=(),
@@ -156,9 +159,9 @@ class Stepper:
         self._released = False
         self._stopping = False
         self._thread: threading.Thread | None = None
-        self._converter = Converter(
-            self.trace.append, max_values=max_values, sources=sources, names=names, threads=set()
-        )
+        self._converter = Converter(max_values=max_values, sources=sources, names=names, threads=set())
+        self._budget = Budget(self.trace, self._converter, max_bytes)
+        self._converter.sink = self._budget.append
 
     # ------------------------------------------------------------ life cycle
     def start(self) -> Stepper:

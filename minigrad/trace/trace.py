@@ -27,6 +27,10 @@ class Trace:
     latest known name. A Trace may grow while it is read (a running Stepper);
     appending is thread-safe and readers see a consistent prefix.
     ``meta`` holds free-form facts about the run (script, argv, options).
+    ``summarised_before`` / ``outlined_before``: when a recording's memory budget
+    was reached, the events before these indices hold summaries / outlines only
+    (see :mod:`~minigrad.trace.budget`), and ``budget_message`` says so in one
+    sentence; None otherwise.
     """
 
     def __init__(self, events=(), meta=None):
@@ -36,6 +40,9 @@ class Trace:
         self._lock = threading.Lock()
         self._checkpoints: dict = {0: Replay()}  # index -> replay model after events[:index]
         self._checkpoint_at: list = [0]  # the indices of _checkpoints, sorted
+        self.summarised_before: int | None = None
+        self.outlined_before: int | None = None
+        self.budget_message: str | None = None
         for ev in events:
             self.append(ev)
 
@@ -71,6 +78,34 @@ class Trace:
             elif isinstance(ev, E.NodeNamed) and ev.node in self.nodes:
                 self.nodes[ev.node] = dataclasses.replace(self.nodes[ev.node], name=ev.name)
             self.events.append(ev)
+
+    def rewrite(self, start: int, stop: int, fn) -> None:
+        """Replace ``events[start:stop]`` by ``fn(event)`` each (same kinds and seqs, other values);
+        node records follow, keeping their latest names. Replay checkpoints are dropped."""
+        with self._lock:
+            for i in range(start, stop):
+                ev = self.events[i]
+                new = fn(ev)
+                if new is ev:
+                    continue
+                self.events[i] = new
+                if isinstance(new, E.NodeCreated) and new.node in self.nodes:
+                    self.nodes[new.node] = dataclasses.replace(new.info, name=self.nodes[new.node].name)
+            self._checkpoints = {0: Replay()}
+            self._checkpoint_at = [0]
+
+    def _dropped(self, step: int) -> str | None:
+        if self.outlined_before is not None and step < self.outlined_before:
+            return (
+                f"step {step} is in the outline of the recording (events 0..{self.outlined_before - 1}): its "
+                "values were dropped to keep the recording within its memory budget (record(max_bytes=...))"
+            )
+        if self.summarised_before is not None:
+            return (
+                f"values at step {step} are summaries (min/max/mean/norm) only: the recording reached its "
+                f"memory budget at event {self.summarised_before} (record(max_bytes=...))"
+            )
+        return None
 
     # ------------------------------------------------------------ queries
     def node(self, key) -> E.NodeInfo:
@@ -118,7 +153,9 @@ class Trace:
                         self._checkpoints[done] = replay.copy()
                         bisect.insort(self._checkpoint_at, done)
                 last = done
-        return replay.state(step, events[step])
+        state = replay.state(step, events[step])
+        dropped = self._dropped(step)
+        return state if dropped is None else dataclasses.replace(state, dropped=dropped)
 
     # ------------------------------------------------------------ files
     def save(self, path) -> None:
