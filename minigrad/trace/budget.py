@@ -2,7 +2,8 @@
 
 :class:`Budget` sits between the :class:`~minigrad.trace.convert.Converter` and the
 :class:`~minigrad.trace.trace.Trace` and counts the bytes the recorded values take
-(each snapshot once, however many events share it, plus a fixed cost per event).
+(each snapshot once, however many events share it, as the converter takes it, plus a
+fixed cost per event).
 When the count passes ``max_bytes``:
 
 1. full values give way to summaries: every value recorded so far is replaced by
@@ -24,7 +25,7 @@ from ..safeio import format_bytes
 from . import events as E
 from .snapshot import Snapshot, outline, summary_of
 
-__all__ = ["Budget", "DEFAULT_MAX_BYTES", "event_bytes", "map_snapshots"]
+__all__ = ["Budget", "DEFAULT_MAX_BYTES", "event_bytes", "map_snapshots", "snapshot_bytes"]
 
 DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 EVENT_BYTES = 200  # an event record, its tuples and its node ids, roughly
@@ -32,7 +33,8 @@ SNAPSHOT_BYTES = 250  # a Snapshot record without its values
 STATS_BYTES = 450  # a summary: the Stats record, its numbers and its first values
 
 
-def _snapshot_bytes(snap: Snapshot) -> int:
+def snapshot_bytes(snap: Snapshot) -> int:
+    """The bytes one snapshot holds (its record, and its values or summary)."""
     if snap.dropped:
         return 0  # one shared record per shape and dtype
     if snap.values is not None:
@@ -68,7 +70,7 @@ def event_bytes(ev, seen: dict) -> int:
         nonlocal total
         if seen.get(id(snap)) is not snap:
             seen[id(snap)] = snap
-            total += _snapshot_bytes(snap)
+            total += snapshot_bytes(snap)
         return snap
 
     map_snapshots(ev, count)
@@ -86,12 +88,14 @@ class Budget:
         self.max_bytes = max_bytes
         self.used = 0
         self._limit = max_bytes  # make room past this count (raised when even outlines do not fit)
-        self._seen: dict = {}  # id -> snapshot counted since the last recount (kept alive by the trace)
+        self._counted = converter.snapshot_bytes  # the converter's count already in self.used
 
     def append(self, ev) -> None:
         """Add ``ev`` to the trace, then make room when the budget is exceeded."""
         self.trace.append(ev)
-        self.used += event_bytes(ev, self._seen)
+        made = self.converter.snapshot_bytes
+        self.used += EVENT_BYTES + made - self._counted
+        self._counted = made
         if self.used > self._limit:
             self._make_room()
             self._limit = max(self.max_bytes, self.used + self.max_bytes // 4)
@@ -150,8 +154,9 @@ class Budget:
 
     def recount(self) -> None:
         """Count the bytes of every event again (after the trace's snapshots were replaced)."""
-        self._seen = {}
-        self.used = sum(event_bytes(ev, self._seen) for ev in list(self.trace.events))
+        seen: dict = {}
+        self.used = sum(event_bytes(ev, seen) for ev in list(self.trace.events))
+        self._counted = self.converter.snapshot_bytes
 
     def message(self) -> str | None:
         """One sentence saying what the budget dropped, or None when nothing was."""

@@ -26,6 +26,7 @@ from .. import backend as B
 from ..autograd import engine as _engine
 from ..tensor import Tensor
 from . import events as E
+from .budget import SNAPSHOT_BYTES, snapshot_bytes
 from .snapshot import DEFAULT_MAX_VALUES, snapshot, type_name
 
 __all__ = ["Converter", "claim_thread", "release_thread"]
@@ -136,6 +137,7 @@ class Converter:
         self.names = names
         self.threads = threads
         self.sink = sink
+        self.snapshot_bytes = 0  # what the snapshots taken so far hold (each once, however often shared)
         self._count = 0
         self._known: set = set()
         self._name_of: dict = {}
@@ -226,8 +228,10 @@ class Converter:
             if snap.tensor_id == tensor_id:
                 return snap
             snap = dataclasses.replace(snap, tensor_id=tensor_id)  # another tensor on the same array
+            self.snapshot_bytes += SNAPSHOT_BYTES
         else:
             snap = snapshot(t, self.max_values)
+            self.snapshot_bytes += snapshot_bytes(snap)
         try:
             self._shared[id(arr)] = (weakref.ref(arr), version, snap)
         except TypeError:  # an array type without weak references: not shared

@@ -93,3 +93,13 @@ def test_bad_budget():
     with pytest.raises(ValueError, match="max_bytes must be a positive int"):
         with record(max_bytes=0):
             pass
+
+
+def test_stepper_keeps_its_budget_too():
+    from minigrad.trace import Stepper
+
+    s = Stepper(lambda: _train(30), start_paused=False, max_bytes=300_000).start()
+    assert s.wait(timeout=60) == "finished"
+    assert s.trace.summarised_before is not None and "memory budget" in s.trace.budget_message
+    assert _recorded_bytes(s.trace) <= 300_000
+    assert s.trace.state_at(0).dropped is not None
