@@ -40,6 +40,7 @@ class Trace:
         self._lock = threading.Lock()
         self._checkpoints: dict = {0: Replay()}  # index -> replay model after events[:index]
         self._checkpoint_at: list = [0]  # the indices of _checkpoints, sorted
+        self._generation = 0  # bumped by rewrite(): checkpoints replayed from older events are not kept
         self.summarised_before: int | None = None
         self.outlined_before: int | None = None
         self.budget_message: str | None = None
@@ -93,6 +94,7 @@ class Trace:
                     self.nodes[new.node] = dataclasses.replace(new.info, name=self.nodes[new.node].name)
             self._checkpoints = {0: Replay()}
             self._checkpoint_at = [0]
+            self._generation += 1
 
     def _dropped(self, step: int) -> str | None:
         if self.outlined_before is not None and step < self.outlined_before:
@@ -144,12 +146,13 @@ class Trace:
         with self._lock:
             last = self._checkpoint_at[bisect.bisect_right(self._checkpoint_at, step + 1) - 1]
             replay = self._checkpoints[last].copy()
+            generation = self._generation
         for i in range(last, step + 1):
             replay.apply(events[i])
             done = i + 1
             if done % _CHECKPOINT_EVERY == 0 and done - last >= max(_CHECKPOINT_EVERY, replay.size):
                 with self._lock:
-                    if done not in self._checkpoints:
+                    if done not in self._checkpoints and generation == self._generation:
                         self._checkpoints[done] = replay.copy()
                         bisect.insort(self._checkpoint_at, done)
                 last = done
