@@ -160,3 +160,105 @@ REDUCTION_CASES = {
 def test_reduction_forward_rule(name):
     fn, arrays = REDUCTION_CASES[name]
     check_forward_rule(fn, arrays)
+
+
+def _labels():
+    return mg.tensor(np.array([0, 2, 1]))
+
+
+STRUCTURAL_CASES = {
+    "reshape": (lambda a: a.reshape(4, 3), [_arr((3, 4))]),
+    "unsqueeze": (lambda a: a.unsqueeze(1), [_arr((3, 4))]),
+    "squeeze": (lambda a: a.squeeze(), [_arr((3, 1, 4))]),
+    "permute": (lambda a: a.permute(2, 0, 1), [_arr((2, 3, 4))]),
+    "transpose": (lambda a: a.transpose(0, 1), [_arr((3, 4))]),
+    "expand": (lambda a: a.expand(3, 4), [_arr((1, 4))]),
+    "repeat": (lambda a: a.repeat(2, 3), [_arr((2, 2))]),
+    "cat": (lambda a, b: mg.cat([a, b], 1), [_arr((2, 3)), _arr((2, 2), 2)]),
+    "stack": (lambda a, b: mg.stack([a, b], 0), [_arr((2, 3)), _arr((2, 3), 2)]),
+    "flip": (lambda a: a.flip(0), [_arr((3, 4))]),
+    "pad_constant": (lambda a: F.pad(a, (1, 2), value=3.0), [_arr((2, 3))]),
+    "pad_crop": (lambda a: F.pad(a, (-1, 1)), [_arr((2, 3))]),
+    "pad_reflect": (lambda a: F.pad(a, (2, 1), mode="reflect"), [_arr((2, 4))]),
+    "index_slice": (lambda a: a[1:, ::2], [_arr((3, 4))]),
+    "index_repeated": (lambda a: a[[0, 0, 2]], [_arr((3, 4))]),
+    "masked_fill": (lambda a: a.masked_fill(a > 0, 2.0), [_arr((3, 4), away=0.1)]),
+    "matmul": (lambda a, b: a @ b, [_arr((3, 4)), _arr((4, 2), 2)]),
+    "matmul_vec": (lambda a, b: a @ b, [_arr((3, 4)), _arr((4,), 2)]),
+    "matmul_batched": (lambda a, b: a @ b, [_arr((2, 3, 4)), _arr((4, 2), 2)]),
+    "outer": (lambda a, b: mg.outer(a, b), [_arr((3,)), _arr((4,), 2)]),
+    "einsum": (lambda a, b: mg.einsum("ij,jk->ik", a, b), [_arr((3, 4)), _arr((4, 2), 2)]),
+    "tril": (lambda a: a.tril(), [_arr((3, 3))]),
+    "triu": (lambda a: a.triu(1), [_arr((3, 3))]),
+    "diag_of_vector": (lambda a: mg.diag(a), [_arr((3,))]),
+    "diag_of_matrix": (lambda a: mg.diag(a), [_arr((3, 3))]),
+    "trace": (lambda a: a.trace(), [_arr((3, 3))]),
+    "cross": (lambda a, b: mg.cross(a, b, dim=1), [_arr((2, 3)), _arr((2, 3), 2)]),
+    "sinh": (lambda a: a.sinh(), [_arr((3,))]),
+    "cosh": (lambda a: a.cosh(), [_arr((3,))]),
+    "expm1": (lambda a: a.expm1(), [_arr((3,))]),
+    "tan": (lambda a: a.tan(), [_arr((3,)) * 0.5]),
+    "asin": (lambda a: a.asin(), [_arr((3,)) * 0.3]),
+    "acos": (lambda a: a.acos(), [_arr((3,)) * 0.3]),
+    "atan": (lambda a: a.atan(), [_arr((3,))]),
+    "atan2": (lambda a, b: mg.atan2(a, b), [_arr((3,)), _arr((3,), 2)]),
+    "logaddexp": (lambda a, b: mg.logaddexp(a, b), [_arr((3,)), _arr((3,), 2)]),
+    "lerp": (lambda a, b: mg.lerp(a, b, 0.3), [_arr((3,)), _arr((3,), 2)]),
+    "lerp_tensor_weight": (lambda a, b, w: mg.lerp(a, b, w), [_arr((3,)), _arr((3,), 2), _arr((3,), 3)]),
+    "hardtanh": (lambda a: F.hardtanh(a), [_arr((6,), away=0.05) * 0.8 + 0.011]),
+    "relu6": (lambda a: F.relu6(a * 4), [_arr((6,), away=0.05)]),
+    "hardsigmoid": (lambda a: F.hardsigmoid(a * 3), [_arr((6,), away=0.05)]),
+    "hardswish": (lambda a: F.hardswish(a * 3), [_arr((6,), away=0.05)]),
+    "mish": (lambda a: F.mish(a), [_arr((4,))]),
+    "softsign": (lambda a: F.softsign(a), [_arr((4,), away=0.05)]),
+    "logsigmoid": (lambda a: F.logsigmoid(a), [_arr((4,))]),
+    "cumprod": (lambda a: a.cumprod(1), [_arr((2, 4))]),
+    "cumprod_with_zero": (lambda a: a.cumprod(0), [np.array([1.5, 0.0, -2.0, 0.5])]),
+    "roll": (lambda a: a.roll(1, 0), [_arr((3, 2))]),
+    "to_copy": (lambda a: a.to(mg.float64, copy=True), [_arr((3,))]),
+    "clone": (lambda a: a.clone(), [_arr((3,))]),
+    "linear": (lambda x, w, b: F.linear(x, w, b), [_arr((2, 3)), _arr((4, 3), 2), _arr((4,), 3)]),
+    "embedding": (lambda w: F.embedding(mg.tensor(np.array([[0, 2], [2, 1]])), w), [_arr((3, 4))]),
+    "softmax_f": (lambda a: F.softmax(a, dim=1), [_arr((2, 3))]),
+    "cross_entropy": (lambda a: F.cross_entropy(a, _labels()), [_arr((3, 4))]),
+    "cross_entropy_none": (lambda a: F.cross_entropy(a, _labels(), reduction="none"), [_arr((3, 4))]),
+    "cross_entropy_prob_target": (
+        lambda a, q: F.cross_entropy(a, q.softmax(1)),
+        [_arr((3, 4)), _arr((3, 4), 2)],
+    ),
+    "binary_cross_entropy": (lambda a: F.binary_cross_entropy(a.sigmoid(), mg.tensor([0.0, 1.0, 1.0])), [_arr((3,))]),
+    "conv2d": (lambda x, w: F.conv2d(x, w, padding=1), [_arr((1, 2, 4, 4)), _arr((3, 2, 3, 3), 2)]),
+    "mse_loss": (lambda a, b: F.mse_loss(a, b), [_arr((3, 2)), _arr((3, 2), 2)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STRUCTURAL_CASES))
+def test_structural_forward_rule(name):
+    fn, arrays = STRUCTURAL_CASES[name]
+    check_forward_rule(fn, arrays)
+
+
+def test_integer_results_carry_no_tangent():
+    with fwAD.dual_level():
+        x = fwAD.make_dual(mg.tensor([0.5, 2.5]), mg.tensor([1.0, 1.0]))
+        assert fwAD.unpack_dual(x.to(mg.int64)).tangent is None
+        assert fwAD.unpack_dual(x > 1).tangent is None
+        assert fwAD.unpack_dual(x * 2).tangent.tolist() == [2.0, 2.0]
+
+
+def test_forward_over_reverse_gives_the_hessian_vector_product():
+    """The backward pass's own ops carry tangents: d/dε ∇f(x + ε v) = H v."""
+    x0, v0 = _arr((4,)), _arr((4,), 2)
+    W = mg.tensor(_arr((3, 4), 3))
+
+    def f(x):
+        return ((W @ x).tanh() ** 2).sum()
+
+    with fwAD.dual_level():
+        x = fwAD.make_dual(mg.tensor(x0, requires_grad=True), mg.tensor(v0))
+        (g,) = autograd.grad(f(x), x, create_graph=True)
+        hv = fwAD.unpack_dual(g).tangent.data
+    xr = mg.tensor(x0, requires_grad=True)
+    (gr,) = autograd.grad(f(xr), xr, create_graph=True)
+    (hv_reverse,) = autograd.grad((gr * mg.tensor(v0)).sum(), xr)
+    np.testing.assert_allclose(hv, hv_reverse.data, rtol=1e-10, atol=1e-12)
