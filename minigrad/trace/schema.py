@@ -24,7 +24,7 @@ from . import events as E
 from .snapshot import DROPPED_STATS, Snapshot
 from .summary import HEAD_VALUES, Stats
 
-__all__ = ["Decoder", "SchemaError", "ALLOWED_DTYPE_KINDS", "snapshot_from_json"]
+__all__ = ["Decoder", "DECODE", "SchemaError", "ALLOWED_DTYPE_KINDS", "snapshot_from_json"]
 
 ALLOWED_DTYPE_KINDS = "biufc"  # bool, signed and unsigned ints, floats, complex: no objects, no records
 
@@ -320,16 +320,15 @@ class Decoder:
         cls = E.EVENT_TYPES.get(kind) if type(kind) is str else None
         if cls is None:
             _fail("kind", f"unknown event kind {kind!r}")
-        decode = getattr(self, "_ev_" + kind)
+        decode, required, optional = DECODE[cls]
         fields = {f: d[f] for f in d if f != "kind"}
-        required, optional = _EVENT_FIELDS[kind]
         _fields(fields, ("seq", "pass_id", "depth", *required), optional, kind)
         common = {
             "seq": _int(d["seq"], f"{kind}.seq", 0),
             "pass_id": _opt_int(d["pass_id"], f"{kind}.pass_id"),
             "depth": _int(d["depth"], f"{kind}.depth", 0),
         }
-        return cls(**common, **decode(fields, kind))
+        return cls(**common, **decode(self, fields, kind))
 
     def _ev_node_created(self, f, w):
         info = self._info(f["info"], f"{w}.info")
@@ -426,19 +425,28 @@ class Decoder:
         }
 
 
-_EVENT_FIELDS = {  # kind -> (required fields, optional fields) besides seq, pass_id, depth
-    "node_created": (("node", "info"), ("late",)),
-    "node_named": (("node", "name"), ()),
-    "pass_started": (("pass_kind", "roots", "seeds", "inputs", "options"), ()),
-    "grads_saved": (("saved", "edges"), ()),
-    "seeded": (("node", "grad"), ()),
-    "node_entered": (("node", "grad"), ("data",)),
-    "closure_called": (("node", "grad", "outputs", "closure", "captured"), ()),
-    "grad_reduced": (("node", "target", "from_shape", "to_shape", "dims", "contribution", "reduced"), ()),
-    "grad_accumulated": (("node", "target", "contribution", "before", "after", "into"), ()),
-    "node_finished": (("node",), ()),
-    "graph_freed": (("nodes",), ()),
-    "grads_restored": (("restored",), ()),
-    "pass_finished": (("results",), ()),
-    "error": (("node", "error_type", "message"), ()),
+#: Event class -> (its decoder, its required fields, its optional fields) besides seq, pass_id, depth.
+DECODE = {
+    E.NodeCreated: (Decoder._ev_node_created, ("node", "info"), ("late",)),
+    E.NodeNamed: (Decoder._ev_node_named, ("node", "name"), ()),
+    E.PassStarted: (Decoder._ev_pass_started, ("pass_kind", "roots", "seeds", "inputs", "options"), ()),
+    E.GradsSaved: (Decoder._ev_grads_saved, ("saved", "edges"), ()),
+    E.Seeded: (Decoder._ev_seeded, ("node", "grad"), ()),
+    E.NodeEntered: (Decoder._ev_node_entered, ("node", "grad"), ("data",)),
+    E.ClosureCalled: (Decoder._ev_closure_called, ("node", "grad", "outputs", "closure", "captured"), ()),
+    E.GradReduced: (
+        Decoder._ev_grad_reduced,
+        ("node", "target", "from_shape", "to_shape", "dims", "contribution", "reduced"),
+        (),
+    ),
+    E.GradAccumulated: (
+        Decoder._ev_grad_accumulated,
+        ("node", "target", "contribution", "before", "after", "into"),
+        (),
+    ),
+    E.NodeFinished: (Decoder._ev_node_finished, ("node",), ()),
+    E.GraphFreed: (Decoder._ev_graph_freed, ("nodes",), ()),
+    E.GradsRestored: (Decoder._ev_grads_restored, ("restored",), ()),
+    E.PassFinished: (Decoder._ev_pass_finished, ("results",), ()),
+    E.ErrorEvent: (Decoder._ev_error, ("node", "error_type", "message"), ()),
 }

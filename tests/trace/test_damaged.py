@@ -182,3 +182,15 @@ def test_debugger_replay_of_a_damaged_trace_prints_the_error_and_exits_2(tmp_pat
     assert main(["--replay", str(path)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and f"line {idx + 1}: damaged event" in err[0] and "dangling id" in err[0]
+
+
+def test_every_event_kind_has_a_decoder_naming_every_field():
+    import dataclasses
+
+    from minigrad.trace import EVENT_TYPES
+    from minigrad.trace.schema import DECODE
+
+    assert set(DECODE) == set(EVENT_TYPES.values())
+    for cls, (_, required, optional) in DECODE.items():
+        names = {f.name for f in dataclasses.fields(cls)} - {"seq", "pass_id", "depth"}
+        assert set(required) | set(optional) == names, cls.kind
