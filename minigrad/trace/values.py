@@ -58,6 +58,8 @@ def format_value(value, precision: int = 4, max_inline: int = 6) -> str:
     if isinstance(value, str):
         return value
     if hasattr(value, "values") and hasattr(value, "stats"):
+        if getattr(value, "dropped", False):
+            return "dropped (over the recording's memory budget)"
         if value.values is None:
             return _stats_summary(value.stats, precision)
         value = value.values

@@ -92,3 +92,21 @@ def test_missing_script_and_help(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["trace", "show", "--help"])
     assert "--from" in capsys.readouterr().out
+
+
+def test_max_bytes_says_once_what_was_dropped_and_gz_output(tmp_path, capsys):
+    script = tmp_path / "loop.py"
+    script.write_text(
+        "import minigrad as mg\n"
+        "w = mg.ones(16, 16, requires_grad=True)\n"
+        "for _ in range(20):\n"
+        "    (w @ w).sum().backward()\n"
+        "    w.grad = None\n"
+    )
+    out = tmp_path / "run.jsonl.gz"
+    assert main(["trace", "--max-bytes", "100000", str(script), "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert err.count("memory budget of 100.0 kB") == 1 and "summaries" in err
+    tr = Trace.load(out)
+    assert tr.summarised_before is not None and tr.budget_message in err
+    assert main(["trace", "--max-bytes", "0", str(script)]) == 2
