@@ -39,7 +39,6 @@ import numpy as np
 
 from .. import _events, _state
 from .. import backend as B
-from ..autograd import engine as _engine
 from ..tensor import Tensor, _ids
 from . import convert
 
@@ -154,7 +153,7 @@ _current: list = []  # the open passes of emitting engines, outermost first
 def backward_pass(root, seed=1.0, kind: str = "backward"):
     """The block is one backward pass from ``root`` seeded with ``seed``: ``pass_started``, ``seeded``,
     then ``pass_finished`` at the end (``error`` when the block raises; the exception propagates)."""
-    pass_id = next(_engine._pass_ids)
+    pass_id = next(_state.pass_ids)
     _state.passes.depth += 1
     depth = _state.passes.depth
     _current.append(_Pass(pass_id, depth))
