@@ -106,7 +106,7 @@ def _start(args) -> int:
         print(exc, file=sys.stderr)
         return 2
     folder = ws.lesson_dir(lesson)
-    print(f"lesson {lesson.number}, {lesson.title}: {folder}")
+    print(f"{lesson.title}: {folder}")
     for ref in lesson.references:
         state = "new" if ws.exercise_file(lesson, ref) in written else "kept (yours)"
         print(f"  {lesson.exercise_number(ref):>5}  {ref.name}  {state}")
