@@ -12,7 +12,7 @@ import itertools
 
 import numpy as np
 
-from . import _events, _state
+from . import _events, _state, _versions
 from . import backend as B
 
 __all__ = ["Tensor", "tensor", "make", "shape_str"]
@@ -122,6 +122,11 @@ class Tensor:
                     f"assigned grad has data located on a different device: {value._device} vs {self._device}"
                 )
         self._grad = value
+
+    @property
+    def _version(self) -> int:
+        """How many in-place writes this tensor's memory has seen (shared with its views and ``detach()``)."""
+        return _versions.version(self.data)
 
     @property
     def is_leaf(self) -> bool:
@@ -288,24 +293,6 @@ class Tensor:
         self._backward = None
         self._op = None
         self._rg = False
-        return self
-
-    def zero_(self) -> Tensor:
-        """Fill with zeros in place (not allowed on a leaf that requires grad under grad mode)."""
-        _check_inplace(self)
-        self.data[...] = 0
-        return self
-
-    def fill_(self, value) -> Tensor:
-        _check_inplace(self)
-        self.data[...] = value
-        return self
-
-    def copy_(self, src) -> Tensor:
-        """Copy ``src`` (a tensor, array, list or scalar, broadcast to this shape) into this tensor in place."""
-        _check_inplace(self)
-        src_arr = src.data if isinstance(src, Tensor) else src
-        self.data[...] = src_arr if isinstance(src_arr, (int, float)) else B.to_device_array(src_arr, self._device)
         return self
 
     def __repr__(self) -> str:
@@ -479,14 +466,9 @@ def _coerce_result(data):
     return np.asarray(data)
 
 
-def _check_inplace(t: Tensor) -> None:
-    if t._rg and _grad_state.enabled:
-        if t._backward is None:
-            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
-        raise RuntimeError(
-            "in-place operations on tensors that are part of a graph are not supported by minigrad; "
-            "use the out-of-place form"
-        )
+def mark_written(t: Tensor) -> None:
+    """Record an in-place write of ``t``'s memory: bump its version counter, stamped with a fresh id."""
+    _versions.bump(t.data, next(_ids))
 
 
 def _check_dim(dim: int, ndim: int) -> int:

@@ -16,13 +16,15 @@ import itertools
 import threading
 import warnings
 
-from .. import _events, _state
+from .. import _events, _state, _versions
 from ..tensor import Tensor, _op_class_name, make_leaf, shape_str
+from .saved import check_versions, saves_values
 
 __all__ = ["backward", "grad", "topological_order", "FREED_MESSAGE"]
 
 _listeners = _events.listeners
 _emit = _events.emit
+_write_clock = _versions.clock
 _pass_ids = itertools.count(1)
 
 
@@ -52,6 +54,8 @@ def topological_order(roots) -> list:
     each were looked at) rather than a tuple and an iterator per node: on a deep
     chain those would be thousands of live objects for the cyclic GC to scan.
     """
+    if _versions.rebased:
+        _route_rebased_edges(roots)
     order = []
     visited = set()
     for root in roots:
@@ -79,6 +83,40 @@ def topological_order(roots) -> list:
                 positions.pop()
                 order.append(node)
     return order
+
+
+def _route_rebased_edges(roots) -> None:
+    """Point edges made before an in-place op at the node the op moved the old value to.
+
+    An in-place op on a graph tensor makes the tensor object a new node and moves
+    its old node to a new object (``ops.inplace``). A node made earlier (its id
+    is smaller than the op's) still lists the tensor object as its parent; that
+    edge meant the old value, so it is rewritten to the moved node.
+    """
+    stack = list(roots)
+    seen = {id(r) for r in roots}
+    while stack:
+        node = stack.pop()
+        if node._backward is None:
+            continue
+        parents = node._parents
+        routed = tuple(_parent_at(p, node._id) for p in parents)
+        if any(a is not b for a, b in zip(routed, parents)):
+            node._parents = routed
+        for p in routed:
+            if id(p) not in seen:
+                seen.add(id(p))
+                stack.append(p)
+
+
+def _parent_at(p, node_id: int):
+    """``p`` as it was when the node ``node_id`` was made."""
+    history = p._meta.get("rebased") if p._meta is not None else None
+    if history:
+        for op_id, old in history:
+            if node_id < op_id:
+                return old
+    return p
 
 
 def _restrict_to_inputs(order: list, inputs) -> tuple[list, set, set]:
@@ -195,6 +233,8 @@ def _run_hooks(node, g):
 
 def _call_rule(node, g, pass_id, depth) -> tuple:
     """Call the node's backward rule: one contribution (or None) per parent."""
+    if node._id < _write_clock.last:  # something was written in place since the node was made
+        check_versions(node)
     outputs = node._backward(g)
     if _listeners:
         _emit("closure_called", pass_id=pass_id, depth=depth, node=node, fn=node._backward, grad=g, outputs=outputs)
@@ -304,9 +344,13 @@ def _store_grad(node, g, create_graph, pass_id, depth):
 
 
 def _free_graph(nodes: list, pass_id, depth) -> None:
-    """retain_graph=False: drop these nodes' rules (and with them the values the rules saved)."""
+    """retain_graph=False: drop the rules of these nodes that saved values (and with them the values).
+
+    A rule that saved nothing stays, so such a graph runs again, as in PyTorch.
+    """
     for n in nodes:
-        n._backward = _freed_backward
+        if saves_values(n._backward):
+            n._backward = _freed_backward
     if _listeners:
         _emit("graph_freed", pass_id=pass_id, depth=depth, nodes=nodes)
 

@@ -17,3 +17,4 @@ from .trig import *  # noqa: F401,F403
 from .scan import *  # noqa: F401,F403
 from .matrix import *  # noqa: F401,F403
 from .activation import *  # noqa: F401,F403
+from . import inplace  # noqa: F401,E402  (binds the in-place methods last)
