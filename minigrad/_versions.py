@@ -40,7 +40,7 @@ class _Counter:
 
 clock = _Clock()
 # Tensors an in-place op turned into a new node while older nodes still point at them (see ops.inplace).
-rebased: weakref.WeakSet = weakref.WeakSet()
+rebased: weakref.WeakValueDictionary = weakref.WeakValueDictionary()  # id -> tensor
 _counters: dict = {}
 
 

@@ -1,13 +1,15 @@
 """The values a node's backward rule saved: what its closure holds.
 
 A rule is a closure; the tensors and arrays in its cells (and in tuples, lists,
-nested closures and a custom Function's ``ctx`` there) are the values it saved
+nested closures, weak references and a custom Function's ``ctx`` there) are the values it saved
 at forward time. The engine uses them for two checks PyTorch makes on its
 saved variables: one written in place since (its version moved on) makes
 backward refuse, and a rule that saved nothing survives ``retain_graph=False``.
 """
 
 from __future__ import annotations
+
+import weakref
 
 import numpy as np
 
@@ -36,6 +38,10 @@ def _collect(obj, found: list, depth: int, seen: set) -> None:
         found.append((obj, obj.data))
     elif isinstance(obj, np.ndarray) or B.is_cupy_array(obj):
         found.append((None, obj))
+    elif isinstance(obj, weakref.ref):  # an op's own output, held weakly
+        target = obj()
+        if target is not None:
+            _collect(target, found, depth, seen)
     elif depth <= 0:
         return
     elif isinstance(obj, (tuple, list)):
@@ -80,4 +86,4 @@ def check_versions(node) -> None:
         if _versions.changed_after(arr, node._id):
             if t is None:
                 t = next((s for s, a in saved_values(node._backward) if s is not None and a is arr), None)
-            raise version_error(t, arr, node._id)
+            raise version_error(t, arr, node)

@@ -119,11 +119,15 @@ def _take_node(t: Tensor, result: Tensor, old: Tensor, name: str) -> None:
     t._op = name
     t._id = result._id
     t.meta().setdefault("rebased", []).append((result._id, old))
-    _versions.rebased.add(t)
+    _versions.rebased[id(t)] = t
 
 
-def version_error(saved: Tensor | None, arr, node_id: int) -> RuntimeError:
-    """PyTorch's error for a saved value written in place after ``node`` saved it."""
+def version_error(saved: Tensor | None, arr, node) -> RuntimeError:
+    """PyTorch's error for a saved value (``arr``, of the tensor ``saved``) written in place after ``node`` saved it.
+
+    Like PyTorch, it names the op that made the saved tensor: the node itself
+    for a saved output, else the tensor's current op.
+    """
     kind = {"f": "Float", "i": "Long", "u": "Byte", "b": "Bool"}.get(arr.dtype.kind, "")
     if arr.dtype == np.float64:
         kind = "Double"
@@ -137,17 +141,19 @@ def version_error(saved: Tensor | None, arr, node_id: int) -> RuntimeError:
     if saved is not None and saved._backward is not None:
         from ..tensor import _op_class_name
 
-        what += f", which is output 0 of {_op_class_name(saved._op)},"
+        history = (saved._meta or {}).get("rebased", ())
+        op = node._op if any(old is node for _, old in history) else saved._op
+        what += f", which is output 0 of {_op_class_name(op).removesuffix('Backward')},"
     hint = (
         "Hint: the backtrace further above shows the operation that failed to compute its gradient. "
         "The variable in question was changed in there or anywhere later. Good luck!"
         if _state.anomaly.enabled
         else "Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
-        "with minigrad.autograd.set_detect_anomaly(True)."
+        "with minigrad.autograd.set_detect_anomaly(True, check_nan=False)."
     )
     return RuntimeError(
         "one of the variables needed for gradient computation has been modified by an inplace operation: "
-        f"{what} is at version {_versions.version(arr)}; expected version {_versions.version_at(arr, node_id)} "
+        f"{what} is at version {_versions.version(arr)}; expected version {_versions.version_at(arr, node._id)} "
         f"instead. {hint}"
     )
 
