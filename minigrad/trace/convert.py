@@ -237,6 +237,7 @@ class Converter:
                 data=self._snap(n),
                 source=source,
                 pass_id=pass_id if is_new else None,
+                version=_versions.version(n.data),
             )
             known.add(n._id)
             self._name_of[n._id] = n.name

@@ -41,7 +41,8 @@ def event_headline(ev: E.Event, trace: Trace) -> str:
         what = f"{i.op}({', '.join(lbl(p) for p in i.parents)})" if i.op else "leaf"
         extra = " requires_grad" if i.requires_grad and i.is_leaf else ""
         late = " (made before recording)" if ev.late else ""
-        return f"{lbl(ev.node)} = {what}  {i.dtype}{list(i.shape)} {i.device}{extra}{late}"
+        version = f" version {i.version}" if i.version else ""
+        return f"{lbl(ev.node)} = {what}  {i.dtype}{list(i.shape)} {i.device}{extra}{version}{late}"
     if k == "node_named":
         return f"#{ev.node} is called {ev.name!r}"
     if k == "pass_started":
