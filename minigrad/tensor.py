@@ -9,6 +9,7 @@ accumulates them. Ops live in ``minigrad.ops`` and are bound as methods there.
 from __future__ import annotations
 
 import itertools
+import warnings
 
 import numpy as np
 
@@ -18,6 +19,13 @@ from . import backend as B
 __all__ = ["Tensor", "tensor", "make", "shape_str"]
 
 _ids = itertools.count(1)
+
+NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be "
+    "populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf "
+    "Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure "
+    "you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more information."
+)
 _grad_state = _state.grad
 _anomaly_state = _state.anomaly
 _forward_state = _state.forward
@@ -100,8 +108,11 @@ class Tensor:
 
     @property
     def grad(self) -> Tensor | None:
-        """The gradient accumulated by backward(), or None."""
-        return self._grad
+        """The gradient accumulated by backward(), or None (with PyTorch's warning for a non-leaf without one)."""
+        g = self._grad
+        if g is None and self._backward is not None and not self.retains_grad:
+            warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return g
 
     @grad.setter
     def grad(self, value) -> None:

@@ -407,10 +407,16 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
 
 
 def _keeps_grad(node, input_ids) -> bool:
-    """Whether the pass writes ``node.grad``: the ``inputs`` if given, else leaves and retain_grad nodes."""
+    """Whether the pass writes ``node.grad``: retain_grad nodes it reaches, and the ``inputs`` if given, else leaves.
+
+    As in PyTorch, a retain_grad non-leaf gets its ``.grad`` from every pass through it,
+    ``grad()`` and ``backward(inputs=...)`` included.
+    """
+    if node._meta is not None and node._backward is not None and node._meta.get("retains_grad"):
+        return True
     if input_ids is not None:
         return id(node) in input_ids
-    return node._backward is None or (node._meta is not None and bool(node._meta.get("retains_grad")))
+    return node._backward is None
 
 
 def _report_error(exc, node, pass_id, depth) -> None:
@@ -667,6 +673,10 @@ def _grad_pass(outputs, inputs, seeds, retain_graph, create_graph, allow_unused,
                 n._backward = fn
             if _listeners:
                 _emit("grads_restored", pass_id=pass_id, depth=depth, restored=saved_grads)
+        if finished:
+            for t, r in zip(inputs, results):
+                if r is not None and t._backward is not None and t.retains_grad:  # PyTorch fills those too
+                    _store_grad(t, r, create_graph, pass_id, depth)
         if finished and not retain_graph:
             _free_graph([n for n, _ in saved_edges], pass_id, depth)
         if not allow_unused:

@@ -48,16 +48,22 @@ def _collect(obj, found: list, depth: int, seen: set) -> None:
         for x in obj:
             _collect(x, found, depth - 1, seen)
     elif callable(obj) and getattr(obj, "__closure__", None):
+        custom = hasattr(obj, "__wrapped__")  # a custom Function's rule: it saved what its ctx holds
         for cell in obj.__closure__:
             try:
                 value = cell.cell_contents
             except ValueError:  # a cell not assigned yet
                 continue
-            _collect(value, found, depth - 1, seen)
-    elif hasattr(obj, "saved_tensors") and hasattr(obj, "needs_input_grad"):  # a custom Function's ctx
+            if not custom or _is_ctx(value):
+                _collect(value, found, depth - 1, seen)
+    elif _is_ctx(obj):
         for t in obj.saved_tensors:
             if t is not None:
                 _collect(t, found, depth - 1, seen)
+
+
+def _is_ctx(obj) -> bool:
+    return hasattr(obj, "saved_tensors") and hasattr(obj, "needs_input_grad")
 
 
 def saves_values(fn) -> bool:
