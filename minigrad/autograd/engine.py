@@ -569,7 +569,9 @@ def grad(
       differentiated again (to any order).
     - ``allow_unused`` defaults to ``materialize_grads``. An input the outputs do
       not reach is an error unless allowed; its gradient is then ``None``, or
-      zeros with ``materialize_grads=True``.
+      zeros with ``materialize_grads=True`` (zeros that require grad under
+      ``create_graph``, in the input's shape even with ``is_grads_batched``, as
+      PyTorch 2.13 gives them).
     - ``is_grads_batched=True`` reads the first dimension of every grad_output as
       a batch of vectors and returns results with the same leading dimension.
       minigrad computes it as one pass per vector (closures are written for
@@ -626,7 +628,7 @@ def grad(
         return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, options)
     seeds = _make_seeds(outputs, grad_outputs)
     results = _grad_pass(outputs, inputs, seeds, retain_graph, create_graph, allow_unused, options)
-    return _materialize(results, inputs) if materialize_grads else results
+    return _materialize(results, inputs, create_graph) if materialize_grads else results
 
 
 def _unused_error(index: int) -> RuntimeError:
@@ -693,9 +695,14 @@ def _grad_pass(outputs, inputs, seeds, retain_graph, create_graph, allow_unused,
         _pass_depth.depth -= 1
 
 
-def _materialize(results, inputs) -> tuple:
+def _materialize(results, inputs, create_graph) -> tuple:
+    """Zeros in the input's shape for each unused input; they require grad under create_graph, as PyTorch's do.
+
+    PyTorch 2.13 gives them the input's own shape with ``is_grads_batched`` too (no batch dim).
+    """
     return tuple(
-        r if r is not None else make_leaf(t._device.xp.zeros_like(t.data), t._device) for r, t in zip(results, inputs)
+        r if r is not None else make_leaf(t._device.xp.zeros_like(t.data), t._device, requires_grad=create_graph)
+        for r, t in zip(results, inputs)
     )
 
 
@@ -746,8 +753,8 @@ def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, all
         column = [r[j] for r in per_vector]
         if n and column[0] is not None:
             stacked.append(stack(column))
-        elif options["materialize_grads"] or n == 0:
+        elif n == 0:
             stacked.append(make_leaf(t._device.xp.zeros((n,) + t.shape, dtype=t.dtype), t._device))
         else:
             stacked.append(None)
-    return tuple(stacked)
+    return _materialize(stacked, inputs, create_graph) if options["materialize_grads"] else tuple(stacked)
