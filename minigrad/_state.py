@@ -29,6 +29,15 @@ class ForwardState:
     epoch = 0
 
 
+class InferenceTensors:
+    """Process-wide: ``entered`` once any thread has entered inference mode (then new tensors check the
+    thread's mode), ``made`` once a tensor was made in it (then recorded ops check their parents)."""
+
+    entered = False
+    made = False
+
+
 grad = GradState()
+inference_tensors = InferenceTensors()
 anomaly = AnomalyState()
 forward = ForwardState()

@@ -29,6 +29,7 @@ NON_LEAF_GRAD_WARNING = (
 _grad_state = _state.grad
 _anomaly_state = _state.anomaly
 _forward_state = _state.forward
+_inference = _state.inference_tensors
 _listeners = _events.listeners
 _ndarray = np.ndarray
 _np_scalar = np.generic
@@ -75,6 +76,8 @@ class Tensor:
         self._device = dev
         self.name = name
         self._meta = None
+        if _inference.entered and _grad_state.inference:
+            _mark_inference(self)
         if requires_grad:
             self.requires_grad_(True)
         if _listeners:
@@ -93,6 +96,8 @@ class Tensor:
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Set requires_grad in place (leaves only; floating dtypes only). Returns self."""
         requires_grad = bool(requires_grad)
+        if requires_grad and self.is_inference() and not _grad_state.inference:
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
         if self._backward is not None and not requires_grad:
             raise RuntimeError(
                 "you can only change requires_grad flags of leaf variables. If you want to use a "
@@ -138,6 +143,10 @@ class Tensor:
     def _version(self) -> int:
         """How many in-place writes this tensor's memory has seen (shared with its views and ``detach()``)."""
         return _versions.version(self.data)
+
+    def is_inference(self) -> bool:
+        """Whether this tensor was made in ``inference_mode()``."""
+        return bool(self._meta and self._meta.get("inference"))
 
     @property
     def is_leaf(self) -> bool:
@@ -389,6 +398,8 @@ def make(data, parents: tuple, backward, op: str, jvp=None) -> Tensor:
                 t._op = op
                 if _anomaly_state.enabled:
                     _anomaly_record(t)
+                if _inference.made:
+                    _refuse_saved_inference(parents, backward)
                 break
         else:
             t._rg = False
@@ -400,6 +411,8 @@ def make(data, parents: tuple, backward, op: str, jvp=None) -> Tensor:
         t._parents = ()
         t._backward = None
         t._op = None
+        if _inference.entered and _grad_state.inference:
+            _mark_inference(t)
     if _listeners:
         _events.emit("node_created", node=t)
     if _forward_state.level >= 0:
@@ -462,9 +475,32 @@ def make_leaf(data, device: B.Device, requires_grad: bool = False, name: str | N
     t._device = device
     t.name = name
     t._meta = None
+    if _inference.entered and _grad_state.inference:
+        _mark_inference(t)
     if _listeners:
         _events.emit("node_created", node=t)
     return t
+
+
+def _mark_inference(t: Tensor) -> None:
+    t._meta = {"inference": True}
+    _inference.made = True
+
+
+def _refuse_saved_inference(parents: tuple, backward) -> None:
+    """PyTorch's error when a recorded op saves an inference tensor."""
+    inference = [p for p in parents if p._meta is not None and p._meta.get("inference")]
+    if not inference:
+        return
+    from .autograd.saved import saved_values
+
+    saved = {id(a) for _, a in saved_values(backward)}
+    if any(id(p.data) in saved for p in inference):
+        raise RuntimeError(
+            "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode "
+            "in computation tracked by autograd. To work around this, you can make a clone to get a normal tensor "
+            "and use it in autograd, or use `minigrad.no_grad()` instead of `minigrad.inference_mode()`."
+        )
 
 
 def _coerce_result(data):

@@ -20,13 +20,14 @@ itself differentiable, so double backward works.
 
 from __future__ import annotations
 
+import functools
 import weakref
 
 from .. import _state
 from .. import backend as B
 from ..tensor import Tensor, make, make_leaf
 
-__all__ = ["Function", "FunctionCtx"]
+__all__ = ["Function", "FunctionCtx", "once_differentiable"]
 
 _grad_state = _state.grad
 
@@ -242,6 +243,42 @@ def _checked(cls, args: tuple, grads) -> tuple:
                 "expected a Tensor or None"
             )
     return tuple(grads[i] for i in tensor_positions)
+
+
+TWICE_MESSAGE = "trying to differentiate twice a function that was marked with @once_differentiable"
+
+
+def once_differentiable(backward):
+    """Decorate a Function's ``backward`` that is not itself differentiable (as PyTorch's decorator).
+
+    It runs under no_grad. When the pass records a graph (``create_graph``) and an
+    incoming gradient requires grad, its results come out as nodes (op ``Error``)
+    that refuse to be differentiated, with PyTorch's message.
+    """
+
+    @functools.wraps(backward)
+    def wrapper(ctx, *grads):
+        grad_on = _grad_state.enabled
+        _grad_state.enabled = False
+        try:
+            outputs = backward(ctx, *grads)
+        finally:
+            _grad_state.enabled = grad_on
+        sources = tuple(g for g in grads if isinstance(g, Tensor) and g._rg)
+        if not grad_on or not sources:
+            return outputs
+        single = not isinstance(outputs, tuple)
+        marked = tuple(
+            make(o.data, sources, _differentiated_twice, "Error") if isinstance(o, Tensor) else o
+            for o in ((outputs,) if single else outputs)
+        )
+        return marked[0] if single else marked
+
+    return wrapper
+
+
+def _differentiated_twice(g):
+    raise RuntimeError(TWICE_MESSAGE)
 
 
 def _zeros(spec, ctx):

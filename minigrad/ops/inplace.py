@@ -40,6 +40,7 @@ _KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2}  # bool < integer < floating, for 
 
 def apply_inplace(t: Tensor, name: str, fn, *args) -> Tensor:
     """Write ``fn(t, *args)`` (an out-of-place op) into ``t``; record it as op ``name`` when it needs a graph."""
+    _check_not_inference(t)
     recording = _state.grad.enabled and (t._rg or any(isinstance(a, Tensor) and a._rg for a in args))
     if not recording:
         write(t, fn(t, *args), name)
@@ -58,6 +59,14 @@ def apply_inplace(t: Tensor, name: str, fn, *args) -> Tensor:
     if _events.listeners:
         _events.emit("node_created", node=t)
     return t
+
+
+def _check_not_inference(t: Tensor) -> None:
+    if t.is_inference() and not _state.grad.inference:
+        raise RuntimeError(
+            "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get "
+            "a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details."
+        )
 
 
 def write(t: Tensor, result: Tensor, name: str) -> None:
@@ -226,6 +235,7 @@ def setitem(t: Tensor, key, value) -> None:
     """``t[key] = value`` in place; recorded (as ``index_put_``) when ``t`` or ``value`` requires grad."""
     from .indexing import put
 
+    _check_not_inference(t)
     if isinstance(value, Tensor) and value._device is not t._device:
         raise RuntimeError(
             f"Expected all tensors to be on the same device, but found at least two devices, "
