@@ -7,12 +7,14 @@ import os
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, TabbedContent, TabPane
 
+from minigrad.trace.breakpoints import Breakpoint
+from minigrad.trace.describe import headline
+
 from . import navigation as nav
-from .breakpoints import Breakpoint
-from .describe import describe
 from .layout import layout_graph
 from .model import StepModel
 from .raster import rasterize
@@ -63,6 +65,13 @@ PRIORITY_KEYS = {"home", "end"}
 class DebuggerScreen(Screen):
     """Binds keys to movements of a :class:`~tui.session.Session` and renders each step."""
 
+    class RunStatusChanged(Message):
+        """The script's :class:`~tui.runner.RunStatus` changed: state word and error panel follow it together."""
+
+        def __init__(self, status) -> None:
+            super().__init__()
+            self.status = status
+
     BINDINGS = [
         Binding(
             key,
@@ -96,7 +105,8 @@ class DebuggerScreen(Screen):
         self._logged = 0
         self._named = 0
         self._names: dict = {}
-        self._last_state = None
+        self.shown_status = None
+        self._posted_status = None
         self._notice_shown = False
 
     # ------------------------------------------------------------ layout
@@ -133,16 +143,15 @@ class DebuggerScreen(Screen):
         if session.trace is None:
             return
         if self.model is None:
-            self.model = StepModel(session.trace, self._names)
+            self.model = StepModel(session.trace)
         changed = self._take_events()
         self.query_one("#output", ScriptOutput).sync(session.source.output)
         if session.sync():
             changed = True
-        state = self._state_word()
-        if state != self._last_state:
-            self._last_state = state
-            changed = True
-            self._on_state_change()
+        status = session.source.status
+        if status is not self._posted_status:
+            self._posted_status = status
+            self.post_message(self.RunStatusChanged(status))
         if changed:
             self.render_step()
 
@@ -166,7 +175,7 @@ class DebuggerScreen(Screen):
         if end > self._logged:
             self.query_one("#events", EventLog).append_lines(
                 [
-                    f"{e.seq + 1:>6} {'  ' * max(e.depth - 1, 0)}{describe(e, self._names)}"
+                    f"{e.seq:>6} {'  ' * max(e.depth - 1, 0)}{headline(e, self.session.trace)}"
                     for e in events[self._logged : end]
                 ]
             )
@@ -178,23 +187,25 @@ class DebuggerScreen(Screen):
         return grew
 
     def _state_word(self) -> str:
-        src = self.session.source
-        if src.state == "replay":
-            return "replay"
-        if src.state in ("finished", "error", "stopped"):
-            return src.state
+        """The header's state, from the last RunStatus shown (never ahead of the error panel)."""
+        state = self.shown_status.state if self.shown_status is not None else "starting"
+        if state in ("replay", "finished", "error", "stopped"):
+            return state
         return "running" if self.session.running else "paused"
 
-    def _on_state_change(self) -> None:
-        src = self.session.source
-        errors = self.query_one("#errors", ErrorPanel)
-        if src.error is not None:
-            errors.show(*src.error)
+    def on_debugger_screen_run_status_changed(self, message: RunStatusChanged) -> None:
+        status = message.status
+        if status is self.shown_status:
+            return
+        self.shown_status = status
+        if status.error is not None:
+            self.query_one("#errors", ErrorPanel).show(*status.error)
             self.query_one("#bottom", TabbedContent).active = "tab-errors"
-            self.notify(src.error[0], title="the script raised", severity="error", timeout=8)
-        elif src.state == "finished" and not any(e.kind == "pass_started" for e in self.session.events):
+            self.notify(status.error[0], title="the script raised", severity="error", timeout=8)
+        elif status.state == "finished" and not any(e.kind == "pass_started" for e in self.session.events):
             self.notify("The script ended without calling backward().", title="no backward pass", timeout=8)
         self.refresh_bindings()
+        self.render_step()
 
     # ------------------------------------------------------------ the graph
     def _maybe_layout(self) -> None:
@@ -359,7 +370,7 @@ class DebuggerScreen(Screen):
     def action_break_node(self) -> None:
         node = self._selected_node()
         if node is not None:
-            self._toggle(Breakpoint("node", self._names.get(node, str(node))))
+            self._toggle(Breakpoint(node=self._names.get(node, str(node))))
 
     def action_break_op(self) -> None:
         node = self._selected_node()
@@ -367,7 +378,7 @@ class DebuggerScreen(Screen):
         if info is None or not info.op:
             self.notify("the selected node is a leaf: no op to break on", severity="warning")
             return
-        self._toggle(Breakpoint("op", info.op))
+        self._toggle(Breakpoint(op=info.op))
 
     def action_up(self) -> None:
         passes = self.model.step(self.session.cursor).passes if self.session.cursor >= 0 else []
@@ -418,7 +429,7 @@ class DebuggerScreen(Screen):
             return
         from minigrad import viz
 
-        path = os.path.join(self.export_dir, f"step-{self.session.cursor + 1:05d}.svg")
+        path = os.path.join(self.export_dir, f"step-{self.session.cursor:05d}.svg")
         try:
             viz.draw(self.session.trace, step=self.session.cursor).save(path)
         except Exception as exc:  # a failed export must not end the session

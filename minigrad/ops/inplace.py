@@ -57,7 +57,7 @@ def apply_inplace(t: Tensor, name: str, fn, *args) -> Tensor:
     write(t, result, name)
     _take_node(t, result, old, name)
     if _events.listeners:
-        _events.emit("node_created", node=t)
+        _events.emit("node_created", node=t, depth=_state.passes.depth)
     return t
 
 

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from tui.breakpoints import Breakpoint, parse_breakpoint
+from minigrad.trace.breakpoints import Breakpoint, parse_breakpoint
 from tui.cli import parse_args
 
-from .helpers import debugger, press, script, text, wait_until
+from .helpers import debugger, press, script, status_shown, text, wait_until
 
 
 def test_parse_arguments():
     o = parse_args(["--break", "loss", "--break", "op:tanh", "--break", "nonfinite", "train.py", "--lr", "0.1"])
     assert o.script == "train.py" and o.script_args == ["--lr", "0.1"]
-    assert o.breakpoints == [Breakpoint("node", "loss"), Breakpoint("op", "tanh"), Breakpoint("nonfinite")]
+    assert o.breakpoints == [Breakpoint(node="loss"), Breakpoint(op="tanh"), Breakpoint(nonfinite=True)]
     assert parse_args([]).script is None
     assert parse_args(["--replay", "run.jsonl"]).replay == "run.jsonl"
     assert parse_args(["--device", "cpu"]).device == "cpu"
@@ -37,7 +37,7 @@ def test_help_explains_everything(capsys):
 
 
 def test_breakpoint_specs():
-    assert parse_breakpoint("pass:grad") == Breakpoint("pass", "grad")
+    assert parse_breakpoint("pass:grad") == Breakpoint(pass_kind="grad")
     assert str(parse_breakpoint("op:mul")) == "op:mul"
     with pytest.raises(ValueError, match="pass kind"):
         parse_breakpoint("pass:forward")
@@ -68,7 +68,6 @@ async def test_device_cuda_without_a_gpu_is_reported_in_the_ui():
     if mg.cuda_is_available():
         pytest.skip("a GPU is present")
     async with debugger("--device", "cuda") as (app, pilot):
-        await wait_until(pilot, lambda: app.source.state == "error")
-        app.screen.poll()
+        await wait_until(pilot, lambda: app.source.state == "error" and status_shown(app))
         assert "cuda" in text(app.screen.query_one("#errors"))
         assert app.is_running
