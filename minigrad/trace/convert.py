@@ -22,6 +22,7 @@ import weakref
 
 import numpy as np
 
+from .. import _versions
 from .. import backend as B
 from ..tensor import Tensor
 from . import events as E
@@ -241,10 +242,8 @@ class Converter:
         """
         if t is None:
             return None
-        if isinstance(t, Tensor):
-            arr, tensor_id, version = t.data, t._id, getattr(t, "_version", None)
-        else:
-            arr, tensor_id, version = t, None, None
+        arr, tensor_id = (t.data, t._id) if isinstance(t, Tensor) else (t, None)
+        version = _versions.version(arr)
         shared = self._shared.get(id(arr))
         if shared is not None and shared[0]() is arr and shared[1] == version:
             snap = shared[2]
@@ -307,6 +306,7 @@ class Converter:
                 data=self._snap(n),
                 source=source,
                 pass_id=pass_id if is_new else None,
+                version=_versions.version(n.data),
             )
             known.add(n._id)
             self._name_of[n._id] = n.name

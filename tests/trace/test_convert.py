@@ -49,3 +49,16 @@ def test_a_parameter_is_snapshotted_once_per_version_and_pass():
     assert captured is first.data  # the same snapshot within the pass
     assert first.data is not second.data  # a new one in the next pass
     assert first.data.stats.mean == 1.0 and second.data.stats.mean < 1.0
+
+
+def test_inplace_op_is_a_node_with_its_version():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    with record() as tr:
+        h = x * 2
+        h += 1
+        h.sum().backward()
+    infos = {e.info.op: e.info for e in tr.find("node_created")}
+    assert infos["mul"].version == 0 and infos["add_"].version == 1
+    assert infos["add_"].parents == (infos["mul"].id,)
+    assert infos["mul"].data.values.tolist() == [2.0, 4.0]
+    assert infos["add_"].data.values.tolist() == [3.0, 5.0]
