@@ -1,4 +1,4 @@
-"""Exercise 3.1 — sum a broadcast gradient back to a parent's shape.
+"""Exercise 3.2 — sum a broadcast gradient back to a parent's shape.
 
 `g` is a NumPy array with the shape of an op's output; `shape` is the shape of one
 parent, which broadcasting stretched to the output's shape. Return an array of

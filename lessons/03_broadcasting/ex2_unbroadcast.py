@@ -1,6 +1,6 @@
-# Exercise file generated from reference/ex1_unbroadcast.py. Replace each `raise NotImplementedError` with your code;
+# Exercise file generated from reference/ex2_unbroadcast.py. Replace each `raise NotImplementedError` with your code;
 # check your work with `minigrad lesson check N`, start over with `minigrad lesson reset N`.
-"""Exercise 3.1 — sum a broadcast gradient back to a parent's shape.
+"""Exercise 3.2 — sum a broadcast gradient back to a parent's shape.
 
 `g` is a NumPy array with the shape of an op's output; `shape` is the shape of one
 parent, which broadcasting stretched to the output's shape. Return an array of
