@@ -1,4 +1,5 @@
-"""Lesson 8 demo: a vanishing gradient, then a NaN that appears only in the backward pass.
+"""Lesson 8 demo: a vanishing gradient, a NaN that appears only in the backward pass, and a
+weight changed in place between forward and backward.
 
 Run headless with `python lessons/08_debugging_gradients/demo.py`. To hunt the NaN, stop
 at the first non-finite gradient with `minigrad-tui --break nonfinite
@@ -30,3 +31,16 @@ loss = y.sum()
 loss.backward()
 print("loss =", loss.item(), "(finite)")
 print("x.grad =", x.grad, " <- NaN: where's zero gradient times sqrt's infinite/NaN local derivative")
+
+# 3. Stale: w changes in place after the forward pass, before the backward pass that needs it.
+w = mg.tensor([1.0, 2.0], requires_grad=True, name="w")
+u = mg.tensor([3.0, 4.0], requires_grad=True, name="u")
+scaled = w * u  # mul's rule will need w to compute u's gradient
+total = scaled.sum()
+with mg.no_grad():
+    w.mul_(10)  # e.g. an optimizer step slipped in between forward and backward
+try:
+    total.backward()
+    print("u.grad =", u.grad, " <- stale: mul's rule read the updated w; the right answer is [1, 2]")
+except RuntimeError as err:
+    print("backward refused:", str(err).split(". Hint")[0])

@@ -1,6 +1,6 @@
-# Exercise file generated from reference/ex3_predict_trace.py. Replace each `raise NotImplementedError` with your code;
+# Exercise file generated from reference/ex4_predict_trace.py. Replace each `raise NotImplementedError` with your code;
 # check your work with `minigrad lesson check N`, start over with `minigrad lesson reset N`.
-"""Exercise 8.3 — read the demo like a trace.
+"""Exercise 8.4 — read the demo like a trace.
 
 Answer from demo.py and the lesson alone; `minigrad lesson check 8` records the
 demo and compares. Then confirm with `minigrad-tui --break nonfinite

@@ -1,6 +1,4 @@
-# Exercise file generated from reference/ex2_nan_hunt.py. Replace each `raise NotImplementedError` with your code;
-# check your work with `minigrad lesson check N`, start over with `minigrad lesson reset N`.
-"""Exercise 8.2 — hunt a NaN with a trace, then fix it.
+"""Exercise 8.3 — hunt a NaN with a trace, then fix it.
 
 `first_nonfinite_node(fn)`: `fn()` builds a loss and calls `.backward()`. Record it
 with `minigrad.trace.record()` and return the name (the NodeInfo `label`) of the
@@ -19,12 +17,22 @@ from minigrad.trace import record
 
 def first_nonfinite_node(fn):
     """The label of the first node whose closure output holds NaN/Inf, or None."""
+    # BEGIN SOLUTION
     # HINT: look at `closure_called` events; each has `outputs` (Snapshots, or None) and `node`.
     # HINT: Snapshot.has_nonfinite() tells you; trace.nodes[event.node].label names the node.
-    raise NotImplementedError("exercise: write first_nonfinite_node()")
+    with record() as trace:
+        fn()
+    for ev in trace.events:
+        if ev.kind == "closure_called" and any(o is not None and o.has_nonfinite() for o in ev.outputs):
+            return trace.nodes[ev.node].label
+    return None
+    # END SOLUTION
 
 
 def safe_sqrt(x):
     """sqrt(x) for x > 0, else 0 — with a finite gradient everywhere."""
+    # BEGIN SOLUTION
     # HINT: the "double where": make sure sqrt never even sees a value <= 0.
-    raise NotImplementedError("exercise: write safe_sqrt()")
+    positive = x > 0
+    return mg.where(positive, mg.where(positive, x, 1.0).sqrt(), 0.0)
+    # END SOLUTION

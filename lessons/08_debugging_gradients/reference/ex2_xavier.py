@@ -1,4 +1,4 @@
-"""Exercise 8.1 — an initialisation that keeps gradients alive.
+"""Exercise 8.2 — an initialisation that keeps gradients alive.
 
 A layer h = tanh(h_prev @ W) with W of shape [fan_in, fan_out] multiplies the
 backward gradient by W (and by tanh' <= 1). If W's entries have standard deviation

@@ -1,4 +1,4 @@
-"""Exercise 8.3 — read the demo like a trace.
+"""Exercise 8.4 — read the demo like a trace.
 
 Answer from demo.py and the lesson alone; `minigrad lesson check 8` records the
 demo and compares. Then confirm with `minigrad-tui --break nonfinite

@@ -1,6 +1,6 @@
-# Exercise file generated from reference/ex1_xavier.py. Replace each `raise NotImplementedError` with your code;
+# Exercise file generated from reference/ex2_xavier.py. Replace each `raise NotImplementedError` with your code;
 # check your work with `minigrad lesson check N`, start over with `minigrad lesson reset N`.
-"""Exercise 8.1 — an initialisation that keeps gradients alive.
+"""Exercise 8.2 — an initialisation that keeps gradients alive.
 
 A layer h = tanh(h_prev @ W) with W of shape [fan_in, fan_out] multiplies the
 backward gradient by W (and by tanh' <= 1). If W's entries have standard deviation
