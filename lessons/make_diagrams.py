@@ -44,7 +44,7 @@ def _():
 
     a = mg.tensor(2.0, requires_grad=True, name="a")
     b = mg.tensor(-3.0, requires_grad=True, name="b")
-    c = mg.tensor(10.0, requires_grad=True, name="c")
+    c = mg.tensor(6.5, requires_grad=True, name="c")
     d = a * b
     d.name = "d"
     e = d + c

@@ -77,10 +77,24 @@ def _demo(number: int, *, quiet_warnings: bool = False):
 
 
 # ---------------------------------------------------------------- lesson 1
-@transcript("01_chain_rule/pass")
+@transcript("01_chain_rule/top")
 def _():
     trace = _demo(1)
-    return trace, pass_steps(trace, 1)
+    first_handoff = steps_of(trace, "grad_accumulated", "f")[0]
+    return trace, [s for s in pass_steps(trace, 1) if s <= first_handoff]
+
+
+@transcript("01_chain_rule/add")
+def _():
+    trace = _demo(1)
+    return trace, [*steps_of(trace, "closure_called", "e"), *steps_of(trace, "grad_accumulated", "e")]
+
+
+@transcript("01_chain_rule/leaves")
+def _():
+    trace = _demo(1)
+    leaves = [e.seq for e in trace.find("grad_accumulated") if e.into == "grad"]
+    return trace, sorted([*steps_of(trace, "closure_called", "d"), *leaves])
 
 
 # ---------------------------------------------------------------- lesson 2
