@@ -82,6 +82,14 @@ def _watched(x):
     return x if x.requires_grad else x.detach().requires_grad_()
 
 
+def _watch(args: tuple, nums: tuple) -> list:
+    """``args`` with the differentiated ones (positions ``nums``) replaced by watched copies."""
+    args = list(args)
+    for n in nums:
+        args[n] = _watched(args[n])
+    return args
+
+
 def _split_aux(out, has_aux: bool, name: str):
     if not has_aux:
         return out, None
@@ -99,10 +107,7 @@ def grad_and_value(func, argnums=0, has_aux: bool = False):
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         nums = _argnums_tuple(argnums, len(args))
-        originals = args
-        args = list(args)
-        for n in nums:
-            args[n] = _watched(args[n])
+        originals, args = args, _watch(args, nums)
         with enable_grad(), _transform():
             out, aux = _split_aux(func(*args, **kwargs), has_aux, "grad_and_value")
             if not isinstance(out, Tensor):
@@ -160,10 +165,7 @@ def jacrev(func, argnums=0, *, has_aux: bool = False):
         from .ops.shape import stack
 
         nums = _argnums_tuple(argnums, len(args))
-        originals = args
-        args = list(args)
-        for n in nums:
-            args[n] = _watched(args[n])
+        originals, args = args, _watch(args, nums)
         with enable_grad(), _transform():
             out, aux = _split_aux(func(*args), has_aux, "jacrev")
         inputs = [args[n] for n in nums]

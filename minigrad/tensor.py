@@ -438,7 +438,13 @@ def _forward_tangent(t: Tensor, parents: tuple, jvp, op: str) -> None:
     tangents = [
         x if x is not None else make_leaf(p._device.xp.zeros_like(p.data), p._device) for x, p in zip(tangents, parents)
     ]
-    tangent = jvp(*tangents)
+    # The rule's own Tensor ops carry no tangents: there is one forward level at a time.
+    level = _forward_state.level
+    _forward_state.level = -1
+    try:
+        tangent = jvp(*tangents)
+    finally:
+        _forward_state.level = level
     if tangent.data.shape != t.data.shape:
         raise RuntimeError(
             f"the forward-mode rule of {op} returned a tangent of shape {shape_str(tangent.data.shape)} "
