@@ -78,8 +78,15 @@ blocks it at each event until released: ``start()``, ``wait(timeout)`` -> status
 stdout/stderr, :class:`OutputCapture`), ``exception``; callbacks ``on_pause``,
 ``on_end``, ``on_event``, ``on_output`` run in the worker thread. ``stop()`` raises
 :class:`StepperStopped` (a BaseException) in the script. See :mod:`minigrad.trace.stepper`.
+
+Your own engine
+---------------
+:mod:`minigrad.trace.emit` (``node``, ``backward_pass``, ``entered``, ``rule``, ``accumulated``,
+``finished``) lets an engine that is not minigrad's emit the same events, so it can be recorded,
+stepped in the debugger and drawn (lesson 10 builds a micrograd that does).
 """
 
+from . import emit
 from .events import (
     BACKWARD_KINDS,
     EVENT_TYPES,
@@ -146,6 +153,7 @@ __all__ = [
     "StepperStopped",
     "Trace",
     "TraceFormatError",
+    "emit",
     "listen",
     "record",
     "snapshot",

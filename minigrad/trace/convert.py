@@ -36,10 +36,23 @@ _USER_FACING_DIRS = frozenset({_PACKAGE_DIR} | {os.path.join(_PACKAGE_DIR, d) + 
 _PENDING_MAX_AGE = 256  # events after which an unresolved statement's frame is released
 _REPR_CHARS = 80
 _closure_cache: dict = {}
+# engines of the user's own that emit through minigrad.trace.emit: their files' frames are skipped like
+# minigrad's, and SHADOWS maps id(their node) to the Tensor standing for it in traces
+ENGINE_FILES: set = set()
+SHADOWS: dict = {}
 
 
 def _is_internal(filename: str) -> bool:
-    return filename.startswith(_PACKAGE_DIR)
+    return filename.startswith(_PACKAGE_DIR) or filename in ENGINE_FILES
+
+
+def foreign_shadow(obj):
+    """The Tensor standing for a node of another engine (minigrad.trace.emit), or None."""
+    t = SHADOWS.get(id(obj))
+    if t is None:
+        return None
+    owner = t._meta["owner"]
+    return t if (owner() if isinstance(owner, weakref.ref) else owner) is obj else None
 
 
 def user_frame(start):
@@ -264,8 +277,16 @@ class Converter:
         if not wanted:
             return
         by_object = {id(n): nid for nid, n in wanted.items()}
+        if SHADOWS:
+            for nid, n in wanted.items():
+                owner = n._meta.get("owner") if n._meta else None
+                owner = owner() if isinstance(owner, weakref.ref) else owner
+                if owner is not None:
+                    by_object[id(owner)] = nid
         for var, value in frame.f_locals.items():
-            if type(value) is Tensor and id(value) in by_object and var != "_" and not var.startswith("__"):
+            if id(value) in by_object and var != "_" and not var.startswith("__"):
+                if type(value) is not Tensor and foreign_shadow(value) is None:
+                    continue
                 nid = by_object.pop(id(value))
                 if nid in self._known:
                     self._name_of[nid] = var
@@ -353,6 +374,8 @@ class Converter:
                     out.append(E.Captured(name, "value", text=_short_repr(target)))
             elif isinstance(v, Tensor):
                 out.append(E.Captured(name, "tensor", v._id, self._snap(v)))
+            elif SHADOWS and (shadow := foreign_shadow(v)) is not None:
+                out.append(E.Captured(name, "tensor", shadow._id, self._snap(shadow)))
             elif isinstance(v, np.ndarray) or B.is_cupy_array(v):
                 out.append(E.Captured(name, "array", value=self._snap(v)))
             else:
