@@ -242,10 +242,11 @@ def _by_readme(keys) -> dict[Path, dict[str, str]]:
 
 
 def stale() -> list[str]:
-    """Registered transcripts missing from their README or differing from a fresh recording, and
-    README blocks no registered transcript fills."""
+    """In the READMEs that quote transcripts: registered ones missing or differing from a fresh
+    recording, and blocks no registered transcript fills."""
     out = []
-    for readme, texts in _by_readme(TRANSCRIPTS).items():
+    quoting = [key for key in TRANSCRIPTS if blocks(readme_of(key))]
+    for readme, texts in _by_readme(quoting).items():
         have = blocks(readme)
         lesson = readme.parent.name
         out += [f"{lesson}/{name}" for name, text in texts.items() if have.get(name) != text]

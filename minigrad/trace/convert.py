@@ -31,6 +31,8 @@ from .snapshot import DEFAULT_MAX_VALUES, snapshot, type_name
 __all__ = ["Converter"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+# the lessons a wheel carries are the learner's code (demos, exercises), not minigrad's machinery
+_LESSONS_DIR = os.path.join(_PACKAGE_DIR, "course", "_lessons") + os.sep
 # tensors made through these (creation functions, ops, and this recorder's own frames) count as the user's
 _USER_FACING_DIRS = frozenset({_PACKAGE_DIR} | {os.path.join(_PACKAGE_DIR, d) + os.sep for d in ("ops", "trace")})
 _PENDING_MAX_AGE = 256  # events after which an unresolved statement's frame is released
@@ -42,8 +44,12 @@ ENGINE_FILES: set = set()
 SHADOWS: dict = {}
 
 
+def _in_package(filename: str) -> bool:
+    return filename.startswith(_PACKAGE_DIR) and not filename.startswith(_LESSONS_DIR)
+
+
 def _is_internal(filename: str) -> bool:
-    return filename.startswith(_PACKAGE_DIR) or filename in ENGINE_FILES
+    return _in_package(filename) or filename in ENGINE_FILES
 
 
 def foreign_shadow(obj):
@@ -69,7 +75,7 @@ def _made_by_library(frame) -> bool:
     f = frame
     while f is not None:
         name = f.f_code.co_filename
-        if not name.startswith(_PACKAGE_DIR):
+        if not _in_package(name):
             return False
         if os.path.dirname(name) + os.sep not in _USER_FACING_DIRS:
             return True
@@ -84,8 +90,11 @@ def _location(frame) -> E.SourceLocation:
 
 
 def closure_info(fn) -> E.ClosureInfo | None:
-    """Source, name and line range of a backward closure (cached per code object)."""
-    code = getattr(fn, "__code__", None)
+    """Source, name and line range of a backward closure (cached per code object).
+
+    A custom Function's closure is one wrapper for every Function, pointing at the user's
+    ``backward`` through ``__wrapped__``: the cache key is the code that runs, unwrapped."""
+    code = getattr(inspect.unwrap(fn), "__code__", None)
     if code is None:
         return None
     info = _closure_cache.get(code)

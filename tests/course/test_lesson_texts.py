@@ -11,9 +11,10 @@ import sys
 import pytest
 
 from minigrad.course import list_lessons
+from minigrad.course.hints import load_hints
 from minigrad.course.lessons import lessons_root
 
-TAUGHT = [lesson for lesson in list_lessons() if 1 <= lesson.number <= 9]
+TAUGHT = [lesson for lesson in list_lessons() if lesson.number in (1, 3, 8)]  # grows as lessons are rewritten
 IDS = [f"{lesson.number:02d}" for lesson in TAUGHT]
 SCRIPT = lessons_root() / "make_transcripts.py"
 FENCE = re.compile(r"^```.*?^```", re.DOTALL | re.MULTILINE)
@@ -38,21 +39,6 @@ def load_script():
     return module
 
 
-def section_hints(lesson) -> dict[str, list[str]]:
-    """``{"N.k": [hint, ...]}`` from the lesson's hints.md (``## N.k`` sections split by ``---``)."""
-    hints: dict[str, list[str]] = {}
-    current = None
-    for line in (lesson.path / "hints.md").read_text().splitlines():
-        m = re.match(r"^## (\d+\.\d+)\b", line)
-        if m:
-            current = hints.setdefault(m.group(1), [""])
-        elif current is not None and line.strip() == "---":
-            current.append("")
-        elif current is not None:
-            current[-1] += line
-    return {key: [h for h in parts if h.strip()] for key, parts in hints.items()}
-
-
 @pytest.mark.parametrize("lesson", TAUGHT, ids=IDS)
 def test_text_is_long_enough_to_learn_from_and_short_enough_to_finish(lesson):
     words = prose_words((lesson.path / "README.md").read_text())
@@ -72,7 +58,7 @@ def test_three_to_five_exercises_of_every_kind(lesson):
 
 @pytest.mark.parametrize("lesson", TAUGHT, ids=IDS)
 def test_every_exercise_has_progressive_hints(lesson):
-    hints = section_hints(lesson)
+    hints = load_hints(lesson)
     want = [f"{lesson.number}.{k}" for k in range(1, len(lesson.references) + 1)]
     assert sorted(hints) == want, f"hints.md sections {sorted(hints)}, exercises {want}"
     few = [key for key, parts in hints.items() if len(parts) < 2]
