@@ -98,10 +98,24 @@ def _():
 
 
 # ---------------------------------------------------------------- lesson 2
-@transcript("02_backward_engine/accumulation")
+@transcript("02_backward_engine/into_b")
 def _():
     trace = _demo(2)
-    return trace, pass_steps(trace, 1, ("seeded", "closure_called", "grad_accumulated"))
+    return trace, [
+        *steps_of(trace, "seeded"),
+        *steps_of(trace, "closure_called", "c"),
+        *steps_of(trace, "grad_accumulated", "c"),
+    ]
+
+
+@transcript("02_backward_engine/into_a")
+def _():
+    trace = _demo(2)
+    return trace, [
+        *steps_of(trace, "closure_called", "b"),
+        *steps_of(trace, "grad_accumulated", "b"),
+        *steps_of(trace, "grad_accumulated", "a"),
+    ]
 
 
 # ---------------------------------------------------------------- lesson 3

@@ -1,6 +1,6 @@
-# Exercise file generated from reference/ex2_run_backward.py. Replace each `raise NotImplementedError` with your code;
+# Exercise file generated from reference/ex3_run_backward.py. Replace each `raise NotImplementedError` with your code;
 # check your work with `minigrad lesson check N`, start over with `minigrad lesson reset N`.
-"""Exercise 2.2 — the engine loop.
+"""Exercise 2.3 — the engine loop.
 
 Write `run_backward(root)`: the gradient of the scalar `root` with respect to every
 node it depends on, returned as a dict {id(node): gradient tensor}.

@@ -1,4 +1,4 @@
-"""Exercise 2.2 — the engine loop.
+"""Exercise 2.3 — the engine loop.
 
 Write `run_backward(root)`: the gradient of the scalar `root` with respect to every
 node it depends on, returned as a dict {id(node): gradient tensor}.

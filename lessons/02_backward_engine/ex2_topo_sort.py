@@ -1,6 +1,6 @@
-# Exercise file generated from reference/ex1_topo_sort.py. Replace each `raise NotImplementedError` with your code;
+# Exercise file generated from reference/ex2_topo_sort.py. Replace each `raise NotImplementedError` with your code;
 # check your work with `minigrad lesson check N`, start over with `minigrad lesson reset N`.
-"""Exercise 2.1 — topological order without recursion.
+"""Exercise 2.2 — topological order without recursion.
 
 Return every tensor that `root` depends on and that requires grad (including `root`),
 each exactly once, with every tensor after all of its parents (so `root` is last).

@@ -1,4 +1,4 @@
-"""Exercise 2.1 — topological order without recursion.
+"""Exercise 2.2 — topological order without recursion.
 
 Return every tensor that `root` depends on and that requires grad (including `root`),
 each exactly once, with every tensor after all of its parents (so `root` is last).
