@@ -15,6 +15,7 @@ import linecache
 import os
 import threading
 import traceback
+from dataclasses import dataclass
 
 from minigrad.trace import Stepper
 from minigrad.trace.output import OutputCapture
@@ -23,6 +24,24 @@ from minigrad.trace.stepper import Breakpoint as StepperBreakpoint
 from . import navigation
 
 STATES = {"created": "starting", "failed": "error"}
+ENDED_STATES = ("finished", "error", "stopped")
+
+
+@dataclass(frozen=True)
+class RunStatus:
+    """What the script is doing and how it failed, published together in one assignment.
+
+    ``state``: starting, running, paused, finished, error, stopped or replay;
+    ``error``: (title, traceback) or None. A viewer that reads one RunStatus never
+    sees a failed state without its error.
+    """
+
+    state: str
+    error: tuple | None = None
+
+    @property
+    def ended(self) -> bool:
+        return self.state in ENDED_STATES
 
 
 def stepper_breakpoint(bp) -> StepperBreakpoint:
@@ -39,9 +58,8 @@ def stepper_breakpoint(bp) -> StepperBreakpoint:
 class ScriptRunner:
     """A script (a path, or ``source`` text shown under ``filename``) run under a Stepper.
 
-    Viewer-facing attributes: ``trace``, ``output``, ``state`` (starting, running,
-    paused, finished, error, stopped), ``error`` ((title, traceback) or None),
-    ``paused_at`` (index of the event the script waits at), ``generation`` (bumped
+    Viewer-facing attributes: ``trace``, ``output``, ``status`` (a :class:`RunStatus`,
+    replaced whole when the state changes; ``state`` and ``error`` read it), ``paused_at`` (index of the event the script waits at), ``generation`` (bumped
     by each :meth:`advance`) and ``paused_generation`` (the request the current
     pause answers). A script that cannot be started is reported through ``error``.
     """
@@ -55,13 +73,12 @@ class ScriptRunner:
         self.source = source
         self.breakpoints = breakpoints if breakpoints is not None else []
         self.output = OutputCapture()
-        self.error: tuple | None = None
+        self.status = RunStatus("starting")
         self.paused_at: int | None = None
         self.generation = 0
         self.paused_generation = -1
         self.stepper: Stepper | None = None
         self.trace = None
-        self._failed_state = None
         self._movement = navigation.step_into()
         self._pause_requested = False
         self._lock = threading.Lock()
@@ -76,23 +93,25 @@ class ScriptRunner:
             from minigrad.trace import Trace
 
             self.trace = Trace()
-            self.error = (f"{type(exc).__name__}: {exc}", "")
-            self._failed_state = "error"
+            self.status = RunStatus("error", (f"{type(exc).__name__}: {exc}", ""))
             return
         self.stepper.output = self.output
         self.trace = self.stepper.trace
+        self.status = RunStatus("running")
         self.stepper.start()
 
     @property
     def state(self) -> str:
-        if self._failed_state is not None:
-            return self._failed_state
-        status = self.stepper.status if self.stepper is not None else "created"
-        return STATES.get(status, status)
+        return self.status.state
+
+    @property
+    def error(self) -> tuple | None:
+        return self.status.error
 
     @property
     def alive(self) -> bool:
-        return self.stepper is not None and not self.stepper.ended
+        """The script may still emit events: started and its end not yet published."""
+        return self.stepper is not None and not self.status.ended
 
     def advance(self, movement: navigation.Movement) -> int:
         """Let the script run until an event satisfies ``movement`` (or a breakpoint); returns the request's id."""
@@ -100,6 +119,8 @@ class ScriptRunner:
             self.generation += 1
             self._movement = movement
             self._pause_requested = False
+            if not self.status.ended:
+                self.status = RunStatus("running")
         self.stepper.breakpoints[:] = [stepper_breakpoint(bp) for bp in self.breakpoints]
         self._issue(movement)
         return self.generation
@@ -141,13 +162,17 @@ class ScriptRunner:
                 self._pause_requested = False
                 self.paused_at = event.seq
                 self.paused_generation = self.generation
+                self.status = RunStatus("paused")
                 return
         self._issue(movement)
 
     def _on_end(self, stepper: Stepper) -> None:
         exc = stepper.exception
+        error = None
         if stepper.status == "failed" and exc is not None:
-            self.error = (_title(exc), _format(exc, os.path.abspath(self.path)))
+            error = (_title(exc), _format(exc, os.path.abspath(self.path)))
+        with self._lock:
+            self.status = RunStatus(STATES.get(stepper.status, stepper.status), error)
 
     def _run_source(self) -> None:
         filename = self.path
@@ -184,12 +209,13 @@ class ReplaySource:
 
     live = False
     alive = False
+    status = RunStatus("replay")
+    state = status.state
+    error = None
 
     def __init__(self, trace) -> None:
         self.trace = trace
         self.output = OutputCapture()
-        self.state = "replay"
-        self.error = None
         self.paused_at = None
         self.generation = 0
         self.paused_generation = 0

@@ -7,6 +7,7 @@ import os
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, TabbedContent, TabPane
 
@@ -63,6 +64,13 @@ PRIORITY_KEYS = {"home", "end"}
 class DebuggerScreen(Screen):
     """Binds keys to movements of a :class:`~tui.session.Session` and renders each step."""
 
+    class RunStatusChanged(Message):
+        """The script's :class:`~tui.runner.RunStatus` changed: state word and error panel follow it together."""
+
+        def __init__(self, status) -> None:
+            super().__init__()
+            self.status = status
+
     BINDINGS = [
         Binding(
             key,
@@ -96,7 +104,8 @@ class DebuggerScreen(Screen):
         self._logged = 0
         self._named = 0
         self._names: dict = {}
-        self._last_state = None
+        self.shown_status = None
+        self._posted_status = None
         self._notice_shown = False
 
     # ------------------------------------------------------------ layout
@@ -138,11 +147,10 @@ class DebuggerScreen(Screen):
         self.query_one("#output", ScriptOutput).sync(session.source.output)
         if session.sync():
             changed = True
-        state = self._state_word()
-        if state != self._last_state:
-            self._last_state = state
-            changed = True
-            self._on_state_change()
+        status = session.source.status
+        if status is not self._posted_status:
+            self._posted_status = status
+            self.post_message(self.RunStatusChanged(status))
         if changed:
             self.render_step()
 
@@ -178,23 +186,25 @@ class DebuggerScreen(Screen):
         return grew
 
     def _state_word(self) -> str:
-        src = self.session.source
-        if src.state == "replay":
-            return "replay"
-        if src.state in ("finished", "error", "stopped"):
-            return src.state
+        """The header's state, from the last RunStatus shown (never ahead of the error panel)."""
+        state = self.shown_status.state if self.shown_status is not None else "starting"
+        if state in ("replay", "finished", "error", "stopped"):
+            return state
         return "running" if self.session.running else "paused"
 
-    def _on_state_change(self) -> None:
-        src = self.session.source
-        errors = self.query_one("#errors", ErrorPanel)
-        if src.error is not None:
-            errors.show(*src.error)
+    def on_debugger_screen_run_status_changed(self, message: RunStatusChanged) -> None:
+        status = message.status
+        if status is self.shown_status:
+            return
+        self.shown_status = status
+        if status.error is not None:
+            self.query_one("#errors", ErrorPanel).show(*status.error)
             self.query_one("#bottom", TabbedContent).active = "tab-errors"
-            self.notify(src.error[0], title="the script raised", severity="error", timeout=8)
-        elif src.state == "finished" and not any(e.kind == "pass_started" for e in self.session.events):
+            self.notify(status.error[0], title="the script raised", severity="error", timeout=8)
+        elif status.state == "finished" and not any(e.kind == "pass_started" for e in self.session.events):
             self.notify("The script ended without calling backward().", title="no backward pass", timeout=8)
         self.refresh_bindings()
+        self.render_step()
 
     # ------------------------------------------------------------ the graph
     def _maybe_layout(self) -> None:

@@ -193,21 +193,52 @@ def _run_hooks(node, g):
     return g
 
 
-def _call_rule(node, g, pass_id, depth) -> tuple:
-    """Call the node's backward rule: one contribution (or None) per parent."""
+def _call_rule(node, g, needed, pass_id, depth):
+    """Call the node's backward rule: one contribution (or None) per parent.
+
+    A rule may give, for a parent, a zero-argument function instead of a Tensor:
+    it is called only when that parent needs a gradient, so a costly gradient
+    nobody asked for (a constant operand's) is never computed. When a listener or
+    anomaly mode watches, the entries are resolved here (None for parents that
+    need no gradient) so that ``closure_called`` shows the gradients themselves;
+    otherwise the pass resolves each entry as it reaches that parent.
+    """
     outputs = node._backward(g)
-    if _listeners:
-        _emit("closure_called", pass_id=pass_id, depth=depth, node=node, fn=node._backward, grad=g, outputs=outputs)
-    if len(outputs) != len(node._parents):
+    parents = node._parents
+    if len(outputs) != len(parents):
         raise RuntimeError(
             f"Function {_op_class_name(node._op)} returned an incorrect number of gradients "
-            f"(expected {len(node._parents)}, got {len(outputs)})"
+            f"(expected {len(parents)}, got {len(outputs)})"
         )
-    if _state.anomaly.enabled:
+    anomaly = _state.anomaly.enabled
+    if not (_listeners or anomaly):
+        return outputs
+    outputs = tuple(_resolve(c, p, needed) for p, c in zip(parents, outputs))
+    if _listeners:
+        _emit("closure_called", pass_id=pass_id, depth=depth, node=node, fn=node._backward, grad=g, outputs=outputs)
+    if anomaly:
         from .anomaly import check_outputs
 
         check_outputs(node, outputs)
     return outputs
+
+
+def _resolve(c, parent, needed):
+    """A rule's entry for ``parent``: None if the parent needs no gradient, else the gradient (lazy entries called)."""
+    if c is None or not parent._rg or (needed is not None and id(parent) not in needed):
+        return None
+    return c() if callable(c) else c
+
+
+def _owned(c, g, outputs, rule) -> bool:
+    """Whether contribution ``c`` is a fresh array nothing else holds, so a leaf may keep it as ``.grad``.
+
+    Not the incoming gradient passed through, not a view, not handed to two parents,
+    and not from a custom Function (whose backward may return any tensor it holds).
+    """
+    if c is g or c.data.base is not None or getattr(rule, "__wrapped__", None) is not None:
+        return False
+    return sum(1 for o in outputs if o is c) <= 1
 
 
 def _fit_to_parent(node, parent, c, index, pass_id, depth):
@@ -217,10 +248,7 @@ def _fit_to_parent(node, parent, c, index, pass_id, depth):
     it (reported as ``grad_reduced``); any other shape, or another device, is an error.
     """
     if not isinstance(c, Tensor):
-        raise TypeError(
-            f"Function {_op_class_name(node._op)} returned a gradient of type {type(c).__name__} at index {index}; "
-            "expected a Tensor or None"
-        )
+        raise RuntimeError(f"expected Variable or None (got {type(c).__name__})")
     shape = parent.data.shape
     if c.data.shape != shape:
         dims = _broadcast_dims(shape, c.data.shape)
@@ -230,9 +258,12 @@ def _fit_to_parent(node, parent, c, index, pass_id, depth):
                 index,
                 f"got {shape_str(c.data.shape)} but expected shape compatible with {shape_str(shape)}",
             )
-        reduced = c.sum(dim=dims, keepdim=True) if dims else c
-        if reduced.data.shape != shape:
-            reduced = reduced.reshape(shape)
+        if dims == tuple(range(len(c.data.shape) - len(shape))):
+            reduced = c.sum(dim=dims)  # only leading dims: the sum has the parent's shape (a fresh array)
+        else:
+            reduced = c.sum(dim=dims, keepdim=True)
+            if reduced.data.shape != shape:
+                reduced = reduced.reshape(shape)
         if _listeners:
             _emit(
                 "grad_reduced",
@@ -281,11 +312,16 @@ def _accumulate(grads: dict, node, parent, c, create_graph, pass_id, depth) -> N
         )
 
 
-def _store_grad(node, g, create_graph, pass_id, depth):
-    """Accumulate ``g`` into ``node.grad`` the way PyTorch's AccumulateGrad does."""
+def _store_grad(node, g, create_graph, owned, pass_id, depth):
+    """Accumulate ``g`` into ``node.grad`` the way PyTorch's AccumulateGrad does.
+
+    A first gradient is kept as is when it is part of a recorded graph (create_graph)
+    or when the pass made it and nothing else holds it (``owned``), and copied
+    otherwise, so that an in-place change of one ``.grad`` never shows in another's.
+    """
     before = node._grad
     if before is None:
-        after = g if create_graph else make_leaf(g.data.copy(), g._device)
+        after = g if create_graph or (owned and not _listeners) else make_leaf(g.data.copy(), g._device)
     else:
         after = _sum(before, g, create_graph)
     node._grad = after
@@ -316,30 +352,42 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
 
     The steps: order -> seed -> for each node: enter (hooks) -> store ``.grad``
     (leaves, retain_grad nodes, or the ``inputs``) -> call its rule -> for each
-    parent: reduce/validate -> accumulate -> free. Rules run with grad mode set
-    to ``create_graph``: in a plain pass the Tensor ops inside them record nothing.
-    ``restricted`` is a precomputed ``_restrict_to_inputs`` result for ``inputs``
-    (grad() computes it once for its save step).
+    parent that needs a gradient: resolve -> reduce/validate -> accumulate -> free.
+    Rules run with grad mode set to ``create_graph``: in a plain pass the Tensor
+    ops inside them record nothing. ``restricted`` is a precomputed
+    ``_restrict_to_inputs`` result for ``inputs`` (grad() computes it once for its
+    save step). The hot path skips a step's call when the step has nothing to do
+    (no hooks, no listeners, matching shapes).
     """
     order, needed, expand, input_ids = _order(roots, inputs, restricted)
     grads = _seed(roots, seeds, pass_id, depth)
+    owned = set()  # ids of leaves whose buffered gradient is a fresh array (see _owned)
     node = None
     with_grad = _state.grad
     saved_mode = with_grad.enabled
     with_grad.enabled = create_graph
     try:
         for node in reversed(order):
-            g = grads.pop(id(node), None)
+            key = id(node)
+            g = grads.pop(key, None)
             if g is None:
                 continue
-            g = _enter(node, g, pass_id, depth)
+            buffered = g
+            if node._meta is not None or _listeners:
+                g = _enter(node, g, pass_id, depth)
+            rule = node._backward
             if _keeps_grad(node, input_ids):
-                _store_grad(node, g, create_graph, pass_id, depth)
-            if node._backward is not None and (expand is None or id(node) in expand):
-                outputs = _call_rule(node, g, pass_id, depth)
-                for index, (parent, c) in enumerate(zip(node._parents, outputs)):
+                _store_grad(node, g, create_graph, g is buffered and key in owned, pass_id, depth)
+            if rule is not None and (expand is None or key in expand):
+                outputs = _call_rule(node, g, needed, pass_id, depth)
+                for index, parent in enumerate(node._parents):
+                    c = outputs[index]
                     if c is None or not parent._rg or (needed is not None and id(parent) not in needed):
                         continue
+                    if type(c) is not Tensor and callable(c):
+                        c = c()
+                        if c is None:
+                            continue
                     if (
                         type(c) is not Tensor
                         or c.data.shape != parent.data.shape
@@ -347,7 +395,16 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
                         or c._device is not parent._device
                     ):
                         c = _fit_to_parent(node, parent, c, index, pass_id, depth)
-                    _accumulate(grads, node, parent, c, create_graph, pass_id, depth)
+                    pkey = id(parent)
+                    if pkey in grads:
+                        _accumulate(grads, node, parent, c, create_graph, pass_id, depth)
+                        owned.add(pkey)  # a sum is a fresh array
+                    elif _listeners:
+                        _accumulate(grads, node, parent, c, create_graph, pass_id, depth)
+                    else:
+                        grads[pkey] = c
+                        if parent._backward is None and _owned(c, g, outputs, rule):
+                            owned.add(pkey)
             if _listeners:
                 _emit("node_finished", pass_id=pass_id, depth=depth, node=node)
         node = None

@@ -213,14 +213,11 @@ def _closure(cls, ctx: FunctionCtx, args: tuple, k: int, specs: tuple):
             if gi is not None and i not in tensor_positions:
                 raise RuntimeError(
                     f"function {name} returned a gradient different than None at position {i + 1}, "
-                    "but the corresponding forward input was not a Tensor"
+                    "but the corresponding forward input was not a Variable"
                 )
         for i in tensor_positions:
             if grads[i] is not None and not isinstance(grads[i], Tensor):
-                raise TypeError(
-                    f"function {name} returned a gradient of type {type(grads[i]).__name__} at position {i + 1}; "
-                    "expected a Tensor or None"
-                )
+                raise RuntimeError(f"expected Variable or None (got {type(grads[i]).__name__})")
         return tuple(grads[i] for i in tensor_positions)
 
     backward.__wrapped__ = cls.backward  # lets inspect.getsource (and the debugger) show the user's code

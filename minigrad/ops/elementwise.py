@@ -1,4 +1,4 @@
-"""Elementwise math and activations, each forward beside its backward closure.
+"""Elementwise math and activations, each forward beside its backward rule.
 
 Integer and bool inputs to floating functions (exp, log, sigmoid, ...) compute in
 the default float dtype, as PyTorch does. Closures that need the op's output hold
@@ -11,10 +11,11 @@ from __future__ import annotations
 import math
 import weakref
 
-from .. import _state
 from .. import backend as B
+from ..creation import zeros_like
 from ..tensor import Tensor, make, make_leaf, shape_str
-from ._util import as_tensor, binary_arrays, unbroadcast
+from ._util import as_tensor, binary_arrays
+from .compare import gt, lt
 
 __all__ = [
     "exp",
@@ -53,11 +54,6 @@ _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 _GELU_TANH_C = 0.044715
 
-# The hottest closures (exp, log, tanh, relu) check grad mode: under create_graph it is on and they
-# use Tensor ops, so the gradient is itself differentiable; in a plain backward pass it is off and
-# they compute the same values on the raw arrays, skipping the tensor ops' overhead.
-_grad_mode = _state.grad
-
 
 def _float_data(a: Tensor):
     """``a``'s array, cast to the default float dtype when it is integer or bool (as torch does)."""
@@ -68,12 +64,13 @@ def _float_data(a: Tensor):
 
 
 def _const(a: Tensor, arr) -> Tensor:
-    """A constant (non-differentiable) tensor on ``a``'s device, e.g. a mask used by a closure."""
+    """A constant (non-differentiable) tensor on ``a``'s device, e.g. a mask computed by a forward."""
     return make_leaf(arr, a._device)
 
 
-def _zero_grad(a: Tensor, g: Tensor) -> Tensor:
-    return _const(a, a._device.xp.zeros(a.data.shape, dtype=g.data.dtype))
+def _zero_backward(g):
+    """Backward of a piecewise-constant op (sign, floor, ceil, round): zero everywhere."""
+    return (zeros_like(g),)
 
 
 # ---------------------------------------------------------------- exponentials and logs
@@ -81,9 +78,7 @@ def exp(a: Tensor) -> Tensor:
     """Elementwise e**a."""
 
     def backward(g):
-        if _grad_mode.enabled:
-            return (g * out_ref(),)
-        return (make_leaf(g.data * out_ref().data, g._device),)
+        return (g * out_ref(),)
 
     out = make(a._device.xp.exp(_float_data(a)), (a,), backward, "exp")
     out_ref = weakref.ref(out)  # the output, without the reference cycle out -> closure -> out
@@ -94,9 +89,7 @@ def log(a: Tensor) -> Tensor:
     """Natural logarithm."""
 
     def backward(g):
-        if _grad_mode.enabled or a.data.dtype != g.data.dtype:
-            return (g / a,)
-        return (make_leaf(g.data / a.data, g._device),)
+        return (g / a,)
 
     return make(a._device.xp.log(_float_data(a)), (a,), backward, "log")
 
@@ -181,10 +174,7 @@ def tanh(a: Tensor) -> Tensor:
 
     def backward(g):
         y = out_ref()
-        if _grad_mode.enabled:
-            return (g * (1 - y * y),)
-        yd = y.data
-        return (make_leaf(g.data * (1 - yd * yd), g._device),)
+        return (g * (1 - y * y),)
 
     out = make(a._device.xp.tanh(_float_data(a)), (a,), backward, "tanh")
     out_ref = weakref.ref(out)
@@ -236,9 +226,7 @@ def relu(a: Tensor) -> Tensor:
     d = a.data
 
     def backward(g):
-        if _grad_mode.enabled:
-            return (g * _const(a, d > 0),)
-        return (make_leaf(g.data * (d > 0), g._device),)
+        return (g * (a > 0),)
 
     return make(d * (d > 0), (a,), backward, "relu")
 
@@ -249,7 +237,7 @@ def leaky_relu(a: Tensor, negative_slope: float = 0.01) -> Tensor:
     xp = a._device.xp
 
     def backward(g):
-        return (g * _const(a, xp.where(d > 0, 1.0, negative_slope).astype(g.data.dtype)),)
+        return (where(a > 0, g, g * negative_slope),)
 
     return make(xp.where(d > 0, d, d * negative_slope), (a,), backward, "leaky_relu")
 
@@ -262,7 +250,7 @@ def elu(a: Tensor, alpha: float = 1.0) -> Tensor:
     neg_part = alpha * xp.expm1(xp.minimum(d, 0))
 
     def backward(g):
-        return (g * where(_const(a, pos), 1.0, out_ref() + alpha),)
+        return (g * where(a > 0, 1.0, out_ref() + alpha),)
 
     out = make(xp.where(pos, d, neg_part), (a,), backward, "elu")
     out_ref = weakref.ref(out)
@@ -313,7 +301,7 @@ def softplus(a: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     smooth = (xp.log1p(xp.exp(-xp.abs(z))) + xp.maximum(z, 0)) / beta
 
     def backward(g):
-        return (g * where(_const(a, linear), 1.0, (a * beta).sigmoid()),)
+        return (g * where(a * beta > threshold, 1.0, (a * beta).sigmoid()),)
 
     return make(xp.where(linear, d, smooth), (a,), backward, "softplus")
 
@@ -357,23 +345,31 @@ def clamp(a: Tensor, min=None, max=None) -> Tensor:  # noqa: A002  (torch's argu
         shapes = " and ".join(shape_str(x.shape) for x in (a, lo, hi) if isinstance(x, Tensor))
         raise RuntimeError(f"clamp: shapes {shapes} cannot be broadcast together") from None
 
+    inside, lo_wins, hi_wins = _clamp_masks(a, d, lod, hid, out.shape)
+
     def backward(g):
-        inside = xp.ones(out.shape, dtype=bool)
-        if lod is not None:
-            inside &= d >= lod
-        if hid is not None:
-            inside &= d <= hid
-        grads = [unbroadcast(g * _const(a, inside), a.data.shape) if a._rg else None]
+        grads = [lambda: g * inside]
         if isinstance(lo, Tensor):
-            lo_wins = d < lod if hid is None else (d < lod) & (lod <= hid)
-            grads.append(unbroadcast(g * _const(a, lo_wins), lo.data.shape))
+            grads.append(lambda: g * lo_wins)
         if isinstance(hi, Tensor):
-            hi_wins = (d if lod is None else xp.maximum(d, lod)) > hid
-            grads.append(unbroadcast(g * _const(a, hi_wins), hi.data.shape))
+            grads.append(lambda: g * hi_wins)
         return tuple(grads)
 
     parents = (a,) + tuple(x for x in (lo, hi) if isinstance(x, Tensor))
     return make(out, parents, backward, "clamp")
+
+
+def _clamp_masks(a: Tensor, d, lod, hid, shape) -> tuple:
+    """Where clamp's result is ``a`` (bounds included), the lower bound, the upper bound: constant masks."""
+    xp = a._device.xp
+    inside = xp.ones(shape, dtype=bool)
+    if lod is not None:
+        inside &= d >= lod
+    if hid is not None:
+        inside &= d <= hid
+    lo_wins = None if lod is None else (d < lod if hid is None else (d < lod) & (lod <= hid))
+    hi_wins = None if hid is None else (d if lod is None else xp.maximum(d, lod)) > hid
+    return tuple(None if m is None else _const(a, m) for m in (inside, lo_wins, hi_wins))
 
 
 clip = clamp
@@ -395,15 +391,12 @@ def _extremum(a, b, name: str) -> Tensor:
             f"{name}: shapes {shape_str(a.data.shape)} and {shape_str(b.data.shape)} cannot be broadcast together"
         ) from None
 
+    wins = gt if name == "maximum" else lt
+
     def backward(g):
         # Ties split the gradient evenly between the two operands, as in PyTorch.
-        a_wins = ad > bd if name == "maximum" else ad < bd
-        b_wins = bd > ad if name == "maximum" else bd < ad
-        half_tie = (ad == bd) * 0.5
-        return (
-            unbroadcast(g * _const(a, (a_wins + half_tie).astype(g.data.dtype)), a.data.shape) if a._rg else None,
-            unbroadcast(g * _const(a, (b_wins + half_tie).astype(g.data.dtype)), b.data.shape) if b._rg else None,
-        )
+        tie = (a == b) * 0.5
+        return lambda: g * (wins(a, b) + tie), lambda: g * (wins(b, a) + tie)
 
     return make(out, (a, b), backward, name)
 
@@ -454,9 +447,9 @@ def where(condition, input, other) -> Tensor:  # noqa: A002  (torch's argument n
     def backward(g):
         grads = []
         if isinstance(x, Tensor):
-            grads.append(unbroadcast(where(cond, g, 0.0), x.data.shape) if x._rg else None)
+            grads.append(lambda: where(cond, g, 0.0))
         if isinstance(y, Tensor):
-            grads.append(unbroadcast(where(cond, 0.0, g), y.data.shape) if y._rg else None)
+            grads.append(lambda: where(cond, 0.0, g))
         return tuple(grads)
 
     return make(out, parents, backward, "where")
@@ -476,39 +469,29 @@ def _tensor_where(self: Tensor, condition, other) -> Tensor:
 def sign(a: Tensor) -> Tensor:
     """-1, 0 or 1 elementwise (zero gradient everywhere)."""
 
-    def backward(g):
-        return (_zero_grad(a, g),)
-
-    return make(a._device.xp.sign(a.data), (a,), backward, "sign")
+    return make(a._device.xp.sign(a.data), (a,), _zero_backward, "sign")
 
 
 def floor(a: Tensor) -> Tensor:
     """Round down (zero gradient; integer tensors are returned unchanged in value)."""
 
-    def backward(g):
-        return (_zero_grad(a, g),)
-
-    return make(a._device.xp.floor(a.data) if a.data.dtype.kind == "f" else a.data.copy(), (a,), backward, "floor")
+    return make(
+        a._device.xp.floor(a.data) if a.data.dtype.kind == "f" else a.data.copy(), (a,), _zero_backward, "floor"
+    )
 
 
 def ceil(a: Tensor) -> Tensor:
     """Round up (zero gradient)."""
 
-    def backward(g):
-        return (_zero_grad(a, g),)
-
-    return make(a._device.xp.ceil(a.data) if a.data.dtype.kind == "f" else a.data.copy(), (a,), backward, "ceil")
+    return make(a._device.xp.ceil(a.data) if a.data.dtype.kind == "f" else a.data.copy(), (a,), _zero_backward, "ceil")
 
 
 def round(a: Tensor, decimals: int = 0) -> Tensor:  # noqa: A001  (torch.round)
     """Round half to even, to ``decimals`` places (zero gradient)."""
 
-    def backward(g):
-        return (_zero_grad(a, g),)
-
     d = a.data
     out = a._device.xp.round(d, decimals) if d.dtype.kind == "f" else d.copy()
-    return make(out, (a,), backward, "round")
+    return make(out, (a,), _zero_backward, "round")
 
 
 def floor_divide(a, b) -> Tensor:

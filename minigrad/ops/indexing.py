@@ -18,6 +18,7 @@ from .. import _state
 from .. import backend as B
 from ..tensor import Tensor, _check_inplace, make, make_leaf, shape_str
 from ._util import normalize_dims
+from .elementwise import where
 
 __all__ = ["gather", "index_select", "take_along_dim", "masked_fill"]
 
@@ -423,17 +424,12 @@ def masked_fill(a: Tensor, mask: Tensor, value) -> Tensor:
         ) from None
     xp = a._device.xp
     out = xp.where(m, xp.asarray(fill).astype(a.data.dtype), a.data)
-    a_shape = a.data.shape
     parents = (a, value) if isinstance(value, Tensor) else (a,)
+    filled = make_leaf(xp.broadcast_to(m, shape), a._device)
 
     def backward(g):
-        from ._util import unbroadcast
-
-        keep = make_leaf(xp.broadcast_to(~m, shape).astype(g.data.dtype), g._device)
-        ga = unbroadcast(g * keep, a_shape)
-        if len(parents) == 1:
-            return (ga,)
-        return ga, (g * (1 - keep)).sum()
+        grads = (lambda: where(filled, 0.0, g), lambda: where(filled, g, 0.0).sum())
+        return grads[: len(parents)]
 
     return make(out, parents, backward, "masked_fill")
 

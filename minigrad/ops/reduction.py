@@ -13,6 +13,7 @@ import contextlib
 import weakref
 
 from .. import backend as B
+from ..creation import zeros_like
 from ..tensor import Tensor, make, make_leaf
 from ._util import normalize_dims
 from .elementwise import maximum, minimum, where
@@ -192,19 +193,20 @@ def std(a: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction
 def _even_extremum(a: Tensor, dim, keepdim: bool, is_max: bool, op: str) -> Tensor:
     """max/min over ``axes``; the gradient is split evenly among the tied extreme elements."""
     d = a.data
-    xp = a._device.xp
     axes = _axes(dim, d.ndim)
     _check_nonempty(d, axes, op, dim)
     out_k = d.max(axis=axes, keepdims=True) if is_max else d.min(axis=axes, keepdims=True)
     shape = d.shape
 
     def backward(g):
-        hit = (d == out_k) | (xp.isnan(d) & xp.isnan(out_k))
-        weights = hit / hit.sum(axis=axes, keepdims=True)
-        return (_expand_back(g, shape, axes, keepdim) * _const(a, weights.astype(g.data.dtype)),)
+        m = _keep(out_ref(), shape, axes, keepdim)
+        hit = ((a == m) | (a.isnan() & m.isnan())).to(g.dtype)
+        return (_expand_back(g, shape, axes, keepdim) * hit / hit.sum(dim=axes, keepdim=True),)
 
     out = out_k if keepdim else out_k.reshape(tuple(n for i, n in enumerate(shape) if i not in axes))
-    return make(out, (a,), backward, op)
+    node = make(out, (a,), backward, op)
+    out_ref = weakref.ref(node)
+    return node
 
 
 def _indexed_extremum(a: Tensor, dim, keepdim: bool, is_max: bool, op: str):
@@ -222,10 +224,11 @@ def _indexed_extremum(a: Tensor, dim, keepdim: bool, is_max: bool, op: str):
     idx = xp.expand_dims((xp.argmax if is_max else xp.argmin)(d, axis=ax), ax)
     values = xp.take_along_axis(d, idx, axis=ax)
     shape = d.shape
+    positions = make_leaf(xp.arange(shape[ax]).reshape((-1,) + (1,) * (len(shape) - ax - 1)), a._device)
+    index = make_leaf(idx, a._device)
 
     def backward(g):
-        positions = xp.arange(shape[ax]).reshape((-1,) + (1,) * (len(shape) - ax - 1))
-        return (_expand_back(g, shape, (ax,), keepdim) * _const(a, positions == idx),)
+        return (_expand_back(g, shape, (ax,), keepdim) * (positions == index),)
 
     indices = idx if keepdim else idx.squeeze(ax)
     if not keepdim:
@@ -420,15 +423,14 @@ def norm(a: Tensor, p=2, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
     def backward(g):
         gk = _keep(g, shape, axes, keepdim)
         if p == 0:
-            return (_const(a, xp.zeros(shape, dtype=g.data.dtype)),)
+            return (zeros_like(a, dtype=g.dtype),)
         if p == 1:
             return (gk * a.sign(),)
         nk = _keep(out_ref(), shape, axes, keepdim)
         if p == inf or p == -inf:
-            hit = ab == nk.data
-            weights = (hit / hit.sum(axis=axes, keepdims=True)).astype(g.data.dtype)
-            return (gk * a.sign() * _const(a, weights),)
-        safe = where(_const(a, nk.data == 0), 1.0, nk)  # zero norm: zero gradient instead of 0/0
+            hit = (a.abs() == nk).to(g.dtype)
+            return (gk * a.sign() * hit / hit.sum(dim=axes, keepdim=True),)
+        safe = where(nk == 0, 1.0, nk)  # zero norm: zero gradient instead of 0/0
         if p == 2:
             return (gk * a / safe,)
         return (gk * a.sign() * a.abs() ** (p - 1) / safe ** (p - 1),)

@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import backend as B
 from ..tensor import Tensor, make, shape_str
-from ._util import check_same_device, normalize_dims, unbroadcast
+from ._util import check_same_device, normalize_dims
 
 __all__ = [
     "reshape",
@@ -250,10 +250,12 @@ def expand(a: Tensor, *shape) -> Tensor:
     if target == src:
         return a
 
-    def backward(g):
-        return (unbroadcast(g, src),)
+    return make(a._device.xp.broadcast_to(a.data, target), (a,), _expand_backward, "expand")
 
-    return make(a._device.xp.broadcast_to(a.data, target), (a,), backward, "expand")
+
+def _expand_backward(g):
+    """Backward of ``expand``: the gradient as is; the engine sums it back over the expanded dims."""
+    return (g,)
 
 
 def broadcast_to(a: Tensor, shape) -> Tensor:

@@ -28,16 +28,24 @@ async def wait_until(pilot, condition, timeout: float = 10.0) -> None:
         await pilot.pause(0.02)
 
 
+def status_shown(app) -> bool:
+    """The screen has handled the RunStatusChanged message for the script's current status."""
+    return getattr(app.screen, "shown_status", None) is app.source.status
+
+
 def settled(app) -> bool:
+    """The script stopped where the last key asked, and the screen shows that status (state and errors together)."""
     s = app.session
-    return not s.running and (s.cursor >= 0 or app.source.state in ("error", "finished", "stopped"))
+    return (
+        not s.running and (s.cursor >= 0 or app.source.state in ("error", "finished", "stopped")) and status_shown(app)
+    )
 
 
 @asynccontextmanager
 async def debugger(*argv, size=(160, 48)):
     app = build_app(parse_args(list(argv)))
     async with app.run_test(size=size) as pilot:
-        await wait_until(pilot, lambda: settled(app) and app.screen.model is not None or app.source.error)
+        await wait_until(pilot, lambda: settled(app) and (app.screen.model is not None or app.source.error))
         await pilot.pause(0.05)
         yield app, pilot
     app.source.stop()

@@ -7,7 +7,7 @@ import pytest
 from tui.breakpoints import Breakpoint, parse_breakpoint
 from tui.cli import parse_args
 
-from .helpers import debugger, press, script, text, wait_until
+from .helpers import debugger, press, script, status_shown, text, wait_until
 
 
 def test_parse_arguments():
@@ -68,7 +68,6 @@ async def test_device_cuda_without_a_gpu_is_reported_in_the_ui():
     if mg.cuda_is_available():
         pytest.skip("a GPU is present")
     async with debugger("--device", "cuda") as (app, pilot):
-        await wait_until(pilot, lambda: app.source.state == "error")
-        app.screen.poll()
+        await wait_until(pilot, lambda: app.source.state == "error" and status_shown(app))
         assert "cuda" in text(app.screen.query_one("#errors"))
         assert app.is_running

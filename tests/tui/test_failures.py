@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from .helpers import current_event, debugger, header, press, script, text, wait_until
+import threading
+
+import tui.runner
+
+from .helpers import current_event, debugger, header, press, script, status_shown, text, wait_until
 
 
 def errors_text(app) -> str:
@@ -11,8 +15,7 @@ def errors_text(app) -> str:
 
 async def test_missing_script_is_reported_in_the_ui():
     async with debugger("no/such/script.py") as (app, pilot):
-        await wait_until(pilot, lambda: app.source.state == "error")
-        app.screen.poll()
+        await wait_until(pilot, lambda: app.source.state == "error" and status_shown(app))
         assert "FileNotFoundError" in errors_text(app)
         assert "no/such/script.py" in errors_text(app)
         assert app.screen.query_one("#bottom").active == "tab-errors"
@@ -23,8 +26,7 @@ async def test_missing_script_is_reported_in_the_ui():
 
 async def test_syntax_error_shows_line():
     async with debugger(script("syntax_error.txt")) as (app, pilot):
-        await wait_until(pilot, lambda: app.source.state == "error")
-        app.screen.poll()
+        await wait_until(pilot, lambda: app.source.state == "error" and status_shown(app))
         shown = errors_text(app)
         assert "SyntaxError" in shown and "line 3" in shown
 
@@ -50,6 +52,33 @@ async def test_exception_in_backward_stops_at_the_error_event():
         assert "error at y: RuntimeError: Trying to backward through the graph" in header(app)
         await press(app, pilot, "c")
         assert app.source.state == "error"
+        assert "RuntimeError: Trying to backward through the graph a second time" in errors_text(app)
+
+
+async def test_error_state_and_error_panel_change_together(monkeypatch):
+    """Hold the runner between the Stepper's end and the formatted traceback: the screen must not say
+    [error] over an empty error panel in that window (the race of issue 16)."""
+    formatting = threading.Event()
+    release = threading.Event()
+    plain_format = tui.runner._format
+
+    def held_format(exc, path):
+        formatting.set()
+        release.wait(10)
+        return plain_format(exc, path)
+
+    monkeypatch.setattr(tui.runner, "_format", held_format)
+    async with debugger(script("raises_backward.py")) as (app, pilot):
+        await press(app, pilot, "c")
+        await pilot.press("c")
+        await wait_until(pilot, formatting.is_set)
+        for _ in range(5):  # several polls of the screen while the error is being formatted
+            await pilot.pause(0.06)
+            assert "[error]" not in header(app)
+            assert "no errors" in errors_text(app)
+        release.set()
+        await wait_until(pilot, lambda: app.source.state == "error" and status_shown(app))
+        assert "[error]" in header(app)
         assert "RuntimeError: Trying to backward through the graph a second time" in errors_text(app)
 
 

@@ -11,10 +11,10 @@ __all__ = ["embedding"]
 def _gather_rows(weight: Tensor, indices, padding_idx: int | None) -> Tensor:
     """``weight[indices]``; backward scatters the gradient back into rows (zero at ``padding_idx``)."""
     num_rows = weight.data.shape[0]
+    keep = None if padding_idx is None else make_leaf((indices != padding_idx)[..., None], weight._device)
 
     def backward(g):
-        if padding_idx is not None:
-            keep = make_leaf((indices != padding_idx)[..., None].astype(g.data.dtype), g._device)
+        if keep is not None:
             g = g * keep
         return (_scatter_rows(g, indices, num_rows),)
 

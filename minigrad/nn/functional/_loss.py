@@ -215,6 +215,7 @@ def cross_entropy(
     q_const = make_leaf(q, dev)
     row_total = None if unit_rows else make_leaf(q.sum(axis=1, keepdims=True), dev)
     target_parent = t.data.dtype.kind == "f" and t._rg
+    w_const = None if w is None else make_leaf(w, dev)
 
     def backward(g):
         # d loss_i / d x_i = sum(Q_i) * softmax(x_i) - Q_i, scaled by the incoming gradient.
@@ -231,7 +232,6 @@ def cross_entropy(
         # A target that requires grad: build Q from it with ops, so create_graph sees both inputs.
         from ._activation import log_softmax
 
-        w_const = None if w is None else make_leaf(w, dev)
         q_t = t * (1 - label_smoothing) + label_smoothing / num_classes if label_smoothing else t
         if w_const is not None:
             q_t = q_t * w_const
@@ -298,11 +298,12 @@ def binary_cross_entropy(input: Tensor, target, weight=None, reduction: str = "m
     if w is not None:
         loss = loss * w
     y_const = make_leaf(y, input._device)
+    w_const = None if w is None else make_leaf(w, input._device)
 
     def backward(g):
         grad = (input - y_const) / clamp(input * (1 - input), min=1e-12)
-        if w is not None:
-            grad = grad * make_leaf(w, input._device)
+        if w_const is not None:
+            grad = grad * w_const
         return (grad * g,)
 
     return _reduce(make(loss, (input,), backward, "binary_cross_entropy"), reduction)
