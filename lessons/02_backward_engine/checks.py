@@ -177,7 +177,7 @@ def _(ex):
                     continue
                 for parent, contribution in zip(node.parents, node._backward(g)):
                     if contribution is not None and parent.requires_grad:
-                        ex.accumulate(grads, parent, contribution)
+                        ex.accumulate(grads, parent, contribution() if callable(contribution) else contribution)
         return grads
 
     a = mg.tensor(3.0, dtype=mg.float64, requires_grad=True)

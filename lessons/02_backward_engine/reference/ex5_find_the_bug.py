@@ -20,8 +20,11 @@ def buggy_run_backward(root) -> dict:
             if g is None or node._backward is None:
                 continue
             for parent, contribution in zip(node.parents, node._backward(g)):
-                if contribution is not None and parent.requires_grad:
-                    grads[id(parent)] = contribution  # the planted bug is on this line
+                if contribution is None or not parent.requires_grad:
+                    continue
+                if callable(contribution):
+                    contribution = contribution()
+                grads[id(parent)] = contribution  # the planted bug is on this line
     return grads
 
 
