@@ -3,8 +3,8 @@
 `buggy_run_backward` below is the loop of exercise 2.3 with one planted bug, the most
 common one in hand-written engines. On a graph where no node is used twice it gives
 the right answer; on the lesson's demo it does not. Compare what it does with the
-accumulation events of `minigrad lesson debug 2` (press `/`, type `grad_accumulated`,
-Enter; each one shows before + contribution = after).
+accumulation events of `minigrad lesson debug 2` (press `g` and type 9, the first
+accumulation into b; each one shows before + contribution = after).
 """
 
 import minigrad as mg
