@@ -1,4 +1,4 @@
-"""Exercise 4.2 — predict what the debugger will show for the lesson's demo.
+"""Exercise 4.3 — predict what the debugger will show for the lesson's demo.
 
 Read demo.py (do not run it yet): `grad((out1, out2), (a, b))` with
 out1 = (a * b).sum() and out2 = (a * a).sum(), while `a.grad` already holds

@@ -1,6 +1,4 @@
-# Exercise file generated from reference/ex1_save_restore.py. Replace each `raise NotImplementedError` with your code;
-# check your work with `minigrad lesson check N`, start over with `minigrad lesson reset N`.
-"""Exercise 4.1 — grad() built from backward() with save -> seed -> run -> collect -> restore.
+"""Exercise 4.2 — grad() built from backward() with save -> seed -> run -> collect -> restore.
 
 Write `grad_via_backward(output, inputs)`: the gradients of the scalar `output` with
 respect to each tensor in `inputs`, as a tuple, WITHOUT changing any input's `.grad`
@@ -13,5 +11,15 @@ Use `output.backward(inputs=inputs, retain_graph=True)`, which accumulates into 
 
 def grad_via_backward(output, inputs) -> tuple:
     """(d output / d input for each input), leaving every `.grad` as it was."""
+    # BEGIN SOLUTION
     # HINT: save, clear, run, collect, and restore in a `finally:` block.
-    raise NotImplementedError("exercise: write grad_via_backward()")
+    saved = [t.grad for t in inputs]
+    for t in inputs:
+        t.grad = None
+    try:
+        output.backward(inputs=list(inputs), retain_graph=True)
+        return tuple(t.grad for t in inputs)
+    finally:
+        for t, g in zip(inputs, saved):
+            t.grad = g
+    # END SOLUTION

@@ -1,6 +1,6 @@
-# Exercise file generated from reference/ex2_predict_trace.py. Replace each `raise NotImplementedError` with your code;
+# Exercise file generated from reference/ex3_predict_trace.py. Replace each `raise NotImplementedError` with your code;
 # check your work with `minigrad lesson check N`, start over with `minigrad lesson reset N`.
-"""Exercise 4.2 — predict what the debugger will show for the lesson's demo.
+"""Exercise 4.3 — predict what the debugger will show for the lesson's demo.
 
 Read demo.py (do not run it yet): `grad((out1, out2), (a, b))` with
 out1 = (a * b).sum() and out2 = (a * a).sum(), while `a.grad` already holds
