@@ -160,10 +160,29 @@ def _():
 
 
 # ---------------------------------------------------------------- lesson 5
-@transcript("05_higher_order/passes")
+def _inside_pass(trace, pass_id: int, kinds: tuple) -> list[int]:
+    """Steps of ``kinds`` from pass ``pass_id``'s start to its end, nested events and new nodes included."""
+    start = trace.find("pass_started", pass_id=pass_id)[0].seq
+    end = trace.find("pass_finished", pass_id=pass_id)[0].seq
+    return [e.seq for e in trace.events[start : end + 1] if e.kind in kinds]
+
+
+@transcript("05_higher_order/first_pass")
 def _():
     trace = _demo(5)
-    return trace, [e.seq for e in trace.events if e.kind in ("pass_started", "closure_called", "pass_finished")]
+    return trace, _inside_pass(trace, 1, ("node_created", "closure_called", "pass_finished"))
+
+
+@transcript("05_higher_order/second_pass")
+def _():
+    trace = _demo(5)
+    return trace, _inside_pass(trace, 2, ("pass_started", "closure_called", "pass_finished"))
+
+
+@transcript("05_higher_order/third_pass")
+def _():
+    trace = _demo(5)
+    return trace, _inside_pass(trace, 3, ("node_created", "node_entered", "pass_finished"))
 
 
 # ---------------------------------------------------------------- lesson 6

@@ -1,4 +1,4 @@
-"""Exercise 5.2 — Newton's method in one dimension.
+"""Exercise 5.3 — Newton's method in one dimension.
 
 `f` maps a 0-d float64 tensor to a 0-d tensor. Starting from the float `x0`, take
 `steps` Newton steps x <- x - f'(x) / f''(x) and return the final x as a float.

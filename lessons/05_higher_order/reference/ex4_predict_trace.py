@@ -1,4 +1,4 @@
-"""Exercise 5.3 — predict the three passes of the lesson's demo.
+"""Exercise 5.4 — predict the three passes of the lesson's demo.
 
 demo.py takes three nested derivatives of y = x**4 at x = 1.5:
 

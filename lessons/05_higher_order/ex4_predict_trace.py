@@ -1,6 +1,6 @@
-# Exercise file generated from reference/ex3_predict_trace.py. Replace each `raise NotImplementedError` with your code;
+# Exercise file generated from reference/ex4_predict_trace.py. Replace each `raise NotImplementedError` with your code;
 # check your work with `minigrad lesson check N`, start over with `minigrad lesson reset N`.
-"""Exercise 5.3 — predict the three passes of the lesson's demo.
+"""Exercise 5.4 — predict the three passes of the lesson's demo.
 
 demo.py takes three nested derivatives of y = x**4 at x = 1.5:
 
