@@ -31,6 +31,7 @@ from pathlib import Path
 
 LESSONS = Path(__file__).resolve().parent
 TRANSCRIPTS: dict = {}
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")  # object addresses differ from run to run
 WIDTH = 60
 
 
@@ -64,7 +65,7 @@ def render(trace, steps) -> str:
         where = f"pass {ev.pass_id}" if ev.pass_id is not None else "forward"
         lines.append(f"step {seq:<3} {where:<7} {ev.kind:<16} {event_headline(ev, trace)}")
         lines += [f"{'':>14}{line}" for line in event_details(ev, trace, width=WIDTH)]
-    return "\n".join(line.rstrip() for line in lines) + "\n"
+    return "\n".join(_ADDRESS.sub(" at 0x…", line.rstrip()) for line in lines) + "\n"
 
 
 def _demo(number: int, *, quiet_warnings: bool = False):

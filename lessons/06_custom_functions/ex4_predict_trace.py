@@ -1,6 +1,6 @@
-# Exercise file generated from reference/ex3_predict_trace.py. Replace each `raise NotImplementedError` with your code;
+# Exercise file generated from reference/ex4_predict_trace.py. Replace each `raise NotImplementedError` with your code;
 # check your work with `minigrad lesson check N`, start over with `minigrad lesson reset N`.
-"""Exercise 6.3 — predict the demo's trace.
+"""Exercise 6.4 — predict the demo's trace.
 
 Read demo.py: x = [-2, 0.5, 3], h = Swish.apply(x), a hook on h that halves its
 gradient, loss = (h * h).sum(), loss.backward(), then gradcheck(Swish.apply, (x64,)).

@@ -1,4 +1,4 @@
-"""Exercise 6.2 — hooks: look at, and change, the gradient flowing through a tensor.
+"""Exercise 6.3 — hooks: look at, and change, the gradient flowing through a tensor.
 
 `t.register_hook(fn)` makes the engine call `fn(grad)` when the complete gradient of
 `t` is known, before `t`'s own backward closure runs. If `fn` returns a tensor, that

@@ -1,6 +1,6 @@
-# Exercise file generated from reference/ex2_hooks.py. Replace each `raise NotImplementedError` with your code;
+# Exercise file generated from reference/ex3_hooks.py. Replace each `raise NotImplementedError` with your code;
 # check your work with `minigrad lesson check N`, start over with `minigrad lesson reset N`.
-"""Exercise 6.2 — hooks: look at, and change, the gradient flowing through a tensor.
+"""Exercise 6.3 — hooks: look at, and change, the gradient flowing through a tensor.
 
 `t.register_hook(fn)` makes the engine call `fn(grad)` when the complete gradient of
 `t` is known, before `t`'s own backward closure runs. If `fn` returns a tensor, that

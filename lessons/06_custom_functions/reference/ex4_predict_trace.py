@@ -1,4 +1,4 @@
-"""Exercise 6.3 — predict the demo's trace.
+"""Exercise 6.4 — predict the demo's trace.
 
 Read demo.py: x = [-2, 0.5, 3], h = Swish.apply(x), a hook on h that halves its
 gradient, loss = (h * h).sum(), loss.backward(), then gradcheck(Swish.apply, (x64,)).
