@@ -199,11 +199,17 @@ def _():
 
 
 # ---------------------------------------------------------------- lesson 7
-@transcript("07_training/first_step")
+@transcript("07_training/two_steps")
 def _():
     trace = _demo(7)
-    weight = trace.find("grad_accumulated")[-1].target
-    return trace, [e.seq for e in trace.events if e.kind == "grad_accumulated" and e.target == weight][:2]
+    w = trace.node("w").id
+    first_two = [e.pass_id for e in trace.find("pass_started")][:2]
+
+    def about_w(e) -> bool:
+        entered = e.kind == "node_entered" and e.node_id == w
+        return entered or (e.kind == "grad_accumulated" and e.target == w and e.into == "grad")
+
+    return trace, [e.seq for e in trace.events if e.pass_id in first_two and about_w(e)]
 
 
 # ---------------------------------------------------------------- lesson 8

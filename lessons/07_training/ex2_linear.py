@@ -1,6 +1,6 @@
-# Exercise file generated from reference/ex1_linear.py. Replace each `raise NotImplementedError` with your code;
+# Exercise file generated from reference/ex2_linear.py. Replace each `raise NotImplementedError` with your code;
 # check your work with `minigrad lesson check N`, start over with `minigrad lesson reset N`.
-"""Exercise 7.1 — a Linear layer as a Module.
+"""Exercise 7.2 — a Linear layer as a Module.
 
 Write `Linear(in_features, out_features)`: a `minigrad.nn.Module` with two
 Parameters, `weight` of shape [out_features, in_features] and `bias` of shape

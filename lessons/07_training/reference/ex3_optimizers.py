@@ -1,4 +1,4 @@
-"""Exercise 7.2 — SGD with momentum, and Adam.
+"""Exercise 7.3 — SGD with momentum, and Adam.
 
 Each optimizer keeps its parameters in `self.params` and its per-parameter state
 in lists. `step()` updates every parameter that has a `.grad`, in place, on the raw

@@ -1,6 +1,6 @@
-# Exercise file generated from reference/ex2_optimizers.py. Replace each `raise NotImplementedError` with your code;
+# Exercise file generated from reference/ex3_optimizers.py. Replace each `raise NotImplementedError` with your code;
 # check your work with `minigrad lesson check N`, start over with `minigrad lesson reset N`.
-"""Exercise 7.2 — SGD with momentum, and Adam.
+"""Exercise 7.3 — SGD with momentum, and Adam.
 
 Each optimizer keeps its parameters in `self.params` and its per-parameter state
 in lists. `step()` updates every parameter that has a `.grad`, in place, on the raw

@@ -1,4 +1,4 @@
-"""Exercise 7.1 — a Linear layer as a Module.
+"""Exercise 7.2 — a Linear layer as a Module.
 
 Write `Linear(in_features, out_features)`: a `minigrad.nn.Module` with two
 Parameters, `weight` of shape [out_features, in_features] and `bias` of shape
