@@ -136,7 +136,7 @@ def _():
     from minigrad.course.recording import record_demo
 
     trace = record_demo(9)
-    return viz.draw(trace, step=trace.find("pass_finished")[0].seq, fields=("name", "op", "shape", "device"))
+    return viz.draw(trace, step=trace.find("pass_finished")[-1].seq, fields=("name", "op", "shape", "device"))
 
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")

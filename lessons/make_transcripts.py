@@ -232,11 +232,12 @@ def _():
 
 
 # ---------------------------------------------------------------- lesson 9
-@transcript("09_gpu/to_node")
+@transcript("09_gpu/to_rule")
 def _():
     trace = _demo(9)
-    x = trace.node("x").id
-    return trace, [e.seq for e in trace.events if e.kind == "grad_accumulated" and e.target == x]
+    v = trace.node("v").id
+    into_v = [e.seq for e in trace.find("grad_accumulated") if e.target == v]
+    return trace, [*steps_of(trace, "node_created", "vd"), *steps_of(trace, "closure_called", "vd"), *into_v]
 
 
 # ---------------------------------------------------------------- machinery

@@ -1,4 +1,4 @@
-"""Exercise 9.1 — move a whole batch to a device.
+"""Exercise 9.2 — move a whole batch to a device.
 
 A batch is rarely one tensor: (inputs, targets), a dict of named tensors, a list of
 sequences... Write `to_device(batch, device)`: the same structure with every Tensor

@@ -1,6 +1,6 @@
-# Exercise file generated from reference/ex1_to_device.py. Replace each `raise NotImplementedError` with your code;
+# Exercise file generated from reference/ex2_to_device.py. Replace each `raise NotImplementedError` with your code;
 # check your work with `minigrad lesson check N`, start over with `minigrad lesson reset N`.
-"""Exercise 9.1 — move a whole batch to a device.
+"""Exercise 9.2 — move a whole batch to a device.
 
 A batch is rarely one tensor: (inputs, targets), a dict of named tensors, a list of
 sequences... Write `to_device(batch, device)`: the same structure with every Tensor

@@ -1,6 +1,6 @@
-# Exercise file generated from reference/ex3_predict_trace.py. Replace each `raise NotImplementedError` with your code;
+# Exercise file generated from reference/ex4_predict_trace.py. Replace each `raise NotImplementedError` with your code;
 # check your work with `minigrad lesson check N`, start over with `minigrad lesson reset N`.
-"""Exercise 9.3 — predict what a transfer records.
+"""Exercise 9.4 — predict what a transfer records.
 
 The check records this function (in checks.py, exactly as here) for several
 devices and dtypes:

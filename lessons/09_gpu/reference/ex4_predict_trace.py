@@ -1,4 +1,4 @@
-"""Exercise 9.3 — predict what a transfer records.
+"""Exercise 9.4 — predict what a transfer records.
 
 The check records this function (in checks.py, exactly as here) for several
 devices and dtypes:

@@ -1,6 +1,4 @@
-# Exercise file generated from reference/ex2_predict.py. Replace each `raise NotImplementedError` with your code;
-# check your work with `minigrad lesson check N`, start over with `minigrad lesson reset N`.
-"""Exercise 9.2 — device-agnostic inference.
+"""Exercise 9.3 — device-agnostic inference.
 
 Write `predict(model, X)`: class predictions (a NumPy int array [n]) of `model` for the
 NumPy inputs `X` ([n, features], float32). The model may live on any device: find it
@@ -15,5 +13,10 @@ import minigrad as mg
 
 def predict(model, X) -> np.ndarray:
     """argmax of the model's logits for each row of X, as a NumPy array."""
+    # BEGIN SOLUTION
     # HINT: next(model.parameters()).device; mg.no_grad(); .cpu().numpy() (or .numpy(), which copies to host).
-    raise NotImplementedError("exercise: write predict()")
+    device = next(iter(model.parameters())).device
+    with mg.no_grad():
+        logits = model(mg.tensor(X).to(device))
+    return logits.argmax(1).cpu().numpy()
+    # END SOLUTION
