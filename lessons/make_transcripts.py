@@ -57,14 +57,14 @@ def pass_steps(trace, pass_id: int, kinds: tuple = ()) -> list[int]:
 
 def render(trace, steps) -> str:
     """The chosen steps as the debugger's event log prints them."""
-    from minigrad.trace.text import event_details, event_headline
+    from minigrad.trace.describe import details, headline
 
     lines = []
     for seq in steps:
         ev = trace.events[seq]
         where = f"pass {ev.pass_id}" if ev.pass_id is not None else "forward"
-        lines.append(f"step {seq:<3} {where:<7} {ev.kind:<16} {event_headline(ev, trace)}")
-        lines += [f"{'':>14}{line}" for line in event_details(ev, trace, width=WIDTH)]
+        lines.append(f"step {seq:<3} {where:<7} {ev.kind:<16} {headline(ev, trace)}")
+        lines += [f"{'':>14}{line}" for line in details(ev, trace, width=WIDTH)]
     return "\n".join(_ADDRESS.sub(" at 0x…", line.rstrip()) for line in lines) + "\n"
 
 

@@ -21,7 +21,7 @@ import threading
 from . import autograd
 from .autograd import forward_ad
 from .autograd.grad_mode import enable_grad
-from .tensor import Tensor
+from .tensor import Tensor, _set_tangent, _tangent_of
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap", "functional_call"]
 
@@ -52,8 +52,13 @@ def _finish(values, originals):
 
 
 def _detach(values):
+    """``values`` cut from the reverse-mode graph; a forward-mode tangent stays (jvp of a transform)."""
     if isinstance(values, Tensor):
-        return values.detach()
+        detached = values.detach()
+        tangent = _tangent_of(values)
+        if tangent is not None:
+            _set_tangent(detached, tangent)
+        return detached
     if isinstance(values, tuple):
         return tuple(_detach(v) for v in values)
     return values
@@ -79,7 +84,13 @@ def _watched(x):
     detached copy that requires grad."""
     if not isinstance(x, Tensor):
         raise RuntimeError(f"Expected the differentiated argument to be a Tensor, got {type(x).__name__}")
-    return x if x.requires_grad else x.detach().requires_grad_()
+    if x.requires_grad:
+        return x
+    watched = x.detach().requires_grad_()
+    tangent = _tangent_of(x)
+    if tangent is not None:  # forward over reverse (hessian = jacfwd(jacrev(f))): the tangent stays with the value
+        _set_tangent(watched, tangent)
+    return watched
 
 
 def _watch(args: tuple, nums: tuple) -> list:
@@ -212,6 +223,7 @@ def jvp(func, primals, tangents, *, has_aux: bool = False):
         pairs = [forward_ad.unpack_dual(o) for o in outputs]
         values = tuple(p.primal for p in pairs)
         jvps = tuple(p.tangent if p.tangent is not None else p.primal.detach() * 0 for p in pairs)
+    values, jvps = _finish(values, primals + tangents), _finish(jvps, primals + tangents)
     if isinstance(out, Tensor):
         values, jvps = values[0], jvps[0]
     return (values, jvps, aux) if has_aux else (values, jvps)

@@ -9,26 +9,48 @@ accumulates them. Ops live in ``minigrad.ops`` and are bound as methods there.
 from __future__ import annotations
 
 import itertools
+import os
+import traceback
 
 import numpy as np
 
 from . import _events, _state
 from . import backend as B
 
-__all__ = ["Tensor", "tensor", "make", "shape_str"]
+__all__ = ["Tensor", "tensor", "make", "shape_str", "node_label", "FREED_MESSAGE"]
 
 _ids = itertools.count(1)
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_EXAMPLES_DIR = os.path.join(_PACKAGE_DIR, "examples") + os.sep
 _grad_state = _state.grad
 _anomaly_state = _state.anomaly
 _forward_state = _state.forward
 _listeners = _events.listeners
 _ndarray = np.ndarray
 _np_scalar = np.generic
+_new = object.__new__
 
 
 def shape_str(shape) -> str:
     """Format a shape the way minigrad's messages show it: ``[2, 3]``."""
     return "[" + ", ".join(str(int(s)) for s in shape) + "]"
+
+
+FREED_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you call "
+    ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
+    "graph a second time or if you need to access saved tensors after calling backward."
+)
+
+
+def _freed_backward(grad):
+    raise RuntimeError(FREED_MESSAGE)
+
+
+def node_label(name: str | None, op: str | None, node_id: int) -> str:
+    """How every message and viewer names a node: its name, else ``op#id`` (``leaf#id`` for a leaf)."""
+    return name or f"{op or 'leaf'}#{node_id}"
 
 
 class Tensor:
@@ -70,7 +92,7 @@ class Tensor:
         if requires_grad:
             self.requires_grad_(True)
         if _listeners:
-            _events.emit("node_created", node=self)
+            _events.emit("node_created", node=self, depth=_state.passes.depth)
 
     # ------------------------------------------------------------ autograd state
     @property
@@ -127,6 +149,12 @@ class Tensor:
     def is_leaf(self) -> bool:
         """True for tensors not produced by a recorded op (user-made tensors, parameters)."""
         return self._backward is None
+
+    @property
+    def is_freed(self) -> bool:
+        """True once a backward pass with ``retain_graph=False`` freed this tensor's rule and the values
+        it saved: another backward through it raises "Trying to backward through the graph a second time"."""
+        return self._backward is _freed_backward
 
     @property
     def grad_fn(self):
@@ -373,7 +401,7 @@ def make(data, parents: tuple, backward, op: str, jvp=None) -> Tensor:
     forward-mode rule: inside a dual level, when a parent carries a tangent, it
     maps the parents' tangents to the result's.
     """
-    t = Tensor.__new__(Tensor)
+    t = _new(Tensor)
     if type(data) is not _ndarray:
         data = _coerce_result(data)
     t.data = data
@@ -403,7 +431,7 @@ def make(data, parents: tuple, backward, op: str, jvp=None) -> Tensor:
         t._backward = None
         t._op = None
     if _listeners:
-        _events.emit("node_created", node=t)
+        _events.emit("node_created", node=t, depth=_state.passes.depth)
     if _forward_state.level >= 0:
         _forward_tangent(t, parents, jvp, op)
     return t
@@ -427,7 +455,11 @@ def _set_tangent(t: Tensor, tangent: Tensor) -> None:
 
 
 def _forward_tangent(t: Tensor, parents: tuple, jvp, op: str) -> None:
-    """Forward mode: the result's tangent from its parents' tangents (zeros where a parent has none)."""
+    """Forward mode: the result's tangent from its parents' tangents (zeros where a parent has none).
+
+    Results that are not floating point (indices, masks, integer casts) carry no tangent, as in PyTorch."""
+    if t.data.dtype.kind != "f":
+        return
     tangents = [_tangent_of(p) for p in parents]
     if all(x is None for x in tangents):
         return
@@ -457,7 +489,7 @@ def _forward_tangent(t: Tensor, parents: tuple, jvp, op: str) -> None:
 
 def make_leaf(data, device: B.Device, requires_grad: bool = False, name: str | None = None) -> Tensor:
     """A leaf tensor around an existing array (no copy, no checks)."""
-    t = Tensor.__new__(Tensor)
+    t = _new(Tensor)
     if type(data) is not _ndarray:
         data = _coerce_result(data)
     t.data = data
@@ -471,7 +503,7 @@ def make_leaf(data, device: B.Device, requires_grad: bool = False, name: str | N
     t.name = name
     t._meta = None
     if _listeners:
-        _events.emit("node_created", node=t)
+        _events.emit("node_created", node=t, depth=_state.passes.depth)
     return t
 
 
@@ -603,6 +635,10 @@ def _float_formatter(arr: np.ndarray):
 
 
 def _anomaly_record(t: Tensor) -> None:
-    from .autograd.anomaly import record_creation
-
-    record_creation(t)
+    """Anomaly mode: remember the user's forward stack (minigrad's own frames left out) that made ``t``."""
+    stack = [
+        f
+        for f in traceback.extract_stack()[:-1]
+        if not f.filename.startswith(_PACKAGE_DIR) or f.filename.startswith(_EXAMPLES_DIR)
+    ]
+    t.meta()["creation_stack"] = stack

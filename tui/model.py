@@ -8,8 +8,9 @@ last accumulation are found by looking back from the step within its pass.
 from __future__ import annotations
 
 from minigrad.tensor import shape_str
+from minigrad.trace.describe import headline, node_label
+from minigrad.trace.status import NodeStatus
 
-from .describe import describe
 from .view import AccumulationView, ClosureView, NodeView, PassView, StepView
 
 VALUE_WIDTH = 60
@@ -29,15 +30,14 @@ def _return_line(source: str) -> int | None:
 
 
 class StepModel:
-    """Turns (trace, step) into what the screen shows; ``names`` maps node ids to labels."""
+    """Turns (trace, step) into what the screen shows."""
 
-    def __init__(self, trace, names: dict) -> None:
+    def __init__(self, trace) -> None:
         self.trace = trace
-        self.names = names
         self._cache: dict = {}
 
     def label(self, node_id) -> str:
-        return self.names.get(node_id, f"#{node_id}")
+        return node_label(self.trace, node_id)
 
     def forget(self) -> None:
         """Drop cached views (names changed, or the trace grew past a cached total)."""
@@ -57,11 +57,11 @@ class StepModel:
         event = events[index]
         state = self.state(index)
         forward = state.shown_pass is None
-        statuses = {nid: ("forward" if forward else ns.status) for nid, ns in state.nodes.items()}
+        statuses = {nid: (NodeStatus.FORWARD if forward else ns.status) for nid, ns in state.nodes.items()}
         view = StepView(
             index=index,
             total=len(events),
-            title=describe(event, self.names),
+            title=headline(event, self.trace),
             kind=event.kind,
             node_id=state.current_node,
             edge=state.current_edge,
@@ -91,7 +91,9 @@ class StepModel:
             data=_fmt(ns.data if ns is not None else info.data) or "",
             grad=_fmt(ns.grad) if ns is not None else None,
             pass_grad=_fmt(ns.pass_grad) if ns is not None else None,
-            status=("forward" if state.shown_pass is None else ns.status) if ns is not None else "not created yet",
+            status=(NodeStatus.FORWARD if state.shown_pass is None else ns.status)
+            if ns is not None
+            else "not created yet",
             parents=tuple(self.label(p) for p in info.parents),
             created_at=f"{src.file}:{src.line}  {src.text}" if src is not None else None,
             breakpoint=node_id in breakpoints,

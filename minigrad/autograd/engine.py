@@ -12,36 +12,21 @@ inputs' gradients, and restore what was saved in a ``finally`` block.
 
 from __future__ import annotations
 
-import itertools
-import threading
 import warnings
 
 from .. import _events, _state
-from ..tensor import Tensor, _op_class_name, make_leaf, shape_str
+from ..ops.shape import stack
+from ..tensor import FREED_MESSAGE, Tensor, _freed_backward, _op_class_name, make_leaf, node_label, shape_str
 
 __all__ = ["backward", "grad", "topological_order", "FREED_MESSAGE"]
 
 _listeners = _events.listeners
 _emit = _events.emit
-_pass_ids = itertools.count(1)
+_pass_ids = _state.pass_ids
+_anomaly = _state.anomaly
 
 
-class _PassDepth(threading.local):
-    depth = 0
-
-
-_pass_depth = _PassDepth()
-
-FREED_MESSAGE = (
-    "Trying to backward through the graph a second time (or directly access saved tensors after "
-    "they have already been freed). Saved intermediate values of the graph are freed when you call "
-    ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
-    "graph a second time or if you need to access saved tensors after calling backward."
-)
-
-
-def _freed_backward(grad):
-    raise RuntimeError(FREED_MESSAGE)
+_passes = _state.passes
 
 
 def topological_order(roots) -> list:
@@ -102,10 +87,6 @@ def _restrict_to_inputs(order: list, inputs) -> tuple[list, set, set]:
             if id(node) in input_ids:
                 needed.add(id(node))
     return [n for n in order if id(n) in needed], needed, expand
-
-
-def _node_label(node) -> str:
-    return node.name or f"{node._op or 'leaf'}#{node._id}"
 
 
 def _invalid_gradient(node, index: int, what: str) -> RuntimeError:
@@ -172,29 +153,29 @@ def _run_hooks(node, g):
         name = getattr(hook, "__name__", type(hook).__name__)
         if not isinstance(replaced, Tensor):
             raise TypeError(
-                f"expected Tensor, but hook '{name}' on {_node_label(node)} returned '{type(replaced).__name__}'"
+                f"expected Tensor, but hook '{name}' on {node_label(node.name, node._op, node._id)} returned '{type(replaced).__name__}'"
             )
         if replaced.data.shape != g.data.shape:
             raise RuntimeError(
-                f"hook '{name}' on {_node_label(node)} has changed the size of value "
+                f"hook '{name}' on {node_label(node.name, node._op, node._id)} has changed the size of value "
                 f"(was {shape_str(g.data.shape)} got {shape_str(replaced.data.shape)})"
             )
         if replaced.data.dtype != g.data.dtype:
             raise RuntimeError(
-                f"hook '{name}' on {_node_label(node)} has changed the type of value "
+                f"hook '{name}' on {node_label(node.name, node._op, node._id)} has changed the type of value "
                 f"(was {g.data.dtype} got {replaced.data.dtype})"
             )
         if replaced._device != g._device:
             raise RuntimeError(
-                f"hook '{name}' on {_node_label(node)} has changed the device of value "
+                f"hook '{name}' on {node_label(node.name, node._op, node._id)} has changed the device of value "
                 f"(was {g._device} got {replaced._device})"
             )
         g = replaced
     return g
 
 
-def _call_rule(node, g, needed, pass_id, depth):
-    """Call the node's backward rule: one contribution (or None) per parent.
+def _check_rule_outputs(node, g, outputs, needed, pass_id, depth):
+    """The rule's outputs, checked: one entry per parent; resolved and reported when someone watches.
 
     A rule may give, for a parent, a zero-argument function instead of a Tensor:
     it is called only when that parent needs a gradient, so a costly gradient
@@ -203,14 +184,13 @@ def _call_rule(node, g, needed, pass_id, depth):
     need no gradient) so that ``closure_called`` shows the gradients themselves;
     otherwise the pass resolves each entry as it reaches that parent.
     """
-    outputs = node._backward(g)
     parents = node._parents
     if len(outputs) != len(parents):
         raise RuntimeError(
             f"Function {_op_class_name(node._op)} returned an incorrect number of gradients "
             f"(expected {len(parents)}, got {len(outputs)})"
         )
-    anomaly = _state.anomaly.enabled
+    anomaly = _anomaly.enabled
     if not (_listeners or anomaly):
         return outputs
     outputs = tuple(_resolve(c, p, needed) for p, c in zip(parents, outputs))
@@ -351,7 +331,8 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
     """Propagate ``seeds`` from ``roots``; accumulate into ``.grad`` of leaves (or of ``inputs``).
 
     The steps: order -> seed -> for each node: enter (hooks) -> store ``.grad``
-    (leaves, retain_grad nodes, or the ``inputs``) -> call its rule -> for each
+    (leaves and retain_grad nodes, or only the ``inputs``) -> call its rule -> check
+    its outputs (``_check_rule_outputs``) -> for each
     parent that needs a gradient: resolve -> reduce/validate -> accumulate -> free.
     Rules run with grad mode set to ``create_graph``: in a plain pass the Tensor
     ops inside them record nothing. ``restricted`` is a precomputed
@@ -376,10 +357,16 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
             if node._meta is not None or _listeners:
                 g = _enter(node, g, pass_id, depth)
             rule = node._backward
-            if _keeps_grad(node, input_ids):
+            if input_ids is not None:
+                keeps = key in input_ids
+            else:
+                keeps = rule is None or (node._meta is not None and bool(node._meta.get("retains_grad")))
+            if keeps:
                 _store_grad(node, g, create_graph, g is buffered and key in owned, pass_id, depth)
             if rule is not None and (expand is None or key in expand):
-                outputs = _call_rule(node, g, needed, pass_id, depth)
+                outputs = rule(g)
+                if _listeners or _anomaly.enabled or len(outputs) != len(node._parents):
+                    outputs = _check_rule_outputs(node, g, outputs, needed, pass_id, depth)
                 for index, parent in enumerate(node._parents):
                     c = outputs[index]
                     if c is None or not parent._rg or (needed is not None and id(parent) not in needed):
@@ -391,7 +378,7 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
                     if (
                         type(c) is not Tensor
                         or c.data.shape != parent.data.shape
-                        or c.data.dtype != parent.data.dtype
+                        or c.data.dtype is not parent.data.dtype
                         or c._device is not parent._device
                     ):
                         c = _fit_to_parent(node, parent, c, index, pass_id, depth)
@@ -414,16 +401,12 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
     finally:
         with_grad.enabled = saved_mode
     if not retain_graph:
-        _free_graph(
-            [n for n in order if n._backward is not None and (expand is None or id(n) in expand)], pass_id, depth
-        )
+        _free_graph([n for n in order if _expands(n, expand)], pass_id, depth)
 
 
-def _keeps_grad(node, input_ids) -> bool:
-    """Whether the pass writes ``node.grad``: the ``inputs`` if given, else leaves and retain_grad nodes."""
-    if input_ids is not None:
-        return id(node) in input_ids
-    return node._backward is None or (node._meta is not None and bool(node._meta.get("retains_grad")))
+def _expands(node, expand) -> bool:
+    """Whether the pass calls ``node``'s rule: it has one, and (for ``inputs=``) leads to an input."""
+    return node._backward is not None and (expand is None or id(node) in expand)
 
 
 def _report_error(exc, node, pass_id, depth) -> None:
@@ -481,8 +464,8 @@ def _match_device_dtype(go: Tensor, out: Tensor, i: int) -> Tensor:
 
 def _begin_pass(kind, roots, seeds, inputs, options):
     pass_id = next(_pass_ids)
-    _pass_depth.depth += 1
-    depth = _pass_depth.depth
+    _passes.depth += 1
+    depth = _passes.depth
     if _listeners:
         _emit(
             "pass_started",
@@ -548,7 +531,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         if _listeners:
             _emit("pass_finished", pass_id=pass_id, depth=depth, results=None)
     finally:
-        _pass_depth.depth -= 1
+        _passes.depth -= 1
 
 
 def grad(
@@ -693,7 +676,7 @@ def _grad_pass(outputs, inputs, seeds, retain_graph, create_graph, allow_unused,
             _emit("pass_finished", pass_id=pass_id, depth=depth, results=results)
         return results
     finally:
-        _pass_depth.depth -= 1
+        _passes.depth -= 1
 
 
 def _materialize(results, inputs) -> tuple:
@@ -704,8 +687,6 @@ def _materialize(results, inputs) -> tuple:
 
 def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, options):
     """is_grads_batched: one vector-Jacobian pass per batch entry, results stacked on dim 0."""
-    from ..ops.shape import stack
-
     sizes = []
     for i, (out, go) in enumerate(zip(outputs, grad_outputs)):
         if go is None:

@@ -54,7 +54,8 @@ def register(sub) -> None:
     hint = action("hint", _hint, "show one more hint for an exercise (N.k, e.g. 4.1)", number=False)
     hint.add_argument("exercise", help="the exercise, as LESSON.EXERCISE (e.g. 4.1)")
     hint.add_argument("--again", action="store_true", help="show the hints seen so far, without a new one")
-    action("debug", _debug, "open the lesson's demo in the debugger (minigrad-tui)")
+    dbg = action("debug", _debug, "open the lesson's demo in the debugger (minigrad-tui)")
+    dbg.add_argument("demo_args", nargs="*", metavar="ARG", help="arguments for the demo (lesson 10: reference, buggy)")
     action("reset", _reset, "regenerate a lesson's exercise files in your workspace (discards your answers)")
     action("progress", _progress, "what you have started, passed, and how many hints you used", number=False)
 
@@ -190,12 +191,12 @@ def _hint(args) -> int:
 
 
 def _debug(args) -> int:
-    from tui.app import main as tui_main
+    import tui
 
     lesson = _lesson(args.number)
     ws = _workspace(args, required=False)
     demo = ws.demo(lesson) if ws is not None else lesson.demo
-    return tui_main([str(demo)])
+    return tui.main([str(demo), *args.demo_args])
 
 
 def _reset(args) -> int:

@@ -117,7 +117,7 @@ def record_script(args) -> int:
 
 def show(args) -> int:
     from minigrad.trace import Trace, TraceFormatError
-    from minigrad.trace.text import format_event
+    from minigrad.trace.describe import format_event
 
     try:
         trace = Trace.load(args.file)
@@ -142,5 +142,5 @@ def show(args) -> int:
             continue
         if node is not None and node not in (ev.node_id, getattr(ev, "target", None)):
             continue
-        print(format_event(ev, trace, details=not args.brief, width=args.width))
+        print(format_event(ev, trace, with_details=not args.brief, width=args.width))
     return 0

@@ -52,12 +52,6 @@ def _arrays(a: Tensor, b: Tensor, op: str):
     return ad, bd
 
 
-def _scalar_operand(a: Tensor, s):
-    """``a``'s array for ``a <op> s``: as is for floating ``a``, else promoted as PyTorch does."""
-    ad = a.data
-    return ad if ad.dtype.kind == "f" else scalar_array(a, s)
-
-
 def _add_backward(g):
     """Backward of ``a + b``: both operands get the gradient unchanged (shared: it captures nothing)."""
     return g, g
@@ -71,6 +65,26 @@ def _sub_backward(g):
 def _neg_backward(g):
     """Backward of ``-a`` (and of ``s - a`` for a scalar ``s``)."""
     return (-g,)
+
+
+def _add_jvp(ta, tb):
+    """Forward-mode rule of ``a + b``: the tangents add."""
+    return ta + tb
+
+
+def _sub_jvp(ta, tb):
+    """Forward-mode rule of ``a - b``."""
+    return ta - tb
+
+
+def _neg_jvp(t):
+    """Forward-mode rule of ``-a`` (and of ``s - a``)."""
+    return -t
+
+
+def _same_jvp(t):
+    """Forward-mode rule of ``a + c`` and ``a - c`` for a constant ``c``: the tangent passes unchanged."""
+    return t
 
 
 def _pass_through(g):
@@ -96,8 +110,9 @@ def add(a, b, alpha=1) -> Tensor:
             out = ad + bd
         except ValueError:
             raise _broadcast_error(a, b) from None
-        return make(out, (a, b), _add_backward, "add")
-    return make(_scalar_operand(a, b) + b, (a,), _pass_through, "add")
+        return make(out, (a, b), _add_backward, "add", _add_jvp)
+    ad = a.data if a.data.dtype.kind == "f" else scalar_array(a, b)
+    return make(ad + b, (a,), _pass_through, "add", _same_jvp)
 
 
 def sub(a, b, alpha=1) -> Tensor:
@@ -114,8 +129,9 @@ def sub(a, b, alpha=1) -> Tensor:
             out = ad - bd
         except ValueError:
             raise _broadcast_error(a, b) from None
-        return make(out, (a, b), _sub_backward, "sub")
-    return make(_scalar_operand(a, b) - b, (a,), _pass_through, "sub")
+        return make(out, (a, b), _sub_backward, "sub", _sub_jvp)
+    ad = a.data if a.data.dtype.kind == "f" else scalar_array(a, b)
+    return make(ad - b, (a,), _pass_through, "sub", _same_jvp)
 
 
 def rsub(a: Tensor, s) -> Tensor:
@@ -124,7 +140,8 @@ def rsub(a: Tensor, s) -> Tensor:
         s = _other(a, s)
         if isinstance(s, Tensor):
             return sub(s, a)
-    return make(s - _scalar_operand(a, s), (a,), _neg_backward, "rsub")
+    ad = a.data if a.data.dtype.kind == "f" else scalar_array(a, s)
+    return make(s - ad, (a,), _neg_backward, "rsub", _neg_jvp)
 
 
 def mul(a, b) -> Tensor:
@@ -143,12 +160,19 @@ def mul(a, b) -> Tensor:
         def backward(g):
             return lambda: g * b, lambda: g * a
 
-        return make(out, (a, b), backward, "mul")
+        def jvp(ta, tb):
+            return ta * b + a * tb
+
+        return make(out, (a, b), backward, "mul", jvp)
 
     def backward_scalar(g):
         return (g * b,)
 
-    return make(_scalar_operand(a, b) * b, (a,), backward_scalar, "mul")
+    def jvp_scalar(t):
+        return t * b
+
+    ad = a.data if a.data.dtype.kind == "f" else scalar_array(a, b)
+    return make(ad * b, (a,), backward_scalar, "mul", jvp_scalar)
 
 
 def div(a, b, rounding_mode=None) -> Tensor:
@@ -174,14 +198,20 @@ def div(a, b, rounding_mode=None) -> Tensor:
         def backward(g):
             return lambda: g / b, lambda: -g * a / (b * b)
 
-        return make(out, (a, b), backward, "div")
+        def jvp(ta, tb):
+            return ta / b - tb * a / (b * b)
+
+        return make(out, (a, b), backward, "div", jvp)
 
     ad = a.data if a.data.dtype.kind == "f" else a.data.astype(B.get_default_dtype())
 
     def backward_scalar(g):
         return (g / b,)
 
-    return make(ad / b, (a,), backward_scalar, "div")
+    def jvp_scalar(t):
+        return t / b
+
+    return make(ad / b, (a,), backward_scalar, "div", jvp_scalar)
 
 
 def rdiv(a: Tensor, s) -> Tensor:
@@ -194,7 +224,10 @@ def rdiv(a: Tensor, s) -> Tensor:
     def backward(g):
         return (-g * s / (a * a),)
 
-    return make(s / ad, (a,), backward, "rdiv")
+    def jvp(t):
+        return -t * s / (a * a)
+
+    return make(s / ad, (a,), backward, "rdiv", jvp)
 
 
 def pow(a, b) -> Tensor:
@@ -212,14 +245,22 @@ def pow(a, b) -> Tensor:
         def backward(g):
             return lambda: g * b * a ** (b - 1), lambda: g * a**b * a.log()
 
-        return make(out, (a, b), backward, "pow")
+        def jvp(ta, tb):
+            return ta * b * a ** (b - 1) + tb * a**b * a.log()
+
+        return make(out, (a, b), backward, "pow", jvp)
 
     def backward_scalar(g):
         if b == 0:
             return (g * 0,)
         return (g * b * a ** (b - 1),)
 
-    return make(scalar_array(a, b) ** b, (a,), backward_scalar, "pow")
+    def jvp_scalar(t):
+        if b == 0:
+            return t * 0
+        return t * b * a ** (b - 1)
+
+    return make(scalar_array(a, b) ** b, (a,), backward_scalar, "pow", jvp_scalar)
 
 
 def rpow(a: Tensor, s) -> Tensor:
@@ -232,7 +273,10 @@ def rpow(a: Tensor, s) -> Tensor:
     def backward(g):
         return (g * (s**a) * math.log(s),)
 
-    return make(s**ad, (a,), backward, "rpow")
+    def jvp(t):
+        return t * (s**a) * math.log(s)
+
+    return make(s**ad, (a,), backward, "rpow", jvp)
 
 
 def neg(a: Tensor) -> Tensor:
@@ -243,7 +287,7 @@ def neg(a: Tensor) -> Tensor:
             "invert a mask, use the `~` or `logical_not()` operator instead."
         )
 
-    return make(-a.data, (a,), _neg_backward, "neg")
+    return make(-a.data, (a,), _neg_backward, "neg", _neg_jvp)
 
 
 def abs(a: Tensor) -> Tensor:
@@ -252,7 +296,10 @@ def abs(a: Tensor) -> Tensor:
     def backward(g):
         return (g * a.sign(),)
 
-    return make(a._device.xp.abs(a.data), (a,), backward, "abs")
+    def jvp(t):
+        return t * a.sign()
+
+    return make(a._device.xp.abs(a.data), (a,), backward, "abs", jvp)
 
 
 # ---------------------------------------------------------------- in place

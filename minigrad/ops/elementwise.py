@@ -73,6 +73,11 @@ def _zero_backward(g):
     return (zeros_like(g),)
 
 
+def _zero_jvp(t):
+    """Forward-mode rule of a piecewise-constant op: the tangent is zero."""
+    return zeros_like(t)
+
+
 # ---------------------------------------------------------------- exponentials and logs
 def exp(a: Tensor) -> Tensor:
     """Elementwise e**a."""
@@ -80,7 +85,10 @@ def exp(a: Tensor) -> Tensor:
     def backward(g):
         return (g * out_ref(),)
 
-    out = make(a._device.xp.exp(_float_data(a)), (a,), backward, "exp")
+    def jvp(t):
+        return t * a.exp()
+
+    out = make(a._device.xp.exp(_float_data(a)), (a,), backward, "exp", jvp)
     out_ref = weakref.ref(out)  # the output, without the reference cycle out -> closure -> out
     return out
 
@@ -91,7 +99,10 @@ def log(a: Tensor) -> Tensor:
     def backward(g):
         return (g / a,)
 
-    return make(a._device.xp.log(_float_data(a)), (a,), backward, "log")
+    def jvp(t):
+        return t / a
+
+    return make(a._device.xp.log(_float_data(a)), (a,), backward, "log", jvp)
 
 
 def log1p(a: Tensor) -> Tensor:
@@ -100,7 +111,10 @@ def log1p(a: Tensor) -> Tensor:
     def backward(g):
         return (g / (a + 1),)
 
-    return make(a._device.xp.log1p(_float_data(a)), (a,), backward, "log1p")
+    def jvp(t):
+        return t / (a + 1)
+
+    return make(a._device.xp.log1p(_float_data(a)), (a,), backward, "log1p", jvp)
 
 
 def sqrt(a: Tensor) -> Tensor:
@@ -109,7 +123,10 @@ def sqrt(a: Tensor) -> Tensor:
     def backward(g):
         return (g / (2 * out_ref()),)
 
-    out = make(a._device.xp.sqrt(_float_data(a)), (a,), backward, "sqrt")
+    def jvp(t):
+        return t / (2 * a.sqrt())
+
+    out = make(a._device.xp.sqrt(_float_data(a)), (a,), backward, "sqrt", jvp)
     out_ref = weakref.ref(out)
     return out
 
@@ -121,7 +138,10 @@ def rsqrt(a: Tensor) -> Tensor:
         y = out_ref()
         return (g * (y * y * y) * -0.5,)
 
-    out = make(1 / a._device.xp.sqrt(_float_data(a)), (a,), backward, "rsqrt")
+    def jvp(t):
+        return t * a.rsqrt() ** 3 * -0.5
+
+    out = make(1 / a._device.xp.sqrt(_float_data(a)), (a,), backward, "rsqrt", jvp)
     out_ref = weakref.ref(out)
     return out
 
@@ -135,7 +155,11 @@ def square(a: Tensor) -> Tensor:
     d = a.data
     if d.dtype.kind == "b":
         d = d.astype(B.int64)
-    return make(d * d, (a,), backward, "square")
+
+    def jvp(t):
+        return t * a * 2
+
+    return make(d * d, (a,), backward, "square", jvp)
 
 
 def reciprocal(a: Tensor) -> Tensor:
@@ -145,7 +169,10 @@ def reciprocal(a: Tensor) -> Tensor:
         y = out_ref()
         return (-g * y * y,)
 
-    out = make(1 / _float_data(a), (a,), backward, "reciprocal")
+    def jvp(t):
+        return -t / (a * a)
+
+    out = make(1 / _float_data(a), (a,), backward, "reciprocal", jvp)
     out_ref = weakref.ref(out)
     return out
 
@@ -157,7 +184,10 @@ def sin(a: Tensor) -> Tensor:
     def backward(g):
         return (g * a.cos(),)
 
-    return make(a._device.xp.sin(_float_data(a)), (a,), backward, "sin")
+    def jvp(t):
+        return t * a.cos()
+
+    return make(a._device.xp.sin(_float_data(a)), (a,), backward, "sin", jvp)
 
 
 def cos(a: Tensor) -> Tensor:
@@ -166,7 +196,10 @@ def cos(a: Tensor) -> Tensor:
     def backward(g):
         return (-g * a.sin(),)
 
-    return make(a._device.xp.cos(_float_data(a)), (a,), backward, "cos")
+    def jvp(t):
+        return -t * a.sin()
+
+    return make(a._device.xp.cos(_float_data(a)), (a,), backward, "cos", jvp)
 
 
 def tanh(a: Tensor) -> Tensor:
@@ -176,7 +209,10 @@ def tanh(a: Tensor) -> Tensor:
         y = out_ref()
         return (g * (1 - y * y),)
 
-    out = make(a._device.xp.tanh(_float_data(a)), (a,), backward, "tanh")
+    def jvp(t):
+        return t * (1 - a.tanh() ** 2)
+
+    out = make(a._device.xp.tanh(_float_data(a)), (a,), backward, "tanh", jvp)
     out_ref = weakref.ref(out)
     return out
 
@@ -193,7 +229,10 @@ def sigmoid(a: Tensor) -> Tensor:
         y = out_ref()
         return (g * y * (1 - y),)
 
-    out = make(_sigmoid_array(a._device.xp, _float_data(a)), (a,), backward, "sigmoid")
+    def jvp(t):
+        return t * a.sigmoid() * (1 - a.sigmoid())
+
+    out = make(_sigmoid_array(a._device.xp, _float_data(a)), (a,), backward, "sigmoid", jvp)
     out_ref = weakref.ref(out)
     return out
 
@@ -217,7 +256,10 @@ def erf(a: Tensor) -> Tensor:
     def backward(g):
         return (g * (-(a * a)).exp() * _TWO_OVER_SQRT_PI,)
 
-    return make(_erf_array(a._device.xp, _float_data(a)), (a,), backward, "erf")
+    def jvp(t):
+        return t * (-(a * a)).exp() * _TWO_OVER_SQRT_PI
+
+    return make(_erf_array(a._device.xp, _float_data(a)), (a,), backward, "erf", jvp)
 
 
 # ---------------------------------------------------------------- activations
@@ -228,7 +270,10 @@ def relu(a: Tensor) -> Tensor:
     def backward(g):
         return (g * (a > 0),)
 
-    return make(d * (d > 0), (a,), backward, "relu")
+    def jvp(t):
+        return t * (a > 0)
+
+    return make(d * (d > 0), (a,), backward, "relu", jvp)
 
 
 def leaky_relu(a: Tensor, negative_slope: float = 0.01) -> Tensor:
@@ -239,7 +284,10 @@ def leaky_relu(a: Tensor, negative_slope: float = 0.01) -> Tensor:
     def backward(g):
         return (where(a > 0, g, g * negative_slope),)
 
-    return make(xp.where(d > 0, d, d * negative_slope), (a,), backward, "leaky_relu")
+    def jvp(t):
+        return where(a > 0, t, t * negative_slope)
+
+    return make(xp.where(d > 0, d, d * negative_slope), (a,), backward, "leaky_relu", jvp)
 
 
 def elu(a: Tensor, alpha: float = 1.0) -> Tensor:
@@ -252,7 +300,10 @@ def elu(a: Tensor, alpha: float = 1.0) -> Tensor:
     def backward(g):
         return (g * where(a > 0, 1.0, out_ref() + alpha),)
 
-    out = make(xp.where(pos, d, neg_part), (a,), backward, "elu")
+    def jvp(t):
+        return t * where(a > 0, 1.0, a.exp() * alpha)
+
+    out = make(xp.where(pos, d, neg_part), (a,), backward, "elu", jvp)
     out_ref = weakref.ref(out)
     return out
 
@@ -266,19 +317,28 @@ def gelu(a: Tensor, approximate: str = "none") -> Tensor:
     if approximate == "tanh":
         t = xp.tanh(_SQRT_2_OVER_PI * (d + _GELU_TANH_C * d * d * d))
 
-        def backward_tanh(g):
+        def slope():
             th = (((a * a * a) * _GELU_TANH_C + a) * _SQRT_2_OVER_PI).tanh()
             inner = (a * a * (3 * _GELU_TANH_C) + 1) * _SQRT_2_OVER_PI
-            return (g * ((th + 1) * 0.5 + a * 0.5 * (1 - th * th) * inner),)
+            return (th + 1) * 0.5 + a * 0.5 * (1 - th * th) * inner
 
-        return make(0.5 * d * (1 + t), (a,), backward_tanh, "gelu")
+        def backward_tanh(g):
+            return (g * slope(),)
+
+        def jvp_tanh(t):
+            return t * slope()
+
+        return make(0.5 * d * (1 + t), (a,), backward_tanh, "gelu", jvp_tanh)
 
     def backward(g):
         cdf = (erf(a / _SQRT_2) + 1) * 0.5
         pdf = (a * a * -0.5).exp() * _INV_SQRT_2PI
         return (g * (cdf + a * pdf),)
 
-    return make(0.5 * d * (1 + _erf_array(xp, d / _SQRT_2)), (a,), backward, "gelu")
+    def jvp(t):
+        return t * ((erf(a / _SQRT_2) + 1) * 0.5 + a * (a * a * -0.5).exp() * _INV_SQRT_2PI)
+
+    return make(0.5 * d * (1 + _erf_array(xp, d / _SQRT_2)), (a,), backward, "gelu", jvp)
 
 
 def silu(a: Tensor) -> Tensor:
@@ -289,7 +349,11 @@ def silu(a: Tensor) -> Tensor:
         s = a.sigmoid()
         return (g * s * (a * (1 - s) + 1),)
 
-    return make(d * _sigmoid_array(a._device.xp, d), (a,), backward, "silu")
+    def jvp(t):
+        s = a.sigmoid()
+        return t * s * (a * (1 - s) + 1)
+
+    return make(d * _sigmoid_array(a._device.xp, d), (a,), backward, "silu", jvp)
 
 
 def softplus(a: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
@@ -303,7 +367,10 @@ def softplus(a: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     def backward(g):
         return (g * where(a * beta > threshold, 1.0, (a * beta).sigmoid()),)
 
-    return make(xp.where(linear, d, smooth), (a,), backward, "softplus")
+    def jvp(t):
+        return t * where(a * beta > threshold, 1.0, (a * beta).sigmoid())
+
+    return make(xp.where(linear, d, smooth), (a,), backward, "softplus", jvp)
 
 
 # ---------------------------------------------------------------- bounds, maximum, where
@@ -355,8 +422,14 @@ def clamp(a: Tensor, min=None, max=None) -> Tensor:  # noqa: A002  (torch's argu
             grads.append(lambda: g * hi_wins)
         return tuple(grads)
 
+    def jvp(ta, *bound_tangents):
+        tangent = ta * inside
+        for mask, tb in zip((m for m, x in ((lo_wins, lo), (hi_wins, hi)) if isinstance(x, Tensor)), bound_tangents):
+            tangent = tangent + tb * mask
+        return tangent
+
     parents = (a,) + tuple(x for x in (lo, hi) if isinstance(x, Tensor))
-    return make(out, parents, backward, "clamp")
+    return make(out, parents, backward, "clamp", jvp)
 
 
 def _clamp_masks(a: Tensor, d, lod, hid, shape) -> tuple:
@@ -398,7 +471,10 @@ def _extremum(a, b, name: str) -> Tensor:
         tie = (a == b) * 0.5
         return lambda: g * (wins(a, b) + tie), lambda: g * (wins(b, a) + tie)
 
-    return make(out, (a, b), backward, name)
+    def jvp(ta, tb):
+        return where(wins(a, b), ta, where(wins(b, a), tb, (ta + tb) * 0.5))
+
+    return make(out, (a, b), backward, name, jvp)
 
 
 def maximum(a, b) -> Tensor:
@@ -452,7 +528,13 @@ def where(condition, input, other) -> Tensor:  # noqa: A002  (torch's argument n
             grads.append(lambda: where(cond, 0.0, g))
         return tuple(grads)
 
-    return make(out, parents, backward, "where")
+    def jvp(*tangents):
+        tangents = iter(tangents)
+        tx = next(tangents) if isinstance(x, Tensor) else 0.0
+        ty = next(tangents) if isinstance(y, Tensor) else 0.0
+        return where(cond, tx, ty)
+
+    return make(out, parents, backward, "where", jvp)
 
 
 def _torch_dtype_name(t: Tensor) -> str:
@@ -469,21 +551,31 @@ def _tensor_where(self: Tensor, condition, other) -> Tensor:
 def sign(a: Tensor) -> Tensor:
     """-1, 0 or 1 elementwise (zero gradient everywhere)."""
 
-    return make(a._device.xp.sign(a.data), (a,), _zero_backward, "sign")
+    return make(a._device.xp.sign(a.data), (a,), _zero_backward, "sign", _zero_jvp)
 
 
 def floor(a: Tensor) -> Tensor:
     """Round down (zero gradient; integer tensors are returned unchanged in value)."""
 
     return make(
-        a._device.xp.floor(a.data) if a.data.dtype.kind == "f" else a.data.copy(), (a,), _zero_backward, "floor"
+        a._device.xp.floor(a.data) if a.data.dtype.kind == "f" else a.data.copy(),
+        (a,),
+        _zero_backward,
+        "floor",
+        _zero_jvp,
     )
 
 
 def ceil(a: Tensor) -> Tensor:
     """Round up (zero gradient)."""
 
-    return make(a._device.xp.ceil(a.data) if a.data.dtype.kind == "f" else a.data.copy(), (a,), _zero_backward, "ceil")
+    return make(
+        a._device.xp.ceil(a.data) if a.data.dtype.kind == "f" else a.data.copy(),
+        (a,),
+        _zero_backward,
+        "ceil",
+        _zero_jvp,
+    )
 
 
 def round(a: Tensor, decimals: int = 0) -> Tensor:  # noqa: A001  (torch.round)
@@ -491,7 +583,7 @@ def round(a: Tensor, decimals: int = 0) -> Tensor:  # noqa: A001  (torch.round)
 
     d = a.data
     out = a._device.xp.round(d, decimals) if d.dtype.kind == "f" else d.copy()
-    return make(out, (a,), _zero_backward, "round")
+    return make(out, (a,), _zero_backward, "round", _zero_jvp)
 
 
 def floor_divide(a, b) -> Tensor:

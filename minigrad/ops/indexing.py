@@ -192,7 +192,10 @@ def index_with_key(a: Tensor, key: tuple, op: str = "index", accumulate: bool = 
     def backward(g):
         return (_scatter_into_zeros(g, key, src, accumulate),)
 
-    return make(_take(a.data, key), (a,), backward, op)
+    def jvp(t):
+        return index_with_key(t, key, op, accumulate)
+
+    return make(_take(a.data, key), (a,), backward, op, jvp)
 
 
 def _take(arr, key: tuple):
@@ -227,7 +230,10 @@ def _scatter_into_zeros(g: Tensor, key: tuple, shape: tuple, accumulate: bool) -
     def backward(gg):
         return (index_with_key(gg, key, "index", accumulate),)
 
-    return make(out, (g,), backward, "index_backward")
+    def jvp(t):
+        return _scatter_into_zeros(t, key, shape, accumulate)
+
+    return make(out, (g,), backward, "index_backward", jvp)
 
 
 def _op_name(key: tuple) -> str:
@@ -431,7 +437,10 @@ def masked_fill(a: Tensor, mask: Tensor, value) -> Tensor:
         grads = (lambda: where(filled, 0.0, g), lambda: where(filled, g, 0.0).sum())
         return grads[: len(parents)]
 
-    return make(out, parents, backward, "masked_fill")
+    def jvp(ta, tv=None):
+        return where(filled, 0.0 if tv is None else tv, ta)
+
+    return make(out, parents, backward, "masked_fill", jvp)
 
 
 def masked_fill_(a: Tensor, mask: Tensor, value) -> Tensor:

@@ -7,6 +7,7 @@ mixing float32 weights with float64 data is almost always a bug worth hearing ab
 from __future__ import annotations
 
 import functools
+import operator
 
 from ..tensor import Tensor, make, make_leaf, shape_str
 from ._util import binary_arrays, check_same_device
@@ -59,7 +60,10 @@ def _matmul(a: Tensor, b: Tensor, op: str) -> Tensor:
         gb = (lambda: (A.mT @ g).squeeze(-1)) if b_vec else (lambda: A.mT @ g)
         return ga, gb
 
-    return make(out, (a, b), backward, op)
+    def jvp(ta, tb):
+        return ta @ b + a @ tb
+
+    return make(out, (a, b), backward, op, jvp)
 
 
 def matmul(a: Tensor, b: Tensor) -> Tensor:
@@ -136,7 +140,10 @@ def outer(a: Tensor, b: Tensor) -> Tensor:
     def backward(g):
         return lambda: g @ b.to(g.dtype), lambda: a.to(g.dtype) @ g
 
-    return make(xp.multiply.outer(ad, bd), (a, b), backward, "outer")
+    def jvp(ta, tb):
+        return outer(ta, b) + outer(a, tb)
+
+    return make(xp.multiply.outer(ad, bd), (a, b), backward, "outer", jvp)
 
 
 # ---------------------------------------------------------------- einsum
@@ -263,7 +270,12 @@ def _einsum(subs: list, out_sub: str, operands: tuple, sizes: dict) -> Tensor:
 
         return tuple(functools.partial(operand_grad, i) for i in range(len(operands)))
 
-    return make(out, operands, backward, "einsum")
+    def jvp(*tangents):
+        # Product rule: one term per operand, with that operand replaced by its tangent.
+        terms = (_einsum(subs, out_sub, operands[:i] + (t,) + operands[i + 1 :], sizes) for i, t in enumerate(tangents))
+        return functools.reduce(operator.add, terms)
+
+    return make(out, operands, backward, "einsum", jvp)
 
 
 def _rmatmul(self: Tensor, other) -> Tensor:

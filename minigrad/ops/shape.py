@@ -55,6 +55,8 @@ def _shape_arg(shape, what: str = "shape") -> tuple:
 
 def _axis(dim, ndim: int) -> int:
     """One dim as a non-negative axis (0-d tensors accept dim 0 and -1), with PyTorch's range error."""
+    if type(dim) is int and -ndim <= dim < ndim:
+        return dim % ndim
     axes = normalize_dims(dim, ndim)
     return axes[0] if axes else 0
 
@@ -85,7 +87,10 @@ def reshape(a: Tensor, *shape) -> Tensor:
     def backward(g):
         return (g.reshape(src),)
 
-    return make(out, (a,), backward, "reshape")
+    def jvp(t):
+        return t.reshape(shape)
+
+    return make(out, (a,), backward, "reshape", jvp)
 
 
 def flatten(a: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
@@ -133,7 +138,10 @@ def unsqueeze(a: Tensor, dim: int) -> Tensor:
     def backward(g):
         return (g.reshape(src),)
 
-    return make(a._device.xp.expand_dims(a.data, axis), (a,), backward, "unsqueeze")
+    def jvp(t):
+        return t.unsqueeze(axis)
+
+    return make(a._device.xp.expand_dims(a.data, axis), (a,), backward, "unsqueeze", jvp)
 
 
 def squeeze(a: Tensor, dim=None) -> Tensor:
@@ -147,7 +155,10 @@ def squeeze(a: Tensor, dim=None) -> Tensor:
     def backward(g):
         return (g.reshape(src),)
 
-    return make(a._device.xp.squeeze(a.data, axis=axes), (a,), backward, "squeeze")
+    def jvp(t):
+        return t.squeeze(axes)
+
+    return make(a._device.xp.squeeze(a.data, axis=axes), (a,), backward, "squeeze", jvp)
 
 
 def permute(a: Tensor, *dims) -> Tensor:
@@ -169,7 +180,10 @@ def permute(a: Tensor, *dims) -> Tensor:
     def backward(g):
         return (g.permute(inverse),)
 
-    return make(a._device.xp.transpose(a.data, axes), (a,), backward, "permute")
+    def jvp(t):
+        return t.permute(axes)
+
+    return make(a._device.xp.transpose(a.data, axes), (a,), backward, "permute", jvp)
 
 
 def transpose(a: Tensor, dim0: int, dim1: int) -> Tensor:
@@ -182,7 +196,10 @@ def transpose(a: Tensor, dim0: int, dim1: int) -> Tensor:
     def backward(g):
         return (g.transpose(d0, d1),)
 
-    return make(a._device.xp.swapaxes(a.data, d0, d1), (a,), backward, "transpose")
+    def jvp(t):
+        return t.transpose(d0, d1)
+
+    return make(a._device.xp.swapaxes(a.data, d0, d1), (a,), backward, "transpose", jvp)
 
 
 swapaxes = transpose
@@ -250,7 +267,10 @@ def expand(a: Tensor, *shape) -> Tensor:
     if target == src:
         return a
 
-    return make(a._device.xp.broadcast_to(a.data, target), (a,), _expand_backward, "expand")
+    def jvp(t):
+        return t.expand(target)
+
+    return make(a._device.xp.broadcast_to(a.data, target), (a,), _expand_backward, "expand", jvp)
 
 
 def _expand_backward(g):
@@ -284,7 +304,10 @@ def repeat(a: Tensor, *repeats) -> Tensor:
         summed = g.reshape(interleaved).sum(dim=tuple(range(0, 2 * len(padded), 2)))
         return (summed.reshape(src),)
 
-    return make(out, (a,), backward, "repeat")
+    def jvp(t):
+        return t.repeat(*repeats)
+
+    return make(out, (a,), backward, "repeat", jvp)
 
 
 def tile(a: Tensor, *dims) -> Tensor:
@@ -346,7 +369,10 @@ def cat(tensors, dim: int = 0) -> Tensor:
     def backward(g):
         return tuple(_slice_along(g, axis, lo, hi, "slice") for lo, hi in zip(bounds[:-1], bounds[1:]))
 
-    return make(out, parts, backward, "cat")
+    def jvp(*tangents):
+        return cat(tangents, axis)
+
+    return make(out, parts, backward, "cat", jvp)
 
 
 concatenate = concat = cat
@@ -370,7 +396,10 @@ def stack(tensors, dim: int = 0) -> Tensor:
     def backward(g):
         return tuple(g.select(axis, i) for i in range(n))
 
-    return make(out, tensors, backward, "stack")
+    def jvp(*tangents):
+        return stack(tangents, axis)
+
+    return make(out, tensors, backward, "stack", jvp)
 
 
 # ---------------------------------------------------------------- cutting into pieces
@@ -455,7 +484,10 @@ def flip(a: Tensor, *dims) -> Tensor:
     def backward(g):
         return (g.flip(axes),)
 
-    return make(a._device.xp.flip(a.data, axis=axes), (a,), backward, "flip")
+    def jvp(t):
+        return t.flip(axes)
+
+    return make(a._device.xp.flip(a.data, axis=axes), (a,), backward, "flip", jvp)
 
 
 _PAD_MODES = ("constant", "reflect", "replicate", "circular")
@@ -509,9 +541,12 @@ def _pad_constant(a: Tensor, widths: tuple, value) -> Tensor:
         back = tuple((-lo if lo < 0 else 0, -hi if hi < 0 else 0) for lo, hi in widths)
         return (_pad_constant(ungrown, back, 0) if any(lo or hi for lo, hi in back) else ungrown,)
 
+    def jvp(t):
+        return _pad_constant(t, widths, 0)
+
     if all(lo == 0 and hi == 0 for lo, hi in widths):
         return a
-    return make(out, (a,), backward, "pad")
+    return make(out, (a,), backward, "pad", jvp)
 
 
 def _index_key(a: Tensor, key: tuple) -> Tensor:

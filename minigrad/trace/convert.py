@@ -23,7 +23,6 @@ import weakref
 import numpy as np
 
 from .. import backend as B
-from ..autograd import engine as _engine
 from ..tensor import Tensor
 from . import events as E
 from .snapshot import DEFAULT_MAX_VALUES, snapshot, type_name
@@ -31,25 +30,28 @@ from .snapshot import DEFAULT_MAX_VALUES, snapshot, type_name
 __all__ = ["Converter"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-# the lessons a wheel carries are the learner's code (demos, exercises), not minigrad's machinery
+_EXAMPLES_DIR = os.path.join(_PACKAGE_DIR, "examples") + os.sep  # the built-in examples are user code
+# the lessons a wheel carries are the learner's code too (demos, exercises), not minigrad's machinery
 _LESSONS_DIR = os.path.join(_PACKAGE_DIR, "course", "_lessons") + os.sep
 # tensors made through these (creation functions, ops, and this recorder's own frames) count as the user's
 _USER_FACING_DIRS = frozenset({_PACKAGE_DIR} | {os.path.join(_PACKAGE_DIR, d) + os.sep for d in ("ops", "trace")})
 _PENDING_MAX_AGE = 256  # events after which an unresolved statement's frame is released
 _REPR_CHARS = 80
 _closure_cache: dict = {}
-# engines of the user's own that emit through minigrad.trace.emit: their files' frames are skipped like
-# minigrad's, and SHADOWS maps id(their node) to the Tensor standing for it in traces
-ENGINE_FILES: set = set()
+# engines of the user's own that emit through minigrad.trace.emit: the code of their node types' methods
+# (and of whatever calls emit.node) is skipped like minigrad's own when looking for the user's line.
+# SHADOWS maps id(their node) to the Tensor standing for it.
+ENGINE_CODES: set = set()
 SHADOWS: dict = {}
 
 
-def _in_package(filename: str) -> bool:
-    return filename.startswith(_PACKAGE_DIR) and not filename.startswith(_LESSONS_DIR)
-
-
 def _is_internal(filename: str) -> bool:
-    return _in_package(filename) or filename in ENGINE_FILES
+    return filename.startswith(_PACKAGE_DIR) and not filename.startswith((_EXAMPLES_DIR, _LESSONS_DIR))
+
+
+def _skipped(frame) -> bool:
+    """A frame that is not the user's: minigrad's own, or an emitting engine's (minigrad.trace.emit)."""
+    return _is_internal(frame.f_code.co_filename) or frame.f_code in ENGINE_CODES
 
 
 def foreign_shadow(obj):
@@ -62,9 +64,10 @@ def foreign_shadow(obj):
 
 
 def user_frame(start):
-    """The innermost frame at or above ``start`` whose code is not inside the minigrad package."""
+    """The innermost frame at or above ``start`` whose code is not inside the minigrad package
+    (nor inside an engine emitting through minigrad.trace.emit)."""
     f = start
-    while f is not None and _is_internal(f.f_code.co_filename):
+    while f is not None and _skipped(f):
         f = f.f_back
     return f
 
@@ -75,7 +78,7 @@ def _made_by_library(frame) -> bool:
     f = frame
     while f is not None:
         name = f.f_code.co_filename
-        if not _in_package(name):
+        if not _is_internal(name):
             return False
         if os.path.dirname(name) + os.sep not in _USER_FACING_DIRS:
             return True
@@ -142,6 +145,7 @@ class Converter:
         self._pending: dict = {}  # frame -> [line, first seq, [weakref to node]]
         self._lock = threading.RLock()
         self._out: list = []
+        self._depth = 0
         self._shared: dict = {}  # id(array) -> (weak reference to it, version, Snapshot) for the current pass
 
     # ------------------------------------------------------------ entry points
@@ -157,14 +161,16 @@ class Converter:
         with self._lock:
             outer, out = self._out, []
             self._out = out  # a repr() of a captured value may make tensors: nested calls get their own list
+            outer_depth, self._depth = self._depth, fields.get("depth", 0)  # the pass depth the event happened at
             try:
-                if kind == "pass_started" and fields["depth"] == 1 or not _engine._pass_depth.depth:
+                if kind == "pass_started" and self._depth == 1 or not self._depth:
                     self._shared.clear()
                 if self._pending:
                     self._resolve_pending(force=False)
                 handler(fields)
             finally:
                 self._out = outer
+                self._depth = outer_depth
             return out
 
     def flush(self) -> list:
@@ -239,7 +245,7 @@ class Converter:
             else:
                 stack.pop()
                 order.append(n)
-        depth = _engine._pass_depth.depth
+        depth = self._depth
         pass_id = self._passes[depth - 1] if 0 < depth <= len(self._passes) else None
         frame = None
         if (not late and self.sources) or self.names:
@@ -306,7 +312,7 @@ class Converter:
     # ------------------------------------------------------------ raw kinds
     def _on_node_created(self, f) -> None:
         node = f["node"]
-        if not node._rg and (_engine._pass_depth.depth or _made_by_library(sys._getframe(1))):
+        if not node._rg and (self._depth or _made_by_library(sys._getframe(1))):
             return  # gradient arithmetic, seeds, optimizer updates: not part of a graph (recorded if one uses it)
         if node._id not in self._known:
             self._register(node, late=False)

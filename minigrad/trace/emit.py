@@ -24,8 +24,9 @@ Nodes are any objects (held weakly when they allow it); each gets a stable id an
 trace as a float64 CPU value read from its ``.data`` (or the ``data=`` given). Gradients may be
 numbers or NumPy arrays. With nothing recording, every call but :func:`node` returns at once;
 ``node`` always notes the parents, so a recording started later still sees the whole graph.
-Source lines and variable names are taken from the code that *uses* the engine: frames in the
-file that calls :func:`node` are skipped, as minigrad's own frames are.
+Source lines and variable names are taken from the code that *uses* the engine: frames of the
+function that calls :func:`node` and of the methods of the nodes' classes are skipped, as minigrad's
+own frames are.
 """
 
 from __future__ import annotations
@@ -36,9 +37,8 @@ import weakref
 
 import numpy as np
 
-from .. import _events
+from .. import _events, _state
 from .. import backend as B
-from ..autograd import engine as _engine
 from ..tensor import Tensor, _ids
 from . import convert
 
@@ -90,6 +90,19 @@ def _forget(key: int) -> None:
 
 
 shadow_of = convert.foreign_shadow
+_engine_types: set = set()
+
+
+def _method_codes(cls) -> set:
+    """The code objects of the functions defined in ``cls`` and its bases (not ``object``)."""
+    codes = set()
+    for klass in cls.__mro__[:-1]:
+        for attr in vars(klass).values():
+            fns = (
+                (attr.fget, attr.fset, attr.fdel) if isinstance(attr, property) else (getattr(attr, "__func__", attr),)
+            )
+            codes.update(fn.__code__ for fn in fns if hasattr(fn, "__code__"))
+    return codes
 
 
 def _shadow(obj, data=None, parents=(), op=None, name=None) -> Tensor:
@@ -116,11 +129,13 @@ def _shadow(obj, data=None, parents=(), op=None, name=None) -> Tensor:
 
 def node(obj, parents=(), op: str | None = None, name: str | None = None, data=None) -> None:
     """A new node ``obj`` made by ``op`` from ``parents`` (a leaf when there are none): ``node_created``."""
-    frame = sys._getframe(1)
-    convert.ENGINE_FILES.add(frame.f_code.co_filename)
     if shadow_of(obj) is not None:
         return
     t = _shadow(obj, data, parents, op, name)
+    convert.ENGINE_CODES.add(sys._getframe(1).f_code)
+    if type(obj) not in _engine_types:
+        _engine_types.add(type(obj))
+        convert.ENGINE_CODES.update(_method_codes(type(obj)))
     if _events.listeners:
         _events.emit("node_created", node=t)
 
@@ -138,9 +153,9 @@ _current: list = []  # the open passes of emitting engines, outermost first
 def backward_pass(root, seed=1.0, kind: str = "backward"):
     """The block is one backward pass from ``root`` seeded with ``seed``: ``pass_started``, ``seeded``,
     then ``pass_finished`` at the end (``error`` when the block raises; the exception propagates)."""
-    pass_id = next(_engine._pass_ids)
-    _engine._pass_depth.depth += 1
-    depth = _engine._pass_depth.depth
+    pass_id = next(_state.pass_ids)
+    _state.passes.depth += 1
+    depth = _state.passes.depth
     _current.append(_Pass(pass_id, depth))
     try:
         if _events.listeners:
@@ -166,7 +181,7 @@ def backward_pass(root, seed=1.0, kind: str = "backward"):
             _events.emit("pass_finished", pass_id=pass_id, depth=depth, results=None)
     finally:
         _current.pop()
-        _engine._pass_depth.depth -= 1
+        _state.passes.depth -= 1
 
 
 def _open_pass() -> _Pass:

@@ -14,21 +14,14 @@ from __future__ import annotations
 import bisect
 from collections import Counter
 
-from .describe import describe_event
+from ..trace import events as E
+from ..trace.describe import headline, step_text
+from ..trace.status import NodeStatus
 from .model import VGraph, VNode, select_nodes
 from .options import Options
 from .values import format_value
 
-__all__ = ["TraceIndex", "graph_at_step", "STATUS_TO_STATE"]
-
-#: Trace statuses (``NodeState.status``) as diagram states.
-STATUS_TO_STATE = {
-    "active": "current",
-    "pending": "pending",
-    "done": "finished",
-    "untouched": "unreached",
-    "failed": "failed",
-}
+__all__ = ["TraceIndex", "graph_at_step"]
 
 
 class TraceIndex:
@@ -45,21 +38,31 @@ class TraceIndex:
         self.update()
 
     def update(self) -> None:
-        """Index the events appended since the last call."""
+        """Index the events appended since the last call (one handler per event class: :data:`INDEXED`)."""
         events = self.trace.events
         for ev in events[self.seen :]:
-            kind = ev.kind
-            if kind == "node_created":
-                self.created_at.setdefault(ev.node, ev.seq)
-            elif kind == "pass_started":
-                self.pass_started[ev.pass_id] = ev
-            elif kind in ("pass_finished", "error") and ev.pass_id is not None:
-                self.pass_ended[ev.pass_id] = ev.seq
-            elif kind == "grad_accumulated" and ev.into == "pass":
-                self.crossings.setdefault(ev.pass_id, []).append((ev.seq, ev.node, ev.target))
-            elif kind == "closure_called":
-                self.closure_calls.setdefault(ev.node, []).append(ev)
+            INDEXED[type(ev)](self, ev)
         self.seen = len(events)
+
+    def _created(self, ev: E.NodeCreated) -> None:
+        self.created_at.setdefault(ev.node, ev.seq)
+
+    def _pass_started(self, ev: E.PassStarted) -> None:
+        self.pass_started[ev.pass_id] = ev
+
+    def _pass_ended(self, ev) -> None:
+        if ev.pass_id is not None:
+            self.pass_ended[ev.pass_id] = ev.seq
+
+    def _accumulated(self, ev: E.GradAccumulated) -> None:
+        if ev.into == "pass":
+            self.crossings.setdefault(ev.pass_id, []).append((ev.seq, ev.node, ev.target))
+
+    def _closure_called(self, ev: E.ClosureCalled) -> None:
+        self.closure_calls.setdefault(ev.node, []).append(ev)
+
+    def _not_indexed(self, ev) -> None:
+        """Events a diagram reads from ``Trace.state_at`` alone."""
 
     def last_closure_call(self, node: int, step: int):
         """The latest closure_called event of ``node`` at or before ``step``, or None."""
@@ -68,6 +71,25 @@ class TraceIndex:
             return None
         i = bisect.bisect_right([c.seq for c in calls], step)
         return calls[i - 1] if i else None
+
+
+#: Event class -> what the index keeps of it.
+INDEXED = {
+    E.NodeCreated: TraceIndex._created,
+    E.NodeNamed: TraceIndex._not_indexed,
+    E.PassStarted: TraceIndex._pass_started,
+    E.GradsSaved: TraceIndex._not_indexed,
+    E.Seeded: TraceIndex._not_indexed,
+    E.NodeEntered: TraceIndex._not_indexed,
+    E.ClosureCalled: TraceIndex._closure_called,
+    E.GradReduced: TraceIndex._not_indexed,
+    E.GradAccumulated: TraceIndex._accumulated,
+    E.NodeFinished: TraceIndex._not_indexed,
+    E.GraphFreed: TraceIndex._not_indexed,
+    E.GradsRestored: TraceIndex._not_indexed,
+    E.PassFinished: TraceIndex._pass_ended,
+    E.ErrorEvent: TraceIndex._pass_ended,
+}
 
 
 def _captured(index: TraceIndex, nid: int, step: int) -> list:
@@ -145,8 +167,8 @@ def graph_at_step(trace, step: int | None, options: Options, index: TraceIndex |
     for entry in state.save_stack:
         for nid, snap in entry.saved:
             saved[nid] = snap
-    restored = {nid for nid, _ in ev.restored} if ev.kind == "grads_restored" else set()
-    grad_update = ev.target if ev.kind == "grad_accumulated" and ev.into == "grad" else None
+    restored = {nid for nid, _ in ev.restored} if isinstance(ev, E.GradsRestored) else set()
+    grad_update = ev.target if isinstance(ev, E.GradAccumulated) and ev.into == "grad" else None
 
     g = VGraph(hidden=hidden, pass_id=pass_id)
     for nid in kept:
@@ -159,9 +181,9 @@ def graph_at_step(trace, step: int | None, options: Options, index: TraceIndex |
         else:
             role = "intermediate"
         if pass_id is not None:
-            node_state = STATUS_TO_STATE[ns.status]
+            node_state = ns.status
         else:
-            node_state = "current" if nid == state.current_node else None
+            node_state = NodeStatus.ACTIVE if nid == state.current_node else NodeStatus.FORWARD
         g.nodes[nid] = VNode(
             id=nid,
             name=info.name,
@@ -189,7 +211,7 @@ def graph_at_step(trace, step: int | None, options: Options, index: TraceIndex |
     if pass_id is not None:
         _mark_edges(g, index, pass_id, state, options)
     where = f"{_pass_title(index, state, pass_id)} · " if pass_id is not None else ""
-    g.title = f"step {step} of {n - 1} · {where}{describe_event(trace, ev, options.precision)}"
+    g.title = f"{step_text(step, n)} · {where}{headline(ev, trace)}"
     return g
 
 
@@ -205,10 +227,10 @@ def _mark_edges(g: VGraph, index: TraceIndex, pass_id: int, state, options: Opti
         by_pair.setdefault((e.child, e.parent), []).append(e)
     for pair, count in crossed.items():
         for e in by_pair.get(pair, [])[:count]:
-            e.state = "done"
+            e.state = NodeStatus.DONE
     if state.current_edge is not None:
         edges = by_pair.get(tuple(state.current_edge), [])
         k = crossed[tuple(state.current_edge)]
         if k < len(edges):
-            edges[k].state = "active"
+            edges[k].state = NodeStatus.ACTIVE
             edges[k].label = format_value(state.event.contribution, options.precision, options.max_inline)

@@ -18,7 +18,10 @@ def _gather_rows(weight: Tensor, indices, padding_idx: int | None) -> Tensor:
             g = g * keep
         return (_scatter_rows(g, indices, num_rows),)
 
-    return make(weight.data[indices], (weight,), backward, "embedding")
+    def jvp(t):
+        return _gather_rows(t, indices, None)
+
+    return make(weight.data[indices], (weight,), backward, "embedding", jvp)
 
 
 def _scatter_rows(g: Tensor, indices, num_rows: int) -> Tensor:
@@ -36,7 +39,10 @@ def _scatter_rows(g: Tensor, indices, num_rows: int) -> Tensor:
     def backward(gg):
         return (_gather_rows(gg, indices, None),)
 
-    return make(out, (g,), backward, "embedding_backward")
+    def jvp(t):
+        return _scatter_rows(t, indices, num_rows)
+
+    return make(out, (g,), backward, "embedding_backward", jvp)
 
 
 def embedding(indices, weight: Tensor, padding_idx: int | None = None) -> Tensor:

@@ -43,4 +43,8 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         grads = (lambda: g @ weight, lambda: rows.transpose(0, 1) @ x_rows, lambda: rows.sum(0))
         return grads if bias is not None else grads[:2]
 
-    return make(out, parents, backward, "linear")
+    def jvp(tx, tw, tb=None):
+        tangent = tx @ weight.transpose(0, 1) + x @ tw.transpose(0, 1)
+        return tangent if tb is None else tangent + tb
+
+    return make(out, parents, backward, "linear", jvp)
