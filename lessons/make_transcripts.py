@@ -222,12 +222,18 @@ def _():
 @transcript("08_debugging_gradients/stale")
 def _():
     trace = _demo(8, quiet_warnings=True)
+    return trace, steps_of(trace, "closure_called", "scaled")
+
+
+@transcript("08_debugging_gradients/refused")
+def _():
+    trace = _demo(8, quiet_warnings=True)
     last = trace.find("pass_started")[-1].pass_id
-    scaled = trace.node("scaled").id
+    scaled2 = trace.node("scaled2").id
     return trace, [
         e.seq
         for e in trace.events
-        if e.pass_id == last and (e.kind == "error" or (e.kind == "closure_called" and e.node_id == scaled))
+        if e.pass_id == last and (e.kind == "error" or (e.kind == "closure_called" and e.node_id == scaled2))
     ]
 
 
