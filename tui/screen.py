@@ -17,6 +17,7 @@ from .describe import describe
 from .layout import layout_graph
 from .model import StepModel
 from .raster import rasterize
+from .scope import GraphScope
 from .session import Session
 from .widgets.error_panel import ErrorPanel
 from .widgets.event_log import EventLog
@@ -30,6 +31,8 @@ from .widgets.script_output import ScriptOutput
 
 MAX_DRAWN_NODES = 3000
 TREE_BELOW_COLUMNS = 40
+LAYOUTS_KEPT = 8
+COMPACT_BELOW = (100, 30)  # columns, rows: under either, the compact layout (tree graph, log on short tabs)
 POLL_SECONDS = 0.05
 LOG_CHUNK = 2000
 
@@ -99,7 +102,11 @@ class DebuggerScreen(Screen):
         self.pass_pick: int | None = None
         self.follow = True
         self.tree_forced: bool | None = None
-        self._laid_out_nodes = -1
+        self.show_all = False
+        self.scope: GraphScope | None = None
+        self._wanted_scope: tuple | None = None  # (key, node ids or None for all)
+        self._drawn_scope = None
+        self._layouts: dict = {}  # scope key -> laid-out graph, the last LAYOUTS_KEPT
         self._layout_busy = False
         self._logged = 0
         self._named = 0
@@ -127,9 +134,13 @@ class DebuggerScreen(Screen):
                 yield ErrorPanel(id="errors")
         yield Footer()
 
+    def on_resize(self, event) -> None:
+        width, height = event.size
+        self.set_class(width < COMPACT_BELOW[0] or height < COMPACT_BELOW[1], "compact")
+
     def on_mount(self) -> None:
         self.query_one("#graph-pane").border_title = "graph"
-        self.query_one("#inspector").border_title = "node"
+        self.query_one("#inspector").border_title = "step"
         self.query_one("#passes").border_title = "passes (u/d)"
         self.query_one("#errors", ErrorPanel).show(None, None)
         self.set_interval(POLL_SECONDS, self.poll)
@@ -143,6 +154,7 @@ class DebuggerScreen(Screen):
             return
         if self.model is None:
             self.model = StepModel(session.trace, self._names)
+            self.scope = GraphScope(session.trace.nodes)
         changed = self._take_events()
         self.query_one("#output", ScriptOutput).sync(session.source.output)
         if session.sync():
@@ -169,6 +181,8 @@ class DebuggerScreen(Screen):
             elif e.kind == "node_named":
                 self._names[e.node] = e.name
         grew = n != self._named
+        if grew:
+            self.scope.take(events[self._named : n])
         self._named = n
         end = min(n, self._logged + LOG_CHUNK)
         if end > self._logged:
@@ -207,32 +221,50 @@ class DebuggerScreen(Screen):
         self.render_step()
 
     # ------------------------------------------------------------ the graph
-    def _maybe_layout(self) -> None:
-        nodes = self.session.trace.nodes
-        if self._layout_busy or len(nodes) == self._laid_out_nodes:
+    def _show_scope(self, index: int, event) -> None:
+        """Draw the graph of this step's pass (or all nodes): a kept layout at once, else lay it out."""
+        key, ids = self.scope.at(index, event, self.model.state(index).passes, self.show_all)
+        self._wanted_scope = (key, ids)
+        if key == self._drawn_scope:
             return
-        if len(nodes) > MAX_DRAWN_NODES:
+        laid_out = self._layouts.get(key)
+        if laid_out is not None:
+            self._drawn_scope = key
+            raster, labels, ops, parents, roots = laid_out
+            if raster is not None:
+                self.query_one("#canvas", GraphCanvas).set_raster(raster)
+            self.query_one("#tree", GraphTree).set_graph(labels, ops, parents, roots)
+        else:
+            self._maybe_layout()
+
+    def _maybe_layout(self) -> None:
+        if self._layout_busy or self.session.running or self._wanted_scope is None:
+            return
+        key, ids = self._wanted_scope
+        if key == self._drawn_scope or key in self._layouts:
+            return
+        nodes = self.session.trace.nodes
+        snapshot = {nid: nodes[nid] for nid in (list(nodes) if ids is None else sorted(ids)) if nid in nodes}
+        if len(snapshot) > MAX_DRAWN_NODES:
             self.tree_forced = True if self.tree_forced is None else self.tree_forced
         self._layout_busy = True
-        snapshot = dict(nodes)
         labels = {nid: self._names.get(nid, info.label) for nid, info in snapshot.items()}
-        self.run_worker(lambda: self._layout(snapshot, labels), thread=True, exclusive=True, group="layout")
+        self.run_worker(lambda: self._layout(key, snapshot, labels), thread=True, exclusive=True, group="layout")
 
-    def _layout(self, nodes: dict, labels: dict) -> None:
+    def _layout(self, key, nodes: dict, labels: dict) -> None:
         ops = {nid: info.op for nid, info in nodes.items()}
         edges = [(p, nid) for nid, info in nodes.items() for p in info.parents if p in nodes]
         raster = rasterize(layout_graph(labels, edges, ops), labels, ops) if len(nodes) <= MAX_DRAWN_NODES else None
         parents = {nid: tuple(p for p in info.parents if p in nodes) for nid, info in nodes.items()}
         used = {p for ps in parents.values() for p in ps}
-        roots = [nid for nid in nodes if nid not in used]
-        self.app.call_from_thread(self._layout_done, len(nodes), raster, labels, ops, parents, roots)
+        roots = list(reversed([nid for nid in nodes if nid not in used]))
+        self.app.call_from_thread(self._layout_done, key, (raster, labels, ops, parents, roots))
 
-    def _layout_done(self, count, raster, labels, ops, parents, roots) -> None:
+    def _layout_done(self, key, laid_out: tuple) -> None:
         self._layout_busy = False
-        self._laid_out_nodes = count
-        if raster is not None:
-            self.query_one("#canvas", GraphCanvas).set_raster(raster)
-        self.query_one("#tree", GraphTree).set_graph(labels, ops, parents, list(reversed(roots)))
+        if len(self._layouts) >= LAYOUTS_KEPT:
+            self._layouts.pop(next(iter(self._layouts)))
+        self._layouts[key] = laid_out
         self.render_step()
         self._maybe_layout()
 
@@ -258,19 +290,22 @@ class DebuggerScreen(Screen):
         bp_names = {bp.value for bp in session.breakpoints if bp.kind == "node"}
         bp_nodes = {nid for nid, name in self._names.items() if name in bp_names} if bp_names else set()
         self.query_one("#inspector", Inspector).show(
-            self.model.node(session.cursor, node, bp_nodes), view.closure, view.accumulation
+            self.model.node(session.cursor, node, bp_nodes), view.closure, view.accumulations, view.accumulation
         )
         pane = self.query_one("#graph-pane")
         use_tree = self._use_tree()
         if pane.has_class("tree") != use_tree:  # a class change restyles the screen: only when it changes
             pane.set_class(use_tree, "tree")
-        title = f"graph · {len(self._names)} nodes" + (" · follow" if self.follow else "")
+        self._show_scope(session.cursor, session.events[session.cursor])
+        ids = self._wanted_scope[1]
+        shown = len(session.trace.nodes) if ids is None else len(ids)
+        title = f"graph · {shown} of {len(session.trace.nodes)}" if ids is not None else f"graph · all {shown}"
         if pane.border_title != title:
             pane.border_title = title
         canvas = self.query_one("#canvas", GraphCanvas)
         tree = self.query_one("#tree", GraphTree)
         if use_tree:
-            tree.show(view.statuses)
+            tree.show(view.statuses, self.model.state(session.cursor).nodes)
         else:
             canvas.show(view.statuses, view.edge, node, bp_nodes)
         if self.follow and node is not None:

@@ -101,7 +101,7 @@ async def test_run_to_selected_node():
         ev = current_event(app)
         assert ev.kind == "node_entered" and app.session.trace.nodes[ev.node].label == "a"
         node_info = text(app.screen.query_one("#node-info"))
-        assert "a" in node_info and "incoming grad" in node_info
+        assert "a (leaf)" in node_info and "incoming g" in node_info
 
 
 async def test_select_cycles_nodes():
