@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 from textual.app import App, SystemCommand
@@ -67,6 +68,10 @@ def build_app(options: Options) -> DebuggerApp:
 
 def main(argv=None) -> int:
     options = parse_args(argv)
+    if options.script and not os.path.isfile(options.script):
+        # as python itself says it, before any screen opens
+        print(f"minigrad-tui: can't open file {options.script!r}: [Errno 2] No such file or directory", file=sys.stderr)
+        return 2
     if options.web:
         from .web import serve
 

@@ -27,7 +27,9 @@ from .widgets.header import StepHeader
 from .widgets.help_screen import HelpScreen
 from .widgets.inspector import Inspector
 from .widgets.pass_stack import PassStack
+from .widgets.prompt import Prompt
 from .widgets.script_output import ScriptOutput
+from .widgets.watch_panel import WatchPanel
 
 MAX_DRAWN_NODES = 3000
 TREE_BELOW_COLUMNS = 40
@@ -49,18 +51,23 @@ KEYS = [
     ("B", "break_op", "toggle a breakpoint on the selected node's op"),
     ("t", "run_to", "run to the selected node"),
     ("f", "finish", "finish the current node"),
+    ("r", "return", "run to the end of the current pass"),
     ("u", "up", "up the pass stack (outer pass)"),
     ("d", "down", "down the pass stack (inner pass)"),
     ("p", "pause", "pause a running script"),
     ("e", "export", "export the current step as SVG"),
     ("[", "select_prev", "select the previous node"),
     ("]", "select_next", "select the next node"),
-    ("g", "toggle_tree", "switch between the drawn graph and the tree"),
+    ("g", "goto", "go to a step (12) or a pass (p2)"),
+    ("slash", "search", "search a node by name"),
+    ("w", "watch", "watch the selected node (value and grad at every step)"),
+    ("a", "toggle_all", "graph: this pass's nodes / all nodes"),
+    ("v", "toggle_tree", "switch between the drawn graph and the tree"),
     ("F", "toggle_follow", "follow the current node on/off"),
     ("question_mark", "help", "this help"),
     ("q", "quit", "quit (ends the script)"),
 ]
-FOOTER_KEYS = {"n", "s", "left", "right", "c", "b", "t", "f", "e", "question_mark", "q"}
+FOOTER_KEYS = {"n", "s", "left", "c", "b", "f", "r", "g", "slash", "w", "question_mark", "q"}
 PRIORITY_KEYS = {"home", "end"}
 
 
@@ -103,6 +110,8 @@ class DebuggerScreen(Screen):
         self.follow = True
         self.tree_forced: bool | None = None
         self.show_all = False
+        self.watched: list = []
+        self._possible: tuple | None = None
         self.scope: GraphScope | None = None
         self._wanted_scope: tuple | None = None  # (key, node ids or None for all)
         self._drawn_scope = None
@@ -124,6 +133,7 @@ class DebuggerScreen(Screen):
                 yield GraphTree(id="tree")
             with Vertical(id="side"):
                 yield Inspector(id="inspector")
+                yield WatchPanel(id="watch")
                 yield PassStack(id="passes")
         with TabbedContent(id="bottom"):
             with TabPane("Events", id="tab-events"):
@@ -142,6 +152,7 @@ class DebuggerScreen(Screen):
         self.query_one("#graph-pane").border_title = "graph"
         self.query_one("#inspector").border_title = "step"
         self.query_one("#passes").border_title = "passes (u/d)"
+        self.query_one("#watch").border_title = "watch (w)"
         self.query_one("#errors", ErrorPanel).show(None, None)
         self.set_interval(POLL_SECONDS, self.poll)
         self.poll()
@@ -313,8 +324,19 @@ class DebuggerScreen(Screen):
                 tree.reveal(node)
             else:
                 canvas.follow(node)
+        self.query_one("#watch", WatchPanel).show(
+            [(self._names.get(nid, f"#{nid}"), self.model.state(session.cursor).nodes.get(nid)) for nid in self.watched]
+        )
         self.query_one("#events", EventLog).follow(session.cursor)
-        self.refresh_bindings()
+        self._refresh_keys()
+
+    def _refresh_keys(self) -> None:
+        """Re-check the footer's keys only when what they can do changed (a refresh costs more than a step)."""
+        session = self.session
+        possible = (session.cursor <= 0, session.at_last, session.running)
+        if possible != self._possible:
+            self._possible = possible
+            self.refresh_bindings()
 
     def _picked_pass(self, passes: list) -> int | None:
         if not passes:
@@ -326,7 +348,7 @@ class DebuggerScreen(Screen):
         session = self.session
         if action in ("back", "first"):
             return None if session.cursor <= 0 else True
-        if action in ("forward", "step", "next", "next_node", "continue", "finish", "run_to", "last"):
+        if action in ("forward", "step", "next", "next_node", "continue", "finish", "return", "run_to", "last"):
             return None if session.at_last or session.running else True
         if action == "pause":
             return True if session.running else None
@@ -443,6 +465,80 @@ class DebuggerScreen(Screen):
 
     def action_select_next(self) -> None:
         self._cycle(1)
+
+    def action_return(self) -> None:
+        passes = self.model.state(self.session.cursor).passes if self.session.cursor >= 0 else ()
+        pass_id = passes[-1].pass_id if passes else None
+        self._go(nav.return_from(pass_id, len(passes)))
+
+    def action_goto(self) -> None:
+        self.app.push_screen(Prompt("go to step (1-based) or pass (p2):", "12 or p2"), self._goto)
+
+    def _goto(self, answer: str | None) -> None:
+        if not answer or self.session.running:
+            return
+        wanted = answer.lower().strip()
+        number = wanted.removeprefix("pass").removeprefix("p").strip()
+        if not number.isdigit():
+            self.notify(f"no step or pass {answer!r}", severity="warning")
+            return
+        session = self.session
+        if wanted.startswith("p"):
+            pass_id = int(number)
+            movement = nav.Movement("go to", lambda e: e.kind == "pass_started" and e.pass_id == pass_id)
+        else:
+            step = int(number) - 1
+            movement = nav.Movement("go to", lambda e: e.seq >= step)
+        index = nav.search(session.events, 0, movement)
+        if index is not None:
+            session.go(index)
+            self._moved()
+        elif session.source.alive:
+            self._go(movement)
+        else:
+            self.notify(f"no step or pass {answer!r}", severity="warning")
+
+    def action_search(self) -> None:
+        self.app.push_screen(Prompt("search a node by name:", "loss"), self._search)
+
+    def _search(self, answer: str | None) -> None:
+        if not answer:
+            return
+        names = self._names
+        found = [nid for nid, name in names.items() if name == answer] or [
+            nid for nid, name in names.items() if answer in name
+        ]
+        if not found:
+            self.notify(f"no node named {answer!r}", severity="warning")
+            return
+        node = found[0]
+        events, start = self.session.events, self.session.cursor + 1
+        index = next(
+            (i for i in range(start, len(events)) if events[i].kind == "node_entered" and events[i].node == node), None
+        )
+        if self.session.running:
+            return
+        if index is not None:
+            self.session.go(index)
+        elif self.session.source.alive:
+            self._go(nav.run_to(node))
+        self.selected = node
+        self.render_step()
+
+    def action_watch(self) -> None:
+        node = self._selected_node()
+        if node is None:
+            self.notify("select a node first ([ and ], / or click it)", severity="warning")
+            return
+        if node in self.watched:
+            self.watched.remove(node)
+        else:
+            self.watched.append(node)
+        self.render_step()
+
+    def action_toggle_all(self) -> None:
+        self.show_all = not self.show_all
+        self.render_step()
 
     def action_toggle_tree(self) -> None:
         self.tree_forced = not self._use_tree()

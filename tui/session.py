@@ -88,7 +88,12 @@ class Session:
             self.cursor = min(max(index, 0), self.total - 1)
 
     def back(self) -> None:
-        self.go(self.cursor - 1)
+        """One step back (a node's naming is part of its creation step, never a step of its own)."""
+        events = self.events
+        i = self.cursor - 1
+        while i > 0 and not nav.stops_at(events[i]):
+            i -= 1
+        self.go(i)
 
     def current_depth(self) -> int:
         return self.events[self.cursor].depth if 0 <= self.cursor < self.total else 0

@@ -137,3 +137,7 @@ class Inspector(VerticalScroll):
         self.query_one("#node-info", Static).update(node_renderable(node, brief=closure is not None))
         self.query_one("#closure-info", Static).update(closure_renderable(closure))
         self.query_one("#accumulation-info", Static).update(accumulation_renderable(accumulations, last))
+        if accumulations:  # the step's newest value is the accumulation: keep it on screen
+            self.call_after_refresh(self.scroll_end, animate=False)
+        else:
+            self.scroll_home(animate=False)
