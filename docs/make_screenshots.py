@@ -72,16 +72,11 @@ def terminal(path: Path) -> None:
 
 
 def _example_trace():
-    import runpy
-
-    from minigrad.cli.demo import EXAMPLE
+    from minigrad import examples
     from minigrad.trace import record
 
-    with tempfile.TemporaryDirectory() as tmp:
-        script = Path(tmp) / "example.py"
-        script.write_text(EXAMPLE)
-        with record() as trace, contextlib.redirect_stdout(io.StringIO()):
-            runpy.run_path(str(script), run_name="__main__")
+    with record() as trace, contextlib.redirect_stdout(io.StringIO()):
+        examples.run("demo")
     return trace
 
 

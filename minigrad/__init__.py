@@ -42,3 +42,19 @@ from . import data, func, nn, optim
 bool = bool_  # noqa: A001  (torch.bool)
 half, double, long = float16, float64, int64
 __version__ = "0.1.0"
+
+#: Subpackages imported on first use (PEP 562), so ``import minigrad`` stays fast and never
+#: loads the viewers' dependencies: ``minigrad.trace.record`` works after a plain ``import minigrad``.
+_LAZY_SUBPACKAGES = ("trace", "viz", "course", "examples", "cli")
+
+
+def __getattr__(name: str):
+    if name in _LAZY_SUBPACKAGES:
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY_SUBPACKAGES))

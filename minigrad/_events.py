@@ -8,7 +8,8 @@ gradient tensors, closures); turning them into immutable snapshots is the job of
 
 Kinds and fields (``pass_id`` and ``depth`` on every backward-side event):
 
-- ``node_created``: node
+- ``node_created``: node, depth (the pass depth it was made at: 0 outside passes, 1 in a
+  top-level pass's hooks or create_graph arithmetic, 2+ in nested passes)
 - ``pass_started``: kind ("backward" or "grad"), roots, seeds, inputs, options (dict)
 - ``grads_saved``: saved (list of (node, grad or None)), edges (list of nodes whose
   backward closures were stashed)

@@ -1,4 +1,4 @@
-"""Process- and thread-wide switches read on the hot path (grad mode, anomaly mode).
+"""Process- and thread-wide switches read on the hot path (grad mode, anomaly mode, pass depth).
 
 Kept in a module with no imports so that ``tensor`` and ``autograd`` can both
 read them without import cycles. The public API is in ``minigrad.autograd``.
@@ -29,6 +29,13 @@ class ForwardState:
     epoch = 0
 
 
+class PassDepth(threading.local):
+    """How many backward passes are running in this thread (2 inside a grad() called from a closure)."""
+
+    depth = 0
+
+
 grad = GradState()
+passes = PassDepth()
 anomaly = AnomalyState()
 forward = ForwardState()

@@ -21,7 +21,7 @@ import threading
 from . import autograd
 from .autograd import forward_ad
 from .autograd.grad_mode import enable_grad
-from .tensor import Tensor
+from .tensor import Tensor, _set_tangent, _tangent_of
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap", "functional_call"]
 
@@ -52,8 +52,13 @@ def _finish(values, originals):
 
 
 def _detach(values):
+    """``values`` cut from the reverse-mode graph; a forward-mode tangent stays (jvp of a transform)."""
     if isinstance(values, Tensor):
-        return values.detach()
+        detached = values.detach()
+        tangent = _tangent_of(values)
+        if tangent is not None:
+            _set_tangent(detached, tangent)
+        return detached
     if isinstance(values, tuple):
         return tuple(_detach(v) for v in values)
     return values
@@ -79,7 +84,21 @@ def _watched(x):
     detached copy that requires grad."""
     if not isinstance(x, Tensor):
         raise RuntimeError(f"Expected the differentiated argument to be a Tensor, got {type(x).__name__}")
-    return x if x.requires_grad else x.detach().requires_grad_()
+    if x.requires_grad:
+        return x
+    watched = x.detach().requires_grad_()
+    tangent = _tangent_of(x)
+    if tangent is not None:  # forward over reverse (hessian = jacfwd(jacrev(f))): the tangent stays with the value
+        _set_tangent(watched, tangent)
+    return watched
+
+
+def _watch(args: tuple, nums: tuple) -> list:
+    """``args`` with the differentiated ones (positions ``nums``) replaced by watched copies."""
+    args = list(args)
+    for n in nums:
+        args[n] = _watched(args[n])
+    return args
 
 
 def _split_aux(out, has_aux: bool, name: str):
@@ -99,10 +118,7 @@ def grad_and_value(func, argnums=0, has_aux: bool = False):
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         nums = _argnums_tuple(argnums, len(args))
-        originals = args
-        args = list(args)
-        for n in nums:
-            args[n] = _watched(args[n])
+        originals, args = args, _watch(args, nums)
         with enable_grad(), _transform():
             out, aux = _split_aux(func(*args, **kwargs), has_aux, "grad_and_value")
             if not isinstance(out, Tensor):
@@ -160,10 +176,7 @@ def jacrev(func, argnums=0, *, has_aux: bool = False):
         from .ops.shape import stack
 
         nums = _argnums_tuple(argnums, len(args))
-        originals = args
-        args = list(args)
-        for n in nums:
-            args[n] = _watched(args[n])
+        originals, args = args, _watch(args, nums)
         with enable_grad(), _transform():
             out, aux = _split_aux(func(*args), has_aux, "jacrev")
         inputs = [args[n] for n in nums]
@@ -210,6 +223,7 @@ def jvp(func, primals, tangents, *, has_aux: bool = False):
         pairs = [forward_ad.unpack_dual(o) for o in outputs]
         values = tuple(p.primal for p in pairs)
         jvps = tuple(p.tangent if p.tangent is not None else p.primal.detach() * 0 for p in pairs)
+    values, jvps = _finish(values, primals + tangents), _finish(jvps, primals + tangents)
     if isinstance(out, Tensor):
         values, jvps = values[0], jvps[0]
     return (values, jvps, aux) if has_aux else (values, jvps)

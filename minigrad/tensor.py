@@ -9,15 +9,18 @@ accumulates them. Ops live in ``minigrad.ops`` and are bound as methods there.
 from __future__ import annotations
 
 import itertools
+import os
+import traceback
 
 import numpy as np
 
 from . import _events, _state
 from . import backend as B
 
-__all__ = ["Tensor", "tensor", "make", "shape_str"]
+__all__ = ["Tensor", "tensor", "make", "shape_str", "node_label", "FREED_MESSAGE"]
 
 _ids = itertools.count(1)
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 _grad_state = _state.grad
 _anomaly_state = _state.anomaly
 _forward_state = _state.forward
@@ -29,6 +32,23 @@ _np_scalar = np.generic
 def shape_str(shape) -> str:
     """Format a shape the way minigrad's messages show it: ``[2, 3]``."""
     return "[" + ", ".join(str(int(s)) for s in shape) + "]"
+
+
+FREED_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you call "
+    ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
+    "graph a second time or if you need to access saved tensors after calling backward."
+)
+
+
+def _freed_backward(grad):
+    raise RuntimeError(FREED_MESSAGE)
+
+
+def node_label(name: str | None, op: str | None, node_id: int) -> str:
+    """How every message and viewer names a node: its name, else ``op#id`` (``leaf#id`` for a leaf)."""
+    return name or f"{op or 'leaf'}#{node_id}"
 
 
 class Tensor:
@@ -70,7 +90,7 @@ class Tensor:
         if requires_grad:
             self.requires_grad_(True)
         if _listeners:
-            _events.emit("node_created", node=self)
+            _events.emit("node_created", node=self, depth=_state.passes.depth)
 
     # ------------------------------------------------------------ autograd state
     @property
@@ -127,6 +147,12 @@ class Tensor:
     def is_leaf(self) -> bool:
         """True for tensors not produced by a recorded op (user-made tensors, parameters)."""
         return self._backward is None
+
+    @property
+    def is_freed(self) -> bool:
+        """True once a backward pass with ``retain_graph=False`` freed this tensor's rule and the values
+        it saved: another backward through it raises "Trying to backward through the graph a second time"."""
+        return self._backward is _freed_backward
 
     @property
     def grad_fn(self):
@@ -403,7 +429,7 @@ def make(data, parents: tuple, backward, op: str, jvp=None) -> Tensor:
         t._backward = None
         t._op = None
     if _listeners:
-        _events.emit("node_created", node=t)
+        _events.emit("node_created", node=t, depth=_state.passes.depth)
     if _forward_state.level >= 0:
         _forward_tangent(t, parents, jvp, op)
     return t
@@ -427,7 +453,11 @@ def _set_tangent(t: Tensor, tangent: Tensor) -> None:
 
 
 def _forward_tangent(t: Tensor, parents: tuple, jvp, op: str) -> None:
-    """Forward mode: the result's tangent from its parents' tangents (zeros where a parent has none)."""
+    """Forward mode: the result's tangent from its parents' tangents (zeros where a parent has none).
+
+    Results that are not floating point (indices, masks, integer casts) carry no tangent, as in PyTorch."""
+    if t.data.dtype.kind != "f":
+        return
     tangents = [_tangent_of(p) for p in parents]
     if all(x is None for x in tangents):
         return
@@ -438,7 +468,13 @@ def _forward_tangent(t: Tensor, parents: tuple, jvp, op: str) -> None:
     tangents = [
         x if x is not None else make_leaf(p._device.xp.zeros_like(p.data), p._device) for x, p in zip(tangents, parents)
     ]
-    tangent = jvp(*tangents)
+    # The rule's own Tensor ops carry no tangents: there is one forward level at a time.
+    level = _forward_state.level
+    _forward_state.level = -1
+    try:
+        tangent = jvp(*tangents)
+    finally:
+        _forward_state.level = level
     if tangent.data.shape != t.data.shape:
         raise RuntimeError(
             f"the forward-mode rule of {op} returned a tangent of shape {shape_str(tangent.data.shape)} "
@@ -465,7 +501,7 @@ def make_leaf(data, device: B.Device, requires_grad: bool = False, name: str | N
     t.name = name
     t._meta = None
     if _listeners:
-        _events.emit("node_created", node=t)
+        _events.emit("node_created", node=t, depth=_state.passes.depth)
     return t
 
 
@@ -597,6 +633,6 @@ def _float_formatter(arr: np.ndarray):
 
 
 def _anomaly_record(t: Tensor) -> None:
-    from .autograd.anomaly import record_creation
-
-    record_creation(t)
+    """Anomaly mode: remember the user's forward stack (minigrad's own frames left out) that made ``t``."""
+    stack = [f for f in traceback.extract_stack()[:-1] if not f.filename.startswith(_PACKAGE_DIR)]
+    t.meta()["creation_stack"] = stack

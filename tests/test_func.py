@@ -176,3 +176,57 @@ def test_against_torch_func():
     np.testing.assert_allclose(ours.numpy(), theirs.numpy())
     jr = func.jacrev(lambda x: (x * x).tanh())(_t(w))
     np.testing.assert_allclose(jr.numpy(), tf.jacrev(lambda x: (x * x).tanh())(torch.tensor(w)).numpy())
+
+
+def _mlp(x, W1, W2):
+    return ((x @ W1).tanh() @ W2).sum(-1)
+
+
+def test_jvp_is_the_directional_derivative():
+    x, v = _t(X), _t([1.0, -2.0, 0.5])
+    out, jv = func.jvp(lambda x: (x.tanh() * x).sum(), (x,), (v,))
+    expected = ((1 - np.tanh(X) ** 2) * np.array(X) + np.tanh(X)) @ np.array([1.0, -2.0, 0.5])
+    assert out.item() == pytest.approx(float((np.tanh(X) * np.array(X)).sum()))
+    assert jv.item() == pytest.approx(expected)
+    assert not out.requires_grad and not jv.requires_grad
+
+
+def test_jacfwd_equals_jacrev_on_wide_and_tall_functions():
+    rng = np.random.default_rng(3)
+    for n_out, n_in in ((2, 6), (6, 2)):
+        W = _t(rng.standard_normal((n_out, n_in)))
+        f = lambda x, W=W: (W @ x).sin()  # noqa: E731
+        x = _t(rng.standard_normal(n_in))
+        np.testing.assert_allclose(func.jacfwd(f)(x).numpy(), func.jacrev(f)(x).numpy(), rtol=1e-12, atol=1e-14)
+
+
+def test_hessian_matches_the_analytic_one():
+    a = np.array([0.3, -0.8, 1.1])
+    h = func.hessian(lambda x: (x**3).sum() + x[0] * x[1])(_t(a))
+    expected = np.diag(6 * a)
+    expected[0, 1] = expected[1, 0] = 1.0
+    np.testing.assert_allclose(h.numpy(), expected, atol=1e-12)
+
+
+def test_forward_mode_transforms_against_torch_func():
+    torch = pytest.importorskip("torch")
+    import torch.func as tf
+
+    rng = np.random.default_rng(4)
+    x, W1, W2 = rng.standard_normal((5, 3)), rng.standard_normal((3, 4)), rng.standard_normal((4, 2))
+    v = rng.standard_normal((5, 3))
+    ours = func.jvp(lambda x: _mlp(x, _t(W1), _t(W2)), (_t(x),), (_t(v),))[1]
+    theirs = tf.jvp(lambda x: _mlp(x, torch.tensor(W1), torch.tensor(W2)), (torch.tensor(x),), (torch.tensor(v),))[1]
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-12)
+    jf = func.jacfwd(lambda x: _mlp(x, _t(W1), _t(W2)))(_t(x))
+    tjf = tf.jacfwd(lambda x: _mlp(x, torch.tensor(W1), torch.tensor(W2)))(torch.tensor(x))
+    np.testing.assert_allclose(jf.numpy(), tjf.numpy(), rtol=1e-12, atol=1e-14)
+
+    def scalar(w):
+        return ((_t(x) @ w).tanh() ** 2).sum()
+
+    def scalar_torch(w):
+        return ((torch.tensor(x) @ w).tanh() ** 2).sum()
+
+    h = func.hessian(scalar)(_t(W1[:, 0]))
+    np.testing.assert_allclose(h.numpy(), tf.hessian(scalar_torch)(torch.tensor(W1[:, 0])).numpy(), rtol=1e-10)

@@ -12,8 +12,6 @@ from .runner import ReplaySource, ScriptRunner
 from .screen import KEYS, DebuggerScreen
 from .session import Session
 
-EXAMPLE_FILENAME = "<minigrad example>"
-
 
 class DebuggerApp(App):
     """The minigrad terminal debugger over a running script or a recorded trace."""
@@ -59,9 +57,9 @@ def build_app(options: Options) -> DebuggerApp:
         source = ScriptRunner(options.script, options.script_args, options.device)
         title = options.script
     else:
-        from minigrad.cli.demo import EXAMPLE
+        from minigrad import examples
 
-        source = ScriptRunner(EXAMPLE_FILENAME, [], options.device, source=EXAMPLE)
+        source = ScriptRunner(examples.path("demo"), [], options.device)
         title = "built-in example"
     return DebuggerApp(source, title, options.breakpoints, options.export_dir)
 

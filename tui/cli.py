@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass, field
 
-from .breakpoints import Breakpoint, parse_breakpoint
+from minigrad.trace.breakpoints import Breakpoint, parse_breakpoint
 
 DESCRIPTION = """\
 Step through a minigrad script's backward pass, event by event, forwards and backwards.
@@ -21,6 +21,8 @@ breakpoints (--break, repeatable; also toggled with b / B in the debugger):
   op:OP       every node made by an op, e.g. --break op:tanh
   nonfinite   any gradient that holds NaN or Inf
   pass:KIND   the start of a backward() or grad() pass, e.g. --break pass:grad
+  ... hit N   stop from the Nth hit on, e.g. --break "op:mul hit 3"
+  ... if COND only where the gradient g meets COND (|g| is its norm), e.g. --break "loss if |g| > 10"
 
 keys: n next event (steps over nested passes), s step into, N next node, f finish node,
 r run to the end of the pass, left/right back/forward, home/end first/last, c continue,
@@ -71,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="SPEC",
-        help="add a breakpoint: a node name, op:OP, nonfinite or pass:KIND (repeatable)",
+        help="add a breakpoint: a node name, op:OP, nonfinite or pass:KIND, then optionally 'hit N' and 'if COND' (repeatable)",
     )
     parser.add_argument("--export-dir", default=".", metavar="DIR", help="where e writes step SVGs (default: .)")
     parser.add_argument(

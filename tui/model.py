@@ -10,9 +10,9 @@ from __future__ import annotations
 import os
 
 from minigrad.tensor import shape_str
-from minigrad.trace.text import reduction_text
+from minigrad.trace.describe import headline, node_label, reduction_text
+from minigrad.trace.status import NodeStatus
 
-from .describe import describe
 from .view import AccumulationView, ClosureView, NodeView, PassView, ReturnedView, StepView
 
 VALUE_WIDTH = 60
@@ -32,15 +32,14 @@ def _return_line(source: str) -> int | None:
 
 
 class StepModel:
-    """Turns (trace, step) into what the screen shows; ``names`` maps node ids to labels."""
+    """Turns (trace, step) into what the screen shows."""
 
-    def __init__(self, trace, names: dict) -> None:
+    def __init__(self, trace) -> None:
         self.trace = trace
-        self.names = names
         self._cache: dict = {}
 
     def label(self, node_id) -> str:
-        return self.names.get(node_id, f"#{node_id}")
+        return node_label(self.trace, node_id)
 
     def forget(self) -> None:
         """Drop cached views (names changed, or the trace grew past a cached total)."""
@@ -60,11 +59,11 @@ class StepModel:
         event = events[index]
         state = self.state(index)
         forward = state.shown_pass is None
-        statuses = {nid: ("forward" if forward else ns.status) for nid, ns in state.nodes.items()}
+        statuses = {nid: (NodeStatus.FORWARD if forward else ns.status) for nid, ns in state.nodes.items()}
         view = StepView(
             index=index,
             total=len(events),
-            title=describe(event, self.names),
+            title=headline(event, self.trace),
             kind=event.kind,
             node_id=state.current_node,
             edge=state.current_edge,
@@ -96,7 +95,9 @@ class StepModel:
             data=_fmt(ns.data if ns is not None else info.data) or "",
             grad=_fmt(ns.grad) if ns is not None else None,
             pass_grad=_fmt(ns.pass_grad) if ns is not None else None,
-            status=("forward" if state.shown_pass is None else ns.status) if ns is not None else "not created yet",
+            status=(NodeStatus.FORWARD if state.shown_pass is None else ns.status)
+            if ns is not None
+            else "not created yet",
             parents=tuple(self.label(p) for p in info.parents),
             created_at=f"{os.path.basename(src.file)}:{src.line}  {src.text}" if src is not None else None,
             breakpoint=node_id in breakpoints,

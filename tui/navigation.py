@@ -8,37 +8,6 @@ event satisfies the same predicate, so live stepping and replay agree.
 
 from __future__ import annotations
 
-from .breakpoints import Breakpoint
-
-
-def _nonfinite(event) -> bool:
-    for attr in ("grad", "contribution", "after"):
-        snap = getattr(event, attr, None)
-        if snap is not None and hasattr(snap, "has_nonfinite") and snap.has_nonfinite():
-            return True
-    return False
-
-
-def breakpoint_hit(event, breakpoints, nodes: dict) -> Breakpoint | None:
-    """The first of ``breakpoints`` that ``event`` triggers (``nodes``: id -> NodeInfo, as ``Trace.nodes``)."""
-    kind = event.kind
-    for bp in breakpoints:
-        if bp.kind == "nonfinite":
-            if _nonfinite(event):
-                return bp
-        elif bp.kind == "pass":
-            if kind == "pass_started" and event.pass_kind == bp.value:
-                return bp
-        elif kind == "node_entered" or (kind == "node_created" and bp.kind == "node"):
-            info = nodes.get(event.node)
-            if info is None:
-                continue
-            if bp.kind == "node" and bp.value in (info.name, info.label, str(info.id)):
-                return bp
-            if bp.kind == "op" and info.op == bp.value:
-                return bp
-    return None
-
 
 def current_node(events: list, index: int):
     """The node being processed at ``index``: entered in this pass and not finished yet (or None)."""
@@ -114,12 +83,10 @@ def run_to(node) -> Movement:
     return Movement("run to", lambda e: e.kind == "node_entered" and e.node == node, node)
 
 
-def continue_to(breakpoints, nodes: dict) -> Movement:
-    """Until a breakpoint or an error (``breakpoints`` is read at each event, so edits apply at once)."""
-    return Movement(
-        "continue",
-        lambda e: e.kind == "error" or breakpoint_hit(e, breakpoints, nodes) is not None,
-    )
+def continue_to(breakpoints, hits) -> Movement:
+    """Until a breakpoint or an error (``breakpoints`` is read at each event, so edits apply at once;
+    ``hits``: the :class:`~minigrad.trace.breakpoints.HitCounter` of the trace)."""
+    return Movement("continue", lambda e: e.kind == "error" or hits.first(breakpoints, e) is not None)
 
 
 def stops_at(event) -> bool:

@@ -11,7 +11,6 @@ face over a trace loaded from a file.
 
 from __future__ import annotations
 
-import linecache
 import os
 import threading
 import traceback
@@ -19,7 +18,6 @@ from dataclasses import dataclass
 
 from minigrad.trace import Stepper
 from minigrad.trace.output import OutputCapture
-from minigrad.trace.stepper import Breakpoint as StepperBreakpoint
 
 from . import navigation
 
@@ -44,19 +42,8 @@ class RunStatus:
         return self.state in ENDED_STATES
 
 
-def stepper_breakpoint(bp) -> StepperBreakpoint:
-    """The Stepper's form of a :class:`tui.breakpoints.Breakpoint`."""
-    if bp.kind == "node":
-        return StepperBreakpoint(node=bp.value)
-    if bp.kind == "op":
-        return StepperBreakpoint(op=bp.value)
-    if bp.kind == "pass":
-        return StepperBreakpoint(pass_kind=bp.value)
-    return StepperBreakpoint(nonfinite=True)
-
-
 class ScriptRunner:
-    """A script (a path, or ``source`` text shown under ``filename``) run under a Stepper.
+    """A script run under a Stepper.
 
     Viewer-facing attributes: ``trace``, ``output``, ``status`` (a :class:`RunStatus`,
     replaced whole when the state changes; ``state`` and ``error`` read it), ``paused_at`` (index of the event the script waits at), ``generation`` (bumped
@@ -66,11 +53,10 @@ class ScriptRunner:
 
     live = True
 
-    def __init__(self, path: str, argv=(), device: str | None = None, source: str | None = None, breakpoints=None):
+    def __init__(self, path: str, argv=(), device: str | None = None, breakpoints=None):
         self.path = path
         self.argv = list(argv)
         self.device = device
-        self.source = source
         self.breakpoints = breakpoints if breakpoints is not None else []
         self.output = OutputCapture()
         self.status = RunStatus("starting")
@@ -87,8 +73,7 @@ class ScriptRunner:
     def start(self) -> None:
         try:
             self._set_device()
-            target = self._run_source if self.source is not None else self.path
-            self.stepper = Stepper(target, self.argv, on_pause=self._on_pause, on_end=self._on_end)
+            self.stepper = Stepper(self.path, self.argv, on_pause=self._on_pause, on_end=self._on_end)
         except Exception as exc:  # missing script, bad device: shown by the debugger, not a crash
             from minigrad.trace import Trace
 
@@ -121,7 +106,7 @@ class ScriptRunner:
             self._pause_requested = False
             if not self.status.ended:
                 self.status = RunStatus("running")
-        self.stepper.breakpoints[:] = [stepper_breakpoint(bp) for bp in self.breakpoints]
+        self.stepper.breakpoints[:] = self.breakpoints
         self._issue(movement)
         return self.generation
 
@@ -173,11 +158,6 @@ class ScriptRunner:
             error = (_title(exc), _format(exc, os.path.abspath(self.path)))
         with self._lock:
             self.status = RunStatus(STATES.get(stepper.status, stepper.status), error)
-
-    def _run_source(self) -> None:
-        filename = self.path
-        linecache.cache[filename] = (len(self.source), None, self.source.splitlines(True), filename)
-        exec(compile(self.source, filename, "exec"), {"__name__": "__main__", "__file__": filename})
 
     def _set_device(self) -> None:
         if self.device is None:

@@ -11,9 +11,10 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, TabbedContent, TabPane
 
+from minigrad.trace.breakpoints import Breakpoint
+from minigrad.trace.describe import headline
+
 from . import navigation as nav
-from .breakpoints import Breakpoint
-from .describe import describe
 from .layout import layout_graph
 from .model import StepModel
 from .raster import rasterize
@@ -164,7 +165,7 @@ class DebuggerScreen(Screen):
         if session.trace is None:
             return
         if self.model is None:
-            self.model = StepModel(session.trace, self._names)
+            self.model = StepModel(session.trace)
             self.scope = GraphScope(session.trace.nodes)
         changed = self._take_events()
         self.query_one("#output", ScriptOutput).sync(session.source.output)
@@ -199,7 +200,7 @@ class DebuggerScreen(Screen):
         if end > self._logged:
             self.query_one("#events", EventLog).append_lines(
                 [
-                    f"{e.seq + 1:>6} {'  ' * max(e.depth - 1, 0)}{describe(e, self._names)}"
+                    f"{e.seq:>6} {'  ' * max(e.depth - 1, 0)}{headline(e, self.session.trace)}"
                     for e in events[self._logged : end]
                 ]
             )
@@ -426,7 +427,7 @@ class DebuggerScreen(Screen):
     def action_break_node(self) -> None:
         node = self._selected_node()
         if node is not None:
-            self._toggle(Breakpoint("node", self._names.get(node, str(node))))
+            self._toggle(Breakpoint(node=self._names.get(node, str(node))))
 
     def action_break_op(self) -> None:
         node = self._selected_node()
@@ -434,7 +435,7 @@ class DebuggerScreen(Screen):
         if info is None or not info.op:
             self.notify("the selected node is a leaf: no op to break on", severity="warning")
             return
-        self._toggle(Breakpoint("op", info.op))
+        self._toggle(Breakpoint(op=info.op))
 
     def action_up(self) -> None:
         passes = self.model.step(self.session.cursor).passes if self.session.cursor >= 0 else []
@@ -559,7 +560,7 @@ class DebuggerScreen(Screen):
             return
         from minigrad import viz
 
-        path = os.path.join(self.export_dir, f"step-{self.session.cursor + 1:05d}.svg")
+        path = os.path.join(self.export_dir, f"step-{self.session.cursor:05d}.svg")
         try:
             viz.draw(self.session.trace, step=self.session.cursor).save(path)
         except Exception as exc:  # a failed export must not end the session

@@ -7,6 +7,8 @@ runner to let the script continue until the same movement is satisfied.
 
 from __future__ import annotations
 
+from minigrad.trace.breakpoints import HitCounter
+
 from . import navigation as nav
 
 
@@ -19,6 +21,7 @@ class Session:
         self.cursor = -1
         self.waiting_for: int | None = 0 if source.live else None
         self._movement: nav.Movement | None = nav.step_into()
+        self._hits: HitCounter | None = None
 
     @property
     def trace(self):
@@ -110,4 +113,6 @@ class Session:
         return True
 
     def continue_movement(self) -> nav.Movement:
-        return nav.continue_to(self.breakpoints, self.trace.nodes)
+        if self._hits is None or self._hits.trace is not self.trace:
+            self._hits = HitCounter(self.trace)
+        return nav.continue_to(self.breakpoints, self._hits)

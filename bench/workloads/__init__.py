@@ -27,6 +27,9 @@ MODULES = {
     "W7b": "bench.workloads.w7b_frames_200",
     "W8": "bench.workloads.w8_debugger",
     "W9": "bench.workloads.w9_gpu_mlp",
+    "W10a": "bench.workloads.w10a_jacobian_wide",
+    "W10b": "bench.workloads.w10b_jacobian_tall",
+    "W10c": "bench.workloads.w10c_per_example_grads",
 }
 
 
@@ -35,7 +38,7 @@ class Skip(Exception):
 
 
 def load(name: str):
-    """The module of workload ``name`` (``W1`` .. ``W9``)."""
+    """The module of workload ``name`` (``W1`` .. ``W10c``)."""
     try:
         return importlib.import_module(MODULES[name])
     except KeyError:

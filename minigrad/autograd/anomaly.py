@@ -9,7 +9,6 @@ while processing a node carries the forward traceback of the line that made it.
 from __future__ import annotations
 
 import functools
-import os
 import traceback
 import warnings
 
@@ -18,7 +17,6 @@ from .. import _state
 __all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "is_anomaly_check_nan_enabled"]
 
 state = _state.anomaly
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
 def is_anomaly_enabled() -> bool:
@@ -90,12 +88,6 @@ class set_detect_anomaly(detect_anomaly):
 
     def _ctor_args(self):
         return (self.mode, self.check_nan)
-
-
-def record_creation(node) -> None:
-    """Remember the forward stack (without minigrad's own frames) that created ``node``."""
-    stack = [f for f in traceback.extract_stack()[:-1] if not f.filename.startswith(_PACKAGE_DIR)]
-    node.meta()["creation_stack"] = stack
 
 
 def _node_description(node) -> str:

@@ -13,11 +13,11 @@ inputs' gradients, and restore what was saved in a ``finally`` block.
 from __future__ import annotations
 
 import itertools
-import threading
 import warnings
 
 from .. import _events, _state
-from ..tensor import Tensor, _op_class_name, make_leaf, shape_str
+from ..ops.shape import stack
+from ..tensor import FREED_MESSAGE, Tensor, _freed_backward, _op_class_name, make_leaf, node_label, shape_str
 
 __all__ = ["backward", "grad", "topological_order", "FREED_MESSAGE"]
 
@@ -26,22 +26,7 @@ _emit = _events.emit
 _pass_ids = itertools.count(1)
 
 
-class _PassDepth(threading.local):
-    depth = 0
-
-
-_pass_depth = _PassDepth()
-
-FREED_MESSAGE = (
-    "Trying to backward through the graph a second time (or directly access saved tensors after "
-    "they have already been freed). Saved intermediate values of the graph are freed when you call "
-    ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
-    "graph a second time or if you need to access saved tensors after calling backward."
-)
-
-
-def _freed_backward(grad):
-    raise RuntimeError(FREED_MESSAGE)
+_passes = _state.passes
 
 
 def topological_order(roots) -> list:
@@ -102,10 +87,6 @@ def _restrict_to_inputs(order: list, inputs) -> tuple[list, set, set]:
             if id(node) in input_ids:
                 needed.add(id(node))
     return [n for n in order if id(n) in needed], needed, expand
-
-
-def _node_label(node) -> str:
-    return node.name or f"{node._op or 'leaf'}#{node._id}"
 
 
 def _invalid_gradient(node, index: int, what: str) -> RuntimeError:
@@ -172,42 +153,73 @@ def _run_hooks(node, g):
         name = getattr(hook, "__name__", type(hook).__name__)
         if not isinstance(replaced, Tensor):
             raise TypeError(
-                f"expected Tensor, but hook '{name}' on {_node_label(node)} returned '{type(replaced).__name__}'"
+                f"expected Tensor, but hook '{name}' on {node_label(node.name, node._op, node._id)} returned '{type(replaced).__name__}'"
             )
         if replaced.data.shape != g.data.shape:
             raise RuntimeError(
-                f"hook '{name}' on {_node_label(node)} has changed the size of value "
+                f"hook '{name}' on {node_label(node.name, node._op, node._id)} has changed the size of value "
                 f"(was {shape_str(g.data.shape)} got {shape_str(replaced.data.shape)})"
             )
         if replaced.data.dtype != g.data.dtype:
             raise RuntimeError(
-                f"hook '{name}' on {_node_label(node)} has changed the type of value "
+                f"hook '{name}' on {node_label(node.name, node._op, node._id)} has changed the type of value "
                 f"(was {g.data.dtype} got {replaced.data.dtype})"
             )
         if replaced._device != g._device:
             raise RuntimeError(
-                f"hook '{name}' on {_node_label(node)} has changed the device of value "
+                f"hook '{name}' on {node_label(node.name, node._op, node._id)} has changed the device of value "
                 f"(was {g._device} got {replaced._device})"
             )
         g = replaced
     return g
 
 
-def _call_rule(node, g, pass_id, depth) -> tuple:
-    """Call the node's backward rule: one contribution (or None) per parent."""
+def _call_rule(node, g, needed, pass_id, depth):
+    """Call the node's backward rule: one contribution (or None) per parent.
+
+    A rule may give, for a parent, a zero-argument function instead of a Tensor:
+    it is called only when that parent needs a gradient, so a costly gradient
+    nobody asked for (a constant operand's) is never computed. When a listener or
+    anomaly mode watches, the entries are resolved here (None for parents that
+    need no gradient) so that ``closure_called`` shows the gradients themselves;
+    otherwise the pass resolves each entry as it reaches that parent.
+    """
     outputs = node._backward(g)
-    if _listeners:
-        _emit("closure_called", pass_id=pass_id, depth=depth, node=node, fn=node._backward, grad=g, outputs=outputs)
-    if len(outputs) != len(node._parents):
+    parents = node._parents
+    if len(outputs) != len(parents):
         raise RuntimeError(
             f"Function {_op_class_name(node._op)} returned an incorrect number of gradients "
-            f"(expected {len(node._parents)}, got {len(outputs)})"
+            f"(expected {len(parents)}, got {len(outputs)})"
         )
-    if _state.anomaly.enabled:
+    anomaly = _state.anomaly.enabled
+    if not (_listeners or anomaly):
+        return outputs
+    outputs = tuple(_resolve(c, p, needed) for p, c in zip(parents, outputs))
+    if _listeners:
+        _emit("closure_called", pass_id=pass_id, depth=depth, node=node, fn=node._backward, grad=g, outputs=outputs)
+    if anomaly:
         from .anomaly import check_outputs
 
         check_outputs(node, outputs)
     return outputs
+
+
+def _resolve(c, parent, needed):
+    """A rule's entry for ``parent``: None if the parent needs no gradient, else the gradient (lazy entries called)."""
+    if c is None or not parent._rg or (needed is not None and id(parent) not in needed):
+        return None
+    return c() if callable(c) else c
+
+
+def _owned(c, g, outputs, rule) -> bool:
+    """Whether contribution ``c`` is a fresh array nothing else holds, so a leaf may keep it as ``.grad``.
+
+    Not the incoming gradient passed through, not a view, not handed to two parents,
+    and not from a custom Function (whose backward may return any tensor it holds).
+    """
+    if c is g or c.data.base is not None or getattr(rule, "__wrapped__", None) is not None:
+        return False
+    return sum(1 for o in outputs if o is c) <= 1
 
 
 def _fit_to_parent(node, parent, c, index, pass_id, depth):
@@ -217,10 +229,7 @@ def _fit_to_parent(node, parent, c, index, pass_id, depth):
     it (reported as ``grad_reduced``); any other shape, or another device, is an error.
     """
     if not isinstance(c, Tensor):
-        raise TypeError(
-            f"Function {_op_class_name(node._op)} returned a gradient of type {type(c).__name__} at index {index}; "
-            "expected a Tensor or None"
-        )
+        raise RuntimeError(f"expected Variable or None (got {type(c).__name__})")
     shape = parent.data.shape
     if c.data.shape != shape:
         dims = _broadcast_dims(shape, c.data.shape)
@@ -230,9 +239,12 @@ def _fit_to_parent(node, parent, c, index, pass_id, depth):
                 index,
                 f"got {shape_str(c.data.shape)} but expected shape compatible with {shape_str(shape)}",
             )
-        reduced = c.sum(dim=dims, keepdim=True) if dims else c
-        if reduced.data.shape != shape:
-            reduced = reduced.reshape(shape)
+        if dims == tuple(range(len(c.data.shape) - len(shape))):
+            reduced = c.sum(dim=dims)  # only leading dims: the sum has the parent's shape (a fresh array)
+        else:
+            reduced = c.sum(dim=dims, keepdim=True)
+            if reduced.data.shape != shape:
+                reduced = reduced.reshape(shape)
         if _listeners:
             _emit(
                 "grad_reduced",
@@ -281,11 +293,16 @@ def _accumulate(grads: dict, node, parent, c, create_graph, pass_id, depth) -> N
         )
 
 
-def _store_grad(node, g, create_graph, pass_id, depth):
-    """Accumulate ``g`` into ``node.grad`` the way PyTorch's AccumulateGrad does."""
+def _store_grad(node, g, create_graph, owned, pass_id, depth):
+    """Accumulate ``g`` into ``node.grad`` the way PyTorch's AccumulateGrad does.
+
+    A first gradient is kept as is when it is part of a recorded graph (create_graph)
+    or when the pass made it and nothing else holds it (``owned``), and copied
+    otherwise, so that an in-place change of one ``.grad`` never shows in another's.
+    """
     before = node._grad
     if before is None:
-        after = g if create_graph else make_leaf(g.data.copy(), g._device)
+        after = g if create_graph or (owned and not _listeners) else make_leaf(g.data.copy(), g._device)
     else:
         after = _sum(before, g, create_graph)
     node._grad = after
@@ -316,30 +333,42 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
 
     The steps: order -> seed -> for each node: enter (hooks) -> store ``.grad``
     (leaves, retain_grad nodes, or the ``inputs``) -> call its rule -> for each
-    parent: reduce/validate -> accumulate -> free. Rules run with grad mode set
-    to ``create_graph``: in a plain pass the Tensor ops inside them record nothing.
-    ``restricted`` is a precomputed ``_restrict_to_inputs`` result for ``inputs``
-    (grad() computes it once for its save step).
+    parent that needs a gradient: resolve -> reduce/validate -> accumulate -> free.
+    Rules run with grad mode set to ``create_graph``: in a plain pass the Tensor
+    ops inside them record nothing. ``restricted`` is a precomputed
+    ``_restrict_to_inputs`` result for ``inputs`` (grad() computes it once for its
+    save step). The hot path skips a step's call when the step has nothing to do
+    (no hooks, no listeners, matching shapes).
     """
     order, needed, expand, input_ids = _order(roots, inputs, restricted)
     grads = _seed(roots, seeds, pass_id, depth)
+    owned = set()  # ids of leaves whose buffered gradient is a fresh array (see _owned)
     node = None
     with_grad = _state.grad
     saved_mode = with_grad.enabled
     with_grad.enabled = create_graph
     try:
         for node in reversed(order):
-            g = grads.pop(id(node), None)
+            key = id(node)
+            g = grads.pop(key, None)
             if g is None:
                 continue
-            g = _enter(node, g, pass_id, depth)
+            buffered = g
+            if node._meta is not None or _listeners:
+                g = _enter(node, g, pass_id, depth)
+            rule = node._backward
             if _keeps_grad(node, input_ids):
-                _store_grad(node, g, create_graph, pass_id, depth)
-            if node._backward is not None and (expand is None or id(node) in expand):
-                outputs = _call_rule(node, g, pass_id, depth)
-                for index, (parent, c) in enumerate(zip(node._parents, outputs)):
+                _store_grad(node, g, create_graph, g is buffered and key in owned, pass_id, depth)
+            if rule is not None and (expand is None or key in expand):
+                outputs = _call_rule(node, g, needed, pass_id, depth)
+                for index, parent in enumerate(node._parents):
+                    c = outputs[index]
                     if c is None or not parent._rg or (needed is not None and id(parent) not in needed):
                         continue
+                    if type(c) is not Tensor and callable(c):
+                        c = c()
+                        if c is None:
+                            continue
                     if (
                         type(c) is not Tensor
                         or c.data.shape != parent.data.shape
@@ -347,7 +376,16 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
                         or c._device is not parent._device
                     ):
                         c = _fit_to_parent(node, parent, c, index, pass_id, depth)
-                    _accumulate(grads, node, parent, c, create_graph, pass_id, depth)
+                    pkey = id(parent)
+                    if pkey in grads:
+                        _accumulate(grads, node, parent, c, create_graph, pass_id, depth)
+                        owned.add(pkey)  # a sum is a fresh array
+                    elif _listeners:
+                        _accumulate(grads, node, parent, c, create_graph, pass_id, depth)
+                    else:
+                        grads[pkey] = c
+                        if parent._backward is None and _owned(c, g, outputs, rule):
+                            owned.add(pkey)
             if _listeners:
                 _emit("node_finished", pass_id=pass_id, depth=depth, node=node)
         node = None
@@ -424,8 +462,8 @@ def _match_device_dtype(go: Tensor, out: Tensor, i: int) -> Tensor:
 
 def _begin_pass(kind, roots, seeds, inputs, options):
     pass_id = next(_pass_ids)
-    _pass_depth.depth += 1
-    depth = _pass_depth.depth
+    _passes.depth += 1
+    depth = _passes.depth
     if _listeners:
         _emit(
             "pass_started",
@@ -491,7 +529,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         if _listeners:
             _emit("pass_finished", pass_id=pass_id, depth=depth, results=None)
     finally:
-        _pass_depth.depth -= 1
+        _passes.depth -= 1
 
 
 def grad(
@@ -636,7 +674,7 @@ def _grad_pass(outputs, inputs, seeds, retain_graph, create_graph, allow_unused,
             _emit("pass_finished", pass_id=pass_id, depth=depth, results=results)
         return results
     finally:
-        _pass_depth.depth -= 1
+        _passes.depth -= 1
 
 
 def _materialize(results, inputs) -> tuple:
@@ -647,8 +685,6 @@ def _materialize(results, inputs) -> tuple:
 
 def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, options):
     """is_grads_batched: one vector-Jacobian pass per batch entry, results stacked on dim 0."""
-    from ..ops.shape import stack
-
     sizes = []
     for i, (out, go) in enumerate(zip(outputs, grad_outputs)):
         if go is None:

@@ -28,6 +28,7 @@ from ..tensor import Tensor, make, make_leaf
 __all__ = ["Function", "FunctionCtx"]
 
 _grad_state = _state.grad
+_forward_state = _state.forward
 
 
 class FunctionCtx:
@@ -41,6 +42,9 @@ class FunctionCtx:
     def __init__(self, needs_input_grad: tuple):
         self.needs_input_grad = needs_input_grad
         self._saved = ()
+        self._saved_for_forward = ()
+        self._in_jvp = False
+        self._tangents = None
         self._non_differentiable = set()
         self.materialize_grads = True
 
@@ -53,9 +57,22 @@ class FunctionCtx:
                 )
         self._saved = tensors
 
+    def save_for_forward(self, *tensors) -> None:
+        """Keep tensors (or None) for ``jvp``; inside ``jvp`` they are ``saved_tensors``."""
+        for i, t in enumerate(tensors):
+            if t is not None and not isinstance(t, Tensor):
+                raise TypeError(
+                    f"save_for_forward expects all arguments to be tensors; but argument {i} is of type "
+                    f"{type(t).__name__}"
+                )
+        self._saved_for_forward = tensors
+
     @property
     def saved_tensors(self) -> tuple:
-        """The tensors given to ``save_for_backward`` (a saved output is the output node itself)."""
+        """The tensors given to ``save_for_backward`` (a saved output is the output node itself);
+        inside ``jvp``, those given to ``save_for_forward``."""
+        if self._in_jvp:
+            return self._saved_for_forward
         return tuple(t() if isinstance(t, weakref.ref) else t for t in self._saved)
 
     def mark_non_differentiable(self, *outputs) -> None:
@@ -109,6 +126,13 @@ class Function:
         raise NotImplementedError("You must implement the backward function for custom autograd.Function.")
 
     @staticmethod
+    def jvp(ctx, *tangents):
+        """Forward-mode rule: one tangent per forward input (None for non-tensors) in, one per output out."""
+        raise NotImplementedError(
+            "You must implement the jvp function for custom autograd.Function to use it with forward mode AD."
+        )
+
+    @staticmethod
     def setup_context(ctx, inputs, output):
         raise NotImplementedError("setup_context is not implemented.")
 
@@ -118,7 +142,9 @@ class Function:
         grad_on = _grad_state.enabled
         ctx = FunctionCtx(tuple(grad_on and isinstance(a, Tensor) and a._rg for a in args))
         separate_setup = cls.setup_context is not Function.setup_context
+        forward_level = _forward_state.level
         _grad_state.enabled = False
+        _forward_state.level = -1  # forward's own ops carry no tangents: jvp gives the outputs' tangents
         try:
             if separate_setup:
                 raw = cls.forward(*args, **kwargs)
@@ -127,6 +153,7 @@ class Function:
                 raw = cls.forward(ctx, *args, **kwargs)
         finally:
             _grad_state.enabled = grad_on
+            _forward_state.level = forward_level
         is_tuple = isinstance(raw, tuple)
         raw_outputs = raw if is_tuple else (raw,)
         for i, o in enumerate(raw_outputs):
@@ -150,7 +177,7 @@ def _wrap_outputs(cls, ctx: FunctionCtx, args: tuple, parents: tuple, raw_output
         if id(o) in ctx._non_differentiable:
             outputs.append(make_leaf(o.data, o._device))
             continue
-        node = make(o.data, parents, _closure(cls, ctx, args, k, specs), cls.__name__)
+        node = make(o.data, parents, _closure(cls, ctx, args, k, specs), cls.__name__, _tangent_rule(cls, ctx, args, k))
         if node._device is not o._device:
             node._device = o._device
         outputs.append(node)
@@ -186,19 +213,50 @@ def _closure(cls, ctx: FunctionCtx, args: tuple, k: int, specs: tuple):
             if gi is not None and i not in tensor_positions:
                 raise RuntimeError(
                     f"function {name} returned a gradient different than None at position {i + 1}, "
-                    "but the corresponding forward input was not a Tensor"
+                    "but the corresponding forward input was not a Variable"
                 )
         for i in tensor_positions:
             if grads[i] is not None and not isinstance(grads[i], Tensor):
-                raise TypeError(
-                    f"function {name} returned a gradient of type {type(grads[i]).__name__} at position {i + 1}; "
-                    "expected a Tensor or None"
-                )
+                raise RuntimeError(f"expected Variable or None (got {type(grads[i]).__name__})")
         return tuple(grads[i] for i in tensor_positions)
 
     backward.__wrapped__ = cls.backward  # lets inspect.getsource (and the debugger) show the user's code
     backward.__qualname__ = f"{cls.__qualname__}.backward"
     return backward
+
+
+def _tangent_rule(cls, ctx: FunctionCtx, args: tuple, k: int):
+    """The forward-mode rule of output ``k``: ``cls.jvp`` called once for all outputs, its results checked."""
+    name = cls.__name__ + "Backward"
+    tensor_positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
+
+    def jvp(*tangents):
+        if ctx._tangents is None:
+            per_arg = [None] * len(args)
+            for i, t in zip(tensor_positions, tangents):
+                per_arg[i] = t
+            ctx._in_jvp = True
+            try:
+                out = cls.jvp(ctx, *per_arg)
+            finally:
+                ctx._in_jvp = False
+            ctx._tangents = out if isinstance(out, tuple) else (out,)
+        out = ctx._tangents
+        if k >= len(out):
+            raise RuntimeError(
+                f"function {name} returned an incorrect number of forward gradients (expected at least {k + 1}, "
+                f"got {len(out)})"
+            )
+        if not isinstance(out[k], Tensor):
+            raise TypeError(
+                f"function {name} returned a forward gradient of type {type(out[k]).__name__} for output {k}; "
+                "expected a Tensor"
+            )
+        return out[k]
+
+    jvp.__wrapped__ = cls.jvp
+    jvp.__qualname__ = f"{cls.__qualname__}.jvp"
+    return jvp
 
 
 def _zeros(spec, ctx):

@@ -22,7 +22,8 @@ is linear in a dummy ``u``, so the vjp of that map with ``v`` is ``J v``.
 
 from __future__ import annotations
 
-from ..tensor import Tensor, make, make_leaf
+from ..ops.shape import stack
+from ..tensor import Tensor, make, make_leaf, shape_str
 from .engine import grad
 from .grad_mode import enable_grad, is_grad_enabled, set_grad_enabled
 
@@ -82,8 +83,6 @@ def _grad_postprocess(tensors: tuple, create_graph: bool) -> tuple:
 
 
 def _validate_v(v: tuple, other: tuple, is_other_tuple: bool) -> None:
-    from ..tensor import shape_str
-
     if len(other) != len(v):
         if is_other_tuple:
             raise RuntimeError(f"v is a tuple of invalid length: should be {len(other)} but got {len(v)}.")
@@ -195,8 +194,6 @@ def _stack_as(pieces: list, shape: tuple, ref: Tensor) -> Tensor:
     """Stack per-element results and view them as ``shape`` (zeros when there are no elements)."""
     if not pieces:
         return make_leaf(ref._device.xp.zeros(shape, dtype=ref.data.dtype), ref._device)
-    from ..ops.shape import stack
-
     return stack(pieces).reshape(shape)
 
 
@@ -378,8 +375,6 @@ def _jacobian_forward(func, inputs, strict: bool, vectorize: bool):
                     col = _autograd_grad((gk,), dummies, (_one_hot(inp, e),), retain_graph=True)
                 for i, (out, c) in enumerate(zip(outputs, col)):
                     columns[i][k].append(_zeros_like(out) if c is None else c)
-    from ..ops.shape import stack
-
     jac = tuple(
         tuple(
             stack(cols, dim=-1).reshape(out.shape + inp.shape) if cols else _stack_as([], out.shape + inp.shape, inp)

@@ -1,20 +1,8 @@
-"""``minigrad demo``: run the built-in example headless and print its gradients."""
+"""``minigrad demo``: run the built-in example (:mod:`minigrad.examples`) headless and print its gradients."""
 
 from __future__ import annotations
 
-EXAMPLE = """\
-import minigrad as mg
-
-a = mg.tensor([2.0, -1.0, 0.5], requires_grad=True, name="a")
-b = mg.tensor([3.0, 4.0, -2.0], requires_grad=True, name="b")
-c = a * b
-d = c.tanh()
-loss = (d + a * a).sum()
-loss.backward()
-print("loss  =", loss)
-print("a.grad =", a.grad)
-print("b.grad =", b.grad)
-"""
+from minigrad import examples
 
 
 def register(sub) -> None:
@@ -29,7 +17,7 @@ def register(sub) -> None:
 
 def run(args) -> int:
     if args.source:
-        print(EXAMPLE, end="")
+        print(examples.source("demo"), end="")
         return 0
-    exec(compile(EXAMPLE, "<minigrad demo>", "exec"), {"__name__": "__main__"})
+    examples.run("demo")
     return 0

@@ -82,9 +82,9 @@ def _check(args) -> int:
 
 
 def _debug(args) -> int:
-    from tui.app import main as tui_main
+    import tui
 
-    return tui_main([str(_lesson(args.number).demo)])
+    return tui.main([str(_lesson(args.number).demo)])
 
 
 def _reset(args) -> int:

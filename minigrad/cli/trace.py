@@ -140,7 +140,7 @@ def show(args) -> int:
 
 
 def _print_events(trace, args, node) -> None:
-    from minigrad.trace.text import format_event
+    from minigrad.trace.describe import format_event
 
     stop = len(trace.events) - 1 if args.stop is None else args.stop
     script = trace.meta.get("script")
@@ -152,4 +152,4 @@ def _print_events(trace, args, node) -> None:
             continue
         if node is not None and node not in (ev.node_id, getattr(ev, "target", None)):
             continue
-        print(format_event(ev, trace, details=not args.brief, width=args.width))
+        print(format_event(ev, trace, with_details=not args.brief, width=args.width))

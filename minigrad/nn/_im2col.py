@@ -95,7 +95,10 @@ def im2col(x: Tensor, geo: Geometry) -> Tensor:
     def backward(g):
         return (col2im(g, shape, (oh, ow), geo),)
 
-    return make(win.reshape(n, c * kh * kw, oh * ow), (x,), backward, "im2col")
+    def jvp(t):
+        return im2col(t, geo)
+
+    return make(win.reshape(n, c * kh * kw, oh * ow), (x,), backward, "im2col", jvp)
 
 
 def col2im(cols: Tensor, image_shape: tuple, out_hw: tuple, geo: Geometry) -> Tensor:
@@ -107,4 +110,7 @@ def col2im(cols: Tensor, image_shape: tuple, out_hw: tuple, geo: Geometry) -> Te
     def backward(g):
         return (im2col(g, geo),)
 
-    return make(add_windows(cols._device.xp, win, image_shape, geo), (cols,), backward, "col2im")
+    def jvp(t):
+        return col2im(t, image_shape, out_hw, geo)
+
+    return make(add_windows(cols._device.xp, win, image_shape, geo), (cols,), backward, "col2im", jvp)

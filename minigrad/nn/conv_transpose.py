@@ -101,79 +101,57 @@ class Conv1d(_ConvNd):
         return F.conv1d(x, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
 
 
-class ConvTranspose1d(_ConvNd):
+class _ConvTransposeNd(_ConvNd):
+    """The transposed convolutions: PyTorch's argument order; ``_n`` dims, computed by ``_functional``."""
+
+    _n: int
+    _functional = None
+
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size,
+        stride=1,
+        padding=0,
+        output_padding=0,
+        groups: int = 1,
+        bias: bool = True,
+        dilation=1,
+        device=None,
+        dtype=None,
+    ):
+        super().__init__(
+            in_channels,
+            out_channels,
+            kernel_size,
+            stride,
+            padding,
+            dilation,
+            groups,
+            bias,
+            True,
+            self._n,
+            device,
+            dtype,
+            output_padding,
+        )
+
+    def forward(self, x: Tensor) -> Tensor:
+        return type(self)._functional(
+            x, self.weight, self.bias, self.stride, self.padding, self.output_padding, self.groups, self.dilation
+        )
+
+
+class ConvTranspose1d(_ConvTransposeNd):
     """Transposed 1-D convolution; ``weight`` is ``[in_channels, out_channels/groups, k]``."""
 
-    def __init__(
-        self,
-        in_channels: int,
-        out_channels: int,
-        kernel_size,
-        stride=1,
-        padding=0,
-        output_padding=0,
-        groups: int = 1,
-        bias: bool = True,
-        dilation=1,
-        device=None,
-        dtype=None,
-    ):
-        super().__init__(
-            in_channels,
-            out_channels,
-            kernel_size,
-            stride,
-            padding,
-            dilation,
-            groups,
-            bias,
-            True,
-            1,
-            device,
-            dtype,
-            output_padding,
-        )
-
-    def forward(self, x: Tensor) -> Tensor:
-        return F.conv_transpose1d(
-            x, self.weight, self.bias, self.stride, self.padding, self.output_padding, self.groups, self.dilation
-        )
+    _n = 1
+    _functional = staticmethod(F.conv_transpose1d)
 
 
-class ConvTranspose2d(_ConvNd):
+class ConvTranspose2d(_ConvTransposeNd):
     """Transposed 2-D convolution; ``weight`` is ``[in_channels, out_channels/groups, kh, kw]``."""
 
-    def __init__(
-        self,
-        in_channels: int,
-        out_channels: int,
-        kernel_size,
-        stride=1,
-        padding=0,
-        output_padding=0,
-        groups: int = 1,
-        bias: bool = True,
-        dilation=1,
-        device=None,
-        dtype=None,
-    ):
-        super().__init__(
-            in_channels,
-            out_channels,
-            kernel_size,
-            stride,
-            padding,
-            dilation,
-            groups,
-            bias,
-            True,
-            2,
-            device,
-            dtype,
-            output_padding,
-        )
-
-    def forward(self, x: Tensor) -> Tensor:
-        return F.conv_transpose2d(
-            x, self.weight, self.bias, self.stride, self.padding, self.output_padding, self.groups, self.dilation
-        )
+    _n = 2
+    _functional = staticmethod(F.conv_transpose2d)

@@ -1,4 +1,4 @@
-"""Helpers shared by the ops: operand coercion, dtype promotion, dims, broadcasting."""
+"""Helpers shared by the ops: operand coercion, dtype promotion, dims, broadcast shapes."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from .. import backend as B
 from ..tensor import Tensor, make_leaf, shape_str
 
 __all__ = [
-    "unbroadcast",
     "as_tensor",
     "binary_arrays",
     "scalar_array",
@@ -19,23 +18,6 @@ __all__ = [
 ]
 
 _SCALARS = (int, float, bool)
-
-
-def unbroadcast(g: Tensor, shape: tuple) -> Tensor:
-    """Sum a gradient that was broadcast up to ``g.shape`` back down to ``shape``.
-
-    Leading dims that broadcasting added are summed away; dims that were 1 in
-    ``shape`` are summed with keepdim. Written with Tensor ops, so it is itself
-    differentiable (needed for create_graph).
-    """
-    gshape = g.data.shape
-    if gshape == shape:
-        return g
-    lead = len(gshape) - len(shape)
-    axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape) if n == 1 and gshape[lead + i] != 1)
-    if axes:
-        g = g.sum(dim=axes, keepdim=True)
-    return g.reshape(shape) if g.data.shape != shape else g
 
 
 def type_name(x) -> str:

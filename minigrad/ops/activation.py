@@ -36,7 +36,10 @@ def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tens
     def backward(g):
         return (g * inside,)
 
-    return make(a._device.xp.clip(d, lo, hi), (a,), backward, "hardtanh")
+    def jvp(t):
+        return t * inside
+
+    return make(a._device.xp.clip(d, lo, hi), (a,), backward, "hardtanh", jvp)
 
 
 def relu6(input: Tensor) -> Tensor:  # noqa: A002
@@ -48,7 +51,10 @@ def relu6(input: Tensor) -> Tensor:  # noqa: A002
     def backward(g):
         return (g * inside,)
 
-    return make(a._device.xp.clip(d, 0.0, 6.0), (a,), backward, "relu6")
+    def jvp(t):
+        return t * inside
+
+    return make(a._device.xp.clip(d, 0.0, 6.0), (a,), backward, "relu6", jvp)
 
 
 def hardsigmoid(input: Tensor) -> Tensor:  # noqa: A002
@@ -60,7 +66,10 @@ def hardsigmoid(input: Tensor) -> Tensor:  # noqa: A002
     def backward(g):
         return (g * inside / 6,)
 
-    return make(a._device.xp.clip(d + 3, 0.0, 6.0) / 6, (a,), backward, "hardsigmoid")
+    def jvp(t):
+        return t * inside / 6
+
+    return make(a._device.xp.clip(d + 3, 0.0, 6.0) / 6, (a,), backward, "hardsigmoid", jvp)
 
 
 def hardswish(input: Tensor) -> Tensor:  # noqa: A002
@@ -73,7 +82,10 @@ def hardswish(input: Tensor) -> Tensor:  # noqa: A002
     def backward(g):
         return (g * (ramp * (a / 3 + 0.5) + above),)
 
-    return make(d * a._device.xp.clip(d + 3, 0.0, 6.0) / 6, (a,), backward, "hardswish")
+    def jvp(t):
+        return t * (ramp * (a / 3 + 0.5) + above)
+
+    return make(d * a._device.xp.clip(d + 3, 0.0, 6.0) / 6, (a,), backward, "hardswish", jvp)
 
 
 def _softplus_array(xp, d):
@@ -90,7 +102,11 @@ def mish(input: Tensor) -> Tensor:  # noqa: A002
         t = a.softplus().tanh()
         return (g * (t + a * a.sigmoid() * (1 - t * t)),)
 
-    return make(d * xp.tanh(_softplus_array(xp, d)), (a,), backward, "mish")
+    def jvp(t):
+        th = a.softplus().tanh()
+        return t * (th + a * a.sigmoid() * (1 - th * th))
+
+    return make(d * xp.tanh(_softplus_array(xp, d)), (a,), backward, "mish", jvp)
 
 
 def softsign(input: Tensor) -> Tensor:  # noqa: A002
@@ -102,7 +118,10 @@ def softsign(input: Tensor) -> Tensor:  # noqa: A002
         denom = a.abs() + 1
         return (g / (denom * denom),)
 
-    return make(d / (1 + a._device.xp.abs(d)), (a,), backward, "softsign")
+    def jvp(t):
+        return t / ((a.abs() + 1) ** 2)
+
+    return make(d / (1 + a._device.xp.abs(d)), (a,), backward, "softsign", jvp)
 
 
 def logsigmoid(input: Tensor) -> Tensor:  # noqa: A002
@@ -114,4 +133,7 @@ def logsigmoid(input: Tensor) -> Tensor:  # noqa: A002
     def backward(g):
         return (g * (-a).sigmoid(),)
 
-    return make(-_softplus_array(xp, -d), (a,), backward, "logsigmoid")
+    def jvp(t):
+        return t * (-a).sigmoid()
+
+    return make(-_softplus_array(xp, -d), (a,), backward, "logsigmoid", jvp)

@@ -1,37 +1,26 @@
 """Arithmetic with broadcasting: + - * / ** neg abs, reflected and in-place forms.
 
-Each op computes its result and defines its backward closure right beside it.
-A closure maps the incoming gradient ``g`` to one gradient per tensor parent and
-is written with Tensor ops, so create_graph gives real higher-order derivatives.
-Python scalars are constants, not parents.
+Each op computes its result and defines its backward rule right beside it. A rule
+maps the incoming gradient ``g`` to one gradient per tensor parent and is the
+mathematics only, written with Tensor ops (so create_graph gives real higher-order
+derivatives). The engine does the rest: it skips parents that need no gradient
+(a ``lambda:`` entry is only called for a parent that does), sums a broadcast
+gradient down to the parent's shape, and accumulates. Python scalars are
+constants, not parents.
 """
 
 from __future__ import annotations
 
-from .. import _state
+import math
+
 from .. import backend as B
-from ..tensor import Tensor, _check_inplace, make, make_leaf, shape_str
-from ._util import as_tensor, binary_arrays, scalar_array, unbroadcast
+from ..tensor import Tensor, _check_inplace, make, shape_str
+from ._util import as_tensor, binary_arrays, scalar_array
 
 __all__ = ["add", "sub", "mul", "div", "pow", "neg", "abs"]
 
 _SCALARS = (int, float, bool)
 _KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2}  # bool < integer < floating, for in-place cast checks
-
-# The closures of add, sub, rsub, mul and neg check grad mode: under create_graph it is on and they
-# use Tensor ops, so the gradient is itself differentiable; in a plain backward pass it is off and
-# they compute the same values on the raw (already promoted) arrays, skipping the tensor ops' overhead.
-_grad_mode = _state.grad
-
-
-def _sum_to(g: Tensor, shape: tuple) -> Tensor:
-    """``unbroadcast`` for the plain-backward fast path: the same sums, on the raw array."""
-    d = g.data
-    if d.shape == shape:
-        return g
-    lead = d.ndim - len(shape)
-    axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape) if n == 1 and d.shape[lead + i] != 1)
-    return make_leaf(d.sum(axis=axes, keepdims=True).reshape(shape), g._device)
 
 
 def _broadcast_error(a: Tensor, b: Tensor) -> RuntimeError:
@@ -55,6 +44,55 @@ def _other(a: Tensor, b):
     return as_tensor(b, a)
 
 
+def _arrays(a: Tensor, b: Tensor, op: str):
+    """Both operands' arrays, promoted; the common case (same dtype and device) without a call."""
+    ad, bd = a.data, b.data
+    if ad.dtype is not bd.dtype or a._device is not b._device:
+        return binary_arrays(a, b, op)
+    return ad, bd
+
+
+def _scalar_operand(a: Tensor, s):
+    """``a``'s array for ``a <op> s``: as is for floating ``a``, else promoted as PyTorch does."""
+    ad = a.data
+    return ad if ad.dtype.kind == "f" else scalar_array(a, s)
+
+
+def _add_backward(g):
+    """Backward of ``a + b``: both operands get the gradient unchanged (shared: it captures nothing)."""
+    return g, g
+
+
+def _sub_backward(g):
+    """Backward of ``a - b``."""
+    return g, lambda: -g
+
+
+def _neg_backward(g):
+    """Backward of ``-a`` (and of ``s - a`` for a scalar ``s``)."""
+    return (-g,)
+
+
+def _add_jvp(ta, tb):
+    """Forward-mode rule of ``a + b``: the tangents add."""
+    return ta + tb
+
+
+def _sub_jvp(ta, tb):
+    """Forward-mode rule of ``a - b``."""
+    return ta - tb
+
+
+def _neg_jvp(t):
+    """Forward-mode rule of ``-a`` (and of ``s - a``)."""
+    return -t
+
+
+def _same_jvp(t):
+    """Forward-mode rule of ``a + c`` and ``a - c`` for a constant ``c``: the tangent passes unchanged."""
+    return t
+
+
 def _pass_through(g):
     """Backward of ``a + c`` and ``a - c`` for a constant ``c``: the gradient passes unchanged.
 
@@ -68,96 +106,75 @@ def add(a, b, alpha=1) -> Tensor:
     """``a + alpha * b`` with broadcasting."""
     if not isinstance(a, Tensor):
         return add(as_tensor(a, b), b, alpha)
-    b = _other(a, b)
+    if not isinstance(b, Tensor) and type(b) is not float and type(b) is not int:
+        b = _other(a, b)
     if alpha != 1:
         b = b * alpha
     if isinstance(b, Tensor):
-        ad, bd = binary_arrays(a, b, "add")
+        ad, bd = _arrays(a, b, "add")
         try:
             out = ad + bd
         except ValueError:
             raise _broadcast_error(a, b) from None
-
-        def backward(g):
-            if _grad_mode.enabled:
-                return unbroadcast(g, a.data.shape), unbroadcast(g, b.data.shape)
-            return _sum_to(g, a.data.shape), _sum_to(g, b.data.shape)
-
-        return make(out, (a, b), backward, "add")
-
-    return make(scalar_array(a, b) + b, (a,), _pass_through, "add")
+        return make(out, (a, b), _add_backward, "add", _add_jvp)
+    return make(_scalar_operand(a, b) + b, (a,), _pass_through, "add", _same_jvp)
 
 
 def sub(a, b, alpha=1) -> Tensor:
     """``a - alpha * b`` with broadcasting."""
     if not isinstance(a, Tensor):
         return rsub(b, a)
-    b = _other(a, b)
+    if not isinstance(b, Tensor) and type(b) is not float and type(b) is not int:
+        b = _other(a, b)
     if alpha != 1:
         b = b * alpha
     if isinstance(b, Tensor):
-        ad, bd = binary_arrays(a, b, "sub")
+        ad, bd = _arrays(a, b, "sub")
         try:
             out = ad - bd
         except ValueError:
             raise _broadcast_error(a, b) from None
-
-        def backward(g):
-            if _grad_mode.enabled:
-                return unbroadcast(g, a.data.shape), unbroadcast(-g, b.data.shape)
-            return _sum_to(g, a.data.shape), _sum_to(make_leaf(-g.data, g._device), b.data.shape)
-
-        return make(out, (a, b), backward, "sub")
-
-    return make(scalar_array(a, b) - b, (a,), _pass_through, "sub")
+        return make(out, (a, b), _sub_backward, "sub", _sub_jvp)
+    return make(_scalar_operand(a, b) - b, (a,), _pass_through, "sub", _same_jvp)
 
 
 def rsub(a: Tensor, s) -> Tensor:
     """``s - a`` for a Python scalar (or array) ``s``."""
-    s = _other(a, s)
-    if isinstance(s, Tensor):
-        return sub(s, a)
-
-    def backward(g):
-        if _grad_mode.enabled:
-            return (-g,)
-        return (make_leaf(-g.data, g._device),)
-
-    return make(s - scalar_array(a, s), (a,), backward, "rsub")
+    if type(s) is not float and type(s) is not int:
+        s = _other(a, s)
+        if isinstance(s, Tensor):
+            return sub(s, a)
+    return make(s - _scalar_operand(a, s), (a,), _neg_backward, "rsub", _neg_jvp)
 
 
 def mul(a, b) -> Tensor:
     """Elementwise product with broadcasting."""
     if not isinstance(a, Tensor):
         return mul(b, a)
-    b = _other(a, b)
+    if not isinstance(b, Tensor) and type(b) is not float and type(b) is not int:
+        b = _other(a, b)
     if isinstance(b, Tensor):
-        ad, bd = binary_arrays(a, b, "mul")
+        ad, bd = _arrays(a, b, "mul")
         try:
             out = ad * bd
         except ValueError:
             raise _broadcast_error(a, b) from None
 
         def backward(g):
-            if _grad_mode.enabled:
-                return (
-                    unbroadcast(g * b, a.data.shape) if a._rg else None,
-                    unbroadcast(g * a, b.data.shape) if b._rg else None,
-                )
-            gd, dev = g.data, g._device
-            return (
-                unbroadcast(make_leaf(gd * bd, dev), ad.shape) if a._rg else None,
-                unbroadcast(make_leaf(gd * ad, dev), bd.shape) if b._rg else None,
-            )
+            return lambda: g * b, lambda: g * a
 
-        return make(out, (a, b), backward, "mul")
+        def jvp(ta, tb):
+            return ta * b + a * tb
+
+        return make(out, (a, b), backward, "mul", jvp)
 
     def backward_scalar(g):
-        if _grad_mode.enabled:
-            return (g * b,)
-        return (make_leaf(g.data * b, g._device),)
+        return (g * b,)
 
-    return make(scalar_array(a, b) * b, (a,), backward_scalar, "mul")
+    def jvp_scalar(t):
+        return t * b
+
+    return make(_scalar_operand(a, b) * b, (a,), backward_scalar, "mul", jvp_scalar)
 
 
 def div(a, b, rounding_mode=None) -> Tensor:
@@ -181,19 +198,22 @@ def div(a, b, rounding_mode=None) -> Tensor:
             raise _broadcast_error(a, b) from None
 
         def backward(g):
-            return (
-                unbroadcast(g / b, a.data.shape) if a._rg else None,
-                unbroadcast(-g * a / (b * b), b.data.shape) if b._rg else None,
-            )
+            return lambda: g / b, lambda: -g * a / (b * b)
 
-        return make(out, (a, b), backward, "div")
+        def jvp(ta, tb):
+            return ta / b - tb * a / (b * b)
+
+        return make(out, (a, b), backward, "div", jvp)
 
     ad = a.data if a.data.dtype.kind == "f" else a.data.astype(B.get_default_dtype())
 
     def backward_scalar(g):
         return (g / b,)
 
-    return make(ad / b, (a,), backward_scalar, "div")
+    def jvp_scalar(t):
+        return t / b
+
+    return make(ad / b, (a,), backward_scalar, "div", jvp_scalar)
 
 
 def rdiv(a: Tensor, s) -> Tensor:
@@ -206,7 +226,10 @@ def rdiv(a: Tensor, s) -> Tensor:
     def backward(g):
         return (-g * s / (a * a),)
 
-    return make(s / ad, (a,), backward, "rdiv")
+    def jvp(t):
+        return -t * s / (a * a)
+
+    return make(s / ad, (a,), backward, "rdiv", jvp)
 
 
 def pow(a, b) -> Tensor:
@@ -222,21 +245,24 @@ def pow(a, b) -> Tensor:
             raise _broadcast_error(a, b) from None
 
         def backward(g):
-            ga = gb = None
-            if a._rg:
-                ga = unbroadcast(g * b * a ** (b - 1), a.data.shape)
-            if b._rg:
-                gb = unbroadcast(g * (a**b) * a.log(), b.data.shape)
-            return ga, gb
+            return lambda: g * b * a ** (b - 1), lambda: g * a**b * a.log()
 
-        return make(out, (a, b), backward, "pow")
+        def jvp(ta, tb):
+            return ta * b * a ** (b - 1) + tb * a**b * a.log()
+
+        return make(out, (a, b), backward, "pow", jvp)
 
     def backward_scalar(g):
         if b == 0:
             return (g * 0,)
         return (g * b * a ** (b - 1),)
 
-    return make(scalar_array(a, b) ** b, (a,), backward_scalar, "pow")
+    def jvp_scalar(t):
+        if b == 0:
+            return t * 0
+        return t * b * a ** (b - 1)
+
+    return make(scalar_array(a, b) ** b, (a,), backward_scalar, "pow", jvp_scalar)
 
 
 def rpow(a: Tensor, s) -> Tensor:
@@ -245,12 +271,14 @@ def rpow(a: Tensor, s) -> Tensor:
     if isinstance(s, Tensor):
         return pow(s, a)
     ad = scalar_array(a, s)
-    import math
 
     def backward(g):
         return (g * (s**a) * math.log(s),)
 
-    return make(s**ad, (a,), backward, "rpow")
+    def jvp(t):
+        return t * (s**a) * math.log(s)
+
+    return make(s**ad, (a,), backward, "rpow", jvp)
 
 
 def neg(a: Tensor) -> Tensor:
@@ -261,12 +289,7 @@ def neg(a: Tensor) -> Tensor:
             "invert a mask, use the `~` or `logical_not()` operator instead."
         )
 
-    def backward(g):
-        if _grad_mode.enabled:
-            return (-g,)
-        return (make_leaf(-g.data, g._device),)
-
-    return make(-a.data, (a,), backward, "neg")
+    return make(-a.data, (a,), _neg_backward, "neg", _neg_jvp)
 
 
 def abs(a: Tensor) -> Tensor:
@@ -275,7 +298,10 @@ def abs(a: Tensor) -> Tensor:
     def backward(g):
         return (g * a.sign(),)
 
-    return make(a._device.xp.abs(a.data), (a,), backward, "abs")
+    def jvp(t):
+        return t * a.sign()
+
+    return make(a._device.xp.abs(a.data), (a,), backward, "abs", jvp)
 
 
 # ---------------------------------------------------------------- in place

@@ -48,7 +48,10 @@ def to(a: Tensor, *args, **kwargs) -> Tensor:
     def backward(g):
         return (g.to(src_dev, src_dtype),)
 
-    out = make(data, (a,), backward, "to")
+    def jvp(t):
+        return t.to(dst_dev, dst_dtype)
+
+    out = make(data, (a,), backward, "to", jvp)
     out._device = dst_dev
     if dst_dtype.kind != "f" and out._rg:
         out._rg, out._parents, out._backward, out._op = False, (), None, None
@@ -61,7 +64,10 @@ def clone(a: Tensor) -> Tensor:
     def backward(g):
         return (g,)
 
-    return make(a.data.copy(), (a,), backward, "clone")
+    def jvp(t):
+        return t.clone()
+
+    return make(a.data.copy(), (a,), backward, "clone", jvp)
 
 
 def _bind() -> None:

@@ -1,4 +1,4 @@
-"""Elementwise math and activations, each forward beside its backward closure.
+"""Elementwise math and activations, each forward beside its backward rule.
 
 Integer and bool inputs to floating functions (exp, log, sigmoid, ...) compute in
 the default float dtype, as PyTorch does. Closures that need the op's output hold
@@ -11,10 +11,11 @@ from __future__ import annotations
 import math
 import weakref
 
-from .. import _state
 from .. import backend as B
+from ..creation import zeros_like
 from ..tensor import Tensor, make, make_leaf, shape_str
-from ._util import as_tensor, binary_arrays, unbroadcast
+from ._util import as_tensor, binary_arrays
+from .compare import gt, lt
 
 __all__ = [
     "exp",
@@ -53,11 +54,6 @@ _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 _GELU_TANH_C = 0.044715
 
-# The hottest closures (exp, log, tanh, relu) check grad mode: under create_graph it is on and they
-# use Tensor ops, so the gradient is itself differentiable; in a plain backward pass it is off and
-# they compute the same values on the raw arrays, skipping the tensor ops' overhead.
-_grad_mode = _state.grad
-
 
 def _float_data(a: Tensor):
     """``a``'s array, cast to the default float dtype when it is integer or bool (as torch does)."""
@@ -68,12 +64,18 @@ def _float_data(a: Tensor):
 
 
 def _const(a: Tensor, arr) -> Tensor:
-    """A constant (non-differentiable) tensor on ``a``'s device, e.g. a mask used by a closure."""
+    """A constant (non-differentiable) tensor on ``a``'s device, e.g. a mask computed by a forward."""
     return make_leaf(arr, a._device)
 
 
-def _zero_grad(a: Tensor, g: Tensor) -> Tensor:
-    return _const(a, a._device.xp.zeros(a.data.shape, dtype=g.data.dtype))
+def _zero_backward(g):
+    """Backward of a piecewise-constant op (sign, floor, ceil, round): zero everywhere."""
+    return (zeros_like(g),)
+
+
+def _zero_jvp(t):
+    """Forward-mode rule of a piecewise-constant op: the tangent is zero."""
+    return zeros_like(t)
 
 
 # ---------------------------------------------------------------- exponentials and logs
@@ -81,11 +83,12 @@ def exp(a: Tensor) -> Tensor:
     """Elementwise e**a."""
 
     def backward(g):
-        if _grad_mode.enabled:
-            return (g * out_ref(),)
-        return (make_leaf(g.data * out_ref().data, g._device),)
+        return (g * out_ref(),)
 
-    out = make(a._device.xp.exp(_float_data(a)), (a,), backward, "exp")
+    def jvp(t):
+        return t * a.exp()
+
+    out = make(a._device.xp.exp(_float_data(a)), (a,), backward, "exp", jvp)
     out_ref = weakref.ref(out)  # the output, without the reference cycle out -> closure -> out
     return out
 
@@ -94,11 +97,12 @@ def log(a: Tensor) -> Tensor:
     """Natural logarithm."""
 
     def backward(g):
-        if _grad_mode.enabled or a.data.dtype != g.data.dtype:
-            return (g / a,)
-        return (make_leaf(g.data / a.data, g._device),)
+        return (g / a,)
 
-    return make(a._device.xp.log(_float_data(a)), (a,), backward, "log")
+    def jvp(t):
+        return t / a
+
+    return make(a._device.xp.log(_float_data(a)), (a,), backward, "log", jvp)
 
 
 def log1p(a: Tensor) -> Tensor:
@@ -107,7 +111,10 @@ def log1p(a: Tensor) -> Tensor:
     def backward(g):
         return (g / (a + 1),)
 
-    return make(a._device.xp.log1p(_float_data(a)), (a,), backward, "log1p")
+    def jvp(t):
+        return t / (a + 1)
+
+    return make(a._device.xp.log1p(_float_data(a)), (a,), backward, "log1p", jvp)
 
 
 def sqrt(a: Tensor) -> Tensor:
@@ -116,7 +123,10 @@ def sqrt(a: Tensor) -> Tensor:
     def backward(g):
         return (g / (2 * out_ref()),)
 
-    out = make(a._device.xp.sqrt(_float_data(a)), (a,), backward, "sqrt")
+    def jvp(t):
+        return t / (2 * a.sqrt())
+
+    out = make(a._device.xp.sqrt(_float_data(a)), (a,), backward, "sqrt", jvp)
     out_ref = weakref.ref(out)
     return out
 
@@ -128,7 +138,10 @@ def rsqrt(a: Tensor) -> Tensor:
         y = out_ref()
         return (g * (y * y * y) * -0.5,)
 
-    out = make(1 / a._device.xp.sqrt(_float_data(a)), (a,), backward, "rsqrt")
+    def jvp(t):
+        return t * a.rsqrt() ** 3 * -0.5
+
+    out = make(1 / a._device.xp.sqrt(_float_data(a)), (a,), backward, "rsqrt", jvp)
     out_ref = weakref.ref(out)
     return out
 
@@ -142,7 +155,11 @@ def square(a: Tensor) -> Tensor:
     d = a.data
     if d.dtype.kind == "b":
         d = d.astype(B.int64)
-    return make(d * d, (a,), backward, "square")
+
+    def jvp(t):
+        return t * a * 2
+
+    return make(d * d, (a,), backward, "square", jvp)
 
 
 def reciprocal(a: Tensor) -> Tensor:
@@ -152,7 +169,10 @@ def reciprocal(a: Tensor) -> Tensor:
         y = out_ref()
         return (-g * y * y,)
 
-    out = make(1 / _float_data(a), (a,), backward, "reciprocal")
+    def jvp(t):
+        return -t / (a * a)
+
+    out = make(1 / _float_data(a), (a,), backward, "reciprocal", jvp)
     out_ref = weakref.ref(out)
     return out
 
@@ -164,7 +184,10 @@ def sin(a: Tensor) -> Tensor:
     def backward(g):
         return (g * a.cos(),)
 
-    return make(a._device.xp.sin(_float_data(a)), (a,), backward, "sin")
+    def jvp(t):
+        return t * a.cos()
+
+    return make(a._device.xp.sin(_float_data(a)), (a,), backward, "sin", jvp)
 
 
 def cos(a: Tensor) -> Tensor:
@@ -173,7 +196,10 @@ def cos(a: Tensor) -> Tensor:
     def backward(g):
         return (-g * a.sin(),)
 
-    return make(a._device.xp.cos(_float_data(a)), (a,), backward, "cos")
+    def jvp(t):
+        return -t * a.sin()
+
+    return make(a._device.xp.cos(_float_data(a)), (a,), backward, "cos", jvp)
 
 
 def tanh(a: Tensor) -> Tensor:
@@ -181,12 +207,12 @@ def tanh(a: Tensor) -> Tensor:
 
     def backward(g):
         y = out_ref()
-        if _grad_mode.enabled:
-            return (g * (1 - y * y),)
-        yd = y.data
-        return (make_leaf(g.data * (1 - yd * yd), g._device),)
+        return (g * (1 - y * y),)
 
-    out = make(a._device.xp.tanh(_float_data(a)), (a,), backward, "tanh")
+    def jvp(t):
+        return t * (1 - a.tanh() ** 2)
+
+    out = make(a._device.xp.tanh(_float_data(a)), (a,), backward, "tanh", jvp)
     out_ref = weakref.ref(out)
     return out
 
@@ -203,7 +229,10 @@ def sigmoid(a: Tensor) -> Tensor:
         y = out_ref()
         return (g * y * (1 - y),)
 
-    out = make(_sigmoid_array(a._device.xp, _float_data(a)), (a,), backward, "sigmoid")
+    def jvp(t):
+        return t * a.sigmoid() * (1 - a.sigmoid())
+
+    out = make(_sigmoid_array(a._device.xp, _float_data(a)), (a,), backward, "sigmoid", jvp)
     out_ref = weakref.ref(out)
     return out
 
@@ -227,7 +256,10 @@ def erf(a: Tensor) -> Tensor:
     def backward(g):
         return (g * (-(a * a)).exp() * _TWO_OVER_SQRT_PI,)
 
-    return make(_erf_array(a._device.xp, _float_data(a)), (a,), backward, "erf")
+    def jvp(t):
+        return t * (-(a * a)).exp() * _TWO_OVER_SQRT_PI
+
+    return make(_erf_array(a._device.xp, _float_data(a)), (a,), backward, "erf", jvp)
 
 
 # ---------------------------------------------------------------- activations
@@ -236,11 +268,12 @@ def relu(a: Tensor) -> Tensor:
     d = a.data
 
     def backward(g):
-        if _grad_mode.enabled:
-            return (g * _const(a, d > 0),)
-        return (make_leaf(g.data * (d > 0), g._device),)
+        return (g * (a > 0),)
 
-    return make(d * (d > 0), (a,), backward, "relu")
+    def jvp(t):
+        return t * (a > 0)
+
+    return make(d * (d > 0), (a,), backward, "relu", jvp)
 
 
 def leaky_relu(a: Tensor, negative_slope: float = 0.01) -> Tensor:
@@ -249,9 +282,12 @@ def leaky_relu(a: Tensor, negative_slope: float = 0.01) -> Tensor:
     xp = a._device.xp
 
     def backward(g):
-        return (g * _const(a, xp.where(d > 0, 1.0, negative_slope).astype(g.data.dtype)),)
+        return (where(a > 0, g, g * negative_slope),)
 
-    return make(xp.where(d > 0, d, d * negative_slope), (a,), backward, "leaky_relu")
+    def jvp(t):
+        return where(a > 0, t, t * negative_slope)
+
+    return make(xp.where(d > 0, d, d * negative_slope), (a,), backward, "leaky_relu", jvp)
 
 
 def elu(a: Tensor, alpha: float = 1.0) -> Tensor:
@@ -262,9 +298,12 @@ def elu(a: Tensor, alpha: float = 1.0) -> Tensor:
     neg_part = alpha * xp.expm1(xp.minimum(d, 0))
 
     def backward(g):
-        return (g * where(_const(a, pos), 1.0, out_ref() + alpha),)
+        return (g * where(a > 0, 1.0, out_ref() + alpha),)
 
-    out = make(xp.where(pos, d, neg_part), (a,), backward, "elu")
+    def jvp(t):
+        return t * where(a > 0, 1.0, a.exp() * alpha)
+
+    out = make(xp.where(pos, d, neg_part), (a,), backward, "elu", jvp)
     out_ref = weakref.ref(out)
     return out
 
@@ -278,19 +317,28 @@ def gelu(a: Tensor, approximate: str = "none") -> Tensor:
     if approximate == "tanh":
         t = xp.tanh(_SQRT_2_OVER_PI * (d + _GELU_TANH_C * d * d * d))
 
-        def backward_tanh(g):
+        def slope():
             th = (((a * a * a) * _GELU_TANH_C + a) * _SQRT_2_OVER_PI).tanh()
             inner = (a * a * (3 * _GELU_TANH_C) + 1) * _SQRT_2_OVER_PI
-            return (g * ((th + 1) * 0.5 + a * 0.5 * (1 - th * th) * inner),)
+            return (th + 1) * 0.5 + a * 0.5 * (1 - th * th) * inner
 
-        return make(0.5 * d * (1 + t), (a,), backward_tanh, "gelu")
+        def backward_tanh(g):
+            return (g * slope(),)
+
+        def jvp_tanh(t):
+            return t * slope()
+
+        return make(0.5 * d * (1 + t), (a,), backward_tanh, "gelu", jvp_tanh)
 
     def backward(g):
         cdf = (erf(a / _SQRT_2) + 1) * 0.5
         pdf = (a * a * -0.5).exp() * _INV_SQRT_2PI
         return (g * (cdf + a * pdf),)
 
-    return make(0.5 * d * (1 + _erf_array(xp, d / _SQRT_2)), (a,), backward, "gelu")
+    def jvp(t):
+        return t * ((erf(a / _SQRT_2) + 1) * 0.5 + a * (a * a * -0.5).exp() * _INV_SQRT_2PI)
+
+    return make(0.5 * d * (1 + _erf_array(xp, d / _SQRT_2)), (a,), backward, "gelu", jvp)
 
 
 def silu(a: Tensor) -> Tensor:
@@ -301,7 +349,11 @@ def silu(a: Tensor) -> Tensor:
         s = a.sigmoid()
         return (g * s * (a * (1 - s) + 1),)
 
-    return make(d * _sigmoid_array(a._device.xp, d), (a,), backward, "silu")
+    def jvp(t):
+        s = a.sigmoid()
+        return t * s * (a * (1 - s) + 1)
+
+    return make(d * _sigmoid_array(a._device.xp, d), (a,), backward, "silu", jvp)
 
 
 def softplus(a: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
@@ -313,9 +365,12 @@ def softplus(a: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     smooth = (xp.log1p(xp.exp(-xp.abs(z))) + xp.maximum(z, 0)) / beta
 
     def backward(g):
-        return (g * where(_const(a, linear), 1.0, (a * beta).sigmoid()),)
+        return (g * where(a * beta > threshold, 1.0, (a * beta).sigmoid()),)
 
-    return make(xp.where(linear, d, smooth), (a,), backward, "softplus")
+    def jvp(t):
+        return t * where(a * beta > threshold, 1.0, (a * beta).sigmoid())
+
+    return make(xp.where(linear, d, smooth), (a,), backward, "softplus", jvp)
 
 
 # ---------------------------------------------------------------- bounds, maximum, where
@@ -357,23 +412,37 @@ def clamp(a: Tensor, min=None, max=None) -> Tensor:  # noqa: A002  (torch's argu
         shapes = " and ".join(shape_str(x.shape) for x in (a, lo, hi) if isinstance(x, Tensor))
         raise RuntimeError(f"clamp: shapes {shapes} cannot be broadcast together") from None
 
+    inside, lo_wins, hi_wins = _clamp_masks(a, d, lod, hid, out.shape)
+
     def backward(g):
-        inside = xp.ones(out.shape, dtype=bool)
-        if lod is not None:
-            inside &= d >= lod
-        if hid is not None:
-            inside &= d <= hid
-        grads = [unbroadcast(g * _const(a, inside), a.data.shape) if a._rg else None]
+        grads = [lambda: g * inside]
         if isinstance(lo, Tensor):
-            lo_wins = d < lod if hid is None else (d < lod) & (lod <= hid)
-            grads.append(unbroadcast(g * _const(a, lo_wins), lo.data.shape))
+            grads.append(lambda: g * lo_wins)
         if isinstance(hi, Tensor):
-            hi_wins = (d if lod is None else xp.maximum(d, lod)) > hid
-            grads.append(unbroadcast(g * _const(a, hi_wins), hi.data.shape))
+            grads.append(lambda: g * hi_wins)
         return tuple(grads)
 
+    def jvp(ta, *bound_tangents):
+        tangent = ta * inside
+        for mask, tb in zip((m for m, x in ((lo_wins, lo), (hi_wins, hi)) if isinstance(x, Tensor)), bound_tangents):
+            tangent = tangent + tb * mask
+        return tangent
+
     parents = (a,) + tuple(x for x in (lo, hi) if isinstance(x, Tensor))
-    return make(out, parents, backward, "clamp")
+    return make(out, parents, backward, "clamp", jvp)
+
+
+def _clamp_masks(a: Tensor, d, lod, hid, shape) -> tuple:
+    """Where clamp's result is ``a`` (bounds included), the lower bound, the upper bound: constant masks."""
+    xp = a._device.xp
+    inside = xp.ones(shape, dtype=bool)
+    if lod is not None:
+        inside &= d >= lod
+    if hid is not None:
+        inside &= d <= hid
+    lo_wins = None if lod is None else (d < lod if hid is None else (d < lod) & (lod <= hid))
+    hi_wins = None if hid is None else (d if lod is None else xp.maximum(d, lod)) > hid
+    return tuple(None if m is None else _const(a, m) for m in (inside, lo_wins, hi_wins))
 
 
 clip = clamp
@@ -395,17 +464,17 @@ def _extremum(a, b, name: str) -> Tensor:
             f"{name}: shapes {shape_str(a.data.shape)} and {shape_str(b.data.shape)} cannot be broadcast together"
         ) from None
 
+    wins = gt if name == "maximum" else lt
+
     def backward(g):
         # Ties split the gradient evenly between the two operands, as in PyTorch.
-        a_wins = ad > bd if name == "maximum" else ad < bd
-        b_wins = bd > ad if name == "maximum" else bd < ad
-        half_tie = (ad == bd) * 0.5
-        return (
-            unbroadcast(g * _const(a, (a_wins + half_tie).astype(g.data.dtype)), a.data.shape) if a._rg else None,
-            unbroadcast(g * _const(a, (b_wins + half_tie).astype(g.data.dtype)), b.data.shape) if b._rg else None,
-        )
+        tie = (a == b) * 0.5
+        return lambda: g * (wins(a, b) + tie), lambda: g * (wins(b, a) + tie)
 
-    return make(out, (a, b), backward, name)
+    def jvp(ta, tb):
+        return where(wins(a, b), ta, where(wins(b, a), tb, (ta + tb) * 0.5))
+
+    return make(out, (a, b), backward, name, jvp)
 
 
 def maximum(a, b) -> Tensor:
@@ -454,12 +523,18 @@ def where(condition, input, other) -> Tensor:  # noqa: A002  (torch's argument n
     def backward(g):
         grads = []
         if isinstance(x, Tensor):
-            grads.append(unbroadcast(where(cond, g, 0.0), x.data.shape) if x._rg else None)
+            grads.append(lambda: where(cond, g, 0.0))
         if isinstance(y, Tensor):
-            grads.append(unbroadcast(where(cond, 0.0, g), y.data.shape) if y._rg else None)
+            grads.append(lambda: where(cond, 0.0, g))
         return tuple(grads)
 
-    return make(out, parents, backward, "where")
+    def jvp(*tangents):
+        tangents = iter(tangents)
+        tx = next(tangents) if isinstance(x, Tensor) else 0.0
+        ty = next(tangents) if isinstance(y, Tensor) else 0.0
+        return where(cond, tx, ty)
+
+    return make(out, parents, backward, "where", jvp)
 
 
 def _torch_dtype_name(t: Tensor) -> str:
@@ -476,39 +551,39 @@ def _tensor_where(self: Tensor, condition, other) -> Tensor:
 def sign(a: Tensor) -> Tensor:
     """-1, 0 or 1 elementwise (zero gradient everywhere)."""
 
-    def backward(g):
-        return (_zero_grad(a, g),)
-
-    return make(a._device.xp.sign(a.data), (a,), backward, "sign")
+    return make(a._device.xp.sign(a.data), (a,), _zero_backward, "sign", _zero_jvp)
 
 
 def floor(a: Tensor) -> Tensor:
     """Round down (zero gradient; integer tensors are returned unchanged in value)."""
 
-    def backward(g):
-        return (_zero_grad(a, g),)
-
-    return make(a._device.xp.floor(a.data) if a.data.dtype.kind == "f" else a.data.copy(), (a,), backward, "floor")
+    return make(
+        a._device.xp.floor(a.data) if a.data.dtype.kind == "f" else a.data.copy(),
+        (a,),
+        _zero_backward,
+        "floor",
+        _zero_jvp,
+    )
 
 
 def ceil(a: Tensor) -> Tensor:
     """Round up (zero gradient)."""
 
-    def backward(g):
-        return (_zero_grad(a, g),)
-
-    return make(a._device.xp.ceil(a.data) if a.data.dtype.kind == "f" else a.data.copy(), (a,), backward, "ceil")
+    return make(
+        a._device.xp.ceil(a.data) if a.data.dtype.kind == "f" else a.data.copy(),
+        (a,),
+        _zero_backward,
+        "ceil",
+        _zero_jvp,
+    )
 
 
 def round(a: Tensor, decimals: int = 0) -> Tensor:  # noqa: A001  (torch.round)
     """Round half to even, to ``decimals`` places (zero gradient)."""
 
-    def backward(g):
-        return (_zero_grad(a, g),)
-
     d = a.data
     out = a._device.xp.round(d, decimals) if d.dtype.kind == "f" else d.copy()
-    return make(out, (a,), backward, "round")
+    return make(out, (a,), _zero_backward, "round", _zero_jvp)
 
 
 def floor_divide(a, b) -> Tensor:

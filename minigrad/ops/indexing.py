@@ -18,6 +18,7 @@ from .. import _state
 from .. import backend as B
 from ..tensor import Tensor, _check_inplace, make, make_leaf, shape_str
 from ._util import normalize_dims
+from .elementwise import where
 
 __all__ = ["gather", "index_select", "take_along_dim", "masked_fill"]
 
@@ -191,7 +192,10 @@ def index_with_key(a: Tensor, key: tuple, op: str = "index", accumulate: bool = 
     def backward(g):
         return (_scatter_into_zeros(g, key, src, accumulate),)
 
-    return make(_take(a.data, key), (a,), backward, op)
+    def jvp(t):
+        return index_with_key(t, key, op, accumulate)
+
+    return make(_take(a.data, key), (a,), backward, op, jvp)
 
 
 def _take(arr, key: tuple):
@@ -226,7 +230,10 @@ def _scatter_into_zeros(g: Tensor, key: tuple, shape: tuple, accumulate: bool) -
     def backward(gg):
         return (index_with_key(gg, key, "index", accumulate),)
 
-    return make(out, (g,), backward, "index_backward")
+    def jvp(t):
+        return _scatter_into_zeros(t, key, shape, accumulate)
+
+    return make(out, (g,), backward, "index_backward", jvp)
 
 
 def _op_name(key: tuple) -> str:
@@ -423,19 +430,17 @@ def masked_fill(a: Tensor, mask: Tensor, value) -> Tensor:
         ) from None
     xp = a._device.xp
     out = xp.where(m, xp.asarray(fill).astype(a.data.dtype), a.data)
-    a_shape = a.data.shape
     parents = (a, value) if isinstance(value, Tensor) else (a,)
+    filled = make_leaf(xp.broadcast_to(m, shape), a._device)
 
     def backward(g):
-        from ._util import unbroadcast
+        grads = (lambda: where(filled, 0.0, g), lambda: where(filled, g, 0.0).sum())
+        return grads[: len(parents)]
 
-        keep = make_leaf(xp.broadcast_to(~m, shape).astype(g.data.dtype), g._device)
-        ga = unbroadcast(g * keep, a_shape)
-        if len(parents) == 1:
-            return (ga,)
-        return ga, (g * (1 - keep)).sum()
+    def jvp(ta, tv=None):
+        return where(filled, 0.0 if tv is None else tv, ta)
 
-    return make(out, parents, backward, "masked_fill")
+    return make(out, parents, backward, "masked_fill", jvp)
 
 
 def masked_fill_(a: Tensor, mask: Tensor, value) -> Tensor:

@@ -6,8 +6,11 @@ mixing float32 weights with float64 data is almost always a bug worth hearing ab
 
 from __future__ import annotations
 
+import functools
+import operator
+
 from ..tensor import Tensor, make, make_leaf, shape_str
-from ._util import binary_arrays, check_same_device, unbroadcast
+from ._util import binary_arrays, check_same_device
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "outer", "einsum"]
 
@@ -44,26 +47,23 @@ def _matmul(a: Tensor, b: Tensor, op: str) -> Tensor:
     except ValueError:
         raise _matmul_error(a, b) from None
     a_vec, b_vec = ad.ndim == 1, bd.ndim == 1
-    a_shape, b_shape = ad.shape, bd.shape
 
     def backward(g):
-        # Treat vectors as (1, k) / (k, 1) matrices, then sum away the batch dims broadcasting added.
-        A = a.reshape(1, -1) if a_vec else a
-        Bm = b.reshape(-1, 1) if b_vec else b
-        if a_vec and b_vec:
-            g = g.reshape(1, 1)
-        elif a_vec:
-            g = g.unsqueeze(-2)
-        elif b_vec:
+        # Vectors are (1, k) / (k, 1) matrices here; the engine sums away batch dims broadcasting added.
+        A = a.unsqueeze(0) if a_vec else a
+        Bm = b.unsqueeze(-1) if b_vec else b
+        if a_vec:
+            g = g.unsqueeze(-2 if not b_vec else 0)
+        if b_vec:
             g = g.unsqueeze(-1)
-        ga = gb = None
-        if a._rg:
-            ga = unbroadcast(g @ Bm.transpose(-1, -2), A.data.shape).reshape(a_shape)
-        if b._rg:
-            gb = unbroadcast(A.transpose(-1, -2) @ g, Bm.data.shape).reshape(b_shape)
+        ga = (lambda: (g @ Bm.mT).squeeze(-2)) if a_vec else (lambda: g @ Bm.mT)
+        gb = (lambda: (A.mT @ g).squeeze(-1)) if b_vec else (lambda: A.mT @ g)
         return ga, gb
 
-    return make(out, (a, b), backward, op)
+    def jvp(ta, tb):
+        return ta @ b + a @ tb
+
+    return make(out, (a, b), backward, op, jvp)
 
 
 def matmul(a: Tensor, b: Tensor) -> Tensor:
@@ -138,9 +138,12 @@ def outer(a: Tensor, b: Tensor) -> Tensor:
     xp = a._device.xp
 
     def backward(g):
-        return (g @ b.to(g.data.dtype) if a._rg else None, a.to(g.data.dtype) @ g if b._rg else None)
+        return lambda: g @ b.to(g.dtype), lambda: a.to(g.dtype) @ g
 
-    return make(xp.multiply.outer(ad, bd), (a, b), backward, "outer")
+    def jvp(ta, tb):
+        return outer(ta, b) + outer(a, tb)
+
+    return make(xp.multiply.outer(ad, bd), (a, b), backward, "outer", jvp)
 
 
 # ---------------------------------------------------------------- einsum
@@ -253,11 +256,7 @@ def _einsum(subs: list, out_sub: str, operands: tuple, sizes: dict) -> Tensor:
     out = xp.einsum(spec, *(t.data for t in operands), optimize=len(operands) > 2)
 
     def backward(g):
-        grads = []
-        for i, t in enumerate(operands):
-            if not t._rg:
-                grads.append(None)
-                continue
+        def operand_grad(i):
             others = [s for j, s in enumerate(subs) if j != i]
             # Letters only this operand has (summed out in forward) come back by broadcasting.
             kept = "".join(c for c in subs[i] if c in out_sub or any(c in s for s in others))
@@ -267,10 +266,16 @@ def _einsum(subs: list, out_sub: str, operands: tuple, sizes: dict) -> Tensor:
                 gi = gi.reshape(tuple(sizes[c] if c in kept else 1 for c in subs[i])).expand(
                     tuple(sizes[c] for c in subs[i])
                 )
-            grads.append(gi)
-        return tuple(grads)
+            return gi
 
-    return make(out, operands, backward, "einsum")
+        return tuple(functools.partial(operand_grad, i) for i in range(len(operands)))
+
+    def jvp(*tangents):
+        # Product rule: one term per operand, with that operand replaced by its tangent.
+        terms = (_einsum(subs, out_sub, operands[:i] + (t,) + operands[i + 1 :], sizes) for i, t in enumerate(tangents))
+        return functools.reduce(operator.add, terms)
+
+    return make(out, operands, backward, "einsum", jvp)
 
 
 def _rmatmul(self: Tensor, other) -> Tensor:

@@ -26,7 +26,10 @@ def tril(input: Tensor, diagonal: int = 0) -> Tensor:  # noqa: A002  (torch's ar
     def backward(g):
         return (g.tril(k),)
 
-    return make(a._device.xp.tril(a.data, k), (a,), backward, "tril")
+    def jvp(t):
+        return t.tril(k)
+
+    return make(a._device.xp.tril(a.data, k), (a,), backward, "tril", jvp)
 
 
 def triu(input: Tensor, diagonal: int = 0) -> Tensor:  # noqa: A002
@@ -38,7 +41,10 @@ def triu(input: Tensor, diagonal: int = 0) -> Tensor:  # noqa: A002
     def backward(g):
         return (g.triu(k),)
 
-    return make(a._device.xp.triu(a.data, k), (a,), backward, "triu")
+    def jvp(t):
+        return t.triu(k)
+
+    return make(a._device.xp.triu(a.data, k), (a,), backward, "triu", jvp)
 
 
 def _diagonal_index(xp, shape: tuple, k: int) -> tuple:
@@ -68,7 +74,10 @@ def diag(input: Tensor, diagonal: int = 0) -> Tensor:  # noqa: A002
     def backward(g):
         return (g.diag(k),)
 
-    return make(a._device.xp.diag(a.data, k), (a,), backward, "diag")
+    def jvp(t):
+        return t.diag(k)
+
+    return make(a._device.xp.diag(a.data, k), (a,), backward, "diag", jvp)
 
 
 def trace(input: Tensor) -> Tensor:  # noqa: A002
@@ -82,8 +91,12 @@ def trace(input: Tensor) -> Tensor:  # noqa: A002
     def backward(g):
         return (g * eye,)
 
+    def jvp(t):
+        return t.trace()
+
     d = a.data
-    return make(xp.asarray(d.trace(), dtype=d.dtype if d.dtype.kind == "f" else B.int64), (a,), backward, "trace")
+    out = xp.asarray(d.trace(), dtype=d.dtype if d.dtype.kind == "f" else B.int64)
+    return make(out, (a,), backward, "trace", jvp)
 
 
 def cross(input: Tensor, other: Tensor, dim=None) -> Tensor:  # noqa: A002
@@ -113,7 +126,10 @@ def cross(input: Tensor, other: Tensor, dim=None) -> Tensor:  # noqa: A002
     def backward(g):
         return cross(b, g, ax), cross(g, a, ax)
 
-    return make(a._device.xp.cross(ad, bd, axis=ax), (a, b), backward, "cross")
+    def jvp(ta, tb):
+        return cross(ta, b, ax) + cross(a, tb, ax)
+
+    return make(a._device.xp.cross(ad, bd, axis=ax), (a, b), backward, "cross", jvp)
 
 
 def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A002

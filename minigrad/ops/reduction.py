@@ -13,6 +13,7 @@ import contextlib
 import weakref
 
 from .. import backend as B
+from ..creation import zeros_like
 from ..tensor import Tensor, make, make_leaf
 from ._util import normalize_dims
 from .elementwise import maximum, minimum, where
@@ -105,7 +106,10 @@ def sum(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:  # no
     def backward(g):
         return (_expand_back(g, shape, axes, keepdim),)
 
-    return make(d.sum(axis=axes, keepdims=keepdim, dtype=out_dtype), (a,), backward, "sum")
+    def jvp(t):
+        return t.sum(dim=axes, keepdim=keepdim)
+
+    return make(d.sum(axis=axes, keepdims=keepdim, dtype=out_dtype), (a,), backward, "sum", jvp)
 
 
 def mean(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
@@ -125,7 +129,10 @@ def mean(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
     def backward(g):
         return (_expand_back(g, shape, axes, keepdim) / count,)
 
-    return make(d.mean(axis=axes, keepdims=keepdim), (a,), backward, "mean")
+    def jvp(t):
+        return t.mean(dim=axes, keepdim=keepdim)
+
+    return make(d.mean(axis=axes, keepdims=keepdim), (a,), backward, "mean", jvp)
 
 
 def _variance_args(op: str, dim, unbiased, correction):
@@ -169,7 +176,11 @@ def var(a: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction
         centred = a - a.mean(dim=axes, keepdim=True)
         return (_expand_back(g, shape, axes, keepdim) * centred * scale,)
 
-    return make(out, (a,), backward, "var")
+    def jvp(t):
+        centred = a - a.mean(dim=axes, keepdim=True)
+        return (centred * t).sum(dim=axes, keepdim=keepdim) * scale
+
+    return make(out, (a,), backward, "var", jvp)
 
 
 def std(a: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None) -> Tensor:
@@ -183,7 +194,12 @@ def std(a: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction
         centred = a - a.mean(dim=axes, keepdim=True)
         return (_expand_back(g / out_ref(), shape, axes, keepdim) * centred * scale,)
 
-    out = make(a._device.xp.sqrt(variance), (a,), backward, "std")
+    def jvp(t):
+        centred = a - a.mean(dim=axes, keepdim=True)
+        std_of_a = ((centred * centred).sum(dim=axes, keepdim=keepdim) * scale).sqrt()
+        return (centred * t).sum(dim=axes, keepdim=keepdim) * scale / std_of_a
+
+    out = make(a._device.xp.sqrt(variance), (a,), backward, "std", jvp)
     out_ref = weakref.ref(out)
     return out
 
@@ -192,19 +208,25 @@ def std(a: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction
 def _even_extremum(a: Tensor, dim, keepdim: bool, is_max: bool, op: str) -> Tensor:
     """max/min over ``axes``; the gradient is split evenly among the tied extreme elements."""
     d = a.data
-    xp = a._device.xp
     axes = _axes(dim, d.ndim)
     _check_nonempty(d, axes, op, dim)
     out_k = d.max(axis=axes, keepdims=True) if is_max else d.min(axis=axes, keepdims=True)
     shape = d.shape
 
     def backward(g):
-        hit = (d == out_k) | (xp.isnan(d) & xp.isnan(out_k))
-        weights = hit / hit.sum(axis=axes, keepdims=True)
-        return (_expand_back(g, shape, axes, keepdim) * _const(a, weights.astype(g.data.dtype)),)
+        m = _keep(out_ref(), shape, axes, keepdim)
+        hit = ((a == m) | (a.isnan() & m.isnan())).to(g.dtype)
+        return (_expand_back(g, shape, axes, keepdim) * hit / hit.sum(dim=axes, keepdim=True),)
+
+    def jvp(t):
+        m = _const(a, out_k)
+        hit = ((a == m) | (a.isnan() & m.isnan())).to(t.dtype)
+        return (t * hit / hit.sum(dim=axes, keepdim=True)).sum(dim=axes, keepdim=keepdim)
 
     out = out_k if keepdim else out_k.reshape(tuple(n for i, n in enumerate(shape) if i not in axes))
-    return make(out, (a,), backward, op)
+    node = make(out, (a,), backward, op, jvp)
+    out_ref = weakref.ref(node)
+    return node
 
 
 def _indexed_extremum(a: Tensor, dim, keepdim: bool, is_max: bool, op: str):
@@ -216,21 +238,27 @@ def _indexed_extremum(a: Tensor, dim, keepdim: bool, is_max: bool, op: str):
     result = MaxResult if is_max else MinResult
     if d.ndim == 0:
         normalize_dims(dim, 0)
-        return result(make(d.copy(), (a,), lambda g: (g,), op), make_leaf(xp.zeros((), dtype=B.int64), a._device))
+        value = make(d.copy(), (a,), lambda g: (g,), op, lambda t: t)
+        return result(value, make_leaf(xp.zeros((), dtype=B.int64), a._device))
     (ax,) = normalize_dims(dim, d.ndim)
     _check_nonempty(d, (ax,), op, dim)
     idx = xp.expand_dims((xp.argmax if is_max else xp.argmin)(d, axis=ax), ax)
     values = xp.take_along_axis(d, idx, axis=ax)
     shape = d.shape
+    positions = make_leaf(xp.arange(shape[ax]).reshape((-1,) + (1,) * (len(shape) - ax - 1)), a._device)
+    index = make_leaf(idx, a._device)
 
     def backward(g):
-        positions = xp.arange(shape[ax]).reshape((-1,) + (1,) * (len(shape) - ax - 1))
-        return (_expand_back(g, shape, (ax,), keepdim) * _const(a, positions == idx),)
+        return (_expand_back(g, shape, (ax,), keepdim) * (positions == index),)
 
     indices = idx if keepdim else idx.squeeze(ax)
     if not keepdim:
         values = values.squeeze(ax)
-    return result(make(values, (a,), backward, op), make_leaf(indices.astype(B.int64, copy=False), a._device))
+
+    def jvp(t):
+        return (t * (positions == index)).sum(dim=ax, keepdim=keepdim)
+
+    return result(make(values, (a,), backward, op, jvp), make_leaf(indices.astype(B.int64, copy=False), a._device))
 
 
 def max(a: Tensor, dim=None, keepdim: bool = False):  # noqa: A001  (torch.max)
@@ -343,7 +371,11 @@ def prod(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
         others = _prod_others(a, axes, _keep(out_ref(), shape, axes, keepdim))
         return (_expand_back(g, shape, axes, keepdim) * others,)
 
-    out = make(d.prod(axis=axes, keepdims=keepdim, dtype=out_dtype), (a,), backward, "prod")
+    def jvp(t):
+        others = _prod_others(a, axes, a.prod(dim=axes, keepdim=True))
+        return (t * others).sum(dim=axes, keepdim=keepdim)
+
+    out = make(d.prod(axis=axes, keepdims=keepdim, dtype=out_dtype), (a,), backward, "prod", jvp)
     out_ref = weakref.ref(out)
     return out
 
@@ -378,7 +410,10 @@ def logsumexp(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
         y = _keep(out_ref(), shape, axes, keepdim)
         return (_keep(g, shape, axes, keepdim) * (a - y).exp(),)
 
-    node = make(out, (a,), backward, "logsumexp")
+    def jvp(t):
+        return (t * (a - a.logsumexp(axes, keepdim=True)).exp()).sum(dim=axes, keepdim=keepdim)
+
+    node = make(out, (a,), backward, "logsumexp", jvp)
     out_ref = weakref.ref(node)
     return node
 
@@ -420,20 +455,32 @@ def norm(a: Tensor, p=2, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
     def backward(g):
         gk = _keep(g, shape, axes, keepdim)
         if p == 0:
-            return (_const(a, xp.zeros(shape, dtype=g.data.dtype)),)
+            return (zeros_like(a, dtype=g.dtype),)
         if p == 1:
             return (gk * a.sign(),)
         nk = _keep(out_ref(), shape, axes, keepdim)
         if p == inf or p == -inf:
-            hit = ab == nk.data
-            weights = (hit / hit.sum(axis=axes, keepdims=True)).astype(g.data.dtype)
-            return (gk * a.sign() * _const(a, weights),)
-        safe = where(_const(a, nk.data == 0), 1.0, nk)  # zero norm: zero gradient instead of 0/0
+            hit = (a.abs() == nk).to(g.dtype)
+            return (gk * a.sign() * hit / hit.sum(dim=axes, keepdim=True),)
+        safe = where(nk == 0, 1.0, nk)  # zero norm: zero gradient instead of 0/0
         if p == 2:
             return (gk * a / safe,)
         return (gk * a.sign() * a.abs() ** (p - 1) / safe ** (p - 1),)
 
-    node = make(out, (a,), backward, "norm")
+    def jvp(t):
+        if p == 0:
+            return zeros_like(t).sum(dim=axes, keepdim=keepdim)
+        if p == 1:
+            return (t * a.sign()).sum(dim=axes, keepdim=keepdim)
+        if p == inf or p == -inf:
+            nk = _const(a, ab.max(axis=axes, keepdims=True) if p > 0 else ab.min(axis=axes, keepdims=True))
+            hit = (a.abs() == nk).to(t.dtype)
+            return (t * a.sign() * hit / hit.sum(dim=axes, keepdim=True)).sum(dim=axes, keepdim=keepdim)
+        nk = a.norm(p, dim=axes, keepdim=True)
+        safe = where(nk == 0, 1.0, nk)
+        return (t * a.sign() * a.abs() ** (p - 1) / safe ** (p - 1)).sum(dim=axes, keepdim=keepdim)
+
+    node = make(out, (a,), backward, "norm", jvp)
     out_ref = weakref.ref(node)
     return node
 
@@ -456,7 +503,11 @@ def softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
         y = out_ref()
         return ((g - (g * y).sum(dim=axes, keepdim=True)) * y,)
 
-    out = make(e / e.sum(axis=axes, keepdims=True), (a,), backward, "softmax")
+    def jvp(t):
+        y = a.softmax(axes[0])
+        return (t - (t * y).sum(dim=axes, keepdim=True)) * y
+
+    out = make(e / e.sum(axis=axes, keepdims=True), (a,), backward, "softmax", jvp)
     out_ref = weakref.ref(out)
     return out
 
@@ -472,7 +523,10 @@ def log_softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
     def backward(g):
         return (g - out_ref().exp() * g.sum(dim=axes, keepdim=True),)
 
-    out = make(out_arr, (a,), backward, "log_softmax")
+    def jvp(t):
+        return t - (t * a.softmax(axes[0])).sum(dim=axes, keepdim=True)
+
+    out = make(out_arr, (a,), backward, "log_softmax", jvp)
     out_ref = weakref.ref(out)
     return out
 
@@ -483,13 +537,16 @@ def cumsum(a: Tensor, dim: int, dtype=None) -> Tensor:
     out_dtype = B.to_dtype(dtype) if dtype is not None else (B.int64 if d.dtype.kind in "biu" else d.dtype)
     if d.ndim == 0:
         normalize_dims(dim, 0)
-        return make(d.astype(out_dtype), (a,), lambda g: (g,), "cumsum")
+        return make(d.astype(out_dtype), (a,), lambda g: (g,), "cumsum", lambda t: t)
     (ax,) = normalize_dims(dim, d.ndim)
 
     def backward(g):
         return (g.sum(dim=ax, keepdim=True) - g.cumsum(ax) + g,)
 
-    return make(a._device.xp.cumsum(d, axis=ax, dtype=out_dtype), (a,), backward, "cumsum")
+    def jvp(t):
+        return t.cumsum(ax)
+
+    return make(a._device.xp.cumsum(d, axis=ax, dtype=out_dtype), (a,), backward, "cumsum", jvp)
 
 
 def _bind() -> None:

@@ -26,7 +26,7 @@ def cumprod(input: Tensor, dim: int, *, dtype=None) -> Tensor:  # noqa: A002  (t
     out_dtype = B.to_dtype(dtype) if dtype is not None else (B.int64 if d.dtype.kind in "biu" else d.dtype)
     ax = _one_axis(a, dim, "cumprod")
     if d.ndim == 0:
-        return make(d.astype(out_dtype), (a,), lambda g: (g,), "cumprod")
+        return make(d.astype(out_dtype), (a,), lambda g: (g,), "cumprod", lambda t: t)
     n = d.shape[ax]
 
     def backward(g):
@@ -42,8 +42,21 @@ def cumprod(input: Tensor, dim: int, *, dtype=None) -> Tensor:  # noqa: A002  (t
         return ((stack(tail[::-1], -1) * before).movedim(-1, ax),)
 
     if n == 0:
-        return make(d.astype(out_dtype), (a,), lambda g: (g,), "cumprod")
-    return make(a._device.xp.cumprod(d, axis=ax, dtype=out_dtype), (a,), backward, "cumprod")
+        return make(d.astype(out_dtype), (a,), lambda g: (g,), "cumprod", lambda t: t)
+
+    def jvp(t):
+        from .shape import stack
+
+        tm, am = t.movedim(ax, -1), a.movedim(ax, -1)
+        y, ty = am[..., 0], tm[..., 0]
+        tangents = [ty]
+        for i in range(1, n):  # y_i = y_{i-1} a_i, so dy_i = dy_{i-1} a_i + y_{i-1} da_i (exact at zeros)
+            ty = ty * am[..., i] + y * tm[..., i]
+            y = y * am[..., i]
+            tangents.append(ty)
+        return stack(tangents, -1).movedim(-1, ax)
+
+    return make(a._device.xp.cumprod(d, axis=ax, dtype=out_dtype), (a,), backward, "cumprod", jvp)
 
 
 def _int_tuple(x, op: str, arg: str) -> tuple:
@@ -75,7 +88,10 @@ def roll(input: Tensor, shifts, dims=None) -> Tensor:  # noqa: A002
     def backward(g):
         return (g.roll(back, axes),)
 
-    return make(a._device.xp.roll(a.data, shifts, axis=axes), (a,), backward, "roll")
+    def jvp(t):
+        return t.roll(shifts, axes)
+
+    return make(a._device.xp.roll(a.data, shifts, axis=axes), (a,), backward, "roll", jvp)
 
 
 def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Tensor:  # noqa: A002

@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import backend as B
 from ..tensor import Tensor, make, shape_str
-from ._util import check_same_device, normalize_dims, unbroadcast
+from ._util import check_same_device, normalize_dims
 
 __all__ = [
     "reshape",
@@ -85,7 +85,10 @@ def reshape(a: Tensor, *shape) -> Tensor:
     def backward(g):
         return (g.reshape(src),)
 
-    return make(out, (a,), backward, "reshape")
+    def jvp(t):
+        return t.reshape(shape)
+
+    return make(out, (a,), backward, "reshape", jvp)
 
 
 def flatten(a: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
@@ -133,7 +136,10 @@ def unsqueeze(a: Tensor, dim: int) -> Tensor:
     def backward(g):
         return (g.reshape(src),)
 
-    return make(a._device.xp.expand_dims(a.data, axis), (a,), backward, "unsqueeze")
+    def jvp(t):
+        return t.unsqueeze(axis)
+
+    return make(a._device.xp.expand_dims(a.data, axis), (a,), backward, "unsqueeze", jvp)
 
 
 def squeeze(a: Tensor, dim=None) -> Tensor:
@@ -147,7 +153,10 @@ def squeeze(a: Tensor, dim=None) -> Tensor:
     def backward(g):
         return (g.reshape(src),)
 
-    return make(a._device.xp.squeeze(a.data, axis=axes), (a,), backward, "squeeze")
+    def jvp(t):
+        return t.squeeze(axes)
+
+    return make(a._device.xp.squeeze(a.data, axis=axes), (a,), backward, "squeeze", jvp)
 
 
 def permute(a: Tensor, *dims) -> Tensor:
@@ -169,7 +178,10 @@ def permute(a: Tensor, *dims) -> Tensor:
     def backward(g):
         return (g.permute(inverse),)
 
-    return make(a._device.xp.transpose(a.data, axes), (a,), backward, "permute")
+    def jvp(t):
+        return t.permute(axes)
+
+    return make(a._device.xp.transpose(a.data, axes), (a,), backward, "permute", jvp)
 
 
 def transpose(a: Tensor, dim0: int, dim1: int) -> Tensor:
@@ -182,7 +194,10 @@ def transpose(a: Tensor, dim0: int, dim1: int) -> Tensor:
     def backward(g):
         return (g.transpose(d0, d1),)
 
-    return make(a._device.xp.swapaxes(a.data, d0, d1), (a,), backward, "transpose")
+    def jvp(t):
+        return t.transpose(d0, d1)
+
+    return make(a._device.xp.swapaxes(a.data, d0, d1), (a,), backward, "transpose", jvp)
 
 
 swapaxes = transpose
@@ -250,10 +265,15 @@ def expand(a: Tensor, *shape) -> Tensor:
     if target == src:
         return a
 
-    def backward(g):
-        return (unbroadcast(g, src),)
+    def jvp(t):
+        return t.expand(target)
 
-    return make(a._device.xp.broadcast_to(a.data, target), (a,), backward, "expand")
+    return make(a._device.xp.broadcast_to(a.data, target), (a,), _expand_backward, "expand", jvp)
+
+
+def _expand_backward(g):
+    """Backward of ``expand``: the gradient as is; the engine sums it back over the expanded dims."""
+    return (g,)
 
 
 def broadcast_to(a: Tensor, shape) -> Tensor:
@@ -282,7 +302,10 @@ def repeat(a: Tensor, *repeats) -> Tensor:
         summed = g.reshape(interleaved).sum(dim=tuple(range(0, 2 * len(padded), 2)))
         return (summed.reshape(src),)
 
-    return make(out, (a,), backward, "repeat")
+    def jvp(t):
+        return t.repeat(*repeats)
+
+    return make(out, (a,), backward, "repeat", jvp)
 
 
 def tile(a: Tensor, *dims) -> Tensor:
@@ -344,7 +367,10 @@ def cat(tensors, dim: int = 0) -> Tensor:
     def backward(g):
         return tuple(_slice_along(g, axis, lo, hi, "slice") for lo, hi in zip(bounds[:-1], bounds[1:]))
 
-    return make(out, parts, backward, "cat")
+    def jvp(*tangents):
+        return cat(tangents, axis)
+
+    return make(out, parts, backward, "cat", jvp)
 
 
 concatenate = concat = cat
@@ -368,7 +394,10 @@ def stack(tensors, dim: int = 0) -> Tensor:
     def backward(g):
         return tuple(g.select(axis, i) for i in range(n))
 
-    return make(out, tensors, backward, "stack")
+    def jvp(*tangents):
+        return stack(tangents, axis)
+
+    return make(out, tensors, backward, "stack", jvp)
 
 
 # ---------------------------------------------------------------- cutting into pieces
@@ -453,7 +482,10 @@ def flip(a: Tensor, *dims) -> Tensor:
     def backward(g):
         return (g.flip(axes),)
 
-    return make(a._device.xp.flip(a.data, axis=axes), (a,), backward, "flip")
+    def jvp(t):
+        return t.flip(axes)
+
+    return make(a._device.xp.flip(a.data, axis=axes), (a,), backward, "flip", jvp)
 
 
 _PAD_MODES = ("constant", "reflect", "replicate", "circular")
@@ -507,9 +539,12 @@ def _pad_constant(a: Tensor, widths: tuple, value) -> Tensor:
         back = tuple((-lo if lo < 0 else 0, -hi if hi < 0 else 0) for lo, hi in widths)
         return (_pad_constant(ungrown, back, 0) if any(lo or hi for lo, hi in back) else ungrown,)
 
+    def jvp(t):
+        return _pad_constant(t, widths, 0)
+
     if all(lo == 0 and hi == 0 for lo, hi in widths):
         return a
-    return make(out, (a,), backward, "pad")
+    return make(out, (a,), backward, "pad", jvp)
 
 
 def _index_key(a: Tensor, key: tuple) -> Tensor:

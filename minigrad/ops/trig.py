@@ -50,7 +50,10 @@ def sinh(input: Tensor) -> Tensor:  # noqa: A002  (torch's argument name)
     def backward(g):
         return (g * a.cosh(),)
 
-    return make(a._device.xp.sinh(_float_data(a)), (a,), backward, "sinh")
+    def jvp(t):
+        return t * a.cosh()
+
+    return make(a._device.xp.sinh(_float_data(a)), (a,), backward, "sinh", jvp)
 
 
 def cosh(input: Tensor) -> Tensor:  # noqa: A002
@@ -60,7 +63,10 @@ def cosh(input: Tensor) -> Tensor:  # noqa: A002
     def backward(g):
         return (g * a.sinh(),)
 
-    return make(a._device.xp.cosh(_float_data(a)), (a,), backward, "cosh")
+    def jvp(t):
+        return t * a.sinh()
+
+    return make(a._device.xp.cosh(_float_data(a)), (a,), backward, "cosh", jvp)
 
 
 def expm1(input: Tensor) -> Tensor:  # noqa: A002
@@ -70,7 +76,10 @@ def expm1(input: Tensor) -> Tensor:  # noqa: A002
     def backward(g):
         return (g * a.exp(),)
 
-    return make(a._device.xp.expm1(_float_data(a)), (a,), backward, "expm1")
+    def jvp(t):
+        return t * a.exp()
+
+    return make(a._device.xp.expm1(_float_data(a)), (a,), backward, "expm1", jvp)
 
 
 # ---------------------------------------------------------------- tangent and inverses
@@ -82,7 +91,10 @@ def tan(input: Tensor) -> Tensor:  # noqa: A002
         y = out_ref()
         return (g * (y * y + 1),)
 
-    out = make(a._device.xp.tan(_float_data(a)), (a,), backward, "tan")
+    def jvp(t):
+        return t * (a.tan() ** 2 + 1)
+
+    out = make(a._device.xp.tan(_float_data(a)), (a,), backward, "tan", jvp)
     out_ref = weakref.ref(out)
     return out
 
@@ -94,7 +106,10 @@ def asin(input: Tensor) -> Tensor:  # noqa: A002
     def backward(g):
         return (g * (1 - a * a).rsqrt(),)
 
-    return make(a._device.xp.arcsin(_float_data(a)), (a,), backward, "asin")
+    def jvp(t):
+        return t * (1 - a * a).rsqrt()
+
+    return make(a._device.xp.arcsin(_float_data(a)), (a,), backward, "asin", jvp)
 
 
 def acos(input: Tensor) -> Tensor:  # noqa: A002
@@ -104,7 +119,10 @@ def acos(input: Tensor) -> Tensor:  # noqa: A002
     def backward(g):
         return (-g * (1 - a * a).rsqrt(),)
 
-    return make(a._device.xp.arccos(_float_data(a)), (a,), backward, "acos")
+    def jvp(t):
+        return -t * (1 - a * a).rsqrt()
+
+    return make(a._device.xp.arccos(_float_data(a)), (a,), backward, "acos", jvp)
 
 
 def atan(input: Tensor) -> Tensor:  # noqa: A002
@@ -114,7 +132,10 @@ def atan(input: Tensor) -> Tensor:  # noqa: A002
     def backward(g):
         return (g / (a * a + 1),)
 
-    return make(a._device.xp.arctan(_float_data(a)), (a,), backward, "atan")
+    def jvp(t):
+        return t / (a * a + 1)
+
+    return make(a._device.xp.arctan(_float_data(a)), (a,), backward, "atan", jvp)
 
 
 def atan2(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
@@ -130,7 +151,10 @@ def atan2(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
         r2 = x * x + y * y
         return g * x / r2, -g * y / r2
 
-    return make(y._device.xp.arctan2(yd, xd), (y, x), backward, "atan2")
+    def jvp(ty, tx):
+        return (ty * x - tx * y) / (x * x + y * y)
+
+    return make(y._device.xp.arctan2(yd, xd), (y, x), backward, "atan2", jvp)
 
 
 arcsin, arccos, arctan, arctan2 = asin, acos, atan, atan2
@@ -146,7 +170,10 @@ def logaddexp(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     def backward(g):
         return g * (a - b).sigmoid(), g * (b - a).sigmoid()
 
-    return make(a._device.xp.logaddexp(ad, bd), (a, b), backward, "logaddexp")
+    def jvp(ta, tb):
+        return ta * (a - b).sigmoid() + tb * (b - a).sigmoid()
+
+    return make(a._device.xp.logaddexp(ad, bd), (a, b), backward, "logaddexp", jvp)
 
 
 def lerp(input: Tensor, end: Tensor, weight) -> Tensor:  # noqa: A002
@@ -171,12 +198,18 @@ def lerp(input: Tensor, end: Tensor, weight) -> Tensor:  # noqa: A002
         def backward_tensor_weight(g):
             return g * (1 - w), g * w, g * (end - start)
 
-        return make(out, (start, end, w), backward_tensor_weight, "lerp")
+        def jvp_tensor_weight(ts, te, tw):
+            return ts * (1 - w) + te * w + tw * (end - start)
+
+        return make(out, (start, end, w), backward_tensor_weight, "lerp", jvp_tensor_weight)
 
     def backward(g):
         return g * (1 - weight), g * weight
 
-    return make(sd + weight * (ed - sd), (start, end), backward, "lerp")
+    def jvp(ts, te):
+        return ts * (1 - weight) + te * weight
+
+    return make(sd + weight * (ed - sd), (start, end), backward, "lerp", jvp)
 
 
 def _torch_name(t: Tensor) -> str:

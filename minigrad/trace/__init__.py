@@ -60,8 +60,8 @@ version in the header; errors name the line).
 
 ``state_at(k)`` -> :class:`State` after event k, derived from the events alone:
 ``nodes`` (id -> :class:`NodeState`: ``data``, ``grad`` (.grad), ``pass_grad``
-(the shown pass's gradient for it), ``status`` "untouched"/"pending"/"active"/
-"done"/"failed", ``freed``), ``event``, ``current_node``, ``current_edge``
+(the shown pass's gradient for it), ``status`` (:class:`NodeStatus`: FORWARD,
+UNTOUCHED, PENDING, ACTIVE, DONE, FAILED — every viewer's one vocabulary), ``freed``), ``event``, ``current_node``, ``current_edge``
 ((source, target)), ``shown_pass``, ``passes`` (active :class:`PassState`,
 outermost first), ``save_stack`` (grad()'s :class:`SavedGrads`, outermost first),
 ``error``. ``.grad``/``.data`` changes the user makes outside the engine
@@ -73,13 +73,21 @@ Stepping
 blocks it at each event until released: ``start()``, ``wait(timeout)`` -> status
 ("running", "paused", "finished", "failed", "stopped"), ``step()``, ``step_node()``,
 ``finish_node()``, ``continue_()``, ``run_to(node)``, ``pause()``, ``stop()``;
-``add_breakpoint(node=|op=|pass_kind=|nonfinite=True)``. It exposes ``trace``
+``add_breakpoint(node=|op=|pass_kind=|nonfinite=True, condition=, hit_count=)``. It exposes ``trace``
 (growing), ``paused_at`` (event), ``hit`` (Breakpoint), ``output`` (the script's
 stdout/stderr, :class:`OutputCapture`), ``exception``; callbacks ``on_pause``,
 ``on_end``, ``on_event``, ``on_output`` run in the worker thread. ``stop()`` raises
 :class:`StepperStopped` (a BaseException) in the script. See :mod:`minigrad.trace.stepper`.
+
+Breakpoints and words
+---------------------
+:class:`Breakpoint` (``matches(event, state)`` with a :class:`HitCounter` as the
+state; :func:`parse_breakpoint` reads ``--break`` texts) serves the Stepper and every
+replaying viewer alike. :mod:`minigrad.trace.describe` turns an event into words:
+``headline`` (short form), ``details`` (long form), ``node_label``, ``step_text``.
 """
 
+from .breakpoints import Breakpoint, HitCounter, parse_breakpoint
 from .events import (
     BACKWARD_KINDS,
     EVENT_TYPES,
@@ -107,7 +115,8 @@ from .output import OutputCapture
 from .recorder import listen, record
 from .snapshot import DEFAULT_MAX_VALUES, Snapshot, Stats, snapshot
 from .state import NodeState, PassState, SavedGrads, State
-from .stepper import Breakpoint, Stepper, StepperStopped
+from .status import NodeStatus
+from .stepper import Stepper, StepperStopped
 from .trace import SCHEMA_VERSION, Trace, TraceFormatError
 
 __all__ = [
@@ -126,12 +135,14 @@ __all__ = [
     "GradsRestored",
     "GradsSaved",
     "GraphFreed",
+    "HitCounter",
     "NodeCreated",
     "NodeEntered",
     "NodeFinished",
     "NodeInfo",
     "NodeNamed",
     "NodeState",
+    "NodeStatus",
     "OutputCapture",
     "PassFinished",
     "PassStarted",
@@ -147,6 +158,7 @@ __all__ = [
     "Trace",
     "TraceFormatError",
     "listen",
+    "parse_breakpoint",
     "record",
     "snapshot",
 ]

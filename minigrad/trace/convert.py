@@ -23,7 +23,6 @@ import weakref
 import numpy as np
 
 from .. import backend as B
-from ..autograd import engine as _engine
 from ..tensor import Tensor
 from . import events as E
 from .snapshot import DEFAULT_MAX_VALUES, snapshot, type_name
@@ -120,6 +119,7 @@ class Converter:
         self._pending: dict = {}  # frame -> [line, first seq, [weakref to node]]
         self._lock = threading.RLock()
         self._out: list = []
+        self._depth = 0
         self._shared: dict = {}  # id(array) -> (weak reference to it, version, Snapshot) for the current pass
 
     # ------------------------------------------------------------ entry points
@@ -135,14 +135,16 @@ class Converter:
         with self._lock:
             outer, out = self._out, []
             self._out = out  # a repr() of a captured value may make tensors: nested calls get their own list
+            outer_depth, self._depth = self._depth, fields.get("depth", 0)  # the pass depth the event happened at
             try:
-                if kind == "pass_started" and fields["depth"] == 1 or not _engine._pass_depth.depth:
+                if kind == "pass_started" and self._depth == 1 or not self._depth:
                     self._shared.clear()
                 if self._pending:
                     self._resolve_pending(force=False)
                 handler(fields)
             finally:
                 self._out = outer
+                self._depth = outer_depth
             return out
 
     def flush(self) -> list:
@@ -217,7 +219,7 @@ class Converter:
             else:
                 stack.pop()
                 order.append(n)
-        depth = _engine._pass_depth.depth
+        depth = self._depth
         pass_id = self._passes[depth - 1] if 0 < depth <= len(self._passes) else None
         frame = None
         if (not late and self.sources) or self.names:
@@ -276,7 +278,7 @@ class Converter:
     # ------------------------------------------------------------ raw kinds
     def _on_node_created(self, f) -> None:
         node = f["node"]
-        if not node._rg and (_engine._pass_depth.depth or _made_by_library(sys._getframe(1))):
+        if not node._rg and (self._depth or _made_by_library(sys._getframe(1))):
             return  # gradient arithmetic, seeds, optimizer updates: not part of a graph (recorded if one uses it)
         if node._id not in self._known:
             self._register(node, late=False)

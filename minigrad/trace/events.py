@@ -13,6 +13,7 @@ import types
 from dataclasses import dataclass, fields
 from typing import ClassVar
 
+from ..tensor import node_label
 from .snapshot import Snapshot
 
 __all__ = [
@@ -78,8 +79,8 @@ class NodeInfo:
 
     @property
     def label(self) -> str:
-        """The name, else ``op#id`` (``leaf#id`` for leaves), as the engine's messages write it."""
-        return self.name or f"{self.op or 'leaf'}#{self.id}"
+        """The name, else ``op#id`` (``leaf#id`` for leaves): :func:`minigrad.tensor.node_label`."""
+        return node_label(self.name, self.op, self.id)
 
 
 @dataclass(frozen=True)

@@ -14,10 +14,9 @@ import numpy as np
 
 from . import events as E
 from .snapshot import Snapshot
+from .status import NodeStatus
 
-__all__ = ["NodeState", "PassState", "SavedGrads", "State", "Replay", "STATUSES"]
-
-STATUSES = ("untouched", "pending", "active", "done", "failed")
+__all__ = ["NodeState", "PassState", "SavedGrads", "State", "Replay"]
 
 
 @dataclass(frozen=True)
@@ -26,17 +25,18 @@ class NodeState:
 
     ``data``: its value; ``grad``: its ``.grad`` (None when unset);
     ``pass_grad``: the gradient the shown pass has gathered for it so far
-    (its complete incoming gradient once ``active``); ``status``: in the shown
-    pass, "untouched" (no gradient yet), "pending" (gradient arriving, not yet
-    entered), "active" (entered, closure running), "done" or "failed" (the
-    pass raised while here); ``freed``: its graph edge was freed (retain_graph=False).
+    (its complete incoming gradient once ``ACTIVE``); ``status``: a
+    :class:`~minigrad.trace.status.NodeStatus` in the shown pass (UNTOUCHED: no
+    gradient yet, PENDING: gradient arriving, not yet entered, ACTIVE: entered,
+    its rule running, DONE, or FAILED: the pass raised while here); ``freed``: its
+    graph edge was freed (retain_graph=False).
     """
 
     id: int
     data: Snapshot
     grad: Snapshot | None
     pass_grad: Snapshot | None
-    status: str
+    status: NodeStatus
     freed: bool
 
 
@@ -147,10 +147,10 @@ class Replay:
             buf = self.pass_grad.setdefault(ev.pass_id, {})
             prev = buf.get(ev.node)
             buf[ev.node] = ev.grad if prev is None else _add(prev, ev.grad)
-            self.status.setdefault(ev.pass_id, {})[ev.node] = "pending"
+            self.status.setdefault(ev.pass_id, {})[ev.node] = NodeStatus.PENDING
         elif kind == "node_entered":
             self.pass_grad.setdefault(ev.pass_id, {})[ev.node] = ev.grad
-            self.status.setdefault(ev.pass_id, {})[ev.node] = "active"
+            self.status.setdefault(ev.pass_id, {})[ev.node] = NodeStatus.ACTIVE
             if ev.data is not None:
                 self.data[ev.node] = ev.data
         elif kind == "grad_accumulated":
@@ -159,10 +159,10 @@ class Replay:
             else:
                 self.pass_grad.setdefault(ev.pass_id, {})[ev.target] = ev.after
                 st = self.status.setdefault(ev.pass_id, {})
-                if st.get(ev.target, "untouched") == "untouched":
-                    st[ev.target] = "pending"
+                if st.get(ev.target, NodeStatus.UNTOUCHED) == NodeStatus.UNTOUCHED:
+                    st[ev.target] = NodeStatus.PENDING
         elif kind == "node_finished":
-            self.status.setdefault(ev.pass_id, {})[ev.node] = "done"
+            self.status.setdefault(ev.pass_id, {})[ev.node] = NodeStatus.DONE
         elif kind == "graph_freed":
             self.freed.update(ev.nodes)
         elif kind == "grads_restored":
@@ -176,7 +176,7 @@ class Replay:
             self._end_pass(ev.pass_id, ev.depth)
         elif kind == "error":
             if ev.node is not None:
-                self.status.setdefault(ev.pass_id, {})[ev.node] = "failed"
+                self.status.setdefault(ev.pass_id, {})[ev.node] = NodeStatus.FAILED
             self.errors[ev.pass_id] = ev
             self._end_pass(ev.pass_id, ev.depth)
 
@@ -185,7 +185,9 @@ class Replay:
         buf = self.pass_grad.get(shown, {})
         status = self.status.get(shown, {})
         nodes = {
-            nid: NodeState(nid, data, self.grad.get(nid), buf.get(nid), status.get(nid, "untouched"), nid in self.freed)
+            nid: NodeState(
+                nid, data, self.grad.get(nid), buf.get(nid), status.get(nid, NodeStatus.UNTOUCHED), nid in self.freed
+            )
             for nid, data in self.data.items()
         }
         current_node = ev.node_id if ev is not None else None

@@ -23,15 +23,15 @@ import runpy
 import sys
 import threading
 import traceback
-from dataclasses import dataclass
 
 from .. import _events
+from .breakpoints import Breakpoint, HitCounter
 from .convert import Converter
 from .output import OutputCapture, capture_thread_output
 from .snapshot import DEFAULT_MAX_VALUES
 from .trace import Trace
 
-__all__ = ["Stepper", "StepperStopped", "Breakpoint", "STATUSES"]
+__all__ = ["Stepper", "StepperStopped", "STATUSES"]
 
 STATUSES = ("created", "running", "paused", "finished", "failed", "stopped")
 _ENDED = ("finished", "failed", "stopped")
@@ -44,60 +44,6 @@ class StepperStopped(BaseException):
     A BaseException (like KeyboardInterrupt), so ``except Exception`` in the
     script does not swallow it.
     """
-
-
-@dataclass(frozen=True)
-class Breakpoint:
-    """Pause when the pass enters ``node`` (an id or a name), enters a node made by ``op``,
-    starts a pass of kind ``pass_kind`` ("backward" or "grad"), or, with ``nonfinite``,
-    when a gradient holding NaN or Inf appears. Set exactly one criterion.
-    """
-
-    node: int | str | None = None
-    op: str | None = None
-    pass_kind: str | None = None
-    nonfinite: bool = False
-
-    def __post_init__(self):
-        given = sum(x is not None for x in (self.node, self.op, self.pass_kind)) + bool(self.nonfinite)
-        if given != 1:
-            raise ValueError("a Breakpoint needs exactly one of node=, op=, pass_kind=, nonfinite=True")
-        if self.pass_kind is not None and self.pass_kind not in ("backward", "grad"):
-            raise ValueError(f"pass_kind must be 'backward' or 'grad', got {self.pass_kind!r}")
-
-    def matches(self, ev, trace: Trace) -> bool:
-        if self.nonfinite:
-            return _has_nonfinite_grad(ev)
-        if self.pass_kind is not None:
-            return ev.kind == "pass_started" and ev.pass_kind == self.pass_kind
-        if ev.kind != "node_entered":
-            return False
-        if self.op is not None:
-            info = trace.nodes.get(ev.node)
-            return info is not None and info.op == self.op
-        return _is_node(ev.node, self.node, trace)
-
-
-def _is_node(nid: int, key, trace: Trace) -> bool:
-    if isinstance(key, int):
-        return nid == key
-    info = trace.nodes.get(nid)
-    return info is not None and key in (info.name, info.label)
-
-
-def _has_nonfinite_grad(ev) -> bool:
-    kind = ev.kind
-    if kind in ("seeded", "node_entered"):
-        values = (ev.grad,)
-    elif kind == "closure_called":
-        values = ev.outputs
-    elif kind == "grad_reduced":
-        values = (ev.contribution, ev.reduced)
-    elif kind == "grad_accumulated":
-        values = (ev.contribution, ev.after)
-    else:
-        return False
-    return any(v is not None and v.has_nonfinite() for v in values)
 
 
 class Stepper:
@@ -138,6 +84,7 @@ class Stepper:
         self.argv = [str(a) for a in argv]
         meta = {"script": os.fspath(target), "argv": self.argv} if not callable(target) else {}
         self.trace = Trace(meta=meta)
+        self.hits = HitCounter(self.trace)
         self.output = OutputCapture(on_write=on_output)
         self.breakpoints: list = list(breakpoints)
         self.on_pause = on_pause
@@ -240,9 +187,11 @@ class Stepper:
             ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(StepperStopped))
         return self.join(max(timeout - 0.2, 0.0))
 
-    def add_breakpoint(self, node=None, op=None, pass_kind=None, nonfinite=False) -> Breakpoint:
-        """Add and return a :class:`Breakpoint` (exactly one criterion)."""
-        bp = Breakpoint(node=node, op=op, pass_kind=pass_kind, nonfinite=nonfinite)
+    def add_breakpoint(
+        self, node=None, op=None, pass_kind=None, nonfinite=False, condition=None, hit_count=1
+    ) -> Breakpoint:
+        """Add and return a :class:`Breakpoint` (exactly one criterion; see its fields)."""
+        bp = Breakpoint(node, op, pass_kind, nonfinite, condition, hit_count)
         with self._cond:
             self.breakpoints.append(bp)
         return bp
@@ -283,7 +232,7 @@ class Stepper:
         """False, or the Breakpoint (None when no breakpoint) that makes the script pause at ``ev``."""
         with self._cond:
             for bp in self.breakpoints:
-                if bp.matches(ev, self.trace):
+                if bp.matches(ev, self.hits):
                     return bp
             mode, arg = self._mode, self._mode_arg
             if self._pause_requested or mode == "step":
@@ -298,7 +247,7 @@ class Stepper:
                 return None
             return False
         if mode == "run_to":
-            return None if ev.kind == "node_entered" and _is_node(ev.node, arg, self.trace) else False
+            return None if Breakpoint(node=arg).hit(ev, self.trace.nodes) else False
         return False
 
     def _block(self, ev, hit) -> None:

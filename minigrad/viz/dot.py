@@ -3,12 +3,13 @@
 Tensor boxes are ``t<id>``, op nodes ``o<id>`` (the op that made tensor ``id``),
 the elision marker ``elided`` and the legend ``legend``. Boxes carry HTML-like
 labels so rows can be coloured; every node also gets a ``class`` attribute
-(``tensor role-param state-current``...) that survives into the SVG.
+(``tensor role-param state-active``...: the node's NodeStatus) that survives into the SVG.
 """
 
 from __future__ import annotations
 
-from .model import STATES, VGraph, VNode
+from ..trace.status import NodeStatus
+from .model import VGraph, VNode
 from .options import Options
 from .style import (
     EDGE_STYLE,
@@ -19,7 +20,6 @@ from .style import (
     ROLE_TEXT,
     SAVED_FILL,
     STATE_STYLE,
-    STATE_TEXT,
 )
 from .values import format_value
 
@@ -27,7 +27,8 @@ __all__ = ["DiagramWriter", "to_dot", "html_escape", "quote"]
 
 _FONT = "Helvetica"
 _TITLE_CHARS = 140  # a longer caption would widen the whole drawing
-_OUTPUT_EDGE_STATE = {"current": "done", "finished": "done", "failed": "done"}
+_OUTPUT_EDGE_STATE = {s: NodeStatus.DONE for s in (NodeStatus.ACTIVE, NodeStatus.DONE, NodeStatus.FAILED)}
+_LEGEND_ORDER = (NodeStatus.ACTIVE, NodeStatus.PENDING, NodeStatus.DONE, NodeStatus.UNTOUCHED, NodeStatus.FAILED)
 
 
 def html_escape(text: str) -> str:
@@ -164,7 +165,7 @@ class DiagramWriter:
     def node_lines(self, node: VNode) -> list[str]:
         fill, color, pen, style, fontcolor = self.node_style(node)
         classes = ["tensor", f"role-{node.role}"]
-        if node.state:
+        if node.state in STATE_STYLE:
             classes.append(f"state-{node.state}")
         if node.created_by_pass is not None:
             classes.append(f"pass-{node.created_by_pass}")
@@ -195,7 +196,7 @@ class DiagramWriter:
                     fontcolor=fontcolor,
                     margin="0.04,0.02",
                     height=0.3,
-                    **{"class": "op" + (f" state-{node.state}" if node.state else "")},
+                    **{"class": "op" + (f" state-{node.state}" if node.state in STATE_STYLE else "")},
                 )
             )
         return lines
@@ -261,13 +262,13 @@ class DiagramWriter:
                 '<TD ALIGN="LEFT">built during a backward pass (create_graph, hooks)</TD></TR>'
             )
         states = {n.state for n in nodes}
-        for state in STATES:
+        for state in _LEGEND_ORDER:
             if state in states:
                 color = STATE_STYLE[state][0]
-                rows.append(f'<TR><TD COLOR="{color}" BORDER="2"> </TD><TD ALIGN="LEFT">{STATE_TEXT[state]}</TD></TR>')
-        if any(e.state == "active" for e in self.g.edges):
+                rows.append(f'<TR><TD COLOR="{color}" BORDER="2"> </TD><TD ALIGN="LEFT">{state.meaning}</TD></TR>')
+        if any(e.state == NodeStatus.ACTIVE for e in self.g.edges):
             rows.append(
-                f'<TR><TD><FONT COLOR="{EDGE_STYLE["active"][0]}"><B>→</B></FONT></TD>'
+                f'<TR><TD><FONT COLOR="{EDGE_STYLE[NodeStatus.ACTIVE][0]}"><B>→</B></FONT></TD>'
                 '<TD ALIGN="LEFT">gradient sent now (label: contribution)</TD></TR>'
             )
         if any(n.saved for n in nodes):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from .describe import describe_event, event_details
+from ..trace.describe import details, headline
 from .diagram import Diagram
 from .dot import to_dot
 from .options import Options
@@ -52,8 +52,8 @@ def frames(trace, steps=None, options: Options | None = None):
         yield Frame(
             step=step,
             kind=ev.kind,
-            text=describe_event(trace, ev, options.precision),
-            details=event_details(trace, ev),
+            text=headline(ev, trace),
+            details="\n".join(details(ev, trace)),
             diagram=Diagram(to_dot(graph, options), graph),
         )
 

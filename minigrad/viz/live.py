@@ -5,7 +5,6 @@ from __future__ import annotations
 import weakref
 
 from .. import backend as B
-from ..autograd.engine import _freed_backward
 from ..tensor import Tensor
 from .model import VGraph, VNode, select_nodes
 
@@ -79,7 +78,7 @@ def _node(t: Tensor, role: str, with_captured: bool) -> VNode:
         role=role,
         parents=tuple(p._id for p in t._parents),
         captured=captured,
-        freed=fn is _freed_backward,
+        freed=t.is_freed,
     )
 
 

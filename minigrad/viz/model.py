@@ -10,22 +10,22 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-__all__ = ["ROLES", "STATES", "VNode", "VEdge", "VGraph", "select_nodes"]
+from ..tensor import node_label
+from ..trace.status import NodeStatus
+
+__all__ = ["ROLES", "VNode", "VEdge", "VGraph", "select_nodes"]
 
 #: What a tensor is in its graph: a leaf that requires grad (a parameter), a leaf that does
 #: not (an input or constant), a computed tensor, or one of the tensors the diagram was drawn from.
 ROLES = ("param", "input", "intermediate", "output")
 
-#: Where a node stands at a step of a recorded backward pass.
-#: ``current``: being processed; ``pending``: holds gradient, not processed yet;
-#: ``finished``: processed; ``unreached``: no gradient has arrived yet (or never will);
-#: ``failed``: the pass raised an exception while here.
-STATES = ("current", "pending", "finished", "unreached", "failed")
-
 
 @dataclass
 class VNode:
-    """One tensor as a diagram shows it. ``data`` and ``grad`` are arrays, numbers, text or None."""
+    """One tensor as a diagram shows it. ``data`` and ``grad`` are arrays, numbers, text or None.
+
+    ``state`` is its :class:`~minigrad.trace.status.NodeStatus` at the step drawn (None for live tensors).
+    """
 
     id: int
     name: str | None = None
@@ -38,7 +38,7 @@ class VNode:
     role: str = "intermediate"
     parents: tuple = ()
     captured: list = field(default_factory=list)
-    state: str | None = None
+    state: NodeStatus | None = None
     pass_grad: object = None
     created_by_pass: int | None = None
     created_depth: int = 0
@@ -50,22 +50,22 @@ class VNode:
 
     @property
     def title(self) -> str:
-        """The name if it has one, else ``#id``."""
-        return self.name if self.name else f"#{self.id}"
+        """The name if it has one, else ``op#id``: :func:`minigrad.tensor.node_label`."""
+        return node_label(self.name, self.op, self.id)
 
 
 @dataclass
 class VEdge:
     """The edge from ``parent`` to ``child`` (argument ``index`` of ``child``'s op).
 
-    ``state`` is ``"active"`` for the edge carrying a gradient at this step (its
-    ``label`` is the contribution), ``"done"`` for edges a gradient already crossed.
+    ``state`` is ``NodeStatus.ACTIVE`` for the edge carrying a gradient at this step (its
+    ``label`` is the contribution), ``NodeStatus.DONE`` for edges a gradient already crossed.
     """
 
     parent: int
     child: int
     index: int = 0
-    state: str | None = None
+    state: NodeStatus | None = None
     label: str | None = None
 
 

@@ -18,8 +18,9 @@ from __future__ import annotations
 import html
 import importlib.util
 
-from ..trace import text as describe
-from ..trace.stepper import Breakpoint
+from ..trace import breakpoints
+from ..trace.breakpoints import Breakpoint, HitCounter
+from ..trace.describe import details, headline, step_text
 
 __all__ = ["display_trace", "step_html", "parse_breakpoint", "movement", "MOVES", "MAX_TEXT_STEPS"]
 
@@ -28,22 +29,8 @@ MAX_TEXT_STEPS = 5000  # per-step words kept in the widget's state; longer trace
 
 
 def parse_breakpoint(spec: str) -> Breakpoint | None:
-    """``NAME``, ``op:OP``, ``pass:KIND`` or ``nonfinite`` (as ``minigrad-tui --break``); empty means none."""
-    spec = spec.strip()
-    if not spec:
-        return None
-    if spec == "nonfinite":
-        return Breakpoint(nonfinite=True)
-    kind, sep, value = spec.partition(":")
-    if not sep:
-        return Breakpoint(node=spec)
-    if kind == "op" and value:
-        return Breakpoint(op=value)
-    if kind == "pass" and value:
-        return Breakpoint(pass_kind=value)
-    if kind == "node" and value:
-        return Breakpoint(node=value)
-    raise ValueError(f"invalid breakpoint {spec!r}: expected a node name, op:OP, nonfinite or pass:KIND")
+    """The breakpoint a text names, as ``minigrad-tui --break`` reads it; None for an empty text."""
+    return breakpoints.parse_breakpoint(spec) if spec.strip() else None
 
 
 def _current_node(events, index: int):
@@ -64,13 +51,13 @@ def _current_node(events, index: int):
     return None
 
 
-def movement(trace, index: int, move: str, breakpoint: Breakpoint | None = None) -> int:
+def movement(trace, index: int, move: str, breakpoint: Breakpoint | None = None, hits: HitCounter | None = None) -> int:
     """Where ``move`` (one of :data:`MOVES`) goes from step ``index`` in a recorded trace.
 
     ``next`` is pdb's: the next event at the same pass depth or shallower, so a
     nested pass (grad() inside a closure or hook) is stepped over; ``step`` is the
     very next event; ``finish`` ends the current node; ``continue`` stops at the
-    breakpoint (or the last step).
+    breakpoint (or the last step); ``hits`` counts its hits (a new counter when None).
     """
     events = trace.events
     last = len(events) - 1
@@ -89,6 +76,8 @@ def movement(trace, index: int, move: str, breakpoint: Breakpoint | None = None)
         return min(index + 1, last)
     depth = events[index].depth
     current = _current_node(events, index)
+    if breakpoint is not None and hits is None:
+        hits = HitCounter(trace)
     for j in range(index + 1, last + 1):
         ev = events[j]
         if move == "next" and (depth == 0 or ev.depth <= depth):
@@ -98,14 +87,14 @@ def movement(trace, index: int, move: str, breakpoint: Breakpoint | None = None)
                 return j
             if current is not None and ev.kind == "node_finished" and (ev.pass_id, ev.node) == current:
                 return j
-        if move == "continue" and breakpoint is not None and breakpoint.matches(ev, trace):
+        if move == "continue" and breakpoint is not None and breakpoint.matches(ev, hits):
             return j
     return last
 
 
 def _words(trace, index: int) -> tuple[str, str]:
     ev = trace.events[index]
-    return describe.event_headline(ev, trace), "\n".join(describe.event_details(ev, trace))
+    return headline(ev, trace), "\n".join(details(ev, trace))
 
 
 def _diagram_svg(trace, index: int) -> str:
@@ -123,10 +112,10 @@ def step_html(trace, index: int | None = None) -> str:
     if total == 0:
         return "<p>minigrad trace: no events recorded</p>"
     index = total - 1 if index is None else min(max(index, 0), total - 1)
-    headline, details = _words(trace, index)
+    words, more = _words(trace, index)
     return (
-        f"<div class='minigrad-step'><b>step {index} of {total - 1}</b>: {html.escape(headline)}"
-        f"<pre>{html.escape(details)}</pre>{_diagram_svg(trace, index)}</div>"
+        f"<div class='minigrad-step'><b>{step_text(index, total)}</b>: {html.escape(words)}"
+        f"<pre>{html.escape(more)}</pre>{_diagram_svg(trace, index)}</div>"
     )
 
 
@@ -219,6 +208,7 @@ def _widget_class():
 
         def __init__(self, trace, step: int = 0, **kwargs):
             self.trace = trace
+            self.hits = HitCounter(trace)
             total = len(trace.events)
             words = [_words(trace, k) for k in range(total)] if total <= MAX_TEXT_STEPS else []
             super().__init__(
@@ -243,7 +233,7 @@ def _widget_class():
                 self.message = "no breakpoint set: continue runs to the last step"
             else:
                 self.message = ""
-            self.step = movement(self.trace, self.step, move, breakpoint)
+            self.step = movement(self.trace, self.step, move, breakpoint, self.hits)
             return self.step
 
         def _on_message(self, _widget, content, _buffers):

@@ -20,7 +20,7 @@ import json
 import os
 from importlib import resources
 
-from .describe import describe_event, event_details
+from ..trace.describe import details, headline
 from .dot import DiagramWriter
 from .layout import layout_graph
 from .options import Options
@@ -125,8 +125,8 @@ def player_data(trace, steps=None, options: Options | None = None) -> dict:
             {
                 "step": step,
                 "kind": ev.kind,
-                "text": describe_event(trace, ev, options.precision),
-                "details": event_details(trace, ev),
+                "text": headline(ev, trace),
+                "details": "\n".join(details(ev, trace)),
                 "depth": ev.depth,
                 "pass": ev.pass_id,
                 "node": getattr(ev, "node", None) if ev.kind in ("node_entered", "node_finished") else None,
@@ -137,7 +137,7 @@ def player_data(trace, steps=None, options: Options | None = None) -> dict:
             }
         )
         previous_scope, previous = scope, items
-    return {"scopes": scopes, "steps": out}
+    return {"scopes": scopes, "steps": out, "last": len(trace.events) - 1}
 
 
 def _script_json(data) -> str:

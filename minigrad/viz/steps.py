@@ -14,21 +14,13 @@ from __future__ import annotations
 import bisect
 from collections import Counter
 
-from .describe import describe_event
+from ..trace.describe import headline, step_text
+from ..trace.status import NodeStatus
 from .model import VGraph, VNode, select_nodes
 from .options import Options
 from .values import format_value
 
-__all__ = ["TraceIndex", "graph_at_step", "STATUS_TO_STATE"]
-
-#: Trace statuses (``NodeState.status``) as diagram states.
-STATUS_TO_STATE = {
-    "active": "current",
-    "pending": "pending",
-    "done": "finished",
-    "untouched": "unreached",
-    "failed": "failed",
-}
+__all__ = ["TraceIndex", "graph_at_step"]
 
 
 class TraceIndex:
@@ -159,9 +151,9 @@ def graph_at_step(trace, step: int | None, options: Options, index: TraceIndex |
         else:
             role = "intermediate"
         if pass_id is not None:
-            node_state = STATUS_TO_STATE[ns.status]
+            node_state = ns.status
         else:
-            node_state = "current" if nid == state.current_node else None
+            node_state = NodeStatus.ACTIVE if nid == state.current_node else NodeStatus.FORWARD
         g.nodes[nid] = VNode(
             id=nid,
             name=info.name,
@@ -189,7 +181,7 @@ def graph_at_step(trace, step: int | None, options: Options, index: TraceIndex |
     if pass_id is not None:
         _mark_edges(g, index, pass_id, state, options)
     where = f"{_pass_title(index, state, pass_id)} · " if pass_id is not None else ""
-    g.title = f"step {step} of {n - 1} · {where}{describe_event(trace, ev, options.precision)}"
+    g.title = f"{step_text(step, n)} · {where}{headline(ev, trace)}"
     return g
 
 
@@ -205,10 +197,10 @@ def _mark_edges(g: VGraph, index: TraceIndex, pass_id: int, state, options: Opti
         by_pair.setdefault((e.child, e.parent), []).append(e)
     for pair, count in crossed.items():
         for e in by_pair.get(pair, [])[:count]:
-            e.state = "done"
+            e.state = NodeStatus.DONE
     if state.current_edge is not None:
         edges = by_pair.get(tuple(state.current_edge), [])
         k = crossed[tuple(state.current_edge)]
         if k < len(edges):
-            edges[k].state = "active"
+            edges[k].state = NodeStatus.ACTIVE
             edges[k].label = format_value(state.event.contribution, options.precision, options.max_inline)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from ..trace.status import NodeStatus
+
 __all__ = [
     "ROLE_FILL",
     "ROLE_TEXT",
     "NESTED_FILL",
     "STATE_STYLE",
-    "STATE_TEXT",
     "EDGE_STYLE",
     "GRAD_COLOR",
     "SAVED_FILL",
@@ -30,26 +31,19 @@ ROLE_TEXT = {
 #: Fill of tensors built during a backward pass (create_graph=True, or by a hook or closure).
 NESTED_FILL = "#eadcf8"
 
-#: Box border per trace state: (border colour, pen width, style, font colour).
+#: Box border per node status at a step (FORWARD: the plain look): (border colour, pen width, style, font colour).
 STATE_STYLE = {
-    "current": ("#d62728", 3.0, "rounded,filled", "#000000"),
-    "pending": ("#ff7f0e", 2.0, "rounded,filled", "#000000"),
-    "finished": ("#2ca02c", 2.0, "rounded,filled", "#000000"),
-    "unreached": ("#9e9e9e", 1.0, "rounded,filled,dashed", "#7a7a7a"),
-    "failed": ("#8b0000", 3.0, "rounded,filled,bold", "#8b0000"),
-}
-STATE_TEXT = {
-    "current": "being processed now",
-    "pending": "gradient waiting",
-    "finished": "finished",
-    "unreached": "not reached yet",
-    "failed": "the pass raised here",
+    NodeStatus.ACTIVE: ("#d62728", 3.0, "rounded,filled", "#000000"),
+    NodeStatus.PENDING: ("#ff7f0e", 2.0, "rounded,filled", "#000000"),
+    NodeStatus.DONE: ("#2ca02c", 2.0, "rounded,filled", "#000000"),
+    NodeStatus.UNTOUCHED: ("#9e9e9e", 1.0, "rounded,filled,dashed", "#7a7a7a"),
+    NodeStatus.FAILED: ("#8b0000", 3.0, "rounded,filled,bold", "#8b0000"),
 }
 #: Edge look per edge state: (colour, pen width).
 EDGE_STYLE = {
     None: ("#555555", 1.0),
-    "active": ("#d62728", 2.5),
-    "done": ("#2ca02c", 1.5),
+    NodeStatus.ACTIVE: ("#d62728", 2.5),
+    NodeStatus.DONE: ("#2ca02c", 1.5),
 }
 GRAD_COLOR = "#b22222"
 SAVED_FILL = "#c9f1f5"

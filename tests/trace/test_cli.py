@@ -39,10 +39,10 @@ def test_record_then_show(tmp_path, script, capsys):
     text = capsys.readouterr().out
     lines = text.splitlines()
     assert lines[1].startswith(f"# {len(tr)} events")
-    assert any("node_created" in ln and "x = leaf" in ln for ln in lines)
+    assert any("node_created" in ln and "create leaf x" in ln for ln in lines)
     assert any("grad_accumulated" in ln and "-> x" in ln for ln in lines)
     assert "after = [ 2., -4., 6.]" in text
-    assert "at demo_script.py:4: loss = (x * x).sum()" in text
+    assert "made at demo_script.py:4 in <module>: loss = (x * x).sum()" in text
 
 
 def test_show_range_kind_node_and_brief(tmp_path, script, capsys):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tui.breakpoints import Breakpoint, parse_breakpoint
+from minigrad.trace.breakpoints import Breakpoint, parse_breakpoint
 from tui.cli import parse_args
 
 from .helpers import debugger, press, script, status_shown, text, wait_until
@@ -13,7 +13,7 @@ from .helpers import debugger, press, script, status_shown, text, wait_until
 def test_parse_arguments():
     o = parse_args(["--break", "loss", "--break", "op:tanh", "--break", "nonfinite", "train.py", "--lr", "0.1"])
     assert o.script == "train.py" and o.script_args == ["--lr", "0.1"]
-    assert o.breakpoints == [Breakpoint("node", "loss"), Breakpoint("op", "tanh"), Breakpoint("nonfinite")]
+    assert o.breakpoints == [Breakpoint(node="loss"), Breakpoint(op="tanh"), Breakpoint(nonfinite=True)]
     assert parse_args([]).script is None
     assert parse_args(["--replay", "run.jsonl"]).replay == "run.jsonl"
     assert parse_args(["--device", "cpu"]).device == "cpu"
@@ -44,7 +44,7 @@ def test_missing_script_exits_2_before_any_screen(capsys):
 
 
 def test_breakpoint_specs():
-    assert parse_breakpoint("pass:grad") == Breakpoint("pass", "grad")
+    assert parse_breakpoint("pass:grad") == Breakpoint(pass_kind="grad")
     assert str(parse_breakpoint("op:mul")) == "op:mul"
     with pytest.raises(ValueError, match="pass kind"):
         parse_breakpoint("pass:forward")

@@ -62,9 +62,9 @@ def test_debugger_in_a_real_terminal(tmux):
     send("clear; echo READY", "Enter")
     wait_for("READY")
     send(f"{_command()} --break a; echo EXIT-CODE-$?", "Enter")
-    wait_for("step 1 of")
+    wait_for("step 0 of")
     send("c")
-    wait_for("enter: a with grad")
+    wait_for("enter a with gradient")
     shown = wait_for("tanh")  # the graph is laid out once the script pauses
     for name in ("loss", "mul", "│ a │"):
         assert name in shown
@@ -78,5 +78,5 @@ def test_debugger_in_a_real_terminal(tmux):
         time.sleep(0.1)
     send("q")
     shown = wait_for("EXIT-CODE-0")
-    assert "step 1 of" not in shown and "minigrad-tui keys" not in shown
+    assert "step 0 of" not in shown and "minigrad-tui keys" not in shown
     assert "READY" in shown  # the shell's screen is back as it was

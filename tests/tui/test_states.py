@@ -17,7 +17,7 @@ def canvas_text(app) -> str:
 
 async def test_start_state():
     async with debugger() as (app, pilot):
-        assert "built-in example" in header(app) and "step 1 of" in header(app)
+        assert "built-in example" in header(app) and "step 0 of" in header(app)
         node = text(app.screen.query_one("#node-info"))
         assert "a (leaf)" in node
         assert "[ 2. , -1. , 0.5]" in node
@@ -32,7 +32,7 @@ async def test_mid_backward_state():
         ev = current_event(app)
         assert ev.kind == "grad_accumulated"
         names = app.screen._names
-        assert f"accumulate: {names[ev.node]} -> {names[ev.target]}" in header(app)
+        assert f"{names[ev.node]} -> {names[ev.target]}: " in header(app)
         closure = text(app.screen.query_one("#closure-info"))
         assert "def backward" in closure and "return" in closure
         acc = text(app.screen.query_one("#accumulation-info"))
@@ -51,7 +51,7 @@ async def test_grad_with_saved_grads():
     async with debugger("--break", "pass:grad", script("nested_grad.py")) as (app, pilot):
         await press(app, pilot, "c")
         assert current_event(app).kind == "pass_started"
-        assert "grad() of y w.r.t. x" in header(app)
+        assert "from y w.r.t. x" in header(app) and "grad() pass" in header(app)
         await press(app, pilot, "s")
         assert current_event(app).kind == "grads_saved"
         passes = text(app.screen.query_one("#passes"))
@@ -69,7 +69,7 @@ async def test_grads_restored_shown(tmp_path):
         while current_event(app).kind != "grads_restored":
             await press(app, pilot, "s")
         assert "restored" in text(app.screen.query_one("#passes"))
-        assert "restores .grad of x" in header(app)
+        assert "restores the .grad of x" in header(app)
 
 
 async def test_error_state():

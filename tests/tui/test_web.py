@@ -107,7 +107,7 @@ def test_the_debugger_answers_in_a_browser():
         assert "minigrad-tui" in page
         assert f"ws://127.0.0.1:{port}/ws" in page
         url = f"ws://127.0.0.1:{port}/ws?width=120&height=36"
-        seen = asyncio.run(asyncio.wait_for(_drive(url, [("step 1 of", "n"), ("step 2 of", "q")]), 60))
+        seen = asyncio.run(asyncio.wait_for(_drive(url, [("step 0 of", "n"), ("step 1 of", "q")]), 60))
         assert len(seen) == 2
         assert "built-in example" in seen[0]
     finally:

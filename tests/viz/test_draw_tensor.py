@@ -40,7 +40,7 @@ def test_a_times_b_plus_c_structure():
     assert label_text(nodes[f"o{prod.id}"]) == "mul"
     assert label_text(nodes[f"o{out.id}"]) == "add"
     assert label_text(nodes[f"t{a.id}"]) == "a | scalar | data 2"
-    assert label_text(nodes[f"t{prod.id}"]) == f"#{prod.id} | scalar | data -6"
+    assert label_text(nodes[f"t{prod.id}"]) == f"mul#{prod.id} | scalar | data -6"
     assert label_text(nodes[f"t{out.id}"]) == "out | scalar | data 4"
 
 
@@ -83,7 +83,7 @@ def test_seed_example_sum_of_squares():
     # x feeds mul twice (x * x): two edges, one per argument
     assert [(t, h) for t, h, _ in edges].count((f"t{x.id}", f"o{sq.id}")) == 2
     assert label_text(nodes[f"t{x.id}"]) == "x | [3] | data [1, -2, 3]"
-    assert label_text(nodes[f"t{sq.id}"]) == f"#{sq.id} | [3] | data [1, 4, 9]"
+    assert label_text(nodes[f"t{sq.id}"]) == f"mul#{sq.id} | [3] | data [1, 4, 9]"
     assert label_text(nodes[f"o{y.id}"]) == "sum"
     np.testing.assert_allclose(dx.numpy(), [2.0, -4.0, 6.0])
 
@@ -107,7 +107,7 @@ def test_merged_op_mode_puts_op_in_the_box():
     nodes, edges = parse(viz.draw(out, op_nodes=False, fields=("name", "op", "data")).source)
     assert not [k for k in nodes if k.startswith("o")]
     prod = out.parents[0]
-    assert label_text(nodes[f"t{prod.id}"]) == f"#{prod.id} | mul | data -6"
+    assert label_text(nodes[f"t{prod.id}"]) == f"mul#{prod.id} | mul | data -6"
     assert sorted((t, h) for t, h, _ in edges) == sorted(
         [
             (f"t{a.id}", f"t{prod.id}"),
@@ -138,7 +138,7 @@ def test_captured_values_are_shown():
     z = a2 * w
     nodes, _ = parse(viz.draw(z, captured=True, op_nodes=False).source)
     rows = label_text(nodes[f"t{z.id}"]).split(" | ")
-    assert rows[:4] == [f"#{z.id}", "mul", "[2]", "data [3, 8]"]
+    assert rows[:4] == [f"mul#{z.id}", "mul", "[2]", "data [3, 8]"]
     assert {"a = tensor a2", "b = tensor w"} <= set(rows[4:])  # the closure captured both operands
 
 
@@ -147,7 +147,7 @@ def test_large_values_are_summarised_and_precision_applies():
     y = x.sum()
     nodes, _ = parse(viz.draw(y, precision=3).source)
     assert label_text(nodes[f"t{x.id}"]) == "x | [100] | data mean 16.5 std 9.62 min 0 max 33"
-    assert label_text(nodes[f"t{y.id}"]) == f"#{y.id} | scalar | data 1.65e+03"
+    assert label_text(nodes[f"t{y.id}"]) == f"sum#{y.id} | scalar | data 1.65e+03"
     bad = mg.tensor([np.nan] + [1.0] * 9, name="bad")
     nodes, _ = parse(viz.draw(bad).source)
     assert "1 nan" in label_text(nodes[f"t{bad.id}"])

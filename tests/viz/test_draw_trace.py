@@ -6,7 +6,6 @@ import pytest
 from minigrad import viz
 from minigrad.trace import Trace
 from minigrad.viz.frames import frames
-from minigrad.viz.steps import STATUS_TO_STATE
 from tests.viz.helpers import label_text, parse, tensor_nodes
 
 
@@ -42,9 +41,9 @@ def test_every_step_matches_the_trace_state(example_trace):
             assert nid in state.nodes, f"step {frame.step}: drew #{nid}, which did not exist yet"
             got = _state_class(attrs)
             if in_pass:
-                assert got == STATUS_TO_STATE[state.nodes[nid].status], (frame.step, nid)
+                assert got == state.nodes[nid].status, (frame.step, nid)
             elif got is not None:
-                assert got == "current" and nid == state.current_node
+                assert got == "active" and nid == state.current_node
         active = [(t, h, a) for t, h, a in edges if a.get("class") == "edge-active"]
         if state.current_edge is not None:
             src, dst = state.current_edge
@@ -68,10 +67,10 @@ def test_edge_sending_to_b(example_trace):
     states = {t: a.get("class") for t, h, a in edges if h == f"o{e}"}
     assert states[f"t{b}"] == "edge-active"
     assert states[f"t{a}"] == "edge-done"  # a's contribution was sent one event before
-    assert _state_class(nodes[f"t{e}"]) == "current"
-    assert _state_class(nodes[f"t{tr.node('L').id}"]) == "finished"
+    assert _state_class(nodes[f"t{e}"]) == "active"
+    assert _state_class(nodes[f"t{tr.node('L').id}"]) == "done"
     assert _state_class(nodes[f"t{b}"]) == "pending"
-    assert "e sends" in d.graph.title and "to b" in d.graph.title
+    assert "e -> b: " in d.graph.title
     legend = label_text(nodes["legend"])
     for words in ("being processed now", "gradient waiting", "finished", "gradient sent now"):
         assert words in legend
@@ -83,7 +82,7 @@ def test_before_the_pass_nodes_are_unstyled_and_the_new_one_current(example_trac
     k = _step(tr, "node_created", node=e)
     nodes, _ = parse(viz.draw(tr, step=k).source)
     assert set(tensor_nodes(nodes)) == {f"t{tr.node(n).id}" for n in ("a", "b", "c", "e")}
-    assert _state_class(nodes[f"t{e}"]) == "current"
+    assert _state_class(nodes[f"t{e}"]) == "active"
     assert [n for n, a in tensor_nodes(nodes).items() if _state_class(a) is not None] == [f"t{e}"]
 
 

@@ -6,7 +6,7 @@ import pytest
 
 import minigrad as mg
 from minigrad.trace import record
-from minigrad.trace import text as describe
+from minigrad.trace.describe import headline
 from minigrad.viz.notebook import MOVES, movement, parse_breakpoint, step_html
 
 
@@ -91,7 +91,7 @@ def test_breakpoint_specs_match_the_debuggers():
 def test_static_view_shows_the_step_in_words_and_a_diagram(trace):
     page = step_html(trace, 3)
     assert "step 3 of" in page
-    assert describe.event_headline(trace.events[3], trace).split()[0] in page
+    assert headline(trace.events[3], trace).split()[0] in page
     assert "<svg" in page
     assert trace._repr_html_().count("<svg") == 1
 
@@ -102,9 +102,9 @@ def test_the_widget_state_follows_each_move(trace):
 
     w = TraceStepper(trace)
     assert (w.step, w.total) == (0, len(trace.events))
-    assert len(w.headlines) == w.total and w.headlines[5] == describe.event_headline(trace.events[5], trace)
+    assert len(w.headlines) == w.total and w.headlines[5] == headline(trace.events[5], trace)
     w.move("step")
-    assert w.step == 1 and w.headline == describe.event_headline(trace.events[1], trace)
+    assert w.step == 1 and w.headline == headline(trace.events[1], trace)
     first_svg = w.svg
     w.breakpoint = "pass:grad"
     w.move("continue")
@@ -115,7 +115,7 @@ def test_the_widget_state_follows_each_move(trace):
     w._on_message(w, {"move": "last"}, [])
     assert w.step == w.total - 1
     w.step = 2  # the slider
-    assert w.headline == describe.event_headline(trace.events[2], trace)
+    assert w.headline == headline(trace.events[2], trace)
 
 
 def test_the_widget_reports_a_bad_breakpoint_without_moving(trace):

@@ -1,5 +1,6 @@
 """Frames on disk and the HTML player: structure always, behaviour in headless Chromium when present."""
 
+import html
 import json
 import os
 import re
@@ -10,7 +11,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from minigrad.viz.describe import describe_event
+from minigrad.trace.describe import headline, step_text
 from minigrad.viz.frames import parse_steps, write_frames
 from minigrad.viz.notebook import movement
 from minigrad.viz.options import Options
@@ -60,7 +61,7 @@ def test_write_frames_one_valid_svg_per_step(tmp_path, example_trace):
         classes = {g.get("id"): g.get("class") or "" for g in root.iter(SVG_NS + "g")}
         if state.current_edge is not None:
             assert any("edge-active" in c for c in classes.values()), k
-        active = [i for i, c in classes.items() if "state-current" in c and i.startswith("t")]
+        active = [i for i, c in classes.items() if "state-active" in c and i.startswith("t")]
         if state.passes and state.nodes.get(state.current_node) and state.nodes[state.current_node].status == "active":
             assert active == [f"t{state.current_node}"], k
 
@@ -104,7 +105,7 @@ def test_html_structure(tmp_path, example_trace):
     assert [s["step"] for s in steps] == list(range(len(tr.events)))
     for s, ev in zip(steps, tr.events):
         assert s["kind"] == ev.kind and s["depth"] == ev.depth and s["pass"] == ev.pass_id
-        assert s["text"] == describe_event(tr, ev)
+        assert s["text"] == headline(ev, tr)
     closure = next(s for s in steps if s["kind"] == "closure_called")
     assert "def backward" in closure["details"]
     # keyboard (the debugger's keys), slider, buttons and zoom are wired up
@@ -219,7 +220,7 @@ def _dump_dom(browser, url):
 
 def _panel(dom, panel_id):
     m = re.search(rf'id="{panel_id}"[^>]*>(.*?)<', dom, re.S)
-    return m and m.group(1)
+    return m and html.unescape(m.group(1))
 
 
 @pytest.mark.skipif(_chromium() is None, reason="needs a Chromium/Chrome binary")
@@ -228,8 +229,8 @@ def test_player_in_headless_chromium(tmp_path, example_trace):
     path = write_html(tr, tmp_path / "run.html")
     browser = _chromium()
     dom = _dump_dom(browser, f"file://{path}#step=22")
-    assert _panel(dom, "counter") == f"step 22 (23 of {len(tr.events)})"
-    assert _panel(dom, "text") == describe_event(tr, tr.events[22])
+    assert _panel(dom, "counter") == step_text(22, len(tr.events))
+    assert _panel(dom, "text") == headline(tr.events[22], tr)
     assert re.search(r'<svg id="diagram"[^>]*><g><g class="edge"', dom)
     assert re.search(r'<g class="box" data-key="t\d+"><rect', dom)
     # drive it: arrow keys, a button and the slider, then record where it ended up

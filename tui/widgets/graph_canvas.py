@@ -15,15 +15,17 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from minigrad.trace.status import NodeStatus
+
 from ..raster import Raster
 
 NODE_STYLES = {
-    "untouched": Style(color="grey50"),
-    "pending": Style(color="yellow", bold=True),
-    "active": Style(color="black", bgcolor="yellow", bold=True),
-    "done": Style(color="green"),
-    "failed": Style(color="white", bgcolor="red", bold=True),
-    "forward": Style(color="bright_white"),
+    NodeStatus.UNTOUCHED: Style(color="grey50"),
+    NodeStatus.PENDING: Style(color="yellow", bold=True),
+    NodeStatus.ACTIVE: Style(color="black", bgcolor="yellow", bold=True),
+    NodeStatus.DONE: Style(color="green"),
+    NodeStatus.FAILED: Style(color="white", bgcolor="red", bold=True),
+    NodeStatus.FORWARD: Style(color="bright_white"),
 }
 EDGE_STYLE = Style(color="grey42")
 ACTIVE_EDGE_STYLE = Style(color="magenta", bold=True)
@@ -80,7 +82,7 @@ class GraphCanvas(ScrollView, can_focus=True):
         kind, key = owner
         if kind == "e":
             return ACTIVE_EDGE_STYLE if key in self.active_edges else EDGE_STYLE
-        style = NODE_STYLES.get(self.statuses.get(key, "forward"), NODE_STYLES["forward"])
+        style = NODE_STYLES.get(self.statuses.get(key, NodeStatus.FORWARD), NODE_STYLES[NodeStatus.FORWARD])
         if key in self.breakpoints:
             style = style + BREAKPOINT_STYLE
         if key == self.selected:

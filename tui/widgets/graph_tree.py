@@ -12,17 +12,19 @@ from collections import deque
 from rich.text import Text
 from textual.widgets import Tree
 
+from minigrad.trace.status import NodeStatus
+
 from ..labels import short_value, value_key
 
 EXPANDED_NODES = 300  # a graph this small opens fully; larger ones open a branch at a time
 
 STATUS_MARKS = {
-    "active": ("▶", "black on yellow"),
-    "pending": ("●", "yellow"),
-    "done": ("✓", "green"),
-    "failed": ("✗", "white on red"),
-    "untouched": ("·", "grey50"),
-    "forward": (" ", ""),
+    NodeStatus.ACTIVE: ("▶", "black on yellow"),
+    NodeStatus.PENDING: ("●", "yellow"),
+    NodeStatus.DONE: ("✓", "green"),
+    NodeStatus.FAILED: ("✗", "white on red"),
+    NodeStatus.UNTOUCHED: ("·", "grey50"),
+    NodeStatus.FORWARD: (" ", ""),
 }
 
 
@@ -63,7 +65,7 @@ class GraphTree(Tree):
         self.root.expand()
 
     def _label(self, node_id) -> Text:
-        mark, style = STATUS_MARKS.get(self.statuses.get(node_id, "forward"), STATUS_MARKS["forward"])
+        mark, style = STATUS_MARKS.get(self.statuses.get(node_id, NodeStatus.FORWARD), STATUS_MARKS[NodeStatus.FORWARD])
         text = Text(mark + " ", style=style)
         text.append(self.labels.get(node_id, f"#{node_id}"), style=style)
         op = self.ops.get(node_id)

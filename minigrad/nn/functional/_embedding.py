@@ -11,14 +11,17 @@ __all__ = ["embedding"]
 def _gather_rows(weight: Tensor, indices, padding_idx: int | None) -> Tensor:
     """``weight[indices]``; backward scatters the gradient back into rows (zero at ``padding_idx``)."""
     num_rows = weight.data.shape[0]
+    keep = None if padding_idx is None else make_leaf((indices != padding_idx)[..., None], weight._device)
 
     def backward(g):
-        if padding_idx is not None:
-            keep = make_leaf((indices != padding_idx)[..., None].astype(g.data.dtype), g._device)
+        if keep is not None:
             g = g * keep
         return (_scatter_rows(g, indices, num_rows),)
 
-    return make(weight.data[indices], (weight,), backward, "embedding")
+    def jvp(t):
+        return _gather_rows(t, indices, None)
+
+    return make(weight.data[indices], (weight,), backward, "embedding", jvp)
 
 
 def _scatter_rows(g: Tensor, indices, num_rows: int) -> Tensor:
@@ -36,7 +39,10 @@ def _scatter_rows(g: Tensor, indices, num_rows: int) -> Tensor:
     def backward(gg):
         return (_gather_rows(gg, indices, None),)
 
-    return make(out, (g,), backward, "embedding_backward")
+    def jvp(t):
+        return _scatter_rows(t, indices, num_rows)
+
+    return make(out, (g,), backward, "embedding_backward", jvp)
 
 
 def embedding(indices, weight: Tensor, padding_idx: int | None = None) -> Tensor:

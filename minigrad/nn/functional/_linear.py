@@ -38,15 +38,13 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     in_features, out_features = wd.shape[1], wd.shape[0]
 
     def backward(g):
-        gx = g @ weight if x._rg else None
-        gw = gb = None
-        if weight._rg or (bias is not None and bias._rg):
-            g2 = g if g.data.ndim == 2 else g.reshape(-1, out_features)
-            if weight._rg:
-                x2 = x if x.data.ndim == 2 else x.reshape(-1, in_features)
-                gw = g2.transpose(0, 1) @ x2
-            if bias is not None and bias._rg:
-                gb = g2.sum(0)
-        return (gx, gw) if bias is None else (gx, gw, gb)
+        rows = g if g.ndim == 2 else g.reshape(-1, out_features)
+        x_rows = x if x.ndim == 2 else x.reshape(-1, in_features)
+        grads = (lambda: g @ weight, lambda: rows.transpose(0, 1) @ x_rows, lambda: rows.sum(0))
+        return grads if bias is not None else grads[:2]
 
-    return make(out, parents, backward, "linear")
+    def jvp(tx, tw, tb=None):
+        tangent = tx @ weight.transpose(0, 1) + x @ tw.transpose(0, 1)
+        return tangent if tb is None else tangent + tb
+
+    return make(out, parents, backward, "linear", jvp)

@@ -11,7 +11,7 @@ import warnings
 
 from ...ops._util import check_same_device
 from ...ops.elementwise import clamp, softplus
-from ...tensor import Tensor, make, make_leaf, shape_str
+from ...tensor import Tensor, _tangent_of, make, make_leaf, shape_str
 from ._softmax import softmax_node
 
 __all__ = [
@@ -214,7 +214,8 @@ def cross_entropy(
     dev = input._device
     q_const = make_leaf(q, dev)
     row_total = None if unit_rows else make_leaf(q.sum(axis=1, keepdims=True), dev)
-    target_parent = t.data.dtype.kind == "f" and t._rg
+    target_parent = t.data.dtype.kind == "f" and (t._rg or _tangent_of(t) is not None)
+    w_const = None if w is None else make_leaf(w, dev)
 
     def backward(g):
         # d loss_i / d x_i = sum(Q_i) * softmax(x_i) - Q_i, scaled by the incoming gradient.
@@ -231,7 +232,6 @@ def cross_entropy(
         # A target that requires grad: build Q from it with ops, so create_graph sees both inputs.
         from ._activation import log_softmax
 
-        w_const = None if w is None else make_leaf(w, dev)
         q_t = t * (1 - label_smoothing) + label_smoothing / num_classes if label_smoothing else t
         if w_const is not None:
             q_t = q_t * w_const
@@ -239,8 +239,14 @@ def cross_entropy(
         grad_t = -log_softmax(x, 1) * (1 - label_smoothing) * scale
         return grad_x * scale, (grad_t if w_const is None else grad_t * w_const)
 
+    def jvp(*tangents):
+        # Each row's loss depends on its own row only: its tangent is that row's gradient (g = 1) dotted with the tangent.
+        grads = backward(make_leaf(xp.ones(out.shape, dtype=out.dtype), dev))
+        total = sum(gr * tn for gr, tn in zip(grads, tangents))
+        return total.sum(1) if reduction == "none" else total.sum()
+
     parents = (x, t) if target_parent else (x,)
-    loss = make(out, parents, backward, "cross_entropy")
+    loss = make(out, parents, backward, "cross_entropy", jvp)
     return loss.reshape(loss_shape) if reduction == "none" and loss_shape != (num_rows,) else loss
 
 
@@ -298,14 +304,19 @@ def binary_cross_entropy(input: Tensor, target, weight=None, reduction: str = "m
     if w is not None:
         loss = loss * w
     y_const = make_leaf(y, input._device)
+    w_const = None if w is None else make_leaf(w, input._device)
 
     def backward(g):
         grad = (input - y_const) / clamp(input * (1 - input), min=1e-12)
-        if w is not None:
-            grad = grad * make_leaf(w, input._device)
+        if w_const is not None:
+            grad = grad * w_const
         return (grad * g,)
 
-    return _reduce(make(loss, (input,), backward, "binary_cross_entropy"), reduction)
+    def jvp(t):
+        slope = (input - y_const) / clamp(input * (1 - input), min=1e-12)
+        return t * slope if w_const is None else t * slope * w_const
+
+    return _reduce(make(loss, (input,), backward, "binary_cross_entropy", jvp), reduction)
 
 
 def binary_cross_entropy_with_logits(

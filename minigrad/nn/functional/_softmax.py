@@ -19,6 +19,10 @@ def softmax_node(x: Tensor, probs, axis: int) -> Tensor:
         y = out_ref()
         return (y * (g - (g * y).sum(dim=axis, keepdim=True)),)
 
-    out = make(probs, (x,), backward, "softmax")
+    def jvp(t):
+        y = x.softmax(axis)
+        return y * (t - (t * y).sum(dim=axis, keepdim=True))
+
+    out = make(probs, (x,), backward, "softmax", jvp)
     out_ref = weakref.ref(out)
     return out

@@ -1,0 +1,225 @@
+"""Breakpoints: one type for live stepping (the Stepper) and for replay (the viewers' ``continue``).
+
+A :class:`Breakpoint` names one criterion — a node entered (by id, name or label),
+any node of an op entered, a pass of a kind started, or a gradient holding NaN or
+Inf — and optionally a ``condition`` on the gradient the event carries
+(``"|g| > 10"``, ``"g.max() > 1"``) and a ``hit_count`` (stop from the Nth hit on).
+
+``bp.matches(event, state)`` decides a stop. ``state`` is a :class:`HitCounter`
+over the trace: it knows the nodes and counts each breakpoint's hits from the
+start of the trace, so a live run and a replay of its saved trace stop at the
+same events. Breakpoints are immutable values (equal when their settings are);
+their text form (``str(bp)``, :func:`parse_breakpoint`) is what ``--break`` and the
+notebook's breakpoint field take::
+
+    NAME | node:NAME | op:OP | pass:backward | pass:grad | nonfinite   [hit N]   [if CONDITION]
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import events as E
+
+__all__ = ["Breakpoint", "HitCounter", "parse_breakpoint", "gradients_of", "SPEC_HELP"]
+
+SPEC_HELP = "a node name, node:NAME, op:OP, pass:KIND or nonfinite, then optionally 'hit N' and 'if CONDITION'"
+PASS_KINDS = ("backward", "grad")
+_SPEC = re.compile(r"^(?P<what>.*?)(?:\s+hit\s+(?P<hit>\d+))?(?:\s+if\s+(?P<cond>.+))?$")
+_NORM = re.compile(r"\|([^|]+)\|")
+
+
+def gradients_of(ev: E.Event) -> tuple:
+    """The gradient snapshots ``ev`` shows (what ``nonfinite`` and conditions look at), first the main one."""
+    if isinstance(ev, (E.Seeded, E.NodeEntered)):
+        return (ev.grad,)
+    if isinstance(ev, E.ClosureCalled):
+        return tuple(o for o in ev.outputs if o is not None)
+    if isinstance(ev, E.GradReduced):
+        return (ev.reduced, ev.contribution)
+    if isinstance(ev, E.GradAccumulated):
+        return (ev.after, ev.contribution)
+    return ()
+
+
+@dataclass(frozen=True)
+class Breakpoint:
+    """Stop when the pass enters ``node`` (an id, a name or a label such as ``mul#3``), enters a
+    node made by ``op``, starts a pass of kind ``pass_kind`` ("backward" or "grad"), or, with
+    ``nonfinite``, when an event shows a gradient holding NaN or Inf. Set exactly one of these.
+
+    ``condition``: a Python expression over the event's gradient ``g`` (a NumPy array;
+    ``|x|`` is the norm of ``x``), e.g. ``"|g| > 10"``; the breakpoint stops only where
+    it is true. ``hit_count``: stop from the ``hit_count``-th hit on (1: every hit).
+    """
+
+    node: int | str | None = None
+    op: str | None = None
+    pass_kind: str | None = None
+    nonfinite: bool = False
+    condition: str | None = None
+    hit_count: int = 1
+
+    def __post_init__(self):
+        given = sum(x is not None for x in (self.node, self.op, self.pass_kind)) + bool(self.nonfinite)
+        if given != 1:
+            raise ValueError("a Breakpoint needs exactly one of node=, op=, pass_kind=, nonfinite=True")
+        if self.pass_kind is not None and self.pass_kind not in PASS_KINDS:
+            raise ValueError(f"pass_kind must be 'backward' or 'grad', got {self.pass_kind!r}")
+        if not isinstance(self.hit_count, int) or self.hit_count < 1:
+            raise ValueError(f"hit_count must be a positive int, got {self.hit_count!r}")
+        if self.condition is not None:
+            _compile(self.condition)
+
+    @property
+    def kind(self) -> str:
+        """``"node"``, ``"op"``, ``"pass"`` or ``"nonfinite"``."""
+        if self.node is not None:
+            return "node"
+        if self.op is not None:
+            return "op"
+        return "pass" if self.pass_kind is not None else "nonfinite"
+
+    @property
+    def value(self) -> str:
+        """The node, op or pass kind it names (``""`` for nonfinite)."""
+        v = self.node if self.node is not None else self.op if self.op is not None else self.pass_kind
+        return "" if v is None else str(v)
+
+    def __str__(self) -> str:
+        text = self.value if self.kind == "node" else "nonfinite" if self.nonfinite else f"{self.kind}:{self.value}"
+        if self.hit_count != 1:
+            text += f" hit {self.hit_count}"
+        if self.condition is not None:
+            text += f" if {self.condition}"
+        return text
+
+    def hit(self, ev: E.Event, nodes) -> bool:
+        """True when ``ev`` meets the criterion and the condition (``nodes``: id -> NodeInfo, as ``Trace.nodes``)."""
+        if not self._criterion(ev, nodes):
+            return False
+        return self.condition is None or _holds(self.condition, ev)
+
+    def matches(self, ev: E.Event, state: HitCounter) -> bool:
+        """True when the viewer or the Stepper should stop at ``ev``: a hit, and at least the ``hit_count``-th."""
+        if not self.hit(ev, state.nodes):
+            return False
+        return self.hit_count == 1 or state.hits(self, ev.seq) >= self.hit_count
+
+    def _criterion(self, ev: E.Event, nodes) -> bool:
+        if self.nonfinite:
+            return any(g.has_nonfinite() for g in gradients_of(ev))
+        if self.pass_kind is not None:
+            return isinstance(ev, E.PassStarted) and ev.pass_kind == self.pass_kind
+        if not isinstance(ev, E.NodeEntered):
+            return False
+        if isinstance(self.node, int):
+            return ev.node == self.node
+        info = nodes.get(ev.node)
+        if info is None:
+            return False
+        if self.op is not None:
+            return info.op == self.op
+        return self.node in (info.name, info.label, str(info.id))
+
+
+class HitCounter:
+    """The ``state`` a :meth:`Breakpoint.matches` reads: the trace's nodes and each breakpoint's hits.
+
+    Hits are counted over ``trace.events`` from the start (the trace may grow, as a
+    running Stepper's does), so the count at an event is the same live and in replay.
+    """
+
+    def __init__(self, trace):
+        self.trace = trace
+        self._seqs: dict = {}  # Breakpoint -> (events scanned, seqs of its hits)
+
+    @property
+    def nodes(self) -> dict:
+        return self.trace.nodes
+
+    def hits(self, bp: Breakpoint, upto: int | None = None) -> int:
+        """How often ``bp`` was hit at events ``0..upto`` (all recorded events when None)."""
+        events = self.trace.events
+        end = len(events) if upto is None else min(upto + 1, len(events))
+        scanned, seqs = self._seqs.get(bp, (0, []))
+        nodes = self.trace.nodes
+        for ev in events[scanned:end]:
+            if bp.hit(ev, nodes):
+                seqs.append(ev.seq)
+        self._seqs[bp] = (max(scanned, end), seqs)
+        return bisect.bisect_right(seqs, end - 1)
+
+    def first(self, breakpoints, ev: E.Event) -> Breakpoint | None:
+        """The first of ``breakpoints`` that matches ``ev``, or None."""
+        for bp in breakpoints:
+            if bp.matches(ev, self):
+                return bp
+        return None
+
+
+def parse_breakpoint(spec: str) -> Breakpoint:
+    """The Breakpoint a text names: ``NAME``, ``node:NAME``, ``op:OP``, ``pass:KIND`` or ``nonfinite``,
+    then optionally ``hit N`` and ``if CONDITION`` (``op:mul hit 2 if |g| > 10``). ValueError when invalid."""
+    m = _SPEC.match(spec.strip())
+    what = m.group("what").strip() if m else ""
+    if not what:
+        raise ValueError(f"empty breakpoint: expected {SPEC_HELP}")
+    extra = {"condition": m.group("cond"), "hit_count": int(m.group("hit") or 1)}
+    if what == "nonfinite":
+        return _make(spec, nonfinite=True, **extra)
+    kind, sep, value = what.partition(":")
+    if not sep:
+        return _make(spec, node=what, **extra)
+    if kind not in ("node", "op", "pass") or not value:
+        raise ValueError(f"invalid breakpoint {spec!r}: expected {SPEC_HELP}")
+    if kind == "pass" and value not in PASS_KINDS:
+        raise ValueError(f"invalid breakpoint {spec!r}: the pass kind must be backward or grad")
+    key = {"node": "node", "op": "op", "pass": "pass_kind"}[kind]
+    return _make(spec, **{key: value}, **extra)
+
+
+def _make(spec: str, **kw) -> Breakpoint:
+    try:
+        return Breakpoint(**kw)
+    except (ValueError, SyntaxError) as exc:
+        raise ValueError(f"invalid breakpoint {spec!r}: {exc}") from None
+
+
+_compiled: dict = {}
+
+
+def _compile(condition: str):
+    code = _compiled.get(condition)
+    if code is None:
+        text = _NORM.sub(r"norm(\1)", condition)
+        try:
+            code = compile(text, "<breakpoint condition>", "eval")
+        except SyntaxError as exc:
+            raise ValueError(f"the condition {condition!r} is not a Python expression: {exc.msg}") from None
+        _compiled[condition] = code
+    return code
+
+
+def _norm(x) -> float:
+    return float(np.linalg.norm(np.asarray(x, dtype=float).ravel())) if np.size(x) else 0.0
+
+
+_NAMES = {"norm": _norm, "np": np, "math": math, "inf": math.inf}
+
+
+def _holds(condition: str, ev: E.Event) -> bool:
+    """The condition over the event's main gradient; False when it has none, it was summarised, or it raises."""
+    grads = gradients_of(ev)
+    if not grads or grads[0].values is None:
+        return False
+    try:
+        # the user's own expression, evaluated as pdb evaluates a breakpoint condition
+        return bool(eval(_compile(condition), dict(_NAMES), {"g": grads[0].values}))  # noqa: S307
+    except Exception:  # a condition that cannot be evaluated here (a shape it does not expect) does not stop
+        return False

@@ -1,0 +1,199 @@
+"""One Breakpoint for live stepping and replay: the same stops, in the same order, both ways."""
+
+import textwrap
+
+import pytest
+
+from minigrad import _events
+from minigrad.trace import Breakpoint, HitCounter, Stepper, Trace, parse_breakpoint, record
+from minigrad.viz.notebook import movement
+
+pytestmark = [
+    pytest.mark.timeout(120),
+    pytest.mark.filterwarnings("ignore:divide by zero:RuntimeWarning"),
+    pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning"),
+    pytest.mark.filterwarnings("ignore:overflow:RuntimeWarning"),
+]
+T = 20  # seconds any wait may take before the test fails instead of hanging
+
+CHAIN = """\
+import minigrad as mg
+a = mg.tensor([2.0, -1.0, 0.5], requires_grad=True, name="a")
+b = mg.tensor([3.0, 4.0, -2.0], requires_grad=True, name="b")
+loss = ((a * b).tanh() + a * a).sum()
+loss.backward()
+"""
+
+TRAINING = """\
+import minigrad as mg
+w = mg.tensor([[0.5, -1.0], [2.0, 0.25]], requires_grad=True, name="w")
+x = mg.tensor([[1.0, 2.0], [-1.0, 3.0]], name="x")
+for step in range(4):
+    loss = ((x @ w).tanh() * 3.0).sum()
+    loss.backward()
+    with mg.no_grad():
+        w -= 0.5 * w.grad
+    w.grad = None
+"""
+
+NESTED_GRAD = """\
+import minigrad as mg
+x = mg.tensor([1.0, -2.0, 3.0], requires_grad=True, name="x")
+h = x * x
+def hook(g):
+    with mg.enable_grad():
+        (inner,) = mg.autograd.grad((x * x * g).sum(), x)
+    return g + inner
+h.register_hook(hook)
+loss = h.sum()
+loss.backward()
+(again,) = mg.autograd.grad((x * x * x).sum(), x)
+"""
+
+NONFINITE = """\
+import minigrad as mg
+x = mg.tensor([0.0, 4.0, 1.0], requires_grad=True, name="x")
+for _ in range(2):
+    y = x.sqrt()
+    loss = (y * y).sum()
+    loss.backward()
+"""
+
+HIGHER_ORDER = """\
+import minigrad as mg
+x = mg.tensor([0.5, -1.5], requires_grad=True, name="x")
+y = (x * x * x).sum()
+(g,) = mg.autograd.grad(y, x, create_graph=True)
+g2 = (g * g).sum()
+g2.backward()
+"""
+
+BROADCAST = """\
+import minigrad as mg
+w = mg.tensor([[1.0, -2.0, 3.0]], requires_grad=True, name="w")
+for k in range(3):
+    x = mg.tensor([[1.0, 2.0, 3.0]] * 4) * (k + 1) ** 5
+    loss = (x * w).exp().sum()
+    loss.backward()
+"""
+
+CASES = {
+    "op and node": (CHAIN, ["op:mul", "a"]),
+    "node hit count": (TRAINING, ["loss hit 3", "op:tanh if |g| > 4"]),
+    "nested grad()": (NESTED_GRAD, ["pass:grad", "op:mul", "x hit 2"]),
+    "nonfinite": (NONFINITE, ["nonfinite", "pass:backward hit 2"]),
+    "higher order": (HIGHER_ORDER, ["op:mul hit 3", "pass:backward", "op:sum if g.max() > 0.5"]),
+    "broadcast and condition": (BROADCAST, ["op:mul if |g| > 100", "w", "nonfinite"]),
+}
+
+
+@pytest.fixture(autouse=True)
+def _no_leftover_listeners():
+    yield
+    assert _events.listeners == []
+
+
+def _live_stops(path, breakpoints) -> tuple[list, Trace]:
+    s = Stepper(path, start_paused=False, breakpoints=breakpoints)
+    s.start()
+    stops = []
+    while s.wait(T) == "paused":
+        stops.append((s.paused_at.seq, str(s.hit)))
+        s.continue_()
+    assert s.status == "finished", s.output.text()
+    return stops, s.trace
+
+
+def _replay_stops(trace, breakpoints) -> list:
+    hits = HitCounter(trace)
+    stops = []
+    for ev in trace.events:
+        bp = hits.first(breakpoints, ev)
+        if bp is not None:
+            stops.append((ev.seq, str(bp)))
+    return stops
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_live_and_replay_stop_at_the_same_events(tmp_path, name):
+    source, specs = CASES[name]
+    path = tmp_path / "script.py"
+    path.write_text(textwrap.dedent(source))
+    breakpoints = [parse_breakpoint(spec) for spec in specs]
+    live, trace = _live_stops(str(path), breakpoints)
+    trace.save(tmp_path / "run.jsonl")
+    loaded = Trace.load(tmp_path / "run.jsonl")
+    assert live and live == _replay_stops(loaded, breakpoints)
+    # the notebook stepper's continue lands on the same events, one breakpoint at a time
+    for bp in breakpoints:
+        at, hits, seen = 0, HitCounter(loaded), []
+        while True:
+            nxt = movement(loaded, at, "continue", bp, hits)
+            if nxt == at or not bp.matches(loaded.events[nxt], hits):
+                break
+            seen.append(nxt)
+            at = nxt
+        first = [] if not bp.matches(loaded.events[0], hits) else [0]
+        assert first + seen == [seq for seq, _ in _replay_stops(loaded, [bp])]
+
+
+def test_every_case_stops_somewhere_for_each_breakpoint(tmp_path):
+    for name, (source, specs) in CASES.items():
+        with record() as tr:
+            exec(compile(textwrap.dedent(source), name, "exec"), {"__name__": "__main__"})
+        for spec in specs:
+            assert _replay_stops(tr, [parse_breakpoint(spec)]), f"{name}: {spec} never stops"
+
+
+def test_nested_grad_case_really_nests(tmp_path):
+    with record() as tr:
+        exec(compile(NESTED_GRAD, "nested", "exec"), {"__name__": "__main__"})
+    assert max(e.depth for e in tr.events) == 2
+
+
+def test_hit_count_and_condition():
+    with record() as tr:
+        exec(compile(TRAINING, "training", "exec"), {"__name__": "__main__"})
+    loss_entries = [e.seq for e in tr.find("node_entered") if tr.nodes[e.node].name == "loss"]
+    assert len(loss_entries) == 4
+    hits = HitCounter(tr)
+    bp = parse_breakpoint("loss hit 3")
+    assert [e.seq for e in tr.events if bp.matches(e, hits)] == loss_entries[2:]
+    assert hits.hits(bp) == 4 and hits.hits(bp, loss_entries[1]) == 2
+    big = parse_breakpoint("op:tanh if |g| > 4")
+    for e in tr.find("node_entered"):
+        if tr.nodes[e.node].op == "tanh":
+            norm = float((e.grad.array() ** 2).sum() ** 0.5)
+            assert big.matches(e, hits) == (norm > 4)
+
+
+def test_text_form_round_trips():
+    for spec in (
+        "loss",
+        "op:mul",
+        "pass:grad",
+        "nonfinite",
+        "op:mul hit 2",
+        "w if |g| > 1e3",
+        "x hit 3 if g.min() < 0",
+    ):
+        bp = parse_breakpoint(spec)
+        assert str(bp) == spec and parse_breakpoint(str(bp)) == bp
+    assert parse_breakpoint("node:loss") == Breakpoint(node="loss")
+    assert (Breakpoint(op="mul").kind, Breakpoint(op="mul").value) == ("op", "mul")
+    assert (Breakpoint(nonfinite=True).kind, Breakpoint(pass_kind="grad").value) == ("nonfinite", "grad")
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("", "empty"),
+        ("op:", "invalid breakpoint"),
+        ("pass:forward", "pass kind"),
+        ("loss if |g| >", "not a Python expression"),
+        ("loss hit 0", "hit_count"),
+    ],
+)
+def test_bad_texts_say_what_is_wrong(spec, message):
+    with pytest.raises(ValueError, match=message):
+        parse_breakpoint(spec)
