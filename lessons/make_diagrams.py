@@ -139,6 +139,16 @@ def _():
     return viz.draw(trace, step=trace.find("pass_finished")[0].seq, fields=("name", "op", "shape", "device"))
 
 
+@diagram("10_your_own_micrograd/second_into_a")
+def _():
+    from minigrad import viz
+    from minigrad.course.recording import contributions_into, record_demo
+
+    trace = record_demo(10, argv=("reference",))
+    first_pass = trace.find("pass_started")[0].pass_id
+    return viz.draw(trace, step=contributions_into(trace, "a", pass_id=first_pass)[1].seq)
+
+
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 _ID = re.compile(r"\b([to])(\d+)\b|(?<=[A-Za-z_>])#(\d+)\b")
 

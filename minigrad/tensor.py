@@ -21,6 +21,7 @@ __all__ = ["Tensor", "tensor", "make", "shape_str", "node_label", "FREED_MESSAGE
 
 _ids = itertools.count(1)
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_EXAMPLES_DIR = os.path.join(_PACKAGE_DIR, "examples") + os.sep
 _grad_state = _state.grad
 _anomaly_state = _state.anomaly
 _forward_state = _state.forward
@@ -634,5 +635,9 @@ def _float_formatter(arr: np.ndarray):
 
 def _anomaly_record(t: Tensor) -> None:
     """Anomaly mode: remember the user's forward stack (minigrad's own frames left out) that made ``t``."""
-    stack = [f for f in traceback.extract_stack()[:-1] if not f.filename.startswith(_PACKAGE_DIR)]
+    stack = [
+        f
+        for f in traceback.extract_stack()[:-1]
+        if not f.filename.startswith(_PACKAGE_DIR) or f.filename.startswith(_EXAMPLES_DIR)
+    ]
     t.meta()["creation_stack"] = stack

@@ -1,9 +1,16 @@
 """Shared fixtures and helpers for the minigrad test suite."""
 
+import os
+import tempfile
+
 import numpy as np
 import pytest
 
 import minigrad as mg
+
+# the course remembers the learner's workspace under $XDG_CONFIG_HOME: tests never read or write the real one
+os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="minigrad-test-config-")
+os.environ.pop("MINIGRAD_WORKSPACE", None)
 
 
 def _cuda_ok() -> bool:

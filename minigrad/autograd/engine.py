@@ -395,9 +395,12 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
     finally:
         with_grad.enabled = saved_mode
     if not retain_graph:
-        _free_graph(
-            [n for n in order if n._backward is not None and (expand is None or id(n) in expand)], pass_id, depth
-        )
+        _free_graph([n for n in order if _expands(n, expand)], pass_id, depth)
+
+
+def _expands(node, expand) -> bool:
+    """Whether the pass calls ``node``'s rule: it has one, and (for ``inputs=``) leads to an input."""
+    return node._backward is not None and (expand is None or id(node) in expand)
 
 
 def _keeps_grad(node, input_ids) -> bool:

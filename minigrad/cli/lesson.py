@@ -1,44 +1,80 @@
-"""``minigrad lesson list|show|check|debug|reset``: the course from the terminal."""
+"""``minigrad lesson list|show|start|check|hint|debug|reset|progress``: the course from the terminal."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
+DESCRIPTION = """\
+The minigrad course. Each lesson has a text, a demo that runs under the debugger, and exercises.
+
+  minigrad lesson start 1 --dir ~/minigrad-course   copy lesson 1 into a folder of yours
+  minigrad lesson check 1                           run its checks on your files: PASS / TODO / FAIL
+  minigrad lesson hint 1.1                          one more hint for exercise 1.1 each time
+
+The lessons installed with minigrad stay read-only: your files and your progress
+(.minigrad-course.json) live in the workspace you chose. Commands find it from --dir,
+$MINIGRAD_WORKSPACE, the current folder (or one above it), or the last `start`; in a
+source checkout without one, the checkout's lessons/ folder is the workspace.
+Hints live in lessons/NN_topic/hints.md: a '## N.k' section per exercise, hints separated
+by '---' lines (see minigrad.course.hints).
+"""
+
 
 def register(sub) -> None:
+    import argparse
+
     p = sub.add_parser(
         "lesson",
-        help="list, read, check and debug the course's lessons",
-        description="The minigrad course. Each lesson has a text, a demo that runs under the debugger, and "
-        "exercises you complete in lessons/NN_topic/exN_*.py and check with `minigrad lesson check N`.",
+        help="list, read, start, check and debug the course's lessons",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
-    actions.add_parser("list", help="list the lessons and their exercises").set_defaults(func=_list)
-    show = actions.add_parser("show", help="render a lesson's text in the terminal")
-    show.add_argument("number", type=int)
-    show.set_defaults(func=_show)
-    chk = actions.add_parser("check", help="run a lesson's checks on your exercise files")
-    chk.add_argument("number", type=int)
+
+    def action(name, func, help, number=True, workspace=True):
+        a = actions.add_parser(name, help=help, description=help)
+        if number:
+            a.add_argument("number", type=int, help="the lesson's number (see `minigrad lesson list`)")
+        if workspace:
+            a.add_argument("--dir", type=Path, help="your workspace folder (default: see `minigrad lesson --help`)")
+        a.set_defaults(func=func)
+        return a
+
+    action("list", _list, "list the lessons and their exercises", number=False, workspace=False)
+    action("show", _show, "render a lesson's text in the terminal", workspace=False)
+    action("start", _start, "copy a lesson into your workspace (exercise files you complete, text, demo)")
+    chk = action("check", _check, "run a lesson's checks on your exercise files")
     chk.add_argument("--reference", action="store_true", help="check the reference solutions instead")
     chk.add_argument(
         "--file",
         type=Path,
         help="check this file instead of the lesson's exercise file (lessons with one exercise only)",
     )
-    chk.set_defaults(func=_check)
-    dbg = actions.add_parser("debug", help="open the lesson's demo in the debugger (minigrad-tui)")
-    dbg.add_argument("number", type=int)
-    dbg.set_defaults(func=_debug)
-    reset = actions.add_parser("reset", help="regenerate a lesson's exercise files (discards your answers)")
-    reset.add_argument("number", type=int)
-    reset.set_defaults(func=_reset)
+    hint = action("hint", _hint, "show one more hint for an exercise (N.k, e.g. 4.1)", number=False)
+    hint.add_argument("exercise", help="the exercise, as LESSON.EXERCISE (e.g. 4.1)")
+    hint.add_argument("--again", action="store_true", help="show the hints seen so far, without a new one")
+    dbg = action("debug", _debug, "open the lesson's demo in the debugger (minigrad-tui)")
+    dbg.add_argument("demo_args", nargs="*", metavar="ARG", help="arguments for the demo (lesson 10: reference, buggy)")
+    action("reset", _reset, "regenerate a lesson's exercise files in your workspace (discards your answers)")
+    action("progress", _progress, "what you have started, passed, and how many hints you used", number=False)
 
 
 def _lesson(number: int):
     from minigrad.course import find_lesson
 
     return find_lesson(number)
+
+
+def _workspace(args, required: bool = True):
+    from minigrad.course.workspace import find_workspace
+
+    ws = find_workspace(getattr(args, "dir", None))
+    if ws is None and required:
+        raise SystemExit(
+            "no workspace yet: run `minigrad lesson start N --dir FOLDER` (or pass --dir, or set MINIGRAD_WORKSPACE)"
+        )
+    return ws
 
 
 def _list(args) -> int:
@@ -59,6 +95,28 @@ def _show(args) -> int:
     return 0
 
 
+def _start(args) -> int:
+    from minigrad.course.workspace import default_workspace
+
+    lesson = _lesson(args.number)
+    ws = _workspace(args, required=False) or default_workspace()
+    try:
+        written = ws.start(lesson)
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    folder = ws.lesson_dir(lesson)
+    print(f"lesson {lesson.number}, {lesson.title}: {folder}")
+    for ref in lesson.references:
+        state = "new" if ws.exercise_file(lesson, ref) in written else "kept (yours)"
+        print(f"  {lesson.exercise_number(ref):>5}  {ref.name}  {state}")
+    print(
+        f"\nRead it: minigrad lesson show {lesson.number}    watch it: minigrad lesson debug {lesson.number}\n"
+        f"Edit the files above, then: minigrad lesson check {lesson.number}"
+    )
+    return 0
+
+
 def _check(args) -> int:
     from minigrad.course import run_checks
 
@@ -69,7 +127,16 @@ def _check(args) -> int:
             file=sys.stderr,
         )
         return 2
-    results = run_checks(lesson, reference=args.reference, exercise_file=args.file)
+    ws = None
+    exercise_dir = None
+    if not args.reference and args.file is None:
+        ws = _workspace(args)
+        if not ws.started(lesson):
+            print(f"lesson {lesson.number} is not in {ws.root} yet: run `minigrad lesson start {lesson.number}`")
+            return 2
+        exercise_dir = ws.lesson_dir(lesson)
+        print(f"checking {exercise_dir}\n")
+    results = run_checks(lesson, reference=args.reference, exercise_file=args.file, exercise_dir=exercise_dir)
     width = max((len(r.exercise) for r in results), default=0)
     for r in results:
         mark = "PASS" if r.passed else ("TODO" if r.not_done else "FAIL")
@@ -78,19 +145,100 @@ def _check(args) -> int:
             print(f"      {r.explain()}")
     passed = sum(r.passed for r in results)
     print(f"\nlesson {lesson.number}: {passed} of {len(results)} checks passed")
+    if passed < len(results) and not args.reference:
+        print(f"stuck? `minigrad lesson hint {lesson.number}.K` shows a hint for exercise {lesson.number}.K")
+    if ws is not None:
+        ws.record_checks(lesson, results)
     return 0 if passed == len(results) else 1
+
+
+def _hint(args) -> int:
+    from minigrad.course.hints import load_hints, parse_exercise_id
+
+    try:
+        number, key = parse_exercise_id(args.exercise)
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    lesson = _lesson(number)
+    known = [lesson.exercise_number(ref) for ref in lesson.references]
+    if key not in known:
+        print(f"lesson {number} has exercises {', '.join(known)}; there is no {key}", file=sys.stderr)
+        return 2
+    hints = load_hints(lesson).get(key, [])
+    if not hints:
+        print(f"exercise {key} has no hints yet; its file's comments and the lesson text are the help there is")
+        return 0
+    ws = _workspace(args, required=False)
+    seen = ws.hints_seen(lesson, key) if ws else 0
+    shown = seen if args.again else min(seen + 1, len(hints))
+    shown = max(shown, 1)
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    console = Console()
+    for i, text in enumerate(hints[:shown], 1):
+        console.print(f"[bold]Hint {i} of {len(hints)} for exercise {key}[/bold]")
+        console.print(Markdown(text))
+        console.print()
+    if shown < len(hints):
+        console.print(f"run `minigrad lesson hint {key}` again for the next one")
+    else:
+        console.print("that is every hint for this exercise")
+    if ws is not None and shown != seen:
+        ws.set_hints_seen(lesson, key, shown)
+    return 0
 
 
 def _debug(args) -> int:
     import tui
 
-    return tui.main([str(_lesson(args.number).demo)])
+    lesson = _lesson(args.number)
+    ws = _workspace(args, required=False)
+    demo = ws.demo(lesson) if ws is not None else lesson.demo
+    return tui.main([str(demo), *args.demo_args])
 
 
 def _reset(args) -> int:
-    from minigrad.course import write_stub
-
     lesson = _lesson(args.number)
-    for ref in lesson.references:
-        print(f"wrote {write_stub(ref)}")
+    ws = _workspace(args)
+    try:
+        written = ws.reset(lesson)
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    for path in written:
+        print(f"wrote {path}")
+    return 0
+
+
+def _progress(args) -> int:
+    from minigrad.course import list_lessons
+
+    ws = _workspace(args)
+    progress = ws.progress()
+    print(f"workspace {ws.root}\n")
+    for lesson in list_lessons():
+        entry = progress.get(lesson.key)
+        if entry is None or not ws.started(lesson):
+            state = "not started"
+        else:
+            checks = entry.get("checks", {})
+            passed = sum(c["passed"] for c in checks.values())
+            total = sum(c["total"] for c in checks.values())
+            done = [
+                lesson.exercise_number(ref)
+                for ref in lesson.references
+                if checks.get(ref.stem, {}).get("total") and checks[ref.stem]["passed"] == checks[ref.stem]["total"]
+            ]
+            if not checks:
+                state = "started, not checked yet"
+            elif len(done) == len(lesson.references):
+                state = f"done ({passed} of {total} checks)"
+            else:
+                state = f"{passed} of {total} checks pass; exercises done: {', '.join(done) or 'none'}"
+            hints = sum(entry.get("hints", {}).values())
+            if hints:
+                state += f"; {hints} hint{'s' if hints != 1 else ''} used"
+        print(f"{lesson.number:2d}  {lesson.title:<60.60}  {state}")
     return 0

@@ -3,14 +3,17 @@
 Each lesson folder holds ``README.md`` (the lesson text), ``demo.py`` (runs under
 the debugger and headless), ``reference/exN_*.py`` (the solutions, between
 ``# BEGIN SOLUTION`` / ``# END SOLUTION`` markers), the learner's ``exN_*.py``
-generated from them (``minigrad lesson reset N``), and ``checks.py`` whose
-functions, registered with :func:`check`, test an exercise module.
+generated from them, ``checks.py`` whose functions, registered with :func:`check`,
+test an exercise module (:mod:`~minigrad.course.expect` words their failures), and
+``hints.md`` (:mod:`~minigrad.course.hints`). The learner works in a
+:class:`~minigrad.course.workspace.Workspace` of their own (``minigrad lesson start N --dir DIR``).
 """
 
 from .checking import CheckResult, check, run_checks
 from .lessons import Lesson, find_lesson, lessons_root, list_lessons
 from .recording import contributions_into, incoming_grads, record_call, record_demo
 from .stubs import generate_stub, stub_is_current, write_stub
+from .workspace import Workspace, find_workspace
 
 __all__ = [
     "CheckResult",
@@ -27,4 +30,6 @@ __all__ = [
     "record_call",
     "incoming_grads",
     "contributions_into",
+    "Workspace",
+    "find_workspace",
 ]

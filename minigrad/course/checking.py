@@ -1,11 +1,21 @@
-"""Run a lesson's checks against an exercise module (the learner's file or the reference)."""
+"""Run a lesson's checks against an exercise module (the learner's file or the reference).
+
+A failing check explains itself in the lesson's terms: an AssertionError's message (write it as
+"what: expected X, got Y", or use :mod:`minigrad.course.expect`); an exception raised inside the
+learner's code as "your f() raised ..." with their line; any other exception as "your f()
+returned R, which the check could not use (...)", naming the exercise function whose result the
+check was using. Calls into the exercise module are observed for that (its functions are wrapped).
+"""
 
 from __future__ import annotations
 
+import functools
 import importlib.util
+import inspect
+import reprlib
 import sys
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 _registry: dict[str, list] = {}
@@ -25,12 +35,19 @@ def check(exercise: str, description: str):
     return register
 
 
+_repr = reprlib.Repr()
+_repr.maxstring = _repr.maxother = 80
+_repr.maxlist = _repr.maxtuple = 6
+
+
 @dataclass
 class CheckResult:
     exercise: str
     description: str
     passed: bool
     error: BaseException | None = None
+    exercise_path: Path | None = None
+    last_call: tuple | None = field(default=None, repr=False)  # (function name, result) of the latest call
 
     @property
     def not_done(self) -> bool:
@@ -38,11 +55,74 @@ class CheckResult:
         return isinstance(self.error, NotImplementedError)
 
     def explain(self) -> str:
+        """Why the check failed, in the lesson's terms (empty when it passed)."""
         if self.passed:
             return ""
+        exc = self.error
         if self.not_done:
-            return str(self.error) or "not done yet"
-        return "".join(traceback.format_exception_only(type(self.error), self.error)).strip()
+            return str(exc) or "not done yet"
+        if isinstance(exc, AssertionError):
+            return _assertion_text(exc)
+        what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        if isinstance(exc, SyntaxError) and self.exercise_path is not None:
+            return f"{self.exercise_path.name} does not parse: {exc.msg} (line {exc.lineno})"
+        where = _frame_in(exc, self.exercise_path)
+        if where is not None:
+            fn = where.name if where.name != "<module>" else self.exercise_path.name
+            return f"your {fn}() raised {what}\n      at {self.exercise_path.name}:{where.lineno}: {where.line}"
+        if self.last_call is not None:
+            name, result = self.last_call
+            return f"your {name}() returned {_repr.repr(result)}, which the check could not use ({what})"
+        return what
+
+
+def _assertion_text(exc: AssertionError) -> str:
+    text = str(exc).strip()
+    if text:
+        return text
+    frames = traceback.extract_tb(exc.__traceback__)
+    line = frames[-1].line if frames else ""
+    return f"this did not hold: {line}" if line else "the check's assertion failed"
+
+
+def _frame_in(exc: BaseException, path: Path | None):
+    """The innermost traceback frame of ``exc`` inside the file ``path`` (None when none is)."""
+    if path is None:
+        return None
+    target = str(path.resolve())
+    found = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        try:
+            if str(Path(frame.filename).resolve()) == target:
+                found = frame
+        except OSError:
+            continue
+    return found
+
+
+class _CallLog:
+    """Wraps an exercise module's functions to remember the last top-level call and its result."""
+
+    def __init__(self, module):
+        self.last = None
+        self._depth = 0
+        for name, fn in list(vars(module).items()):
+            if inspect.isfunction(fn) and fn.__module__ == module.__name__ and not name.startswith("_"):
+                setattr(module, name, self._wrap(name, fn))
+
+    def _wrap(self, name, fn):
+        @functools.wraps(fn)
+        def observed(*args, **kwargs):
+            self._depth += 1
+            try:
+                result = fn(*args, **kwargs)
+            finally:
+                self._depth -= 1
+            if self._depth == 0:
+                self.last = (name, result)
+            return result
+
+        return observed
 
 
 def load_module(path: Path, name: str):
@@ -63,25 +143,45 @@ def _load_checks(lesson) -> dict[str, list]:
     return dict(_registry)
 
 
-def run_checks(lesson, reference: bool = False, exercise_file: Path | None = None) -> list[CheckResult]:
-    """Run every check of ``lesson`` on the learner's files (or the reference solutions)."""
+def run_checks(
+    lesson, reference: bool = False, exercise_file: Path | None = None, exercise_dir: Path | None = None
+) -> list[CheckResult]:
+    """Run every check of ``lesson`` on the learner's files (or the reference solutions).
+
+    The learner's files are ``exercise_dir/exK_*.py`` (default: the lesson folder);
+    ``exercise_file`` replaces the file of a lesson's only exercise.
+    """
     checks = _load_checks(lesson)
     results = []
     for ref in lesson.references:
         name = ref.stem
-        target = ref if reference else (exercise_file or lesson.exercise_file(ref))
+        if reference:
+            target = ref
+        elif exercise_file is not None:
+            target = Path(exercise_file)
+        else:
+            target = Path(exercise_dir) / ref.name if exercise_dir is not None else lesson.exercise_file(ref)
+        if not target.exists():
+            results.append(
+                CheckResult(name, f"load {target.name}", False, FileNotFoundError(f"{target} does not exist"), target)
+            )
+            continue
         try:
             module = load_module(target, f"minigrad_exercise_{lesson.number:02d}_{name}")
         except BaseException as exc:  # a learner's syntax error must not stop the other checks
-            results.append(CheckResult(name, f"load {target.name}", False, exc))
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            results.append(CheckResult(name, f"load {target.name}", False, exc, target))
             continue
+        log = _CallLog(module)
         for description, fn in checks.get(name, []):
+            log.last = None
             try:
                 fn(module)
             except BaseException as exc:  # noqa: BLE001 (report every failure)
                 if isinstance(exc, KeyboardInterrupt):
                     raise
-                results.append(CheckResult(name, description, False, exc))
+                results.append(CheckResult(name, description, False, exc, target, log.last))
             else:
-                results.append(CheckResult(name, description, True))
+                results.append(CheckResult(name, description, True, None, target))
     return results

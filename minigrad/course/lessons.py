@@ -1,4 +1,9 @@
-"""Find lessons on disk: ``lessons/NN_topic/`` beside the package, or $MINIGRAD_LESSONS."""
+"""Find lessons on disk: $MINIGRAD_LESSONS, the copy installed with the package, or a checkout's ``lessons/``.
+
+A wheel or sdist carries the repository's top-level ``lessons/`` as the package data
+``minigrad/course/_lessons/`` (copied by the build hook in ``setup.py``); in a source
+checkout (an editable install) the lessons are read from the repository itself.
+"""
 
 from __future__ import annotations
 
@@ -10,12 +15,24 @@ from pathlib import Path
 _FOLDER = re.compile(r"^(\d\d)_(\w+)$")
 
 
+PACKAGED = Path(__file__).resolve().parent / "_lessons"
+CHECKOUT = Path(__file__).resolve().parents[2] / "lessons"
+
+
 def lessons_root() -> Path:
-    """The folder that holds the lessons."""
+    """The folder that holds the lessons (read-only for the learner: exercises are done in a workspace)."""
     env = os.environ.get("MINIGRAD_LESSONS")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parents[2] / "lessons"
+    if PACKAGED.is_dir():
+        return PACKAGED
+    return CHECKOUT
+
+
+def is_checkout(root: Path | None = None) -> bool:
+    """True when the lessons are a source checkout's ``lessons/`` (not a copy installed in site-packages)."""
+    root = (root or lessons_root()).resolve()
+    return root != PACKAGED and (root.parent / "pyproject.toml").is_file()
 
 
 @dataclass(frozen=True)
@@ -40,6 +57,15 @@ class Lesson:
         return self.path / "demo.py"
 
     @property
+    def key(self) -> str:
+        """The folder name, ``NN_topic``: the same in the lessons and in a workspace."""
+        return self.path.name
+
+    @property
+    def hints_file(self) -> Path:
+        return self.path / "hints.md"
+
+    @property
     def references(self) -> list[Path]:
         """The reference solution of each exercise, in order."""
         return sorted((self.path / "reference").glob("ex*.py"))
@@ -47,13 +73,19 @@ class Lesson:
     def exercise_file(self, reference: Path) -> Path:
         return self.path / reference.name
 
+    def exercise_number(self, reference: Path) -> str:
+        """``"N.k"`` for ``reference/exK_*.py`` (how the text and ``lesson hint`` name an exercise)."""
+        m = re.match(r"ex(\d+)_", reference.name)
+        k = int(m.group(1)) if m else self.references.index(reference) + 1
+        return f"{self.number}.{k}"
+
 
 def list_lessons(root: Path | None = None) -> list[Lesson]:
     """Every lesson under ``root``, by number."""
     root = root or lessons_root()
     if not root.is_dir():
         raise FileNotFoundError(
-            f"no lessons folder at {root}: run from a minigrad source checkout or set MINIGRAD_LESSONS"
+            f"no lessons folder at {root}: reinstall minigrad (its wheel carries the lessons) or set MINIGRAD_LESSONS"
         )
     found = []
     for child in root.iterdir():

@@ -85,8 +85,15 @@ Breakpoints and words
 state; :func:`parse_breakpoint` reads ``--break`` texts) serves the Stepper and every
 replaying viewer alike. :mod:`minigrad.trace.describe` turns an event into words:
 ``headline`` (short form), ``details`` (long form), ``node_label``, ``step_text``.
+
+Your own engine
+---------------
+:mod:`minigrad.trace.emit` (``node``, ``backward_pass``, ``entered``, ``rule``, ``accumulated``,
+``finished``) lets an engine that is not minigrad's emit the same events, so it can be recorded,
+stepped in the debugger and drawn (lesson 10 builds a micrograd that does).
 """
 
+from . import emit
 from .breakpoints import Breakpoint, HitCounter, parse_breakpoint
 from .events import (
     BACKWARD_KINDS,
@@ -157,6 +164,7 @@ __all__ = [
     "StepperStopped",
     "Trace",
     "TraceFormatError",
+    "emit",
     "listen",
     "parse_breakpoint",
     "record",

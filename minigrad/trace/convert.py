@@ -30,21 +30,42 @@ from .snapshot import DEFAULT_MAX_VALUES, snapshot, type_name
 __all__ = ["Converter"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_EXAMPLES_DIR = os.path.join(_PACKAGE_DIR, "examples") + os.sep  # the built-in examples are user code
 # tensors made through these (creation functions, ops, and this recorder's own frames) count as the user's
 _USER_FACING_DIRS = frozenset({_PACKAGE_DIR} | {os.path.join(_PACKAGE_DIR, d) + os.sep for d in ("ops", "trace")})
 _PENDING_MAX_AGE = 256  # events after which an unresolved statement's frame is released
 _REPR_CHARS = 80
 _closure_cache: dict = {}
+# engines of the user's own that emit through minigrad.trace.emit: the code of their node types' methods
+# (and of whatever calls emit.node) is skipped like minigrad's own when looking for the user's line.
+# SHADOWS maps id(their node) to the Tensor standing for it.
+ENGINE_CODES: set = set()
+SHADOWS: dict = {}
 
 
 def _is_internal(filename: str) -> bool:
-    return filename.startswith(_PACKAGE_DIR)
+    return filename.startswith(_PACKAGE_DIR) and not filename.startswith(_EXAMPLES_DIR)
+
+
+def _skipped(frame) -> bool:
+    """A frame that is not the user's: minigrad's own, or an emitting engine's (minigrad.trace.emit)."""
+    return _is_internal(frame.f_code.co_filename) or frame.f_code in ENGINE_CODES
+
+
+def foreign_shadow(obj):
+    """The Tensor standing for a node of another engine (minigrad.trace.emit), or None."""
+    t = SHADOWS.get(id(obj))
+    if t is None:
+        return None
+    owner = t._meta["owner"]
+    return t if (owner() if isinstance(owner, weakref.ref) else owner) is obj else None
 
 
 def user_frame(start):
-    """The innermost frame at or above ``start`` whose code is not inside the minigrad package."""
+    """The innermost frame at or above ``start`` whose code is not inside the minigrad package
+    (nor inside an engine emitting through minigrad.trace.emit)."""
     f = start
-    while f is not None and _is_internal(f.f_code.co_filename):
+    while f is not None and _skipped(f):
         f = f.f_back
     return f
 
@@ -55,7 +76,7 @@ def _made_by_library(frame) -> bool:
     f = frame
     while f is not None:
         name = f.f_code.co_filename
-        if not name.startswith(_PACKAGE_DIR):
+        if not _is_internal(name):
             return False
         if os.path.dirname(name) + os.sep not in _USER_FACING_DIRS:
             return True
@@ -266,8 +287,16 @@ class Converter:
         if not wanted:
             return
         by_object = {id(n): nid for nid, n in wanted.items()}
+        if SHADOWS:
+            for nid, n in wanted.items():
+                owner = n._meta.get("owner") if n._meta else None
+                owner = owner() if isinstance(owner, weakref.ref) else owner
+                if owner is not None:
+                    by_object[id(owner)] = nid
         for var, value in frame.f_locals.items():
-            if type(value) is Tensor and id(value) in by_object and var != "_" and not var.startswith("__"):
+            if id(value) in by_object and var != "_" and not var.startswith("__"):
+                if type(value) is not Tensor and foreign_shadow(value) is None:
+                    continue
                 nid = by_object.pop(id(value))
                 if nid in self._known:
                     self._name_of[nid] = var
@@ -355,6 +384,8 @@ class Converter:
                     out.append(E.Captured(name, "value", text=_short_repr(target)))
             elif isinstance(v, Tensor):
                 out.append(E.Captured(name, "tensor", v._id, self._snap(v)))
+            elif SHADOWS and (shadow := foreign_shadow(v)) is not None:
+                out.append(E.Captured(name, "tensor", shadow._id, self._snap(shadow)))
             elif isinstance(v, np.ndarray) or B.is_cupy_array(v):
                 out.append(E.Captured(name, "array", value=self._snap(v)))
             else:

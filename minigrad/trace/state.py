@@ -16,7 +16,7 @@ from . import events as E
 from .snapshot import Snapshot
 from .status import NodeStatus
 
-__all__ = ["NodeState", "PassState", "SavedGrads", "State", "Replay"]
+__all__ = ["NodeState", "PassState", "SavedGrads", "State", "Replay", "APPLY"]
 
 
 @dataclass(frozen=True)
@@ -125,60 +125,75 @@ class Replay:
         self.last_pass = pass_id
 
     def apply(self, ev: E.Event) -> None:
-        kind = ev.kind
-        if kind == "node_created":
-            self.data[ev.node] = ev.info.data
-            self.grad.setdefault(ev.node, None)
-        elif kind == "pass_started":
-            self.passes = [p for p in self.passes if p.depth < ev.depth]
-            self.passes.append(PassState(ev.pass_id, ev.pass_kind, ev.depth, ev.roots, ev.inputs, ev.options))
-            self.pass_grad[ev.pass_id] = {}
-            self.status[ev.pass_id] = {}
-            # keep only the passes a viewer can still show: the active ones and the latest
-            live = {p.pass_id for p in self.passes}
-            for old in [k for k in self.status if k not in live]:
-                del self.status[old], self.pass_grad[old]
-                self.errors.pop(old, None)
-        elif kind == "grads_saved":
-            for nid, _ in ev.saved:
-                self.grad[nid] = None
-            self.save_stack.append(SavedGrads(ev.pass_id, ev.depth, ev.saved, ev.edges))
-        elif kind == "seeded":
-            buf = self.pass_grad.setdefault(ev.pass_id, {})
-            prev = buf.get(ev.node)
-            buf[ev.node] = ev.grad if prev is None else _add(prev, ev.grad)
-            self.status.setdefault(ev.pass_id, {})[ev.node] = NodeStatus.PENDING
-        elif kind == "node_entered":
-            self.pass_grad.setdefault(ev.pass_id, {})[ev.node] = ev.grad
-            self.status.setdefault(ev.pass_id, {})[ev.node] = NodeStatus.ACTIVE
-            if ev.data is not None:
-                self.data[ev.node] = ev.data
-        elif kind == "grad_accumulated":
-            if ev.into == "grad":
-                self.grad[ev.target] = ev.after
-            else:
-                self.pass_grad.setdefault(ev.pass_id, {})[ev.target] = ev.after
-                st = self.status.setdefault(ev.pass_id, {})
-                if st.get(ev.target, NodeStatus.UNTOUCHED) == NodeStatus.UNTOUCHED:
-                    st[ev.target] = NodeStatus.PENDING
-        elif kind == "node_finished":
-            self.status.setdefault(ev.pass_id, {})[ev.node] = NodeStatus.DONE
-        elif kind == "graph_freed":
-            self.freed.update(ev.nodes)
-        elif kind == "grads_restored":
-            for nid, g in ev.restored:
-                self.grad[nid] = g
-            for i in range(len(self.save_stack) - 1, -1, -1):
-                if self.save_stack[i].pass_id == ev.pass_id:
-                    del self.save_stack[i:]
-                    break
-        elif kind == "pass_finished":
-            self._end_pass(ev.pass_id, ev.depth)
-        elif kind == "error":
-            if ev.node is not None:
-                self.status.setdefault(ev.pass_id, {})[ev.node] = NodeStatus.FAILED
-            self.errors[ev.pass_id] = ev
-            self._end_pass(ev.pass_id, ev.depth)
+        """Advance the model past ``ev`` (one handler per event class: :data:`APPLY`)."""
+        APPLY[type(ev)](self, ev)
+
+    def _node_created(self, ev: E.NodeCreated) -> None:
+        self.data[ev.node] = ev.info.data
+        self.grad.setdefault(ev.node, None)
+
+    def _pass_started(self, ev: E.PassStarted) -> None:
+        self.passes = [p for p in self.passes if p.depth < ev.depth]
+        self.passes.append(PassState(ev.pass_id, ev.pass_kind, ev.depth, ev.roots, ev.inputs, ev.options))
+        self.pass_grad[ev.pass_id] = {}
+        self.status[ev.pass_id] = {}
+        # keep only the passes a viewer can still show: the active ones and the latest
+        live = {p.pass_id for p in self.passes}
+        for old in [k for k in self.status if k not in live]:
+            del self.status[old], self.pass_grad[old]
+            self.errors.pop(old, None)
+
+    def _grads_saved(self, ev: E.GradsSaved) -> None:
+        for nid, _ in ev.saved:
+            self.grad[nid] = None
+        self.save_stack.append(SavedGrads(ev.pass_id, ev.depth, ev.saved, ev.edges))
+
+    def _seeded(self, ev: E.Seeded) -> None:
+        buf = self.pass_grad.setdefault(ev.pass_id, {})
+        prev = buf.get(ev.node)
+        buf[ev.node] = ev.grad if prev is None else _add(prev, ev.grad)
+        self.status.setdefault(ev.pass_id, {})[ev.node] = NodeStatus.PENDING
+
+    def _node_entered(self, ev: E.NodeEntered) -> None:
+        self.pass_grad.setdefault(ev.pass_id, {})[ev.node] = ev.grad
+        self.status.setdefault(ev.pass_id, {})[ev.node] = NodeStatus.ACTIVE
+        if ev.data is not None:
+            self.data[ev.node] = ev.data
+
+    def _grad_accumulated(self, ev: E.GradAccumulated) -> None:
+        if ev.into == "grad":
+            self.grad[ev.target] = ev.after
+            return
+        self.pass_grad.setdefault(ev.pass_id, {})[ev.target] = ev.after
+        st = self.status.setdefault(ev.pass_id, {})
+        if st.get(ev.target, NodeStatus.UNTOUCHED) == NodeStatus.UNTOUCHED:
+            st[ev.target] = NodeStatus.PENDING
+
+    def _node_finished(self, ev: E.NodeFinished) -> None:
+        self.status.setdefault(ev.pass_id, {})[ev.node] = NodeStatus.DONE
+
+    def _graph_freed(self, ev: E.GraphFreed) -> None:
+        self.freed.update(ev.nodes)
+
+    def _grads_restored(self, ev: E.GradsRestored) -> None:
+        for nid, g in ev.restored:
+            self.grad[nid] = g
+        for i in range(len(self.save_stack) - 1, -1, -1):
+            if self.save_stack[i].pass_id == ev.pass_id:
+                del self.save_stack[i:]
+                break
+
+    def _pass_finished(self, ev: E.PassFinished) -> None:
+        self._end_pass(ev.pass_id, ev.depth)
+
+    def _error(self, ev: E.ErrorEvent) -> None:
+        if ev.node is not None:
+            self.status.setdefault(ev.pass_id, {})[ev.node] = NodeStatus.FAILED
+        self.errors[ev.pass_id] = ev
+        self._end_pass(ev.pass_id, ev.depth)
+
+    def _unchanged(self, ev: E.Event) -> None:
+        """Events that change no value, status or stack (names live in ``Trace.nodes``)."""
 
     def state(self, step: int, ev: E.Event | None) -> State:
         shown = self.passes[-1].pass_id if self.passes else self.last_pass
@@ -205,3 +220,22 @@ class Replay:
             save_stack=tuple(self.save_stack),
             error=self.errors.get(shown),
         )
+
+
+#: Event class -> how it changes the replay model.
+APPLY = {
+    E.NodeCreated: Replay._node_created,
+    E.NodeNamed: Replay._unchanged,
+    E.PassStarted: Replay._pass_started,
+    E.GradsSaved: Replay._grads_saved,
+    E.Seeded: Replay._seeded,
+    E.NodeEntered: Replay._node_entered,
+    E.ClosureCalled: Replay._unchanged,
+    E.GradReduced: Replay._unchanged,
+    E.GradAccumulated: Replay._grad_accumulated,
+    E.NodeFinished: Replay._node_finished,
+    E.GraphFreed: Replay._graph_freed,
+    E.GradsRestored: Replay._grads_restored,
+    E.PassFinished: Replay._pass_finished,
+    E.ErrorEvent: Replay._error,
+}

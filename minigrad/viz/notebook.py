@@ -19,6 +19,7 @@ import html
 import importlib.util
 
 from ..trace import breakpoints
+from ..trace import events as E
 from ..trace.breakpoints import Breakpoint, HitCounter
 from ..trace.describe import details, headline, step_text
 
@@ -42,11 +43,11 @@ def _current_node(events, index: int):
         ev = events[i]
         if ev.pass_id != pass_id:
             continue
-        if ev.kind == "node_finished" and i != index:
+        if isinstance(ev, E.NodeFinished) and i != index:
             return None
-        if ev.kind == "node_entered":
+        if isinstance(ev, E.NodeEntered):
             return pass_id, ev.node
-        if ev.kind == "pass_started":
+        if isinstance(ev, E.PassStarted):
             return None
     return None
 
@@ -85,7 +86,7 @@ def movement(trace, index: int, move: str, breakpoint: Breakpoint | None = None,
         if move == "finish":
             if current is None and (depth == 0 or ev.depth <= depth):
                 return j
-            if current is not None and ev.kind == "node_finished" and (ev.pass_id, ev.node) == current:
+            if current is not None and isinstance(ev, E.NodeFinished) and (ev.pass_id, ev.node) == current:
                 return j
         if move == "continue" and breakpoint is not None and breakpoint.matches(ev, hits):
             return j

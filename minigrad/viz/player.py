@@ -20,6 +20,7 @@ import json
 import os
 from importlib import resources
 
+from ..trace import events as E
 from ..trace.describe import details, headline
 from .dot import DiagramWriter
 from .layout import layout_graph
@@ -67,7 +68,7 @@ def _items(graph, options: Options) -> dict:
 
 def _focus(ev, items) -> str | None:
     """The box the event is about (kept in view by the page), if it is drawn."""
-    node = getattr(ev, "target", None) if ev.kind == "grad_accumulated" else getattr(ev, "node", None)
+    node = ev.target if isinstance(ev, E.GradAccumulated) else getattr(ev, "node", None)
     key = f"t{node}" if isinstance(node, int) else None
     return key if key in items else None
 
@@ -129,7 +130,7 @@ def player_data(trace, steps=None, options: Options | None = None) -> dict:
                 "details": "\n".join(details(ev, trace)),
                 "depth": ev.depth,
                 "pass": ev.pass_id,
-                "node": getattr(ev, "node", None) if ev.kind in ("node_entered", "node_finished") else None,
+                "node": ev.node if isinstance(ev, (E.NodeEntered, E.NodeFinished)) else None,
                 "scope": scope,
                 "focus": _focus(ev, items),
                 "full": full,

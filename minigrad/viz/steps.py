@@ -14,6 +14,7 @@ from __future__ import annotations
 import bisect
 from collections import Counter
 
+from ..trace import events as E
 from ..trace.describe import headline, step_text
 from ..trace.status import NodeStatus
 from .model import VGraph, VNode, select_nodes
@@ -37,21 +38,31 @@ class TraceIndex:
         self.update()
 
     def update(self) -> None:
-        """Index the events appended since the last call."""
+        """Index the events appended since the last call (one handler per event class: :data:`INDEXED`)."""
         events = self.trace.events
         for ev in events[self.seen :]:
-            kind = ev.kind
-            if kind == "node_created":
-                self.created_at.setdefault(ev.node, ev.seq)
-            elif kind == "pass_started":
-                self.pass_started[ev.pass_id] = ev
-            elif kind in ("pass_finished", "error") and ev.pass_id is not None:
-                self.pass_ended[ev.pass_id] = ev.seq
-            elif kind == "grad_accumulated" and ev.into == "pass":
-                self.crossings.setdefault(ev.pass_id, []).append((ev.seq, ev.node, ev.target))
-            elif kind == "closure_called":
-                self.closure_calls.setdefault(ev.node, []).append(ev)
+            INDEXED[type(ev)](self, ev)
         self.seen = len(events)
+
+    def _created(self, ev: E.NodeCreated) -> None:
+        self.created_at.setdefault(ev.node, ev.seq)
+
+    def _pass_started(self, ev: E.PassStarted) -> None:
+        self.pass_started[ev.pass_id] = ev
+
+    def _pass_ended(self, ev) -> None:
+        if ev.pass_id is not None:
+            self.pass_ended[ev.pass_id] = ev.seq
+
+    def _accumulated(self, ev: E.GradAccumulated) -> None:
+        if ev.into == "pass":
+            self.crossings.setdefault(ev.pass_id, []).append((ev.seq, ev.node, ev.target))
+
+    def _closure_called(self, ev: E.ClosureCalled) -> None:
+        self.closure_calls.setdefault(ev.node, []).append(ev)
+
+    def _not_indexed(self, ev) -> None:
+        """Events a diagram reads from ``Trace.state_at`` alone."""
 
     def last_closure_call(self, node: int, step: int):
         """The latest closure_called event of ``node`` at or before ``step``, or None."""
@@ -60,6 +71,25 @@ class TraceIndex:
             return None
         i = bisect.bisect_right([c.seq for c in calls], step)
         return calls[i - 1] if i else None
+
+
+#: Event class -> what the index keeps of it.
+INDEXED = {
+    E.NodeCreated: TraceIndex._created,
+    E.NodeNamed: TraceIndex._not_indexed,
+    E.PassStarted: TraceIndex._pass_started,
+    E.GradsSaved: TraceIndex._not_indexed,
+    E.Seeded: TraceIndex._not_indexed,
+    E.NodeEntered: TraceIndex._not_indexed,
+    E.ClosureCalled: TraceIndex._closure_called,
+    E.GradReduced: TraceIndex._not_indexed,
+    E.GradAccumulated: TraceIndex._accumulated,
+    E.NodeFinished: TraceIndex._not_indexed,
+    E.GraphFreed: TraceIndex._not_indexed,
+    E.GradsRestored: TraceIndex._not_indexed,
+    E.PassFinished: TraceIndex._pass_ended,
+    E.ErrorEvent: TraceIndex._pass_ended,
+}
 
 
 def _captured(index: TraceIndex, nid: int, step: int) -> list:
@@ -137,8 +167,8 @@ def graph_at_step(trace, step: int | None, options: Options, index: TraceIndex |
     for entry in state.save_stack:
         for nid, snap in entry.saved:
             saved[nid] = snap
-    restored = {nid for nid, _ in ev.restored} if ev.kind == "grads_restored" else set()
-    grad_update = ev.target if ev.kind == "grad_accumulated" and ev.into == "grad" else None
+    restored = {nid for nid, _ in ev.restored} if isinstance(ev, E.GradsRestored) else set()
+    grad_update = ev.target if isinstance(ev, E.GradAccumulated) and ev.into == "grad" else None
 
     g = VGraph(hidden=hidden, pass_id=pass_id)
     for nid in kept:

@@ -44,7 +44,7 @@ def test_generated_stubs_fail_with_not_implemented(lesson):
 @pytest.mark.parametrize("lesson", LESSONS, ids=IDS)
 def test_stubs_are_current(lesson):
     stale = [ref.name for ref in lesson.references if not stub_is_current(ref)]
-    assert not stale, f"run `minigrad lesson reset {lesson.number}` to regenerate {stale}"
+    assert not stale, f"run `minigrad lesson reset {lesson.number} --dir lessons` to regenerate {stale}"
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=IDS)

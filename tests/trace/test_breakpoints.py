@@ -4,7 +4,7 @@ import textwrap
 
 import pytest
 
-from minigrad import _events
+from minigrad import _events, examples
 from minigrad.trace import Breakpoint, HitCounter, Stepper, Trace, parse_breakpoint, record
 from minigrad.viz.notebook import movement
 
@@ -15,14 +15,6 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore:overflow:RuntimeWarning"),
 ]
 T = 20  # seconds any wait may take before the test fails instead of hanging
-
-CHAIN = """\
-import minigrad as mg
-a = mg.tensor([2.0, -1.0, 0.5], requires_grad=True, name="a")
-b = mg.tensor([3.0, 4.0, -2.0], requires_grad=True, name="b")
-loss = ((a * b).tanh() + a * a).sum()
-loss.backward()
-"""
 
 TRAINING = """\
 import minigrad as mg
@@ -36,38 +28,6 @@ for step in range(4):
     w.grad = None
 """
 
-NESTED_GRAD = """\
-import minigrad as mg
-x = mg.tensor([1.0, -2.0, 3.0], requires_grad=True, name="x")
-h = x * x
-def hook(g):
-    with mg.enable_grad():
-        (inner,) = mg.autograd.grad((x * x * g).sum(), x)
-    return g + inner
-h.register_hook(hook)
-loss = h.sum()
-loss.backward()
-(again,) = mg.autograd.grad((x * x * x).sum(), x)
-"""
-
-NONFINITE = """\
-import minigrad as mg
-x = mg.tensor([0.0, 4.0, 1.0], requires_grad=True, name="x")
-for _ in range(2):
-    y = x.sqrt()
-    loss = (y * y).sum()
-    loss.backward()
-"""
-
-HIGHER_ORDER = """\
-import minigrad as mg
-x = mg.tensor([0.5, -1.5], requires_grad=True, name="x")
-y = (x * x * x).sum()
-(g,) = mg.autograd.grad(y, x, create_graph=True)
-g2 = (g * g).sum()
-g2.backward()
-"""
-
 BROADCAST = """\
 import minigrad as mg
 w = mg.tensor([[1.0, -2.0, 3.0]], requires_grad=True, name="w")
@@ -78,11 +38,11 @@ for k in range(3):
 """
 
 CASES = {
-    "op and node": (CHAIN, ["op:mul", "a"]),
+    "op and node": (examples.source("demo"), ["op:mul", "a"]),
     "node hit count": (TRAINING, ["loss hit 3", "op:tanh if |g| > 4"]),
-    "nested grad()": (NESTED_GRAD, ["pass:grad", "op:mul", "x hit 2"]),
-    "nonfinite": (NONFINITE, ["nonfinite", "pass:backward hit 2"]),
-    "higher order": (HIGHER_ORDER, ["op:mul hit 3", "pass:backward", "op:sum if g.max() > 0.5"]),
+    "nested grad()": (examples.source("nested_grad"), ["pass:grad", "op:mul", "x hit 2"]),
+    "nonfinite": (examples.source("nonfinite"), ["nonfinite hit 2", "pass:backward"]),
+    "higher order": (examples.source("higher_order"), ["op:mul hit 3", "pass:backward", "op:sum if g.max() > 0.5"]),
     "broadcast and condition": (BROADCAST, ["op:mul if |g| > 100", "w", "nonfinite"]),
 }
 
@@ -147,7 +107,7 @@ def test_every_case_stops_somewhere_for_each_breakpoint(tmp_path):
 
 def test_nested_grad_case_really_nests(tmp_path):
     with record() as tr:
-        exec(compile(NESTED_GRAD, "nested", "exec"), {"__name__": "__main__"})
+        examples.run("nested_grad")
     assert max(e.depth for e in tr.events) == 2
 
 
