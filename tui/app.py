@@ -11,6 +11,7 @@ from .cli import Options, parse_args
 from .runner import ReplaySource, ScriptRunner
 from .screen import KEYS, DebuggerScreen
 from .session import Session
+from .terminal_guard import run_in_child
 
 
 class DebuggerApp(App):
@@ -74,6 +75,9 @@ def main(argv=None) -> int:
         from .web import serve
 
         return serve(options)
+    code = run_in_child(sys.argv[1:] if argv is None else list(argv))
+    if code is not None:
+        return code
     try:
         app = build_app(options)
     except (OSError, ValueError) as exc:

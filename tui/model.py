@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import os
 
+import numpy as np
+
 from minigrad.tensor import shape_str
+from minigrad.trace.breakpoints import gradients_of
 from minigrad.trace.describe import headline, node_label, reduction_text
 from minigrad.trace.status import NodeStatus
 
@@ -211,3 +214,23 @@ class StepModel:
                 )
             )
         return views
+
+
+def stop_reason(bp, event, trace) -> str:
+    """Why a breakpoint stopped here, in words: ``nonfinite: gradient of y has inf at [1]``."""
+    if not bp.nonfinite:
+        return f"breakpoint {bp}"
+    for snap in gradients_of(event):
+        if snap.has_nonfinite():
+            where = ""
+            if snap.values is not None:
+                bad = np.argwhere(~np.isfinite(np.asarray(snap.values, dtype=float)))
+                index = bad[0].tolist() if len(bad) else []
+                value = np.asarray(snap.values, dtype=float)[tuple(index)] if len(bad) else float("nan")
+                kind = "nan" if np.isnan(value) else "inf"
+                where = f" has {kind} at {index}" if index else f" is {kind}"
+            else:
+                where = " has NaN/Inf"
+            node = getattr(event, "target", None) if event.kind == "grad_accumulated" else event.node_id
+            return f"nonfinite: gradient of {node_label(trace, node)}{where}"
+    return "nonfinite"

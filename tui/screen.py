@@ -11,12 +11,12 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, TabbedContent, TabPane
 
-from minigrad.trace.breakpoints import Breakpoint
+from minigrad.trace.breakpoints import Breakpoint, parse_breakpoint
 from minigrad.trace.describe import headline
 
 from . import navigation as nav
 from .layout import layout_graph
-from .model import StepModel
+from .model import StepModel, stop_reason
 from .raster import rasterize
 from .scope import GraphScope
 from .session import Session
@@ -37,7 +37,6 @@ TREE_BELOW_COLUMNS = 40
 LAYOUTS_KEPT = 8
 COMPACT_BELOW = (100, 30)  # columns, rows: under either, the compact layout (tree graph, log on short tabs)
 POLL_SECONDS = 0.05
-LOG_CHUNK = 2000
 
 KEYS = [
     ("n", "next", "next event (steps over nested passes)"),
@@ -50,6 +49,7 @@ KEYS = [
     ("c", "continue", "continue to a breakpoint (or an error, or the end)"),
     ("b", "break_node", "toggle a breakpoint on the selected node"),
     ("B", "break_op", "toggle a breakpoint on the selected node's op"),
+    ("i", "break_if", "breakpoint on the selected node with a hit count or condition (hit 3 if |g| > 10)"),
     ("t", "run_to", "run to the selected node"),
     ("f", "finish", "finish the current node"),
     ("r", "return", "run to the end of the current pass"),
@@ -118,7 +118,6 @@ class DebuggerScreen(Screen):
         self._drawn_scope = None
         self._layouts: dict = {}  # scope key -> laid-out graph, the last LAYOUTS_KEPT
         self._layout_busy = False
-        self._logged = 0
         self._named = 0
         self._names: dict = {}
         self.shown_status = None
@@ -179,11 +178,9 @@ class DebuggerScreen(Screen):
             self.render_step()
 
     def _take_events(self) -> bool:
-        """Learn names from new events and log them, at most LOG_CHUNK lines per poll.
+        """Learn names and graph scopes from new events; True when any arrived.
 
-        A script that runs free (``c`` with no breakpoint in a long loop) can emit
-        thousands of events between two polls; the log catches up in chunks so the
-        screen stays responsive, and the graph is laid out again only once it stops.
+        The graph is laid out again only once the script stops.
         """
         events = self.session.events
         n = len(events)
@@ -196,15 +193,6 @@ class DebuggerScreen(Screen):
         if grew:
             self.scope.take(events[self._named : n])
         self._named = n
-        end = min(n, self._logged + LOG_CHUNK)
-        if end > self._logged:
-            self.query_one("#events", EventLog).append_lines(
-                [
-                    f"{e.seq:>6} {'  ' * max(e.depth - 1, 0)}{headline(e, self.session.trace)}"
-                    for e in events[self._logged : end]
-                ]
-            )
-            self._logged = end
         if grew:
             self.model.forget()
         if not self.session.running:
@@ -302,7 +290,11 @@ class DebuggerScreen(Screen):
         bp_names = {bp.value for bp in session.breakpoints if bp.kind == "node"}
         bp_nodes = {nid for nid, name in self._names.items() if name in bp_names} if bp_names else set()
         self.query_one("#inspector", Inspector).show(
-            self.model.node(session.cursor, node, bp_nodes), view.closure, view.accumulations, view.accumulation
+            self.model.node(session.cursor, node, bp_nodes),
+            view.closure,
+            view.accumulations,
+            view.accumulation,
+            self._stop_reason(),
         )
         pane = self.query_one("#graph-pane")
         use_tree = self._use_tree()
@@ -319,7 +311,7 @@ class DebuggerScreen(Screen):
         if use_tree:
             tree.show(view.statuses, self.model.state(session.cursor).nodes)
         else:
-            canvas.show(view.statuses, view.edge, node, bp_nodes)
+            canvas.show(view.statuses, view.edge, node, bp_nodes, self.model.state(session.cursor).nodes)
         if self.follow and node is not None:
             if use_tree:
                 tree.reveal(node)
@@ -328,7 +320,7 @@ class DebuggerScreen(Screen):
         self.query_one("#watch", WatchPanel).show(
             [(self._names.get(nid, f"#{nid}"), self.model.state(session.cursor).nodes.get(nid)) for nid in self.watched]
         )
-        self.query_one("#events", EventLog).follow(session.cursor)
+        self.query_one("#events", EventLog).show(session.events, session.cursor, self._log_line)
         self._refresh_keys()
 
     def _refresh_keys(self) -> None:
@@ -338,6 +330,19 @@ class DebuggerScreen(Screen):
         if possible != self._possible:
             self._possible = possible
             self.refresh_bindings()
+
+    def _stop_reason(self) -> str | None:
+        session = self.session
+        bp = session.stopped_by()
+        if bp is not None:
+            return stop_reason(bp, session.events[session.cursor], session.trace)
+        event = session.events[session.cursor]
+        if event.kind == "error":
+            return f"{event.error_type} in the pass"
+        return None
+
+    def _log_line(self, e) -> str:
+        return f"{e.seq:>6} {'  ' * max(e.depth - 1, 0)}{headline(e, self.session.trace)}"
 
     def _picked_pass(self, passes: list) -> int | None:
         if not passes:
@@ -428,6 +433,27 @@ class DebuggerScreen(Screen):
         node = self._selected_node()
         if node is not None:
             self._toggle(Breakpoint(node=self._names.get(node, str(node))))
+
+    def action_break_if(self) -> None:
+        node = self._selected_node()
+        if node is None:
+            self.notify("select a node first ([ and ], / or click it)", severity="warning")
+            return
+        name = self._names.get(node, str(node))
+        self.app.push_screen(
+            Prompt(f"stop at {name} when (hit N, if CONDITION on g):", "hit 2 if |g| > 10"),
+            lambda answer: self._break_if(name, answer),
+        )
+
+    def _break_if(self, name: str, answer: str | None) -> None:
+        if answer is None:
+            return
+        try:
+            bp = parse_breakpoint(f"node:{name} {answer}".strip())
+        except ValueError as exc:
+            self.notify(str(exc), title="not a breakpoint", severity="error")
+            return
+        self._toggle(bp)
 
     def action_break_op(self) -> None:
         node = self._selected_node()

@@ -40,7 +40,7 @@ def node_renderable(node: NodeView | None, brief: bool = False):
     head.append(f"  {node.shape} {node.dtype} {node.device}", style="dim")
     head.append(f"  {node.status}", style="italic")
     if node.breakpoint:
-        head.append("  ● breakpoint", style="bold red")
+        head.append("  ● bp", style="bold red")
     rows = [("data", node.data)]
     if node.pass_grad is not None and not brief:
         rows.append(("incoming g", node.pass_grad))
@@ -121,6 +121,7 @@ class Inspector(VerticalScroll):
     """Node, rule with its values, and accumulations, stacked."""
 
     def compose(self):
+        yield Static(id="stop-reason")
         yield Static(id="node-info", classes="section")
         yield Static("rule", classes="section-title")
         yield Static(id="closure-info", classes="section")
@@ -133,7 +134,12 @@ class Inspector(VerticalScroll):
         closure: ClosureView | None,
         accumulations: list,
         last: AccumulationView | None = None,
+        reason: str | None = None,
     ) -> None:
+        stop = self.query_one("#stop-reason", Static)
+        stop.display = reason is not None
+        if reason is not None:
+            stop.update(Text(f"● stopped: {reason}", style="bold red"))
         self.query_one("#node-info", Static).update(node_renderable(node, brief=closure is not None))
         self.query_one("#closure-info", Static).update(closure_renderable(closure))
         self.query_one("#accumulation-info", Static).update(accumulation_renderable(accumulations, last))
