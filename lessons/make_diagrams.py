@@ -75,7 +75,7 @@ def _():
     from minigrad.course.recording import record_demo
 
     trace = record_demo(3)
-    return viz.draw(trace, step=step_of(trace, "closure_called", "h"))
+    return viz.draw(trace, step=step_of(trace, "grad_reduced", "h"))
 
 
 @diagram("04_autograd_grad/grads_saved")

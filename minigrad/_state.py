@@ -4,6 +4,7 @@ Kept in a module with no imports so that ``tensor`` and ``autograd`` can both
 read them without import cycles. The public API is in ``minigrad.autograd``.
 """
 
+import itertools
 import threading
 
 
@@ -37,5 +38,6 @@ class PassDepth(threading.local):
 
 grad = GradState()
 passes = PassDepth()
+pass_ids = itertools.count(1)  # every backward pass, ours or a learner's engine (trace.emit), gets the next id
 anomaly = AnomalyState()
 forward = ForwardState()

@@ -28,6 +28,7 @@ _forward_state = _state.forward
 _listeners = _events.listeners
 _ndarray = np.ndarray
 _np_scalar = np.generic
+_new = object.__new__
 
 
 def shape_str(shape) -> str:
@@ -400,7 +401,7 @@ def make(data, parents: tuple, backward, op: str, jvp=None) -> Tensor:
     forward-mode rule: inside a dual level, when a parent carries a tangent, it
     maps the parents' tangents to the result's.
     """
-    t = Tensor.__new__(Tensor)
+    t = _new(Tensor)
     if type(data) is not _ndarray:
         data = _coerce_result(data)
     t.data = data
@@ -488,7 +489,7 @@ def _forward_tangent(t: Tensor, parents: tuple, jvp, op: str) -> None:
 
 def make_leaf(data, device: B.Device, requires_grad: bool = False, name: str | None = None) -> Tensor:
     """A leaf tensor around an existing array (no copy, no checks)."""
-    t = Tensor.__new__(Tensor)
+    t = _new(Tensor)
     if type(data) is not _ndarray:
         data = _coerce_result(data)
     t.data = data

@@ -12,7 +12,6 @@ inputs' gradients, and restore what was saved in a ``finally`` block.
 
 from __future__ import annotations
 
-import itertools
 import warnings
 
 from .. import _events, _state
@@ -23,7 +22,8 @@ __all__ = ["backward", "grad", "topological_order", "FREED_MESSAGE"]
 
 _listeners = _events.listeners
 _emit = _events.emit
-_pass_ids = itertools.count(1)
+_pass_ids = _state.pass_ids
+_anomaly = _state.anomaly
 
 
 _passes = _state.passes
@@ -174,8 +174,8 @@ def _run_hooks(node, g):
     return g
 
 
-def _call_rule(node, g, needed, pass_id, depth):
-    """Call the node's backward rule: one contribution (or None) per parent.
+def _check_rule_outputs(node, g, outputs, needed, pass_id, depth):
+    """The rule's outputs, checked: one entry per parent; resolved and reported when someone watches.
 
     A rule may give, for a parent, a zero-argument function instead of a Tensor:
     it is called only when that parent needs a gradient, so a costly gradient
@@ -184,14 +184,13 @@ def _call_rule(node, g, needed, pass_id, depth):
     need no gradient) so that ``closure_called`` shows the gradients themselves;
     otherwise the pass resolves each entry as it reaches that parent.
     """
-    outputs = node._backward(g)
     parents = node._parents
     if len(outputs) != len(parents):
         raise RuntimeError(
             f"Function {_op_class_name(node._op)} returned an incorrect number of gradients "
             f"(expected {len(parents)}, got {len(outputs)})"
         )
-    anomaly = _state.anomaly.enabled
+    anomaly = _anomaly.enabled
     if not (_listeners or anomaly):
         return outputs
     outputs = tuple(_resolve(c, p, needed) for p, c in zip(parents, outputs))
@@ -332,7 +331,8 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
     """Propagate ``seeds`` from ``roots``; accumulate into ``.grad`` of leaves (or of ``inputs``).
 
     The steps: order -> seed -> for each node: enter (hooks) -> store ``.grad``
-    (leaves, retain_grad nodes, or the ``inputs``) -> call its rule -> for each
+    (leaves and retain_grad nodes, or only the ``inputs``) -> call its rule -> check
+    its outputs (``_check_rule_outputs``) -> for each
     parent that needs a gradient: resolve -> reduce/validate -> accumulate -> free.
     Rules run with grad mode set to ``create_graph``: in a plain pass the Tensor
     ops inside them record nothing. ``restricted`` is a precomputed
@@ -357,10 +357,16 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
             if node._meta is not None or _listeners:
                 g = _enter(node, g, pass_id, depth)
             rule = node._backward
-            if _keeps_grad(node, input_ids):
+            if input_ids is not None:
+                keeps = key in input_ids
+            else:
+                keeps = rule is None or (node._meta is not None and bool(node._meta.get("retains_grad")))
+            if keeps:
                 _store_grad(node, g, create_graph, g is buffered and key in owned, pass_id, depth)
             if rule is not None and (expand is None or key in expand):
-                outputs = _call_rule(node, g, needed, pass_id, depth)
+                outputs = rule(g)
+                if _listeners or _anomaly.enabled or len(outputs) != len(node._parents):
+                    outputs = _check_rule_outputs(node, g, outputs, needed, pass_id, depth)
                 for index, parent in enumerate(node._parents):
                     c = outputs[index]
                     if c is None or not parent._rg or (needed is not None and id(parent) not in needed):
@@ -372,7 +378,7 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
                     if (
                         type(c) is not Tensor
                         or c.data.shape != parent.data.shape
-                        or c.data.dtype != parent.data.dtype
+                        or c.data.dtype is not parent.data.dtype
                         or c._device is not parent._device
                     ):
                         c = _fit_to_parent(node, parent, c, index, pass_id, depth)
@@ -401,13 +407,6 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
 def _expands(node, expand) -> bool:
     """Whether the pass calls ``node``'s rule: it has one, and (for ``inputs=``) leads to an input."""
     return node._backward is not None and (expand is None or id(node) in expand)
-
-
-def _keeps_grad(node, input_ids) -> bool:
-    """Whether the pass writes ``node.grad``: the ``inputs`` if given, else leaves and retain_grad nodes."""
-    if input_ids is not None:
-        return id(node) in input_ids
-    return node._backward is None or (node._meta is not None and bool(node._meta.get("retains_grad")))
 
 
 def _report_error(exc, node, pass_id, depth) -> None:

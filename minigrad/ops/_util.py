@@ -88,6 +88,8 @@ def normalize_dims(dim, ndim: int) -> tuple:
     """``dim`` (None, int, or sequence) as a sorted tuple of non-negative axes, with PyTorch's error."""
     if dim is None:
         return tuple(range(ndim))
+    if type(dim) is int and -ndim <= dim < ndim:  # the common case, without the checks below
+        return (dim % ndim,)
     dims = (dim,) if isinstance(dim, (int, np.integer)) else tuple(dim)
     low, high = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)
     out = []

@@ -52,12 +52,6 @@ def _arrays(a: Tensor, b: Tensor, op: str):
     return ad, bd
 
 
-def _scalar_operand(a: Tensor, s):
-    """``a``'s array for ``a <op> s``: as is for floating ``a``, else promoted as PyTorch does."""
-    ad = a.data
-    return ad if ad.dtype.kind == "f" else scalar_array(a, s)
-
-
 def _add_backward(g):
     """Backward of ``a + b``: both operands get the gradient unchanged (shared: it captures nothing)."""
     return g, g
@@ -117,7 +111,8 @@ def add(a, b, alpha=1) -> Tensor:
         except ValueError:
             raise _broadcast_error(a, b) from None
         return make(out, (a, b), _add_backward, "add", _add_jvp)
-    return make(_scalar_operand(a, b) + b, (a,), _pass_through, "add", _same_jvp)
+    ad = a.data if a.data.dtype.kind == "f" else scalar_array(a, b)
+    return make(ad + b, (a,), _pass_through, "add", _same_jvp)
 
 
 def sub(a, b, alpha=1) -> Tensor:
@@ -135,7 +130,8 @@ def sub(a, b, alpha=1) -> Tensor:
         except ValueError:
             raise _broadcast_error(a, b) from None
         return make(out, (a, b), _sub_backward, "sub", _sub_jvp)
-    return make(_scalar_operand(a, b) - b, (a,), _pass_through, "sub", _same_jvp)
+    ad = a.data if a.data.dtype.kind == "f" else scalar_array(a, b)
+    return make(ad - b, (a,), _pass_through, "sub", _same_jvp)
 
 
 def rsub(a: Tensor, s) -> Tensor:
@@ -144,7 +140,8 @@ def rsub(a: Tensor, s) -> Tensor:
         s = _other(a, s)
         if isinstance(s, Tensor):
             return sub(s, a)
-    return make(s - _scalar_operand(a, s), (a,), _neg_backward, "rsub", _neg_jvp)
+    ad = a.data if a.data.dtype.kind == "f" else scalar_array(a, s)
+    return make(s - ad, (a,), _neg_backward, "rsub", _neg_jvp)
 
 
 def mul(a, b) -> Tensor:
@@ -174,7 +171,8 @@ def mul(a, b) -> Tensor:
     def jvp_scalar(t):
         return t * b
 
-    return make(_scalar_operand(a, b) * b, (a,), backward_scalar, "mul", jvp_scalar)
+    ad = a.data if a.data.dtype.kind == "f" else scalar_array(a, b)
+    return make(ad * b, (a,), backward_scalar, "mul", jvp_scalar)
 
 
 def div(a, b, rounding_mode=None) -> Tensor:

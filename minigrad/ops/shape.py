@@ -55,6 +55,8 @@ def _shape_arg(shape, what: str = "shape") -> tuple:
 
 def _axis(dim, ndim: int) -> int:
     """One dim as a non-negative axis (0-d tensors accept dim 0 and -1), with PyTorch's range error."""
+    if type(dim) is int and -ndim <= dim < ndim:
+        return dim % ndim
     axes = normalize_dims(dim, ndim)
     return axes[0] if axes else 0
 

@@ -37,9 +37,8 @@ import weakref
 
 import numpy as np
 
-from .. import _events
+from .. import _events, _state
 from .. import backend as B
-from ..autograd import engine as _engine
 from ..tensor import Tensor, _ids
 from . import convert
 
@@ -154,9 +153,9 @@ _current: list = []  # the open passes of emitting engines, outermost first
 def backward_pass(root, seed=1.0, kind: str = "backward"):
     """The block is one backward pass from ``root`` seeded with ``seed``: ``pass_started``, ``seeded``,
     then ``pass_finished`` at the end (``error`` when the block raises; the exception propagates)."""
-    pass_id = next(_engine._pass_ids)
-    _engine._pass_depth.depth += 1
-    depth = _engine._pass_depth.depth
+    pass_id = next(_state.pass_ids)
+    _state.passes.depth += 1
+    depth = _state.passes.depth
     _current.append(_Pass(pass_id, depth))
     try:
         if _events.listeners:
@@ -182,7 +181,7 @@ def backward_pass(root, seed=1.0, kind: str = "backward"):
             _events.emit("pass_finished", pass_id=pass_id, depth=depth, results=None)
     finally:
         _current.pop()
-        _engine._pass_depth.depth -= 1
+        _state.passes.depth -= 1
 
 
 def _open_pass() -> _Pass:
