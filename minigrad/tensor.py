@@ -494,7 +494,16 @@ def _forward_tangent(t: Tensor, parents: tuple, jvp, op: str) -> None:
             f"for a result of shape {shape_str(t.data.shape)}"
         )
     if _listeners:
-        _events.emit("tangent_computed", node=t, op=op, parents=parents, tangents=tangents, tangent=tangent, fn=jvp)
+        _events.emit(
+            "tangent_computed",
+            node=t,
+            depth=_state.passes.depth,
+            op=op,
+            parents=parents,
+            tangents=tangents,
+            tangent=tangent,
+            fn=jvp,
+        )
     _set_tangent(t, tangent)
 
 

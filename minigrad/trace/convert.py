@@ -443,6 +443,23 @@ class Converter:
                 out.append(E.Captured(name, "value", text=_short_repr(v)))
         return tuple(out)
 
+    def _on_tangent_computed(self, f) -> None:
+        node = f["node"]
+        if node._id not in self._known:
+            self._register(node, late=False)
+        depth = self._depth
+        self._deliver(
+            E.TangentComputed,
+            self._passes[depth - 1] if 0 < depth <= len(self._passes) else None,
+            depth,
+            node=node._id,
+            op=f["op"],
+            parents=tuple(self._ref(p) for p in f["parents"]),
+            tangents=tuple(self._snap(t) for t in f["tangents"]),
+            tangent=self._snap(f["tangent"]),
+            rule=closure_info(f["fn"]),
+        )
+
     def _on_grad_reduced(self, f) -> None:
         self._deliver(
             E.GradReduced,

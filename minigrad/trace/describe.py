@@ -163,6 +163,9 @@ HEADLINES = {
     E.GradsRestored: lambda ev, w: f"grad() restores the .grad of {w.labels(n for n, _ in ev.restored) or 'nothing'}",
     E.PassFinished: _pass_finished,
     E.ErrorEvent: _error,
+    E.TangentComputed: lambda ev, w: (
+        f"tangent of {w.label(ev.node)}: {ev.op}'s forward rule gives {w.short(ev.tangent)}"
+    ),
 }
 
 
@@ -243,4 +246,9 @@ DETAILS = {
     E.GradsRestored: lambda ev, w: _grads_listed(ev.restored, w),
     E.PassFinished: lambda ev, w: [f"result[{i}] = {w.value(r)}" for i, r in enumerate(ev.results or ())],
     E.ErrorEvent: lambda ev, w: [f"{ev.error_type}: {ev.message}"],
+    E.TangentComputed: lambda ev, w: (
+        [f"tangent of {w.label(p)} = {w.value(t)}" for p, t in zip(ev.parents, ev.tangents)]
+        + [f"tangent of {w.label(ev.node)} = {w.value(ev.tangent)}"]
+        + ([f"rule: {ev.rule.source.strip()}"] if ev.rule is not None else [])
+    ),
 }
