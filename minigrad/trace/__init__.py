@@ -39,7 +39,8 @@ Nodes
 :class:`NodeInfo`: ``id, name, op, parents`` (ids), ``shape, dtype, device``
 (strings), ``requires_grad, is_leaf, data`` (Snapshot at creation), ``source``
 (:class:`SourceLocation`: file, line, text, function of the user's code; frames
-inside minigrad are skipped), ``pass_id`` (made inside a pass, e.g. create_graph),
+inside minigrad are skipped), ``pass_id`` (made inside a pass, e.g. create_graph), ``version``
+(the version counter: an in-place op such as ``add_`` is its own node, at the version it made),
 and ``label`` (name, else ``op#id``). Recorded: every tensor that requires grad,
 and tensors that do not when the user's code makes them directly (creation
 functions, ops) outside a pass. Temporaries made inside minigrad (gradient

@@ -61,6 +61,8 @@ class NodeInfo:
     are parent ids. ``data`` is the value at creation. ``source`` is the user's
     line that made it (None when unknown, e.g. tensors made before recording).
     ``pass_id`` is set for tensors made inside a pass (create_graph gradients).
+    ``version`` is the tensor's version counter then (in-place writes so far; an
+    in-place op such as ``add_`` is a node of its own, at the version it made).
     """
 
     id: int
@@ -75,6 +77,7 @@ class NodeInfo:
     data: Snapshot
     source: SourceLocation | None = None
     pass_id: int | None = None
+    version: int = 0
 
     @property
     def label(self) -> str:

@@ -294,7 +294,7 @@ class Decoder:
     def _info(self, v, where: str) -> E.NodeInfo:
         b = _record(v, "$node", where)
         names = ("id", "name", "op", "parents", "shape", "dtype", "device", "requires_grad", "is_leaf", "data")
-        _fields(b, names, ("source", "pass_id"), where)
+        _fields(b, names, ("source", "pass_id", "version"), where)
         shape = _shape(b["shape"], f"{where}.shape")
         return E.NodeInfo(
             id=_int(b["id"], f"{where}.id"),
@@ -309,6 +309,7 @@ class Decoder:
             data=self._snap(b["data"], f"{where}.data", shape),
             source=self._source(b.get("source"), f"{where}.source"),
             pass_id=_opt_int(b.get("pass_id"), f"{where}.pass_id"),
+            version=_int(b.get("version", 0), f"{where}.version", 0),
         )
 
     # ------------------------------------------------------------ events
