@@ -9,7 +9,9 @@ node it depends on, returned as a dict {id(node): gradient tensor}.
 - Visit nodes in reverse topological order (use minigrad's `topological_order([root])`,
   which lists parents before children).
 - For a node with a closure (`node._backward is not None`), call `node._backward(g)`; it
-  returns one gradient per entry of `node.parents` (None where a parent needs none).
+  returns one entry per entry of `node.parents`: a gradient, None, or a zero-argument function
+  (`lambda: g * b`) that computes the gradient when called — call it only for a parent that
+  requires grad, as the real engine does.
 - Add each returned gradient into that parent's entry (a parent may appear twice!).
 Run the closures under `minigrad.no_grad()` — you are not building a graph of the gradient.
 """
