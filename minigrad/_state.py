@@ -28,6 +28,15 @@ class ForwardState:
 
     level = -1
     epoch = 0
+    in_rule = False  # a forward-mode rule is running: its own tensors are arithmetic, not graph nodes
+
+
+class InferenceTensors:
+    """Process-wide: ``entered`` once any thread has entered inference mode (then new tensors check the
+    thread's mode), ``made`` once a tensor was made in it (then recorded ops check their parents)."""
+
+    entered = False
+    made = False
 
 
 class PassDepth(threading.local):
@@ -39,5 +48,6 @@ class PassDepth(threading.local):
 grad = GradState()
 passes = PassDepth()
 pass_ids = itertools.count(1)  # every backward pass, ours or a learner's engine (trace.emit), gets the next id
+inference_tensors = InferenceTensors()
 anomaly = AnomalyState()
 forward = ForwardState()

@@ -143,7 +143,6 @@ def record_script(args) -> int:
 
 def show(args) -> int:
     from minigrad.trace import Trace, TraceFormatError
-    from minigrad.trace.describe import format_event
 
     try:
         trace = Trace.load(args.file)
@@ -158,6 +157,17 @@ def show(args) -> int:
         except KeyError as exc:
             print(f"minigrad trace show: {exc.args[0]}", file=sys.stderr)
             return 1
+    try:
+        _print_events(trace, args, node)
+    except BrokenPipeError:  # `minigrad trace show run.jsonl | head`: the reader left, which is fine
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return 0
+
+
+def _print_events(trace, args, node) -> None:
+    from minigrad.trace.describe import format_event
+
     stop = len(trace.events) - 1 if args.stop is None else args.stop
     script = trace.meta.get("script")
     if script:
@@ -169,4 +179,3 @@ def show(args) -> int:
         if node is not None and node not in (ev.node_id, getattr(ev, "target", None)):
             continue
         print(format_event(ev, trace, with_details=not args.brief, width=args.width))
-    return 0

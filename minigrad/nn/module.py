@@ -9,7 +9,7 @@ import numpy as np
 from .. import backend as B
 from ..autograd.grad_mode import no_grad
 from ..safeio import DEFAULT_MAX_BYTES, load_npz
-from ..tensor import Tensor, make_leaf, shape_str
+from ..tensor import Tensor, make_leaf, mark_written, shape_str
 from .parameter import Parameter
 
 __all__ = ["Module"]
@@ -228,6 +228,7 @@ class Module(metaclass=_ModuleMeta):
                 p._grad = None
             else:
                 p._grad.data[...] = 0
+                mark_written(p._grad)
 
     # ------------------------------------------------------------ devices and dtypes
     def to(self, *args, **kwargs) -> Module:
@@ -324,6 +325,7 @@ class Module(metaclass=_ModuleMeta):
             for key, arr in values.items():
                 target = targets[key]
                 target.data[...] = B.to_device_array(arr, target._device)
+                mark_written(target)
         return IncompatibleKeys(missing, unexpected)
 
     def save(self, path) -> None:

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _state
 from .. import backend as B
-from ..tensor import Tensor, _check_inplace, make, make_leaf, shape_str
+from ..tensor import Tensor, make, make_leaf, shape_str
 from ._util import normalize_dims
 from .elementwise import where
 
@@ -271,25 +270,36 @@ def getitem(a: Tensor, key) -> Tensor:
     return index_with_key(a, key, _op_name(key), accumulate)
 
 
-def setitem(a: Tensor, key, value) -> None:
-    """``a[key] = value`` in place: for tensors that do not require grad, or under no_grad."""
-    _check_inplace(a)
+def put(a: Tensor, key, value, into: Tensor | None = None) -> Tensor:
+    """``a`` with ``a[key] = value``, as a new tensor (differentiable in ``a`` and a tensor ``value``).
+
+    With ``into``, the value is written into that tensor's memory instead and
+    nothing is recorded (``Tensor.__setitem__`` outside a graph).
+    """
+    parents = (a, value) if isinstance(value, Tensor) else (a,)
     if isinstance(value, Tensor):
-        if value._rg and _state.grad.enabled:
-            raise RuntimeError(
-                "minigrad cannot record an in-place assignment of a tensor that requires grad (its gradient "
-                "would be lost); build the result out of place (cat, where, masked_fill) instead"
-            )
-        if value._device is not a._device:
-            raise RuntimeError(
-                f"Expected all tensors to be on the same device, but found at least two devices, "
-                f"{a._device} and {value._device}! (in setitem)"
-            )
         value = value.data
     elif isinstance(value, (list, tuple, np.ndarray)):
         value = B.to_device_array(np.asarray(value), a._device)
     keys, _ = normalize_key(a, key)
-    target, key = (a.data[keys[0]], keys[1]) if len(keys) == 2 else (a.data, keys[0])
+    data = a.data if into is not None else a.data.copy()
+    _assign(data, keys, value)
+    if into is not None:
+        return into
+    keep = a._device.xp.ones(data.shape, dtype=data.dtype)
+    _assign(keep, keys, 0)
+    kept = make_leaf(keep, a._device)
+
+    def backward(g):
+        if len(parents) == 1:
+            return (g * kept,)
+        return g * kept, g[key]
+
+    return make(data, parents, backward, "index_put")
+
+
+def _assign(data, keys: tuple, value) -> None:
+    target, key = (data[keys[0]], keys[1]) if len(keys) == 2 else (data, keys[0])
     try:
         target[key] = value
     except ValueError as exc:
@@ -307,11 +317,10 @@ def setitem(a: Tensor, key, value) -> None:
         raise RuntimeError(str(exc)) from None
 
 
-# ---------------------------------------------------------------- gather and friends
 def _index_array(index, op: str, dev: B.Device):
     if not isinstance(index, Tensor):
         raise TypeError(f"{op}(): argument 'index' must be Tensor, not {type(index).__name__}")
-    if index.data.dtype.kind not in "iu":
+    if index.data.dtype.kind not in "iu" and index.data.size:  # an empty index may be of any dtype
         raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index, got {index.data.dtype}")
     if index._device is not dev:
         raise RuntimeError(
@@ -321,11 +330,13 @@ def _index_array(index, op: str, dev: B.Device):
     return index.data.astype(np.int64, copy=False)
 
 
-def _check_range(idx, axis: int, size: int) -> None:
+def check_index_bounds(idx, axis: int, size: int) -> None:
+    """PyTorch's refusal of an index outside ``[0, size)`` for gather and scatter (no wrapping of negatives)."""
     if idx.size:
         low, high = int(idx.min()), int(idx.max())
-        if low < -size or high >= size:
-            raise _bounds_error(low if low < -size else high, axis, size)
+        if low < 0 or high >= size:
+            bad = low if low < 0 else high
+            raise RuntimeError(f"index {bad} is out of bounds for dimension {axis} with size {size}")
 
 
 def gather(a: Tensor, dim: int, index: Tensor) -> Tensor:
@@ -347,7 +358,7 @@ def gather(a: Tensor, dim: int, index: Tensor) -> Tensor:
     if ndim == 0:
         a = a.reshape(1)
         ndim = 1
-    _check_range(idx, axis, a.data.shape[axis])
+    check_index_bounds(idx, axis, a.data.shape[axis])
     xp = a._device.xp
     key = tuple(
         idx if d == axis else xp.arange(n).reshape((-1,) + (1,) * (idx.ndim - d - 1)) for d, n in enumerate(idx.shape)
@@ -383,14 +394,18 @@ def take_along_dim(a: Tensor, indices: Tensor, dim: int | None = None) -> Tensor
 
 def index_select(a: Tensor, dim: int, index: Tensor) -> Tensor:
     """The entries ``index`` (a 1-D integer tensor) along ``dim``."""
-    idx = _index_array(index, "index_select", a._device)
-    if idx.ndim > 1:
+    if isinstance(index, Tensor) and index.data.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
+    idx = _index_array(index, "index_select", a._device)
     ndim = a.data.ndim
     axis = (normalize_dims(dim, ndim) or (0,))[0]
     if ndim == 0:
         return gather(a, 0, index.reshape(-1)).reshape(())
-    _check_range(idx, axis, a.data.shape[axis])
+    if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= a.data.shape[axis]):
+        if ndim == 1:  # PyTorch's two kernels word it differently
+            raise IndexError("index out of range in self")
+        bad = int(idx.min()) if int(idx.min()) < 0 else int(idx.max())
+        raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={a.data.shape[axis]}")
     return index_with_key(a, (slice(None),) * axis + (idx.reshape(-1),), "index_select", accumulate=True)
 
 
@@ -443,29 +458,12 @@ def masked_fill(a: Tensor, mask: Tensor, value) -> Tensor:
     return make(out, parents, backward, "masked_fill", jvp)
 
 
-def masked_fill_(a: Tensor, mask: Tensor, value) -> Tensor:
-    """In-place masked_fill (tensors that do not require grad, or under no_grad)."""
-    _check_inplace(a)
-    m = _mask_array(mask, a, "masked_fill_")
-    fill = value.data if isinstance(value, Tensor) else value
-    try:
-        a.data[a._device.xp.broadcast_to(m, a.data.shape)] = fill
-    except ValueError:
-        raise RuntimeError(
-            f"masked_fill_: the mask of shape {shape_str(m.shape)} cannot be broadcast to the tensor of shape "
-            f"{shape_str(a.data.shape)}"
-        ) from None
-    return a
-
-
 def _bind() -> None:
     Tensor.__getitem__ = getitem
-    Tensor.__setitem__ = setitem
     Tensor.gather = gather
     Tensor.take_along_dim = take_along_dim
     Tensor.index_select = index_select
     Tensor.masked_fill = masked_fill
-    Tensor.masked_fill_ = masked_fill_
 
 
 _bind()

@@ -25,6 +25,8 @@ outside) and refers to nodes by stable integer ids (``Tensor.id``). Kinds:
 ``grads_restored``    ``restored`` ((id, Snapshot or None) pairs) — grad() only, also after an error
 ``pass_finished``     ``results`` (grad()'s gradients, None for backward())
 ``error``             ``node`` (or None), ``error_type``, ``message``
+``tangent_computed``  ``node``, ``op``, ``parents``, ``tangents`` (one per parent), ``tangent``, ``rule``
+                      (:class:`ClosureInfo`) — forward mode (``autograd.forward_ad``), outside passes
 ====================  ===================================================================
 
 ``Event.node_id`` is the node an event is about; ``GradAccumulated.edge`` and ``GradReduced.edge`` its edge.
@@ -39,7 +41,8 @@ Nodes
 :class:`NodeInfo`: ``id, name, op, parents`` (ids), ``shape, dtype, device``
 (strings), ``requires_grad, is_leaf, data`` (Snapshot at creation), ``source``
 (:class:`SourceLocation`: file, line, text, function of the user's code; frames
-inside minigrad are skipped), ``pass_id`` (made inside a pass, e.g. create_graph),
+inside minigrad are skipped), ``pass_id`` (made inside a pass, e.g. create_graph), ``version``
+(the version counter: an in-place op such as ``add_`` is its own node, at the version it made),
 and ``label`` (name, else ``op#id``). Recorded: every tensor that requires grad,
 and tensors that do not when the user's code makes them directly (creation
 functions, ops) outside a pass. Temporaries made inside minigrad (gradient
@@ -127,6 +130,7 @@ from .events import (
     PassStarted,
     Seeded,
     SourceLocation,
+    TangentComputed,
 )
 from .output import OutputCapture
 from .recorder import TraceBudgetWarning, listen, record
@@ -162,6 +166,7 @@ __all__ = [
     "NodeStatus",
     "OutputCapture",
     "PassFinished",
+    "TangentComputed",
     "PassStarted",
     "PassState",
     "SavedGrads",

@@ -22,6 +22,7 @@ import weakref
 
 import numpy as np
 
+from .. import _state, _versions
 from .. import backend as B
 from ..tensor import Tensor
 from . import events as E
@@ -32,6 +33,8 @@ __all__ = ["Converter", "claim_thread", "release_thread"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _EXAMPLES_DIR = os.path.join(_PACKAGE_DIR, "examples") + os.sep  # the built-in examples are user code
+# the lessons a wheel carries are the learner's code too (demos, exercises), not minigrad's machinery
+_LESSONS_DIR = os.path.join(_PACKAGE_DIR, "course", "_lessons") + os.sep
 # tensors made through these (creation functions, ops, and this recorder's own frames) count as the user's
 _USER_FACING_DIRS = frozenset({_PACKAGE_DIR} | {os.path.join(_PACKAGE_DIR, d) + os.sep for d in ("ops", "trace")})
 _PENDING_MAX_AGE = 256  # events after which an unresolved statement's frame is released
@@ -68,7 +71,7 @@ def release_thread(conv, ident: int | None = None) -> None:
 
 
 def _is_internal(filename: str) -> bool:
-    return filename.startswith(_PACKAGE_DIR) and not filename.startswith(_EXAMPLES_DIR)
+    return filename.startswith(_PACKAGE_DIR) and not filename.startswith((_EXAMPLES_DIR, _LESSONS_DIR))
 
 
 def _skipped(frame) -> bool:
@@ -115,8 +118,11 @@ def _location(frame) -> E.SourceLocation:
 
 
 def closure_info(fn) -> E.ClosureInfo | None:
-    """Source, name and line range of a backward closure (cached per code object)."""
-    code = getattr(fn, "__code__", None)
+    """Source, name and line range of a backward closure (cached per code object).
+
+    A custom Function's closure is one wrapper for every Function, pointing at the user's
+    ``backward`` through ``__wrapped__``: the cache key is the code that runs, unwrapped."""
+    code = getattr(inspect.unwrap(fn), "__code__", None)
     if code is None:
         return None
     info = _closure_cache.get(code)
@@ -241,10 +247,8 @@ class Converter:
         """
         if t is None:
             return None
-        if isinstance(t, Tensor):
-            arr, tensor_id, version = t.data, t._id, getattr(t, "_version", None)
-        else:
-            arr, tensor_id, version = t, None, None
+        arr, tensor_id = (t.data, t._id) if isinstance(t, Tensor) else (t, None)
+        version = _versions.version(arr)
         shared = self._shared.get(id(arr))
         if shared is not None and shared[0]() is arr and shared[1] == version:
             snap = shared[2]
@@ -307,6 +311,7 @@ class Converter:
                 data=self._snap(n),
                 source=source,
                 pass_id=pass_id if is_new else None,
+                version=_versions.version(n.data),
             )
             known.add(n._id)
             self._name_of[n._id] = n.name
@@ -353,7 +358,7 @@ class Converter:
     # ------------------------------------------------------------ raw kinds
     def _on_node_created(self, f) -> None:
         node = f["node"]
-        if not node._rg and (self._depth or _made_by_library(sys._getframe(1))):
+        if not node._rg and (self._depth or _state.forward.in_rule or _made_by_library(sys._getframe(1))):
             return  # gradient arithmetic, seeds, optimizer updates: not part of a graph (recorded if one uses it)
         if node._id not in self._known:
             self._register(node, late=False)
@@ -437,6 +442,23 @@ class Converter:
             else:
                 out.append(E.Captured(name, "value", text=_short_repr(v)))
         return tuple(out)
+
+    def _on_tangent_computed(self, f) -> None:
+        node = f["node"]
+        if node._id not in self._known:
+            self._register(node, late=False)
+        depth = self._depth
+        self._deliver(
+            E.TangentComputed,
+            self._passes[depth - 1] if 0 < depth <= len(self._passes) else None,
+            depth,
+            node=node._id,
+            op=f["op"],
+            parents=tuple(self._ref(p) for p in f["parents"]),
+            tangents=tuple(self._snap(t) for t in f["tangents"]),
+            tangent=self._snap(f["tangent"]),
+            rule=closure_info(f["fn"]),
+        )
 
     def _on_grad_reduced(self, f) -> None:
         self._deliver(

@@ -30,6 +30,7 @@ __all__ = [
     "NodeEntered",
     "ClosureCalled",
     "GradReduced",
+    "TangentComputed",
     "GradAccumulated",
     "NodeFinished",
     "GraphFreed",
@@ -61,6 +62,8 @@ class NodeInfo:
     are parent ids. ``data`` is the value at creation. ``source`` is the user's
     line that made it (None when unknown, e.g. tensors made before recording).
     ``pass_id`` is set for tensors made inside a pass (create_graph gradients).
+    ``version`` is the tensor's version counter then (in-place writes so far; an
+    in-place op such as ``add_`` is a node of its own, at the version it made).
     """
 
     id: int
@@ -75,6 +78,7 @@ class NodeInfo:
     data: Snapshot
     source: SourceLocation | None = None
     pass_id: int | None = None
+    version: int = 0
 
     @property
     def label(self) -> str:
@@ -276,6 +280,24 @@ class PassFinished(Event):
 
 
 @dataclass(frozen=True)
+class TangentComputed(Event):
+    """Forward mode: ``node``'s tangent, computed from its parents' tangents by the op's forward-mode rule.
+
+    ``tangents`` has one snapshot per parent in ``parents`` (zeros for a parent that
+    carries no tangent); ``tangent`` is the result's; ``rule`` is the rule's source
+    (the JVP written beside the op's backward rule).
+    """
+
+    kind: ClassVar[str] = "tangent_computed"
+    node: int
+    op: str
+    parents: tuple
+    tangents: tuple
+    tangent: Snapshot
+    rule: ClosureInfo | None
+
+
+@dataclass(frozen=True)
 class ErrorEvent(Event):
     """An exception escaped the pass while at ``node`` (None when outside any node)."""
 
@@ -302,9 +324,10 @@ EVENT_TYPES = {
         GradsRestored,
         PassFinished,
         ErrorEvent,
+        TangentComputed,
     )
 }
-BACKWARD_KINDS = frozenset(EVENT_TYPES) - {"node_created", "node_named"}
+BACKWARD_KINDS = frozenset(EVENT_TYPES) - {"node_created", "node_named", "tangent_computed"}
 
 _TAGS = {NodeInfo: "$node", SourceLocation: "$src", ClosureInfo: "$closure", Captured: "$cap"}
 

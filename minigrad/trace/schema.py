@@ -294,7 +294,7 @@ class Decoder:
     def _info(self, v, where: str) -> E.NodeInfo:
         b = _record(v, "$node", where)
         names = ("id", "name", "op", "parents", "shape", "dtype", "device", "requires_grad", "is_leaf", "data")
-        _fields(b, names, ("source", "pass_id"), where)
+        _fields(b, names, ("source", "pass_id", "version"), where)
         shape = _shape(b["shape"], f"{where}.shape")
         return E.NodeInfo(
             id=_int(b["id"], f"{where}.id"),
@@ -309,6 +309,7 @@ class Decoder:
             data=self._snap(b["data"], f"{where}.data", shape),
             source=self._source(b.get("source"), f"{where}.source"),
             pass_id=_opt_int(b.get("pass_id"), f"{where}.pass_id"),
+            version=_int(b.get("version", 0), f"{where}.version", 0),
         )
 
     # ------------------------------------------------------------ events
@@ -417,6 +418,18 @@ class Decoder:
         results = None if f["results"] is None else self._snaps(f["results"], f"{w}.results", optional=True)
         return {"results": results}
 
+    def _ev_tangent_computed(self, f, w):
+        node = self._node(f["node"], f"{w}.node")
+        parents = tuple(self._node(p, f"{w}.parents[{i}]") for i, p in enumerate(_list(f["parents"], f"{w}.parents")))
+        return {
+            "node": node,
+            "op": _str(f["op"], f"{w}.op"),
+            "parents": parents,
+            "tangents": self._snaps(f["tangents"], f"{w}.tangents"),
+            "tangent": self._snap(f["tangent"], f"{w}.tangent", self.shapes[node]),
+            "rule": self._closure(f["rule"], f"{w}.rule"),
+        }
+
     def _ev_error(self, f, w):
         return {
             "node": self._opt_node(f["node"], f"{w}.node"),
@@ -449,4 +462,5 @@ DECODE = {
     E.GradsRestored: (Decoder._ev_grads_restored, ("restored",), ()),
     E.PassFinished: (Decoder._ev_pass_finished, ("results",), ()),
     E.ErrorEvent: (Decoder._ev_error, ("node", "error_type", "message"), ()),
+    E.TangentComputed: (Decoder._ev_tangent_computed, ("node", "op", "parents", "tangents", "tangent", "rule"), ()),
 }

@@ -45,14 +45,14 @@ def _check_replays(tr, own_ids):
             assert set(ev.roots) <= set(tr.nodes)
 
 
-def _recorder_job(name, out, all_threads, before_leaving=None):
+def _recorder_job(name, out, all_threads, keep_recording_until=None):
     def job(barrier):
         with record(all_threads=all_threads) as tr:
             barrier.wait()  # both threads are recording from here on
             w = mg.tensor(np.eye(3) * (1 + len(name)), dtype=mg.float64, requires_grad=True)
             _train(w)
-            if before_leaving is not None:
-                assert before_leaving.wait(timeout=60)  # the other thread's passes are all in
+            if keep_recording_until is not None:  # another thread's work must land in this recording
+                keep_recording_until.wait()
         out[name] = (tr, w)
 
     return job
@@ -78,10 +78,12 @@ def test_all_threads_recording_takes_a_loader_threads_passes_without_mixing_them
 
     def loader(barrier):
         barrier.wait()
-        _train(loader_w)
-        loader_done.set()
+        try:
+            _train(loader_w)
+        finally:
+            loader_done.set()
 
-    _run_together(_recorder_job("main", out, True, before_leaving=loader_done), loader)
+    _run_together(_recorder_job("main", out, True, keep_recording_until=loader_done), loader)
     tr, w = out["main"]
     assert {w.id, loader_w.id} <= set(tr.nodes)
     assert sum(e.kind == "pass_started" for e in tr.events) == 2 * STEPS
