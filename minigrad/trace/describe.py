@@ -226,6 +226,13 @@ def _accumulated_details(ev: E.GradAccumulated, w: _Words) -> list:
     ]
 
 
+def _rule_body(source: str) -> str:
+    """A short rule's body on one line (``return ta * b + a * tb``), without its ``def`` line."""
+    lines = [line.strip() for line in source.strip().splitlines()]
+    body = [line for line in lines[1:] if line] if lines and lines[0].startswith("def ") else lines
+    return "; ".join(body)
+
+
 def _none(ev, w) -> list:
     return []
 
@@ -249,6 +256,6 @@ DETAILS = {
     E.TangentComputed: lambda ev, w: (
         [f"tangent of {w.label(p)} = {w.value(t)}" for p, t in zip(ev.parents, ev.tangents)]
         + [f"tangent of {w.label(ev.node)} = {w.value(ev.tangent)}"]
-        + ([f"rule: {ev.rule.source.strip()}"] if ev.rule is not None else [])
+        + ([f"rule: {_rule_body(ev.rule.source)}"] if ev.rule is not None else [])
     ),
 }
