@@ -45,7 +45,7 @@ async def test_goto_search_watch_and_all_nodes():
         await press(app, pilot, "g")
         await pilot.press(*"12", "enter")
         await press(app, pilot)
-        assert app.session.cursor == 11
+        assert current_event(app).seq == 12, "g goes to the step the header and `trace show` call 12"
         await press(app, pilot, "slash")
         await pilot.press("b", "enter")
         await press(app, pilot)
