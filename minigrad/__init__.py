@@ -39,7 +39,11 @@ from .autograd import (
 )
 from . import data, func, nn, optim
 
+# torch's dtype aliases; ``minigrad.float``, ``minigrad.int`` and ``minigrad.bool`` shadow the
+# builtins inside this module only, as ``torch.float`` does.
 bool = bool_  # noqa: A001  (torch.bool)
+float = float32  # noqa: A001  (torch.float)
+int = int32  # noqa: A001  (torch.int)
 half, double, long = float16, float64, int64
 __version__ = "0.1.0"
 

@@ -85,6 +85,19 @@ def to_dtype(dtype) -> np.dtype:
     return dt
 
 
+def cast(arr, dtype: np.dtype):
+    """``arr`` as ``dtype``, quietly: NaN, inf or out-of-range values become what NumPy's cast gives
+    (as in PyTorch, no warning); CuPy never warns."""
+    if (
+        isinstance(arr, np.ndarray)
+        and arr.dtype.kind in "fc"
+        and (dtype.kind in "biu" or dtype.itemsize < arr.dtype.itemsize)
+    ):
+        with np.errstate(invalid="ignore", over="ignore"):
+            return arr.astype(dtype)
+    return arr.astype(dtype)
+
+
 def is_floating(dtype: np.dtype) -> bool:
     return dtype.kind == "f"
 

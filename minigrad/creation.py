@@ -96,6 +96,8 @@ def empty(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
 
 def full(size, fill_value, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A tensor filled with ``fill_value`` (dtype inferred from it when not given)."""
+    if not isinstance(fill_value, (int, float, np.number, np.bool_)):
+        raise TypeError(f"full(): argument 'fill_value' (position 2) must be Number, not {type(fill_value).__name__}")
     dev = B.device(device)
     dt = _dtype(dtype, B.scalar_dtype(fill_value))
     return _finish(

@@ -414,9 +414,10 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
                 if node._id < clock.last:  # written in place since the node was made: PyTorch's check
                     check_versions(node)
                 outputs = rule(g)
-                if _listeners or _anomaly.enabled or len(outputs) != len(node._parents):
+                parents = node._parents
+                if len(outputs) != len(parents) or _listeners or _anomaly.enabled:
                     outputs = _check_rule_outputs(node, g, outputs, needed, pass_id, depth)
-                for index, parent in enumerate(node._parents):
+                for index, parent in enumerate(parents):
                     c = outputs[index]
                     if c is None or not parent._rg or (needed is not None and id(parent) not in needed):
                         continue

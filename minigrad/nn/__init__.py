@@ -34,7 +34,7 @@ from .linear import Identity, Linear
 from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
 from .mlp import MLP
 from .module import Module
-from .normalization import BatchNorm1d, LayerNorm
+from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 from .parameter import Parameter
 from .pooling import AvgPool1d, AvgPool2d, MaxPool1d
 
@@ -58,6 +58,7 @@ __all__ = [
     "Dropout",
     "LayerNorm",
     "BatchNorm1d",
+    "BatchNorm2d",
     "Embedding",
     "Flatten",
     "Conv2d",

@@ -19,10 +19,10 @@ def same_padding(x: Tensor, padding, kernel: tuple, stride, dilation, who: str) 
     if padding == "valid":
         return x, (0,) * k if k > 1 else 0
     if padding != "same":
-        raise ValueError(f"Invalid padding string '{padding}', should be one of {{'valid', 'same'}}")
+        raise RuntimeError(f"Invalid padding string '{padding}', should be one of {{'valid', 'same'}}")
     strides = (stride,) * k if isinstance(stride, int) else tuple(stride)
     if any(s != 1 for s in strides):
-        raise ValueError("padding='same' is not supported for strided convolutions")
+        raise RuntimeError("padding='same' is not supported for strided convolutions")
     dilations = (dilation,) * k if isinstance(dilation, int) else tuple(dilation)
     totals = [d * (n - 1) for d, n in zip(dilations, kernel)]
     extra = []

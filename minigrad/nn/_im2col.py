@@ -37,7 +37,7 @@ class Geometry:
         self.padding = pair(padding, "padding")
         self.dilation = pair(dilation, "dilation")
         if min(self.kernel) < 1 or min(self.stride) < 1 or min(self.dilation) < 1 or min(self.padding) < 0:
-            raise ValueError(
+            raise RuntimeError(
                 f"kernel_size, stride and dilation must be positive and padding non-negative, got "
                 f"kernel_size={self.kernel}, stride={self.stride}, padding={self.padding}, dilation={self.dilation}"
             )

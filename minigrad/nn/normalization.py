@@ -1,4 +1,4 @@
-"""Normalisation layers: LayerNorm and BatchNorm1d."""
+"""Normalisation layers: LayerNorm, BatchNorm1d and BatchNorm2d."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from . import functional as F
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["LayerNorm", "BatchNorm1d"]
+__all__ = ["LayerNorm", "BatchNorm1d", "BatchNorm2d"]
 
 
 class LayerNorm(Module):
@@ -90,11 +90,14 @@ class BatchNorm1d(Module):
             self.register_buffer("running_var", None)
             self.register_buffer("num_batches_tracked", None)
 
+    _INPUT_DIMS = {2: "[N, C]", 3: "[N, C, L]"}
+
     def forward(self, x: Tensor) -> Tensor:
-        if x.data.ndim not in (2, 3):
+        if x.data.ndim not in self._INPUT_DIMS:
+            dims = " or ".join(f"{n}D" for n in self._INPUT_DIMS)
+            shapes = " or ".join(self._INPUT_DIMS.values())
             raise ValueError(
-                f"{self._label()}: expected 2D or 3D input ([N, C] or [N, C, L]), got input of shape "
-                f"{shape_str(x.data.shape)}"
+                f"{self._label()}: expected {dims} input ({shapes}), got input of shape {shape_str(x.data.shape)}"
             )
         if x.data.shape[1] != self.num_features:
             raise RuntimeError(
@@ -123,3 +126,9 @@ class BatchNorm1d(Module):
             f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
             f"track_running_stats={self.track_running_stats}"
         )
+
+
+class BatchNorm2d(BatchNorm1d):
+    """Batch normalisation of ``[N, C, H, W]`` images over each channel ``C`` (statistics over N, H and W)."""
+
+    _INPUT_DIMS = {4: "[N, C, H, W]"}

@@ -17,4 +17,28 @@ from .trig import *  # noqa: F401,F403
 from .scan import *  # noqa: F401,F403
 from .matrix import *  # noqa: F401,F403
 from .activation import *  # noqa: F401,F403
-from . import inplace  # noqa: F401,E402  (binds the in-place methods last)
+from .layout import *  # noqa: F401,F403
+from .scattering import *  # noqa: F401,F403
+
+from . import activation, layout, matrix, scan, scattering  # noqa: E402
+from . import inplace  # noqa: F401,E402  (binds the in-place methods)
+from ._entry import check_namespace  # noqa: E402
+from ..tensor import Tensor  # noqa: E402
+
+_MODULES = (
+    arithmetic,
+    compare,
+    conversion,
+    elementwise,
+    indexing,
+    linalg,
+    reduction,
+    shape,
+    trig,
+    scan,
+    matrix,
+    activation,
+    layout,
+    scattering,
+)
+check_namespace(globals(), [name for module in _MODULES for name in module.__all__], methods=Tensor)

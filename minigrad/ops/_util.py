@@ -15,6 +15,7 @@ __all__ = [
     "check_same_device",
     "check_tensor",
     "check_int",
+    "refuse_dtype",
 ]
 
 _SCALARS = (int, float, bool)
@@ -39,6 +40,26 @@ def check_int(x, op: str, arg: str) -> int:
     return int(x)
 
 
+_KERNEL_DTYPE_NAMES = {
+    "bool": "Bool",
+    "uint8": "Byte",
+    "int8": "Char",
+    "int16": "Short",
+    "int32": "Int",
+    "int64": "Long",
+    "float16": "Half",
+    "float32": "Float",
+    "float64": "Double",
+}
+
+
+def refuse_dtype(a: Tensor, kernel: str, kinds: str) -> None:
+    """PyTorch's NotImplementedError for an op that has no kernel for ``a``'s dtype kind (one of ``kinds``)."""
+    if a.data.dtype.kind in kinds:
+        name = _KERNEL_DTYPE_NAMES.get(a.data.dtype.name, a.data.dtype.name)
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{name}'")
+
+
 def check_same_device(a: Tensor, b: Tensor, op: str) -> None:
     if a._device is not b._device:
         raise RuntimeError(
@@ -51,6 +72,8 @@ def as_tensor(x, like: Tensor) -> Tensor:
     """Turn a Python scalar or array operand into a constant tensor on ``like``'s device."""
     if isinstance(x, Tensor):
         return x
+    if not isinstance(like, Tensor):
+        raise TypeError(f"expected at least one Tensor operand, got {type_name(x)} and {type_name(like)}")
     if isinstance(x, _SCALARS):
         dt = B.result_dtype(like, x)
         return make_leaf(like._device.xp.asarray(x, dtype=dt), like._device)

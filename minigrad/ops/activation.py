@@ -7,7 +7,7 @@ Each forward sits beside its one rule. Piecewise rules multiply by a constant ma
 from __future__ import annotations
 
 from ..tensor import Tensor, make, make_leaf
-from ._util import check_tensor
+from ._util import check_tensor, refuse_dtype
 from .elementwise import _float_data
 
 __all__ = ["hardtanh", "relu6", "hardsigmoid", "hardswish", "mish", "softsign", "logsigmoid"]
@@ -19,7 +19,7 @@ def _mask(a: Tensor, arr) -> Tensor:
 
 
 def _check_number(x, op: str, arg: str) -> float:
-    if isinstance(x, bool) or not isinstance(x, (int, float)):
+    if not isinstance(x, (int, float)):
         raise TypeError(f"{op}(): argument '{arg}' must be Number, not {type(x).__name__}")
     return x
 
@@ -27,6 +27,8 @@ def _check_number(x, op: str, arg: str) -> float:
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:  # noqa: A002
     """``input`` clipped to ``[min_val, max_val]``; the gradient passes strictly inside, as in PyTorch."""
     a = check_tensor(input, "hardtanh", "input")
+    if a.data.dtype.kind == "b":
+        raise RuntimeError("Bool inputs not supported for hardtanh")
     lo, hi = _check_number(min_val, "hardtanh", "min_val"), _check_number(max_val, "hardtanh", "max_val")
     if lo > hi:
         raise ValueError("min_val cannot be greater than max_val")
@@ -60,6 +62,7 @@ def relu6(input: Tensor) -> Tensor:  # noqa: A002
 def hardsigmoid(input: Tensor) -> Tensor:  # noqa: A002
     """relu6(input + 3) / 6; the slope is 1/6 where -3 < input < 3."""
     a = check_tensor(input, "hardsigmoid", "input")
+    refuse_dtype(a, "hardsigmoid_cpu", "biu")
     d = _float_data(a)
     inside = _mask(a, (d > -3) & (d < 3))
 
@@ -75,6 +78,7 @@ def hardsigmoid(input: Tensor) -> Tensor:  # noqa: A002
 def hardswish(input: Tensor) -> Tensor:  # noqa: A002
     """input * relu6(input + 3) / 6; the slope is 0 below -3, input/3 + 1/2 up to 3, then 1."""
     a = check_tensor(input, "hardswish", "input")
+    refuse_dtype(a, "hardswish_cpu", "biu")
     d = _float_data(a)
     ramp = _mask(a, (d >= -3) & (d <= 3))
     above = _mask(a, d > 3)
@@ -95,6 +99,7 @@ def _softplus_array(xp, d):
 def mish(input: Tensor) -> Tensor:  # noqa: A002
     """input * tanh(softplus(input)); slope tanh(sp) + input * sigmoid(input) * (1 - tanh(sp)**2)."""
     a = check_tensor(input, "mish", "input")
+    refuse_dtype(a, "mish_cpu", "biu")
     xp = a._device.xp
     d = _float_data(a)
 
@@ -112,6 +117,7 @@ def mish(input: Tensor) -> Tensor:  # noqa: A002
 def softsign(input: Tensor) -> Tensor:  # noqa: A002
     """input / (1 + |input|); slope 1 / (1 + |input|)**2."""
     a = check_tensor(input, "softsign", "input")
+    refuse_dtype(a, "abs_cpu", "b")
     d = _float_data(a)
 
     def backward(g):
@@ -127,6 +133,7 @@ def softsign(input: Tensor) -> Tensor:  # noqa: A002
 def logsigmoid(input: Tensor) -> Tensor:  # noqa: A002
     """log(sigmoid(input)) = -softplus(-input), computed stably; slope sigmoid(-input)."""
     a = check_tensor(input, "logsigmoid", "input")
+    refuse_dtype(a, "log_sigmoid_cpu", "biu")
     xp = a._device.xp
     d = _float_data(a)
 

@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from .. import backend as B
 from ..tensor import Tensor, make, shape_str
-from ._util import as_tensor, binary_arrays, scalar_array
+from ._util import as_tensor, binary_arrays, refuse_dtype, scalar_array
 
 __all__ = ["add", "sub", "mul", "div", "pow", "neg", "abs"]
 
 _SCALARS = (int, float, bool)
+_FLOAT_AND_BOOL = {"f", "b"}
 
 
 def _broadcast_error(a: Tensor, b: Tensor) -> RuntimeError:
@@ -44,9 +47,12 @@ def _other(a: Tensor, b):
 
 
 def _arrays(a: Tensor, b: Tensor, op: str):
-    """Both operands' arrays, promoted; the common case (same dtype and device) without a call."""
+    """Both operands' arrays, promoted; the common cases without a call or a cast: same dtype, and a
+    floating tensor with a bool one (a mask), whose promotion NumPy does inside the operation."""
     ad, bd = a.data, b.data
-    if ad.dtype is not bd.dtype or a._device is not b._device:
+    if a._device is not b._device:
+        return binary_arrays(a, b, op)
+    if ad.dtype is not bd.dtype and {ad.dtype.kind, bd.dtype.kind} != _FLOAT_AND_BOOL:
         return binary_arrays(a, b, op)
     return ad, bd
 
@@ -116,6 +122,11 @@ def add(a, b, alpha=1) -> Tensor:
 
 def sub(a, b, alpha=1) -> Tensor:
     """``a - alpha * b`` with broadcasting."""
+    if _is_bool(a) or _is_bool(b):
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, "
+            "use the `~` or `logical_not()` operator instead."
+        )
     if not isinstance(a, Tensor):
         return rsub(b, a)
     if not isinstance(b, Tensor) and type(b) is not float and type(b) is not int:
@@ -131,6 +142,10 @@ def sub(a, b, alpha=1) -> Tensor:
         return make(out, (a, b), _sub_backward, "sub", _sub_jvp)
     ad = a.data if a.data.dtype.kind == "f" else scalar_array(a, b)
     return make(ad - b, (a,), _pass_through, "sub", _same_jvp)
+
+
+def _is_bool(x) -> bool:
+    return isinstance(x, bool) or (isinstance(x, Tensor) and x.data.dtype.kind == "b")
 
 
 def rsub(a: Tensor, s) -> Tensor:
@@ -233,13 +248,13 @@ def pow(a, b) -> Tensor:
     """``a ** b`` for tensor or scalar exponents (and scalar bases)."""
     if not isinstance(a, Tensor):
         return rpow(b, a)
+    _check_power_operands(a, b)
     b = _other(a, b)
     if isinstance(b, Tensor):
         ad, bd = binary_arrays(a, b, "pow")
-        try:
-            out = ad**bd
-        except ValueError:
-            raise _broadcast_error(a, b) from None
+        if ad.shape != bd.shape:
+            _check_broadcast(a, b)
+        out = _integer_power(a._device.xp, ad, bd) if bd.dtype.kind in "iu" else ad**bd
 
         def backward(g):
             return lambda: g * b * a ** (b - 1), lambda: g * a**b * a.log()
@@ -259,11 +274,47 @@ def pow(a, b) -> Tensor:
             return t * 0
         return t * b * a ** (b - 1)
 
-    return make(scalar_array(a, b) ** b, (a,), backward_scalar, "pow", jvp_scalar)
+    ad = scalar_array(a, b)
+    if ad.dtype.kind in "iu" and isinstance(b, int) and b < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    return make(ad**b, (a,), backward_scalar, "pow", jvp_scalar)
+
+
+_POWER_OPERANDS = (Tensor, int, float, np.ndarray, np.number, list, tuple)
+
+
+def _check_power_operands(base, exponent) -> None:
+    """Python's error for ``base ** exponent`` with an operand no tensor op takes (None, str, dict...)."""
+    if not isinstance(base, _POWER_OPERANDS) or not isinstance(exponent, _POWER_OPERANDS):
+        raise TypeError(
+            f"unsupported operand type(s) for ** or pow(): '{type(base).__name__}' and '{type(exponent).__name__}'"
+        )
+
+
+def _check_broadcast(a: Tensor, b: Tensor) -> None:
+    try:
+        np.broadcast_shapes(a.data.shape, b.data.shape)
+    except ValueError:
+        raise _broadcast_error(a, b) from None
+
+
+def _integer_power(xp, ad, bd):
+    """``ad ** bd`` for integer exponents as PyTorch computes it: a negative power of an integer
+    truncates (1 for a base of 1, +-1 for -1, else 0) where NumPy refuses."""
+    negative = bd < 0
+    if not bool(negative.any()):
+        return ad**bd
+    powered = ad ** xp.where(negative, 0, bd)
+    minus_one = xp.where(bd % 2 == 0, 1, -1)
+    truncated = xp.where(ad == 1, 1, xp.where(ad == -1, minus_one, 0))
+    return xp.where(negative, truncated, powered).astype(powered.dtype)
 
 
 def rpow(a: Tensor, s) -> Tensor:
     """``s ** a`` for a Python scalar base ``s``."""
+    if not isinstance(a, Tensor):
+        raise TypeError(f"pow(): expected a Tensor base or exponent, got {type(s).__name__} and {type(a).__name__}")
+    _check_power_operands(s, a)
     s = _other(a, s)
     if isinstance(s, Tensor):
         return pow(s, a)
@@ -275,7 +326,9 @@ def rpow(a: Tensor, s) -> Tensor:
     def jvp(t):
         return t * (s**a) * math.log(s)
 
-    return make(s**ad, (a,), backward, "rpow", jvp)
+    xp = a._device.xp
+    out = _integer_power(xp, xp.asarray(s, dtype=ad.dtype), ad) if ad.dtype.kind in "iu" else s**ad
+    return make(out, (a,), backward, "rpow", jvp)
 
 
 def neg(a: Tensor) -> Tensor:
@@ -291,6 +344,7 @@ def neg(a: Tensor) -> Tensor:
 
 def abs(a: Tensor) -> Tensor:
     """Elementwise absolute value (gradient sign(a), 0 at 0)."""
+    refuse_dtype(a, "abs_cpu", "b")
 
     def backward(g):
         return (g * a.sign(),)

@@ -41,7 +41,7 @@ def to(a: Tensor, *args, **kwargs) -> Tensor:
     if dst_dev is not src_dev:
         data = B.to_device_array(data, dst_dev)
     if dst_dtype != src_dtype:
-        data = data.astype(dst_dtype)
+        data = B.cast(data, dst_dtype)
     elif copy and data is a.data:
         data = data.copy()
 

@@ -14,7 +14,7 @@ import weakref
 from .. import backend as B
 from ..creation import zeros_like
 from ..tensor import Tensor, make, make_leaf, shape_str
-from ._util import as_tensor, binary_arrays
+from ._util import as_tensor, binary_arrays, refuse_dtype
 from .compare import gt, lt
 
 __all__ = [
@@ -206,8 +206,7 @@ def tanh(a: Tensor) -> Tensor:
     """Hyperbolic tangent; backward uses the output: g * (1 - tanh(a)**2)."""
 
     def backward(g):
-        y = out_ref()
-        return (g * (1 - y * y),)
+        return (g * (1 - out_ref().square()),)
 
     def jvp(t):
         return t * (1 - a.tanh() ** 2)
@@ -265,6 +264,7 @@ def erf(a: Tensor) -> Tensor:
 # ---------------------------------------------------------------- activations
 def relu(a: Tensor) -> Tensor:
     """max(a, 0); the gradient at 0 is 0, as in PyTorch."""
+    refuse_dtype(a, "clamp_min_scalar_cpu", "b")
     d = a.data
 
     def backward(g):
@@ -273,11 +273,12 @@ def relu(a: Tensor) -> Tensor:
     def jvp(t):
         return t * (a > 0)
 
-    return make(d * (d > 0), (a,), backward, "relu", jvp)
+    return make(a._device.xp.maximum(d, 0), (a,), backward, "relu", jvp)  # not d * (d > 0): -inf * 0 is NaN
 
 
 def leaky_relu(a: Tensor, negative_slope: float = 0.01) -> Tensor:
     """a where a > 0, else negative_slope * a."""
+    refuse_dtype(a, "leaky_relu_cpu", "biu")
     d = _float_data(a)
     xp = a._device.xp
 
@@ -292,6 +293,7 @@ def leaky_relu(a: Tensor, negative_slope: float = 0.01) -> Tensor:
 
 def elu(a: Tensor, alpha: float = 1.0) -> Tensor:
     """a where a > 0, else alpha * (e**a - 1); backward uses the output (out + alpha for a <= 0)."""
+    refuse_dtype(a, "elu_cpu", "biu")
     d = _float_data(a)
     xp = a._device.xp
     pos = d > 0
@@ -310,6 +312,7 @@ def elu(a: Tensor, alpha: float = 1.0) -> Tensor:
 
 def gelu(a: Tensor, approximate: str = "none") -> Tensor:
     """Gaussian error linear unit: a * Phi(a), or its tanh approximation with ``approximate='tanh'``."""
+    refuse_dtype(a, "GeluKernelImpl", "biu")
     if approximate not in ("none", "tanh"):
         raise RuntimeError(f"approximate argument must be either none or tanh, got '{approximate}'")
     xp = a._device.xp
@@ -343,6 +346,7 @@ def gelu(a: Tensor, approximate: str = "none") -> Tensor:
 
 def silu(a: Tensor) -> Tensor:
     """a * sigmoid(a) (also called swish); backward g * s * (1 + a * (1 - s))."""
+    refuse_dtype(a, "silu_cpu", "biu")
     d = _float_data(a)
 
     def backward(g):
@@ -358,6 +362,7 @@ def silu(a: Tensor) -> Tensor:
 
 def softplus(a: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     """log(1 + e**(beta*a)) / beta, computed stably; linear (= a) where beta*a > threshold."""
+    refuse_dtype(a, "softplus_cpu", "biu")
     xp = a._device.xp
     d = _float_data(a)
     z = d * beta
@@ -381,6 +386,15 @@ def _operand(x, like: Tensor):
     return as_tensor(x, like)
 
 
+def _is_array_bound(x) -> bool:
+    """A tensor bound with dims (a 0-dim tensor passes for a number, as in PyTorch's clamp)."""
+    return isinstance(x, Tensor) and x.data.ndim > 0
+
+
+def _is_number(x) -> bool:
+    return x is not None and not isinstance(x, Tensor)
+
+
 def _array_of(x, dt, xp):
     return x.data.astype(dt, copy=False) if isinstance(x, Tensor) else xp.asarray(x, dtype=dt)
 
@@ -393,6 +407,11 @@ def clamp(a: Tensor, min=None, max=None) -> Tensor:  # noqa: A002  (torch's argu
     """
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if (_is_array_bound(min) and _is_number(max)) or (_is_array_bound(max) and _is_number(min)):
+        raise TypeError(
+            f"clamp(): 'min' and 'max' must both be Tensors or both be Numbers, not {type(min).__name__} and "
+            f"{type(max).__name__}"
+        )
     lo, hi = _operand(min, a), _operand(max, a)
     for bound in (lo, hi):
         if isinstance(bound, Tensor) and bound._device is not a._device:
@@ -551,11 +570,13 @@ def _tensor_where(self: Tensor, condition, other) -> Tensor:
 def sign(a: Tensor) -> Tensor:
     """-1, 0 or 1 elementwise (zero gradient everywhere)."""
 
-    return make(a._device.xp.sign(a.data), (a,), _zero_backward, "sign", _zero_jvp)
+    sign_of = a.data.copy() if a.data.dtype.kind == "b" else a._device.xp.sign(a.data)  # a bool is its own sign
+    return make(sign_of, (a,), _zero_backward, "sign", _zero_jvp)
 
 
 def floor(a: Tensor) -> Tensor:
     """Round down (zero gradient; integer tensors are returned unchanged in value)."""
+    refuse_dtype(a, "floor", "b")
 
     return make(
         a._device.xp.floor(a.data) if a.data.dtype.kind == "f" else a.data.copy(),
@@ -568,6 +589,7 @@ def floor(a: Tensor) -> Tensor:
 
 def ceil(a: Tensor) -> Tensor:
     """Round up (zero gradient)."""
+    refuse_dtype(a, "ceil", "b")
 
     return make(
         a._device.xp.ceil(a.data) if a.data.dtype.kind == "f" else a.data.copy(),

@@ -320,7 +320,7 @@ def _assign(data, keys: tuple, value) -> None:
 def _index_array(index, op: str, dev: B.Device):
     if not isinstance(index, Tensor):
         raise TypeError(f"{op}(): argument 'index' must be Tensor, not {type(index).__name__}")
-    if index.data.dtype.kind not in "iu":
+    if index.data.dtype.kind not in "iu" and index.data.size:  # an empty index may be of any dtype
         raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index, got {index.data.dtype}")
     if index._device is not dev:
         raise RuntimeError(
@@ -330,11 +330,13 @@ def _index_array(index, op: str, dev: B.Device):
     return index.data.astype(np.int64, copy=False)
 
 
-def _check_range(idx, axis: int, size: int) -> None:
+def check_index_bounds(idx, axis: int, size: int) -> None:
+    """PyTorch's refusal of an index outside ``[0, size)`` for gather and scatter (no wrapping of negatives)."""
     if idx.size:
         low, high = int(idx.min()), int(idx.max())
-        if low < -size or high >= size:
-            raise _bounds_error(low if low < -size else high, axis, size)
+        if low < 0 or high >= size:
+            bad = low if low < 0 else high
+            raise RuntimeError(f"index {bad} is out of bounds for dimension {axis} with size {size}")
 
 
 def gather(a: Tensor, dim: int, index: Tensor) -> Tensor:
@@ -356,7 +358,7 @@ def gather(a: Tensor, dim: int, index: Tensor) -> Tensor:
     if ndim == 0:
         a = a.reshape(1)
         ndim = 1
-    _check_range(idx, axis, a.data.shape[axis])
+    check_index_bounds(idx, axis, a.data.shape[axis])
     xp = a._device.xp
     key = tuple(
         idx if d == axis else xp.arange(n).reshape((-1,) + (1,) * (idx.ndim - d - 1)) for d, n in enumerate(idx.shape)
@@ -392,14 +394,18 @@ def take_along_dim(a: Tensor, indices: Tensor, dim: int | None = None) -> Tensor
 
 def index_select(a: Tensor, dim: int, index: Tensor) -> Tensor:
     """The entries ``index`` (a 1-D integer tensor) along ``dim``."""
-    idx = _index_array(index, "index_select", a._device)
-    if idx.ndim > 1:
+    if isinstance(index, Tensor) and index.data.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
+    idx = _index_array(index, "index_select", a._device)
     ndim = a.data.ndim
     axis = (normalize_dims(dim, ndim) or (0,))[0]
     if ndim == 0:
         return gather(a, 0, index.reshape(-1)).reshape(())
-    _check_range(idx, axis, a.data.shape[axis])
+    if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= a.data.shape[axis]):
+        if ndim == 1:  # PyTorch's two kernels word it differently
+            raise IndexError("index out of range in self")
+        bad = int(idx.min()) if int(idx.min()) < 0 else int(idx.max())
+        raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={a.data.shape[axis]}")
     return index_with_key(a, (slice(None),) * axis + (idx.reshape(-1),), "index_select", accumulate=True)
 
 

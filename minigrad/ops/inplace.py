@@ -203,7 +203,7 @@ def fill_(t: Tensor, value) -> Tensor:
             )
         value = value.item()
     if value is None or not isinstance(value, (int, float, bool, np.generic)):
-        raise TypeError(f"fill_(): argument 'value' must be Number, not {type(value).__name__}")
+        raise TypeError(f"fill_(): argument 'value' (position 1) must be Number, not {type(value).__name__}")
     return apply_inplace(t, "fill_", _filled, value)
 
 

@@ -11,6 +11,7 @@ import operator
 
 from ..tensor import Tensor, make, make_leaf, shape_str
 from ._util import binary_arrays, check_same_device
+from .matrix import vector_norm  # noqa: F401  (torch.linalg.vector_norm, as mg.linalg.vector_norm)
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "outer", "einsum"]
 

@@ -110,6 +110,10 @@ def cross(input: Tensor, other: Tensor, dim=None) -> Tensor:  # noqa: A002
         raise RuntimeError(
             f"linalg.cross: inputs must have the same number of dimensions. Got {a.data.ndim} and {b.data.ndim}"
         )
+    if a.data.dtype != b.data.dtype:
+        raise RuntimeError(
+            f"linalg.cross: expected input and other to have the same dtype, got {a.data.dtype} and {b.data.dtype}"
+        )
     shape = broadcast_shapes(a.data.shape, b.data.shape)
     if dim is None:
         ax = next((i for i, n in enumerate(shape) if n == 3), None)

@@ -15,7 +15,7 @@ import weakref
 from .. import backend as B
 from ..creation import zeros_like
 from ..tensor import Tensor, make, make_leaf
-from ._util import normalize_dims
+from ._util import normalize_dims, refuse_dtype
 from .elementwise import maximum, minimum, where
 
 __all__ = [
@@ -295,6 +295,8 @@ def amin(a: Tensor, dim=(), keepdim: bool = False) -> Tensor:
 
 def _arg_extremum(a: Tensor, dim, keepdim: bool, is_max: bool, op: str) -> Tensor:
     d = a.data
+    if d.dtype.kind == "b":
+        raise RuntimeError(f"{op}(): does not support bool input")
     xp = a._device.xp
     pick = xp.argmax if is_max else xp.argmin
     if dim is None:
@@ -419,6 +421,12 @@ def logsumexp(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
 
 
 def _norm_order(p):
+    if p is None:
+        return 2
+    if isinstance(p, Tensor) and p.data.ndim == 0:
+        p = p.data.item()
+    if isinstance(p, bool):
+        p = int(p)
     if p == "fro":
         return 2
     if isinstance(p, str) or isinstance(p, bool) or not isinstance(p, (int, float)):
@@ -494,9 +502,11 @@ def _one_dim(a: Tensor, dim, op: str) -> tuple:
 
 def softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
     """exp(a) / sum(exp(a)) along ``dim``, computed stably; backward y * (g - sum(g * y))."""
+    axes = _one_dim(a, dim, "softmax")
+    if dtype is None:
+        refuse_dtype(a, "softmax_lastdim_kernel_impl", "biu")
     xp = a._device.xp
     d = _as_float(a, dtype)
-    axes = _one_dim(a, dim, "softmax")
     e = xp.exp(d - _stable_shift(xp, d, axes))
 
     def backward(g):
@@ -514,9 +524,11 @@ def softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
 
 def log_softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
     """a - logsumexp(a) along ``dim``, computed stably; backward g - softmax * sum(g)."""
+    axes = _one_dim(a, dim, "log_softmax")
+    if dtype is None:
+        refuse_dtype(a, "log_softmax_lastdim_kernel_impl", "biu")
     xp = a._device.xp
     d = _as_float(a, dtype)
-    axes = _one_dim(a, dim, "log_softmax")
     shifted = d - _stable_shift(xp, d, axes)
     out_arr = shifted - xp.log(xp.exp(shifted).sum(axis=axes, keepdims=True))
 

@@ -105,6 +105,8 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Ten
     from .indexing import index_with_key
 
     a = check_tensor(input, "repeat_interleave", "input")
+    if repeats is None and (dim is not None or output_size is not None):
+        raise TypeError("repeat_interleave(): argument 'repeats' must be Tensor or int, not NoneType")
     if repeats is None:
         if a.data.ndim != 1 or a.data.dtype.kind not in "iu":
             raise RuntimeError("repeat_interleave: repeats must be a 1-D integer tensor")

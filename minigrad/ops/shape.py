@@ -208,6 +208,11 @@ swapaxes = transpose
 def movedim(a: Tensor, source, destination) -> Tensor:
     """Move dims ``source`` to positions ``destination`` (ints or equal-length tuples)."""
     ndim = a.data.ndim
+    if isinstance(source, (int, np.integer)) != isinstance(destination, (int, np.integer)):
+        raise TypeError(
+            f"movedim(): 'source' and 'destination' must both be ints or both be tuples of ints, not "
+            f"{type(source).__name__} and {type(destination).__name__}"
+        )
     src = (source,) if isinstance(source, (int, np.integer)) else tuple(source)
     dst = (destination,) if isinstance(destination, (int, np.integer)) else tuple(destination)
     if len(src) != len(dst):
@@ -405,6 +410,10 @@ def stack(tensors, dim: int = 0) -> Tensor:
 # ---------------------------------------------------------------- cutting into pieces
 def narrow(a: Tensor, dim: int, start: int, length: int) -> Tensor:
     """The ``length`` elements of dim ``dim`` from ``start`` (negative start counts from the end)."""
+    if isinstance(start, Tensor):
+        if start.data.ndim or start.data.dtype.kind not in "iu":
+            raise RuntimeError("start must be an 0-dim integral Tensor.")
+        start = int(start.data)
     if a.data.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     axis = _axis(dim, a.data.ndim)
@@ -439,11 +448,16 @@ def split(a: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
     axis = _axis(dim, a.data.ndim)
     size = a.data.shape[axis]
+    if isinstance(split_size_or_sections, Tensor):  # a 0-dim tensor, as PyTorch takes it
+        split_size_or_sections = int(split_size_or_sections.data)
     if isinstance(split_size_or_sections, (int, np.integer)):
         step = int(split_size_or_sections)
-        if step < 0 or (step == 0 and size):
+        if step < 0:
             raise RuntimeError(f"split expects split_size be non-negative, but got split_size={step}")
-        sizes = [step] * (size // step) + ([size % step] if size % step else []) if step else [0]
+        if step == 0 and size:
+            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}")
+        # An empty dim splits into one empty piece, as in PyTorch.
+        sizes = [step] * (size // step) + ([size % step] if size % step else []) if size else [0]
     else:
         sizes = list(_shape_arg((tuple(split_size_or_sections),), "split_sizes"))
         if sum(sizes) != size or any(s < 0 for s in sizes):
@@ -462,7 +476,9 @@ def chunk(a: Tensor, chunks: int, dim: int = 0) -> tuple:
     if a.data.ndim == 0:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     size = a.data.shape[_axis(dim, a.data.ndim)]
-    return split(a, max(-(-size // chunks), 1), dim)
+    if size == 0:  # PyTorch gives ``chunks`` empty pieces
+        return split(a, [0] * chunks, dim)
+    return split(a, -(-size // chunks), dim)
 
 
 def unbind(a: Tensor, dim: int = 0) -> tuple:

@@ -183,12 +183,14 @@ def lerp(input: Tensor, end: Tensor, weight) -> Tensor:  # noqa: A002
     """
     start = check_tensor(input, "lerp", "input")
     end = check_tensor(end, "lerp", "end")
-    if isinstance(weight, bool) or not isinstance(weight, (Tensor, int, float)):
+    if not isinstance(weight, (Tensor, int, float)):
         raise TypeError(f"lerp(): argument 'weight' must be Tensor or Number, not {type(weight).__name__}")
     if start.data.dtype != end.data.dtype:
         raise RuntimeError(f"expected dtype {_torch_name(start)} for `end` but got dtype {_torch_name(end)}")
     if start.data.dtype.kind != "f":
         raise RuntimeError(f"lerp(): expected a floating tensor, got dtype {_torch_name(start)}")
+    if isinstance(weight, Tensor) and weight.data.dtype != start.data.dtype:
+        raise RuntimeError(f"expected dtype {_torch_name(start)} for `weight` but got dtype {_torch_name(weight)}")
     sd, ed = _float_pair(start, end, "lerp")
     if isinstance(weight, Tensor):
         w = weight

@@ -39,7 +39,6 @@ __all__ = [
     "EVENT_TYPES",
     "BACKWARD_KINDS",
     "event_to_json",
-    "event_from_json",
 ]
 
 
@@ -310,8 +309,7 @@ EVENT_TYPES = {
 }
 BACKWARD_KINDS = frozenset(EVENT_TYPES) - {"node_created", "node_named"}
 
-_RECORDS = {"$snap": Snapshot, "$node": NodeInfo, "$src": SourceLocation, "$closure": ClosureInfo, "$cap": Captured}
-_TAGS = {cls: tag for tag, cls in _RECORDS.items()}
+_TAGS = {NodeInfo: "$node", SourceLocation: "$src", ClosureInfo: "$closure", Captured: "$cap"}
 
 
 def _encode(v):
@@ -329,31 +327,9 @@ def _encode(v):
     raise TypeError(f"cannot encode {type(v).__name__} in a trace")
 
 
-def _decode(v):
-    if isinstance(v, list):
-        return tuple(_decode(x) for x in v)
-    if isinstance(v, dict):
-        ((tag, body),) = v.items()
-        if tag == "$snap":
-            return Snapshot.from_json(body)
-        if tag == "$map":
-            return types.MappingProxyType({k: _decode(x) for k, x in body.items()})
-        return _RECORDS[tag](**{k: _decode(x) for k, x in body.items()})
-    return v
-
-
 def event_to_json(event: Event) -> dict:
     """A JSON-ready dict of an event: ``kind`` plus every field."""
     d = {"kind": event.kind}
     for f in fields(event):
         d[f.name] = _encode(getattr(event, f.name))
     return d
-
-
-def event_from_json(d: dict) -> Event:
-    """The event a dict from :func:`event_to_json` describes (KeyError/TypeError/ValueError when malformed)."""
-    d = dict(d)
-    cls = EVENT_TYPES.get(d.pop("kind", None))
-    if cls is None:
-        raise ValueError("unknown event kind")
-    return cls(**{k: _decode(v) for k, v in d.items()})

@@ -177,7 +177,8 @@ def test_grad_fn_names():
         (lambda x: mg.pad(x, (4, 0), mode="reflect"), RuntimeError, "Padding size should be less than"),
         (lambda x: mg.pad(x, (1, 1), mode="wrap"), NotImplementedError, "unknown padding mode 'wrap'"),
         (lambda x: mg.ones(3).mT, RuntimeError, "tensor.mT is only supported on matrices"),
-        (lambda x: x.movedim((0, 1), 2), RuntimeError, "movedim: Invalid source or destination dims"),
+        (lambda x: x.movedim((0, 1), 2), TypeError, "'source' and 'destination' must both be ints or both be tuples"),
+        (lambda x: x.movedim((0, 1), (2,)), RuntimeError, "movedim: Invalid source or destination dims"),
     ],
 )
 def test_errors(fn, exc, text):

@@ -68,3 +68,7 @@ __all__ += ["hardtanh", "relu6", "hardsigmoid", "hardswish", "mish", "softsign",
 __all__ += ["conv1d", "avg_pool1d", "avg_pool2d", "max_pool1d"]
 __all__ += ["conv_transpose1d", "conv_transpose2d"]
 __all__ += ["group_norm", "one_hot", "scaled_dot_product_attention", "interpolate", "pad"]
+
+from ...ops._entry import FUNCTIONAL_NAMES, check_namespace  # noqa: E402
+
+check_namespace(globals(), __all__, FUNCTIONAL_NAMES)

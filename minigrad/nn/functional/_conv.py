@@ -36,6 +36,8 @@ def conv2d(
             f"conv2d(): input of shape {shape_str(x.data.shape)} has {x.data.shape[1]} channels, but weight of "
             f"shape {shape_str(weight.data.shape)} with groups={groups} expects {in_channels}"
         )
+    if bias is not None and bias.data.dtype != x.data.dtype:
+        raise RuntimeError(f"Input type ({x.data.dtype}) and bias type ({bias.data.dtype}) should be the same")
     x, padding = same_padding(x, padding, (kh, kw), stride, dilation, "conv2d()")
     geo = Geometry((kh, kw), stride, padding, dilation)
     oh, ow = geo.out_hw(x.data.shape, "conv2d()")

@@ -54,7 +54,12 @@ def embedding(indices, weight: Tensor, padding_idx: int | None = None) -> Tensor
         check_same_device(weight, indices, "embedding")
     idx = indices.data if isinstance(indices, Tensor) else weight._device.xp.asarray(indices)
     if idx.dtype.kind not in "iu":
-        raise TypeError(f"embedding(): indices must be an integer tensor, got dtype {idx.dtype}")
+        raise RuntimeError(
+            f"Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; "
+            f"but got dtype {idx.dtype} instead (while checking arguments for embedding)"
+        )
+    if weight.data.ndim != 2:
+        raise RuntimeError("'weight' must be 2-D")
     num_rows = weight.data.shape[0]
     if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= num_rows):
         bad = int(idx.max()) if int(idx.max()) >= num_rows else int(idx.min())

@@ -33,6 +33,12 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if bias is not None:
         if bias._device is not weight._device:
             check_same_device(bias, weight, "linear")
+        if bias.data.dtype != wd.dtype:
+            raise RuntimeError(f"self and mat2 must have the same dtype, but got {bias.data.dtype} and {wd.dtype}")
+        if bias.data.shape not in ((), (1,), (wd.shape[0],)):
+            raise RuntimeError(
+                f"linear(): bias of shape {shape_str(bias.data.shape)} does not match the {wd.shape[0]} output features"
+            )
         out += bias.data
         parents = (x, weight, bias)
     in_features, out_features = wd.shape[1], wd.shape[0]

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import warnings
 
-from ...ops._util import check_same_device
+from ... import backend as B
+from ...ops._util import check_same_device, refuse_dtype
 from ...ops.elementwise import clamp, softplus
 from ...tensor import Tensor, _tangent_of, make, make_leaf, shape_str
 from ._softmax import softmax_node
@@ -56,13 +57,20 @@ def _as_target(target, like: Tensor, name: str) -> Tensor:
     return Tensor(target, device=like._device)
 
 
+def _numeric(t: Tensor, other: Tensor) -> Tensor:
+    """A bool operand of mse_loss as the other's dtype (torch promotes it there; ``-`` and l1_loss refuse bools)."""
+    if t.data.dtype.kind != "b":
+        return t
+    return t.to(other.data.dtype if other.data.dtype.kind != "b" else B.get_default_dtype())
+
+
 # ---------------------------------------------------------------- regression
 def mse_loss(input: Tensor, target, reduction: str = "mean") -> Tensor:  # noqa: A002
     """Mean squared error ``(input - target)**2``, reduced."""
     _check_reduction(reduction)
     target = _as_target(target, input, "mse_loss")
     _warn_size("mse_loss", input, target)
-    diff = input - target
+    diff = _numeric(input, target) - _numeric(target, input)
     return _reduce(diff * diff, reduction)
 
 
@@ -80,7 +88,7 @@ def _rows(input: Tensor, target: Tensor, name: str):
     shape an unreduced loss has (input's shape without the class dim)."""
     shape = input.data.shape
     if input.data.ndim == 0:
-        raise RuntimeError(f"{name}(): input must have at least 1 dim (the classes), got a 0-d tensor")
+        raise ValueError(f"{name}(): input must have at least 1 dim (the classes), got a 0-d tensor")
     if input.data.ndim == 1:
         loss_shape = ()
         x = input.reshape(1, shape[0])
@@ -94,7 +102,12 @@ def _rows(input: Tensor, target: Tensor, name: str):
     expected = shape if probs else loss_shape
     if target.data.shape != expected:
         kind = "probability" if probs else "class-index"
-        raise RuntimeError(
+        batched = input.data.ndim >= 2 and target.data.ndim >= 1
+        if batched and target.data.shape[0] != shape[0]:
+            raise ValueError(
+                f"Expected input batch_size ({shape[0]}) to match target batch_size ({target.data.shape[0]})."
+            )
+        raise (RuntimeError if batched else ValueError)(
             f"{name}(): {kind} target of shape {shape_str(target.data.shape)} does not match input of shape "
             f"{shape_str(shape)} (expected target shape {shape_str(expected)})"
         )
@@ -186,6 +199,7 @@ def cross_entropy(
     _check_reduction(reduction)
     if not 0.0 <= label_smoothing <= 1.0:
         raise ValueError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    refuse_dtype(input, "log_softmax_lastdim_kernel_impl", "biu")
     target = _as_target(target, input, "cross_entropy")
     x, t, loss_shape = _rows(input, target, "cross_entropy")
     xp = input._device.xp
@@ -264,6 +278,7 @@ def nll_loss(
     if target.data.dtype.kind == "f":
         raise RuntimeError(f"nll_loss(): expected class-index targets of an integer dtype, got dtype {target.dtype}")
     x, t, loss_shape = _rows(input, target, "nll_loss")
+    refuse_dtype(input, "nll_loss_out_frame", "biu")
     num_classes = x.data.shape[1]
     w = _class_weights(input, weight, num_classes, "nll_loss")
     q, divisor, _ = _class_target_matrix(

@@ -38,17 +38,17 @@ def batch_norm(
     momentum: float = 0.1,
     eps: float = 1e-5,
 ) -> Tensor:
-    """Normalise each channel (dim 1) of ``[N, C]`` or ``[N, C, L]`` inputs.
+    """Normalise each channel (dim 1) of ``[N, C, *]`` inputs (``[N, C]``, ``[N, C, L]``, ``[N, C, H, W]``...).
 
     Training uses the batch's statistics and, when given, updates the running ones
     in place (``running = (1 - momentum) * running + momentum * batch``, with the
     unbiased variance). Otherwise it uses the running statistics.
     """
-    if x.data.ndim not in (2, 3):
-        raise ValueError(f"batch_norm(): expected 2D or 3D input (got {x.data.ndim}D input)")
+    if x.data.ndim < 2:
+        raise ValueError(f"batch_norm(): expected at least 2D input ([N, C, *]), got {x.data.ndim}D input")
     channels = x.data.shape[1]
-    dims = (0,) if x.data.ndim == 2 else (0, 2)
-    stat_shape = (1, channels) if x.data.ndim == 2 else (1, channels, 1)
+    dims = (0, *range(2, x.data.ndim))
+    stat_shape = (1, channels) + (1,) * (x.data.ndim - 2)
     for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight), ("bias", bias)):
         if t is not None and t.data.shape != (channels,):
             raise RuntimeError(

@@ -1,0 +1,241 @@
+"""Argument checks at op entry: a list, None, str or dict where an op takes a tensor gets PyTorch's TypeError.
+
+Each public op is wrapped once, when the package is imported, by ``checked``. What each argument
+accepts is read from the op's own signature: its annotation (``Tensor``, ``Tensor | None``,
+``int``, ``bool``, ``float``, ``str``) or, when it has none, PyTorch's naming conventions (the
+first argument ``input``/``a``/``x`` is a tensor, ``other``/``b`` a tensor or a number, ``dim`` an
+int or a tuple of ints). The error names the op, the argument, its position and the types it
+takes, as PyTorch's do: ``exp(): argument 'input' (position 1) must be Tensor, not list``.
+
+Only the argument's type is checked here; values (shapes, ranges, dtypes) stay with each op.
+Operators (``x + y``) and methods whose only tensor is ``self`` are not wrapped: they are the hot
+path, and ``self`` is a tensor by construction.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import NamedTuple
+
+import numpy as np
+
+from ..tensor import Tensor
+
+__all__ = ["checked", "check_namespace", "FUNCTIONAL_NAMES"]
+
+
+class Kind(NamedTuple):
+    """What an argument accepts: a test, and the words PyTorch's error uses for it."""
+
+    accepts: Callable[[object], bool]
+    words: str
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float, np.number, np.bool_))
+
+
+def _is_dim(v) -> bool:
+    return v is None or _is_int(v) or (isinstance(v, (tuple, list)) and all(_is_int(d) for d in v))
+
+
+def _is_dims(v) -> bool:
+    return _is_int(v) or (isinstance(v, (tuple, list)) and all(_is_int(d) for d in v))
+
+
+def _is_zero_dim_tensor(v) -> bool:
+    return isinstance(v, Tensor) and v.data.ndim == 0
+
+
+TENSOR = Kind(lambda v: isinstance(v, Tensor), "Tensor")
+OPTIONAL_TENSOR = Kind(lambda v: v is None or isinstance(v, Tensor), "Tensor (or None)")
+TENSOR_OR_NUMBER = Kind(lambda v: isinstance(v, (Tensor, np.ndarray)) or _is_number(v), "Tensor or Number")
+OPTIONAL_TENSOR_OR_NUMBER = Kind(
+    lambda v: v is None or isinstance(v, Tensor) or _is_number(v), "Tensor or Number (or None)"
+)
+INT = Kind(_is_int, "int")
+OPTIONAL_INT = Kind(lambda v: v is None or _is_int(v), "int (or None)")
+BOOL = Kind(lambda v: isinstance(v, (bool, np.bool_)), "bool")
+OPTIONAL_BOOL = Kind(lambda v: v is None or isinstance(v, (bool, np.bool_)), "bool (or None)")
+NUMBER = Kind(_is_number, "Number")
+OPTIONAL_NUMBER = Kind(lambda v: v is None or _is_number(v), "Number (or None)")
+STR = Kind(lambda v: isinstance(v, str), "str")
+DIM = Kind(_is_dim, "int or tuple of ints")
+DIMS = Kind(_is_dims, "int or tuple of ints")
+DIM_OR_BOOL = Kind(lambda v: _is_dim(v) or isinstance(v, bool), "int, tuple of ints or bool")
+NORM_ORDER = Kind(lambda v: v is None or _is_number(v) or isinstance(v, str) or _is_zero_dim_tensor(v), "Number")
+SPLIT_SIZE = Kind(lambda v: _is_dims(v) or _is_zero_dim_tensor(v), "int or tuple of ints")
+INTS = Kind(lambda v: isinstance(v, (tuple, list)) and all(_is_int(d) for d in v), "tuple of ints")
+SIZE = Kind(_is_dims, "int or tuple of ints")
+PADDING = Kind(lambda v: _is_dims(v) or isinstance(v, str), "int, tuple of ints or str")
+INT_OR_TENSOR = Kind(lambda v: _is_int(v) or isinstance(v, Tensor), "int or Tensor")
+
+_ANNOTATIONS = {
+    "Tensor": TENSOR,
+    "Tensor | None": OPTIONAL_TENSOR,
+    "int": INT,
+    "int | None": OPTIONAL_INT,
+    "bool": BOOL,
+    "bool | None": OPTIONAL_BOOL,
+    "float": NUMBER,
+    "float | None": OPTIONAL_NUMBER,
+    "str": STR,
+}
+
+# Unannotated arguments, by PyTorch's names (``input`` only in first place: where's is a value).
+_FIRST = {"a", "x", "input", "tensor", "condition"}
+_NAMES = {
+    "b": TENSOR_OR_NUMBER,
+    "other": TENSOR_OR_NUMBER,
+    "input": TENSOR_OR_NUMBER,
+    "dim": DIM,
+    "index": TENSOR,
+    "indices": TENSOR,
+    "mask": TENSOR,
+    "target": TENSOR,
+    "min": OPTIONAL_TENSOR_OR_NUMBER,
+    "max": OPTIONAL_TENSOR_OR_NUMBER,
+}
+# nn.functional adds its optional tensors (lerp's ``weight`` is a number or a tensor, so not for ops).
+FUNCTIONAL_NAMES = {
+    **_NAMES,
+    "weight": OPTIONAL_TENSOR,
+    "bias": OPTIONAL_TENSOR,
+    "running_mean": OPTIONAL_TENSOR,
+    "running_var": OPTIONAL_TENSOR,
+    "pos_weight": OPTIONAL_TENSOR,
+    "stride": Kind(lambda v: v is None or _is_dims(v), "int or tuple of ints"),
+    "dilation": SIZE,
+    "kernel_size": SIZE,
+    "padding": PADDING,
+}
+# Ops whose arguments differ from the conventions: max(a, other) takes a tensor in ``dim``'s place,
+# var(a, unbiased) a bool, add(2, x) a number first; argmax one dim or None, logsumexp a dim that
+# must be given...
+_NUMBER_FIRST = {"a": TENSOR_OR_NUMBER}
+_OVERRIDES = {
+    "max": {"dim": None},
+    "min": {"dim": None},
+    "var": {"dim": DIM_OR_BOOL},
+    "std": {"dim": DIM_OR_BOOL},
+    "masked_fill": {"value": TENSOR_OR_NUMBER},
+    "pow": _NUMBER_FIRST,
+    "add": _NUMBER_FIRST,
+    "sub": _NUMBER_FIRST,
+    "mul": _NUMBER_FIRST,
+    "div": _NUMBER_FIRST,
+    "maximum": {"b": TENSOR},
+    "minimum": {"b": TENSOR},
+    "argmax": {"dim": OPTIONAL_INT},
+    "argmin": {"dim": OPTIONAL_INT},
+    "squeeze": {"dim": DIMS},
+    "movedim": {"source": DIMS, "destination": DIMS},
+    "norm": {"p": NORM_ORDER},
+    "split": {"split_size_or_sections": SPLIT_SIZE},
+    "narrow": {"start": INT_OR_TENSOR},
+    "pad": {"pad": INTS},
+    "layer_norm": {"normalized_shape": SIZE},
+}
+# torch's names for the arguments minigrad calls ``a`` and ``b``.
+_DISPLAY = {"a": "input", "x": "input", "b": "other"}
+
+
+class _Check(NamedTuple):
+    position: int | None  # None for keyword-only arguments
+    name: str
+    kind: Kind
+
+
+def _kind(op: str, index: int, param: inspect.Parameter, names: dict) -> Kind | None:
+    overrides = _OVERRIDES.get(op, {})
+    if param.name in overrides:
+        return overrides[param.name]
+    annotation = param.annotation
+    if isinstance(annotation, str) and annotation in _ANNOTATIONS:
+        return _ANNOTATIONS[annotation]
+    if annotation is not inspect.Parameter.empty and not isinstance(annotation, str):
+        return None
+    if index == 0 and param.name in _FIRST:
+        return TENSOR
+    return names.get(param.name)
+
+
+def _checks(fn, op: str, names: dict) -> tuple:
+    out = []
+    for index, param in enumerate(inspect.signature(fn).parameters.values()):
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            continue
+        kind = _kind(op, index, param, names)
+        if kind is not None:
+            position = index if param.kind is not param.KEYWORD_ONLY else None
+            out.append(_Check(position, param.name, kind))
+    return tuple(out)
+
+
+def _type_error(op: str, check: _Check, value, by_position: bool, method: bool) -> TypeError:
+    name = _DISPLAY.get(check.name, check.name)
+    where = f" (position {check.position + (0 if method else 1)})" if by_position else ""
+    return TypeError(f"{op}(): argument '{name}'{where} must be {check.kind.words}, not {type(value).__name__}")
+
+
+_wrapped: dict = {}
+
+
+def checked(fn, names: dict = _NAMES, method: bool = False):
+    """``fn`` behind a check of its arguments' types (``fn`` itself when nothing needs checking).
+
+    With ``method``, the first argument is ``self`` and is not checked. One wrapper per function
+    and flavour, so aliases stay aliases (``clip is clamp``).
+    """
+    key = (fn, method, id(names))
+    if key in _wrapped:
+        return _wrapped[key]
+    op = fn.__name__
+    checks = tuple(c for c in _checks(fn, op, names) if not (method and c.position == 0))
+    if not checks:
+        _wrapped[key] = fn
+        return fn
+
+    def entry(*args, **kwargs):
+        n = len(args)
+        for check in checks:
+            position = check.position
+            if position is not None and position < n:
+                value, by_position = args[position], True
+            elif check.name in kwargs:
+                value, by_position = kwargs[check.name], False
+            else:
+                continue
+            if not check.kind.accepts(value):
+                raise _type_error(op, check, value, by_position, method)
+        return fn(*args, **kwargs)
+
+    entry.__name__, entry.__qualname__, entry.__doc__ = fn.__name__, fn.__qualname__, fn.__doc__
+    entry.__module__, entry.__wrapped__ = fn.__module__, fn
+    _wrapped[key] = entry
+    _wrapped[(entry, method, id(names))] = entry
+    return entry
+
+
+def check_namespace(namespace: dict, exported, names: dict = _NAMES, methods: type | None = None) -> None:
+    """Replace each function named in ``exported`` in ``namespace`` with its checked form.
+
+    With ``methods`` (the Tensor class), its methods bound to those functions get the method
+    form too; operators (``__add__``) are left alone.
+    """
+    raw = {}
+    for name in exported:
+        fn = namespace.get(name)
+        if inspect.isfunction(fn):
+            raw[fn] = name
+            namespace[name] = checked(fn, names)
+    if methods is None:
+        return
+    for attr, value in list(vars(methods).items()):
+        if not attr.startswith("__") and inspect.isfunction(value) and value in raw:
+            setattr(methods, attr, checked(value, names, method=True))
