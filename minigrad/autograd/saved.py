@@ -9,7 +9,6 @@ backward refuse, and a rule that saved nothing survives ``retain_graph=False``.
 
 from __future__ import annotations
 
-import sys
 import weakref
 
 import numpy as np
@@ -18,10 +17,13 @@ from .. import _versions
 from .. import backend as B
 from ..tensor import Tensor
 
-__all__ = ["saved_values", "saves_values", "check_versions"]
+__all__ = ["saved_values", "saves_values", "saves_by_code", "check_versions"]
 
 _DEPTH = 3
-_saves_by_code: dict = {}
+# id(code) -> (code, whether its closures save values, or _EACH_TIME). Keyed by id: hashing a code
+# object hashes its whole contents on every call. The entry holds the code, so the id stays its own.
+saves_by_code: dict = {}
+_EACH_TIME = object()
 
 
 def saved_values(fn) -> list:
@@ -77,11 +79,12 @@ def saves_values(fn) -> bool:
     code = getattr(fn, "__code__", None)
     if code is None:
         return True
-    if hasattr(fn, "__wrapped__"):
+    entry = saves_by_code.get(id(code))
+    if entry is None:
+        entry = saves_by_code[id(code)] = (code, _EACH_TIME if hasattr(fn, "__wrapped__") else bool(saved_values(fn)))
+    known = entry[1]
+    if known is _EACH_TIME:
         return bool(saved_values(fn))
-    known = _saves_by_code.get(code)
-    if known is None:
-        known = _saves_by_code[code] = bool(saved_values(fn))
     return known
 
 
@@ -94,8 +97,3 @@ def check_versions(node) -> None:
             if t is None:
                 t = next((s for s, a in saved_values(node._backward) if s is not None and a is arr), None)
             raise version_error(t, arr, node)
-
-
-# The tensor's inference-mode check reads what rules saved (``minigrad.tensor`` the package attribute is
-# the creation function, so the module is reached through the class).
-sys.modules[Tensor.__module__]._saved_values = saved_values
