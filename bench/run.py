@@ -153,7 +153,8 @@ def run_workload(name: str, args) -> dict:
     params = mod.params(args.quick)
     names = [p for p in mod.PEERS if args.only is None or p in args.only or p == getattr(mod, "SUBJECT", "minigrad")]
     peers = [Peer(name, p, params, args.warmup, args.timeout) for p in names]
-    compared = [p for p in names if p.startswith("minigrad")] if args.compare_to is not None else []
+    own = getattr(mod, "MINIGRAD_PEERS", None) or [p for p in names if p.startswith("minigrad")]
+    compared = [p for p in names if p in own] if args.compare_to is not None else []
     peers += [Peer(name, p, params, args.warmup, args.timeout, args.compare_to) for p in compared]
     for peer in peers:
         peer.wait_ready()
@@ -192,7 +193,8 @@ def _last(peer: Peer) -> str:
 
 def _ratios(mod, results: dict, compared=()) -> dict:
     pairs = getattr(mod, "RATIOS", None) or tuple(("minigrad", p) for p in mod.PEERS if p != "minigrad")
-    pairs = tuple(pairs) + tuple((p, p + BASE_SUFFIX) for p in compared)
+    base_pairs = tuple((a + BASE_SUFFIX, b + BASE_SUFFIX) for a, b in pairs if a in compared and b in compared)
+    pairs = tuple(pairs) + base_pairs + tuple((p, p + BASE_SUFFIX) for p in compared)
     out = {}
     for a, b in pairs:
         ra, rb = results.get(a, {}), results.get(b, {})

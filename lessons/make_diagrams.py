@@ -44,7 +44,7 @@ def _():
 
     a = mg.tensor(2.0, requires_grad=True, name="a")
     b = mg.tensor(-3.0, requires_grad=True, name="b")
-    c = mg.tensor(10.0, requires_grad=True, name="c")
+    c = mg.tensor(6.5, requires_grad=True, name="c")
     d = a * b
     d.name = "d"
     e = d + c
@@ -136,7 +136,7 @@ def _():
     from minigrad.course.recording import record_demo
 
     trace = record_demo(9)
-    return viz.draw(trace, step=trace.find("pass_finished")[0].seq, fields=("name", "op", "shape", "device"))
+    return viz.draw(trace, step=trace.find("pass_finished")[-1].seq, fields=("name", "op", "shape", "device"))
 
 
 @diagram("10_your_own_micrograd/second_into_a")

@@ -30,6 +30,14 @@ class ForwardState:
     epoch = 0
 
 
+class InferenceTensors:
+    """Process-wide: ``entered`` once any thread has entered inference mode (then new tensors check the
+    thread's mode), ``made`` once a tensor was made in it (then recorded ops check their parents)."""
+
+    entered = False
+    made = False
+
+
 class PassDepth(threading.local):
     """How many backward passes are running in this thread (2 inside a grad() called from a closure)."""
 
@@ -39,5 +47,6 @@ class PassDepth(threading.local):
 grad = GradState()
 passes = PassDepth()
 pass_ids = itertools.count(1)  # every backward pass, ours or a learner's engine (trace.emit), gets the next id
+inference_tensors = InferenceTensors()
 anomaly = AnomalyState()
 forward = ForwardState()

@@ -11,20 +11,29 @@ from __future__ import annotations
 import itertools
 import os
 import traceback
+import warnings
 
 import numpy as np
 
-from . import _events, _state
+from . import _events, _state, _versions
 from . import backend as B
 
 __all__ = ["Tensor", "tensor", "make", "shape_str", "node_label", "FREED_MESSAGE"]
 
 _ids = itertools.count(1)
+
+NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be "
+    "populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf "
+    "Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure "
+    "you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more information."
+)
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 _EXAMPLES_DIR = os.path.join(_PACKAGE_DIR, "examples") + os.sep
 _grad_state = _state.grad
 _anomaly_state = _state.anomaly
 _forward_state = _state.forward
+_inference = _state.inference_tensors
 _listeners = _events.listeners
 _ndarray = np.ndarray
 _np_scalar = np.generic
@@ -89,6 +98,8 @@ class Tensor:
         self._device = dev
         self.name = name
         self._meta = None
+        if _inference.entered and _grad_state.inference:
+            _mark_inference(self)
         if requires_grad:
             self.requires_grad_(True)
         if _listeners:
@@ -107,6 +118,8 @@ class Tensor:
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Set requires_grad in place (leaves only; floating dtypes only). Returns self."""
         requires_grad = bool(requires_grad)
+        if requires_grad and self.is_inference() and not _grad_state.inference:
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
         if self._backward is not None and not requires_grad:
             raise RuntimeError(
                 "you can only change requires_grad flags of leaf variables. If you want to use a "
@@ -122,8 +135,11 @@ class Tensor:
 
     @property
     def grad(self) -> Tensor | None:
-        """The gradient accumulated by backward(), or None."""
-        return self._grad
+        """The gradient accumulated by backward(), or None (with PyTorch's warning for a non-leaf without one)."""
+        g = self._grad
+        if g is None and self._backward is not None and not self.retains_grad:
+            warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return g
 
     @grad.setter
     def grad(self, value) -> None:
@@ -144,6 +160,15 @@ class Tensor:
                     f"assigned grad has data located on a different device: {value._device} vs {self._device}"
                 )
         self._grad = value
+
+    @property
+    def _version(self) -> int:
+        """How many in-place writes this tensor's memory has seen (shared with its views and ``detach()``)."""
+        return _versions.version(self.data)
+
+    def is_inference(self) -> bool:
+        """Whether this tensor was made in ``inference_mode()``."""
+        return bool(self._meta and self._meta.get("inference"))
 
     @property
     def is_leaf(self) -> bool:
@@ -318,33 +343,6 @@ class Tensor:
         self._rg = False
         return self
 
-    def zero_(self) -> Tensor:
-        """Fill with zeros in place (not allowed on a leaf that requires grad under grad mode)."""
-        _check_inplace(self)
-        self.data[...] = 0
-        return self
-
-    def fill_(self, value) -> Tensor:
-        """Fill with ``value`` (a number or a 0-dim tensor) in place."""
-        if isinstance(value, Tensor):
-            if value.data.ndim:
-                raise RuntimeError(
-                    f"fill_ only supports 0-dimension value tensor but got tensor with {value.data.ndim} dimensions."
-                )
-            value = value.data
-        elif not isinstance(value, (int, float, np.number, np.bool_)):
-            raise TypeError(f"fill_(): argument 'value' (position 1) must be Number, not {type(value).__name__}")
-        _check_inplace(self)
-        self.data[...] = value
-        return self
-
-    def copy_(self, src) -> Tensor:
-        """Copy ``src`` (a tensor, array, list or scalar, broadcast to this shape) into this tensor in place."""
-        _check_inplace(self)
-        src_arr = src.data if isinstance(src, Tensor) else src
-        self.data[...] = src_arr if isinstance(src_arr, (int, float)) else B.to_device_array(src_arr, self._device)
-        return self
-
     def __repr__(self) -> str:
         return format_tensor(self)
 
@@ -428,6 +426,8 @@ def make(data, parents: tuple, backward, op: str, jvp=None) -> Tensor:
                 t._op = op
                 if _anomaly_state.enabled:
                     _anomaly_record(t)
+                if _inference.made:
+                    _refuse_saved_inference(parents, backward)
                 break
         else:
             t._rg = False
@@ -439,6 +439,8 @@ def make(data, parents: tuple, backward, op: str, jvp=None) -> Tensor:
         t._parents = ()
         t._backward = None
         t._op = None
+        if _inference.entered and _grad_state.inference:
+            _mark_inference(t)
     if _listeners:
         _events.emit("node_created", node=t, depth=_state.passes.depth)
     if _forward_state.level >= 0:
@@ -511,9 +513,32 @@ def make_leaf(data, device: B.Device, requires_grad: bool = False, name: str | N
     t._device = device
     t.name = name
     t._meta = None
+    if _inference.entered and _grad_state.inference:
+        _mark_inference(t)
     if _listeners:
         _events.emit("node_created", node=t, depth=_state.passes.depth)
     return t
+
+
+def _mark_inference(t: Tensor) -> None:
+    t._meta = {"inference": True}
+    _inference.made = True
+
+
+def _refuse_saved_inference(parents: tuple, backward) -> None:
+    """PyTorch's error when a recorded op saves an inference tensor."""
+    inference = [p for p in parents if p._meta is not None and p._meta.get("inference")]
+    if not inference:
+        return
+    from .autograd.saved import saved_values
+
+    saved = {id(a) for _, a in saved_values(backward)}
+    if any(id(p.data) in saved for p in inference):
+        raise RuntimeError(
+            "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode "
+            "in computation tracked by autograd. To work around this, you can make a clone to get a normal tensor "
+            "and use it in autograd, or use `minigrad.no_grad()` instead of `minigrad.inference_mode()`."
+        )
 
 
 def _coerce_result(data):
@@ -526,14 +551,9 @@ def _coerce_result(data):
     return np.asarray(data)
 
 
-def _check_inplace(t: Tensor) -> None:
-    if t._rg and _grad_state.enabled:
-        if t._backward is None:
-            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
-        raise RuntimeError(
-            "in-place operations on tensors that are part of a graph are not supported by minigrad; "
-            "use the out-of-place form"
-        )
+def mark_written(t: Tensor) -> None:
+    """Record an in-place write of ``t``'s memory: bump its version counter, stamped with a fresh id."""
+    _versions.bump(t.data, next(_ids))
 
 
 def _check_dim(dim: int, ndim: int) -> int:

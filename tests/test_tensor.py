@@ -249,10 +249,10 @@ def test_inplace_refuses_to_downcast_like_torch():
         i += 0.5
 
 
-def test_inplace_on_non_leaf_in_graph_is_refused():
-    y = mg.tensor([1.0], requires_grad=True) * 2
-    with pytest.raises(RuntimeError, match="in-place operations on tensors that are part of a graph"):
-        y += 1
+def test_inplace_on_leaf_that_requires_grad_is_refused():
+    w = mg.tensor([1.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place operation"):
+        w += 1
 
 
 # ---------------------------------------------------------------- repr
@@ -316,3 +316,15 @@ def test_copy_takes_tensors_arrays_lists_and_scalars():
     assert t.tolist() == [[4.0, 5.0], [6.0, 7.0]]
     t.copy_(0.5)
     assert t.tolist() == [[0.5, 0.5], [0.5, 0.5]]
+
+
+def test_is_freed_after_a_backward_without_retain_graph():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = x * x
+    loss = y.sum()
+    assert not y.is_freed and not loss.is_freed
+    loss.backward(retain_graph=True)
+    assert not y.is_freed
+    loss.backward()
+    # mul saved its operands, so its node is freed; sum saved nothing and stays usable, as in PyTorch.
+    assert y.is_freed and not loss.is_freed and not x.is_freed

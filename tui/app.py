@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 from textual.app import App, SystemCommand
@@ -10,6 +11,7 @@ from .cli import Options, parse_args
 from .runner import ReplaySource, ScriptRunner
 from .screen import KEYS, DebuggerScreen
 from .session import Session
+from .terminal_guard import run_in_child
 
 
 class DebuggerApp(App):
@@ -65,10 +67,17 @@ def build_app(options: Options) -> DebuggerApp:
 
 def main(argv=None) -> int:
     options = parse_args(argv)
+    if options.script and not os.path.isfile(options.script):
+        # as python itself says it, before any screen opens
+        print(f"minigrad-tui: can't open file {options.script!r}: [Errno 2] No such file or directory", file=sys.stderr)
+        return 2
     if options.web:
         from .web import serve
 
         return serve(options)
+    code = run_in_child(sys.argv[1:] if argv is None else list(argv))
+    if code is not None:
+        return code
     try:
         app = build_app(options)
     except (OSError, ValueError) as exc:

@@ -24,9 +24,11 @@ breakpoints (--break, repeatable; also toggled with b / B in the debugger):
   ... hit N   stop from the Nth hit on, e.g. --break "op:mul hit 3"
   ... if COND only where the gradient g meets COND (|g| is its norm), e.g. --break "loss if |g| > 10"
 
-keys: n next, s step into, N next node, left/right back/forward, home/end first/last,
-c continue, b/B breakpoint on node/op, t run to node, f finish node, u/d pass stack,
-p pause, e export SVG, ? help, q quit.
+keys: n next event (steps over nested passes), s step into, N next node, f finish node,
+r run to the end of the pass, left/right back/forward, home/end first/last, c continue,
+b/B breakpoint on node/op, t run to node, g go to step/pass, / search a node, w watch,
+a this pass's nodes/all nodes, v graph/tree, u/d pass stack, p pause, e export SVG,
+? help, q quit.
 
 examples:
   minigrad-tui                         open the built-in example

@@ -24,9 +24,12 @@ class GraphLayout:
     height: int = 0
 
 
+MIN_INNER = 12  # room on the bottom border for a short value and gradient (``2. g=-0.004``)
+
+
 def box_width(label: str, op: str | None = None) -> int:
-    """Wide enough for the label inside and the op name on the top border."""
-    return max(len(label), len(op) + 2 if op else 0) + 4
+    """Wide enough for the label inside, the op name on the top border and a short value below."""
+    return max(len(label), len(op) + 2 if op else 0, MIN_INNER) + 4
 
 
 def layout_graph(labels: dict, edges: list, ops: dict | None = None) -> GraphLayout:

@@ -7,11 +7,16 @@ last accumulation are found by looking back from the step within its pass.
 
 from __future__ import annotations
 
+import os
+
+import numpy as np
+
 from minigrad.tensor import shape_str
-from minigrad.trace.describe import headline, node_label
+from minigrad.trace.breakpoints import gradients_of
+from minigrad.trace.describe import headline, node_label, reduction_text
 from minigrad.trace.status import NodeStatus
 
-from .view import AccumulationView, ClosureView, NodeView, PassView, StepView
+from .view import AccumulationView, ClosureView, NodeView, PassView, ReturnedView, StepView
 
 VALUE_WIDTH = 60
 LOOK_BACK = 20_000  # events scanned backwards for a closure or an accumulation
@@ -67,7 +72,9 @@ class StepModel:
             edge=state.current_edge,
             statuses=statuses,
         )
-        view.closure = self._closure(events, index, state.current_node, event.pass_id)
+        closure, reductions, accumulations = self._visit(events, index, state.current_node, event.pass_id)
+        view.closure = self._closure_view(closure, reductions) if closure is not None else None
+        view.accumulations = [self._accumulation_view(e) for e in accumulations]
         view.accumulation = self._accumulation(events, index, event.pass_id)
         view.passes = self._passes(state, event)
         if state.error is not None:
@@ -95,46 +102,81 @@ class StepModel:
             if ns is not None
             else "not created yet",
             parents=tuple(self.label(p) for p in info.parents),
-            created_at=f"{src.file}:{src.line}  {src.text}" if src is not None else None,
+            created_at=f"{os.path.basename(src.file)}:{src.line}  {src.text}" if src is not None else None,
             breakpoint=node_id in breakpoints,
         )
 
-    def _closure(self, events, index, node_id, pass_id) -> ClosureView | None:
+    def _visit(self, events, index, node_id, pass_id) -> tuple:
+        """The current node's visit up to ``index``: its closure_called event (or None), its
+        grad_reduced events by target, and its grad_accumulated events in order."""
+        closure, reductions, accumulations = None, {}, []
         if node_id is None or pass_id is None:
-            return None
+            return closure, reductions, accumulations
         for i in range(index, max(-1, index - LOOK_BACK), -1):
             e = events[i]
-            if e.pass_id != pass_id:
+            if e.pass_id != pass_id or getattr(e, "node", None) != node_id:
+                if e.kind == "pass_started" and e.pass_id == pass_id:
+                    break
                 continue
-            if e.kind == "closure_called" and e.node == node_id:
-                return self._closure_view(e)
-            if (e.kind == "node_entered" and e.node == node_id) or e.kind == "pass_started":
-                return None
-        return None
+            if e.kind == "grad_accumulated":
+                accumulations.append(e)
+            elif e.kind == "grad_reduced":
+                reductions.setdefault(e.target, e)
+            elif e.kind == "closure_called":
+                closure = e
+            elif e.kind == "node_entered":
+                break
+        accumulations.reverse()
+        return closure, reductions, accumulations
 
-    def _closure_view(self, e) -> ClosureView:
+    def _closure_view(self, e, reductions: dict) -> ClosureView:
         captured = []
         for cap in e.captured:
-            if cap.kind in ("tensor", "weakref"):
-                who = self.label(cap.tensor_id) if cap.tensor_id is not None else "tensor"
-                ref = " (weak ref)" if cap.kind == "weakref" else ""
-                captured.append((cap.name, f"{who}{ref} = {_fmt(cap.value, 48)}"))
-            elif cap.kind == "dead":
+            if cap.kind == "dead":
                 captured.append((cap.name, "dead weak reference"))
             elif cap.kind == "empty":
                 captured.append((cap.name, "(not assigned)"))
+            elif cap.value is not None:
+                who = self.label(cap.tensor_id) if cap.tensor_id is not None else cap.name
+                alias = f"({who}) " if who != cap.name else ""
+                ref = "weak ref " if cap.kind == "weakref" else ""
+                captured.append((cap.name, f"{alias}{ref}{_fmt(cap.value, 48)}"))
             else:
                 captured.append((cap.name, cap.text or ""))
-        info = e.closure
-        if info is None or not info.source:
-            return ClosureView(captured=captured)
-        ret = _return_line(info.source)
+        info = self.trace.nodes.get(e.node)
+        parents = info.parents if info is not None else ()
+        returned = []
+        for parent, out in zip(parents, e.outputs, strict=False):
+            red = reductions.get(parent)
+            returned.append(
+                ReturnedView(
+                    parent=self.label(parent),
+                    value=_fmt(out, 48),
+                    reduced=_fmt(red.reduced, 48) if red is not None else None,
+                    reduction=reduction_text(red) if red is not None else None,
+                )
+            )
+        closure = e.closure
+        common = dict(captured=captured, incoming=_fmt(e.grad), returned=returned)
+        if closure is None or not closure.source:
+            return ClosureView(**common)
+        ret = _return_line(closure.source)
         return ClosureView(
-            source=info.source.rstrip("\n").splitlines(),
-            first_line=info.first_line,
-            highlight=None if ret is None else info.first_line + ret,
-            captured=captured,
-            filename=info.file,
+            source=closure.source.rstrip("\n").splitlines(),
+            first_line=closure.first_line,
+            highlight=None if ret is None else closure.first_line + ret,
+            filename=closure.file,
+            **common,
+        )
+
+    def _accumulation_view(self, e) -> AccumulationView:
+        return AccumulationView(
+            source=self.label(e.node),
+            target=self.label(e.target),
+            contribution=_fmt(e.contribution),
+            before=_fmt(e.before),
+            after=_fmt(e.after),
+            into=e.into,
         )
 
     def _accumulation(self, events, index, pass_id) -> AccumulationView | None:
@@ -145,14 +187,7 @@ class StepModel:
             if e.pass_id != pass_id:
                 continue
             if e.kind == "grad_accumulated":
-                return AccumulationView(
-                    source=self.label(e.node),
-                    target=self.label(e.target),
-                    contribution=_fmt(e.contribution),
-                    before=_fmt(e.before),
-                    after=_fmt(e.after),
-                    into=e.into,
-                )
+                return self._accumulation_view(e)
             if e.kind == "pass_started":
                 return None
         return None
@@ -179,3 +214,23 @@ class StepModel:
                 )
             )
         return views
+
+
+def stop_reason(bp, event, trace) -> str:
+    """Why a breakpoint stopped here, in words: ``nonfinite: gradient of y has inf at [1]``."""
+    if not bp.nonfinite:
+        return f"breakpoint {bp}"
+    for snap in gradients_of(event):
+        if snap.has_nonfinite():
+            where = ""
+            if snap.values is not None:
+                bad = np.argwhere(~np.isfinite(np.asarray(snap.values, dtype=float)))
+                index = bad[0].tolist() if len(bad) else []
+                value = np.asarray(snap.values, dtype=float)[tuple(index)] if len(bad) else float("nan")
+                kind = "nan" if np.isnan(value) else "inf"
+                where = f" has {kind} at {index}" if index else f" is {kind}"
+            else:
+                where = " has NaN/Inf"
+            node = getattr(event, "target", None) if event.kind == "grad_accumulated" else event.node_id
+            return f"nonfinite: gradient of {node_label(trace, node)}{where}"
+    return "nonfinite"

@@ -47,8 +47,20 @@ def step_into() -> Movement:
 
 
 def next_event(depth: int) -> Movement:
-    """The next event not inside a deeper (nested) pass than ``depth``."""
-    return Movement("next", lambda e: e.depth <= depth or e.depth == 0)
+    """pdb's next: the next event not inside a pass nested deeper than ``depth``.
+
+    At the top level (``depth`` 0, the forward part) that includes the events of
+    the top-level pass, so ``n`` walks a backward() event by event.
+    """
+    limit = max(depth, 1)
+    return Movement("next", lambda e: e.depth <= limit)
+
+
+def return_from(pass_id, depth: int) -> Movement:
+    """pdb's return: to the end of the current pass (in the forward part, of the next top-level pass)."""
+    if pass_id is None:
+        return Movement("return", lambda e: e.kind in ("pass_finished", "error") and e.depth <= 1)
+    return Movement("return", lambda e: e.kind in ("pass_finished", "error") and e.pass_id == pass_id)
 
 
 def next_node() -> Movement:
@@ -77,9 +89,15 @@ def continue_to(breakpoints, hits) -> Movement:
     return Movement("continue", lambda e: e.kind == "error" or hits.first(breakpoints, e) is not None)
 
 
+def stops_at(event) -> bool:
+    """Whether a movement may stop at ``event``: a node's naming is part of its creation step."""
+    return event.kind != "node_named"
+
+
 def search(events: list, start: int, movement: Movement) -> int | None:
     """The first index >= ``start`` whose event the movement stops at, or None."""
     for i in range(start, len(events)):
-        if movement.matches(events[i]):
+        e = events[i]
+        if e.kind != "node_named" and movement.matches(e):
             return i
     return None

@@ -11,13 +11,14 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, TabbedContent, TabPane
 
-from minigrad.trace.breakpoints import Breakpoint
+from minigrad.trace.breakpoints import Breakpoint, parse_breakpoint
 from minigrad.trace.describe import headline
 
 from . import navigation as nav
 from .layout import layout_graph
-from .model import StepModel
+from .model import StepModel, stop_reason
 from .raster import rasterize
+from .scope import GraphScope
 from .session import Session
 from .widgets.error_panel import ErrorPanel
 from .widgets.event_log import EventLog
@@ -27,12 +28,15 @@ from .widgets.header import StepHeader
 from .widgets.help_screen import HelpScreen
 from .widgets.inspector import Inspector
 from .widgets.pass_stack import PassStack
+from .widgets.prompt import Prompt
 from .widgets.script_output import ScriptOutput
+from .widgets.watch_panel import WatchPanel
 
 MAX_DRAWN_NODES = 3000
 TREE_BELOW_COLUMNS = 40
+LAYOUTS_KEPT = 8
+COMPACT_BELOW = (100, 30)  # columns, rows: under either, the compact layout (tree graph, log on short tabs)
 POLL_SECONDS = 0.05
-LOG_CHUNK = 2000
 
 KEYS = [
     ("n", "next", "next event (steps over nested passes)"),
@@ -45,20 +49,26 @@ KEYS = [
     ("c", "continue", "continue to a breakpoint (or an error, or the end)"),
     ("b", "break_node", "toggle a breakpoint on the selected node"),
     ("B", "break_op", "toggle a breakpoint on the selected node's op"),
+    ("i", "break_if", "breakpoint on the selected node with a hit count or condition (hit 3 if |g| > 10)"),
     ("t", "run_to", "run to the selected node"),
     ("f", "finish", "finish the current node"),
+    ("r", "return", "run to the end of the current pass"),
     ("u", "up", "up the pass stack (outer pass)"),
     ("d", "down", "down the pass stack (inner pass)"),
     ("p", "pause", "pause a running script"),
     ("e", "export", "export the current step as SVG"),
     ("[", "select_prev", "select the previous node"),
     ("]", "select_next", "select the next node"),
-    ("g", "toggle_tree", "switch between the drawn graph and the tree"),
+    ("g", "goto", "go to a step (12) or a pass (p2)"),
+    ("slash", "search", "search a node by name"),
+    ("w", "watch", "watch the selected node (value and grad at every step)"),
+    ("a", "toggle_all", "graph: this pass's nodes / all nodes"),
+    ("v", "toggle_tree", "switch between the drawn graph and the tree"),
     ("F", "toggle_follow", "follow the current node on/off"),
     ("question_mark", "help", "this help"),
     ("q", "quit", "quit (ends the script)"),
 ]
-FOOTER_KEYS = {"n", "s", "left", "right", "c", "b", "t", "f", "e", "question_mark", "q"}
+FOOTER_KEYS = {"n", "s", "left", "c", "b", "f", "r", "g", "slash", "w", "question_mark", "q"}
 PRIORITY_KEYS = {"home", "end"}
 
 
@@ -100,9 +110,14 @@ class DebuggerScreen(Screen):
         self.pass_pick: int | None = None
         self.follow = True
         self.tree_forced: bool | None = None
-        self._laid_out_nodes = -1
+        self.show_all = False
+        self.watched: list = []
+        self._possible: tuple | None = None
+        self.scope: GraphScope | None = None
+        self._wanted_scope: tuple | None = None  # (key, node ids or None for all)
+        self._drawn_scope = None
+        self._layouts: dict = {}  # scope key -> laid-out graph, the last LAYOUTS_KEPT
         self._layout_busy = False
-        self._logged = 0
         self._named = 0
         self._names: dict = {}
         self.shown_status = None
@@ -118,6 +133,7 @@ class DebuggerScreen(Screen):
                 yield GraphTree(id="tree")
             with Vertical(id="side"):
                 yield Inspector(id="inspector")
+                yield WatchPanel(id="watch")
                 yield PassStack(id="passes")
         with TabbedContent(id="bottom"):
             with TabPane("Events", id="tab-events"):
@@ -128,10 +144,15 @@ class DebuggerScreen(Screen):
                 yield ErrorPanel(id="errors")
         yield Footer()
 
+    def on_resize(self, event) -> None:
+        width, height = event.size
+        self.set_class(width < COMPACT_BELOW[0] or height < COMPACT_BELOW[1], "compact")
+
     def on_mount(self) -> None:
         self.query_one("#graph-pane").border_title = "graph"
-        self.query_one("#inspector").border_title = "node"
+        self.query_one("#inspector").border_title = "step"
         self.query_one("#passes").border_title = "passes (u/d)"
+        self.query_one("#watch").border_title = "watch (w)"
         self.query_one("#errors", ErrorPanel).show(None, None)
         self.set_interval(POLL_SECONDS, self.poll)
         self.poll()
@@ -144,6 +165,7 @@ class DebuggerScreen(Screen):
             return
         if self.model is None:
             self.model = StepModel(session.trace)
+            self.scope = GraphScope(session.trace.nodes)
         changed = self._take_events()
         self.query_one("#output", ScriptOutput).sync(session.source.output)
         if session.sync():
@@ -156,11 +178,9 @@ class DebuggerScreen(Screen):
             self.render_step()
 
     def _take_events(self) -> bool:
-        """Learn names from new events and log them, at most LOG_CHUNK lines per poll.
+        """Learn names and graph scopes from new events; True when any arrived.
 
-        A script that runs free (``c`` with no breakpoint in a long loop) can emit
-        thousands of events between two polls; the log catches up in chunks so the
-        screen stays responsive, and the graph is laid out again only once it stops.
+        The graph is laid out again only once the script stops.
         """
         events = self.session.events
         n = len(events)
@@ -170,16 +190,9 @@ class DebuggerScreen(Screen):
             elif e.kind == "node_named":
                 self._names[e.node] = e.name
         grew = n != self._named
+        if grew:
+            self.scope.take(events[self._named : n])
         self._named = n
-        end = min(n, self._logged + LOG_CHUNK)
-        if end > self._logged:
-            self.query_one("#events", EventLog).append_lines(
-                [
-                    f"{e.seq:>6} {'  ' * max(e.depth - 1, 0)}{headline(e, self.session.trace)}"
-                    for e in events[self._logged : end]
-                ]
-            )
-            self._logged = end
         if grew:
             self.model.forget()
         if not self.session.running:
@@ -208,32 +221,50 @@ class DebuggerScreen(Screen):
         self.render_step()
 
     # ------------------------------------------------------------ the graph
-    def _maybe_layout(self) -> None:
-        nodes = self.session.trace.nodes
-        if self._layout_busy or len(nodes) == self._laid_out_nodes:
+    def _show_scope(self, index: int, event) -> None:
+        """Draw the graph of this step's pass (or all nodes): a kept layout at once, else lay it out."""
+        key, ids = self.scope.at(index, event, self.model.state(index).passes, self.show_all)
+        self._wanted_scope = (key, ids)
+        if key == self._drawn_scope:
             return
-        if len(nodes) > MAX_DRAWN_NODES:
+        laid_out = self._layouts.get(key)
+        if laid_out is not None:
+            self._drawn_scope = key
+            raster, labels, ops, parents, roots = laid_out
+            if raster is not None:
+                self.query_one("#canvas", GraphCanvas).set_raster(raster)
+            self.query_one("#tree", GraphTree).set_graph(labels, ops, parents, roots)
+        else:
+            self._maybe_layout()
+
+    def _maybe_layout(self) -> None:
+        if self._layout_busy or self.session.running or self._wanted_scope is None:
+            return
+        key, ids = self._wanted_scope
+        if key == self._drawn_scope or key in self._layouts:
+            return
+        nodes = self.session.trace.nodes
+        snapshot = {nid: nodes[nid] for nid in (list(nodes) if ids is None else sorted(ids)) if nid in nodes}
+        if len(snapshot) > MAX_DRAWN_NODES:
             self.tree_forced = True if self.tree_forced is None else self.tree_forced
         self._layout_busy = True
-        snapshot = dict(nodes)
         labels = {nid: self._names.get(nid, info.label) for nid, info in snapshot.items()}
-        self.run_worker(lambda: self._layout(snapshot, labels), thread=True, exclusive=True, group="layout")
+        self.run_worker(lambda: self._layout(key, snapshot, labels), thread=True, exclusive=True, group="layout")
 
-    def _layout(self, nodes: dict, labels: dict) -> None:
+    def _layout(self, key, nodes: dict, labels: dict) -> None:
         ops = {nid: info.op for nid, info in nodes.items()}
         edges = [(p, nid) for nid, info in nodes.items() for p in info.parents if p in nodes]
         raster = rasterize(layout_graph(labels, edges, ops), labels, ops) if len(nodes) <= MAX_DRAWN_NODES else None
         parents = {nid: tuple(p for p in info.parents if p in nodes) for nid, info in nodes.items()}
         used = {p for ps in parents.values() for p in ps}
-        roots = [nid for nid in nodes if nid not in used]
-        self.app.call_from_thread(self._layout_done, len(nodes), raster, labels, ops, parents, roots)
+        roots = list(reversed([nid for nid in nodes if nid not in used]))
+        self.app.call_from_thread(self._layout_done, key, (raster, labels, ops, parents, roots))
 
-    def _layout_done(self, count, raster, labels, ops, parents, roots) -> None:
+    def _layout_done(self, key, laid_out: tuple) -> None:
         self._layout_busy = False
-        self._laid_out_nodes = count
-        if raster is not None:
-            self.query_one("#canvas", GraphCanvas).set_raster(raster)
-        self.query_one("#tree", GraphTree).set_graph(labels, ops, parents, list(reversed(roots)))
+        if len(self._layouts) >= LAYOUTS_KEPT:
+            self._layouts.pop(next(iter(self._layouts)))
+        self._layouts[key] = laid_out
         self.render_step()
         self._maybe_layout()
 
@@ -259,28 +290,59 @@ class DebuggerScreen(Screen):
         bp_names = {bp.value for bp in session.breakpoints if bp.kind == "node"}
         bp_nodes = {nid for nid, name in self._names.items() if name in bp_names} if bp_names else set()
         self.query_one("#inspector", Inspector).show(
-            self.model.node(session.cursor, node, bp_nodes), view.closure, view.accumulation
+            self.model.node(session.cursor, node, bp_nodes),
+            view.closure,
+            view.accumulations,
+            view.accumulation,
+            self._stop_reason(),
         )
         pane = self.query_one("#graph-pane")
         use_tree = self._use_tree()
         if pane.has_class("tree") != use_tree:  # a class change restyles the screen: only when it changes
             pane.set_class(use_tree, "tree")
-        title = f"graph · {len(self._names)} nodes" + (" · follow" if self.follow else "")
+        self._show_scope(session.cursor, session.events[session.cursor])
+        ids = self._wanted_scope[1]
+        shown = len(session.trace.nodes) if ids is None else len(ids)
+        title = f"graph · {shown} of {len(session.trace.nodes)}" if ids is not None else f"graph · all {shown}"
         if pane.border_title != title:
             pane.border_title = title
         canvas = self.query_one("#canvas", GraphCanvas)
         tree = self.query_one("#tree", GraphTree)
         if use_tree:
-            tree.show(view.statuses)
+            tree.show(view.statuses, self.model.state(session.cursor).nodes)
         else:
-            canvas.show(view.statuses, view.edge, node, bp_nodes)
+            canvas.show(view.statuses, view.edge, node, bp_nodes, self.model.state(session.cursor).nodes)
         if self.follow and node is not None:
             if use_tree:
                 tree.reveal(node)
             else:
                 canvas.follow(node)
-        self.query_one("#events", EventLog).follow(session.cursor)
-        self.refresh_bindings()
+        self.query_one("#watch", WatchPanel).show(
+            [(self._names.get(nid, f"#{nid}"), self.model.state(session.cursor).nodes.get(nid)) for nid in self.watched]
+        )
+        self.query_one("#events", EventLog).show(session.events, session.cursor, self._log_line)
+        self._refresh_keys()
+
+    def _refresh_keys(self) -> None:
+        """Re-check the footer's keys only when what they can do changed (a refresh costs more than a step)."""
+        session = self.session
+        possible = (session.cursor <= 0, session.at_last, session.running)
+        if possible != self._possible:
+            self._possible = possible
+            self.refresh_bindings()
+
+    def _stop_reason(self) -> str | None:
+        session = self.session
+        bp = session.stopped_by()
+        if bp is not None:
+            return stop_reason(bp, session.events[session.cursor], session.trace)
+        event = session.events[session.cursor]
+        if event.kind == "error":
+            return f"{event.error_type} in the pass"
+        return None
+
+    def _log_line(self, e) -> str:
+        return f"{e.seq:>6} {'  ' * max(e.depth - 1, 0)}{headline(e, self.session.trace)}"
 
     def _picked_pass(self, passes: list) -> int | None:
         if not passes:
@@ -292,7 +354,7 @@ class DebuggerScreen(Screen):
         session = self.session
         if action in ("back", "first"):
             return None if session.cursor <= 0 else True
-        if action in ("forward", "step", "next", "next_node", "continue", "finish", "run_to", "last"):
+        if action in ("forward", "step", "next", "next_node", "continue", "finish", "return", "run_to", "last"):
             return None if session.at_last or session.running else True
         if action == "pause":
             return True if session.running else None
@@ -372,6 +434,27 @@ class DebuggerScreen(Screen):
         if node is not None:
             self._toggle(Breakpoint(node=self._names.get(node, str(node))))
 
+    def action_break_if(self) -> None:
+        node = self._selected_node()
+        if node is None:
+            self.notify("select a node first ([ and ], / or click it)", severity="warning")
+            return
+        name = self._names.get(node, str(node))
+        self.app.push_screen(
+            Prompt(f"stop at {name} when (hit N, if CONDITION on g):", "hit 2 if |g| > 10"),
+            lambda answer: self._break_if(name, answer),
+        )
+
+    def _break_if(self, name: str, answer: str | None) -> None:
+        if answer is None:
+            return
+        try:
+            bp = parse_breakpoint(f"node:{name} {answer}".strip())
+        except ValueError as exc:
+            self.notify(str(exc), title="not a breakpoint", severity="error")
+            return
+        self._toggle(bp)
+
     def action_break_op(self) -> None:
         node = self._selected_node()
         info = self.session.trace.nodes.get(node) if node is not None else None
@@ -409,6 +492,80 @@ class DebuggerScreen(Screen):
 
     def action_select_next(self) -> None:
         self._cycle(1)
+
+    def action_return(self) -> None:
+        passes = self.model.state(self.session.cursor).passes if self.session.cursor >= 0 else ()
+        pass_id = passes[-1].pass_id if passes else None
+        self._go(nav.return_from(pass_id, len(passes)))
+
+    def action_goto(self) -> None:
+        self.app.push_screen(Prompt("go to step (1-based) or pass (p2):", "12 or p2"), self._goto)
+
+    def _goto(self, answer: str | None) -> None:
+        if not answer or self.session.running:
+            return
+        wanted = answer.lower().strip()
+        number = wanted.removeprefix("pass").removeprefix("p").strip()
+        if not number.isdigit():
+            self.notify(f"no step or pass {answer!r}", severity="warning")
+            return
+        session = self.session
+        if wanted.startswith("p"):
+            pass_id = int(number)
+            movement = nav.Movement("go to", lambda e: e.kind == "pass_started" and e.pass_id == pass_id)
+        else:
+            step = int(number) - 1
+            movement = nav.Movement("go to", lambda e: e.seq >= step)
+        index = nav.search(session.events, 0, movement)
+        if index is not None:
+            session.go(index)
+            self._moved()
+        elif session.source.alive:
+            self._go(movement)
+        else:
+            self.notify(f"no step or pass {answer!r}", severity="warning")
+
+    def action_search(self) -> None:
+        self.app.push_screen(Prompt("search a node by name:", "loss"), self._search)
+
+    def _search(self, answer: str | None) -> None:
+        if not answer:
+            return
+        names = self._names
+        found = [nid for nid, name in names.items() if name == answer] or [
+            nid for nid, name in names.items() if answer in name
+        ]
+        if not found:
+            self.notify(f"no node named {answer!r}", severity="warning")
+            return
+        node = found[0]
+        events, start = self.session.events, self.session.cursor + 1
+        index = next(
+            (i for i in range(start, len(events)) if events[i].kind == "node_entered" and events[i].node == node), None
+        )
+        if self.session.running:
+            return
+        if index is not None:
+            self.session.go(index)
+        elif self.session.source.alive:
+            self._go(nav.run_to(node))
+        self.selected = node
+        self.render_step()
+
+    def action_watch(self) -> None:
+        node = self._selected_node()
+        if node is None:
+            self.notify("select a node first ([ and ], / or click it)", severity="warning")
+            return
+        if node in self.watched:
+            self.watched.remove(node)
+        else:
+            self.watched.append(node)
+        self.render_step()
+
+    def action_toggle_all(self) -> None:
+        self.show_all = not self.show_all
+        self.render_step()
 
     def action_toggle_tree(self) -> None:
         self.tree_forced = not self._use_tree()

@@ -91,7 +91,12 @@ class Session:
             self.cursor = min(max(index, 0), self.total - 1)
 
     def back(self) -> None:
-        self.go(self.cursor - 1)
+        """One step back (a node's naming is part of its creation step, never a step of its own)."""
+        events = self.events
+        i = self.cursor - 1
+        while i > 0 and not nav.stops_at(events[i]):
+            i -= 1
+        self.go(i)
 
     def current_depth(self) -> int:
         return self.events[self.cursor].depth if 0 <= self.cursor < self.total else 0
@@ -108,6 +113,17 @@ class Session:
         return True
 
     def continue_movement(self) -> nav.Movement:
+        return nav.continue_to(self.breakpoints, self.hits)
+
+    @property
+    def hits(self) -> HitCounter:
+        """The trace's breakpoint hit counter (the same one for every movement and for :meth:`stopped_by`)."""
         if self._hits is None or self._hits.trace is not self.trace:
             self._hits = HitCounter(self.trace)
-        return nav.continue_to(self.breakpoints, self._hits)
+        return self._hits
+
+    def stopped_by(self):
+        """The breakpoint the current step meets (so a stop there is explained), or None."""
+        if not self.breakpoints or not 0 <= self.cursor < self.total:
+            return None
+        return self.hits.first(self.breakpoints, self.events[self.cursor])

@@ -29,19 +29,32 @@ class NodeView:
 
 
 @dataclass
+class ReturnedView:
+    """What a rule returned for one parent and, for a broadcast, what the engine reduced it to."""
+
+    parent: str
+    value: str | None
+    reduced: str | None = None
+    reduction: str | None = None
+
+
+@dataclass
 class ClosureView:
-    """The backward closure being run: its source, the line to highlight, the values it captured."""
+    """The backward rule being run: its source, the line to highlight, the incoming gradient,
+    the values it captured ((name, text) pairs) and what it returned per parent."""
 
     source: list = field(default_factory=list)
     first_line: int = 1
     highlight: int | None = None
     captured: list = field(default_factory=list)
     filename: str | None = None
+    incoming: str | None = None
+    returned: list = field(default_factory=list)
 
 
 @dataclass
 class AccumulationView:
-    """The last gradient accumulation into a node: before, contribution, after."""
+    """A gradient accumulation along ``source -> target``: before + contribution = after."""
 
     source: str
     target: str
@@ -76,6 +89,7 @@ class StepView:
     edge: tuple | None = None
     closure: ClosureView | None = None
     accumulation: AccumulationView | None = None
+    accumulations: list = field(default_factory=list)
     passes: list = field(default_factory=list)
     statuses: dict = field(default_factory=dict)
     error: str | None = None

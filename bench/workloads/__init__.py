@@ -8,7 +8,8 @@ one timed run and returns a check value (a loss or a gradient norm) so that peer
 can be compared for agreement; a run that times only part of itself returns
 ``{"check", "wall", "cpu"}`` instead. Optional: ``TARGETS`` ({(a, b): max ratio}),
 ``RATIOS`` (the pairs to report), ``LIMITS`` ({peer: max median in UNIT}), ``SUBJECT``
-(the peer that always runs). Peers that cannot run raise :class:`Skip`.
+(the peer that always runs), ``MINIGRAD_PEERS`` (the peers that run minigrad, compared with
+``--compare-to``; default: those named minigrad*). Peers that cannot run raise :class:`Skip`.
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ from __future__ import annotations
 from . import Skip
 
 PEERS = ("none", "noop", "recorder")
+MINIGRAD_PEERS = PEERS  # every variant runs minigrad: --compare-to runs each on the other checkout too
 RATIOS = (("noop", "none"), ("recorder", "none"))
 
 

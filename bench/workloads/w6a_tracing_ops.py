@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import w1_op_overhead as w1
-from .w6_tracing import PEERS, RATIOS, listen_wrapper  # noqa: F401
+from .w6_tracing import MINIGRAD_PEERS, PEERS, RATIOS, listen_wrapper  # noqa: F401
 
 NAME = "W6a"
 TITLE = "tracing cost on W1 (op chain): listener variants of minigrad"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import w2_mlp as w2
-from .w6_tracing import PEERS, RATIOS, listen_wrapper  # noqa: F401
+from .w6_tracing import MINIGRAD_PEERS, PEERS, RATIOS, listen_wrapper  # noqa: F401
 
 NAME = "W6b"
 TITLE = "tracing cost on W2 (MLP training): listener variants of minigrad"

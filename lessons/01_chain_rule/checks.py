@@ -1,5 +1,6 @@
 """Checks for lesson 1: finite differences and minigrad's own gradients as oracles."""
 
+import functools
 import math
 
 from hypothesis import given, settings
@@ -7,6 +8,7 @@ from hypothesis import strategies as st
 
 import minigrad as mg
 from minigrad.course import check
+from minigrad.course.recording import as_array, incoming_grads, record_call, record_demo
 
 values = st.floats(min_value=-2.0, max_value=2.0, allow_nan=False)
 
@@ -64,5 +66,56 @@ def _(ex):
     @given(values, values, values)
     def prop(a, b, c):
         assert_close(ex.chain_rule(a, b, c), minigrad_grads(a, b, c), f"chain_rule({a}, {b}, {c})")
+
+    prop()
+
+
+@functools.cache
+def demo_trace():
+    return record_demo(1)
+
+
+@check("ex3_predict_trace", "predict_order_entered() is the order of the demo's node_entered events")
+def _(ex):
+    trace = demo_trace()
+    want = [trace.nodes[e.node].label for e in trace.find("node_entered")]
+    got = list(ex.predict_order_entered())
+    assert got == want, f"the order the pass enters the nodes: expected {want}, got {got}"
+
+
+@check("ex3_predict_trace", "predict_grad_entering_d() is the gradient the pass brings into d")
+def _(ex):
+    (want,) = incoming_grads(demo_trace(), "d")
+    got = ex.predict_grad_entering_d()
+    assert abs(got - float(want)) < 5e-4, f"the gradient entering d: expected {float(want):.4f}, got {got}"
+
+
+@check("ex3_predict_trace", "predict_leaf_accumulations() counts the demo's writes into .grad")
+def _(ex):
+    want = sum(1 for e in demo_trace().find("grad_accumulated") if e.into == "grad")
+    got = ex.predict_leaf_accumulations()
+    assert got == want, f"grad_accumulated events into a leaf's .grad: expected {want}, got {got}"
+
+
+@check("ex4_find_the_bug", "buggy_grad_of_e() is what the buggy MyTanh.backward returns")
+def _(ex):
+    trace, _ = record_call(ex.run_buggy)
+    closure = next(e for e in trace.find("closure_called") if trace.nodes[e.node].op == "MyTanh")
+    want = float(as_array(closure.outputs[0]))
+    got = ex.buggy_grad_of_e()
+    assert abs(got - want) < 5e-4, f"the gradient the buggy rule returns for e: expected {want:.4f}, got {got}"
+
+
+@check("ex4_find_the_bug", "tanh_grad(x, y, g) is the local rule of tanh, on many inputs")
+def _(ex):
+    @settings(max_examples=40, deadline=None)
+    @given(values, values)
+    def prop(x, g):
+        y = math.tanh(x)
+        got = ex.tanh_grad(x, y, g)
+        want = g * (1 - y * y)
+        assert math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-12), (
+            f"tanh_grad at x = {x}, g = {g}: expected {want}, got {got}"
+        )
 
     prop()

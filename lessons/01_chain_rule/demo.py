@@ -8,7 +8,7 @@ import minigrad as mg
 
 a = mg.tensor(2.0, requires_grad=True, name="a")
 b = mg.tensor(-3.0, requires_grad=True, name="b")
-c = mg.tensor(10.0, requires_grad=True, name="c")
+c = mg.tensor(6.5, requires_grad=True, name="c")
 d = a * b
 e = d + c
 f = e.tanh()

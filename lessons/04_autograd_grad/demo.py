@@ -9,8 +9,10 @@ from minigrad.autograd import grad
 a = mg.tensor([2.0, -1.0, 0.5], requires_grad=True, name="a")
 b = mg.tensor([3.0, 4.0, -2.0], requires_grad=True, name="b")
 a.grad = mg.tensor([100.0, 100.0, 100.0])  # grad() must leave this alone
-out1 = (a * b).sum()
-out2 = (a * a).sum()
+ab = a * b
+aa = a * a  # a is used twice here: two edges into a
+out1 = ab.sum()
+out2 = aa.sum()
 da, db = grad((out1, out2), (a, b))
 print("da =", da)
 print("db =", db)

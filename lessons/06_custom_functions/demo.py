@@ -33,7 +33,8 @@ def halve(grad):
 x = mg.tensor([-2.0, 0.5, 3.0], requires_grad=True, name="x")
 h = Swish.apply(x)
 h.register_hook(halve)
-loss = (h * h).sum()
+hh = h * h  # h is used twice: two contributions into h
+loss = hh.sum()
 loss.backward()
 print("loss =", loss.item())
 print("x.grad =", x.grad, " (halved by the hook on h)")

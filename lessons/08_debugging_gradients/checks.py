@@ -27,7 +27,7 @@ def norm_ratio(weights) -> float:
     return np.linalg.norm(grads[0].numpy()) / np.linalg.norm(grads[-1].numpy())
 
 
-@check("ex1_xavier", "shape, dtype and standard deviation sqrt(2 / (fan_in + fan_out))")
+@check("ex2_xavier", "shape, dtype and standard deviation sqrt(2 / (fan_in + fan_out))")
 def _(ex):
     for fan_in, fan_out in [(64, 64), (100, 20), (10, 300)]:
         W = np.asarray(ex.xavier_normal(fan_in, fan_out, seed=1))
@@ -39,7 +39,7 @@ def _(ex):
     np.testing.assert_array_equal(*same, err_msg="the same seed must give the same weights")
 
 
-@check("ex1_xavier", "through 30 tanh layers of width 64 the gradient stays within 10x (std 0.05 vanishes)")
+@check("ex2_xavier", "through 30 tanh layers of width 64 the gradient stays within 10x (std 0.05 vanishes)")
 def _(ex):
     vanishing = norm_ratio([np.random.default_rng(k).standard_normal((64, 64)) * 0.05 for k in range(30)])
     assert vanishing < 1e-6, f"sanity: the badly initialised stack should vanish (ratio {vanishing:.2g})"
@@ -66,7 +66,7 @@ def culprit_cases():
     return [(sqrt_at_zero, "s", "sqrt"), (log_of_zero, "lg", "log"), (finite, None, None)]
 
 
-@check("ex2_nan_hunt", "first_nonfinite_node names the node that anomaly mode blames (or None)")
+@check("ex3_nan_hunt", "first_nonfinite_node names the node that anomaly mode blames (or None)")
 def _(ex):
     for fn, name, op in culprit_cases():
         with warnings.catch_warnings():
@@ -83,7 +83,7 @@ def _(ex):
             assert blamed is not None and f"op {op})" in blamed, f"sanity: anomaly mode must blame {op} ({blamed})"
 
 
-@check("ex2_nan_hunt", "safe_sqrt: values and gradient (finite differences) right, never NaN")
+@check("ex3_nan_hunt", "safe_sqrt: values and gradient (finite differences) right, never NaN")
 def _(ex):
     @settings(max_examples=25, deadline=None)
     @given(st.lists(st.floats(-5, 5).filter(lambda v: v == 0 or abs(v) > 1e-3), min_size=1, max_size=6))
@@ -120,7 +120,7 @@ def first_nonfinite_closure(trace):
     raise AssertionError("the demo's trace has no non-finite gradient")
 
 
-@check("ex3_predict_trace", "predict_smallest_gradient_layer() matches the recorded weight gradients")
+@check("ex4_predict_trace", "predict_smallest_gradient_layer() matches the recorded weight gradients")
 def _(ex):
     trace = demo_trace()
     first_pass = trace.find("pass_started")[0].pass_id
@@ -132,7 +132,7 @@ def _(ex):
     assert got == smallest, f"you predicted layer {got}; the smallest gradient is at layer {smallest}"
 
 
-@check("ex3_predict_trace", "predict_nonfinite_op() is the op where the nonfinite breakpoint fires")
+@check("ex4_predict_trace", "predict_nonfinite_op() is the op where the nonfinite breakpoint fires")
 def _(ex):
     trace = demo_trace()
     want = trace.nodes[first_nonfinite_closure(trace).node].op
@@ -140,15 +140,62 @@ def _(ex):
     assert got == want, f"you predicted {got!r}; the first non-finite gradient comes from {want!r}"
 
 
-@check("ex3_predict_trace", "predict_incoming_grad_of_root() is root's node_entered gradient")
+@check("ex4_predict_trace", "predict_incoming_grad_of_root() is root's node_entered gradient")
 def _(ex):
     (want,) = incoming_grads(demo_trace(), "root")
     np.testing.assert_allclose(ex.predict_incoming_grad_of_root(), want, err_msg="the gradient entering root")
 
 
-@check("ex3_predict_trace", "predict_nan_count_in_x_grad() matches x's final gradient")
+@check("ex4_predict_trace", "predict_nan_count_in_x_grad() matches x's final gradient")
 def _(ex):
     (entered,) = incoming_grads(demo_trace(), "x")
     want = int(np.isnan(entered).sum())
     got = ex.predict_nan_count_in_x_grad()
     assert got == want, f"you predicted {got} NaNs; x.grad has {want}"
+
+
+@check("ex1_grad_norms", "grad_norms: one float per parameter, 0.0 for a parameter without .grad")
+def _(ex):
+    a = mg.tensor([3.0, 4.0], requires_grad=True)
+    b = mg.tensor([[1.0, 2.0], [2.0, 4.0]], requires_grad=True)
+    unused = mg.tensor([1.0], requires_grad=True)
+    ((a * 0.5).sum() + (b * b).sum() * 0.5).backward()
+    got = ex.grad_norms([a, b, unused])
+    want = [float(np.linalg.norm([0.5, 0.5])), 5.0, 0.0]
+    assert len(got) == 3, f"three parameters: expected 3 norms, got {got!r}"
+    np.testing.assert_allclose(got, want, err_msg="the gradient norms of a (grad [0.5, 0.5]), b (grad b), unused")
+    assert all(isinstance(n, float) for n in got), f"norms are Python floats, got {[type(n).__name__ for n in got]}"
+
+
+@check("ex1_grad_norms", "spread: the largest norm over the smallest non-zero one (the demo's 12 sigmoid layers)")
+def _(ex):
+    assert ex.spread([2.0, 0.0, 0.5, 8.0]) == 16.0, (
+        f"spread([2, 0, 0.5, 8]): expected 16.0, got {ex.spread([2.0, 0.0, 0.5, 8.0])}"
+    )
+    trace = demo_trace()
+    first_pass = trace.find("pass_started")[0].pass_id
+    leaves = [e for e in trace.find("grad_accumulated", pass_id=first_pass) if e.into == "grad"]
+    norms = [float(np.linalg.norm(e.after.values)) for e in leaves]
+    got = ex.spread(norms)
+    want = max(norms) / min(norms)
+    assert abs(got / want - 1) < 1e-9, f"the spread of the demo's 12 layers: expected {want:.4g}, got {got:.4g}"
+
+
+@check("ex5_stale_gradient", "the tensor mul's rule needs unchanged, and the stale gradient it gives")
+def _(ex):
+    got = ex.tensor_the_rule_needs()
+    assert got == "w", f"d(w * u)/du = w, so the rule for u reads w: expected 'w', got {got!r}"
+    w = np.array([1.0, 2.0])
+    want = w * 10  # what mul's rule returns for `u` when it reads w after the in-place update
+    np.testing.assert_allclose(ex.stale_grad_of_u(), want, err_msg="u.grad computed from the updated w")
+
+
+@check("ex5_stale_gradient", "fixed_step: gradients at the original w, then the update, and no error")
+def _(ex):
+    w = mg.tensor([1.0, 2.0], requires_grad=True)
+    u = mg.tensor([3.0, 4.0], requires_grad=True)
+    loss = ex.fixed_step(w, u, lr=0.1)
+    assert abs(float(loss.item()) - 11.0) < 1e-6, f"the loss at w = [1, 2]: expected 11.0, got {loss.item()}"
+    np.testing.assert_allclose(u.grad.numpy(), [1.0, 2.0], err_msg="u.grad (d loss / du = the original w)")
+    np.testing.assert_allclose(w.grad.numpy(), [3.0, 4.0], err_msg="w.grad (d loss / dw = u)")
+    np.testing.assert_allclose(w.detach().numpy(), [0.7, 1.6], rtol=1e-6, err_msg="w after w - 0.1 * w.grad")

@@ -1,4 +1,5 @@
-"""Lesson 8 demo: a vanishing gradient, then a NaN that appears only in the backward pass.
+"""Lesson 8 demo: a vanishing gradient, a NaN that appears only in the backward pass, and a
+weight changed in place between forward and backward.
 
 Run headless with `python lessons/08_debugging_gradients/demo.py`. To hunt the NaN, stop
 at the first non-finite gradient with `minigrad-tui --break nonfinite
@@ -30,3 +31,26 @@ loss = y.sum()
 loss.backward()
 print("loss =", loss.item(), "(finite)")
 print("x.grad =", x.grad, " <- NaN: where's zero gradient times sqrt's infinite/NaN local derivative")
+
+# 3. Stale: w changes after the forward pass, before the backward pass that needs it, behind
+#    autograd's back (.data is the raw array: no version counter sees the change).
+w = mg.tensor([1.0, 2.0], requires_grad=True, name="w")
+u = mg.tensor([3.0, 4.0], requires_grad=True, name="u")
+scaled = w * u  # mul's rule will need w to compute u's gradient
+total = scaled.sum()
+w.data *= 10  # e.g. a hand-written weight update slipped in between forward and backward
+total.backward()
+print("u.grad =", u.grad, " <- stale: mul's rule read the updated w; the right answer is [1, 2]")
+
+# 4. The same change as an in-place op: w2's version counter goes from 0 to 1, and backward refuses.
+w2 = mg.tensor([1.0, 2.0], requires_grad=True, name="w2")
+u2 = mg.tensor([3.0, 4.0], requires_grad=True, name="u2")
+scaled2 = w2 * u2
+total2 = scaled2.sum()
+with mg.no_grad():
+    w2.mul_(10)
+try:
+    total2.backward()
+    print("u2.grad =", u2.grad, " <- stale too: this minigrad has no version counters")
+except RuntimeError as err:
+    print("backward refused:", str(err).split(". Hint")[0])

@@ -1,6 +1,8 @@
 """Checks for lesson 9: run on the CPU everywhere; with a CUDA GPU (`minigrad.cuda_is_available()`)
 they also move to it and compare with the CPU results."""
 
+import warnings
+
 import numpy as np
 
 import minigrad as mg
@@ -17,7 +19,7 @@ def batch():
     return {"inputs": (a, [b, b * 2]), "meta": {"size": 2, "name": "toy", "extra": None}, "raw": np.ones(3)}, a
 
 
-@check("ex1_to_device", "keeps the structure and every non-tensor, moves every tensor")
+@check("ex2_to_device", "keeps the structure and every non-tensor, moves every tensor")
 def _(ex):
     for device in DEVICES:
         original, _ = batch()
@@ -32,7 +34,7 @@ def _(ex):
             np.testing.assert_array_equal(t.cpu().detach().numpy(), src.detach().numpy())
 
 
-@check("ex1_to_device", "moved tensors stay in the graph: gradients flow back to the CPU original")
+@check("ex2_to_device", "moved tensors stay in the graph: gradients flow back to the CPU original")
 def _(ex):
     for device in DEVICES:
         original, a = batch()
@@ -43,7 +45,7 @@ def _(ex):
         np.testing.assert_allclose(a.grad.numpy(), 2 * a.detach().numpy())
 
 
-@check("ex2_predict", "matches the model's own argmax on the CPU, for a model on every available device")
+@check("ex3_predict", "matches the model's own argmax on the CPU, for a model on every available device")
 def _(ex):
     mg.manual_seed(9)
     X, _ = mg.data.make_moons(50, noise=0.2, seed=9)
@@ -70,7 +72,7 @@ def cases():
         yield "cuda", mg.float32, False, True
 
 
-@check("ex3_predict_trace", "predict_to_nodes() matches the recorded 'to' nodes")
+@check("ex4_predict_trace", "predict_to_nodes() matches the recorded 'to' nodes")
 def _(ex):
     for device, dtype, same_device, same_dtype in cases():
         trace, _ = record_call(move_and_square, device, dtype)
@@ -79,7 +81,7 @@ def _(ex):
         assert got == want, f"to({device}, {dtype}): you predicted {got} 'to' nodes, the trace has {want}"
 
 
-@check("ex3_predict_trace", "predict_x_grad_device() and predict_x_grad() match x's node_entered event")
+@check("ex4_predict_trace", "predict_x_grad_device() and predict_x_grad() match x's node_entered event")
 def _(ex):
     for device, dtype, _, _ in cases():
         trace, _ = record_call(move_and_square, device, dtype)
@@ -88,3 +90,35 @@ def _(ex):
         assert got == entered.grad.device, f"computing on {device}: predicted {got}, trace shows {entered.grad.device}"
         (values,) = incoming_grads(trace, "x")
         np.testing.assert_allclose(ex.predict_x_grad(), values, err_msg=f"the gradient entering x ({device})")
+
+
+@check("ex1_device_agnostic", "pick_device() follows mg.cuda_is_available(); model_device() is the first parameter's")
+def _(ex):
+    want = "cuda" if mg.cuda_is_available() else "cpu"
+    got = ex.pick_device()
+    assert got == want, f"pick_device() on this machine: expected {want!r}, got {got!r}"
+    model = nn.Sequential(nn.Linear(2, 3), nn.Tanh(), nn.Linear(3, 1)).to(want)
+    got = ex.model_device(model)
+    assert str(got) == str(mg.device(want)), f"model_device of a model on {want}: expected {mg.device(want)}, got {got}"
+
+
+@check("ex5_find_the_bug", "op_of_x() is the op of the node the buggy x names")
+def _(ex):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        trace, grad = record_call(ex.buggy_gradient)
+    assert grad is None, "sanity: the buggy x has no .grad"
+    want = trace.node("x").op or "leaf"
+    got = ex.op_of_x()
+    assert got == want, f"the op of the node x names: expected {want!r}, got {got!r}"
+
+
+@check("ex5_find_the_bug", "fixed_gradient() is 2x = [2, 4, 6], in float32 on the CPU, for every device")
+def _(ex):
+    for device in DEVICES:
+        g = ex.fixed_gradient(device)
+        assert g is not None, f"computing on {device}: x.grad is None; read the gradient of the leaf you made"
+        assert str(g.device) == "cpu" and g.dtype == mg.float32, (
+            f"x.grad lives where x does: got {g.dtype} on {g.device}"
+        )
+        np.testing.assert_allclose(g.numpy(), [2.0, 4.0, 6.0], err_msg=f"x.grad computing on {device}")

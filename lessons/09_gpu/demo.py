@@ -11,6 +11,14 @@ from minigrad.nn import functional as F
 device = "cuda" if mg.cuda_is_available() else "cpu"
 print("computing on", device)
 
+# 1. By hand: a transfer is an op. v is float32 on the CPU; the computation runs in float64 on `device`.
+v = mg.tensor([1.0, 2.0], requires_grad=True, name="v")
+vd = v.to(device, mg.float64)  # a `to` node: it moves (on a GPU) and converts (everywhere)
+square_sum = (vd * vd).sum()
+square_sum.backward()
+print("v.grad =", v.grad, "-", v.grad.dtype, "on", v.grad.device, "(where v lives)")
+
+# 2. One training step of a small MLP on the compute device.
 mg.manual_seed(0)
 model = nn.Sequential(nn.Linear(2, 8), nn.Tanh(), nn.Linear(8, 2)).to(device)  # parameters move
 optimizer = mg.optim.SGD(model.parameters(), lr=0.5)

@@ -141,8 +141,8 @@ def _(ex):
     expect_equal(len(trace.find("closure_called")), 4, "closure_called events (one per node made by an op)")
     for e in trace.find("grad_accumulated"):
         before = 0.0 if e.before is None else float(as_array(e.before))
-        what = f"{trace.nodes[e.node].label} -> {trace.nodes[e.target].label}: before + contribution"
-        expect_close(before + float(as_array(e.contribution)), float(as_array(e.after)), what)
+        what = f"{trace.nodes[e.node].label} -> {trace.nodes[e.target].label}: the after of before + contribution"
+        expect_close(float(as_array(e.after)), before + float(as_array(e.contribution)), what)
     (into_a,) = incoming_grads(trace, "a")
     expect_close(into_a, a.grad, "the gradient entering a (its node_entered event) against a.grad")
 

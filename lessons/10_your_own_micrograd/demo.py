@@ -50,9 +50,10 @@ which = sys.argv[1] if len(sys.argv) > 1 and sys.argv[1] in ENGINES else "yours"
 Value = load_engine(which)
 L, a = build(Value)
 L.backward()
-print(f"{which} engine:  L = {L.data:.6f}   dL/da = {a.grad:.6f}")
+engine = "your engine:" if which == "yours" else f"{which} engine:"
+print(f"{engine:<18} L = {L.data:.6f}   dL/da = {a.grad:.6f}")
 
 ta = mg.tensor(2.0, dtype=mg.float64, requires_grad=True)
 tL = ((ta * -3.0 + 10.0).tanh()) * ta
 tL.backward()
-print(f"minigrad:     L = {tL.item():.6f}   dL/da = {ta.grad.item():.6f}")
+print(f"{'minigrad:':<18} L = {tL.item():.6f}   dL/da = {ta.grad.item():.6f}")

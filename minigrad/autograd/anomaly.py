@@ -13,6 +13,7 @@ import traceback
 import warnings
 
 from .. import _state
+from ..tensor import node_label
 
 __all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "is_anomaly_check_nan_enabled"]
 
@@ -91,8 +92,7 @@ class set_detect_anomaly(detect_anomaly):
 
 
 def _node_description(node) -> str:
-    label = node.name or f"{node._op}#{node._id}"
-    return f"node {label}, op {node._op}"
+    return f"node {node_label(node.name, node._op, node._id)}, op {node._op}"
 
 
 def forward_trace(node) -> str:

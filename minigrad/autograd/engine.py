@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import warnings
 
-from .. import _events, _state
+from .. import _events, _state, _versions
 from ..ops.shape import stack
 from ..tensor import FREED_MESSAGE, Tensor, _freed_backward, _op_class_name, make_leaf, node_label, shape_str
+from .saved import check_versions, saves_values
 
 __all__ = ["backward", "grad", "topological_order", "FREED_MESSAGE"]
 
 _listeners = _events.listeners
 _emit = _events.emit
+_write_clock = _versions.clock
 _pass_ids = _state.pass_ids
 _anomaly = _state.anomaly
 
@@ -37,6 +39,8 @@ def topological_order(roots) -> list:
     each were looked at) rather than a tuple and an iterator per node: on a deep
     chain those would be thousands of live objects for the cyclic GC to scan.
     """
+    if _versions.rebased:
+        _route_rebased_edges(roots)
     order = []
     visited = set()
     for root in roots:
@@ -64,6 +68,40 @@ def topological_order(roots) -> list:
                 positions.pop()
                 order.append(node)
     return order
+
+
+def _route_rebased_edges(roots) -> None:
+    """Point edges made before an in-place op at the node the op moved the old value to.
+
+    An in-place op on a graph tensor makes the tensor object a new node and moves
+    its old node to a new object (``ops.inplace``). A node made earlier (its id
+    is smaller than the op's) still lists the tensor object as its parent; that
+    edge meant the old value, so it is rewritten to the moved node.
+    """
+    todo = list(roots)
+    seen = {id(r) for r in roots}
+    while todo:
+        node = todo.pop()
+        if node._backward is None:
+            continue
+        parents = node._parents
+        routed = tuple(_parent_at(p, node._id) for p in parents)
+        if any(a is not b for a, b in zip(routed, parents)):
+            node._parents = routed
+        for p in routed:
+            if id(p) not in seen:
+                seen.add(id(p))
+                todo.append(p)
+
+
+def _parent_at(p, node_id: int):
+    """``p`` as it was when the node ``node_id`` was made."""
+    history = p._meta.get("rebased") if p._meta is not None else None
+    if history:
+        for op_id, old in history:
+            if node_id < op_id:
+                return old
+    return p
 
 
 def _restrict_to_inputs(order: list, inputs) -> tuple[list, set, set]:
@@ -320,9 +358,13 @@ def _store_grad(node, g, create_graph, owned, pass_id, depth):
 
 
 def _free_graph(nodes: list, pass_id, depth) -> None:
-    """retain_graph=False: drop these nodes' rules (and with them the values the rules saved)."""
+    """retain_graph=False: drop the rules of these nodes that saved values (and with them the values).
+
+    A rule that saved nothing stays, so such a graph runs again, as in PyTorch.
+    """
     for n in nodes:
-        n._backward = _freed_backward
+        if saves_values(n._backward):
+            n._backward = _freed_backward
     if _listeners:
         _emit("graph_freed", pass_id=pass_id, depth=depth, nodes=nodes)
 
@@ -331,7 +373,8 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
     """Propagate ``seeds`` from ``roots``; accumulate into ``.grad`` of leaves (or of ``inputs``).
 
     The steps: order -> seed -> for each node: enter (hooks) -> store ``.grad``
-    (leaves and retain_grad nodes, or only the ``inputs``) -> call its rule -> check
+    (leaves, or the ``inputs``, and retain_grad nodes) -> check its saved values'
+    versions -> call its rule -> check
     its outputs (``_check_rule_outputs``) -> for each
     parent that needs a gradient: resolve -> reduce/validate -> accumulate -> free.
     Rules run with grad mode set to ``create_graph``: in a plain pass the Tensor
@@ -357,17 +400,20 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
             if node._meta is not None or _listeners:
                 g = _enter(node, g, pass_id, depth)
             rule = node._backward
-            if input_ids is not None:
-                keeps = key in input_ids
+            if input_ids is not None:  # as in PyTorch, retain_grad nodes on the way get .grad in grad() too
+                keeps = key in input_ids or (node._meta is not None and bool(node._meta.get("retains_grad")))
             else:
                 keeps = rule is None or (node._meta is not None and bool(node._meta.get("retains_grad")))
             if keeps:
                 _store_grad(node, g, create_graph, g is buffered and key in owned, pass_id, depth)
             if rule is not None and (expand is None or key in expand):
+                if node._id < _write_clock.last:  # written in place since the node was made: PyTorch's check
+                    check_versions(node)
                 outputs = rule(g)
-                if _listeners or _anomaly.enabled or len(outputs) != len(node._parents):
+                parents = node._parents
+                if len(outputs) != len(parents) or _listeners or _anomaly.enabled:
                     outputs = _check_rule_outputs(node, g, outputs, needed, pass_id, depth)
-                for index, parent in enumerate(node._parents):
+                for index, parent in enumerate(parents):
                     c = outputs[index]
                     if c is None or not parent._rg or (needed is not None and id(parent) not in needed):
                         continue
@@ -559,7 +605,9 @@ def grad(
       differentiated again (to any order).
     - ``allow_unused`` defaults to ``materialize_grads``. An input the outputs do
       not reach is an error unless allowed; its gradient is then ``None``, or
-      zeros with ``materialize_grads=True``.
+      zeros with ``materialize_grads=True`` (zeros that require grad under
+      ``create_graph``, in the input's shape even with ``is_grads_batched``, as
+      PyTorch 2.13 gives them).
     - ``is_grads_batched=True`` reads the first dimension of every grad_output as
       a batch of vectors and returns results with the same leading dimension.
       minigrad computes it as one pass per vector (closures are written for
@@ -616,7 +664,7 @@ def grad(
         return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, options)
     seeds = _make_seeds(outputs, grad_outputs)
     results = _grad_pass(outputs, inputs, seeds, retain_graph, create_graph, allow_unused, options)
-    return _materialize(results, inputs) if materialize_grads else results
+    return _materialize(results, inputs, create_graph) if materialize_grads else results
 
 
 def _unused_error(index: int) -> RuntimeError:
@@ -663,6 +711,10 @@ def _grad_pass(outputs, inputs, seeds, retain_graph, create_graph, allow_unused,
                 n._backward = fn
             if _listeners:
                 _emit("grads_restored", pass_id=pass_id, depth=depth, restored=saved_grads)
+        if finished:
+            for t, r in zip(inputs, results):
+                if r is not None and t._backward is not None and t.retains_grad:  # PyTorch fills those too
+                    _store_grad(t, r, create_graph, False, pass_id, depth)
         if finished and not retain_graph:
             _free_graph([n for n, _ in saved_edges], pass_id, depth)
         if not allow_unused:
@@ -679,9 +731,14 @@ def _grad_pass(outputs, inputs, seeds, retain_graph, create_graph, allow_unused,
         _passes.depth -= 1
 
 
-def _materialize(results, inputs) -> tuple:
+def _materialize(results, inputs, create_graph) -> tuple:
+    """Zeros in the input's shape for each unused input; they require grad under create_graph, as PyTorch's do.
+
+    PyTorch 2.13 gives them the input's own shape with ``is_grads_batched`` too (no batch dim).
+    """
     return tuple(
-        r if r is not None else make_leaf(t._device.xp.zeros_like(t.data), t._device) for r, t in zip(results, inputs)
+        r if r is not None else make_leaf(t._device.xp.zeros_like(t.data), t._device, requires_grad=create_graph)
+        for r, t in zip(results, inputs)
     )
 
 
@@ -730,8 +787,8 @@ def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, all
         column = [r[j] for r in per_vector]
         if n and column[0] is not None:
             stacked.append(stack(column))
-        elif options["materialize_grads"] or n == 0:
+        elif n == 0:
             stacked.append(make_leaf(t._device.xp.zeros((n,) + t.shape, dtype=t.dtype), t._device))
         else:
             stacked.append(None)
-    return tuple(stacked)
+    return _materialize(stacked, inputs, create_graph) if options["materialize_grads"] else tuple(stacked)

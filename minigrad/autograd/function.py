@@ -20,12 +20,14 @@ itself differentiable, so double backward works.
 
 from __future__ import annotations
 
+import functools
 import weakref
 
 from .. import _state
+from .. import backend as B
 from ..tensor import Tensor, make, make_leaf
 
-__all__ = ["Function", "FunctionCtx"]
+__all__ = ["Function", "FunctionCtx", "once_differentiable"]
 
 _grad_state = _state.grad
 _forward_state = _state.forward
@@ -100,12 +102,11 @@ class Function:
     broadcasts to the input's shape is summed down to it (a ``grad_reduced``
     event), another shape or device is an error, another dtype is cast.
 
-    With several outputs, each output is its own graph node (same parents, same
-    op name). Their closures share the ctx, and each calls ``backward`` with its
-    own gradient and zeros for the others (None with
-    ``ctx.set_materialize_grads(False)``); the engine adds the results, which is
-    the same as one call with every gradient because a vector-Jacobian product
-    is linear in the gradients.
+    With several outputs, each output is its own graph node (same op name), and
+    ``backward`` is called once per pass with every output's gradient (zeros
+    for an output that got none, or None with ``ctx.set_materialize_grads(False)``),
+    as in PyTorch: the outputs hang off one hidden node (op ``<Name>_outputs``)
+    that makes the call.
     """
 
     def __init__(self, *args, **kwargs):
@@ -172,12 +173,19 @@ class Function:
 def _wrap_outputs(cls, ctx: FunctionCtx, args: tuple, parents: tuple, raw_outputs: tuple) -> tuple:
     specs = tuple((o.data.shape, o.data.dtype, o._device) for o in raw_outputs)
     arg_ids = {id(a) for a in args}
+    if len(raw_outputs) == 1:
+        rules = [_closure(cls, ctx, args, specs)]
+        parents_of = parents
+    else:
+        hub = _hub(cls, ctx, args, parents, specs)
+        rules = [_output_rule(hub, k) for k in range(len(raw_outputs))]
+        parents_of = (hub,)
     outputs = []
-    for k, o in enumerate(raw_outputs):
+    for k, (o, rule) in enumerate(zip(raw_outputs, rules)):
         if id(o) in ctx._non_differentiable:
             outputs.append(make_leaf(o.data, o._device))
             continue
-        node = make(o.data, parents, _closure(cls, ctx, args, k, specs), cls.__name__, _tangent_rule(cls, ctx, args, k))
+        node = make(o.data, parents_of, rule, cls.__name__, _tangent_rule(cls, ctx, args, k))
         if node._device is not o._device:
             node._device = o._device
         outputs.append(node)
@@ -188,41 +196,121 @@ def _wrap_outputs(cls, ctx: FunctionCtx, args: tuple, parents: tuple, raw_output
     return tuple(outputs)
 
 
-def _closure(cls, ctx: FunctionCtx, args: tuple, k: int, specs: tuple):
-    """The backward closure of output ``k``: one gradient per tensor argument, checked."""
-    name = cls.__name__ + "Backward"
-    n_args = len(args)
-    tensor_positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
+def _closure(cls, ctx: FunctionCtx, args: tuple, specs: tuple):
+    """The backward closure of a one-output Function: one gradient per tensor argument, checked."""
 
     def backward(g):
-        if len(specs) == 1:
-            grads_in = (g,)
-        else:
-            grads_in = tuple(g if j == k else _zeros(spec, ctx) for j, spec in enumerate(specs))
-        grads = cls.backward(ctx, *grads_in)
-        if not isinstance(grads, tuple):
-            grads = (grads,)
-        if len(grads) != n_args:
-            if len(grads) > n_args and all(x is None for x in grads[n_args:]):
-                grads = grads[:n_args]
-            else:
-                raise RuntimeError(
-                    f"function {name} returned an incorrect number of gradients (expected {n_args}, got {len(grads)})"
-                )
-        for i, gi in enumerate(grads):
-            if gi is not None and i not in tensor_positions:
-                raise RuntimeError(
-                    f"function {name} returned a gradient different than None at position {i + 1}, "
-                    "but the corresponding forward input was not a Variable"
-                )
-        for i in tensor_positions:
-            if grads[i] is not None and not isinstance(grads[i], Tensor):
-                raise RuntimeError(f"expected Variable or None (got {type(grads[i]).__name__})")
-        return tuple(grads[i] for i in tensor_positions)
+        return _checked(cls, args, cls.backward(ctx, g))
 
     backward.__wrapped__ = cls.backward  # lets inspect.getsource (and the debugger) show the user's code
     backward.__qualname__ = f"{cls.__qualname__}.backward"
     return backward
+
+
+def _hub(cls, ctx: FunctionCtx, args: tuple, parents: tuple, specs: tuple) -> Tensor:
+    """The node that calls ``backward`` once for a Function with several outputs.
+
+    Each output is a node whose only parent is this hub. An output's rule leaves
+    its complete gradient in ``pending`` and sends the hub a one-hot mark; the hub
+    (after every output, in topological order) reads from the summed marks which
+    outputs got a gradient in this pass and calls ``backward`` with all of them,
+    zeros (or None) for the rest, as PyTorch does.
+    """
+    device = parents[0]._device
+    pending = {}
+
+    def backward(reached):
+        hits = B.to_host(reached.data)
+        grads_in = tuple(pending.pop(k) if hits[k] else _zeros(spec, ctx) for k, spec in enumerate(specs))
+        pending.clear()
+        return _checked(cls, args, cls.backward(ctx, *grads_in))
+
+    backward.__wrapped__ = cls.backward
+    backward.__qualname__ = f"{cls.__qualname__}.backward"
+    fill_tangents = _tangent_rule(cls, ctx, args, 0)
+
+    def jvp(*tangents):  # forward mode: runs ``jvp`` once (the outputs read its results); the hub's own is 0
+        fill_tangents(*tangents)
+        return make_leaf(device.xp.zeros(len(specs), dtype=B.get_default_dtype()), device)
+
+    hub = make(
+        device.xp.zeros(len(specs), dtype=B.get_default_dtype()), parents, backward, cls.__name__ + "_outputs", jvp
+    )
+    hub.meta()["pending"] = pending
+    return hub
+
+
+def _output_rule(hub: Tensor, k: int):
+    mark = make_leaf(hub._device.xp.eye(hub.data.shape[0], dtype=hub.data.dtype)[k], hub._device)
+    pending = hub._meta["pending"]
+
+    def output_backward(g):
+        pending[k] = g
+        return (mark,)
+
+    return output_backward
+
+
+def _checked(cls, args: tuple, grads) -> tuple:
+    """The gradients ``backward`` returned, one per tensor argument, after PyTorch's checks."""
+    name = cls.__name__ + "Backward"
+    n_args = len(args)
+    if not isinstance(grads, tuple):
+        grads = (grads,)
+    if len(grads) != n_args:
+        if len(grads) > n_args and all(x is None for x in grads[n_args:]):
+            grads = grads[:n_args]
+        else:
+            raise RuntimeError(
+                f"function {name} returned an incorrect number of gradients (expected {n_args}, got {len(grads)})"
+            )
+    tensor_positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+    for i, gi in enumerate(grads):
+        if gi is not None and i not in tensor_positions:
+            raise RuntimeError(
+                f"function {name} returned a gradient different than None at position {i + 1}, "
+                "but the corresponding forward input was not a Variable"
+            )
+    for i in tensor_positions:
+        if grads[i] is not None and not isinstance(grads[i], Tensor):
+            raise RuntimeError(f"expected Variable or None (got {type(grads[i]).__name__})")
+    return tuple(grads[i] for i in tensor_positions)
+
+
+TWICE_MESSAGE = "trying to differentiate twice a function that was marked with @once_differentiable"
+
+
+def once_differentiable(backward):
+    """Decorate a Function's ``backward`` that is not itself differentiable (as PyTorch's decorator).
+
+    It runs under no_grad. When the pass records a graph (``create_graph``) and an
+    incoming gradient requires grad, its results come out as nodes (op ``Error``)
+    that refuse to be differentiated, with PyTorch's message.
+    """
+
+    @functools.wraps(backward)
+    def wrapper(ctx, *grads):
+        grad_on = _grad_state.enabled
+        _grad_state.enabled = False
+        try:
+            outputs = backward(ctx, *grads)
+        finally:
+            _grad_state.enabled = grad_on
+        sources = tuple(g for g in grads if isinstance(g, Tensor) and g._rg)
+        if not grad_on or not sources:
+            return outputs
+        single = not isinstance(outputs, tuple)
+        marked = tuple(
+            make(o.data, sources, _differentiated_twice, "Error") if isinstance(o, Tensor) else o
+            for o in ((outputs,) if single else outputs)
+        )
+        return marked[0] if single else marked
+
+    return wrapper
+
+
+def _differentiated_twice(g):
+    raise RuntimeError(TWICE_MESSAGE)
 
 
 def _tangent_rule(cls, ctx: FunctionCtx, args: tuple, k: int):

@@ -153,8 +153,10 @@ class set_grad_enabled(_GradModeContext):
 class inference_mode(_GradModeContext):
     """Grad mode off and ``is_inference_mode_enabled()`` true; ``inference_mode(False)`` turns both back.
 
-    minigrad does not mark the tensors made inside as inference tensors; apart
-    from the flag it behaves like ``no_grad``.
+    Tensors made inside are inference tensors (``t.is_inference()``), as in
+    PyTorch: outside the mode they refuse in-place writes, ``requires_grad_()``
+    and being saved by a recorded op, with PyTorch's messages (``clone()`` one
+    to get a normal tensor).
     """
 
     def __init__(self, mode: bool = True):
@@ -163,6 +165,8 @@ class inference_mode(_GradModeContext):
     def _enter_state(self):
         state.enabled = not self.mode
         state.inference = self.mode
+        if self.mode:
+            _state.inference_tensors.entered = True
 
     def _ctor_args(self):
         return (self.mode,)

@@ -106,7 +106,7 @@ def _start(args) -> int:
         print(exc, file=sys.stderr)
         return 2
     folder = ws.lesson_dir(lesson)
-    print(f"lesson {lesson.number}, {lesson.title}: {folder}")
+    print(f"{lesson.title}: {folder}")
     for ref in lesson.references:
         state = "new" if ws.exercise_file(lesson, ref) in written else "kept (yours)"
         print(f"  {lesson.exercise_number(ref):>5}  {ref.name}  {state}")
@@ -181,7 +181,9 @@ def _hint(args) -> int:
         console.print(f"[bold]Hint {i} of {len(hints)} for exercise {key}[/bold]")
         console.print(Markdown(text))
         console.print()
-    if shown < len(hints):
+    if ws is None:
+        console.print(f"(no workspace to count hints in: `minigrad lesson start {number}` makes one)")
+    elif shown < len(hints):
         console.print(f"run `minigrad lesson hint {key}` again for the next one")
     else:
         console.print("that is every hint for this exercise")

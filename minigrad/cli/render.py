@@ -24,7 +24,9 @@ def register(sub) -> None:
     )
     p.add_argument("trace", help="trace file (JSON Lines, from `minigrad trace -o` or Trace.save)")
     p.add_argument(
-        "--step", type=int, help="the step to draw with -o (default: the last; negative counts from the end)"
+        "--step",
+        type=int,
+        help="the step to draw with -o, numbered from 0 as every viewer shows it (default: the last; negative counts from the end)",
     )
     p.add_argument(
         "-o", "--output", help="write the diagram of --step here (format from the suffix); '-' for SVG on stdout"

@@ -33,18 +33,32 @@ def register(sub) -> None:
         help="record a script's execution events (trace SCRIPT) or print a trace (trace show FILE)",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        usage="minigrad trace [-o FILE] [--max-values N] [--no-sources] [--no-names] SCRIPT [ARGS...]\n"
+        usage="minigrad trace [-o FILE] [--max-values N] [--max-bytes N] [--no-sources] [--no-names] "
+        "SCRIPT [ARGS...]\n"
         "       minigrad trace show FILE [--from K] [--to M] [--kind KIND] [--node NODE] [--brief]",
     )
     p.add_argument("script", metavar="SCRIPT", help='the Python script to run, or "show" to print a trace')
     p.add_argument("script_args", nargs=argparse.REMAINDER, metavar="ARGS", help="arguments for the script")
-    p.add_argument("-o", "--output", metavar="FILE", help="where to write the trace (default: SCRIPT.trace.jsonl)")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="where to write the trace (default: SCRIPT.trace.jsonl; a name ending .gz is gzip-compressed)",
+    )
     p.add_argument(
         "--max-values",
         type=int,
         default=None,
         metavar="N",
         help="tensors with more than N elements are stored as summaries (default 1024)",
+    )
+    p.add_argument(
+        "--max-bytes",
+        type=int,
+        default=None,
+        metavar="N",
+        help="memory budget of the recorded values in bytes (default 256 MB): beyond it values become "
+        "summaries, then the oldest passes outlines without values",
     )
     p.add_argument("--no-sources", action="store_true", help="do not record the source line that made each tensor")
     p.add_argument("--no-names", action="store_true", help="do not learn tensor names from variable names")
@@ -70,7 +84,10 @@ def run(args) -> int:
 
 
 def record_script(args) -> int:
-    from minigrad.trace import DEFAULT_MAX_VALUES, record
+    import warnings
+
+    from minigrad.trace import DEFAULT_MAX_VALUES, TraceBudgetWarning, record
+    from minigrad.trace.budget import DEFAULT_MAX_BYTES
 
     script_args = list(args.script_args)
     output = args.output
@@ -86,26 +103,35 @@ def record_script(args) -> int:
     if max_values < 0:
         print("minigrad trace: --max-values must be >= 0", file=sys.stderr)
         return 2
+    max_bytes = DEFAULT_MAX_BYTES if args.max_bytes is None else args.max_bytes
+    if max_bytes <= 0:
+        print("minigrad trace: --max-bytes must be > 0", file=sys.stderr)
+        return 2
     path = os.path.abspath(args.script)
     saved_argv, sys.argv = sys.argv, [path, *script_args]
     sys.path.insert(0, os.path.dirname(path))
     code = 0
     meta = {"script": args.script, "argv": script_args}
+    options = {"max_values": max_values, "max_bytes": max_bytes, "sources": not args.no_sources}
     try:
-        with record(max_values=max_values, sources=not args.no_sources, names=not args.no_names, meta=meta) as tr:
-            try:
-                runpy.run_path(path, run_name="__main__")
-            except SystemExit as exc:
-                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-                if not isinstance(exc.code, (int, type(None))):
-                    print(exc.code, file=sys.stderr)
-            except Exception:
-                traceback.print_exc()
-                code = 1
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", TraceBudgetWarning)  # said once below, without a source line
+            with record(**options, names=not args.no_names, meta=meta) as tr:
+                try:
+                    runpy.run_path(path, run_name="__main__")
+                except SystemExit as exc:
+                    code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+                    if not isinstance(exc.code, (int, type(None))):
+                        print(exc.code, file=sys.stderr)
+                except Exception:
+                    traceback.print_exc()
+                    code = 1
     finally:
         sys.argv = saved_argv
         sys.path.remove(os.path.dirname(path))
     tr.meta["exit_code"] = code
+    if tr.budget_message is not None:
+        print(f"minigrad trace: {tr.budget_message}", file=sys.stderr)
     tr.save(output)
     passes = sum(1 for e in tr.events if e.kind == "pass_started")
     print(
@@ -117,7 +143,6 @@ def record_script(args) -> int:
 
 def show(args) -> int:
     from minigrad.trace import Trace, TraceFormatError
-    from minigrad.trace.describe import format_event
 
     try:
         trace = Trace.load(args.file)
@@ -132,6 +157,17 @@ def show(args) -> int:
         except KeyError as exc:
             print(f"minigrad trace show: {exc.args[0]}", file=sys.stderr)
             return 1
+    try:
+        _print_events(trace, args, node)
+    except BrokenPipeError:  # `minigrad trace show run.jsonl | head`: the reader left, which is fine
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return 0
+
+
+def _print_events(trace, args, node) -> None:
+    from minigrad.trace.describe import format_event
+
     stop = len(trace.events) - 1 if args.stop is None else args.stop
     script = trace.meta.get("script")
     if script:
@@ -143,4 +179,3 @@ def show(args) -> int:
         if node is not None and node not in (ev.node_id, getattr(ev, "target", None)):
             continue
         print(format_event(ev, trace, with_details=not args.brief, width=args.width))
-    return 0

@@ -10,7 +10,7 @@ import math
 
 from ..autograd.grad_mode import no_grad
 from ..creation import generator_for
-from ..tensor import Tensor, shape_str
+from ..tensor import Tensor, mark_written, shape_str
 
 __all__ = [
     "calculate_gain",
@@ -61,6 +61,7 @@ def _fans(t: Tensor) -> tuple:
 def _fill(t: Tensor, values) -> Tensor:
     with no_grad():
         t.data[...] = values
+    mark_written(t)
     return t
 
 

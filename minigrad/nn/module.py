@@ -8,7 +8,8 @@ import numpy as np
 
 from .. import backend as B
 from ..autograd.grad_mode import no_grad
-from ..tensor import Tensor, make_leaf, shape_str
+from ..safeio import DEFAULT_MAX_BYTES, load_npz
+from ..tensor import Tensor, make_leaf, mark_written, shape_str
 from .parameter import Parameter
 
 __all__ = ["Module"]
@@ -227,6 +228,7 @@ class Module(metaclass=_ModuleMeta):
                 p._grad = None
             else:
                 p._grad.data[...] = 0
+                mark_written(p._grad)
 
     # ------------------------------------------------------------ devices and dtypes
     def to(self, *args, **kwargs) -> Module:
@@ -323,16 +325,20 @@ class Module(metaclass=_ModuleMeta):
             for key, arr in values.items():
                 target = targets[key]
                 target.data[...] = B.to_device_array(arr, target._device)
+                mark_written(target)
         return IncompatibleKeys(missing, unexpected)
 
     def save(self, path) -> None:
         """Write ``state_dict()`` to a NumPy ``.npz`` file (keys are the qualified names)."""
         np.savez(path, **{k: B.to_host(v.data) for k, v in self.state_dict().items()})
 
-    def load(self, path, strict: bool = True) -> IncompatibleKeys:
-        """Load parameters and buffers saved by ``save(path)``."""
-        with np.load(path) as archive:
-            return self.load_state_dict({k: archive[k] for k in archive.files}, strict=strict)
+    def load(self, path, strict: bool = True, max_bytes: int = DEFAULT_MAX_BYTES) -> IncompatibleKeys:
+        """Load parameters and buffers saved by ``save(path)``.
+
+        The file is read as untrusted input (:func:`minigrad.safeio.load_npz`): no pickle, and
+        a ValueError naming the limit when its arrays would take more than ``max_bytes`` bytes.
+        """
+        return self.load_state_dict(load_npz(path, max_bytes), strict=strict)
 
     # ------------------------------------------------------------ repr
     def extra_repr(self) -> str:

@@ -21,6 +21,7 @@ from .layout import *  # noqa: F401,F403
 from .scattering import *  # noqa: F401,F403
 
 from . import activation, layout, matrix, scan, scattering  # noqa: E402
+from . import inplace  # noqa: F401,E402  (binds the in-place methods)
 from ._entry import check_namespace  # noqa: E402
 from ..tensor import Tensor  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""Arithmetic with broadcasting: + - * / ** neg abs, reflected and in-place forms.
+"""Arithmetic with broadcasting: + - * / ** neg abs and the reflected forms (in-place ones: ``inplace``).
 
 Each op computes its result and defines its backward rule right beside it. A rule
 maps the incoming gradient ``g`` to one gradient per tensor parent and is the
@@ -16,13 +16,13 @@ import math
 import numpy as np
 
 from .. import backend as B
-from ..tensor import Tensor, _check_inplace, make, shape_str
+from ..tensor import Tensor, make, shape_str
 from ._util import as_tensor, binary_arrays, refuse_dtype, scalar_array
 
 __all__ = ["add", "sub", "mul", "div", "pow", "neg", "abs"]
 
 _SCALARS = (int, float, bool)
-_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2}  # bool < integer < floating, for in-place cast checks
+_FLOAT_AND_BOOL = {"f", "b"}
 
 
 def _broadcast_error(a: Tensor, b: Tensor) -> RuntimeError:
@@ -47,9 +47,12 @@ def _other(a: Tensor, b):
 
 
 def _arrays(a: Tensor, b: Tensor, op: str):
-    """Both operands' arrays, promoted; the common case (same dtype and device) without a call."""
+    """Both operands' arrays, promoted; the common cases without a call or a cast: same dtype, and a
+    floating tensor with a bool one (a mask), whose promotion NumPy does inside the operation."""
     ad, bd = a.data, b.data
-    if ad.dtype is not bd.dtype or a._device is not b._device:
+    if a._device is not b._device:
+        return binary_arrays(a, b, op)
+    if ad.dtype is not bd.dtype and {ad.dtype.kind, bd.dtype.kind} != _FLOAT_AND_BOOL:
         return binary_arrays(a, b, op)
     return ad, bd
 
@@ -352,31 +355,6 @@ def abs(a: Tensor) -> Tensor:
     return make(a._device.xp.abs(a.data), (a,), backward, "abs", jvp)
 
 
-# ---------------------------------------------------------------- in place
-def _inplace(op):
-    def method(self, other):
-        _check_inplace(self)
-        result = op(self, other)
-        if (
-            result.data.dtype != self.data.dtype
-            and _KIND_RANK[result.data.dtype.kind] > _KIND_RANK[self.data.dtype.kind]
-        ):
-            raise RuntimeError(
-                f"result type {result.data.dtype} can't be cast to the desired output type {self.data.dtype}"
-            )
-        if result.data.shape != self.data.shape:
-            raise RuntimeError(
-                f"output with shape {shape_str(self.data.shape)} doesn't match the broadcast shape "
-                f"{shape_str(result.data.shape)}"
-            )
-        self.data[...] = result.data
-        return self
-
-    method.__name__ = op.__name__ + "_"
-    method.__doc__ = f"In-place {op.__name__} (tensors that do not require grad, or under no_grad)."
-    return method
-
-
 def _bind() -> None:
     T = Tensor
     T.__add__ = T.add = add
@@ -391,11 +369,6 @@ def _bind() -> None:
     T.__rpow__ = rpow
     T.__neg__ = T.neg = neg
     T.__abs__ = T.abs = abs
-    T.__iadd__ = T.add_ = _inplace(add)
-    T.__isub__ = T.sub_ = _inplace(sub)
-    T.__imul__ = T.mul_ = _inplace(mul)
-    T.__itruediv__ = T.div_ = _inplace(div)
-    T.__ipow__ = T.pow_ = _inplace(pow)
 
 
 _bind()

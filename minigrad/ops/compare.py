@@ -38,6 +38,8 @@ _OPERAND_TYPES = (Tensor, int, float, bool)
 
 def _pair(a, b, op: str):
     """Both operands' arrays, promoted as PyTorch does, and the tensor that fixes the device."""
+    if (type(b) is float or type(b) is int) and isinstance(a, Tensor) and a.data.dtype.kind == "f":
+        return a.data, b, a  # a float tensor and a Python number: NumPy's promotion is PyTorch's
     if not isinstance(a, Tensor):
         a = as_tensor(a, b)
     b = as_tensor(b, a)

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _state
 from .. import backend as B
-from ..tensor import Tensor, _check_inplace, make, make_leaf, shape_str
+from ..tensor import Tensor, make, make_leaf, shape_str
 from ._util import normalize_dims
 from .elementwise import where
 
@@ -271,25 +270,36 @@ def getitem(a: Tensor, key) -> Tensor:
     return index_with_key(a, key, _op_name(key), accumulate)
 
 
-def setitem(a: Tensor, key, value) -> None:
-    """``a[key] = value`` in place: for tensors that do not require grad, or under no_grad."""
-    _check_inplace(a)
+def put(a: Tensor, key, value, into: Tensor | None = None) -> Tensor:
+    """``a`` with ``a[key] = value``, as a new tensor (differentiable in ``a`` and a tensor ``value``).
+
+    With ``into``, the value is written into that tensor's memory instead and
+    nothing is recorded (``Tensor.__setitem__`` outside a graph).
+    """
+    parents = (a, value) if isinstance(value, Tensor) else (a,)
     if isinstance(value, Tensor):
-        if value._rg and _state.grad.enabled:
-            raise RuntimeError(
-                "minigrad cannot record an in-place assignment of a tensor that requires grad (its gradient "
-                "would be lost); build the result out of place (cat, where, masked_fill) instead"
-            )
-        if value._device is not a._device:
-            raise RuntimeError(
-                f"Expected all tensors to be on the same device, but found at least two devices, "
-                f"{a._device} and {value._device}! (in setitem)"
-            )
         value = value.data
     elif isinstance(value, (list, tuple, np.ndarray)):
         value = B.to_device_array(np.asarray(value), a._device)
     keys, _ = normalize_key(a, key)
-    target, key = (a.data[keys[0]], keys[1]) if len(keys) == 2 else (a.data, keys[0])
+    data = a.data if into is not None else a.data.copy()
+    _assign(data, keys, value)
+    if into is not None:
+        return into
+    keep = a._device.xp.ones(data.shape, dtype=data.dtype)
+    _assign(keep, keys, 0)
+    kept = make_leaf(keep, a._device)
+
+    def backward(g):
+        if len(parents) == 1:
+            return (g * kept,)
+        return g * kept, g[key]
+
+    return make(data, parents, backward, "index_put")
+
+
+def _assign(data, keys: tuple, value) -> None:
+    target, key = (data[keys[0]], keys[1]) if len(keys) == 2 else (data, keys[0])
     try:
         target[key] = value
     except ValueError as exc:
@@ -307,7 +317,6 @@ def setitem(a: Tensor, key, value) -> None:
         raise RuntimeError(str(exc)) from None
 
 
-# ---------------------------------------------------------------- gather and friends
 def _index_array(index, op: str, dev: B.Device):
     if not isinstance(index, Tensor):
         raise TypeError(f"{op}(): argument 'index' must be Tensor, not {type(index).__name__}")
@@ -449,29 +458,12 @@ def masked_fill(a: Tensor, mask: Tensor, value) -> Tensor:
     return make(out, parents, backward, "masked_fill", jvp)
 
 
-def masked_fill_(a: Tensor, mask: Tensor, value) -> Tensor:
-    """In-place masked_fill (tensors that do not require grad, or under no_grad)."""
-    _check_inplace(a)
-    m = _mask_array(mask, a, "masked_fill_")
-    fill = value.data if isinstance(value, Tensor) else value
-    try:
-        a.data[a._device.xp.broadcast_to(m, a.data.shape)] = fill
-    except ValueError:
-        raise RuntimeError(
-            f"masked_fill_: the mask of shape {shape_str(m.shape)} cannot be broadcast to the tensor of shape "
-            f"{shape_str(a.data.shape)}"
-        ) from None
-    return a
-
-
 def _bind() -> None:
     Tensor.__getitem__ = getitem
-    Tensor.__setitem__ = setitem
     Tensor.gather = gather
     Tensor.take_along_dim = take_along_dim
     Tensor.index_select = index_select
     Tensor.masked_fill = masked_fill
-    Tensor.masked_fill_ = masked_fill_
 
 
 _bind()

@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import backend as B
 from ..autograd.grad_mode import no_grad
-from ..tensor import Tensor, make_leaf, shape_str
+from ..tensor import Tensor, make_leaf, mark_written, shape_str
 
 __all__ = ["Optimizer"]
 
@@ -65,6 +65,7 @@ class Optimizer:
                     p._grad = None
                 else:
                     p._grad.data[...] = 0
+                    mark_written(p._grad)
 
     def step(self, closure=None):
         """Update every parameter that has a gradient; ``closure`` (re-evaluating the loss) is optional."""
@@ -84,6 +85,7 @@ class Optimizer:
                     if state is None:
                         state = self.state[p] = {}
                     self._update(group, p.data, g.data, state, p._device.xp)
+                    mark_written(p)
         return loss
 
     def _update(self, group: dict, param, grad, state: dict, xp) -> None:

@@ -39,7 +39,8 @@ Nodes
 :class:`NodeInfo`: ``id, name, op, parents`` (ids), ``shape, dtype, device``
 (strings), ``requires_grad, is_leaf, data`` (Snapshot at creation), ``source``
 (:class:`SourceLocation`: file, line, text, function of the user's code; frames
-inside minigrad are skipped), ``pass_id`` (made inside a pass, e.g. create_graph),
+inside minigrad are skipped), ``pass_id`` (made inside a pass, e.g. create_graph), ``version``
+(the version counter: an in-place op such as ``add_`` is its own node, at the version it made),
 and ``label`` (name, else ``op#id``). Recorded: every tensor that requires grad,
 and tensors that do not when the user's code makes them directly (creation
 functions, ops) outside a pass. Temporaries made inside minigrad (gradient
@@ -52,11 +53,20 @@ the statement's frame moves on), else ``label`` falls back to ``op#id``.
 
 Trace
 -----
-``record(max_values=1024, sources=True, names=True, all_threads=False, meta=None)``
+``record(max_values=1024, max_bytes=256 MB, sources=True, names=True, all_threads=False, meta=None)``
 yields a :class:`Trace`: ``events`` (list, ``events[k].seq == k``), ``nodes``
 (id -> NodeInfo with the latest name), ``node(id_or_name)``, ``find(kind, node, pass_id)``,
-``state_at(k)`` and ``save(path)`` / ``Trace.load(path)`` (JSON Lines, schema
-version in the header; errors name the line).
+``state_at(k)`` and ``save(path)`` / ``Trace.load(path, max_bytes=1 GiB)`` (JSON Lines,
+schema version 2 in the header, values as base64 of little-endian bytes, gzip when the
+name ends ``.gz``; version 1 files still load). Loading treats the file as untrusted:
+every field is checked and any damage is one :class:`TraceFormatError` naming the line.
+
+Memory budget: beyond ``max_bytes`` of recorded values, full values give way to
+summaries, then the oldest passes to outlines (kinds, node ids, ops and shapes, no
+values); a :class:`TraceBudgetWarning` says what was dropped, ``Trace.summarised_before``
+/ ``Trace.outlined_before`` where, and ``State.dropped`` says it at each reduced step.
+Recording from several threads: each event goes to the recording of the thread that
+made it (an ``all_threads`` recording takes the threads that have none of their own).
 
 ``state_at(k)`` -> :class:`State` after event k, derived from the events alone:
 ``nodes`` (id -> :class:`NodeState`: ``data``, ``grad`` (.grad), ``pass_grad``
@@ -64,7 +74,8 @@ version in the header; errors name the line).
 UNTOUCHED, PENDING, ACTIVE, DONE, FAILED — every viewer's one vocabulary), ``freed``), ``event``, ``current_node``, ``current_edge``
 ((source, target)), ``shown_pass``, ``passes`` (active :class:`PassState`,
 outermost first), ``save_stack`` (grad()'s :class:`SavedGrads`, outermost first),
-``error``. ``.grad``/``.data`` changes the user makes outside the engine
+``error``, ``dropped``. Replays start from checkpoints that share unchanged values
+(memory grows with the events, not with their square). ``.grad``/``.data`` changes the user makes outside the engine
 (zero_grad, optimizer steps) appear at the next event that shows them.
 
 Stepping
@@ -119,7 +130,7 @@ from .events import (
     SourceLocation,
 )
 from .output import OutputCapture
-from .recorder import listen, record
+from .recorder import TraceBudgetWarning, listen, record
 from .snapshot import DEFAULT_MAX_VALUES, Snapshot, Stats, snapshot
 from .state import NodeState, PassState, SavedGrads, State
 from .status import NodeStatus
@@ -163,6 +174,7 @@ __all__ = [
     "Stepper",
     "StepperStopped",
     "Trace",
+    "TraceBudgetWarning",
     "TraceFormatError",
     "emit",
     "listen",

@@ -55,7 +55,8 @@ class Breakpoint:
 
     ``condition``: a Python expression over the event's gradient ``g`` (a NumPy array;
     ``|x|`` is the norm of ``x``), e.g. ``"|g| > 10"``; the breakpoint stops only where
-    it is true. ``hit_count``: stop from the ``hit_count``-th hit on (1: every hit).
+    it is true. A gradient the recorder kept as a summary offers ``|g|``, ``g.max()``,
+    ``g.min()`` and ``g.mean()``. ``hit_count``: stop from the ``hit_count``-th hit on (1: every hit).
     """
 
     node: int | str | None = None
@@ -111,6 +112,18 @@ class Breakpoint:
             return False
         return self.hit_count == 1 or state.hits(self, ev.seq) >= self.hit_count
 
+    def reason(self, ev: E.Event, state: HitCounter) -> str:
+        """Why it stops at ``ev``, for a viewer's status line: ``op:mul (hit 3): entered mul#3``,
+        ``nonfinite: the gradient of w has inf at [1, 0]``."""
+        hits = state.hits(self, ev.seq)
+        head = str(self) + (f" (hit {hits})" if hits > 1 else "")
+        if self.nonfinite:
+            return f"{head}: {_nonfinite_text(ev, state.nodes)}"
+        if isinstance(ev, E.PassStarted):
+            return f"{head}: {ev.pass_kind}() pass {ev.pass_id} started"
+        info = state.nodes.get(ev.node_id)
+        return f"{head}: entered {info.label if info is not None else f'#{ev.node_id}'}"
+
     def _criterion(self, ev: E.Event, nodes) -> bool:
         if self.nonfinite:
             return any(g.has_nonfinite() for g in gradients_of(ev))
@@ -126,6 +139,28 @@ class Breakpoint:
         if self.op is not None:
             return info.op == self.op
         return self.node in (info.name, info.label, str(info.id))
+
+
+def _nonfinite_text(ev: E.Event, nodes) -> str:
+    """``the gradient of w has inf at [1, 0]``: the first non-finite gradient the event shows."""
+    if isinstance(ev, E.ClosureCalled):
+        parents = nodes[ev.node].parents if ev.node in nodes else ()
+        owners = [parents[i] if i < len(parents) else None for i, o in enumerate(ev.outputs) if o is not None]
+    else:
+        owner = ev.target if isinstance(ev, (E.GradReduced, E.GradAccumulated)) else ev.node_id
+        owners = [owner] * len(gradients_of(ev))
+    for snap, nid in zip(gradients_of(ev), owners):
+        if not snap.has_nonfinite():
+            continue
+        info = nodes.get(nid)
+        whose = f"the gradient of {info.label if info is not None else f'#{nid}'}"
+        if snap.values is None:
+            counts = [f"{n} {w}" for n, w in ((snap.stats.nan_count, "NaN"), (snap.stats.inf_count, "inf")) if n]
+            return f"{whose} has {' and '.join(counts)}"
+        bad = np.argwhere(~np.isfinite(snap.values))[0]
+        value = snap.values[tuple(bad)]
+        return f"{whose} has {'nan' if np.isnan(value) else value} at {list(int(i) for i in bad)}"
+    return "a non-finite gradient"
 
 
 class HitCounter:
@@ -206,7 +241,26 @@ def _compile(condition: str):
     return code
 
 
+class _Summarised:
+    """A gradient kept only as a summary (more values than the recorder's max_values): a condition
+    can still ask for ``|g|``, ``g.max()``, ``g.min()`` and ``g.mean()``."""
+
+    def __init__(self, stats):
+        self.stats = stats
+
+    def max(self):
+        return self.stats.max
+
+    def min(self):
+        return self.stats.min
+
+    def mean(self):
+        return self.stats.mean
+
+
 def _norm(x) -> float:
+    if isinstance(x, _Summarised):
+        return x.stats.norm
     return float(np.linalg.norm(np.asarray(x, dtype=float).ravel())) if np.size(x) else 0.0
 
 
@@ -214,12 +268,13 @@ _NAMES = {"norm": _norm, "np": np, "math": math, "inf": math.inf}
 
 
 def _holds(condition: str, ev: E.Event) -> bool:
-    """The condition over the event's main gradient; False when it has none, it was summarised, or it raises."""
+    """The condition over the event's main gradient; False when it has none or the condition raises."""
     grads = gradients_of(ev)
-    if not grads or grads[0].values is None:
+    if not grads:
         return False
+    g = grads[0].values if grads[0].values is not None else _Summarised(grads[0].stats)
     try:
         # the user's own expression, evaluated as pdb evaluates a breakpoint condition
-        return bool(eval(_compile(condition), dict(_NAMES), {"g": grads[0].values}))  # noqa: S307
+        return bool(eval(_compile(condition), dict(_NAMES), {"g": g}))  # noqa: S307
     except Exception:  # a condition that cannot be evaluated here (a shape it does not expect) does not stop
         return False

@@ -22,15 +22,19 @@ import weakref
 
 import numpy as np
 
+from .. import _versions
 from .. import backend as B
 from ..tensor import Tensor
 from . import events as E
+from .budget import SNAPSHOT_BYTES, snapshot_bytes
 from .snapshot import DEFAULT_MAX_VALUES, snapshot, type_name
 
-__all__ = ["Converter"]
+__all__ = ["Converter", "claim_thread", "release_thread"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _EXAMPLES_DIR = os.path.join(_PACKAGE_DIR, "examples") + os.sep  # the built-in examples are user code
+# the lessons a wheel carries are the learner's code too (demos, exercises), not minigrad's machinery
+_LESSONS_DIR = os.path.join(_PACKAGE_DIR, "course", "_lessons") + os.sep
 # tensors made through these (creation functions, ops, and this recorder's own frames) count as the user's
 _USER_FACING_DIRS = frozenset({_PACKAGE_DIR} | {os.path.join(_PACKAGE_DIR, d) + os.sep for d in ("ops", "trace")})
 _PENDING_MAX_AGE = 256  # events after which an unresolved statement's frame is released
@@ -43,8 +47,31 @@ ENGINE_CODES: set = set()
 SHADOWS: dict = {}
 
 
+_claims: dict = {}  # thread ident -> the converters recording that thread as their own
+_claims_lock = threading.Lock()
+
+
+def claim_thread(conv, ident: int | None = None) -> None:
+    """Make thread ``ident`` (default: this one) ``conv``'s own: a converter recording every
+    thread leaves that thread's events to the converters that claim it."""
+    ident = threading.get_ident() if ident is None else ident
+    with _claims_lock:
+        _claims[ident] = (*_claims.get(ident, ()), conv)
+
+
+def release_thread(conv, ident: int | None = None) -> None:
+    """Undo :func:`claim_thread`."""
+    ident = threading.get_ident() if ident is None else ident
+    with _claims_lock:
+        owners = tuple(c for c in _claims.get(ident, ()) if c is not conv)
+        if owners:
+            _claims[ident] = owners
+        else:
+            _claims.pop(ident, None)
+
+
 def _is_internal(filename: str) -> bool:
-    return filename.startswith(_PACKAGE_DIR) and not filename.startswith(_EXAMPLES_DIR)
+    return filename.startswith(_PACKAGE_DIR) and not filename.startswith((_EXAMPLES_DIR, _LESSONS_DIR))
 
 
 def _skipped(frame) -> bool:
@@ -91,8 +118,11 @@ def _location(frame) -> E.SourceLocation:
 
 
 def closure_info(fn) -> E.ClosureInfo | None:
-    """Source, name and line range of a backward closure (cached per code object)."""
-    code = getattr(fn, "__code__", None)
+    """Source, name and line range of a backward closure (cached per code object).
+
+    A custom Function's closure is one wrapper for every Function, pointing at the user's
+    ``backward`` through ``__wrapped__``: the cache key is the code that runs, unwrapped."""
+    code = getattr(inspect.unwrap(fn), "__code__", None)
     if code is None:
         return None
     info = _closure_cache.get(code)
@@ -122,7 +152,7 @@ class Converter:
     ``handle(kind, fields)`` returns the new records (possibly several: late
     nodes and names come first) and passes each to ``sink``; it is safe to
     call from several threads. ``threads``: a set of thread idents to record,
-    or None for every thread.
+    or None for every thread not claimed by another converter (:func:`claim_thread`).
     """
 
     def __init__(self, sink=None, *, max_values=DEFAULT_MAX_VALUES, sources=True, names=True, threads=None):
@@ -132,11 +162,12 @@ class Converter:
         self.sources = sources
         self.names = names
         self.threads = threads
-        self._sink = sink
+        self.sink = sink
+        self.snapshot_bytes = 0  # what the snapshots taken so far hold (each once, however often shared)
         self._count = 0
         self._known: set = set()
         self._name_of: dict = {}
-        self._passes: list = []
+        self._passes_of: dict = {}  # thread ident -> ids of its active passes, outermost first
         self._pending: dict = {}  # frame -> [line, first seq, [weakref to node]]
         self._lock = threading.RLock()
         self._out: list = []
@@ -148,7 +179,11 @@ class Converter:
         self.handle(kind, fields)
 
     def handle(self, kind: str, fields: dict) -> list:
-        if self.threads is not None and threading.get_ident() not in self.threads:
+        if self.threads is None:
+            owners = _claims.get(threading.get_ident())
+            if owners is not None and self not in owners:
+                return []  # that thread records itself elsewhere
+        elif threading.get_ident() not in self.threads:
             return []
         handler = getattr(self, "_on_" + kind, None)
         if handler is None:
@@ -180,12 +215,27 @@ class Converter:
             return out
 
     # ------------------------------------------------------------ helpers
+    @property
+    def _passes(self) -> list:
+        """This thread's active pass ids, outermost first (threads run passes independently)."""
+        ident = threading.get_ident()
+        passes = self._passes_of.get(ident)
+        if passes is None:
+            passes = self._passes_of[ident] = []
+        return passes
+
+    def _pass_ended(self, depth: int) -> None:
+        passes = self._passes
+        del passes[depth - 1 :]
+        if not passes:
+            del self._passes_of[threading.get_ident()]  # a finished thread leaves nothing behind
+
     def _deliver(self, cls, pass_id, depth, **kw) -> None:
         ev = cls(seq=self._count, pass_id=pass_id, depth=depth, **kw)
         self._count += 1
         self._out.append(ev)
-        if self._sink is not None:
-            self._sink(ev)
+        if self.sink is not None:
+            self.sink(ev)
 
     def _snap(self, t):
         """A snapshot of a tensor or array, shared with earlier events while it cannot have changed.
@@ -197,18 +247,18 @@ class Converter:
         """
         if t is None:
             return None
-        if isinstance(t, Tensor):
-            arr, tensor_id, version = t.data, t._id, getattr(t, "_version", None)
-        else:
-            arr, tensor_id, version = t, None, None
+        arr, tensor_id = (t.data, t._id) if isinstance(t, Tensor) else (t, None)
+        version = _versions.version(arr)
         shared = self._shared.get(id(arr))
         if shared is not None and shared[0]() is arr and shared[1] == version:
             snap = shared[2]
             if snap.tensor_id == tensor_id:
                 return snap
             snap = dataclasses.replace(snap, tensor_id=tensor_id)  # another tensor on the same array
+            self.snapshot_bytes += SNAPSHOT_BYTES
         else:
             snap = snapshot(t, self.max_values)
+            self.snapshot_bytes += snapshot_bytes(snap)
         try:
             self._shared[id(arr)] = (weakref.ref(arr), version, snap)
         except TypeError:  # an array type without weak references: not shared
@@ -261,6 +311,7 @@ class Converter:
                 data=self._snap(n),
                 source=source,
                 pass_id=pass_id if is_new else None,
+                version=_versions.version(n.data),
             )
             known.add(n._id)
             self._name_of[n._id] = n.name
@@ -430,14 +481,14 @@ class Converter:
         self._deliver(E.GradsRestored, f["pass_id"], f["depth"], restored=restored)
 
     def _on_pass_finished(self, f) -> None:
-        del self._passes[f["depth"] - 1 :]
+        self._pass_ended(f["depth"])
         results = f["results"]
         if results is not None:
             results = tuple(self._snap(r) for r in results)
         self._deliver(E.PassFinished, f["pass_id"], f["depth"], results=results)
 
     def _on_error(self, f) -> None:
-        del self._passes[f["depth"] - 1 :]
+        self._pass_ended(f["depth"])
         node = f["node"]
         exc = f["error"]
         self._deliver(

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 
 from . import events as E
+from .values import format_value
 
 __all__ = [
     "HEADLINES",
@@ -29,7 +30,6 @@ __all__ = [
     "step_text",
 ]
 
-SHORT_WIDTH = 40
 LONG_WIDTH = 70
 
 
@@ -56,9 +56,9 @@ def reduction_text(ev: E.GradReduced) -> str:
     return f"reduced {tuple(ev.from_shape)} -> {tuple(ev.to_shape)}, summed over {over}"
 
 
-def headline(ev: E.Event, trace, width: int = SHORT_WIDTH) -> str:
-    """The short form of ``ev``: one line; each value at most ``width`` characters."""
-    return HEADLINES[type(ev)](ev, _Words(trace, width))
+def headline(ev: E.Event, trace) -> str:
+    """The short form of ``ev``: one line, values as diagrams show them (small arrays inline, else a summary)."""
+    return HEADLINES[type(ev)](ev, _Words(trace, LONG_WIDTH))
 
 
 def details(ev: E.Event, trace, width: int = LONG_WIDTH) -> list:
@@ -83,7 +83,8 @@ def _nodes(trace) -> dict:
 
 
 class _Words:
-    """Labels and values for one call: ``w.label(id)``, ``w.labels(ids)``, ``w.value(snapshot)``."""
+    """Labels and values for one call: ``w.label(id)``, ``w.labels(ids)``, ``w.short(snapshot)`` (short
+    form) and ``w.value(snapshot)`` (long form: NumPy's text up to ``width`` characters)."""
 
     __slots__ = ("nodes", "width")
 
@@ -99,6 +100,9 @@ class _Words:
 
     def value(self, snap) -> str:
         return "None" if snap is None else snap.format(self.width)
+
+    def short(self, snap) -> str:
+        return format_value(snap)
 
     def op(self, nid) -> str:
         info = self.nodes.get(nid)
@@ -122,17 +126,17 @@ def _pass_started(ev: E.PassStarted, w: _Words) -> str:
 
 
 def _accumulated(ev: E.GradAccumulated, w: _Words) -> str:
-    c, after = w.value(ev.contribution), w.value(ev.after)
-    math = f"{c} = {after}" if ev.before is None else f"{w.value(ev.before)} + {c} = {after}"
-    if ev.into == "grad":
-        return f"{w.label(ev.target)}.grad: {math}"
-    return f"{w.label(ev.node)} -> {w.label(ev.target)}: {math}"
+    c = w.short(ev.contribution)
+    where = f"{w.label(ev.target)}.grad" if ev.into == "grad" else f"{w.label(ev.node)} -> {w.label(ev.target)}"
+    if ev.before is None:
+        return f"{where}: {c} (first contribution)"
+    return f"{where}: {w.short(ev.before)} + {c} = {w.short(ev.after)}"
 
 
 def _pass_finished(ev: E.PassFinished, w: _Words) -> str:
     if ev.results is None:
         return f"pass {ev.pass_id} finished"
-    return f"pass {ev.pass_id} finished, returning ({', '.join(w.value(r) for r in ev.results)})"
+    return f"pass {ev.pass_id} finished, returning ({', '.join(w.short(r) for r in ev.results)})"
 
 
 def _error(ev: E.ErrorEvent, w: _Words) -> str:
@@ -147,10 +151,10 @@ HEADLINES = {
     E.NodeNamed: lambda ev, w: f"#{ev.node} is named {ev.name}",
     E.PassStarted: _pass_started,
     E.GradsSaved: lambda ev, w: f"grad() saves the .grad of {w.labels(n for n, _ in ev.saved) or 'nothing'}",
-    E.Seeded: lambda ev, w: f"seed {w.label(ev.node)} with {w.value(ev.grad)}",
-    E.NodeEntered: lambda ev, w: f"enter {w.label(ev.node)} with gradient {w.value(ev.grad)}",
+    E.Seeded: lambda ev, w: f"seed {w.label(ev.node)} with {w.short(ev.grad)}",
+    E.NodeEntered: lambda ev, w: f"enter {w.label(ev.node)} with gradient {w.short(ev.grad)}",
     E.ClosureCalled: lambda ev, w: (
-        f"{w.op(ev.node)} rule of {w.label(ev.node)} returns ({', '.join(w.value(o) for o in ev.outputs)})"
+        f"{w.op(ev.node)} rule of {w.label(ev.node)} returns ({', '.join(w.short(o) for o in ev.outputs)})"
     ),
     E.GradReduced: lambda ev, w: f"{w.label(ev.node)} -> {w.label(ev.target)}: {reduction_text(ev)}",
     E.GradAccumulated: _accumulated,

@@ -22,8 +22,9 @@ calls these functions at the same points minigrad's engine emits its events; rec
 
 Nodes are any objects (held weakly when they allow it); each gets a stable id and stands in the
 trace as a float64 CPU value read from its ``.data`` (or the ``data=`` given). Gradients may be
-numbers or NumPy arrays. With nothing recording, every call but :func:`node` returns at once;
-``node`` always notes the parents, so a recording started later still sees the whole graph.
+numbers or NumPy arrays. With nothing recording, every call returns at once (one truthiness test),
+so a node made before recording began is unknown to it: when an event first names it, it joins the
+trace as a leaf (minigrad's own tensors carry their parents and arrive whole).
 Source lines and variable names are taken from the code that *uses* the engine: frames of the
 function that calls :func:`node` and of the methods of the nodes' classes are skipped, as minigrad's
 own frames are.
@@ -129,15 +130,14 @@ def _shadow(obj, data=None, parents=(), op=None, name=None) -> Tensor:
 
 def node(obj, parents=(), op: str | None = None, name: str | None = None, data=None) -> None:
     """A new node ``obj`` made by ``op`` from ``parents`` (a leaf when there are none): ``node_created``."""
-    if shadow_of(obj) is not None:
+    if not _events.listeners or shadow_of(obj) is not None:
         return
     t = _shadow(obj, data, parents, op, name)
     convert.ENGINE_CODES.add(sys._getframe(1).f_code)
     if type(obj) not in _engine_types:
         _engine_types.add(type(obj))
         convert.ENGINE_CODES.update(_method_codes(type(obj)))
-    if _events.listeners:
-        _events.emit("node_created", node=t)
+    _events.emit("node_created", node=t)
 
 
 class _Pass:

@@ -39,7 +39,6 @@ __all__ = [
     "EVENT_TYPES",
     "BACKWARD_KINDS",
     "event_to_json",
-    "event_from_json",
 ]
 
 
@@ -62,6 +61,8 @@ class NodeInfo:
     are parent ids. ``data`` is the value at creation. ``source`` is the user's
     line that made it (None when unknown, e.g. tensors made before recording).
     ``pass_id`` is set for tensors made inside a pass (create_graph gradients).
+    ``version`` is the tensor's version counter then (in-place writes so far; an
+    in-place op such as ``add_`` is a node of its own, at the version it made).
     """
 
     id: int
@@ -76,6 +77,7 @@ class NodeInfo:
     data: Snapshot
     source: SourceLocation | None = None
     pass_id: int | None = None
+    version: int = 0
 
     @property
     def label(self) -> str:
@@ -307,8 +309,7 @@ EVENT_TYPES = {
 }
 BACKWARD_KINDS = frozenset(EVENT_TYPES) - {"node_created", "node_named"}
 
-_RECORDS = {"$snap": Snapshot, "$node": NodeInfo, "$src": SourceLocation, "$closure": ClosureInfo, "$cap": Captured}
-_TAGS = {cls: tag for tag, cls in _RECORDS.items()}
+_TAGS = {NodeInfo: "$node", SourceLocation: "$src", ClosureInfo: "$closure", Captured: "$cap"}
 
 
 def _encode(v):
@@ -326,31 +327,9 @@ def _encode(v):
     raise TypeError(f"cannot encode {type(v).__name__} in a trace")
 
 
-def _decode(v):
-    if isinstance(v, list):
-        return tuple(_decode(x) for x in v)
-    if isinstance(v, dict):
-        ((tag, body),) = v.items()
-        if tag == "$snap":
-            return Snapshot.from_json(body)
-        if tag == "$map":
-            return types.MappingProxyType({k: _decode(x) for k, x in body.items()})
-        return _RECORDS[tag](**{k: _decode(x) for k, x in body.items()})
-    return v
-
-
 def event_to_json(event: Event) -> dict:
     """A JSON-ready dict of an event: ``kind`` plus every field."""
     d = {"kind": event.kind}
     for f in fields(event):
         d[f.name] = _encode(getattr(event, f.name))
     return d
-
-
-def event_from_json(d: dict) -> Event:
-    """The event a dict from :func:`event_to_json` describes (KeyError/TypeError/ValueError when malformed)."""
-    d = dict(d)
-    cls = EVENT_TYPES.get(d.pop("kind", None))
-    if cls is None:
-        raise ValueError("unknown event kind")
-    return cls(**{k: _decode(v) for k, v in d.items()})

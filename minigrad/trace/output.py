@@ -10,7 +10,9 @@ from __future__ import annotations
 import io
 import sys
 import threading
+from collections import deque
 from contextlib import contextmanager
+from itertools import islice
 
 __all__ = ["OutputCapture", "capture_thread_output"]
 
@@ -23,7 +25,7 @@ class OutputCapture:
     """
 
     def __init__(self, on_write=None, max_chars: int = 4_000_000):
-        self._chunks: list = []
+        self._chunks: deque = deque()
         self._lock = threading.Lock()
         self._chars = 0
         self._dropped = 0
@@ -37,7 +39,7 @@ class OutputCapture:
             self._chunks.append((stream, text))
             self._chars += len(text)
             while self._chars > self.max_chars and len(self._chunks) > 1:
-                _, old = self._chunks.pop(0)
+                _, old = self._chunks.popleft()
                 self._chars -= len(old)
                 self._dropped += 1
         if self.on_write is not None:
@@ -52,7 +54,7 @@ class OutputCapture:
     def chunks_since(self, index: int) -> list:
         """Chunks written after the first ``index`` ones (those already dropped are skipped)."""
         with self._lock:
-            return list(self._chunks[max(0, index - self._dropped) :])
+            return list(islice(self._chunks, max(0, index - self._dropped), None))
 
     def text(self, stream: str | None = None) -> str:
         """Everything kept, or only one stream's text."""

@@ -8,6 +8,7 @@ for GPU tensors only the summary scalars and the first values cross to the host.
 
 from __future__ import annotations
 
+import base64
 import math
 from dataclasses import dataclass
 
@@ -29,6 +30,8 @@ class Snapshot:
     ``values`` is a read-only NumPy array when the tensor had at most the
     recorder's ``max_values`` elements, else ``None`` and ``stats`` is set.
     ``tensor_id`` is the id of the tensor it was taken from (None when unknown).
+    ``dropped``: only shape, dtype and device were kept (the recording went over
+    its memory budget); ``stats`` is then empty.
     """
 
     shape: tuple
@@ -37,6 +40,7 @@ class Snapshot:
     values: np.ndarray | None
     stats: Stats | None = None
     tensor_id: int | None = None
+    dropped: bool = False
 
     @property
     def summarised(self) -> bool:
@@ -49,6 +53,11 @@ class Snapshot:
 
     def array(self) -> np.ndarray:
         """The full values; a ValueError naming the shape when only a summary was kept."""
+        if self.dropped:
+            raise ValueError(
+                f"the value of shape {shape_str(self.shape)} was dropped: the recording went over its memory "
+                "budget; record with a larger max_bytes to keep it"
+            )
         if self.values is None:
             raise ValueError(
                 f"snapshot of shape {shape_str(self.shape)} was summarised (more values than the recorder's "
@@ -77,6 +86,8 @@ class Snapshot:
                 return text
         s = self.describe()
         parts = [f"{self.dtype}{shape_str(self.shape)}"]
+        if self.dropped:
+            parts.append("(value dropped: over the recording's memory budget)")
         if s.min is not None:
             parts.append(f"min={s.min:.4g} max={s.max:.4g} mean={s.mean:.4g} norm={s.norm:.4g}")
         if s.nan_count:
@@ -88,12 +99,13 @@ class Snapshot:
     def __eq__(self, other) -> bool:
         if not isinstance(other, Snapshot):
             return NotImplemented
-        if (self.shape, self.dtype, self.device, self.tensor_id, self.stats) != (
+        if (self.shape, self.dtype, self.device, self.tensor_id, self.stats, self.dropped) != (
             other.shape,
             other.dtype,
             other.device,
             other.tensor_id,
             other.stats,
+            other.dropped,
         ):
             return False
         if (self.values is None) != (other.values is None):
@@ -104,9 +116,13 @@ class Snapshot:
 
     # ------------------------------------------------------------ JSON
     def to_json(self) -> dict:
+        """A JSON-ready dict (trace format version 2: values as base64 of their little-endian bytes)."""
         d = {"shape": list(self.shape), "dtype": self.dtype, "device": self.device}
         if self.values is not None:
-            d["values"] = self.values.tolist()
+            little = np.ascontiguousarray(self.values, dtype=self.values.dtype.newbyteorder("<"))
+            d["b64"] = base64.b64encode(little.tobytes()).decode("ascii")
+        elif self.dropped:
+            d["dropped"] = True
         else:
             s = self.stats
             d["stats"] = {
@@ -124,16 +140,33 @@ class Snapshot:
 
     @classmethod
     def from_json(cls, d: dict) -> Snapshot:
-        shape = tuple(int(n) for n in d["shape"])
-        values = None
-        stats = None
-        if "values" in d:
-            values = np.array(d["values"], dtype=np.dtype(d["dtype"])).reshape(shape)
-            values.flags.writeable = False
-        else:
-            s = d["stats"]
-            stats = Stats(s["min"], s["max"], s["mean"], s["norm"], s["nan_count"], s["inf_count"], tuple(s["head"]))
-        return cls(shape, d["dtype"], d["device"], values, stats, d.get("tensor_id"))
+        """The snapshot a dict from :meth:`to_json` (or a version 1 file) describes; every field is
+        checked (:class:`~minigrad.trace.schema.SchemaError`, a ValueError, when one is wrong)."""
+        from .schema import snapshot_from_json
+
+        return snapshot_from_json(d)
+
+
+DROPPED_STATS = Stats(None, None, None, None, 0, 0, ())
+_outlines: dict = {}  # (shape, dtype, device) -> the one dropped Snapshot of that kind
+
+
+def outline(snap: Snapshot) -> Snapshot:
+    """The snapshot with its values and statistics dropped (shared by every value of its shape and dtype)."""
+    if snap.dropped:
+        return snap
+    key = (snap.shape, snap.dtype, snap.device)
+    out = _outlines.get(key)
+    if out is None:
+        out = _outlines[key] = Snapshot(snap.shape, snap.dtype, snap.device, None, DROPPED_STATS, None, True)
+    return out
+
+
+def summary_of(snap: Snapshot) -> Snapshot:
+    """The snapshot with its full values replaced by their summary (itself when already summarised)."""
+    if snap.values is None:
+        return snap
+    return Snapshot(snap.shape, snap.dtype, snap.device, None, summarise(snap.values), snap.tensor_id)
 
 
 _names: dict = {}  # dtype or Device -> its string (str(dtype) is slow in NumPy)

@@ -8,15 +8,17 @@ save stack); ``State`` is its immutable picture after a given event.
 from __future__ import annotations
 
 import types
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
 from . import events as E
+from .chunked import ChunkedMap
 from .snapshot import Snapshot
 from .status import NodeStatus
 
-__all__ = ["NodeState", "PassState", "SavedGrads", "State", "Replay", "APPLY"]
+__all__ = ["NodeState", "NodeStates", "PassState", "SavedGrads", "State", "Replay", "APPLY"]
 
 
 @dataclass(frozen=True)
@@ -70,18 +72,57 @@ class State:
     none is active (statuses and pass gradients refer to it). ``current_node`` and
     ``current_edge`` ((source, target) ids) are what the event is about.
     ``passes`` are the active passes, outermost first; ``save_stack`` grad()'s
-    stashes, outermost first; ``error`` the last error event of the shown pass.
+    stashes, outermost first; ``error`` the last error event of the shown pass;
+    ``dropped``: a sentence when the recording's memory budget reduced this step's
+    values (to summaries, or to an outline without values), else None.
     """
 
     step: int
     event: E.Event | None
-    nodes: types.MappingProxyType
+    nodes: Mapping
     current_node: int | None
     current_edge: tuple | None
     shown_pass: int | None
     passes: tuple
     save_stack: tuple
     error: E.ErrorEvent | None
+    dropped: str | None = None
+
+
+class NodeStates(Mapping):
+    """node id -> :class:`NodeState`, read-only, built on access from the replay's shared maps
+    (a State costs what its maps' chunk tables cost, not one record per node)."""
+
+    __slots__ = ("_data", "_grad", "_pass_grad", "_status", "_freed")
+
+    def __init__(self, data, grad, pass_grad, status, freed):
+        self._data, self._grad, self._pass_grad, self._status, self._freed = data, grad, pass_grad, status, freed
+
+    def __getitem__(self, nid) -> NodeState:
+        data = self._data[nid]
+        return NodeState(
+            nid,
+            data,
+            self._grad.get(nid),
+            self._pass_grad.get(nid),
+            self._status.get(nid, NodeStatus.UNTOUCHED),
+            nid in self._freed,
+        )
+
+    def __iter__(self):
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __contains__(self, nid) -> bool:
+        return nid in self._data
+
+    def __repr__(self) -> str:
+        return f"<NodeStates of {len(self)} nodes>"
+
+
+_EMPTY = ChunkedMap()
 
 
 def _add(a: Snapshot, b: Snapshot) -> Snapshot:
@@ -97,31 +138,51 @@ class Replay:
     """Mutable replay model; ``apply(event)`` advances it, ``state(step, event)`` pictures it."""
 
     def __init__(self):
-        self.data: dict = {}
-        self.grad: dict = {}
-        self.pass_grad: dict = {}  # pass_id -> {node id -> Snapshot}
-        self.status: dict = {}  # pass_id -> {node id -> status}
+        self.data = ChunkedMap()  # node id -> Snapshot
+        self.grad = ChunkedMap()  # node id -> Snapshot or None
+        self.pass_grad: dict = {}  # pass_id -> ChunkedMap(node id -> Snapshot)
+        self.status: dict = {}  # pass_id -> ChunkedMap(node id -> NodeStatus)
         self.errors: dict = {}  # pass_id -> ErrorEvent
-        self.freed: set = set()
+        self.freed = ChunkedMap()  # node id -> True
         self.passes: list = []
         self.save_stack: list = []
         self.last_pass: int | None = None
 
+    @property
+    def size(self) -> int:
+        """The cost of one copy, in chunk-table slots."""
+        maps = (self.data, self.grad, self.freed, *self.pass_grad.values(), *self.status.values())
+        return sum(m.chunk_count for m in maps)
+
     def copy(self) -> Replay:
+        """A copy sharing every unchanged chunk with this one."""
         r = Replay.__new__(Replay)
-        r.data = dict(self.data)
-        r.grad = dict(self.grad)
-        r.pass_grad = {k: dict(v) for k, v in self.pass_grad.items()}
-        r.status = {k: dict(v) for k, v in self.status.items()}
+        r.data = self.data.copy()
+        r.grad = self.grad.copy()
+        r.pass_grad = {k: v.copy() for k, v in self.pass_grad.items()}
+        r.status = {k: v.copy() for k, v in self.status.items()}
         r.errors = dict(self.errors)
-        r.freed = set(self.freed)
+        r.freed = self.freed.copy()
         r.passes = list(self.passes)
         r.save_stack = list(self.save_stack)
         r.last_pass = self.last_pass
         return r
 
+    @staticmethod
+    def _buffer(per_pass: dict, pass_id) -> ChunkedMap:
+        m = per_pass.get(pass_id)
+        if m is None:
+            m = per_pass[pass_id] = ChunkedMap()
+        return m
+
     def _end_pass(self, pass_id: int, depth: int) -> None:
-        self.passes = [p for p in self.passes if p.depth < depth]
+        """Drop the pass and the passes nested in it; another thread's pass (in a trace of every
+        thread) started after it at its depth or above stays."""
+        at = next((i for i, p in enumerate(self.passes) if p.pass_id == pass_id), None)
+        if at is None:
+            self.passes = [p for p in self.passes if p.depth < depth]
+        else:
+            self.passes = self.passes[:at] + [p for p in self.passes[at + 1 :] if p.depth <= depth]
         self.last_pass = pass_id
 
     def apply(self, ev: E.Event) -> None:
@@ -135,12 +196,13 @@ class Replay:
     def _pass_started(self, ev: E.PassStarted) -> None:
         self.passes = [p for p in self.passes if p.depth < ev.depth]
         self.passes.append(PassState(ev.pass_id, ev.pass_kind, ev.depth, ev.roots, ev.inputs, ev.options))
-        self.pass_grad[ev.pass_id] = {}
-        self.status[ev.pass_id] = {}
+        self.pass_grad[ev.pass_id] = ChunkedMap()
+        self.status[ev.pass_id] = ChunkedMap()
         # keep only the passes a viewer can still show: the active ones and the latest
         live = {p.pass_id for p in self.passes}
-        for old in [k for k in self.status if k not in live]:
-            del self.status[old], self.pass_grad[old]
+        for old in [k for k in {**self.status, **self.pass_grad} if k not in live]:
+            self.status.pop(old, None)
+            self.pass_grad.pop(old, None)
             self.errors.pop(old, None)
 
     def _grads_saved(self, ev: E.GradsSaved) -> None:
@@ -149,14 +211,14 @@ class Replay:
         self.save_stack.append(SavedGrads(ev.pass_id, ev.depth, ev.saved, ev.edges))
 
     def _seeded(self, ev: E.Seeded) -> None:
-        buf = self.pass_grad.setdefault(ev.pass_id, {})
+        buf = self._buffer(self.pass_grad, ev.pass_id)
         prev = buf.get(ev.node)
         buf[ev.node] = ev.grad if prev is None else _add(prev, ev.grad)
-        self.status.setdefault(ev.pass_id, {})[ev.node] = NodeStatus.PENDING
+        self._buffer(self.status, ev.pass_id)[ev.node] = NodeStatus.PENDING
 
     def _node_entered(self, ev: E.NodeEntered) -> None:
-        self.pass_grad.setdefault(ev.pass_id, {})[ev.node] = ev.grad
-        self.status.setdefault(ev.pass_id, {})[ev.node] = NodeStatus.ACTIVE
+        self._buffer(self.pass_grad, ev.pass_id)[ev.node] = ev.grad
+        self._buffer(self.status, ev.pass_id)[ev.node] = NodeStatus.ACTIVE
         if ev.data is not None:
             self.data[ev.node] = ev.data
 
@@ -164,16 +226,17 @@ class Replay:
         if ev.into == "grad":
             self.grad[ev.target] = ev.after
             return
-        self.pass_grad.setdefault(ev.pass_id, {})[ev.target] = ev.after
-        st = self.status.setdefault(ev.pass_id, {})
+        self._buffer(self.pass_grad, ev.pass_id)[ev.target] = ev.after
+        st = self._buffer(self.status, ev.pass_id)
         if st.get(ev.target, NodeStatus.UNTOUCHED) == NodeStatus.UNTOUCHED:
             st[ev.target] = NodeStatus.PENDING
 
     def _node_finished(self, ev: E.NodeFinished) -> None:
-        self.status.setdefault(ev.pass_id, {})[ev.node] = NodeStatus.DONE
+        self._buffer(self.status, ev.pass_id)[ev.node] = NodeStatus.DONE
 
     def _graph_freed(self, ev: E.GraphFreed) -> None:
-        self.freed.update(ev.nodes)
+        for nid in ev.nodes:
+            self.freed[nid] = True
 
     def _grads_restored(self, ev: E.GradsRestored) -> None:
         for nid, g in ev.restored:
@@ -188,7 +251,7 @@ class Replay:
 
     def _error(self, ev: E.ErrorEvent) -> None:
         if ev.node is not None:
-            self.status.setdefault(ev.pass_id, {})[ev.node] = NodeStatus.FAILED
+            self._buffer(self.status, ev.pass_id)[ev.node] = NodeStatus.FAILED
         self.errors[ev.pass_id] = ev
         self._end_pass(ev.pass_id, ev.depth)
 
@@ -196,15 +259,11 @@ class Replay:
         """Events that change no value, status or stack (names live in ``Trace.nodes``)."""
 
     def state(self, step: int, ev: E.Event | None) -> State:
+        """The immutable picture after ``ev`` (step ``step``); later ``apply`` calls do not change it."""
         shown = self.passes[-1].pass_id if self.passes else self.last_pass
-        buf = self.pass_grad.get(shown, {})
-        status = self.status.get(shown, {})
-        nodes = {
-            nid: NodeState(
-                nid, data, self.grad.get(nid), buf.get(nid), status.get(nid, NodeStatus.UNTOUCHED), nid in self.freed
-            )
-            for nid, data in self.data.items()
-        }
+        buf = self.pass_grad.get(shown, _EMPTY).copy()
+        status = self.status.get(shown, _EMPTY).copy()
+        nodes = NodeStates(self.data.copy(), self.grad.copy(), buf, status, self.freed.copy())
         current_node = ev.node_id if ev is not None else None
         current_edge = None
         if isinstance(ev, E.GradReduced) or (isinstance(ev, E.GradAccumulated) and ev.into == "pass"):
@@ -212,7 +271,7 @@ class Replay:
         return State(
             step=step,
             event=ev,
-            nodes=types.MappingProxyType(nodes),
+            nodes=nodes,
             current_node=current_node,
             current_edge=current_edge,
             shown_pass=shown,

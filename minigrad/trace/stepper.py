@@ -26,7 +26,8 @@ import traceback
 
 from .. import _events
 from .breakpoints import Breakpoint, HitCounter
-from .convert import Converter
+from .budget import DEFAULT_MAX_BYTES, Budget
+from .convert import Converter, claim_thread, release_thread
 from .output import OutputCapture, capture_thread_output
 from .snapshot import DEFAULT_MAX_VALUES
 from .trace import Trace
@@ -58,7 +59,8 @@ class Stepper:
     (the callable's return value).
 
     ``start_paused``: pause at the first event (else run to a breakpoint).
-    ``max_values``, ``sources``, ``names``: as for :func:`minigrad.trace.record`.
+    ``max_values``, ``max_bytes``, ``sources``, ``names``: as for :func:`minigrad.trace.record`
+    (``trace.budget_message`` says what the memory budget dropped, or None).
     """
 
     def __init__(
@@ -68,6 +70,7 @@ class Stepper:
         *,
         start_paused: bool = True,
         max_values: int = DEFAULT_MAX_VALUES,
+        max_bytes: int = DEFAULT_MAX_BYTES,
         sources: bool = True,
         names: bool = True,
         breakpoints=(),
@@ -103,9 +106,9 @@ class Stepper:
         self._released = False
         self._stopping = False
         self._thread: threading.Thread | None = None
-        self._converter = Converter(
-            self.trace.append, max_values=max_values, sources=sources, names=names, threads=set()
-        )
+        self._converter = Converter(max_values=max_values, sources=sources, names=names, threads=set())
+        self._budget = Budget(self.trace, self._converter, max_bytes)
+        self._converter.sink = self._budget.append
 
     # ------------------------------------------------------------ life cycle
     def start(self) -> Stepper:
@@ -271,6 +274,7 @@ class Stepper:
     def _work(self) -> None:
         ident = threading.get_ident()
         self._converter.threads.add(ident)
+        claim_thread(self._converter, ident)
         _events.add_listener(self._listener)
         status = "stopped"
         try:
@@ -310,6 +314,7 @@ class Stepper:
 
     def _finish(self, status: str) -> None:
         _events.remove_listener(self._listener)
+        release_thread(self._converter)
         self._converter.flush()
         with self._cond:
             if self._stopping and status == "finished":

@@ -1,27 +1,23 @@
 """Trace: the recorded events of a run, its graph, and its state at any step.
 
-Saved as JSON Lines: a header line ``{"format": "minigrad-trace", "version": N, ...}``
-then one event per line (see :func:`~minigrad.trace.events.event_to_json`).
+Saved as JSON Lines (see :mod:`~minigrad.trace.files`): a header line
+``{"format": "minigrad-trace", "version": N, ...}`` then one event per line.
 """
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
-import json
 import threading
 
+from ..safeio import DEFAULT_MAX_BYTES
 from . import events as E
+from .files import FORMAT_NAME, SCHEMA_VERSION, TraceFormatError, read_trace, write_trace
 from .state import Replay, State
 
 __all__ = ["Trace", "TraceFormatError", "SCHEMA_VERSION", "FORMAT_NAME"]
 
-SCHEMA_VERSION = 1
-FORMAT_NAME = "minigrad-trace"
-_CHECKPOINT_EVERY = 256
-
-
-class TraceFormatError(ValueError):
-    """A trace file is not a minigrad trace, has another schema version, or is damaged."""
+_CHECKPOINT_EVERY = 256  # least events between two replay checkpoints
 
 
 class Trace:
@@ -31,6 +27,10 @@ class Trace:
     latest known name. A Trace may grow while it is read (a running Stepper);
     appending is thread-safe and readers see a consistent prefix.
     ``meta`` holds free-form facts about the run (script, argv, options).
+    ``summarised_before`` / ``outlined_before``: when a recording's memory budget
+    was reached, the events before these indices hold summaries / outlines only
+    (see :mod:`~minigrad.trace.budget`), and ``budget_message`` says so in one
+    sentence; None otherwise.
     """
 
     def __init__(self, events=(), meta=None):
@@ -39,6 +39,11 @@ class Trace:
         self.meta: dict = dict(meta or {})
         self._lock = threading.Lock()
         self._checkpoints: dict = {0: Replay()}  # index -> replay model after events[:index]
+        self._checkpoint_at: list = [0]  # the indices of _checkpoints, sorted
+        self._generation = 0  # bumped by rewrite(): checkpoints replayed from older events are not kept
+        self.summarised_before: int | None = None
+        self.outlined_before: int | None = None
+        self.budget_message: str | None = None
         for ev in events:
             self.append(ev)
 
@@ -75,6 +80,35 @@ class Trace:
                 self.nodes[ev.node] = dataclasses.replace(self.nodes[ev.node], name=ev.name)
             self.events.append(ev)
 
+    def rewrite(self, start: int, stop: int, fn) -> None:
+        """Replace ``events[start:stop]`` by ``fn(event)`` each (same kinds and seqs, other values);
+        node records follow, keeping their latest names. Replay checkpoints are dropped."""
+        with self._lock:
+            for i in range(start, stop):
+                ev = self.events[i]
+                new = fn(ev)
+                if new is ev:
+                    continue
+                self.events[i] = new
+                if isinstance(new, E.NodeCreated) and new.node in self.nodes:
+                    self.nodes[new.node] = dataclasses.replace(new.info, name=self.nodes[new.node].name)
+            self._checkpoints = {0: Replay()}
+            self._checkpoint_at = [0]
+            self._generation += 1
+
+    def _dropped(self, step: int) -> str | None:
+        if self.outlined_before is not None and step < self.outlined_before:
+            return (
+                f"step {step} is in the outline of the recording (events 0..{self.outlined_before - 1}): its "
+                "values were dropped to keep the recording within its memory budget (record(max_bytes=...))"
+            )
+        if self.summarised_before is not None:
+            return (
+                f"values at step {step} are summaries (min/max/mean/norm) only: the recording reached its "
+                f"memory budget at event {self.summarised_before} (record(max_bytes=...))"
+            )
+        return None
+
     # ------------------------------------------------------------ queries
     def node(self, key) -> E.NodeInfo:
         """A node by id, or by name/label (the most recent node with it); KeyError naming it otherwise."""
@@ -97,62 +131,44 @@ class Trace:
         ]
 
     def state_at(self, step: int) -> State:
-        """The state right after event ``step`` (negative counts from the end), from the events alone."""
+        """The state right after event ``step`` (negative counts from the end), from the events alone.
+
+        The state is replayed from the nearest checkpoint before it. Checkpoints share
+        unchanged values with each other (see :mod:`~minigrad.trace.chunked`), and
+        one is kept only after at least as many events as its copy costs, so the
+        memory they take grows with the number of events, not with its square.
+        """
         events = self.events
         n = len(events)
         if not -n <= step < n:
             raise IndexError(f"step {step} out of range for a trace of {n} events")
         step %= n
         with self._lock:
-            base = max(i for i in self._checkpoints if i <= step + 1)
-            replay = self._checkpoints[base].copy()
-        for i in range(base, step + 1):
+            last = self._checkpoint_at[bisect.bisect_right(self._checkpoint_at, step + 1) - 1]
+            replay = self._checkpoints[last].copy()
+            generation = self._generation
+        for i in range(last, step + 1):
             replay.apply(events[i])
-            if (i + 1) % _CHECKPOINT_EVERY == 0:
+            done = i + 1
+            if done % _CHECKPOINT_EVERY == 0 and done - last >= max(_CHECKPOINT_EVERY, replay.size):
                 with self._lock:
-                    self._checkpoints.setdefault(i + 1, replay.copy())
-        return replay.state(step, events[step])
+                    if done not in self._checkpoints and generation == self._generation:
+                        self._checkpoints[done] = replay.copy()
+                        bisect.insort(self._checkpoint_at, done)
+                last = done
+        state = replay.state(step, events[step])
+        dropped = self._dropped(step)
+        return state if dropped is None else dataclasses.replace(state, dropped=dropped)
 
     # ------------------------------------------------------------ files
     def save(self, path) -> None:
-        """Write the trace as JSON Lines (header line, then one event per line)."""
-        header = {"format": FORMAT_NAME, "version": SCHEMA_VERSION, "meta": self.meta, "events": len(self.events)}
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(json.dumps(header, default=str) + "\n")
-            for ev in list(self.events):
-                fh.write(json.dumps(E.event_to_json(ev)) + "\n")
+        """Write the trace as JSON Lines (header line, then one event per line; values as base64),
+        gzip-compressed when ``path`` ends ``.gz``."""
+        write_trace(self, path)
 
     @classmethod
-    def load(cls, path) -> Trace:
-        """Read a trace written by :meth:`save`; :class:`TraceFormatError` naming the line when it cannot."""
-        with open(path, encoding="utf-8") as fh:
-            first = fh.readline()
-            try:
-                header = json.loads(first)
-            except json.JSONDecodeError as exc:
-                raise TraceFormatError(f"{path}: line 1: not a minigrad trace header ({exc.msg})") from None
-            if not isinstance(header, dict) or header.get("format") != FORMAT_NAME:
-                raise TraceFormatError(f"{path}: line 1: not a minigrad trace (no '{FORMAT_NAME}' header)")
-            if header.get("version") != SCHEMA_VERSION:
-                raise TraceFormatError(
-                    f"{path}: line 1: trace schema version {header.get('version')!r} is not supported "
-                    f"(this minigrad reads version {SCHEMA_VERSION})"
-                )
-            trace = cls(meta=header.get("meta") or {})
-            for lineno, line in enumerate(fh, start=2):
-                if not line.strip():
-                    continue
-                try:
-                    ev = E.event_from_json(json.loads(line))
-                    trace.append(ev)
-                except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError) as exc:
-                    raise TraceFormatError(
-                        f"{path}: line {lineno}: damaged event ({type(exc).__name__}: {exc})"
-                    ) from None
-        expected = header.get("events")
-        if expected is not None and expected != len(trace.events):
-            raise TraceFormatError(
-                f"{path}: line {len(trace.events) + 2}: file ends after {len(trace.events)} events, "
-                f"the header announced {expected} (truncated?)"
-            )
-        return trace
+    def load(cls, path, max_bytes: int = DEFAULT_MAX_BYTES) -> Trace:
+        """Read a trace written by :meth:`save` (format version 1 or 2, gzip or not), checking every
+        field; :class:`TraceFormatError` naming the line when it cannot, or when the file would
+        expand beyond ``max_bytes`` bytes."""
+        return read_trace(cls, path, max_bytes)

@@ -9,6 +9,7 @@ labels so rows can be coloured; every node also gets a ``class`` attribute
 from __future__ import annotations
 
 from ..trace.status import NodeStatus
+from ..trace.values import format_value
 from .model import VGraph, VNode
 from .options import Options
 from .style import (
@@ -21,7 +22,6 @@ from .style import (
     SAVED_FILL,
     STATE_STYLE,
 )
-from .values import format_value
 
 __all__ = ["DiagramWriter", "to_dot", "html_escape", "quote"]
 

@@ -17,9 +17,9 @@ from collections import Counter
 from ..trace import events as E
 from ..trace.describe import headline, step_text
 from ..trace.status import NodeStatus
+from ..trace.values import format_value
 from .model import VGraph, VNode, select_nodes
 from .options import Options
-from .values import format_value
 
 __all__ = ["TraceIndex", "graph_at_step"]
 

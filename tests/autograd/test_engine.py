@@ -79,10 +79,18 @@ def test_freeing_drops_closures_and_captured_values():
     x = mg.tensor([1.0, 2.0], requires_grad=True)
     h = x * 2
     y = (h * h).sum()
-    closure_ref = weakref.ref(y._backward)
+    closure_ref = weakref.ref(y._parents[0]._backward)  # h * h saved h
     y.backward()
     gc.collect()
     assert closure_ref() is None
+
+
+def test_graph_that_saved_nothing_runs_twice_as_in_torch():
+    a = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = (a + 1).sum()
+    y.backward()
+    y.backward()
+    np.testing.assert_allclose(a.grad.numpy(), [2.0, 2.0])
 
 
 def test_deep_chain_at_default_recursion_limit():

@@ -324,3 +324,68 @@ def test_graph_of_a_function_is_freed_and_has_no_cycles():
     y.sum().backward()
     with pytest.raises(RuntimeError, match="backward through the graph a second time"):
         y.sum().backward()
+
+
+def test_once_differentiable_matches_torch():
+    torch = pytest.importorskip("torch")
+    from torch.autograd.function import once_differentiable as torch_once
+
+    from minigrad.autograd.function import once_differentiable
+
+    def square(lib, decorator):
+        class Sq(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x * x
+
+            @staticmethod
+            @decorator
+            def backward(ctx, g):
+                (x,) = ctx.saved_tensors
+                seen.append(lib.is_grad_enabled())
+                return 2 * x * g
+
+        return Sq
+
+    results = []
+    for lib, decorator in ((mg, once_differentiable), (torch, torch_once)):
+        seen = []
+        sq = square(lib, decorator)
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        (plain,) = lib.autograd.grad(sq.apply(x).sum(), x, create_graph=True)
+        v = lib.ones(2, requires_grad=True)
+        (g,) = lib.autograd.grad(sq.apply(x), x, v, create_graph=True)
+        with pytest.raises(RuntimeError, match="trying to differentiate twice a function that was marked with"):
+            g.sum().backward()
+        results.append((plain.tolist(), plain.requires_grad, g.tolist(), g.requires_grad, seen))
+    assert results[0] == results[1]
+
+
+def test_several_outputs_call_backward_once_with_every_gradient_as_torch():
+    torch = pytest.importorskip("torch")
+    results = []
+    for lib in (mg, torch):
+
+        class Split(lib.autograd.Function):
+            calls = []
+
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                ctx.calls = Split.calls
+                return x * 2, x * 3
+
+            @staticmethod
+            def backward(ctx, ga, gb):
+                ctx.calls.append((ga.tolist(), gb.tolist()))
+                (x,) = ctx.saved_tensors
+                return ga * gb * x  # not linear in the gradients: one call with both differs from a sum
+
+        x = lib.tensor([1.0, 2.0], requires_grad=True, dtype=lib.float64)
+        a, b = Split.apply(x)
+        ((a * 5).sum() + (b * b).sum()).backward()
+        a2, _ = Split.apply(x)
+        (ga_only,) = lib.autograd.grad(a2.sum(), x)
+        results.append((Split.calls, x.grad.tolist(), ga_only.tolist(), a.grad_fn.name().removesuffix("0")))
+    assert results[0] == results[1]

@@ -154,3 +154,59 @@ def test_backward_respects_create_graph_not_the_callers_mode():
         (g,) = mg.autograd.grad(y, x, create_graph=True)
         assert not is_grad_enabled()  # the pass's own mode was restored
     assert g.requires_grad  # create_graph records the pass even inside no_grad
+
+
+def test_inference_tensors_refuse_later_autograd_use_as_in_torch():
+    torch = pytest.importorskip("torch")
+    outcomes = []
+    for lib in (mg, torch):
+        with lib.inference_mode():
+            a = lib.ones(2)
+            b = a * 2
+            b.add_(1)  # in place inside the mode is fine
+        w = lib.ones(2, requires_grad=True)
+        row = [a.is_inference(), b.is_inference(), a.clone().is_inference(), (b * 3).tolist()]
+        attempts = (
+            lambda a, w: a * w,
+            lambda a, w: a.add_(1),
+            lambda a, w: a.requires_grad_(),
+            lambda a, w: a.__setitem__(0, 1.0),
+        )
+        for attempt in attempts:
+            try:
+                attempt(a, w)
+                row.append(None)
+            except RuntimeError as exc:
+                row.append(str(exc).replace("torch.", "minigrad.").split(" (Triggered")[0])
+        with lib.no_grad():
+            with pytest.raises(RuntimeError, match="Inplace update to inference tensor outside InferenceMode"):
+                a.mul_(2)
+        row.append((a.clone() * w).sum().requires_grad)
+        outcomes.append(row)
+    assert outcomes[0] == outcomes[1]
+
+
+def test_set_grad_enabled_as_function_and_context_as_in_torch():
+    torch = pytest.importorskip("torch")
+    seen = []
+    for lib in (mg, torch):
+        x = lib.ones(2, requires_grad=True)
+        row = []
+        lib.set_grad_enabled(False)
+        row.append((x * 2).requires_grad)
+        lib.set_grad_enabled(True)
+        row.append((x * 2).requires_grad)
+        with lib.set_grad_enabled(False):
+            row.append((x * 2).requires_grad)
+            with lib.set_grad_enabled(True):
+                row.append((x * 2).requires_grad)
+            row.append(lib.is_grad_enabled())
+        row.append(lib.is_grad_enabled())
+
+        @lib.set_grad_enabled(False)
+        def f(t):
+            return (t * 2).requires_grad
+
+        row.append((f(x), lib.is_grad_enabled()))
+        seen.append(row)
+    assert seen[0] == seen[1]

@@ -87,7 +87,7 @@ def test_hook_that_changes_shape_dtype_or_returns_junk():
         grad((z * 2).sum(), z)
 
 
-def test_retain_grad_keeps_non_leaf_grad_in_backward_only():
+def test_retain_grad_keeps_non_leaf_grad_in_every_pass_as_torch():
     x = mg.tensor([1.0, 2.0], requires_grad=True)
     h = x * 3
     assert not h.retains_grad and not x.retains_grad
@@ -95,10 +95,10 @@ def test_retain_grad_keeps_non_leaf_grad_in_backward_only():
     x.retain_grad()  # no-op on a leaf
     assert h.retains_grad and not x.retains_grad
     y = (h * h).sum()
-    grad(y, x, retain_graph=True)
-    assert h.grad is None  # grad() never writes .grad
-    y.backward()
+    grad(y, x, retain_graph=True)  # as in PyTorch, grad() fills .grad of retain_grad non-leaves on its way
     np.testing.assert_allclose(h.grad.numpy(), [6.0, 12.0])
+    y.backward()
+    np.testing.assert_allclose(h.grad.numpy(), [12.0, 24.0])
     other = (x * 5).sum()
     other.backward()
     assert other.grad is None  # not retained
@@ -117,3 +117,22 @@ def test_hook_replacement_feeds_the_rest_of_the_pass():
     (h * h).sum().backward()
     assert h.grad.tolist() == [1.0, 1.0]
     assert x.grad.tolist() == [3.0, 3.0]
+
+
+def test_retain_grad_in_grad_and_backward_inputs_matches_torch():
+    torch = pytest.importorskip("torch")
+    seen = []
+    for lib in (mg, torch):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        h = x * 2
+        h.retain_grad()
+        k = h * 1
+        k.retain_grad()
+        y = (h * k).sum()
+        lib.autograd.grad(y, x, retain_graph=True)
+        after_grad_x = (h.grad.tolist(), k.grad.tolist())
+        lib.autograd.grad(y, h, retain_graph=True)
+        after_grad_h = (h.grad.tolist(), k.grad.tolist())
+        y.backward(inputs=[x])
+        seen.append((after_grad_x, after_grad_h, h.grad.tolist(), k.grad.tolist(), x.grad.tolist()))
+    assert seen[0] == seen[1]

@@ -6,16 +6,16 @@ from minigrad.course import find_lesson, run_checks
 from minigrad.course.expect import expect_close, expect_len, expect_type
 
 
-def failures(tmp_path, number, source):
+def failures(tmp_path, number, source, exercise=1):
     lesson = find_lesson(number)
-    path = tmp_path / lesson.references[0].name
+    path = tmp_path / lesson.references[exercise - 1].name
     path.write_text(source)
     results = run_checks(lesson, exercise_dir=tmp_path)
     return [r for r in results if r.exercise == path.stem and not r.passed]
 
 
 def test_a_wrong_result_names_the_function_and_what_it_returned(tmp_path):
-    # lesson 4.1 answered with the gradients read after they were restored (None): the check calls .numpy()
+    # lesson 4.2 answered with the gradients read after they were restored (None): the check calls .numpy()
     wrong = (
         "def grad_via_backward(output, inputs):\n"
         "    output.backward(inputs=list(inputs), retain_graph=True)\n"
@@ -23,7 +23,7 @@ def test_a_wrong_result_names_the_function_and_what_it_returned(tmp_path):
         "        t.grad = None\n"
         "    return tuple(t.grad for t in inputs)\n"
     )
-    failed = failures(tmp_path, 4, wrong)
+    failed = failures(tmp_path, 4, wrong, exercise=2)
     assert failed
     text = failed[0].explain()
     assert text.startswith("your grad_via_backward() returned (None, None)"), text

@@ -43,8 +43,8 @@ def placement_check(device_name: str):
         if isinstance(x, Tensor):
             assert x.device == dev, f"tensor on {x.device}, expected {dev}"
             assert type(x.data) is array_type, f"tensor on {dev} holds a {type(x.data).__name__}"
-            if x.grad is not None:
-                check(x.grad)
+            if x._grad is not None:  # not .grad: non-leaf tensors are checked too
+                check(x._grad)
         else:
             assert type(x) is array_type, f"state array is a {type(x).__name__}, expected {array_type.__name__}"
 

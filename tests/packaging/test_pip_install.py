@@ -88,3 +88,8 @@ def test_the_wheel_carries_the_lessons_and_lesson_1_runs_from_a_fresh_venv(tmp_p
     assert "checks passed" in passing and "FAIL" not in passing and "TODO" not in passing
     assert "done (" in run([minigrad, "lesson", "progress"], home, env).stdout
     assert not list(fresh_site.rglob(".minigrad-course.json")), "progress must never be written into site-packages"
+
+    # lesson 10's demo steps a Value engine through minigrad.trace.emit: it runs from the installed wheel
+    run([minigrad, "lesson", "start", "10"], home, env)
+    demo = run([py, ws / "10_your_own_micrograd" / "demo.py"], home, env).stdout
+    assert "stepping the reference engine" in demo and "dL/da = 0.991284" in demo

@@ -2,6 +2,7 @@
 
 import textwrap
 
+import numpy as np
 import pytest
 
 from minigrad import _events, examples
@@ -157,3 +158,33 @@ def test_text_form_round_trips():
 def test_bad_texts_say_what_is_wrong(spec, message):
     with pytest.raises(ValueError, match=message):
         parse_breakpoint(spec)
+
+
+def test_conditions_on_summarised_gradients():
+    import minigrad as mg
+
+    x = mg.tensor(np.full(2000, 3.0), requires_grad=True, name="x")
+    with record(max_values=16) as tr:
+        (x * 2.0).sum().backward()
+    (entered,) = [e for e in tr.find("node_entered") if e.node == x.id]
+    assert entered.grad.summarised
+    hits = HitCounter(tr)
+    assert parse_breakpoint("x if |g| > 89").matches(entered, hits)  # |g| = 2 * sqrt(2000) = 89.4
+    assert parse_breakpoint("x if g.max() == 2").matches(entered, hits)
+    assert not parse_breakpoint("x if |g| > 90").matches(entered, hits)
+    assert not parse_breakpoint("x if g[0] > 0").matches(entered, hits)  # needs the values: no stop
+
+
+def test_reason_says_why_it_stopped():
+    with record() as tr:
+        examples.run("nonfinite")
+    hits = HitCounter(tr)
+    stops = [(e, bp) for e in tr.events for bp in [parse_breakpoint("nonfinite")] if bp.matches(e, hits)]
+    ev, bp = stops[0]
+    assert bp.reason(ev, hits).startswith("nonfinite: the gradient of x has inf at [0]")
+    op = parse_breakpoint("op:mul")
+    ev = next(e for e in tr.events if op.matches(e, hits))
+    assert op.reason(ev, hits) == f"op:mul: entered {tr.nodes[ev.node].label}"
+    grad_pass = parse_breakpoint("pass:backward")
+    ev = next(e for e in tr.events if grad_pass.matches(e, hits))
+    assert grad_pass.reason(ev, hits) == f"pass:backward: backward() pass {ev.pass_id} started"

@@ -1,6 +1,8 @@
 """``minigrad trace SCRIPT -o FILE`` and ``minigrad trace show FILE``."""
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -92,3 +94,45 @@ def test_missing_script_and_help(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["trace", "show", "--help"])
     assert "--from" in capsys.readouterr().out
+
+
+def test_max_bytes_says_once_what_was_dropped_and_gz_output(tmp_path, capsys):
+    script = tmp_path / "loop.py"
+    script.write_text(
+        "import minigrad as mg\n"
+        "w = mg.ones(16, 16, requires_grad=True)\n"
+        "for _ in range(20):\n"
+        "    (w @ w).sum().backward()\n"
+        "    w.grad = None\n"
+    )
+    out = tmp_path / "run.jsonl.gz"
+    assert main(["trace", "--max-bytes", "100000", str(script), "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert err.count("memory budget of 100.0 kB") == 1 and "summaries" in err
+    tr = Trace.load(out)
+    assert tr.summarised_before is not None and tr.budget_message in err
+    assert main(["trace", "--max-bytes", "0", str(script)]) == 2
+def test_show_into_a_closed_pipe_is_quiet(tmp_path, script):
+    """``minigrad trace show run.jsonl | head -1``: no BrokenPipeError when the reader leaves early."""
+    out = tmp_path / "run.jsonl"
+    code = "import minigrad as mg\nx = mg.tensor([1.0], requires_grad=True)\nfor _ in range(2000):\n    x = x * 1.0\nx.sum().backward()\n"
+    long_script = tmp_path / "long.py"
+    long_script.write_text(code)
+    assert main(["trace", str(long_script), "-o", str(out)]) == 0
+    show = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from minigrad.cli import main; sys.exit(main())",
+            "trace",
+            "show",
+            str(out),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    show.stdout.readline()
+    show.stdout.close()  # as head does after its lines
+    err = show.stderr.read().decode()
+    assert show.wait() == 0
+    assert "BrokenPipeError" not in err and "Traceback" not in err

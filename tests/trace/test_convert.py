@@ -49,3 +49,43 @@ def test_a_parameter_is_snapshotted_once_per_version_and_pass():
     assert captured is first.data  # the same snapshot within the pass
     assert first.data is not second.data  # a new one in the next pass
     assert first.data.stats.mean == 1.0 and second.data.stats.mean < 1.0
+
+
+def test_inplace_op_is_a_node_with_its_version():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    with record() as tr:
+        h = x * 2
+        h += 1
+        h.sum().backward()
+    infos = {e.info.op: e.info for e in tr.find("node_created")}
+    assert infos["mul"].version == 0 and infos["add_"].version == 1
+    assert infos["add_"].parents == (infos["mul"].id,)
+    assert infos["mul"].data.values.tolist() == [2.0, 4.0]
+    assert infos["add_"].data.values.tolist() == [3.0, 5.0]
+def test_each_custom_function_shows_its_own_backward():
+    from minigrad.autograd import Function
+
+    class Double(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    class Triple(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 3
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 3
+
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    with record() as trace:
+        Double.apply(x).sum().backward()
+        Triple.apply(x).sum().backward()
+    names = [e.closure.name for e in trace.find("closure_called") if e.closure.name.endswith(".backward")]
+    assert [n.split(".")[-2] for n in names if "Double" in n or "Triple" in n] == ["Double", "Triple"], names

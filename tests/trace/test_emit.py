@@ -122,16 +122,31 @@ def test_a_shadow_goes_with_its_node():
         x = Value(1.0)
         return weakref.ref(x), id(x)
 
-    ref, key = make()
+    with record():
+        ref, key = make()
+        assert key in convert.SHADOWS
     gc.collect()
     assert ref() is None and key not in convert.SHADOWS
 
 
-def test_nothing_recording_costs_no_events_and_backward_events_need_a_pass():
+def test_nothing_recording_costs_no_shadows_and_backward_events_need_a_pass():
+    from minigrad.trace import convert
+
     a = Value(3.0)
     (a * a).backward()  # no listener: nothing recorded, nothing fails
+    assert convert.foreign_shadow(a) is None
     with record(), pytest.raises(RuntimeError, match="inside `with emit.backward_pass"):
         emit.entered(a, 1.0)
-    with pytest.raises(TypeError, match="has no .data"):
-        emit.node(object())
-    emit.node(object(), data=np.float64(2.0))  # a value given explicitly
+    with record():
+        with pytest.raises(TypeError, match="has no .data"):
+            emit.node(object())
+        emit.node(object(), data=np.float64(2.0))  # a value given explicitly
+
+
+def test_a_node_made_before_recording_joins_as_a_leaf():
+    a = Value(2.0)
+    b = a * a
+    with record() as trace:
+        b.backward()
+    assert [n.is_leaf for n in trace.nodes.values()] == [True, True]
+    assert trace.find("closure_called")[0].outputs[0].values == pytest.approx(2.0)  # d(a*a)/da = g * a, twice

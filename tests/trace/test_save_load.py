@@ -1,5 +1,7 @@
-"""Trace.save/Trace.load: lossless JSON Lines with a schema version, clear errors."""
+"""Trace.save/Trace.load: lossless, compact JSON Lines with a schema version, clear errors."""
 
+import base64
+import gzip
 import json
 
 import numpy as np
@@ -24,10 +26,10 @@ def _recorded(max_values=1024):
     return tr
 
 
-@pytest.mark.parametrize("max_values", [1024, 3])
-def test_round_trip_is_lossless(tmp_path, max_values):
+@pytest.mark.parametrize("max_values,name", [(1024, "run.jsonl"), (3, "run.jsonl"), (1024, "run.jsonl.gz")])
+def test_round_trip_is_lossless(tmp_path, max_values, name):
     tr = _recorded(max_values)
-    path = tmp_path / "run.jsonl"
+    path = tmp_path / name
     tr.save(path)
     back = Trace.load(path)
     assert back.events == tr.events
@@ -37,8 +39,36 @@ def test_round_trip_is_lossless(tmp_path, max_values):
         assert back.state_at(k) == tr.state_at(k)
     inf_grad = [e for e in back.events if e.kind == "node_entered" and e.grad.has_nonfinite()]
     assert inf_grad, "the sqrt(0) gradient is infinite and must survive the round trip"
-    header = json.loads(path.read_text().splitlines()[0])
-    assert header["format"] == "minigrad-trace" and header["version"] == SCHEMA_VERSION
+    text = gzip.decompress(path.read_bytes()).decode() if name.endswith(".gz") else path.read_text()
+    header = json.loads(text.splitlines()[0])
+    assert header["format"] == "minigrad-trace" and header["version"] == SCHEMA_VERSION == 2
+
+
+def _as_version_1(value):
+    """A version 2 JSON value rewritten as version 1 wrote it (values as nested lists)."""
+    if isinstance(value, list):
+        return [_as_version_1(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    if "b64" in value:
+        dtype = np.dtype(value["dtype"]).newbyteorder("<")
+        arr = np.frombuffer(base64.b64decode(value["b64"]), dtype=dtype).reshape(value["shape"])
+        return {**{k: v for k, v in value.items() if k != "b64"}, "values": arr.tolist()}
+    return {k: _as_version_1(v) for k, v in value.items()}
+
+
+def test_version_1_files_still_load(tmp_path):
+    tr = _recorded()
+    path = tmp_path / "run.jsonl"
+    tr.save(path)
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    lines[0]["version"] = 1
+    old = tmp_path / "old.jsonl"
+    old.write_text("\n".join(json.dumps(_as_version_1(d)) for d in lines) + "\n")
+    assert '"values"' in old.read_text() and '"b64"' not in old.read_text()
+    back = Trace.load(old)
+    assert back.events == tr.events
+    assert back.state_at(-1) == tr.state_at(-1)
 
 
 def test_snapshot_json_keeps_dtype_and_exact_values():
@@ -68,7 +98,7 @@ def test_wrong_version_names_line_one(tmp_path):
     header = json.loads(lines[0])
     header["version"] = SCHEMA_VERSION + 1
     path.write_text("\n".join([json.dumps(header)] + lines[1:]) + "\n")
-    with pytest.raises(TraceFormatError, match=r"line 1: trace schema version 2 is not supported"):
+    with pytest.raises(TraceFormatError, match=r"line 1: trace schema version 3 is not supported"):
         Trace.load(path)
 
 
@@ -86,14 +116,14 @@ def test_not_a_trace(tmp_path):
     "damage",
     [
         lambda line: line[: len(line) // 2],
-        lambda line: line.replace('"kind": "', '"kind": "no_such_'),
+        lambda line: line.replace('"kind":"', '"kind":"no_such_'),
         lambda line: json.dumps({**json.loads(line), "seq": 999}),
         lambda line: line.replace('"node"', '"nod"', 1),
     ],
 )
 def test_damaged_line_is_named(tmp_path, damage):
     path, lines = _saved_lines(tmp_path)
-    idx = next(i for i, line in enumerate(lines) if '"kind": "node_entered"' in line)
+    idx = next(i for i, line in enumerate(lines) if '"kind":"node_entered"' in line)
     lines[idx] = damage(lines[idx])
     path.write_text("\n".join(lines) + "\n")
     with pytest.raises(TraceFormatError, match=rf"line {idx + 1}: damaged event"):
@@ -105,3 +135,20 @@ def test_truncated_file(tmp_path):
     path.write_text("\n".join(lines[:-3]) + "\n")
     with pytest.raises(TraceFormatError, match="truncated"):
         Trace.load(path)
+
+
+@pytest.mark.slow
+def test_w2_trace_file_size_is_bounded(tmp_path):
+    from bench.workloads import w2_mlp as w2
+
+    params = w2.params(False)
+    run, _ = w2.build_minigrad(*w2.problem(params))
+    with record() as tr:
+        run()
+    assert sum(e.kind == "pass_started" for e in tr.events) == params["steps"]
+    plain, packed = tmp_path / "w2.jsonl", tmp_path / "w2.jsonl.gz"
+    tr.save(plain)
+    tr.save(packed)
+    assert plain.stat().st_size <= 6_000_000  # 32 SGD steps of a 256-512-512-10 MLP
+    assert packed.stat().st_size <= 1_200_000
+    assert Trace.load(packed).events == tr.events

@@ -106,3 +106,75 @@ def test_state_at_is_consistent_with_checkpoints(monkeypatch):
     backward = [tr.state_at(k) for k in reversed(range(len(tr)))][::-1]
     assert len(tr._checkpoints) > 3
     assert forward == backward
+
+
+def _from_scratch(trace, step):
+    """The state after ``step`` replayed from the first event, with no checkpoint and no shared copy."""
+    from minigrad.trace.state import Replay
+
+    replay = Replay()
+    for ev in trace.events[: step + 1]:
+        replay.apply(ev)
+    return replay.state(step, trace.events[step])
+
+
+@pytest.fixture(scope="module")
+def training_trace():
+    w = mg.tensor([[0.5, -1.0], [2.0, 0.25]], dtype=mg.float64, requires_grad=True)
+    x = mg.tensor([1.0, 3.0], dtype=mg.float64)
+    with record() as tr:
+        for _ in range(6):
+            (w @ x).tanh().sum().backward()
+            w.data -= 0.1 * w.grad.data
+            w.grad = None
+        _script()
+    return tr
+
+
+def test_stepping_in_any_order_matches_a_replay_from_scratch(training_trace):
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from minigrad.trace import Trace
+    from minigrad.trace import trace as trace_module
+
+    n = len(training_trace)
+
+    @settings(max_examples=25, deadline=None)
+    @given(every=st.integers(1, 40), steps=st.lists(st.integers(0, n - 1), min_size=1, max_size=30))
+    def check(every, steps):
+        saved = trace_module._CHECKPOINT_EVERY
+        trace_module._CHECKPOINT_EVERY = every
+        try:
+            fresh = Trace(training_trace.events)
+            held = [(k, fresh.state_at(k)) for k in steps]
+        finally:
+            trace_module._CHECKPOINT_EVERY = saved
+        for k, state in held:  # states taken earlier do not change as later ones are replayed
+            assert state == _from_scratch(training_trace, k), f"step {k}"
+
+    check()
+
+
+@pytest.mark.slow
+def test_states_of_a_4000_step_trace_fit_in_100_mb():
+    import tracemalloc
+
+    w = mg.tensor([1.0, 1.0, 1.0], dtype=mg.float64, requires_grad=True)
+    x = mg.tensor([0.0, 1.0, 2.0], dtype=mg.float64)
+    with record(sources=False, names=False) as tr:
+        for _ in range(4000):
+            (w * x).sum().backward()
+            before_update = w.data.copy()
+            w.data -= 0.1 * w.grad.data
+            w.grad = None
+    tracemalloc.start()
+    try:
+        held = []
+        for k in range(len(tr) - 1, -1, -(len(tr) // 100)):  # step back through the run, as a viewer does
+            held = [*held[-63:], tr.state_at(k)]  # the debugger caches up to 64 states
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak <= 100e6, f"stepping back through 4000 steps took {peak / 1e6:.0f} MB"
+    np.testing.assert_array_equal(tr.state_at(-1).nodes[w.id].data.array(), before_update)

@@ -28,9 +28,15 @@ async def wait_until(pilot, condition, timeout: float = 10.0) -> None:
         await pilot.pause(0.02)
 
 
+def debugger_screen(app):
+    """The DebuggerScreen, also while a prompt or the help is open over it."""
+    return next((s for s in app.screen_stack if hasattr(s, "shown_status")), None)
+
+
 def status_shown(app) -> bool:
     """The screen has handled the RunStatusChanged message for the script's current status."""
-    return getattr(app.screen, "shown_status", None) is app.source.status
+    screen = debugger_screen(app)
+    return screen is not None and screen.shown_status is app.source.status
 
 
 def settled(app) -> bool:
@@ -57,7 +63,7 @@ async def press(app, pilot, *keys) -> None:
         await pilot.press(key)
         await pilot.pause(0.02)
         await wait_until(pilot, lambda: settled(app))
-        app.screen.poll()
+        debugger_screen(app).poll()
     await pilot.pause(0.02)
 
 

@@ -36,6 +36,13 @@ def test_help_explains_everything(capsys):
         assert word in out
 
 
+def test_missing_script_exits_2_before_any_screen(capsys):
+    from tui.app import main
+
+    assert main(["no/such/missing.py"]) == 2
+    assert "can't open file 'no/such/missing.py'" in capsys.readouterr().err
+
+
 def test_breakpoint_specs():
     assert parse_breakpoint("pass:grad") == Breakpoint(pass_kind="grad")
     assert str(parse_breakpoint("op:mul")) == "op:mul"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -20,15 +21,17 @@ def _command() -> str:
 
 
 @pytest.fixture
-def tmux():
+def tmux(request):
+    """A tmux server running bash in a terminal of ``request.param`` (columns, rows), 150×45 by default."""
     if shutil.which("tmux") is None:
         pytest.skip("tmux is not installed")
-    socket = f"minigrad-tui-test-{os.getpid()}"
+    columns, rows = getattr(request, "param", (150, 45))
+    socket = f"minigrad-tui-test-{os.getpid()}-{columns}x{rows}"
     base = ["tmux", "-L", socket]
     env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
     env.update(TERM="xterm-256color", PS1="$ ")
     subprocess.run(
-        [*base, "new-session", "-d", "-s", "t", "-x", "150", "-y", "45", "bash --norc --noprofile"],
+        [*base, "new-session", "-d", "-s", "t", "-x", str(columns), "-y", str(rows), "bash --norc --noprofile"],
         check=True,
         env=env,
         cwd=REPO,
@@ -66,8 +69,9 @@ def test_debugger_in_a_real_terminal(tmux):
     send("c")
     wait_for("enter a with gradient")
     shown = wait_for("tanh")  # the graph is laid out once the script pauses
-    for name in ("loss", "mul", "│ a │"):
+    for name in ("loss", "mul"):
         assert name in shown
+    assert re.search(r"│\s+a\s+│", shown)  # a's box
     # a's complete gradient: 2a + b * (1 - tanh(a*b)^2)
     assert "4.0001" in shown and "-1.9946" in shown and "0.1601" in shown
     send("?")
@@ -80,3 +84,40 @@ def test_debugger_in_a_real_terminal(tmux):
     shown = wait_for("EXIT-CODE-0")
     assert "step 0 of" not in shown and "minigrad-tui keys" not in shown
     assert "READY" in shown  # the shell's screen is back as it was
+
+
+@pytest.mark.parametrize("tmux", [(80, 24)], indirect=True)
+def test_a_lesson_step_reads_on_an_80x24_terminal(tmux):
+    """Lesson 1 at mul's accumulation: the rule, a captured value and before + contribution = after
+    are all on the 80×24 screen, with no scrolling."""
+    send, pane, wait_for = tmux
+    send("clear; echo READY", "Enter")
+    wait_for("READY")
+    send(f"{_command()} --break d lessons/01_chain_rule/demo.py; echo EXIT-CODE-$?", "Enter")
+    wait_for("create leaf a")
+    send("c")
+    wait_for("enter d with gradient")
+    send("s")
+    wait_for("mul rule of d")
+    send("s")
+    shown = wait_for("a: 0 + -0.004 = -0.004")  # the accumulation into a, parent named
+    assert "return lambda: g * b, lambda: g * a" in shown  # the rule, as written
+    assert "b   -3." in shown and "a   2." in shown  # captured values beside it
+    assert "→ a -0.004" in shown and "→ b 0.0027" in shown  # what the rule returned per parent
+    assert all(len(line) <= 80 for line in shown.splitlines())
+    send("q")
+    wait_for("EXIT-CODE-0")
+
+
+def test_a_script_calling_os_exit_leaves_the_terminal_usable(tmux):
+    send, pane, wait_for = tmux
+    send("clear; echo READY", "Enter")
+    wait_for("READY")
+    send(f"{_command()} tests/tui/scripts/hard_exit.py; echo EXIT-CODE-$?", "Enter")
+    wait_for("step 0 of")
+    send("c")
+    shown = wait_for("EXIT-CODE-3")
+    assert "terminal was restored" in shown
+    assert "READY" in shown and "step 0 of" not in shown  # the shell's screen is back
+    send("stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo | sort | tr '\\n' ,; echo", "Enter")
+    assert "echo,icanon," in wait_for("echo,icanon,")  # line mode and echo are on again

@@ -19,10 +19,10 @@ async def test_start_state():
     async with debugger() as (app, pilot):
         assert "built-in example" in header(app) and "step 0 of" in header(app)
         node = text(app.screen.query_one("#node-info"))
-        assert "name" in node and "a" in node and "leaf" in node
+        assert "a (leaf)" in node
         assert "[ 2. , -1. , 0.5]" in node
         assert "no pass running" in text(app.screen.query_one("#passes"))
-        assert "no backward closure" in text(app.screen.query_one("#closure-info"))
+        assert "no backward rule" in text(app.screen.query_one("#closure-info"))
 
 
 async def test_mid_backward_state():
@@ -36,7 +36,8 @@ async def test_mid_backward_state():
         closure = text(app.screen.query_one("#closure-info"))
         assert "def backward" in closure and "return" in closure
         acc = text(app.screen.query_one("#accumulation-info"))
-        assert "+ contribution" in acc and "= after" in acc
+        target = names[ev.target]
+        assert f"{target}: " in acc and " + " in acc and " = " in acc  # before + contribution = after, named
         assert "backward() #" in text(app.screen.query_one("#passes"))
         drawn = canvas_text(app)
         assert "loss" in drawn and "mul" in drawn

@@ -5,6 +5,7 @@ import pytest
 
 from minigrad import viz
 from minigrad.trace import Trace
+from minigrad.trace.values import format_value
 from minigrad.viz.frames import frames
 from tests.viz.helpers import label_text, parse, tensor_nodes
 
@@ -50,7 +51,7 @@ def test_every_step_matches_the_trace_state(example_trace):
             assert len(active) == 1, frame.step
             tail, head, attrs = active[0]
             assert (tail, head) == (f"t{dst}", f"o{src}")
-            assert attrs["label"] == viz.values.format_value(state.event.contribution)
+            assert attrs["label"] == format_value(state.event.contribution)
             seen_active += 1
         else:
             assert not active
@@ -93,7 +94,7 @@ def test_leaf_grad_update_is_shown(example_trace):
     nodes, _ = parse(viz.draw(tr, step=k).source)
     text = label_text(nodes[f"t{a}"])
     ev = tr.events[k]
-    assert f".grad None → {viz.values.format_value(ev.after)}" in text
+    assert f".grad None → {format_value(ev.after)}" in text
 
 
 def test_grad_saved_and_restored_rows(example_trace):

@@ -1,13 +1,21 @@
-"""The event log: one line per recorded event; choosing a line jumps there."""
+"""The event log: the events around the current step, one line each; clicking a line goes there.
+
+Only the lines that fit the widget are made, at each step, from the recorded events:
+a run of a million events costs the log what a short one does (no line is kept).
+"""
 
 from __future__ import annotations
 
+from rich.text import Text
+from textual.events import Click
 from textual.message import Message
-from textual.widgets import OptionList
+from textual.widgets import Static
+
+CONTEXT_AFTER = 2  # lines shown after the current step when there are any
 
 
-class EventLog(OptionList):
-    """Lines are appended as events arrive; the current step's line is highlighted."""
+class EventLog(Static):
+    """``show(events, cursor, line_of)`` draws the window of lines around ``cursor``."""
 
     class Jump(Message):
         """The user chose the line of step ``index``."""
@@ -16,14 +24,35 @@ class EventLog(OptionList):
             super().__init__()
             self.index = index
 
-    def append_lines(self, lines: list) -> None:
-        if lines:
-            self.add_options(lines)
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.first = 0  # index of the top line's event
+        self.highlighted: int | None = None
+        self._drawn: tuple | None = None
 
-    def follow(self, index: int) -> None:
-        if 0 <= index < self.option_count and self.highlighted != index:
-            self.highlighted = index
+    def show(self, events, cursor: int, line_of) -> None:
+        """Show the lines (``line_of(event)``) of the events around ``cursor``, the current one highlighted."""
+        height = max(self.size.height, 1)
+        total = len(events)
+        first = max(0, min(cursor - height + 1 + CONTEXT_AFTER, total - height))
+        last = min(total, first + height)
+        key = (first, last, cursor, height)
+        if key == self._drawn:
+            return
+        self._drawn = key
+        self.first = first
+        self.highlighted = cursor
+        text = Text(no_wrap=True, overflow="ellipsis")
+        for i in range(first, last):
+            if i > first:
+                text.append("\n")
+            text.append(line_of(events[i]), style="reverse bold" if i == cursor else "")
+        self.update(text)
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        self.post_message(self.Jump(event.option_index))
+    def on_resize(self) -> None:
+        self._drawn = None
+
+    def on_click(self, event: Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is not None and self.highlighted is not None:
+            self.post_message(self.Jump(self.first + offset.y))

@@ -17,6 +17,7 @@ from textual.strip import Strip
 
 from minigrad.trace.status import NodeStatus
 
+from ..labels import short_value, value_key
 from ..raster import Raster
 
 NODE_STYLES = {
@@ -52,15 +53,23 @@ class GraphCanvas(ScrollView, can_focus=True):
         self.active_edges: set = set()
         self.selected = None
         self.breakpoints: set = set()
+        self.node_states: dict = {}
+        self._bottoms: dict = {}  # row -> boxes whose bottom border it is: (node id, col, width)
+        self._values: dict = {}  # node id -> (value_key, short text), filled for boxes drawn
 
     def set_raster(self, raster: Raster) -> None:
         self.raster = raster
         self.virtual_size = Size(raster.width, raster.height)
+        self._bottoms = {}
+        for node_id, (col, row, w, h) in raster.boxes.items():
+            self._bottoms.setdefault(row + h - 1, []).append((node_id, col, w))
         self.refresh()
 
-    def show(self, statuses: dict, edge: tuple | None, selected, breakpoints: set) -> None:
-        """Re-colour for a step: node statuses, the edge carrying the gradient, the selection."""
+    def show(self, statuses: dict, edge: tuple | None, selected, breakpoints: set, node_states=None) -> None:
+        """Re-colour for a step: node statuses, the edge carrying the gradient, the selection; with
+        ``node_states`` (id -> NodeState) each box's bottom border shows its short value and gradient."""
         self.statuses = statuses
+        self.node_states = node_states or {}
         # events name an edge in the gradient's direction (child -> parent); the drawing in the forward one
         wanted = set() if edge is None else {tuple(edge), (edge[1], edge[0])}
         self.active_edges = {i for i, e in enumerate(self.raster.edges) if e in wanted} if wanted else set()
@@ -96,8 +105,25 @@ class GraphCanvas(ScrollView, can_focus=True):
         if row >= self.raster.height:
             return Strip.blank(width)
         text = self.raster.rows[row]
+        if row in self._bottoms and self.node_states:
+            text = self._with_values(text, self._bottoms[row])
         segments = [Segment(text[start:end], self._style(owner)) for start, end, owner in self.raster.spans[row]]
         return Strip(segments, self.raster.width).crop_extend(scroll_x, scroll_x + width, Style())
+
+    def _with_values(self, text: str, boxes: list) -> str:
+        """``text`` (a row of bottom borders) with each box's short value written into its border."""
+        chars = list(text)
+        for node_id, col, w in boxes:
+            ns = self.node_states.get(node_id)
+            if ns is None:
+                continue
+            key = value_key(ns)
+            cached = self._values.get(node_id)
+            if cached is None or cached[0] != key:
+                cached = self._values[node_id] = (key, short_value(ns))
+            value = f" {cached[1]} "[: w - 2]
+            chars[col + 1 : col + 1 + len(value)] = value
+        return "".join(chars)
 
     def on_click(self, event: Click) -> None:
         offset = event.get_content_offset(self)

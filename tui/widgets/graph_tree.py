@@ -7,10 +7,16 @@ nothing until the user looks at it.
 
 from __future__ import annotations
 
+from collections import deque
+
 from rich.text import Text
 from textual.widgets import Tree
 
 from minigrad.trace.status import NodeStatus
+
+from ..labels import short_value, value_key
+
+EXPANDED_NODES = 300  # a graph this small opens fully; larger ones open a branch at a time
 
 STATUS_MARKS = {
     NodeStatus.ACTIVE: ("▶", "black on yellow"),
@@ -32,15 +38,30 @@ class GraphTree(Tree):
         self.ops: dict = {}
         self.parents: dict = {}
         self.statuses: dict = {}
+        self.values: dict = {}  # node id -> short value text
+        self._value_keys: dict = {}
         self._shown: dict = {}
 
     def set_graph(self, labels: dict, ops: dict, parents: dict, roots: list) -> None:
-        """Show a new graph: ``parents`` maps a node id to its parents' ids; ``roots`` are the outputs."""
+        """Show a new graph: ``parents`` maps a node id to its parents' ids; ``roots`` are the outputs.
+
+        Up to EXPANDED_NODES tree entries are opened breadth-first; a node met again is not opened twice.
+        """
         self.labels, self.ops, self.parents = labels, ops, parents
         self._shown = {}
+        self._value_keys = {}
         self.clear()
-        for root in roots:
-            self._add(self.root, root)
+        queue = deque((self.root, root) for root in roots)
+        opened: set = set()
+        budget = EXPANDED_NODES
+        while queue:
+            tree_parent, node_id = queue.popleft()
+            tree_node = self._add(tree_parent, node_id)
+            budget -= 1
+            if budget > 0 and node_id not in opened and self.parents.get(node_id):
+                opened.add(node_id)
+                tree_node.expand()
+                queue.extend((tree_node, p) for p in self.parents[node_id])
         self.root.expand()
 
     def _label(self, node_id) -> Text:
@@ -49,7 +70,10 @@ class GraphTree(Tree):
         text.append(self.labels.get(node_id, f"#{node_id}"), style=style)
         op = self.ops.get(node_id)
         if op:
-            text.append(f"  {op}", style="dim")
+            text.append(f" {op}", style="dim")
+        value = self.values.get(node_id)
+        if value:
+            text.append(f" {value}", style="cyan")
         return text
 
     def _add(self, parent_tree_node, node_id):
@@ -65,10 +89,21 @@ class GraphTree(Tree):
         for parent in self.parents.get(tree_node.data, ()):
             self._add(tree_node, parent)
 
-    def show(self, statuses: dict) -> None:
-        """Update the marks of the nodes whose status changed (only the branches shown)."""
-        changed = [k for k in set(statuses) | set(self.statuses) if statuses.get(k) != self.statuses.get(k)]
+    def show(self, statuses: dict, node_states=None) -> None:
+        """Update the labels whose status or value changed (only the entries shown).
+
+        ``node_states``: node id -> :class:`~minigrad.trace.state.NodeState` at this step.
+        """
+        changed = {k for k in set(statuses) | set(self.statuses) if statuses.get(k) != self.statuses.get(k)}
         self.statuses = statuses
+        if node_states is not None:
+            for node_id in self._shown:
+                ns = node_states.get(node_id)
+                key = value_key(ns) if ns is not None else None
+                if self._value_keys.get(node_id) != key:
+                    self._value_keys[node_id] = key
+                    self.values[node_id] = short_value(ns) if ns is not None else ""
+                    changed.add(node_id)
         for node_id in changed:
             for tree_node in self._shown.get(node_id, ()):
                 tree_node.set_label(self._label(node_id))

@@ -1,4 +1,11 @@
-"""The node inspector: the selected node, the closure being run and the last accumulation."""
+"""The inspector: the mathematics of the step (the rule, its values, the accumulation) and the node.
+
+Sections, top to bottom: the node (one header line, its value and gradients), the
+rule being run with the running line highlighted, the values beside it (incoming
+gradient ``g``, each captured value, what the rule returned for each parent and
+the broadcast reduction), and the accumulation into each parent
+(before + contribution = after). It fits an 80×24 terminal for the lesson demos.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +18,8 @@ from textual.widgets import Static
 
 from ..view import AccumulationView, ClosureView, NodeView
 
+ONE_LINE_WIDTH = 50  # an accumulation shorter than this is written on one line
+
 
 def _fields(rows: list) -> Table:
     table = Table.grid(padding=(0, 1))
@@ -21,37 +30,35 @@ def _fields(rows: list) -> Table:
     return table
 
 
-def node_renderable(node: NodeView | None):
+def node_renderable(node: NodeView | None, brief: bool = False):
+    """The node's header line, value and gradients; ``brief`` (a rule is shown below) leaves out
+    the incoming gradient (the rule's ``g``) and where it was made."""
     if node is None:
         return Text("no node selected", style="italic dim")
-    rows = [
-        ("name", Text(node.name + ("  ● breakpoint" if node.breakpoint else ""), style="bold")),
-        ("op", node.op or "leaf"),
-        ("shape", node.shape),
-        ("dtype", node.dtype),
-        ("device", node.device),
-        ("status", node.status),
-        ("data", node.data),
-    ]
-    if node.parents:
-        rows.append(("parents", ", ".join(node.parents)))
-    rows.append(("incoming grad", node.pass_grad if node.pass_grad is not None else Text("none yet", style="dim")))
+    head = Text(node.name, style="bold")
+    head.append(f" = {node.op}({', '.join(node.parents)})" if node.op else " (leaf)")
+    head.append(f"  {node.shape} {node.dtype} {node.device}", style="dim")
+    head.append(f"  {node.status}", style="italic")
+    if node.breakpoint:
+        head.append("  ● bp", style="bold red")
+    rows = [("data", node.data)]
+    if node.pass_grad is not None and not brief:
+        rows.append(("incoming g", node.pass_grad))
     rows.append((".grad", node.grad if node.grad is not None else Text("None", style="dim")))
-    if node.created_at:
-        rows.append(("made at", node.created_at))
-    return _fields(rows)
+    if node.created_at and not brief:
+        rows.append(("made at", Text(node.created_at, style="dim")))
+    return Group(head, _fields(rows))
 
 
 def closure_renderable(closure: ClosureView | None):
     if closure is None:
-        return Text("no backward closure at this step", style="italic dim")
+        return Text("no backward rule at this step", style="italic dim")
     parts = []
     if closure.source:
-        code = "\n".join(closure.source)
         highlight = {closure.highlight} if closure.highlight is not None else set()
         parts.append(
             Syntax(
-                code,
+                "\n".join(closure.source),
                 "python",
                 line_numbers=True,
                 start_line=closure.first_line,
@@ -61,40 +68,82 @@ def closure_renderable(closure: ClosureView | None):
             )
         )
     else:
-        parts.append(Text("source not available", style="italic dim"))
-    if closure.captured:
-        parts.append(Text("captured", style="bold"))
-        parts.append(_fields(closure.captured))
+        parts.append(Text("rule source not available", style="italic dim"))
+    rows = []
+    if closure.incoming is not None:
+        rows.append(("g", closure.incoming))
+    rows.extend(closure.captured)
+    for r in closure.returned:
+        value = Text(r.value if r.value is not None else "None (needs no grad)")
+        if r.reduced is not None:
+            value.append(f"  ⇒ {r.reduced}", style="bold")
+            value.append(f"  ({r.reduction})", style="dim")
+        rows.append((f"→ {r.parent}", value))
+    if rows:
+        parts.append(_fields(rows))
     return Group(*parts)
 
 
-def accumulation_renderable(acc: AccumulationView | None):
-    if acc is None:
-        return Text("no accumulation yet in this pass", style="italic dim")
-    where = f"{acc.target}.grad" if acc.into == "grad" else f"{acc.target} (pass buffer)"
+def accumulation_line(acc: AccumulationView):
+    """``a.grad: before + contribution = after``, on one line when short, else three rows."""
+    where = f"{acc.target}.grad" if acc.into == "grad" else acc.target
+    before = acc.before if acc.before is not None else "0"
+    line = f"{before} + {acc.contribution} = {acc.after}"
+    if len(line) + len(where) + 2 <= ONE_LINE_WIDTH:
+        text = Text(f"{where}: ", style="bold")
+        text.append(before, style="dim" if acc.before is None else "")
+        text.append(" + ")
+        text.append(acc.contribution, style="yellow")
+        text.append(" = ")
+        text.append(acc.after, style="bold green")
+        return text
     return Group(
-        Text(f"{acc.source} -> {where}", style="bold"),
+        Text(f"{where}:", style="bold"),
         _fields(
             [
-                ("before", acc.before if acc.before is not None else Text("None (first)", style="dim")),
-                ("+ contribution", acc.contribution),
-                ("= after", acc.after),
+                ("  before", Text("0 (first)", style="dim") if acc.before is None else acc.before),
+                ("+ contribution", Text(acc.contribution, style="yellow")),
+                ("= after", Text(acc.after, style="bold green")),
             ]
         ),
     )
 
 
+def accumulation_renderable(accumulations: list, last: AccumulationView | None):
+    if accumulations:
+        return Group(*(accumulation_line(a) for a in accumulations))
+    if last is None:
+        return Text("no accumulation yet in this pass", style="italic dim")
+    return Group(Text(f"last, from {last.source}:", style="dim"), accumulation_line(last))
+
+
 class Inspector(VerticalScroll):
-    """Three sections stacked: node, closure, accumulation."""
+    """Node, rule with its values, and accumulations, stacked."""
 
     def compose(self):
+        yield Static(id="stop-reason")
         yield Static(id="node-info", classes="section")
-        yield Static("closure", classes="section-title")
+        yield Static("rule", classes="section-title")
         yield Static(id="closure-info", classes="section")
-        yield Static("last accumulation", classes="section-title")
+        yield Static("accumulate", classes="section-title")
         yield Static(id="accumulation-info", classes="section")
 
-    def show(self, node: NodeView | None, closure: ClosureView | None, acc: AccumulationView | None) -> None:
-        self.query_one("#node-info", Static).update(node_renderable(node))
+    def show(
+        self,
+        node: NodeView | None,
+        closure: ClosureView | None,
+        accumulations: list,
+        last: AccumulationView | None = None,
+        reason: str | None = None,
+    ) -> None:
+        stop = self.query_one("#stop-reason", Static)
+        stop.display = reason is not None
+        if reason is not None:
+            stop.update(Text(f"● stopped: {reason}", style="bold red"))
+        self.query_one("#node-info", Static).update(node_renderable(node, brief=closure is not None))
         self.query_one("#closure-info", Static).update(closure_renderable(closure))
-        self.query_one("#accumulation-info", Static).update(accumulation_renderable(acc))
+        self.query_one("#accumulation-info", Static).update(accumulation_renderable(accumulations, last))
+        if accumulations:  # the step's newest value is the accumulation: keep it on screen
+            self.call_after_refresh(self.scroll_end, animate=False)
+        else:
+            self.scroll_home(animate=False)

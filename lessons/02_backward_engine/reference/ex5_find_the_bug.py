@@ -1,0 +1,45 @@
+"""Exercise 2.5 (debugging) — an engine that forgets to add.
+
+`buggy_run_backward` below is the loop of exercise 2.3 with one planted bug, the most
+common one in hand-written engines. On a graph where no node is used twice it gives
+the right answer; on the lesson's demo it does not. Compare what it does with the
+accumulation events of `minigrad lesson debug 2` (press `g` and type 9, the first
+accumulation into b; each one shows before + contribution = after).
+"""
+
+import minigrad as mg
+from minigrad.autograd.engine import topological_order
+
+
+def buggy_run_backward(root) -> dict:
+    """{id(node): gradient} for root's graph; one line is wrong."""
+    grads = {id(root): mg.ones_like(root)}
+    with mg.no_grad():
+        for node in reversed(topological_order([root])):
+            g = grads.get(id(node))
+            if g is None or node._backward is None:
+                continue
+            for parent, contribution in zip(node.parents, node._backward(g)):
+                if contribution is None or not parent.requires_grad:
+                    continue
+                if callable(contribution):
+                    contribution = contribution()
+                grads[id(parent)] = contribution  # the planted bug is on this line
+    return grads
+
+
+def buggy_grad_of_a() -> float:
+    """What buggy_run_backward gives for a in the demo (a = 3, b = a + a, c = b * b)."""
+    # BEGIN SOLUTION
+    # HINT: follow the two contributions into b: which one survives? Then the two into a.
+    return 6.0
+    # END SOLUTION
+
+
+def accumulate(grads: dict, node, contribution) -> None:
+    """Add `contribution` into grads[id(node)], the fix for the planted line."""
+    # BEGIN SOLUTION
+    # HINT: the first contribution to arrive starts the sum; later ones are added to it.
+    key = id(node)
+    grads[key] = contribution if key not in grads else grads[key] + contribution
+    # END SOLUTION

@@ -1,0 +1,25 @@
+"""Exercise 4.2 — grad() built from backward() with save -> seed -> run -> collect -> restore.
+
+Write `grad_via_backward(output, inputs)`: the gradients of the scalar `output` with
+respect to each tensor in `inputs`, as a tuple, WITHOUT changing any input's `.grad`
+— not even when the backward pass raises part-way (then re-raise the exception).
+
+Use `output.backward(inputs=inputs, retain_graph=True)`, which accumulates into the
+`.grad` of the given inputs only.
+"""
+
+
+def grad_via_backward(output, inputs) -> tuple:
+    """(d output / d input for each input), leaving every `.grad` as it was."""
+    # BEGIN SOLUTION
+    # HINT: save, clear, run, collect, and restore in a `finally:` block.
+    saved = [t.grad for t in inputs]
+    for t in inputs:
+        t.grad = None
+    try:
+        output.backward(inputs=list(inputs), retain_graph=True)
+        return tuple(t.grad for t in inputs)
+    finally:
+        for t, g in zip(inputs, saved):
+            t.grad = g
+    # END SOLUTION

@@ -1,0 +1,16 @@
+# Exercise file generated from reference/ex2_hvp.py. Replace each `raise NotImplementedError` with your code;
+# check your work with `minigrad lesson check N`, start over with `minigrad lesson reset N`.
+"""Exercise 5.2 — Hessian-vector product by double backward.
+
+`f` maps a tensor `x` to a scalar tensor. Return H(x) @ v, where H is the Hessian of
+`f` at `x`, as a tensor with x's shape — without building H. Use
+`minigrad.autograd.grad` twice.
+"""
+
+from minigrad.autograd import grad
+
+
+def hvp(f, x, v):
+    """The Hessian of f at x times v."""
+    # HINT: the first grad needs create_graph=True; then differentiate (g * v).sum().
+    raise NotImplementedError("exercise: write hvp()")

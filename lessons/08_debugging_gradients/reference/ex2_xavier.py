@@ -1,0 +1,26 @@
+"""Exercise 8.2 — an initialisation that keeps gradients alive.
+
+A layer h = tanh(h_prev @ W) with W of shape [fan_in, fan_out] multiplies the
+backward gradient by W (and by tanh' <= 1). If W's entries have standard deviation
+s, the gradient's size changes by about s * sqrt(fan_out) per layer: through 30
+layers, 0.9^30 = 0.04 and 1.1^30 = 17. Glorot & Bengio (2010) choose
+
+    s = sqrt(2 / (fan_in + fan_out))
+
+which keeps both the forward activations and the backward gradients at about the
+same scale in every layer.
+
+Write `xavier_normal(fan_in, fan_out, seed)`: a float64 NumPy array [fan_in, fan_out]
+of normal samples with that standard deviation.
+"""
+
+import numpy as np
+
+
+def xavier_normal(fan_in: int, fan_out: int, seed: int) -> np.ndarray:
+    """Normal weights [fan_in, fan_out] with std sqrt(2 / (fan_in + fan_out))."""
+    # BEGIN SOLUTION
+    # HINT: np.random.default_rng(seed).standard_normal(shape) has std 1.
+    std = np.sqrt(2.0 / (fan_in + fan_out))
+    return np.random.default_rng(seed).standard_normal((fan_in, fan_out)) * std
+    # END SOLUTION

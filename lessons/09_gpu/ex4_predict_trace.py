@@ -1,0 +1,31 @@
+# Exercise file generated from reference/ex4_predict_trace.py. Replace each `raise NotImplementedError` with your code;
+# check your work with `minigrad lesson check N`, start over with `minigrad lesson reset N`.
+"""Exercise 9.4 — predict what a transfer records.
+
+The check records this function (in checks.py, exactly as here) for several
+devices and dtypes:
+
+    def move_and_square(device, dtype):
+        x = mg.tensor([1.0, 2.0, 3.0], requires_grad=True, name="x")   # float32, on the CPU
+        xd = x.to(device, dtype)
+        (xd * xd).sum().backward()
+
+Answer for any device — the check runs "cpu" here, and "cuda" too where there is a GPU.
+"""
+
+
+def predict_to_nodes(same_device: bool, same_dtype: bool) -> int:
+    """How many nodes with op "to" the function records."""
+    # HINT: to() returns the tensor itself when nothing changes.
+    raise NotImplementedError("exercise: write predict_to_nodes()")
+
+
+def predict_x_grad_device(compute_device: str) -> str:
+    """The device of the gradient entering x (its `node_entered` event), e.g. "cpu" or "cuda:0"."""
+    # HINT: a gradient always has its tensor's device; to()'s closure moves it back.
+    raise NotImplementedError("exercise: write predict_x_grad_device()")
+
+
+def predict_x_grad() -> list:
+    """The gradient entering x (three floats): does the device change it?"""
+    raise NotImplementedError("exercise: write predict_x_grad()")

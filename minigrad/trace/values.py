@@ -1,0 +1,94 @@
+"""Short text for values: small arrays inline, large ones summarised (diagram boxes, edge labels, and
+the describer's short form of an event)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["format_value", "format_number"]
+
+
+def format_number(x, precision: int = 4) -> str:
+    """One number with ``precision`` significant digits (``2``, ``-0.3333``, ``1.5e+08``, ``nan``)."""
+    if isinstance(x, (bool, np.bool_)):
+        return str(bool(x))
+    if isinstance(x, (int, np.integer)):
+        return str(int(x))
+    x = float(x)
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return f"{x:.{precision}g}"
+
+
+def _summary(arr: np.ndarray, precision: int) -> str:
+    """``mean/std/min/max`` of a large array, with counts of non-finite entries."""
+    if arr.dtype.kind not in "fiub":
+        return f"{arr.size} values"
+    vals = arr.astype(np.float64, copy=False).ravel()
+    finite = vals[np.isfinite(vals)]
+    parts = []
+    if finite.size:
+        parts.append(
+            f"mean {format_number(finite.mean(), precision)} std {format_number(finite.std(), precision)} "
+            f"min {format_number(finite.min(), precision)} max {format_number(finite.max(), precision)}"
+        )
+    n_nan = int(np.isnan(vals).sum())
+    n_inf = int(np.isinf(vals).sum())
+    if n_nan:
+        parts.append(f"{n_nan} nan")
+    if n_inf:
+        parts.append(f"{n_inf} inf")
+    return ", ".join(parts) or "empty"
+
+
+def format_value(value, precision: int = 4, max_inline: int = 6) -> str:
+    """Text for a value: a number, an array of at most ``max_inline`` elements in full, else a summary.
+
+    Accepts Python numbers, NumPy arrays (any object with ``__array__``), text,
+    and trace snapshots (objects with ``values`` and ``stats``: the values when
+    kept, else the recorded statistics). Nested arrays are shown with their
+    brackets: ``[[1, 2], [3, 4]]``.
+    """
+    if value is None:
+        return "None"
+    if isinstance(value, str):
+        return value
+    if hasattr(value, "values") and hasattr(value, "stats"):
+        if getattr(value, "dropped", False):
+            return "dropped (over the recording's memory budget)"
+        if value.values is None:
+            return _stats_summary(value.stats, precision)
+        value = value.values
+    if isinstance(value, (bool, int, float, np.generic)):
+        return format_number(value, precision)
+    arr = np.asarray(value)
+    if arr.ndim == 0:
+        return format_number(arr.item(), precision)
+    if arr.size <= max_inline:
+        return _nested(arr, precision)
+    return _summary(arr, precision)
+
+
+def _stats_summary(stats, precision: int) -> str:
+    """Text for a recorded summary (min, max, mean, norm, NaN/Inf counts)."""
+    parts = []
+    if stats.mean is not None:
+        parts.append(
+            f"mean {format_number(stats.mean, precision)} min {format_number(stats.min, precision)} "
+            f"max {format_number(stats.max, precision)} norm {format_number(stats.norm, precision)}"
+        )
+    if stats.nan_count:
+        parts.append(f"{stats.nan_count} nan")
+    if stats.inf_count:
+        parts.append(f"{stats.inf_count} inf")
+    return ", ".join(parts) or "empty"
+
+
+def _nested(arr: np.ndarray, precision: int) -> str:
+    if arr.ndim == 1:
+        return "[" + ", ".join(format_number(v, precision) for v in arr.tolist()) + "]"
+    return "[" + ", ".join(_nested(sub, precision) for sub in arr) + "]"

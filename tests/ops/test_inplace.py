@@ -1,0 +1,277 @@
+"""In-place ops: version counters, PyTorch's error for a changed saved value, recorded in-place ops."""
+
+import numpy as np
+import pytest
+
+import minigrad as mg
+from minigrad import _events
+
+VERSION_ERROR = (
+    r"one of the variables needed for gradient computation has been modified by an inplace operation: "
+    r"\[minigrad.FloatTensor \[2\]\]{what} is at version {now}; expected version {then} instead. Hint: enable "
+    r"anomaly detection to find the operation that failed to compute its gradient, with "
+    r"minigrad.autograd.set_detect_anomaly\(True, check_nan=False\)."
+)
+
+
+def _torch():
+    return pytest.importorskip("torch")
+
+
+# ---------------------------------------------------------------- version counters
+def test_every_inplace_op_bumps_the_version_as_torch_does():
+    torch = _torch()
+    a, b = mg.zeros(3), torch.zeros(3)
+    steps = [
+        lambda t: t.add_(1),
+        lambda t: t.sub_(1),
+        lambda t: t.mul_(2),
+        lambda t: t.div_(2),
+        lambda t: t.zero_(),
+        lambda t: t.fill_(2),
+        lambda t: t.clamp_(0, 1),
+        lambda t: t.__setitem__(0, 5.0),
+        lambda t: t.copy_(t.new_ones(3) if hasattr(t, "new_ones") else mg.ones(3)),
+        lambda t: t.masked_fill_(t > 0, 0.5),
+    ]
+    for step in steps:
+        step(a)
+        step(b)
+        assert a._version == b._version
+    a += 1
+    b += 1
+    assert a._version == b._version == len(steps) + 1
+    np.testing.assert_allclose(a.numpy(), b.numpy())
+
+
+def test_views_and_detach_share_the_counter():
+    x = mg.zeros(2, 3)
+    row, flat, d = x[0], x.reshape(6), x.detach()
+    row.add_(1)
+    assert x._version == flat._version == d._version == row._version == 1
+    d.zero_()
+    assert x._version == 2
+    assert x.clone()._version == 0
+
+
+def test_optimizer_step_and_zero_grad_bump_versions():
+    w = mg.tensor([1.0, 2.0], requires_grad=True)
+    opt = mg.optim.SGD([w], lr=0.1)
+    (w * w).sum().backward()
+    opt.step()
+    assert w._version == 1
+    opt.zero_grad(set_to_none=False)
+    assert w.grad._version == 1
+
+
+# ---------------------------------------------------------------- a changed saved value is refused
+def test_changed_saved_leaf_raises_torchs_error_not_a_wrong_gradient():
+    w = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = (w * w).sum()
+    with mg.no_grad():
+        w.mul_(10)
+    with pytest.raises(RuntimeError, match=VERSION_ERROR.format(what="", now=1, then=0)):
+        y.backward()
+
+
+def test_error_names_the_op_of_a_saved_non_leaf_and_counts_versions():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 1
+    z = y * y
+    y.add_(1)
+    y.add_(1)
+    with pytest.raises(RuntimeError, match=VERSION_ERROR.format(what=", which is output 0 of Add,", now=2, then=0)):
+        z.sum().backward()
+
+
+def test_a_saved_output_changed_in_place_names_its_own_op():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    z = (x * 1).exp()
+    w = z.sigmoid()
+    z.mul_(2)
+    with pytest.raises(RuntimeError, match=VERSION_ERROR.format(what=", which is output 0 of Exp,", now=1, then=0)):
+        w.sum().backward()
+
+
+@pytest.mark.filterwarnings("ignore:Anomaly Detection")
+def test_anomaly_mode_gives_torchs_other_hint():
+    w = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = (w * w).sum()
+    with mg.no_grad():
+        w.add_(1)
+    with mg.autograd.detect_anomaly(), pytest.raises(RuntimeError, match="Good luck!"):
+        y.backward()
+
+
+def test_op_that_saves_nothing_ignores_the_change_as_torch_does():
+    torch = _torch()
+    for lib in (mg, torch):
+        w = lib.tensor([1.0, 2.0], requires_grad=True)
+        y = (w + 1).sum()
+        with lib.no_grad():
+            w.add_(1)
+        y.backward()
+        assert w.grad.tolist() == [1.0, 1.0]
+
+
+def test_write_after_the_node_was_made_is_fine():
+    w = mg.tensor([1.0, 2.0], requires_grad=True)
+    with mg.no_grad():
+        w.mul_(10)
+    (w * w).sum().backward()
+    np.testing.assert_allclose(w.grad.numpy(), [20.0, 40.0])
+
+
+# ---------------------------------------------------------------- recorded in-place ops
+def test_micrograd_more_ops_with_inplace_matches_micrograd_and_torch():
+    torch = _torch()
+
+    def run(lib, **kw):
+        a = lib.tensor(-4.0, requires_grad=True, **kw)
+        b = lib.tensor(2.0, requires_grad=True, **kw)
+        c = a + b
+        d = a * b + b**3
+        c += c + 1
+        c += 1 + c + (-a)
+        d += d * 2 + (b + a).relu()
+        d += 3 * d + (b - a).relu()
+        e = c - d
+        f = e**2
+        g = f / 2.0
+        g += 10.0 / f
+        g.backward()
+        return g.item(), a.grad.item(), b.grad.item()
+
+    ours = run(mg, dtype=mg.float64)
+    theirs = run(torch, dtype=torch.float64)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-12)
+    np.testing.assert_allclose(ours, (24.70408163265306, 138.83381924198252, 645.5772594752186), rtol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        lambda h, x: h.mul_(x),
+        lambda h, x: h.add_(x, alpha=3),
+        lambda h, x: h.sub_(x * x),
+        lambda h, x: h.div_(x + 2),
+        lambda h, x: h.pow_(2),
+        lambda h, x: h.clamp_(-1.0, 2.5),
+        lambda h, x: h.zero_(),
+        lambda h, x: h.fill_(3.0),
+        lambda h, x: h.copy_(x * 5),
+        lambda h, x: h.masked_fill_(x > 1.5, 0.0),
+        lambda h, x: h.__setitem__(slice(0, 2), x[1:3] * 7),
+        lambda h, x: h.__setitem__(1, 0.0),
+    ],
+)
+def test_recorded_inplace_gradients_match_torch(step):
+    torch = _torch()
+    results = []
+    for lib, kw in ((mg, {"dtype": mg.float64}), (torch, {"dtype": torch.float64})):
+        x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True, **kw)
+        h = x * 1.5
+        before = h * 2  # made from h's old value
+        step(h, x)
+        (h.sum() + before.sum()).backward()
+        results.append((h.detach().tolist(), x.grad.tolist()))
+    np.testing.assert_allclose(results[0][0], results[1][0])
+    np.testing.assert_allclose(results[0][1], results[1][1])
+
+
+def test_inplace_into_a_leaf_without_grad_puts_it_in_the_graph():
+    torch = _torch()
+    grads = []
+    for lib in (mg, torch):
+        w = lib.tensor([1.0, 2.0], requires_grad=True)
+        out = lib.zeros(3, 2)
+        out[1] = w * w
+        out.mul_(2)
+        out.sum().backward()
+        assert out.requires_grad and not out.is_leaf
+        grads.append(w.grad.tolist())
+    assert grads[0] == grads[1] == [4.0, 8.0]
+
+
+def test_inplace_node_shows_as_op_with_trailing_underscore():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    h = x * 2
+    old_id = h.id
+    h += 1
+    assert h.op == "add_" and repr(h.grad_fn) == "<AddBackward>"
+    assert h.id != old_id and h.parents[0].id == old_id and h.parents[0].op == "mul"
+    assert h._version == 1
+
+
+def test_inplace_node_is_announced_once_with_its_new_op():
+    seen = []
+
+    def listen(kind, fields):
+        if kind == "node_created":
+            seen.append(fields["node"].op)
+
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    h = x * 2
+    _events.add_listener(listen)
+    try:
+        h.mul_(3)
+    finally:
+        _events.remove_listener(listen)
+    assert seen == ["mul_"]
+
+
+def test_hooks_stay_with_the_old_value_and_retain_grad_with_the_new():
+    torch = _torch()
+    got = []
+    for lib in (mg, torch):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        h = x * 1
+        seen = []
+        h.register_hook(lambda g, seen=seen: seen.append(g.tolist()))
+        h.retain_grad()
+        h.mul_(3)
+        (h * h).sum().backward()
+        got.append((seen, h.grad.tolist(), x.grad.tolist()))
+    assert got[0] == got[1]
+
+
+# ---------------------------------------------------------------- refusals
+def test_leaf_and_view_of_leaf_refusals_use_torchs_text():
+    w = mg.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match=r"^a leaf Variable that requires grad is being used in an in-place"):
+        w.add_(1)
+    with pytest.raises(RuntimeError, match=r"^a view of a leaf Variable that requires grad is being used in an"):
+        w[0:1].add_(1)
+    with mg.no_grad():
+        w.add_(1)
+    assert w.tolist() == [2.0, 3.0]
+
+
+def test_inplace_on_a_view_of_a_graph_tensor_is_refused_not_wrong():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    h = x * 2
+    with pytest.raises(RuntimeError, match="view"):
+        h[0:1].mul_(3)
+
+
+def test_downcast_and_shape_errors_leave_the_tensor_alone():
+    i = mg.tensor([1, 2])
+    with pytest.raises(RuntimeError, match="can't be cast to the desired output type"):
+        i += 0.5
+    y = mg.ones(2)
+    with pytest.raises(RuntimeError, match=r"output with shape \[2\] doesn't match the broadcast shape \[2, 2\]"):
+        y += mg.ones(2, 2)
+    assert i._version == 0 and y._version == 0
+
+
+def test_operand_made_from_the_target_itself_is_refused_as_in_torch():
+    torch = _torch()
+    messages = []
+    for lib, kw in ((mg, {"dtype": mg.float64}), (torch, {"dtype": torch.float64})):
+        x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True, **kw)
+        h = x * 1.5
+        h.sub_(h * x)  # h * x saved h, which sub_ then changes
+        with pytest.raises(RuntimeError) as info:
+            h.sum().backward()
+        messages.append(str(info.value).split(" Hint")[0].replace("torch.", "minigrad."))
+    assert messages[0] == messages[1]
