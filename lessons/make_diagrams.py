@@ -149,6 +149,17 @@ def _():
     return viz.draw(trace, step=contributions_into(trace, "a", pass_id=first_pass)[1].seq)
 
 
+@diagram("11_forward_mode/both_ways")
+def _():
+    from minigrad import viz
+    from minigrad.course.recording import record_demo
+
+    trace = record_demo(11)
+    xr = trace.node("xr").id
+    into_xr = [e for e in trace.find("grad_accumulated") if e.target == xr and e.into == "grad"]
+    return viz.draw(trace, step=into_xr[0].seq)
+
+
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 _ID = re.compile(r"\b([to])(\d+)\b|(?<=[A-Za-z_>])#(\d+)\b")
 

@@ -246,6 +246,15 @@ def _():
     return trace, [*steps_of(trace, "node_created", "vd"), *steps_of(trace, "closure_called", "vd"), *into_v]
 
 
+# ---------------------------------------------------------------- lesson 11
+@transcript("11_forward_mode/tangents")
+def _():
+    trace = _demo(11)
+    events = trace.find("tangent_computed")
+    first_unpack = next(i for i, e in enumerate(events) if e.op == "unpack_dual")
+    return trace, [e.seq for e in events[:first_unpack]]
+
+
 # ---------------------------------------------------------------- machinery
 _BLOCK = re.compile(
     r"(<!-- transcript: (?P<name>[\w-]+) -->\n```text\n)(?P<body>.*?)(```\n<!-- /transcript -->)", re.DOTALL

@@ -27,6 +27,8 @@ Kinds and fields (``pass_id`` and ``depth`` on every backward-side event):
 - ``grads_restored``: restored (list of (node, grad or None))
 - ``pass_finished``: results (tuple of gradients for grad(), None for backward())
 - ``error``: node (or None), error (the exception)
+- ``tangent_computed`` (forward mode): node, depth, op, parents, tangents (one per parent,
+  zeros where a parent has none), tangent (the node's), fn (the op's forward-mode rule)
 """
 
 from __future__ import annotations

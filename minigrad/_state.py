@@ -28,6 +28,7 @@ class ForwardState:
 
     level = -1
     epoch = 0
+    in_rule = False  # a forward-mode rule is running: its own tensors are arithmetic, not graph nodes
 
 
 class InferenceTensors:

@@ -482,19 +482,28 @@ def _forward_tangent(t: Tensor, parents: tuple, jvp, op: str) -> None:
         x if x is not None else make_leaf(p._device.xp.zeros_like(p.data), p._device) for x, p in zip(tangents, parents)
     ]
     # The rule's own Tensor ops carry no tangents: there is one forward level at a time.
-    level = _forward_state.level
-    _forward_state.level = -1
+    level, in_rule = _forward_state.level, _forward_state.in_rule
+    _forward_state.level, _forward_state.in_rule = -1, True
     try:
         tangent = jvp(*tangents)
     finally:
-        _forward_state.level = level
+        _forward_state.level, _forward_state.in_rule = level, in_rule
     if tangent.data.shape != t.data.shape:
         raise RuntimeError(
             f"the forward-mode rule of {op} returned a tangent of shape {shape_str(tangent.data.shape)} "
             f"for a result of shape {shape_str(t.data.shape)}"
         )
     if _listeners:
-        _events.emit("tangent_computed", node=t, op=op, parents=parents, tangents=tangents, tangent=tangent, fn=jvp)
+        _events.emit(
+            "tangent_computed",
+            node=t,
+            depth=_state.passes.depth,
+            op=op,
+            parents=parents,
+            tangents=tangents,
+            tangent=tangent,
+            fn=jvp,
+        )
     _set_tangent(t, tangent)
 
 

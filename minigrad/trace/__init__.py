@@ -25,6 +25,8 @@ outside) and refers to nodes by stable integer ids (``Tensor.id``). Kinds:
 ``grads_restored``    ``restored`` ((id, Snapshot or None) pairs) — grad() only, also after an error
 ``pass_finished``     ``results`` (grad()'s gradients, None for backward())
 ``error``             ``node`` (or None), ``error_type``, ``message``
+``tangent_computed``  ``node``, ``op``, ``parents``, ``tangents`` (one per parent), ``tangent``, ``rule``
+                      (:class:`ClosureInfo`) — forward mode (``autograd.forward_ad``), outside passes
 ====================  ===================================================================
 
 ``Event.node_id`` is the node an event is about; ``GradAccumulated.edge`` and ``GradReduced.edge`` its edge.
@@ -128,6 +130,7 @@ from .events import (
     PassStarted,
     Seeded,
     SourceLocation,
+    TangentComputed,
 )
 from .output import OutputCapture
 from .recorder import TraceBudgetWarning, listen, record
@@ -163,6 +166,7 @@ __all__ = [
     "NodeStatus",
     "OutputCapture",
     "PassFinished",
+    "TangentComputed",
     "PassStarted",
     "PassState",
     "SavedGrads",

@@ -22,7 +22,7 @@ import weakref
 
 import numpy as np
 
-from .. import _versions
+from .. import _state, _versions
 from .. import backend as B
 from ..tensor import Tensor
 from . import events as E
@@ -358,7 +358,7 @@ class Converter:
     # ------------------------------------------------------------ raw kinds
     def _on_node_created(self, f) -> None:
         node = f["node"]
-        if not node._rg and (self._depth or _made_by_library(sys._getframe(1))):
+        if not node._rg and (self._depth or _state.forward.in_rule or _made_by_library(sys._getframe(1))):
             return  # gradient arithmetic, seeds, optimizer updates: not part of a graph (recorded if one uses it)
         if node._id not in self._known:
             self._register(node, late=False)
@@ -442,6 +442,23 @@ class Converter:
             else:
                 out.append(E.Captured(name, "value", text=_short_repr(v)))
         return tuple(out)
+
+    def _on_tangent_computed(self, f) -> None:
+        node = f["node"]
+        if node._id not in self._known:
+            self._register(node, late=False)
+        depth = self._depth
+        self._deliver(
+            E.TangentComputed,
+            self._passes[depth - 1] if 0 < depth <= len(self._passes) else None,
+            depth,
+            node=node._id,
+            op=f["op"],
+            parents=tuple(self._ref(p) for p in f["parents"]),
+            tangents=tuple(self._snap(t) for t in f["tangents"]),
+            tangent=self._snap(f["tangent"]),
+            rule=closure_info(f["fn"]),
+        )
 
     def _on_grad_reduced(self, f) -> None:
         self._deliver(

@@ -163,6 +163,9 @@ HEADLINES = {
     E.GradsRestored: lambda ev, w: f"grad() restores the .grad of {w.labels(n for n, _ in ev.restored) or 'nothing'}",
     E.PassFinished: _pass_finished,
     E.ErrorEvent: _error,
+    E.TangentComputed: lambda ev, w: (
+        f"tangent of {w.label(ev.node)}: {ev.op}'s forward rule gives {w.short(ev.tangent)}"
+    ),
 }
 
 
@@ -223,6 +226,13 @@ def _accumulated_details(ev: E.GradAccumulated, w: _Words) -> list:
     ]
 
 
+def _rule_body(source: str) -> str:
+    """A short rule's body on one line (``return ta * b + a * tb``), without its ``def`` line."""
+    lines = [line.strip() for line in source.strip().splitlines()]
+    body = [line for line in lines[1:] if line] if lines and lines[0].startswith("def ") else lines
+    return "; ".join(body)
+
+
 def _none(ev, w) -> list:
     return []
 
@@ -243,4 +253,9 @@ DETAILS = {
     E.GradsRestored: lambda ev, w: _grads_listed(ev.restored, w),
     E.PassFinished: lambda ev, w: [f"result[{i}] = {w.value(r)}" for i, r in enumerate(ev.results or ())],
     E.ErrorEvent: lambda ev, w: [f"{ev.error_type}: {ev.message}"],
+    E.TangentComputed: lambda ev, w: (
+        [f"tangent of {w.label(p)} = {w.value(t)}" for p, t in zip(ev.parents, ev.tangents)]
+        + [f"tangent of {w.label(ev.node)} = {w.value(ev.tangent)}"]
+        + ([f"rule: {_rule_body(ev.rule.source)}"] if ev.rule is not None else [])
+    ),
 }

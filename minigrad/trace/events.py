@@ -30,6 +30,7 @@ __all__ = [
     "NodeEntered",
     "ClosureCalled",
     "GradReduced",
+    "TangentComputed",
     "GradAccumulated",
     "NodeFinished",
     "GraphFreed",
@@ -279,6 +280,24 @@ class PassFinished(Event):
 
 
 @dataclass(frozen=True)
+class TangentComputed(Event):
+    """Forward mode: ``node``'s tangent, computed from its parents' tangents by the op's forward-mode rule.
+
+    ``tangents`` has one snapshot per parent in ``parents`` (zeros for a parent that
+    carries no tangent); ``tangent`` is the result's; ``rule`` is the rule's source
+    (the JVP written beside the op's backward rule).
+    """
+
+    kind: ClassVar[str] = "tangent_computed"
+    node: int
+    op: str
+    parents: tuple
+    tangents: tuple
+    tangent: Snapshot
+    rule: ClosureInfo | None
+
+
+@dataclass(frozen=True)
 class ErrorEvent(Event):
     """An exception escaped the pass while at ``node`` (None when outside any node)."""
 
@@ -305,9 +324,10 @@ EVENT_TYPES = {
         GradsRestored,
         PassFinished,
         ErrorEvent,
+        TangentComputed,
     )
 }
-BACKWARD_KINDS = frozenset(EVENT_TYPES) - {"node_created", "node_named"}
+BACKWARD_KINDS = frozenset(EVENT_TYPES) - {"node_created", "node_named", "tangent_computed"}
 
 _TAGS = {NodeInfo: "$node", SourceLocation: "$src", ClosureInfo: "$closure", Captured: "$cap"}
 

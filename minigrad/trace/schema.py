@@ -418,6 +418,18 @@ class Decoder:
         results = None if f["results"] is None else self._snaps(f["results"], f"{w}.results", optional=True)
         return {"results": results}
 
+    def _ev_tangent_computed(self, f, w):
+        node = self._node(f["node"], f"{w}.node")
+        parents = tuple(self._node(p, f"{w}.parents[{i}]") for i, p in enumerate(_list(f["parents"], f"{w}.parents")))
+        return {
+            "node": node,
+            "op": _str(f["op"], f"{w}.op"),
+            "parents": parents,
+            "tangents": self._snaps(f["tangents"], f"{w}.tangents"),
+            "tangent": self._snap(f["tangent"], f"{w}.tangent", self.shapes[node]),
+            "rule": self._closure(f["rule"], f"{w}.rule"),
+        }
+
     def _ev_error(self, f, w):
         return {
             "node": self._opt_node(f["node"], f"{w}.node"),
@@ -450,4 +462,5 @@ DECODE = {
     E.GradsRestored: (Decoder._ev_grads_restored, ("restored",), ()),
     E.PassFinished: (Decoder._ev_pass_finished, ("results",), ()),
     E.ErrorEvent: (Decoder._ev_error, ("node", "error_type", "message"), ()),
+    E.TangentComputed: (Decoder._ev_tangent_computed, ("node", "op", "parents", "tangents", "tangent", "rule"), ()),
 }

@@ -297,4 +297,5 @@ APPLY = {
     E.GradsRestored: Replay._grads_restored,
     E.PassFinished: Replay._pass_finished,
     E.ErrorEvent: Replay._error,
+    E.TangentComputed: Replay._unchanged,
 }

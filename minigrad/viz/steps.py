@@ -89,6 +89,7 @@ INDEXED = {
     E.GradsRestored: TraceIndex._not_indexed,
     E.PassFinished: TraceIndex._pass_ended,
     E.ErrorEvent: TraceIndex._pass_ended,
+    E.TangentComputed: TraceIndex._not_indexed,
 }
 
 

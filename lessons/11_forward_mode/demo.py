@@ -1,0 +1,54 @@
+"""Lesson 11 demo: one function differentiated both ways.
+
+    minigrad lesson debug 11
+
+First forward mode: x = [0.5, -1.0] carries the tangent v = [1.0, 0.5] through h = x * x and
+y = sum(tanh(h)); every op computes its result's tangent (a tangent_computed step). Then reverse
+mode on the same function: one backward pass gives the whole gradient. The two agree:
+<grad, v> is the tangent of y. Last, jacfwd and jacrev on a wide and a tall function, timed.
+"""
+
+import time
+
+import minigrad as mg
+from minigrad import func
+from minigrad.autograd import forward_ad as fwAD
+
+x0 = [0.5, -1.0]
+v0 = [1.0, 0.5]
+
+# ---- forward mode: one pass, the derivative along v
+with fwAD.dual_level():
+    x = fwAD.make_dual(mg.tensor(x0, dtype=mg.float64, name="x"), mg.tensor(v0, dtype=mg.float64, name="v"))
+    h = x * x
+    t = h.tanh()
+    y = t.sum()
+    y_value, y_tangent = fwAD.unpack_dual(y)
+print(f"forward mode:  y = {y_value.item():.6f}, tangent of y along v = {y_tangent.item():.6f}")
+
+# ---- reverse mode: one pass, the gradient with respect to every input
+xr = mg.tensor(x0, dtype=mg.float64, requires_grad=True, name="xr")
+loss = (xr * xr).tanh().sum()
+loss.backward()
+print(f"reverse mode:  gradient = {xr.grad.tolist()}, <gradient, v> = {(xr.grad * mg.tensor(v0)).sum().item():.6f}")
+
+
+# ---- when each wins: a Jacobian needs one forward pass per input or one backward pass per output
+def timed(transform, f, x, repeats=3):
+    start = time.perf_counter()
+    for _ in range(repeats):
+        transform(f)(x)
+    return (time.perf_counter() - start) / repeats * 1e3
+
+
+for n_out, n_in in ((2, 64), (64, 2)):
+    W = mg.randn(n_out, n_in, dtype=mg.float64)
+
+    def f(x, W=W):
+        return (W @ x).tanh()
+
+    x = mg.randn(n_in, dtype=mg.float64)
+    print(
+        f"Jacobian {n_out}x{n_in}: jacfwd {timed(func.jacfwd, f, x):.1f} ms ({n_in} forward passes), "
+        f"jacrev {timed(func.jacrev, f, x):.1f} ms ({n_out} backward passes)"
+    )

@@ -1,0 +1,44 @@
+"""Forward-mode passes are recorded: one tangent_computed event per op, with its rule's source, replayable."""
+
+import numpy as np
+
+import minigrad as mg
+from minigrad.autograd import forward_ad as fwAD
+from minigrad.trace import Trace, record
+from minigrad.trace.describe import details, headline
+
+
+def _forward_run():
+    with record() as tr:
+        with fwAD.dual_level():
+            x = fwAD.make_dual(mg.tensor([0.5, -1.0]), mg.tensor([1.0, 0.5]))
+            h = x * x
+            y = h.tanh().sum()
+            tangent = fwAD.unpack_dual(y).tangent
+    return tr, tangent
+
+
+def test_each_op_of_a_forward_mode_run_records_its_tangent():
+    tr, tangent = _forward_run()
+    events = tr.find("tangent_computed")
+    assert [e.op for e in events] == ["mul", "tanh", "sum", "unpack_dual"]
+    mul = events[0]
+    np.testing.assert_allclose(mul.tangents[0].array(), [1.0, 0.5])
+    np.testing.assert_allclose(mul.tangent.array(), [1.0, -1.0])  # d(x*x) = 2 x dx
+    assert "ta * b + a * tb" in mul.rule.source
+    np.testing.assert_allclose(events[-2].tangent.array(), tangent.numpy())
+
+
+def test_tangent_events_have_words_and_survive_a_file(tmp_path):
+    tr, _ = _forward_run()
+    ev = tr.find("tangent_computed")[0]
+    assert headline(ev, tr).startswith("tangent of ") and "mul's forward rule gives [1, -1]" in headline(ev, tr)
+    assert "rule: return ta * b + a * tb" in details(ev, tr)
+    path = tmp_path / "fwd.jsonl"
+    tr.save(path)
+    loaded = Trace.load(path)
+    again = loaded.find("tangent_computed")[0]
+    np.testing.assert_allclose(again.tangent.array(), ev.tangent.array())
+    assert again.rule.source == ev.rule.source
+    for k in range(len(loaded)):
+        loaded.state_at(k)
