@@ -534,14 +534,16 @@ def _mark_inference(t: Tensor) -> None:
     _inference.made = True
 
 
+#: ``minigrad.autograd.saved.saved_values``, installed by that module (it sits above the tensor).
+_saved_values = None
+
+
 def _refuse_saved_inference(parents: tuple, backward) -> None:
     """PyTorch's error when a recorded op saves an inference tensor."""
     inference = [p for p in parents if p._meta is not None and p._meta.get("inference")]
     if not inference:
         return
-    from .autograd.saved import saved_values
-
-    saved = {id(a) for _, a in saved_values(backward)}
+    saved = {id(a) for _, a in _saved_values(backward)}
     if any(id(p.data) in saved for p in inference):
         raise RuntimeError(
             "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode "

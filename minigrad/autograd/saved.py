@@ -9,6 +9,7 @@ backward refuse, and a rule that saved nothing survives ``retain_graph=False``.
 
 from __future__ import annotations
 
+import sys
 import weakref
 
 import numpy as np
@@ -93,3 +94,8 @@ def check_versions(node) -> None:
             if t is None:
                 t = next((s for s, a in saved_values(node._backward) if s is not None and a is arr), None)
             raise version_error(t, arr, node)
+
+
+# The tensor's inference-mode check reads what rules saved (``minigrad.tensor`` the package attribute is
+# the creation function, so the module is reached through the class).
+sys.modules[Tensor.__module__]._saved_values = saved_values
