@@ -112,6 +112,8 @@ def test_max_bytes_says_once_what_was_dropped_and_gz_output(tmp_path, capsys):
     tr = Trace.load(out)
     assert tr.summarised_before is not None and tr.budget_message in err
     assert main(["trace", "--max-bytes", "0", str(script)]) == 2
+
+
 def test_show_into_a_closed_pipe_is_quiet(tmp_path, script):
     """``minigrad trace show run.jsonl | head -1``: no BrokenPipeError when the reader leaves early."""
     out = tmp_path / "run.jsonl"

@@ -62,6 +62,8 @@ def test_inplace_op_is_a_node_with_its_version():
     assert infos["add_"].parents == (infos["mul"].id,)
     assert infos["mul"].data.values.tolist() == [2.0, 4.0]
     assert infos["add_"].data.values.tolist() == [3.0, 5.0]
+
+
 def test_each_custom_function_shows_its_own_backward():
     from minigrad.autograd import Function
 
