@@ -83,4 +83,8 @@ def max_pool2d(
         spread = g.reshape(n, c, 1, oh * ow) * mask
         return (col2im(spread.reshape(n, c * kh * kw, oh * ow), shape, (oh, ow), geo),)
 
-    return make(out, (x,), backward, "max_pool2d")
+    def jvp(t):
+        picked = im2col(t, geo).reshape(n, c, kh * kw, oh * ow) * mask
+        return picked.sum(2).reshape(n, c, oh, ow)
+
+    return make(out, (x,), backward, "max_pool2d", jvp)
