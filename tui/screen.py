@@ -312,11 +312,10 @@ class DebuggerScreen(Screen):
             tree.show(view.statuses, self.model.state(session.cursor).nodes)
         else:
             canvas.show(view.statuses, view.edge, node, bp_nodes, self.model.state(session.cursor).nodes)
-        if self.follow and node is not None:
-            if use_tree:
-                tree.reveal(node)
-            else:
-                canvas.follow(node)
+        if self.follow and use_tree:
+            tree.reveal(node)
+        elif self.follow and node is not None:
+            canvas.follow(node)
         self.query_one("#watch", WatchPanel).show(
             [(self._names.get(nid, f"#{nid}"), self.model.state(session.cursor).nodes.get(nid)) for nid in self.watched]
         )

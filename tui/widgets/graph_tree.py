@@ -113,6 +113,9 @@ class GraphTree(Tree):
         self.call_after_refresh(self._reveal_now, node_id)
 
     def _reveal_now(self, node_id) -> None:
+        if node_id is None:  # a step about no node: no cursor, whatever was shown before
+            self.cursor_line = -1
+            return
         for tree_node in self._shown.get(node_id, ()):
             self.move_cursor(tree_node)
             self.scroll_to_node(tree_node, animate=False)
