@@ -499,7 +499,7 @@ class DebuggerScreen(Screen):
         self._go(nav.return_from(pass_id, len(passes)))
 
     def action_goto(self) -> None:
-        self.app.push_screen(Prompt("go to step (1-based) or pass (p2):", "12 or p2"), self._goto)
+        self.app.push_screen(Prompt("go to step (as the header numbers it) or pass (p2):", "12 or p2"), self._goto)
 
     def _goto(self, answer: str | None) -> None:
         if not answer or self.session.running:
@@ -514,7 +514,7 @@ class DebuggerScreen(Screen):
             pass_id = int(number)
             movement = nav.Movement("go to", lambda e: e.kind == "pass_started" and e.pass_id == pass_id)
         else:
-            step = int(number) - 1
+            step = int(number)  # the trace's numbering, as the header, `minigrad trace show` and lesson texts use
             movement = nav.Movement("go to", lambda e: e.seq >= step)
         index = nav.search(session.events, 0, movement)
         if index is not None:

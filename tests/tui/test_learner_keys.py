@@ -36,8 +36,9 @@ async def test_step_panel_shows_rule_values_and_accumulation():
         rule = text(app.screen.query_one("#closure-info"))
         assert "return" in rule and "g " in rule and "→ " in rule
         acc = text(app.screen.query_one("#accumulation-info"))
-        target = app.screen._names[current_event(app).target]
-        assert f"{target}: 0 + " in acc and " = " in acc
+        names = app.screen._names
+        ev = current_event(app)
+        assert f"{names[ev.node]} -> {names[ev.target]}: 0 + " in acc and " = " in acc
 
 
 async def test_goto_search_watch_and_all_nodes():
@@ -45,7 +46,7 @@ async def test_goto_search_watch_and_all_nodes():
         await press(app, pilot, "g")
         await pilot.press(*"12", "enter")
         await press(app, pilot)
-        assert app.session.cursor == 11
+        assert current_event(app).seq == 12, "g goes to the step the header and `trace show` call 12"
         await press(app, pilot, "slash")
         await pilot.press("b", "enter")
         await press(app, pilot)

@@ -100,7 +100,7 @@ def test_a_lesson_step_reads_on_an_80x24_terminal(tmux):
     send("s")
     wait_for("mul rule of d")
     send("s")
-    shown = wait_for("a: 0 + -0.004 = -0.004")  # the accumulation into a, parent named
+    shown = wait_for("d -> a: 0 + -0.004 = -0.004")  # the accumulation into a, parent named
     assert "return lambda: g * b, lambda: g * a" in shown  # the rule, as written
     assert "b   -3." in shown and "a   2." in shown  # captured values beside it
     assert "→ a -0.004" in shown and "→ b 0.0027" in shown  # what the rule returned per parent
