@@ -114,8 +114,10 @@ def notebook(path: Path, browser: str) -> None:
         host = Path(tmp) / "notebook.html"
         host.write_text(page, encoding="utf-8")
         subprocess.run(
+            # the widget renders after an async import: the virtual time budget makes Chromium wait for it
+            # (without it a loaded machine screenshots the page before the widget is drawn)
             [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1100,900",
-             f"--screenshot={path}", host.as_uri()],
+             "--virtual-time-budget=10000", f"--screenshot={path}", host.as_uri()],
             check=True, capture_output=True, timeout=120,
         )  # fmt: skip
 

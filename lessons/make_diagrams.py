@@ -149,6 +149,15 @@ def _():
     return viz.draw(trace, step=contributions_into(trace, "a", pass_id=first_pass)[1].seq)
 
 
+@diagram("11_forward_mode/tangent_of_t")
+def _():
+    from minigrad import viz
+    from minigrad.course.recording import record_demo
+
+    trace = record_demo(11)
+    return viz.draw(trace, step=next(e.seq for e in trace.find("tangent_computed") if e.op == "tanh"))
+
+
 @diagram("11_forward_mode/both_ways")
 def _():
     from minigrad import viz

@@ -35,7 +35,7 @@ class _Counter:
     def __init__(self, owner):
         self.version = 0
         self.stamps = []
-        self.owner = owner  # a weak reference to the owning array, or the array itself
+        self.owner = owner  # called, gives the owning array (a weak reference to it, mostly)
 
 
 clock = _Clock()
@@ -58,8 +58,7 @@ def _counter(arr, create: bool):
     key = id(owner)
     c = _counters.get(key)
     if c is not None:
-        held = c.owner() if isinstance(c.owner, weakref.ref) else c.owner
-        if held is owner:
+        if c.owner() is owner:
             return c
         del _counters[key]
     if not create:
@@ -67,8 +66,8 @@ def _counter(arr, create: bool):
     try:
         c = _Counter(weakref.ref(owner))
         weakref.finalize(owner, _counters.pop, key, None)
-    except TypeError:  # an array type without weak references: hold it
-        c = _Counter(owner)
+    except TypeError:  # an array type without weak references: hold it (a call returns it, like a reference)
+        c = _Counter(lambda: owner)
     _counters[key] = c
     return c
 
@@ -80,12 +79,20 @@ def version(arr) -> int:
 
 
 def bump(arr, stamp: int) -> int:
-    """Record one in-place write of ``arr``'s memory at ``stamp``; returns the new version."""
-    c = _counter(arr, True)
+    """Record one in-place write of ``arr``'s memory at ``stamp``; returns the new version.
+
+    Optimizers call this for every parameter at every step, so the common case
+    (an array that owns its memory and already has a counter) is kept short.
+    """
+    owner = arr if arr.base is None else owner_of(arr)
+    c = _counters.get(id(owner))
+    if c is None or c.owner() is not owner:
+        c = _counter(owner, True)
     c.version += 1
-    c.stamps.append(stamp)
-    if len(c.stamps) > 2 * _KEPT_STAMPS:
-        del c.stamps[:_KEPT_STAMPS]
+    stamps = c.stamps
+    stamps.append(stamp)
+    if len(stamps) > 2 * _KEPT_STAMPS:
+        del stamps[:_KEPT_STAMPS]
     clock.last = stamp
     return c.version
 

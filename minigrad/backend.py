@@ -8,6 +8,8 @@ imported only when a CUDA device is first asked for.
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
 __all__ = [
@@ -83,6 +85,12 @@ def to_dtype(dtype) -> np.dtype:
         names = ", ".join(str(d) for d in SUPPORTED_DTYPES)
         raise TypeError(f"unsupported dtype {dt}; minigrad supports {names}")
     return dt
+
+
+def quiet(xp):
+    """A context in which NumPy's floating-point warnings stay silent (NaN outside a function's
+    domain is the value, as in PyTorch); CuPy never warns."""
+    return np.errstate(all="ignore") if xp is np else contextlib.nullcontext()
 
 
 def cast(arr, dtype: np.dtype):

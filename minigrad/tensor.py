@@ -539,10 +539,16 @@ def _refuse_saved_inference(parents: tuple, backward) -> None:
     inference = [p for p in parents if p._meta is not None and p._meta.get("inference")]
     if not inference:
         return
-    from .autograd.saved import saved_values
-
-    saved = {id(a) for _, a in saved_values(backward)}
-    if any(id(p.data) in saved for p in inference):
+    held = set()
+    for cell in getattr(backward, "__closure__", None) or ():  # what the rule captured (autograd.saved looks deeper)
+        try:
+            value = cell.cell_contents
+        except ValueError:
+            continue
+        held.add(id(value))
+        if isinstance(value, Tensor):
+            held.add(id(value.data))
+    if any(id(p) in held or id(p.data) in held for p in inference):
         raise RuntimeError(
             "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode "
             "in computation tracked by autograd. To work around this, you can make a clone to get a normal tensor "

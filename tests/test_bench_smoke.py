@@ -103,3 +103,23 @@ def test_compare_to_needs_a_minigrad_checkout(tmp_path):
         text=True,
     )
     assert proc.returncode == 2 and "no minigrad package there" in proc.stderr
+
+
+def test_function_transform_workloads_run_and_agree(tmp_path):
+    """W10a (jacfwd vs jacrev) and W10c (vmap of grad): every minigrad peer runs and matches the floor."""
+    out = tmp_path / "w10.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "bench", "--quick", "--workloads", "W10a,W10c", "--out", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert proc.returncode == 0, proc.stderr
+    workloads = json.loads(out.read_text())["workloads"]
+    for name in ("minigrad-jacfwd", "minigrad-jacrev", "numpy"):
+        assert workloads["W10a"]["peers"][name]["status"] == "ok", workloads["W10a"]["peers"][name]
+    assert workloads["W10c"]["peers"]["minigrad"]["status"] == "ok"
+    for w in workloads.values():
+        for pair, r in w["ratios"].items():
+            assert r["check_rel_diff"] < 1e-9, (pair, r)

@@ -9,27 +9,6 @@ event satisfies the same predicate, so live stepping and replay agree.
 from __future__ import annotations
 
 
-def current_node(events: list, index: int):
-    """The node being processed at ``index``: entered in this pass and not finished yet (or None)."""
-    if not 0 <= index < len(events):
-        return None
-    ev = events[index]
-    pass_id = ev.pass_id
-    if pass_id is None:
-        return None
-    for i in range(index, -1, -1):
-        e = events[i]
-        if e.pass_id != pass_id:
-            continue
-        if e.kind == "node_finished" and i != index:
-            return None
-        if e.kind == "node_entered":
-            return e.node
-        if e.kind == "pass_started":
-            return None
-    return None
-
-
 class Movement:
     """A named forward movement: ``matches(event)`` says whether it stops there."""
 

@@ -1,9 +1,10 @@
 """Which nodes the graph pane draws at a step: the graph of this pass, not every node ever made.
 
 Inside a pass (and at its last events) the scope is the nodes reachable from the
-pass's roots. In the forward part it is the nodes made since the last top-level
-pass ended, with their ancestors (the parameters they use). ``all`` draws every
-node. Scopes are named by a key, so a layout can be cached and reused.
+pass's roots. In the forward part it is the graph being built for the next pass:
+the nodes made between the last top-level pass's end and the next one's start (or
+the last recorded event), with their ancestors (the parameters they use). ``all``
+draws every node. Scopes are named by a key, so a layout can be cached and reused.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ class GraphScope:
         self._created: list = []  # (seq, node id) in order
         self._roots: dict = {}  # pass id -> root ids
         self._ends: list = []  # seqs of top-level pass ends, ascending
+        self._starts: list = []  # seqs of top-level pass starts, ascending
         self._cache: dict = {}
 
     def take(self, events) -> None:
@@ -28,6 +30,8 @@ class GraphScope:
                 self._created.append((e.seq, e.node))
             elif kind == "pass_started":
                 self._roots[e.pass_id] = tuple(e.roots)
+                if e.depth <= 1:
+                    self._starts.append(e.seq)
             elif kind in ("pass_finished", "error") and e.depth <= 1 and e.pass_id is not None:
                 self._ends.append(e.seq)
 
@@ -42,7 +46,9 @@ class GraphScope:
         i = bisect.bisect_left(self._ends, index)
         since = self._ends[i - 1] if i else -1
         start = bisect.bisect_right(self._created, (since, float("inf")))
-        stop = bisect.bisect_right(self._created, (index, float("inf")))
+        j = bisect.bisect_right(self._starts, index)
+        until = self._starts[j] if j < len(self._starts) else float("inf")
+        stop = bisect.bisect_left(self._created, (until, -1))
         key = ("forward", since, stop)
         return key, self._cached(key, lambda: self._reachable(nid for _, nid in self._created[start:stop]))
 

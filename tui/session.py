@@ -102,7 +102,7 @@ class Session:
         return self.events[self.cursor].depth if 0 <= self.cursor < self.total else 0
 
     def current_node(self):
-        return nav.current_node(self.events, self.cursor)
+        return self.trace.node_in_progress(self.cursor) if self.trace is not None else None
 
     def toggle(self, bp) -> bool:
         """Add or remove a breakpoint; True when it is now set."""

@@ -17,7 +17,7 @@ import warnings
 from .. import _events, _state, _versions
 from ..ops.shape import stack
 from ..tensor import FREED_MESSAGE, Tensor, _freed_backward, _op_class_name, make_leaf, node_label, shape_str
-from .saved import check_versions, saves_values
+from .saved import check_versions, saves_by_code, saves_values
 
 __all__ = ["backward", "grad", "topological_order", "FREED_MESSAGE"]
 
@@ -357,13 +357,14 @@ def _store_grad(node, g, create_graph, owned, pass_id, depth):
         )
 
 
-def _free_graph(nodes: list, pass_id, depth) -> None:
-    """retain_graph=False: drop the rules of these nodes that saved values (and with them the values).
+def _free_graph(nodes: list, pass_id, depth, checked: bool = True) -> None:
+    """retain_graph=False: drop the rules of these nodes (and with them the values they saved).
 
-    A rule that saved nothing stays, so such a graph runs again, as in PyTorch.
+    Only rules that saved values are dropped (the pass picks them; ``checked=False``
+    makes this look), so a graph that saved nothing runs again, as in PyTorch.
     """
     for n in nodes:
-        if saves_values(n._backward):
+        if checked or saves_values(n._backward):
             n._backward = _freed_backward
     if _listeners:
         _emit("graph_freed", pass_id=pass_id, depth=depth, nodes=nodes)
@@ -376,7 +377,8 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
     (leaves, or the ``inputs``, and retain_grad nodes) -> check its saved values'
     versions -> call its rule -> check
     its outputs (``_check_rule_outputs``) -> for each
-    parent that needs a gradient: resolve -> reduce/validate -> accumulate -> free.
+    parent that needs a gradient: resolve -> reduce/validate -> accumulate -> free
+    (after the whole pass, the rules that saved values).
     Rules run with grad mode set to ``create_graph``: in a plain pass the Tensor
     ops inside them record nothing. ``restricted`` is a precomputed
     ``_restrict_to_inputs`` result for ``inputs`` (grad() computes it once for its
@@ -386,10 +388,12 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
     order, needed, expand, input_ids = _order(roots, inputs, restricted)
     grads = _seed(roots, seeds, pass_id, depth)
     owned = set()  # ids of leaves whose buffered gradient is a fresh array (see _owned)
+    clock = _write_clock
     node = None
     with_grad = _state.grad
     saved_mode = with_grad.enabled
     with_grad.enabled = create_graph
+    to_free = None if retain_graph else []  # the run rules that saved values, freed when the pass succeeds
     try:
         for node in reversed(order):
             key = id(node)
@@ -407,7 +411,7 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
             if keeps:
                 _store_grad(node, g, create_graph, g is buffered and key in owned, pass_id, depth)
             if rule is not None and (expand is None or key in expand):
-                if node._id < _write_clock.last:  # written in place since the node was made: PyTorch's check
+                if node._id < clock.last:  # written in place since the node was made: PyTorch's check
                     check_versions(node)
                 outputs = rule(g)
                 parents = node._parents
@@ -438,6 +442,13 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
                         grads[pkey] = c
                         if parent._backward is None and _owned(c, g, outputs, rule):
                             owned.add(pkey)
+                if to_free is not None:  # saves_values, inline: a call per node shows on long chains
+                    try:
+                        saves = saves_by_code[id(rule.__code__)][1]
+                    except (AttributeError, KeyError):
+                        saves = None
+                    if saves is True or (saves is not False and saves_values(rule)):
+                        to_free.append(node)
             if _listeners:
                 _emit("node_finished", pass_id=pass_id, depth=depth, node=node)
         node = None
@@ -446,13 +457,8 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
         raise
     finally:
         with_grad.enabled = saved_mode
-    if not retain_graph:
-        _free_graph([n for n in order if _expands(n, expand)], pass_id, depth)
-
-
-def _expands(node, expand) -> bool:
-    """Whether the pass calls ``node``'s rule: it has one, and (for ``inputs=``) leads to an input."""
-    return node._backward is not None and (expand is None or id(node) in expand)
+    if to_free is not None:
+        _free_graph(to_free, pass_id, depth)
 
 
 def _report_error(exc, node, pass_id, depth) -> None:
@@ -716,7 +722,7 @@ def _grad_pass(outputs, inputs, seeds, retain_graph, create_graph, allow_unused,
                 if r is not None and t._backward is not None and t.retains_grad:  # PyTorch fills those too
                     _store_grad(t, r, create_graph, False, pass_id, depth)
         if finished and not retain_graph:
-            _free_graph([n for n, _ in saved_edges], pass_id, depth)
+            _free_graph([n for n, _ in saved_edges], pass_id, depth, checked=False)
         if not allow_unused:
             for i, r in enumerate(results):
                 if r is None:

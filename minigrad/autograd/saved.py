@@ -17,10 +17,13 @@ from .. import _versions
 from .. import backend as B
 from ..tensor import Tensor
 
-__all__ = ["saved_values", "saves_values", "check_versions"]
+__all__ = ["saved_values", "saves_values", "saves_by_code", "check_versions"]
 
 _DEPTH = 3
-_saves_by_code: dict = {}
+# id(code) -> (code, whether its closures save values, or _EACH_TIME). Keyed by id: hashing a code
+# object hashes its whole contents on every call. The entry holds the code, so the id stays its own.
+saves_by_code: dict = {}
+_EACH_TIME = object()
 
 
 def saved_values(fn) -> list:
@@ -76,11 +79,12 @@ def saves_values(fn) -> bool:
     code = getattr(fn, "__code__", None)
     if code is None:
         return True
-    if hasattr(fn, "__wrapped__"):
+    entry = saves_by_code.get(id(code))
+    if entry is None:
+        entry = saves_by_code[id(code)] = (code, _EACH_TIME if hasattr(fn, "__wrapped__") else bool(saved_values(fn)))
+    known = entry[1]
+    if known is _EACH_TIME:
         return bool(saved_values(fn))
-    known = _saves_by_code.get(code)
-    if known is None:
-        known = _saves_by_code[code] = bool(saved_values(fn))
     return known
 
 

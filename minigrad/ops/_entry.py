@@ -178,7 +178,7 @@ def _checks(fn, op: str, names: dict) -> tuple:
 
 
 def _type_error(op: str, check: _Check, value, by_position: bool, method: bool) -> TypeError:
-    name = _DISPLAY.get(check.name, check.name)
+    name = _DISPLAY.get(check.name, check.name)  # torch's name for the argument
     where = f" (position {check.position + (0 if method else 1)})" if by_position else ""
     return TypeError(f"{op}(): argument '{name}'{where} must be {check.kind.words}, not {type(value).__name__}")
 
@@ -197,11 +197,18 @@ def checked(fn, names: dict = _NAMES, method: bool = False):
         return _wrapped[key]
     op = fn.__name__
     checks = tuple(c for c in _checks(fn, op, names) if not (method and c.position == 0))
-    if not checks:
+    params = list(inspect.signature(fn).parameters)[1 if method else 0 :]  # a method's self is never a keyword
+    # torch's keyword names for minigrad's ``a``/``x``/``b`` (``mg.sum(input=x)``, ``x.add(other=y)``)
+    renames = {_DISPLAY[p]: p for p in params if p in _DISPLAY and _DISPLAY[p] not in params}
+    if not checks and not renames:
         _wrapped[key] = fn
         return fn
 
     def entry(*args, **kwargs):
+        if kwargs and renames:
+            for torch_name, name in renames.items():
+                if torch_name in kwargs:
+                    kwargs[name] = kwargs.pop(torch_name)
         n = len(args)
         for check in checks:
             position = check.position

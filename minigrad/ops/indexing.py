@@ -295,7 +295,10 @@ def put(a: Tensor, key, value, into: Tensor | None = None) -> Tensor:
             return (g * kept,)
         return g * kept, g[key]
 
-    return make(data, parents, backward, "index_put")
+    def jvp(ta, tv=None):
+        return ta * kept if tv is None else put(ta * kept, key, tv)
+
+    return make(data, parents, backward, "index_put", jvp)
 
 
 def _assign(data, keys: tuple, value) -> None:

@@ -185,8 +185,12 @@ def _fill_rule(g):
     return (g * 0,)
 
 
+def _fill_tangent(t):
+    return t * 0
+
+
 def _filled(t: Tensor, value) -> Tensor:
-    return make(t._device.xp.full_like(t.data, value), (t,), _fill_rule, "fill")
+    return make(t._device.xp.full_like(t.data, value), (t,), _fill_rule, "fill", _fill_tangent)
 
 
 def zero_(t: Tensor) -> Tensor:

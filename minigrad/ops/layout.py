@@ -88,7 +88,12 @@ def contiguous(a: Tensor) -> Tensor:
     """``a`` itself when contiguous, else a row-major copy; the gradient passes through."""
     if a.data.flags.c_contiguous:
         return a
-    return make(a._device.xp.ascontiguousarray(a.data), (a,), _pass_through, "contiguous")
+    return make(a._device.xp.ascontiguousarray(a.data), (a,), _pass_through, "contiguous", _same_tangent)
+
+
+def _same_tangent(t):
+    """Forward-mode rule of ``contiguous``: the tangent passes unchanged."""
+    return t
 
 
 def _pass_through(g):

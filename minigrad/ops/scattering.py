@@ -101,7 +101,10 @@ def scatter(input: Tensor, dim: int, index: Tensor, src=None, *, value=None) -> 
         def backward_value(g):
             return (g.scatter(axis, index_t, 0),)
 
-        return make(out.reshape(a.data.shape), (a,), backward_value, "scatter")
+        def jvp_value(t):
+            return t.scatter(axis, index_t, 0)
+
+        return make(out.reshape(a.data.shape), (a,), backward_value, "scatter", jvp_value)
     axis, idx, part = _checked(a, dim, index, src, "scatter")
     out = a.data.copy().reshape(a.data.shape or (1,))
     out[_scatter_key(a._device.xp, idx, axis)] = part
@@ -110,7 +113,10 @@ def scatter(input: Tensor, dim: int, index: Tensor, src=None, *, value=None) -> 
     def backward(g):
         return g.scatter(axis, index_t, 0), _src_gradient(g, axis, index_t, src_shape or (1,)).reshape(src_shape)
 
-    return make(out.reshape(a.data.shape), (a, src), backward, "scatter")
+    def jvp(ta, ts):
+        return ta.scatter(axis, index_t, ts)
+
+    return make(out.reshape(a.data.shape), (a, src), backward, "scatter", jvp)
 
 
 def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:  # noqa: A002
@@ -128,7 +134,10 @@ def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor: 
     def backward(g):
         return g, _src_gradient(g, axis, index_t, src_shape or (1,)).reshape(src_shape)
 
-    return make(out.reshape(a.data.shape), (a, src), backward, "scatter_add")
+    def jvp(ta, ts):
+        return ta.scatter_add(axis, index_t, ts)
+
+    return make(out.reshape(a.data.shape), (a, src), backward, "scatter_add", jvp)
 
 
 def _bind() -> None:

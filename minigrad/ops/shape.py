@@ -490,9 +490,11 @@ def unbind(a: Tensor, dim: int = 0) -> tuple:
 
 
 # ---------------------------------------------------------------- reversal and padding
-def flip(a: Tensor, *dims) -> Tensor:
-    """Reverse the order of elements along ``dims``."""
-    dims = _shape_arg(dims, "dims")
+def flip(a: Tensor, *args, dims=None) -> Tensor:
+    """Reverse the order of elements along ``dims`` (``x.flip(0, 1)``, ``flip(x, (0, 1))`` or ``dims=``)."""
+    if dims is not None and args:
+        raise TypeError("flip() got multiple values for argument 'dims'")
+    dims = _shape_arg(args if dims is None else (dims,), "dims")
     axes = normalize_dims(dims, a.data.ndim)
     if not axes:
         return a

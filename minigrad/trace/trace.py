@@ -119,6 +119,25 @@ class Trace:
                 return info
         raise KeyError(f"no node {key!r} in this trace")
 
+    def node_in_progress(self, step: int) -> int | None:
+        """The node whose rule the pass is processing at ``step``: entered in that event's pass and not
+        finished before it (None between nodes and outside passes). ``f`` (finish) in every viewer ends it."""
+        events = self.events
+        if not 0 <= step < len(events) or events[step].pass_id is None:
+            return None
+        pass_id = events[step].pass_id
+        for i in range(step, -1, -1):
+            e = events[i]
+            if e.pass_id != pass_id:
+                continue
+            if isinstance(e, E.NodeFinished) and i != step:
+                return None
+            if isinstance(e, E.NodeEntered):
+                return e.node
+            if isinstance(e, E.PassStarted):
+                return None
+        return None
+
     def find(self, kind: str | None = None, node=None, pass_id: int | None = None) -> list:
         """The events matching every given criterion (``node``: id or name)."""
         nid = None if node is None else self.node(node).id

@@ -21,6 +21,7 @@ from .style import (
     ROLE_TEXT,
     SAVED_FILL,
     STATE_STYLE,
+    TANGENT_COLOR,
 )
 
 __all__ = ["DiagramWriter", "to_dot", "html_escape", "quote"]
@@ -129,6 +130,8 @@ class DiagramWriter:
             rows.append(("grad " + self.fmt(node.grad), GRAD_COLOR, None, False, "LEFT"))
         if "grad" in f and node.pass_grad is not None:
             rows.append(("∂out/∂this " + self.fmt(node.pass_grad), GRAD_COLOR, None, False, "LEFT"))
+        if node.tangent is not None:
+            rows.append(("tangent " + self.fmt(node.tangent), TANGENT_COLOR, None, False, "LEFT"))
         if node.saved:
             rows.append(("saved .grad = " + self.fmt(node.saved_grad), None, SAVED_FILL, False, "LEFT"))
         if node.restored:
@@ -214,8 +217,11 @@ class DiagramWriter:
                     # the gradient crosses op -> tensor backwards when the tensor is entered
                     color, pen = EDGE_STYLE[_OUTPUT_EDGE_STATE.get(node.state)]
                     yield f"o{node.id}", f"t{node.id}", color, pen, None, None
+        forward = self.g.pass_id is None  # outside a pass an active edge carries a tangent, not a gradient
         for e in self.g.edges:
             color, pen = EDGE_STYLE[e.state]
+            if forward and e.state == NodeStatus.ACTIVE:
+                color = TANGENT_COLOR
             yield f"t{e.parent}", self.target_of(e.child), color, pen, e.label, f"edge-{e.state}" if e.state else None
 
     def edge_lines(self) -> list[str]:
@@ -267,10 +273,11 @@ class DiagramWriter:
                 color = STATE_STYLE[state][0]
                 rows.append(f'<TR><TD COLOR="{color}" BORDER="2"> </TD><TD ALIGN="LEFT">{state.meaning}</TD></TR>')
         if any(e.state == NodeStatus.ACTIVE for e in self.g.edges):
-            rows.append(
-                f'<TR><TD><FONT COLOR="{EDGE_STYLE[NodeStatus.ACTIVE][0]}"><B>→</B></FONT></TD>'
-                '<TD ALIGN="LEFT">gradient sent now (label: contribution)</TD></TR>'
-            )
+            if self.g.pass_id is None:
+                arrow, meaning = TANGENT_COLOR, "tangent sent now, with the arrow (label: the parent's tangent)"
+            else:
+                arrow, meaning = EDGE_STYLE[NodeStatus.ACTIVE][0], "gradient sent now (label: contribution)"
+            rows.append(f'<TR><TD><FONT COLOR="{arrow}"><B>→</B></FONT></TD><TD ALIGN="LEFT">{meaning}</TD></TR>')
         if any(n.saved for n in nodes):
             rows.append(
                 f'<TR><TD BGCOLOR="{SAVED_FILL}" BORDER="1"> </TD><TD ALIGN="LEFT">.grad saved by grad()</TD></TR>'

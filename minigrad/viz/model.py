@@ -47,6 +47,7 @@ class VNode:
     saved_grad: object = None
     restored: bool = False
     grad_update: tuple | None = None
+    tangent: object = None
 
     @property
     def title(self) -> str:

@@ -34,24 +34,6 @@ def parse_breakpoint(spec: str) -> Breakpoint | None:
     return breakpoints.parse_breakpoint(spec) if spec.strip() else None
 
 
-def _current_node(events, index: int):
-    """(pass id, node id) of the node being processed at ``index``, or None between nodes."""
-    pass_id = events[index].pass_id
-    if pass_id is None:
-        return None
-    for i in range(index, -1, -1):
-        ev = events[i]
-        if ev.pass_id != pass_id:
-            continue
-        if isinstance(ev, E.NodeFinished) and i != index:
-            return None
-        if isinstance(ev, E.NodeEntered):
-            return pass_id, ev.node
-        if isinstance(ev, E.PassStarted):
-            return None
-    return None
-
-
 def movement(trace, index: int, move: str, breakpoint: Breakpoint | None = None, hits: HitCounter | None = None) -> int:
     """Where ``move`` (one of :data:`MOVES`) goes from step ``index`` in a recorded trace.
 
@@ -76,7 +58,8 @@ def movement(trace, index: int, move: str, breakpoint: Breakpoint | None = None,
     if move == "step":
         return min(index + 1, last)
     depth = events[index].depth
-    current = _current_node(events, index)
+    node = trace.node_in_progress(index)
+    current = None if node is None else (events[index].pass_id, node)
     if breakpoint is not None and hits is None:
         hits = HitCounter(trace)
     for j in range(index + 1, last + 1):

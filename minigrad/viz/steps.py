@@ -35,6 +35,7 @@ class TraceIndex:
         self.pass_ended: dict = {}
         self.crossings: dict = {}
         self.closure_calls: dict = {}
+        self.tangents: dict = {}  # node id -> its tangent_computed events (forward mode)
         self.update()
 
     def update(self) -> None:
@@ -60,6 +61,15 @@ class TraceIndex:
 
     def _closure_called(self, ev: E.ClosureCalled) -> None:
         self.closure_calls.setdefault(ev.node, []).append(ev)
+
+    def _tangent(self, ev: E.TangentComputed) -> None:
+        self.tangents.setdefault(ev.node, []).append(ev)
+
+    def last_tangent(self, node: int, step: int):
+        """The latest tangent_computed event of ``node`` at or before ``step``, or None."""
+        events = self.tangents.get(node, ())
+        i = bisect.bisect_right([e.seq for e in events], step)
+        return events[i - 1] if i else None
 
     def _not_indexed(self, ev) -> None:
         """Events a diagram reads from ``Trace.state_at`` alone."""
@@ -89,7 +99,7 @@ INDEXED = {
     E.GradsRestored: TraceIndex._not_indexed,
     E.PassFinished: TraceIndex._pass_ended,
     E.ErrorEvent: TraceIndex._pass_ended,
-    E.TangentComputed: TraceIndex._not_indexed,
+    E.TangentComputed: TraceIndex._tangent,
 }
 
 
@@ -159,7 +169,9 @@ def graph_at_step(trace, step: int | None, options: Options, index: TraceIndex |
     nodes = trace.nodes
 
     def parents_of(nid):
-        return [p for p in nodes[nid].parents if p in nodes and p in state.nodes]
+        # forward mode records no graph (nothing requires grad): its tangent events name the parents
+        parents = nodes[nid].parents or getattr(index.last_tangent(nid, step), "parents", ())
+        return [p for p in parents if p in nodes and p in state.nodes]
 
     focus = [x for x in (state.current_node, *(state.current_edge or ())) if x is not None and x in state.nodes]
     kept, hidden = select_nodes(roots, parents_of, options.max_nodes, focus=focus if pass_id is not None else ())
@@ -205,15 +217,29 @@ def graph_at_step(trace, step: int | None, options: Options, index: TraceIndex |
             saved_grad=saved.get(nid),
             restored=nid in restored,
             grad_update=(ev.before, ev.after) if nid == grad_update else None,
+            tangent=getattr(index.last_tangent(nid, step), "tangent", None),
         )
+        if not info.parents and g.nodes[nid].tangent is not None:
+            g.nodes[nid].parents = tuple(parents_of(nid))
         if info.pass_id is not None and info.pass_id in index.pass_started:
             g.passes[info.pass_id] = f"built during {_pass_title(index, state, info.pass_id)}"
     g.add_edges_from_parents()
     if pass_id is not None:
         _mark_edges(g, index, pass_id, state, options)
+    if isinstance(ev, E.TangentComputed):
+        _mark_tangent_edges(g, ev, options)
     where = f"{_pass_title(index, state, pass_id)} · " if pass_id is not None else ""
     g.title = f"{step_text(step, n)} · {where}{headline(ev, trace)}"
     return g
+
+
+def _mark_tangent_edges(g: VGraph, ev: E.TangentComputed, options: Options) -> None:
+    """At a forward-mode step, the edges into the node carry its parents' tangents (labelled), with the arrows."""
+    incoming = [e for e in g.edges if e.child == ev.node]
+    for e in incoming:
+        e.state = NodeStatus.ACTIVE
+        if e.index < len(ev.tangents):
+            e.label = format_value(ev.tangents[e.index], options.precision, options.max_inline)
 
 
 def _mark_edges(g: VGraph, index: TraceIndex, pass_id: int, state, options: Options) -> None:

@@ -46,5 +46,6 @@ EDGE_STYLE = {
     NodeStatus.DONE: ("#2ca02c", 1.5),
 }
 GRAD_COLOR = "#b22222"
+TANGENT_COLOR = "#1f5fbf"  # forward mode: tangents travel with the arrows, gradients against them
 SAVED_FILL = "#c9f1f5"
 RESTORED_FILL = "#e2f0d9"

@@ -126,11 +126,18 @@ def test_binary_rules_broadcast(op, shapes):
     check_forward_rule(CASES[op][0], [_arr(shapes.input_shapes[0]), _arr(shapes.input_shapes[1], 2)])
 
 
-def test_ops_without_a_rule_say_so():
+def test_an_op_without_a_rule_says_so():
+    from minigrad.tensor import make
+
+    def backward(g):
+        return (g,)
+
     with fwAD.dual_level():
-        x = fwAD.make_dual(mg.tensor([[[[1.0, 2.0], [3.0, 4.0]]]]), mg.ones(1, 1, 2, 2))
-        with pytest.raises(RuntimeError, match="Trying to use forward AD with \\w+ that does not support it"):
-            F.max_pool2d(x, 2)
+        plain = mg.tensor([1.0, 2.0])
+        make(plain.data * 1.0, (plain,), backward, "ruleless")  # no tangent reaches it: no rule needed
+        x = fwAD.make_dual(plain, mg.ones(2))
+        with pytest.raises(RuntimeError, match="Trying to use forward AD with ruleless that does not support it"):
+            make(x.data * 2.0, (x,), backward, "ruleless")
 
 
 REDUCTION_CASES = {
@@ -262,3 +269,28 @@ def test_forward_over_reverse_gives_the_hessian_vector_product():
     (gr,) = autograd.grad(f(xr), xr, create_graph=True)
     (hv_reverse,) = autograd.grad((gr * mg.tensor(v0)).sum(), xr)
     np.testing.assert_allclose(hv, hv_reverse.data, rtol=1e-10, atol=1e-12)
+
+
+MORE_CASES = {
+    "max_pool2d": (lambda x: F.max_pool2d(x, 2), [_arr((1, 2, 4, 4))]),
+    "index_put": (lambda a, v: _put(a, v), [_arr((3, 4)), _arr((4,), 2)]),
+    "scatter": (lambda a, s: a.scatter(1, mg.tensor(np.array([[0, 2], [1, 3]])), s), [_arr((2, 4)), _arr((2, 2), 2)]),
+    "scatter_value": (lambda a: a.scatter(1, mg.tensor(np.array([[0], [3]])), 0.5), [_arr((2, 4))]),
+    "scatter_add": (
+        lambda a, s: a.scatter_add(0, mg.tensor(np.array([[0, 1, 0], [0, 1, 0]])), s),
+        [_arr((2, 3)), _arr((2, 3), 2)],
+    ),
+    "contiguous": (lambda a: a.transpose(0, 1).contiguous() * 2, [_arr((2, 3))]),
+}
+
+
+def _put(a, v):
+    from minigrad.ops.indexing import put
+
+    return put(a, 1, v)
+
+
+@pytest.mark.parametrize("name", sorted(MORE_CASES))
+def test_more_forward_rules(name):
+    fn, arrays = MORE_CASES[name]
+    check_forward_rule(fn, arrays)

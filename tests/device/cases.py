@@ -181,6 +181,31 @@ case("pad_modes", f(2, 3, 4))(
 # ---------------------------------------------------------------- conversion
 case("dtype_casts_clone", f(3, 4))(lambda a: a.float().double() * a.clone() + a.to(mg.float32).to(mg.float64))
 
+# ---------------------------------------------------------------- issue 14: more ops, layout, scatter
+case("hyperbolic_inverse_trig", f(3, 4))(
+    lambda a: a.sinh() + a.cosh() + (a * 0.4).tan() + (a * 0.3).asin() + (a * 0.3).acos() + a.atan() + a.expm1()
+)
+case("atan2_logaddexp_lerp", f(3, 4), p(4))(
+    lambda a, b_: mg.atan2(a, b_) + mg.logaddexp(a, b_) + mg.lerp(a, b_.expand(3, 4), 0.3)
+)
+case("scan_ops", p(3, 4))(
+    lambda a: a.cumprod(1) + a.roll(1, 0) + a.repeat_interleave(2, dim=1)[:, ::2] + a.flip(dims=(1,))
+)
+case("matrix_parts", f(3, 3), f(3, 3))(
+    lambda a, b_: a.tril() + a.triu(1) + a.diag().diag() + mg.cross(a, b_, dim=1) + a.trace() + mg.outer(a[0], b_[1])
+)
+case("activations_new", f(3, 4))(
+    lambda a: (
+        F.hardtanh(a) + F.relu6(a * 4) + F.hardsigmoid(a) + F.hardswish(a) + F.mish(a) + F.softsign(a) + F.logsigmoid(a)
+    )
+)
+case("take_scatter", f(3, 4), i(3, 2, 4), f(2, 4))(
+    lambda a, idx, s: (
+        mg.take(a, idx).sum() + a.scatter(0, idx[:, :1], s[:, :1]).sum() * a + mg.scatter_add(a, 1, idx, s).sum()
+    )
+)
+case("view_t_contiguous", f(2, 3))(lambda a: a.t().contiguous().view(-1) * a.t().reshape(-1) + a.view(3, 2).t().sum())
+
 
 def _setitem(a, v):
     c = mg.zeros_like(a)
@@ -225,6 +250,22 @@ nn_case(
 nn_case("conv_strided_dilated", lambda: nn.Conv2d(2, 2, 3, stride=2, padding=2, dilation=2), f(1, 2, 7, 7))
 nn_case("embedding", lambda: nn.Embedding(6, 3, padding_idx=0), i(6, 2, 4))
 nn_case("dropout_eval", lambda: nn.Sequential(nn.Dropout(0.5), nn.Linear(4, 2)).eval(), f(3, 4))
+nn_case("batchnorm2d_groupnorm", lambda: nn.Sequential(nn.BatchNorm2d(4), nn.GroupNorm(2, 4)), f(2, 4, 3, 3))
+nn_case(
+    "conv1d_transpose_pools",
+    lambda: nn.Sequential(
+        nn.Conv1d(2, 4, 3, padding=1, groups=2), nn.ConvTranspose1d(4, 2, 2, stride=2), nn.AvgPool1d(2)
+    ),
+    f(2, 2, 5),
+)
+nn_case("conv_transpose2d", lambda: nn.ConvTranspose2d(2, 3, 3, stride=2, padding=1, output_padding=1), f(1, 2, 3, 3))
+nn_case(
+    "multihead_attention",
+    lambda: nn.MultiheadAttention(4, 2, batch_first=True),
+    f(2, 3, 4),
+    f(2, 5, 4),
+    call=lambda m, q, kv: m(q, kv, kv)[0],
+)
 nn_case(
     "modulelist", lambda: nn.ModuleList([nn.Linear(3, 3), nn.Linear(3, 1)]), f(2, 3), call=lambda m, x: m[1](m[0](x))
 )

@@ -81,7 +81,7 @@ def test_the_budget_bounds_what_the_recording_holds():
     try:
         with pytest.warns(TraceBudgetWarning):
             with record(max_bytes=4_000_000) as tr:
-                _train(150)  # about 30 MB of values unbounded
+                _train(150)  # about 14 MB without a budget
         held, _ = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()

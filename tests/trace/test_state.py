@@ -178,3 +178,20 @@ def test_states_of_a_4000_step_trace_fit_in_100_mb():
         tracemalloc.stop()
     assert peak <= 100e6, f"stepping back through 4000 steps took {peak / 1e6:.0f} MB"
     np.testing.assert_array_equal(tr.state_at(-1).nodes[w.id].data.array(), before_update)
+
+
+def test_node_in_progress_is_the_entered_node_until_it_finishes():
+    import minigrad as mg
+    from minigrad.trace import record
+
+    x = mg.tensor([1.0, 2.0], requires_grad=True, name="x")
+    with record() as tr:
+        loss = (x * x).sum()
+        loss.backward()
+    for k, ev in enumerate(tr.events):
+        node = tr.node_in_progress(k)
+        if ev.kind in ("node_entered", "closure_called", "node_finished"):
+            assert node == ev.node
+        elif ev.pass_id is None or ev.kind in ("pass_started", "seeded", "pass_finished", "graph_freed"):
+            assert node is None
+    assert tr.node_in_progress(-1) is None and tr.node_in_progress(len(tr.events)) is None

@@ -42,3 +42,15 @@ def test_tangent_events_have_words_and_survive_a_file(tmp_path):
     assert again.rule.source == ev.rule.source
     for k in range(len(loaded)):
         loaded.state_at(k)
+
+
+def test_a_diagram_of_a_forward_mode_step_draws_the_tangents_with_the_arrows():
+    from minigrad import viz
+
+    tr, _ = _forward_run()
+    ev = tr.find("tangent_computed")[1]  # tanh: h's tangent flows into t
+    dot = viz.draw(tr, step=ev.seq).source
+    assert "tangent [1, -1]" in dot  # h's box
+    assert "tangent [0.94, -0.42]" in dot  # the result's box
+    assert 'label="[1, -1]"' in dot and "#1f5fbf" in dot  # the edge h -> t carries h's tangent, in the tangent colour
+    assert "tangent sent now" in dot

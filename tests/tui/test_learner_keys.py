@@ -36,8 +36,9 @@ async def test_step_panel_shows_rule_values_and_accumulation():
         rule = text(app.screen.query_one("#closure-info"))
         assert "return" in rule and "g " in rule and "→ " in rule
         acc = text(app.screen.query_one("#accumulation-info"))
-        target = app.screen._names[current_event(app).target]
-        assert f"{target}: 0 + " in acc and " = " in acc
+        names = app.screen._names
+        ev = current_event(app)
+        assert f"{names[ev.node]} -> {names[ev.target]}: 0 + " in acc and " = " in acc
 
 
 async def test_goto_search_watch_and_all_nodes():

@@ -80,7 +80,7 @@ async def test_toggle_breakpoint_on_selected_node_and_continue():
         app.screen.selected = next(i for i, n in app.session.trace.nodes.items() if n.label == "c")
         await press(app, pilot, "b")
         assert [str(b) for b in app.session.breakpoints] == ["c"]
-        assert "breakpoint" in text(app.screen.query_one("#node-info"))
+        assert "● bp" in text(app.screen.query_one("#node-info"))
         await press(app, pilot, "c")
         ev = current_event(app)
         assert ev.kind == "node_entered" and app.session.trace.nodes[ev.node].label == "c"

@@ -7,11 +7,12 @@ and look at the new SVGs in ``tests/tui/__snapshots__/`` before committing them.
 from __future__ import annotations
 
 import itertools
+import sys
 
 import pytest
 
+import minigrad._state
 import minigrad.autograd.engine
-import minigrad.tensor
 from tui.app import build_app
 from tui.cli import parse_args
 
@@ -57,8 +58,10 @@ def _drive(keys):
 def fresh_ids(monkeypatch):
     """Node and pass ids (shown as ``#id`` and ``pass N``) count from the same start in every snapshot,
     whatever ran before in the worker."""
-    monkeypatch.setattr(minigrad.tensor, "_ids", itertools.count(10_000))
-    monkeypatch.setattr(minigrad.autograd.engine, "_pass_ids", itertools.count(1))
+    monkeypatch.setattr(sys.modules["minigrad.tensor"], "_ids", itertools.count(10_000))
+    pass_ids = itertools.count(1)
+    monkeypatch.setattr(minigrad._state, "pass_ids", pass_ids)
+    monkeypatch.setattr(minigrad.autograd.engine, "_pass_ids", pass_ids)
 
 
 @pytest.mark.parametrize("size", SIZES)

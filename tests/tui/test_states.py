@@ -36,8 +36,9 @@ async def test_mid_backward_state():
         closure = text(app.screen.query_one("#closure-info"))
         assert "def backward" in closure and "return" in closure
         acc = text(app.screen.query_one("#accumulation-info"))
-        target = names[ev.target]
-        assert f"{target}: " in acc and " + " in acc and " = " in acc  # before + contribution = after, named
+        assert (
+            f"{names[ev.node]} -> {names[ev.target]}:" in acc and "+" in acc and "=" in acc
+        )  # before + contribution = after, named
         assert "backward() #" in text(app.screen.query_one("#passes"))
         drawn = canvas_text(app)
         assert "loss" in drawn and "mul" in drawn

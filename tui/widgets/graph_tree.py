@@ -109,7 +109,10 @@ class GraphTree(Tree):
                 tree_node.set_label(self._label(node_id))
 
     def reveal(self, node_id) -> None:
-        """Move the cursor to ``node_id`` if its branch is shown."""
+        """Move the cursor to ``node_id`` if its branch is shown (once the tree has placed new entries on lines)."""
+        self.call_after_refresh(self._reveal_now, node_id)
+
+    def _reveal_now(self, node_id) -> None:
         for tree_node in self._shown.get(node_id, ()):
             self.move_cursor(tree_node)
             self.scroll_to_node(tree_node, animate=False)

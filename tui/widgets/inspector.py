@@ -85,8 +85,9 @@ def closure_renderable(closure: ClosureView | None):
 
 
 def accumulation_line(acc: AccumulationView):
-    """``a.grad: before + contribution = after``, on one line when short, else three rows."""
-    where = f"{acc.target}.grad" if acc.into == "grad" else acc.target
+    """``d -> a: before + contribution = after`` (``a.grad: ...`` for a leaf's .grad), on one line
+    when short, else three rows."""
+    where = f"{acc.target}.grad" if acc.into == "grad" else f"{acc.source} -> {acc.target}"
     before = acc.before if acc.before is not None else "0"
     line = f"{before} + {acc.contribution} = {acc.after}"
     if len(line) + len(where) + 2 <= ONE_LINE_WIDTH:

@@ -53,8 +53,15 @@ def conv2d(
     return out.reshape(x.data.shape[0], out_channels, oh, ow)
 
 
-def max_pool2d(x: Tensor, kernel_size, stride=None, padding=0, dilation=1) -> Tensor:
-    """Max over each window (implicit -inf padding); the gradient goes to the first maximum."""
+def max_pool2d(
+    x: Tensor, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False, return_indices: bool = False
+) -> Tensor:
+    """Max over each window (implicit -inf padding); the gradient goes to the first maximum.
+
+    torch's ``ceil_mode`` and ``return_indices`` are accepted; True is not supported yet.
+    """
+    if ceil_mode or return_indices:
+        raise NotImplementedError("max_pool2d(): ceil_mode=True and return_indices=True are not supported")
     _check_4d(x, "max_pool2d()")
     geo = Geometry(kernel_size, kernel_size if stride is None else stride, padding, dilation)
     (kh, kw), (ph, pw) = geo.kernel, geo.padding
@@ -76,4 +83,8 @@ def max_pool2d(x: Tensor, kernel_size, stride=None, padding=0, dilation=1) -> Te
         spread = g.reshape(n, c, 1, oh * ow) * mask
         return (col2im(spread.reshape(n, c * kh * kw, oh * ow), shape, (oh, ow), geo),)
 
-    return make(out, (x,), backward, "max_pool2d")
+    def jvp(t):
+        picked = im2col(t, geo).reshape(n, c, kh * kw, oh * ow) * mask
+        return picked.sum(2).reshape(n, c, oh, ow)
+
+    return make(out, (x,), backward, "max_pool2d", jvp)

@@ -1,0 +1,64 @@
+"""ops/_entry.py: argument kinds read from each op's signature, checked once at entry."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import minigrad as mg
+import minigrad.nn.functional as F
+from minigrad.ops import elementwise
+from minigrad.ops._entry import checked
+
+
+def test_torchs_keyword_names_reach_minigrads_arguments():
+    x = mg.tensor([[1.0, 2.0], [3.0, 4.0]])
+    np.testing.assert_array_equal(mg.sum(input=x, dim=0).data, [4.0, 6.0])
+    np.testing.assert_array_equal(mg.add(input=x, other=1.0).data, x.data + 1)
+    np.testing.assert_array_equal(x.mul(other=x).data, x.data**2)
+    np.testing.assert_array_equal(F.linear(input=x, weight=x).data, x.data @ x.data.T)
+
+
+def test_the_hot_path_is_not_wrapped():
+    assert mg.Tensor.tanh is elementwise.tanh  # self is the only tensor: nothing to check
+    assert mg.Tensor.__add__ is mg.ops.arithmetic.add  # operators stay raw
+    assert mg.Tensor.add is not mg.ops.arithmetic.add  # other is checked
+
+
+def test_positions_count_self_out_for_methods_and_keywords_have_none():
+    with pytest.raises(
+        TypeError, match=r"^add\(\): argument 'other' \(position 1\) must be Tensor or Number, not list$"
+    ):
+        mg.ones(2).add([1.0])
+    with pytest.raises(
+        TypeError, match=r"^add\(\): argument 'other' \(position 2\) must be Tensor or Number, not list$"
+    ):
+        mg.add(mg.ones(2), [1.0])
+    with pytest.raises(TypeError, match=r"^add\(\): argument 'other' must be Tensor or Number, not list$"):
+        mg.add(mg.ones(2), other=[1.0])
+
+
+def test_a_function_with_nothing_to_check_is_returned_as_is():
+    def no_tensors(n):
+        return n
+
+    assert checked(no_tensors) is no_tensors
+
+
+def test_annotations_give_the_kinds():
+    def op(input: mg.Tensor, k: int, flag: bool = False, scale: float = 1.0, name: str = "x"):  # noqa: A002
+        return k
+
+    op.__annotations__ = {"input": "Tensor", "k": "int", "flag": "bool", "scale": "float", "name": "str"}
+    wrapped = checked(op)
+    assert wrapped(mg.ones(1), 2, True, 0.5, "y") == 2
+    for args, text in [
+        ((None, 1), "argument 'input' \\(position 1\\) must be Tensor, not NoneType"),
+        ((mg.ones(1), 1.5), "argument 'k' \\(position 2\\) must be int, not float"),
+        ((mg.ones(1), True), "argument 'k' \\(position 2\\) must be int, not bool"),
+        ((mg.ones(1), 1, 1), "argument 'flag' \\(position 3\\) must be bool, not int"),
+        ((mg.ones(1), 1, False, "s"), "argument 'scale' \\(position 4\\) must be Number, not str"),
+        ((mg.ones(1), 1, False, 1.0, 3), "argument 'name' \\(position 5\\) must be str, not int"),
+    ]:
+        with pytest.raises(TypeError, match=text):
+            wrapped(*args)
