@@ -100,10 +100,10 @@ def test_a_lesson_step_reads_on_an_80x24_terminal(tmux):
     send("s")
     wait_for("mul rule of d")
     send("s")
-    shown = wait_for("d -> a: 0 + -0.004 = -0.004")  # the accumulation into a, parent named
+    shown = wait_for("d -> a: 0 + -2.3593 = -2.3593")  # the accumulation into a, parent named (lesson 1: c = 6.5)
     assert "return lambda: g * b, lambda: g * a" in shown  # the rule, as written
     assert "b   -3." in shown and "a   2." in shown  # captured values beside it
-    assert "→ a -0.004" in shown and "→ b 0.0027" in shown  # what the rule returned per parent
+    assert "→ a -2.3593" in shown and "→ b 1.5729" in shown  # what the rule returned per parent
     assert all(len(line) <= 80 for line in shown.splitlines())
     send("q")
     wait_for("EXIT-CODE-0")
