@@ -246,6 +246,18 @@ def _():
     return trace, [*steps_of(trace, "node_created", "vd"), *steps_of(trace, "closure_called", "vd"), *into_v]
 
 
+# ---------------------------------------------------------------- lesson 10
+@transcript("10_your_own_micrograd/rule_of_f")
+def _():
+    from minigrad.course.recording import record_demo
+
+    trace = record_demo(10, argv=("reference",))
+    first = trace.find("pass_started")[0].pass_id
+    rule = next(e.seq for e in trace.find("closure_called", "f") if e.pass_id == first)
+    into_e = next(e.seq for e in trace.find("grad_accumulated") if e.pass_id == first and e.seq > rule)
+    return trace, [rule, into_e]
+
+
 # ---------------------------------------------------------------- lesson 11
 @transcript("11_forward_mode/tangents")
 def _():

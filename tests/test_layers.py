@@ -95,8 +95,8 @@ def test_the_core_never_imports_the_viewers():
 
 def test_one_late_import_between_tensor_engine_and_ops():
     """The engine sits on the tensor and the ops, the ops on the tensor: imports at module level only go
-    down that stack. The imports going up are late and named in the README: ``Tensor.backward`` calls
-    the engine, and an op made from an inference tensor asks ``autograd.saved`` what its rule saved."""
+    down that stack. The one import going up is late and named in the README: ``Tensor.backward`` calls
+    the engine (an op made from an inference tensor reads its rule's cells in ``tensor`` itself)."""
 
     def level(module: str):
         return next((i for i, c in enumerate(CORE) if module == c or module.startswith(c + ".")), None)
@@ -109,7 +109,7 @@ def test_one_late_import_between_tensor_engine_and_ops():
             if there is not None and there > here:
                 assert inside, f"{path.relative_to(ROOT)} imports {module} at module level: an import circle"
                 up.add((_module_name(path), module))
-    assert up == {("minigrad.tensor", "minigrad.autograd.engine"), ("minigrad.tensor", "minigrad.autograd.saved")}
+    assert up == {("minigrad.tensor", "minigrad.autograd.engine")}
 
 
 def test_import_minigrad_is_light_and_reaches_the_subpackages():

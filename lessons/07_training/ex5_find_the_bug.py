@@ -7,7 +7,7 @@ its accuracy on the moons stays at chance. One line is in the wrong place. Step 
 
     minigrad-tui lessons/07_training/ex5_find_the_bug.py
 
-watch a weight (`/`, a weight's name such as `weight`, Enter, `w`): its gradient
+go to the first pass (`g`, `p1`, Enter) and watch a weight (`/`, `weight`, Enter, `w`): its gradient
 arrives during each pass — and what is left of it when `optimizer.step()` runs?
 Then write `train_moons` correctly: it must score at least 95% on 400 new points.
 """

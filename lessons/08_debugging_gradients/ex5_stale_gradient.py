@@ -4,7 +4,7 @@
 
 `buggy_step` below builds a loss, then "updates" the weight in place under
 `no_grad()` before calling `backward()`. Part 3 of the lesson's demo does the same.
-Step it in the debugger (`minigrad lesson debug 8`, then `/`, `scaled` and Enter to
+Step it in the debugger (`minigrad lesson debug 8`, then `g`, `p3`, Enter, and `/`, `scaled`, Enter to
 run to the mul node) or read the lesson's transcript, then answer and fix.
 """
 
