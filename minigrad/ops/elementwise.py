@@ -574,30 +574,21 @@ def sign(a: Tensor) -> Tensor:
     return make(sign_of, (a,), _zero_backward, "sign", _zero_jvp)
 
 
+def _rounded(a: Tensor, op: str) -> Tensor:
+    """floor or ceil: zero gradient; integer tensors are returned unchanged in value; bools refused."""
+    refuse_dtype(a, op, "b")
+    out = getattr(a._device.xp, op)(a.data) if a.data.dtype.kind == "f" else a.data.copy()
+    return make(out, (a,), _zero_backward, op, _zero_jvp)
+
+
 def floor(a: Tensor) -> Tensor:
     """Round down (zero gradient; integer tensors are returned unchanged in value)."""
-    refuse_dtype(a, "floor", "b")
-
-    return make(
-        a._device.xp.floor(a.data) if a.data.dtype.kind == "f" else a.data.copy(),
-        (a,),
-        _zero_backward,
-        "floor",
-        _zero_jvp,
-    )
+    return _rounded(a, "floor")
 
 
 def ceil(a: Tensor) -> Tensor:
     """Round up (zero gradient)."""
-    refuse_dtype(a, "ceil", "b")
-
-    return make(
-        a._device.xp.ceil(a.data) if a.data.dtype.kind == "f" else a.data.copy(),
-        (a,),
-        _zero_backward,
-        "ceil",
-        _zero_jvp,
-    )
+    return _rounded(a, "ceil")
 
 
 def round(a: Tensor, decimals: int = 0) -> Tensor:  # noqa: A001  (torch.round)
