@@ -84,13 +84,8 @@ def _watched(x):
     detached copy that requires grad."""
     if not isinstance(x, Tensor):
         raise RuntimeError(f"Expected the differentiated argument to be a Tensor, got {type(x).__name__}")
-    if x.requires_grad:
-        return x
-    watched = x.detach().requires_grad_()
-    tangent = _tangent_of(x)
-    if tangent is not None:  # forward over reverse (hessian = jacfwd(jacrev(f))): the tangent stays with the value
-        _set_tangent(watched, tangent)
-    return watched
+    # _detach keeps a forward-mode tangent: forward over reverse (hessian = jacfwd(jacrev(f)))
+    return x if x.requires_grad else _detach(x).requires_grad_()
 
 
 def _watch(args: tuple, nums: tuple) -> list:

@@ -229,7 +229,8 @@ def sigmoid(a: Tensor) -> Tensor:
         return (g * y * (1 - y),)
 
     def jvp(t):
-        return t * a.sigmoid() * (1 - a.sigmoid())
+        s = a.sigmoid()
+        return t * s * (1 - s)
 
     out = make(_sigmoid_array(a._device.xp, _float_data(a)), (a,), backward, "sigmoid", jvp)
     out_ref = weakref.ref(out)

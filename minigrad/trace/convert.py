@@ -224,6 +224,11 @@ class Converter:
             passes = self._passes_of[ident] = []
         return passes
 
+    def _pass_at(self, depth: int):
+        """The id of this thread's pass running at ``depth``, or None (outside passes)."""
+        passes = self._passes
+        return passes[depth - 1] if 0 < depth <= len(passes) else None
+
     def _pass_ended(self, depth: int) -> None:
         passes = self._passes
         del passes[depth - 1 :]
@@ -291,7 +296,7 @@ class Converter:
                 stack.pop()
                 order.append(n)
         depth = self._depth
-        pass_id = self._passes[depth - 1] if 0 < depth <= len(self._passes) else None
+        pass_id = self._pass_at(depth)
         frame = None
         if (not late and self.sources) or self.names:
             frame = user_frame(sys._getframe(1))
@@ -450,7 +455,7 @@ class Converter:
         depth = self._depth
         self._deliver(
             E.TangentComputed,
-            self._passes[depth - 1] if 0 < depth <= len(self._passes) else None,
+            self._pass_at(depth),
             depth,
             node=node._id,
             op=f["op"],

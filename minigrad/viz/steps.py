@@ -67,20 +67,20 @@ class TraceIndex:
 
     def last_tangent(self, node: int, step: int):
         """The latest tangent_computed event of ``node`` at or before ``step``, or None."""
-        events = self.tangents.get(node, ())
-        i = bisect.bisect_right([e.seq for e in events], step)
-        return events[i - 1] if i else None
+        return _latest(self.tangents.get(node, ()), step)
 
     def _not_indexed(self, ev) -> None:
         """Events a diagram reads from ``Trace.state_at`` alone."""
 
     def last_closure_call(self, node: int, step: int):
         """The latest closure_called event of ``node`` at or before ``step``, or None."""
-        calls = self.closure_calls.get(node)
-        if not calls:
-            return None
-        i = bisect.bisect_right([c.seq for c in calls], step)
-        return calls[i - 1] if i else None
+        return _latest(self.closure_calls.get(node, ()), step)
+
+
+def _latest(events, step: int):
+    """The last of ``events`` (in step order) at or before ``step``, or None."""
+    i = bisect.bisect_right([e.seq for e in events], step)
+    return events[i - 1] if i else None
 
 
 #: Event class -> what the index keeps of it.
@@ -168,9 +168,16 @@ def graph_at_step(trace, step: int | None, options: Options, index: TraceIndex |
     roots, outputs, pass_id = _scope(trace, state, index)
     nodes = trace.nodes
 
+    tangent_events: dict = {}
+
+    def tangent_event(nid):
+        if nid not in tangent_events:
+            tangent_events[nid] = index.last_tangent(nid, step)
+        return tangent_events[nid]
+
     def parents_of(nid):
         # forward mode records no graph (nothing requires grad): its tangent events name the parents
-        parents = nodes[nid].parents or getattr(index.last_tangent(nid, step), "parents", ())
+        parents = nodes[nid].parents or getattr(tangent_event(nid), "parents", ())
         return [p for p in parents if p in nodes and p in state.nodes]
 
     focus = [x for x in (state.current_node, *(state.current_edge or ())) if x is not None and x in state.nodes]
@@ -217,7 +224,7 @@ def graph_at_step(trace, step: int | None, options: Options, index: TraceIndex |
             saved_grad=saved.get(nid),
             restored=nid in restored,
             grad_update=(ev.before, ev.after) if nid == grad_update else None,
-            tangent=getattr(index.last_tangent(nid, step), "tangent", None),
+            tangent=getattr(tangent_event(nid), "tangent", None),
         )
         if not info.parents and g.nodes[nid].tangent is not None:
             g.nodes[nid].parents = tuple(parents_of(nid))
