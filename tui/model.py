@@ -13,17 +13,29 @@ import numpy as np
 
 from minigrad.tensor import shape_str
 from minigrad.trace.breakpoints import gradients_of
-from minigrad.trace.describe import headline, node_label, reduction_text
+from minigrad.trace.describe import RULE_NAMES, headline, node_label, reduction_text, rule_name, rule_source
 from minigrad.trace.status import NodeStatus
+from minigrad.trace.values import format_value
 
 from .view import AccumulationView, ClosureView, NodeView, PassView, ReturnedView, StepView
 
 VALUE_WIDTH = 60
+SHORT_SIZE = 6  # arrays up to this size are written in the describer's short form in accumulations
 LOOK_BACK = 20_000  # events scanned backwards for a closure or an accumulation
 
 
 def _fmt(snap, width: int = VALUE_WIDTH) -> str | None:
     return None if snap is None else snap.format(width)
+
+
+def _compact(snap) -> str | None:
+    """A small array as the describer's short form (``[2.456e-05, 0.001341, 0.42]``), so that an
+    accumulation of it fits one line; larger values as :func:`_fmt`."""
+    if snap is None:
+        return None
+    if snap.values is not None and snap.values.size <= SHORT_SIZE:
+        return format_value(snap)
+    return _fmt(snap)
 
 
 def _return_line(source: str) -> int | None:
@@ -132,17 +144,19 @@ class StepModel:
     def _closure_view(self, e, reductions: dict) -> ClosureView:
         captured = []
         for cap in e.captured:
+            name = rule_name(cap.name)
             if cap.kind == "dead":
-                captured.append((cap.name, "dead weak reference"))
+                captured.append((name, "dead weak reference"))
             elif cap.kind == "empty":
-                captured.append((cap.name, "(not assigned)"))
+                captured.append((name, "(not assigned)"))
             elif cap.value is not None:
-                who = self.label(cap.tensor_id) if cap.tensor_id is not None else cap.name
-                alias = f"({who}) " if who != cap.name else ""
-                ref = "weak ref " if cap.kind == "weakref" else ""
-                captured.append((cap.name, f"{alias}{ref}{_fmt(cap.value, 48)}"))
+                who = self.label(cap.tensor_id) if cap.tensor_id is not None else name
+                alias = f"({who}) " if who != name else ""
+                # the op's own output, as lessons write it, is no weak reference to the learner
+                ref = "weak ref " if cap.kind == "weakref" and cap.name not in RULE_NAMES else ""
+                captured.append((name, f"{alias}{ref}{_fmt(cap.value, 48)}"))
             else:
-                captured.append((cap.name, cap.text or ""))
+                captured.append((name, cap.text or ""))
         info = self.trace.nodes.get(e.node)
         parents = info.parents if info is not None else ()
         returned = []
@@ -160,9 +174,10 @@ class StepModel:
         common = dict(captured=captured, incoming=_fmt(e.grad), returned=returned)
         if closure is None or not closure.source:
             return ClosureView(**common)
-        ret = _return_line(closure.source)
+        source = rule_source(closure.source)
+        ret = _return_line(source)
         return ClosureView(
-            source=closure.source.rstrip("\n").splitlines(),
+            source=source.rstrip("\n").splitlines(),
             first_line=closure.first_line,
             highlight=None if ret is None else closure.first_line + ret,
             filename=closure.file,
@@ -173,9 +188,9 @@ class StepModel:
         return AccumulationView(
             source=self.label(e.node),
             target=self.label(e.target),
-            contribution=_fmt(e.contribution),
-            before=_fmt(e.before),
-            after=_fmt(e.after),
+            contribution=_compact(e.contribution),
+            before=_compact(e.before),
+            after=_compact(e.after),
             into=e.into,
         )
 

@@ -68,8 +68,12 @@ KEYS = [
     ("question_mark", "help", "this help"),
     ("q", "quit", "quit (ends the script)"),
 ]
-FOOTER_KEYS = {"n", "s", "left", "c", "b", "f", "r", "g", "slash", "w", "question_mark", "q"}
-PRIORITY_KEYS = {"home", "end"}
+FOOTER_KEYS = {"n", "s", "left", "c", "b", "f", "r", "g", "p", "question_mark", "q"}  # the rest: `?` and the palette
+# the footer's words for its keys (the help and the palette use the long ones)
+FOOTER_WORDS = {"break_node": "break", "goto": "go to", "slash": "find", "question_mark": "help", "left": "back"}
+PRIORITY_KEYS = {"home", "end", "left", "right"}
+# keys that move the cursor or prompt for a place to go: nothing to do while the script runs
+MOVING_ACTIONS = {"goto", "search", "up", "down"}
 
 
 class DebuggerScreen(Screen):
@@ -86,10 +90,10 @@ class DebuggerScreen(Screen):
         Binding(
             key,
             action,
-            action.replace("_", " "),
+            FOOTER_WORDS.get(action, FOOTER_WORDS.get(key, action.replace("_", " "))),
             show=key in FOOTER_KEYS,
             tooltip=desc,
-            # scrolling panes bind home/end themselves; the debugger's first/last step must win
+            # scrolling panes bind home/end and the arrows themselves; the debugger's steps must win
             priority=key in PRIORITY_KEYS,
         )
         for key, action, desc in KEYS
@@ -142,11 +146,14 @@ class DebuggerScreen(Screen):
                 yield ScriptOutput(id="output")
             with TabPane("Errors", id="tab-errors"):
                 yield ErrorPanel(id="errors")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_resize(self, event) -> None:
         width, height = event.size
-        self.set_class(width < COMPACT_BELOW[0] or height < COMPACT_BELOW[1], "compact")
+        compact = width < COMPACT_BELOW[0] or height < COMPACT_BELOW[1]
+        self.set_class(compact, "compact")
+        # at 80 columns the footer's keys need the whole line; ctrl+p still opens the palette
+        self.query_one(Footer).show_command_palette = not compact
 
     def on_mount(self) -> None:
         self.query_one("#graph-pane").border_title = "graph"
@@ -350,13 +357,16 @@ class DebuggerScreen(Screen):
 
     # ------------------------------------------------------------ actions
     def check_action(self, action: str, parameters) -> bool | None:
+        """A key that cannot act now is disabled and left out of the footer (False)."""
         session = self.session
         if action in ("back", "first"):
-            return None if session.cursor <= 0 else True
+            return session.cursor > 0 and not session.running
         if action in ("forward", "step", "next", "next_node", "continue", "finish", "return", "run_to", "last"):
-            return None if session.at_last or session.running else True
+            return not (session.at_last or session.running)
         if action == "pause":
-            return True if session.running else None
+            return session.running
+        if action in MOVING_ACTIONS:
+            return not session.running
         return True
 
     def _moved(self) -> None:

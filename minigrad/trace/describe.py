@@ -15,6 +15,7 @@ Each form is one table from event class to handler (:data:`HEADLINES`,
 from __future__ import annotations
 
 import os
+import re
 
 from . import events as E
 from .values import format_value
@@ -27,6 +28,8 @@ __all__ = [
     "format_event",
     "node_label",
     "reduction_text",
+    "rule_name",
+    "rule_source",
     "step_text",
 ]
 
@@ -47,6 +50,22 @@ def node_label(trace, nid) -> str:
 def step_text(step: int, total: int) -> str:
     """``step 3 of 41``: the trace's numbering (the event's seq, from 0; ``41`` is the last step)."""
     return f"step {step} of {max(total - 1, 0)}"
+
+
+#: How the describer writes the names a rule's source uses for the engine's plumbing: an op keeps
+#: its own output through a weak reference (``out_ref``), which lessons write as ``out``.
+RULE_NAMES = {"out_ref": "out"}
+_RULE_CALLS = re.compile(r"\b(" + "|".join(RULE_NAMES) + r")\(\)")
+
+
+def rule_name(name: str) -> str:
+    """A captured name as lessons write it (``out_ref`` -> ``out``)."""
+    return RULE_NAMES.get(name, name)
+
+
+def rule_source(source: str) -> str:
+    """A rule's source as lessons write it: ``g * (1 - out_ref().square())`` -> ``g * (1 - out.square())``."""
+    return _RULE_CALLS.sub(lambda m: RULE_NAMES[m.group(1)], source)
 
 
 def reduction_text(ev: E.GradReduced) -> str:
@@ -204,15 +223,15 @@ def _closure_details(ev: E.ClosureCalled, w: _Words) -> list:
     for c in ev.captured:
         if c.value is not None:
             ref = f" ({w.label(c.tensor_id)})" if c.tensor_id is not None else ""
-            out.append(f"captured {c.name}{ref} = {w.value(c.value)}")
+            out.append(f"captured {rule_name(c.name)}{ref} = {w.value(c.value)}")
         elif c.kind == "dead":
-            out.append(f"captured {c.name} = dead weak reference")
+            out.append(f"captured {rule_name(c.name)} = dead weak reference")
         else:
-            out.append(f"captured {c.name} = {c.text or '(not assigned)'}")
+            out.append(f"captured {rule_name(c.name)} = {c.text or '(not assigned)'}")
     if ev.closure is not None:
         c = ev.closure
         out.append(f"rule {c.name} at {os.path.basename(c.file)}:{c.first_line}-{c.last_line}:")
-        out.extend("    " + line for line in c.source.rstrip("\n").splitlines())
+        out.extend("    " + line for line in rule_source(c.source).rstrip("\n").splitlines())
     return out
 
 
@@ -256,6 +275,6 @@ DETAILS = {
     E.TangentComputed: lambda ev, w: (
         [f"tangent of {w.label(p)} = {w.value(t)}" for p, t in zip(ev.parents, ev.tangents)]
         + [f"tangent of {w.label(ev.node)} = {w.value(ev.tangent)}"]
-        + ([f"rule: {_rule_body(ev.rule.source)}"] if ev.rule is not None else [])
+        + ([f"rule: {_rule_body(rule_source(ev.rule.source))}"] if ev.rule is not None else [])
     ),
 }

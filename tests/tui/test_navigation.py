@@ -13,8 +13,8 @@ async def test_opens_the_builtin_example_at_its_first_event():
         assert app.session.cursor == 0
         assert "step 0 of 0" in header(app)
         assert "create leaf a (requires grad)" in header(app)
-        assert app.screen.check_action("back", ()) is None
-        assert app.screen.check_action("first", ()) is None
+        assert app.screen.check_action("back", ()) is False
+        assert app.screen.check_action("first", ()) is False
         assert app.screen.check_action("forward", ()) is True
 
 
@@ -33,7 +33,7 @@ async def test_step_forward_back_first_last():
         assert app.session.cursor == total - 1
         await press(app, pilot, "home")
         assert app.session.cursor == 0
-        assert app.screen.check_action("back", ()) is None
+        assert app.screen.check_action("back", ()) is False
 
 
 async def test_next_node_enters_loss_then_finish_then_next():
@@ -55,8 +55,8 @@ async def test_continue_runs_to_the_end_and_disables_forward():
         await press(app, pilot, "c")
         assert app.source.state == "finished"
         assert app.session.cursor == app.session.total - 1
-        assert app.screen.check_action("forward", ()) is None
-        assert app.screen.check_action("continue", ()) is None
+        assert app.screen.check_action("forward", ()) is False
+        assert app.screen.check_action("continue", ()) is False
         assert app.screen.check_action("back", ()) is True
         out = app.screen.query_one("#output")
         assert any("a.grad = tensor([ 4.0001, -1.9946,  0.1601])" in line for line in out.lines)

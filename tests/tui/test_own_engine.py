@@ -22,4 +22,4 @@ async def test_the_debugger_steps_a_value_engine_rule_by_rule():
         await press(app, pilot, "s")
         assert current_event(app).kind == "grad_accumulated"
         acc = text(app.screen.query_one("#accumulation-info"))
-        assert "f -> e: 0. + 0.0027 = 0.0027" in acc  # before + contribution = after, parent named
+        assert "f -> e: 0 + 0.002682 = 0.002682" in acc  # before + contribution = after, parent named

@@ -95,6 +95,6 @@ async def test_replay_of_a_saved_trace(tmp_path):
         assert app.session.cursor == 0 and "[replay]" in header(app)
         await press(app, pilot, "c")
         assert app.session.cursor == len(trace.events) - 1
-        assert app.screen.check_action("forward", ()) is None
+        assert app.screen.check_action("forward", ()) is False
         await press(app, pilot, "home", "N")
         assert current_event(app).kind == "node_entered"

@@ -18,7 +18,7 @@ from textual.widgets import Static
 
 from ..view import AccumulationView, ClosureView, NodeView
 
-ONE_LINE_WIDTH = 50  # an accumulation shorter than this is written on one line
+ONE_LINE_WIDTH = 48  # the inspector's width at 80 columns, before it is first laid out
 
 
 def _fields(rows: list) -> Table:
@@ -84,17 +84,20 @@ def closure_renderable(closure: ClosureView | None):
     return Group(*parts)
 
 
-def accumulation_line(acc: AccumulationView):
-    """``d -> a: before + contribution = after`` (``a.grad: ...`` for a leaf's .grad), on one line
-    when short, else three rows."""
+def accumulation_line(acc: AccumulationView, width: int = ONE_LINE_WIDTH):
+    """``d -> a: before + contribution = after`` (``a.grad: ...`` for a leaf's .grad): one line when
+    it fits ``width``, else the sum on one line and ``= after`` below it, else one row per term."""
     where = f"{acc.target}.grad" if acc.into == "grad" else f"{acc.source} -> {acc.target}"
     before = acc.before if acc.before is not None else "0"
-    line = f"{before} + {acc.contribution} = {acc.after}"
-    if len(line) + len(where) + 2 <= ONE_LINE_WIDTH:
+    sum_text = f"{where}: {before} + {acc.contribution}"
+    result = f" = {acc.after}"
+    if len(sum_text) + len(result) <= width or max(len(sum_text), len(where) + len(result)) <= width:
         text = Text(f"{where}: ", style="bold")
         text.append(before, style="dim" if acc.before is None else "")
         text.append(" + ")
         text.append(acc.contribution, style="yellow")
+        if len(sum_text) + len(result) > width:
+            text.append("\n" + " " * len(where))
         text.append(" = ")
         text.append(acc.after, style="bold green")
         return text
@@ -110,12 +113,12 @@ def accumulation_line(acc: AccumulationView):
     )
 
 
-def accumulation_renderable(accumulations: list, last: AccumulationView | None):
+def accumulation_renderable(accumulations: list, last: AccumulationView | None, width: int = ONE_LINE_WIDTH):
     if accumulations:
-        return Group(*(accumulation_line(a) for a in accumulations))
+        return Group(*(accumulation_line(a, width) for a in accumulations))
     if last is None:
         return Text("no accumulation yet in this pass", style="italic dim")
-    return Group(Text(f"last, from {last.source}:", style="dim"), accumulation_line(last))
+    return Group(Text(f"last, from {last.source}:", style="dim"), accumulation_line(last, width))
 
 
 class Inspector(VerticalScroll):
@@ -143,7 +146,8 @@ class Inspector(VerticalScroll):
             stop.update(Text(f"● stopped: {reason}", style="bold red"))
         self.query_one("#node-info", Static).update(node_renderable(node, brief=closure is not None))
         self.query_one("#closure-info", Static).update(closure_renderable(closure))
-        self.query_one("#accumulation-info", Static).update(accumulation_renderable(accumulations, last))
+        width = self.scrollable_content_region.width or ONE_LINE_WIDTH
+        self.query_one("#accumulation-info", Static).update(accumulation_renderable(accumulations, last, width))
         if accumulations:  # the step's newest value is the accumulation: keep it on screen
             self.call_after_refresh(self.scroll_end, animate=False)
         else:
