@@ -2,7 +2,7 @@
 
 :class:`ScriptRunner` drives the Stepper for the viewer. The viewer asks for a
 :class:`~tui.navigation.Movement`; the runner picks the Stepper command that
-gets closest (step_node, finish_node, run_to, else step) and, when the
+gets closest (step_node, finish_node, run_to, continue_, else step) and, when the
 Stepper pauses at an event the movement does not accept (``n`` stepping over
 a nested pass, say), re-issues the command from the script's thread at once,
 with no round trip through the screen. :class:`ReplaySource` offers the same
@@ -130,8 +130,12 @@ class ScriptRunner:
             s.finish_node()
         elif movement.name == "run to":
             s.run_to(movement.target)
-        else:  # step, next, continue: stop at each event and let the movement decide (errors included)
+        elif movement.name == "continue":  # the Stepper checks the breakpoints: no round trip per event
+            s.continue_(stop_at_errors=True)
+        else:  # step, next: stop at each event and let the movement decide (errors included)
             s.step()
+        if self._pause_requested:  # a pause() that came while the command was re-issued must not be lost
+            s.pause()
 
     def _on_pause(self, stepper: Stepper, event) -> None:
         with self._lock:

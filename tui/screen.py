@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
 from textual.app import ComposeResult
@@ -126,7 +127,7 @@ class DebuggerScreen(Screen):
         self._names: dict = {}
         self.shown_status = None
         self._posted_status = None
-        self._notice_shown = False
+        self._view = None  # the StepView last rendered
 
     # ------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -173,16 +174,23 @@ class DebuggerScreen(Screen):
         if self.model is None:
             self.model = StepModel(session.trace)
             self.scope = GraphScope(session.trace.nodes)
-        changed = self._take_events()
+        grew = self._take_events()
         self.query_one("#output", ScriptOutput).sync(session.source.output)
-        if session.sync():
-            changed = True
+        was_running = session.running
+        moved = session.sync()
         status = session.source.status
         if status is not self._posted_status:
             self._posted_status = status
             self.post_message(self.RunStatusChanged(status))
-        if changed:
+        if moved or was_running != session.running or (grew and not session.running):
             self.render_step()
+        elif grew:  # the script runs on: the step shown is unchanged, only the count of steps grows
+            self._show_progress()
+
+    def _show_progress(self) -> None:
+        header = self.query_one("#header", StepHeader)
+        if self._view is not None:
+            header.show(dataclasses.replace(self._view, total=self.session.total), self._state_word())
 
     def _take_events(self) -> bool:
         """Learn names and graph scopes from new events; True when any arrived.
@@ -287,7 +295,7 @@ class DebuggerScreen(Screen):
         if session.cursor < 0 or self.model is None:
             header.show(None, self._state_word())
             return
-        view = self.model.step(session.cursor)
+        view = self._view = self.model.step(session.cursor)
         header.show(view, self._state_word())
         passes = view.passes
         if self.pass_pick is not None and self.pass_pick >= len(passes):

@@ -155,9 +155,11 @@ class Stepper:
         else:
             self._release("finish", (ev.node_id, ev.pass_id))
 
-    def continue_(self) -> None:
-        """Run until a breakpoint, a pause() request, or the end."""
-        self._release("continue")
+    def continue_(self, stop_at_errors: bool = False) -> None:
+        """Run until a breakpoint, a pause() request, or the end (with ``stop_at_errors``, also
+        at an ``error`` event, where a pass raised). The script pauses nowhere else: no callback
+        per event, so a long run goes at recording speed."""
+        self._release("continue", stop_at_errors)
 
     def run_to(self, node) -> None:
         """Run until the pass enters ``node`` (an id or a name), a breakpoint, or the end."""
@@ -251,6 +253,8 @@ class Stepper:
             return False
         if mode == "run_to":
             return None if Breakpoint(node=arg).hit(ev, self.trace.nodes) else False
+        if mode == "continue" and arg and ev.kind == "error":
+            return None
         return False
 
     def _block(self, ev, hit) -> None:

@@ -229,6 +229,21 @@ def test_error_inside_pass_while_stepping(tmp_path):
     assert s.trace.events[-1].kind == "error"
 
 
+def test_continue_can_stop_at_the_error_event(tmp_path):
+    text = """\
+    import minigrad as mg
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * x).sum()
+    y.backward()
+    y.backward()
+    """
+    s = _run(Stepper(_script(tmp_path, text)))
+    s.continue_(stop_at_errors=True)
+    assert s.wait(T) == "paused" and s.paused_at.kind == "error"
+    s.continue_(stop_at_errors=True)
+    assert s.wait(T) == "failed"
+
+
 def test_script_that_never_calls_backward(tmp_path):
     s = _run(Stepper(_script(tmp_path, "import minigrad as mg\nt = mg.tensor([1.0, 2.0]) * 2\nprint(t)\n")))
     assert s.status == "paused" and s.paused_at.kind == "node_created"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from tui.widgets.event_log import EventLog
 from tui.widgets.help_screen import HelpScreen
 
-from .helpers import current_event, debugger, header, press, script, text
+from .helpers import current_event, debugger, debugger_screen, header, press, script, text, wait_until
 
 
 async def test_opens_the_builtin_example_at_its_first_event():
@@ -144,10 +144,11 @@ async def test_help_screen_and_command_palette_actions():
 async def test_pause_a_running_script():
     async with debugger(script("spinning.py")) as (app, pilot):
         await pilot.press("c")
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: app.session.total > 50)  # the script is well on its way
         assert app.session.running
-        await press(app, pilot, "p")
-        assert not app.session.running
+        await pilot.press("p")
+        # wait on the screen taking in the paused status (a RunStatusChanged message), never on time
+        await wait_until(pilot, lambda: not app.session.running and debugger_screen(app).shown_status.state == "paused")
         assert app.source.state == "paused"
         assert app.session.cursor > 5
 

@@ -61,6 +61,7 @@ class GraphCanvas(ScrollView, can_focus=True):
         self.raster = raster
         self.virtual_size = Size(raster.width, raster.height)
         self._bottoms = {}
+        self._values = {}  # only this raster's boxes: the cache stays as small as the graph drawn
         for node_id, (col, row, w, h) in raster.boxes.items():
             self._bottoms.setdefault(row + h - 1, []).append((node_id, col, w))
         self.refresh()
