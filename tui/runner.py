@@ -11,7 +11,6 @@ face over a trace loaded from a file.
 
 from __future__ import annotations
 
-import os
 import threading
 import traceback
 from dataclasses import dataclass
@@ -20,8 +19,10 @@ from minigrad.trace import Stepper
 from minigrad.trace.output import OutputCapture
 
 from . import navigation
+from .tracebacks import live_frames, user_traceback
 
 STATES = {"created": "starting", "failed": "error"}
+ERROR_TRACES_KEPT = 100
 ENDED_STATES = ("finished", "error", "stopped")
 
 
@@ -65,6 +66,7 @@ class ScriptRunner:
         self.paused_generation = -1
         self.stepper: Stepper | None = None
         self.trace = None
+        self.error_traces: dict = {}  # seq of an error event -> (the learner's line, their traceback)
         self._movement = navigation.step_into()
         self._pause_requested = False
         self._lock = threading.Lock()
@@ -138,6 +140,8 @@ class ScriptRunner:
             s.pause()
 
     def _on_pause(self, stepper: Stepper, event) -> None:
+        if event.kind == "error":  # the exception is on its way up this thread: its frames are still here
+            self._keep_error_trace(event)
         with self._lock:
             movement = self._movement
             accept = (
@@ -155,11 +159,17 @@ class ScriptRunner:
                 return
         self._issue(movement)
 
+    def _keep_error_trace(self, event) -> None:
+        if len(self.error_traces) >= ERROR_TRACES_KEPT:
+            self.error_traces.pop(next(iter(self.error_traces)))
+        frames, _ = live_frames()
+        self.error_traces[event.seq] = user_traceback(frames, f"{event.error_type}: {event.message}", short=True)
+
     def _on_end(self, stepper: Stepper) -> None:
         exc = stepper.exception
         error = None
         if stepper.status == "failed" and exc is not None:
-            error = (_title(exc), _format(exc, os.path.abspath(self.path)))
+            error = (_title(exc), _format(exc))
         with self._lock:
             self.status = RunStatus(STATES.get(stepper.status, stepper.status), error)
 
@@ -179,13 +189,12 @@ def _title(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-def _format(exc: BaseException, script: str) -> str:
-    """The traceback from the script's first frame on (the debugger's and runpy's frames left out)."""
-    tb = exc.__traceback__
-    first = tb
-    while first is not None and first.tb_frame.f_code.co_filename != script:
-        first = first.tb_next
-    return "".join(traceback.format_exception(type(exc), exc, first or tb))
+def _format(exc: BaseException) -> str:
+    """The traceback from the script's first frame on, minigrad's own frames folded into one line
+    (a syntax error keeps Python's own text, with its caret)."""
+    if isinstance(exc, SyntaxError):
+        return "".join(traceback.format_exception(type(exc), exc, None))
+    return user_traceback(traceback.extract_tb(exc.__traceback__), _title(exc))[1]
 
 
 class ReplaySource:
@@ -196,6 +205,7 @@ class ReplaySource:
     status = RunStatus("replay")
     state = status.state
     error = None
+    error_traces: dict = {}  # a recorded trace keeps no tracebacks
 
     def __init__(self, trace) -> None:
         self.trace = trace

@@ -351,9 +351,12 @@ class DebuggerScreen(Screen):
         if bp is not None:
             return stop_reason(bp, session.events[session.cursor], session.trace)
         event = session.events[session.cursor]
-        if event.kind == "error":
+        if event.kind != "error":
+            return None
+        raised_at, trace = session.source.error_traces.get(event.seq, (None, None))
+        if raised_at is None:
             return f"{event.error_type} in the pass"
-        return None
+        return f"{event.error_type} in the pass at {raised_at}\n{trace}"
 
     def _log_line(self, e) -> str:
         return f"{e.seq:>6} {'  ' * max(e.depth - 1, 0)}{headline(e, self.session.trace)}"

@@ -64,10 +64,10 @@ async def test_error_state_and_error_panel_change_together(monkeypatch):
     release = threading.Event()
     plain_format = tui.runner._format
 
-    def held_format(exc, path):
+    def held_format(exc):
         formatting.set()
         release.wait(10)
-        return plain_format(exc, path)
+        return plain_format(exc)
 
     monkeypatch.setattr(tui.runner, "_format", held_format)
     async with debugger(script("raises_backward.py")) as (app, pilot):
@@ -113,3 +113,23 @@ async def test_script_that_prints_a_lot():
         lines = app.screen.query_one("#output").lines
         assert "line 49999" in lines and "x.grad tensor([6.])" in lines
         assert len(lines) <= 2001 and "line 10" not in lines
+
+
+async def test_error_in_a_custom_function_shows_the_learners_line_and_traceback():
+    async with debugger(script("raises_in_function.py"), size=(80, 24)) as (app, pilot):
+        await press(app, pilot, "c")
+        assert current_event(app).kind == "error"
+        shown = text(app.screen.query_one("#stop-reason"))
+        assert "ValueError in the pass at raises_in_function.py:15 in backward" in " ".join(shown.split())
+        lines = [line.strip() for line in shown.splitlines()]
+        # the learner's frames in order, minigrad's own folded into one line between them
+        call, folded, raised = (
+            lines.index(s)
+            for s in ("y.backward()", "... 4 frames inside minigrad", 'raise ValueError("my backward is wrong")')
+        )
+        assert call < folded < raised
+        assert "engine.py" not in shown
+        await press(app, pilot, "c")
+        assert app.source.state == "error"
+        panel = errors_text(app)
+        assert 'raises_in_function.py", line 15, in backward' in panel and "engine.py" not in panel

@@ -142,8 +142,12 @@ class Inspector(VerticalScroll):
     ) -> None:
         stop = self.query_one("#stop-reason", Static)
         stop.display = reason is not None
-        if reason is not None:
-            stop.update(Text(f"● stopped: {reason}", style="bold red"))
+        if reason is not None:  # a first line, and under it (for an error) the learner's traceback
+            first, _, rest = reason.partition("\n")
+            text = Text(f"● stopped: {first}", style="bold red")
+            if rest:
+                text.append("\n" + rest, style="red")
+            stop.update(text)
         self.query_one("#node-info", Static).update(node_renderable(node, brief=closure is not None))
         self.query_one("#closure-info", Static).update(closure_renderable(closure))
         width = self.scrollable_content_region.width or ONE_LINE_WIDTH

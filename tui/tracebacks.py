@@ -1,0 +1,67 @@
+"""Tracebacks as a learner reads them: their own code's frames, minigrad's own folded into one line.
+
+A backward pass that raises goes through several frames of the engine between the
+learner's ``loss.backward()`` and the line that raised (in a custom Function's
+``backward``, say). :func:`user_traceback` keeps the learner's frames, says how many
+of minigrad's were left out, and names the learner's line the error came from.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+
+import minigrad
+
+_INTERNAL_DIRS = tuple(os.path.dirname(os.path.abspath(p)) + os.sep for p in (minigrad.__file__, __file__, os.__file__))
+
+
+def _internal(filename: str) -> bool:
+    """A frame of minigrad, of the debugger or of Python's own library (runpy, threading)."""
+    path = os.path.abspath(filename)
+    return path.startswith(_INTERNAL_DIRS) or filename.startswith("<frozen ")
+
+
+def live_frames() -> tuple:
+    """The frames of the exception being handled in this thread, from the outermost caller to the line
+    that raised (while the exception is still on its way up), and that exception (or None: then the
+    current stack)."""
+    exc = sys.exc_info()[1]
+    if exc is None or exc.__traceback__ is None:
+        return traceback.extract_stack()[:-1], None
+    tb = exc.__traceback__
+    outer = traceback.extract_stack(tb.tb_frame.f_back) if tb.tb_frame.f_back is not None else []
+    return list(outer) + list(traceback.extract_tb(tb)), exc
+
+
+def user_traceback(frames, title: str, short: bool = False) -> tuple:
+    """``(raised_at, text)``: the learner's deepest frame as ``file.py:12 in backward`` (None when no
+    frame is theirs) and a traceback of their frames, minigrad's runs folded into one line.
+    ``short``: frames as ``file.py:12 in backward`` (for a narrow pane), else as Python writes them."""
+    frames = list(frames)
+    first = next((i for i, f in enumerate(frames) if not _internal(f.filename)), None)
+    if first is None:
+        return None, title
+    lines = [] if short else ["Traceback (most recent call last):"]
+    folded = 0
+    raised_at = None
+    for f in frames[first:]:
+        if _internal(f.filename):
+            folded += 1
+            continue
+        if folded:
+            lines.append(_folded(folded))
+            folded = 0
+        raised_at = f"{os.path.basename(f.filename)}:{f.lineno} in {f.name}"
+        lines.append(f"  {raised_at}" if short else f'  File "{f.filename}", line {f.lineno}, in {f.name}')
+        if f.line:
+            lines.append(f"    {f.line.strip()}")
+    if folded:
+        lines.append(_folded(folded))
+    lines.append(title)
+    return raised_at, "\n".join(lines)
+
+
+def _folded(count: int) -> str:
+    return f"  ... {count} frame{'s' if count > 1 else ''} inside minigrad"
