@@ -11,7 +11,7 @@ class Cube(Function):
     @staticmethod
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
-        scale = 3 * x * x
+        assert x.shape == g.shape
         raise ValueError("my backward is wrong")
 
 
