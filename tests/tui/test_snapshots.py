@@ -1,4 +1,4 @@
-"""Screens a learner sees, as SVG snapshots (pytest-textual-snapshot) at 80×24 and 160×48.
+"""Screens a learner sees, as SVG snapshots (pytest-textual-snapshot) at 80×24, 120×36 and 160×48.
 
 Update after a deliberate change with ``pytest tests/tui/test_snapshots.py --snapshot-update``
 and look at the new SVGs in ``tests/tui/__snapshots__/`` before committing them.
@@ -22,7 +22,7 @@ pytest.importorskip("pytest_textual_snapshot")
 
 LESSON_1 = "lessons/01_chain_rule/demo.py"
 SCRIPTS = "tests/tui/scripts/"  # relative to the repository root, where pytest runs: the header shows the path
-SIZES = {"80x24": (80, 24), "160x48": (160, 48)}
+SIZES = {"80x24": (80, 24), "120x36": (120, 36), "160x48": (160, 48)}
 CASES = {
     "start": ([LESSON_1], ()),
     "captures": (["--break", "d", LESSON_1], ("c", "s")),  # mul's rule with a and b captured
