@@ -33,11 +33,26 @@ class DebuggerApp(App):
         self.source.start()
 
     def get_system_commands(self, screen):
-        yield from super().get_system_commands(screen)
+        for command in super().get_system_commands(screen):
+            if command.title == "Screenshot":  # Textual's goes to the downloads folder: ours to --export-dir
+                command = SystemCommand(
+                    "Screenshot", f"Save an SVG of the screen in {self.export_dir}", self.action_screenshot_to_dir
+                )
+            yield command
         if isinstance(screen, DebuggerScreen):
             for key, action, description in KEYS:
                 callback = getattr(screen, f"action_{action}", None) or getattr(self, f"action_{action}")
                 yield SystemCommand(description.capitalize(), f"key: {key}", callback)
+
+    def action_screenshot_to_dir(self) -> str | None:
+        """Save an SVG of the whole screen in the export directory; returns its path (None when it failed)."""
+        try:
+            path = self.save_screenshot(path=self.export_dir)
+        except OSError as exc:  # a failed screenshot must not end the session
+            self.notify(f"{type(exc).__name__}: {exc}", title="screenshot failed", severity="error")
+            return None
+        self.notify(f"wrote {path}", title="screenshot")
+        return path
 
     def action_quit(self) -> None:
         self.source.stop()

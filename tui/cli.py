@@ -75,7 +75,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SPEC",
         help="add a breakpoint: a node name, op:OP, nonfinite or pass:KIND, then optionally 'hit N' and 'if COND' (repeatable)",
     )
-    parser.add_argument("--export-dir", default=".", metavar="DIR", help="where e writes step SVGs (default: .)")
+    parser.add_argument(
+        "--export-dir",
+        default=".",
+        metavar="DIR",
+        help="where e writes step SVGs and the palette's Screenshot the screen's (default: .)",
+    )
     parser.add_argument(
         "--web",
         action="store_true",

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from textual.command import CommandList, CommandPalette
+from textual.widgets._footer import FooterKey
+
 from tui.widgets.event_log import EventLog
 from tui.widgets.help_screen import HelpScreen
 
@@ -184,3 +187,33 @@ async def test_quit_mid_run_ends_the_script():
         assert not app.is_running
     assert not runner.alive
     assert runner.state == "stopped"
+
+
+async def test_palette_screenshot_writes_an_svg(tmp_path):
+    async with debugger("--export-dir", str(tmp_path)) as (app, pilot):
+        await pilot.press("ctrl+p")
+        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await pilot.press(*"Screenshot")
+        await wait_until(pilot, lambda: app.screen.query_one(CommandList).option_count > 0)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: list(tmp_path.glob("*.svg")))
+        (svg,) = tmp_path.glob("*.svg")
+        assert svg.read_text().lstrip().startswith("<svg") and "minigrad-tui" in svg.read_text()
+
+
+def footer_keys(app) -> list:
+    return [key.key for key in app.screen.query(FooterKey)]
+
+
+async def test_the_footer_shows_only_the_keys_that_can_act():
+    async with debugger(script("spinning.py"), size=(80, 24)) as (app, pilot):
+        await wait_until(pilot, lambda: "n" in footer_keys(app))
+        assert "left" not in footer_keys(app) and "p" not in footer_keys(app)  # nothing before the first step
+        await press(app, pilot, "s")
+        await wait_until(pilot, lambda: "left" in footer_keys(app))
+        await pilot.press("c")  # the script never ends: while it runs, only pause (and help, quit) can act
+        await wait_until(pilot, lambda: "p" in footer_keys(app))
+        assert not {"n", "s", "left", "c", "g"} & set(footer_keys(app))
+        assert app.screen.check_action("next", ()) is False
+        await pilot.press("p")
+        await wait_until(pilot, lambda: "n" in footer_keys(app) and "p" not in footer_keys(app))
