@@ -91,7 +91,16 @@ class StepModel:
         view.passes = self._passes(state, event)
         if state.error is not None:
             view.error = f"{state.error.error_type}: {state.error.message}"
+        if state.dropped is not None:
+            view.dropped = self._budget_line(index)
         return view
+
+    def _budget_line(self, index: int) -> str:
+        """What the memory budget did to this step, in one line (``State.dropped`` says it at length)."""
+        trace = self.trace
+        if trace.outlined_before is not None and index < trace.outlined_before:
+            return "budget: values dropped here (outline only)"
+        return f"budget: values are summaries (from step {trace.summarised_before})"
 
     def node(self, index: int, node_id, breakpoints: set) -> NodeView | None:
         info = self.trace.nodes.get(node_id)

@@ -310,6 +310,7 @@ class DebuggerScreen(Screen):
             view.accumulations,
             view.accumulation,
             self._stop_reason(),
+            view.dropped,
         )
         pane = self.query_one("#graph-pane")
         use_tree = self._use_tree()

@@ -93,3 +93,4 @@ class StepView:
     passes: list = field(default_factory=list)
     statuses: dict = field(default_factory=dict)
     error: str | None = None
+    dropped: str | None = None  # one line when the recording's memory budget reduced this step's values

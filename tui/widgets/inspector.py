@@ -125,6 +125,7 @@ class Inspector(VerticalScroll):
     """Node, rule with its values, and accumulations, stacked."""
 
     def compose(self):
+        yield Static(id="budget")
         yield Static(id="stop-reason")
         yield Static(id="node-info", classes="section")
         yield Static("rule", classes="section-title")
@@ -139,7 +140,12 @@ class Inspector(VerticalScroll):
         accumulations: list,
         last: AccumulationView | None = None,
         reason: str | None = None,
+        dropped: str | None = None,
     ) -> None:
+        budget = self.query_one("#budget", Static)
+        budget.display = dropped is not None
+        if dropped is not None:
+            budget.update(Text(f"⚠ {dropped}", style="yellow", no_wrap=True, overflow="ellipsis"))
         stop = self.query_one("#stop-reason", Static)
         stop.display = reason is not None
         if reason is not None:  # a first line, and under it (for an error) the learner's traceback
