@@ -283,6 +283,12 @@ class DebuggerScreen(Screen):
         self.render_step()
         self._maybe_layout()
 
+    def _focus_graph(self, use_tree: bool) -> None:
+        """Keep the focus on the graph as it switches between drawing and tree (never left to chance)."""
+        canvas, tree = self.query_one("#canvas", GraphCanvas), self.query_one("#tree", GraphTree)
+        if self.focused is None or self.focused in (canvas, tree):
+            (tree if use_tree else canvas).focus()
+
     def _use_tree(self) -> bool:
         if self.tree_forced is not None:
             return self.tree_forced
@@ -316,6 +322,7 @@ class DebuggerScreen(Screen):
         use_tree = self._use_tree()
         if pane.has_class("tree") != use_tree:  # a class change restyles the screen: only when it changes
             pane.set_class(use_tree, "tree")
+            self._focus_graph(use_tree)
         self._show_scope(session.cursor, session.events[session.cursor])
         ids = self._wanted_scope[1]
         shown = len(session.trace.nodes) if ids is None else len(ids)
