@@ -22,7 +22,7 @@ from . import navigation
 from .tracebacks import live_frames, user_traceback
 
 STATES = {"created": "starting", "failed": "error"}
-ERROR_TRACES_KEPT = 100
+ERROR_TRACES_KEPT = 100  # a script that catches errors in a loop must not grow the runner without end
 ENDED_STATES = ("finished", "error", "stopped")
 
 
@@ -162,8 +162,7 @@ class ScriptRunner:
     def _keep_error_trace(self, event) -> None:
         if len(self.error_traces) >= ERROR_TRACES_KEPT:
             self.error_traces.pop(next(iter(self.error_traces)))
-        frames, _ = live_frames()
-        self.error_traces[event.seq] = user_traceback(frames, f"{event.error_type}: {event.message}", short=True)
+        self.error_traces[event.seq] = user_traceback(live_frames(), f"{event.error_type}: {event.message}", short=True)
 
     def _on_end(self, stepper: Stepper) -> None:
         exc = stepper.exception

@@ -71,7 +71,7 @@ KEYS = [
 ]
 FOOTER_KEYS = {"n", "s", "left", "c", "b", "f", "r", "g", "p", "question_mark", "q"}  # the rest: `?` and the palette
 # the footer's words for its keys (the help and the palette use the long ones)
-FOOTER_WORDS = {"break_node": "break", "goto": "go to", "slash": "find", "question_mark": "help", "left": "back"}
+FOOTER_WORDS = {"b": "break", "g": "go to", "question_mark": "help", "left": "back"}
 PRIORITY_KEYS = {"home", "end", "left", "right"}
 # keys that move the cursor or prompt for a place to go: nothing to do while the script runs
 MOVING_ACTIONS = {"goto", "search", "up", "down"}
@@ -91,7 +91,7 @@ class DebuggerScreen(Screen):
         Binding(
             key,
             action,
-            FOOTER_WORDS.get(action, FOOTER_WORDS.get(key, action.replace("_", " "))),
+            FOOTER_WORDS.get(key, action.replace("_", " ")),
             show=key in FOOTER_KEYS,
             tooltip=desc,
             # scrolling panes bind home/end and the arrows themselves; the debugger's steps must win

@@ -15,24 +15,27 @@ import traceback
 import minigrad
 
 _INTERNAL_DIRS = tuple(os.path.dirname(os.path.abspath(p)) + os.sep for p in (minigrad.__file__, __file__, os.__file__))
+_EXAMPLES_DIR = os.path.join(_INTERNAL_DIRS[0], "examples") + os.sep  # the built-in example is a learner's script
 
 
 def _internal(filename: str) -> bool:
     """A frame of minigrad, of the debugger or of Python's own library (runpy, threading)."""
     path = os.path.abspath(filename)
+    if path.startswith(_EXAMPLES_DIR):
+        return False
     return path.startswith(_INTERNAL_DIRS) or filename.startswith("<frozen ")
 
 
-def live_frames() -> tuple:
+def live_frames() -> list:
     """The frames of the exception being handled in this thread, from the outermost caller to the line
-    that raised (while the exception is still on its way up), and that exception (or None: then the
-    current stack)."""
+    that raised (while it is still on its way up, the frames above the handler are on the stack); the
+    current stack when none is being handled (an error the engine reports before raising it)."""
     exc = sys.exc_info()[1]
     if exc is None or exc.__traceback__ is None:
-        return traceback.extract_stack()[:-1], None
+        return traceback.extract_stack()[:-1]
     tb = exc.__traceback__
     outer = traceback.extract_stack(tb.tb_frame.f_back) if tb.tb_frame.f_back is not None else []
-    return list(outer) + list(traceback.extract_tb(tb)), exc
+    return list(outer) + list(traceback.extract_tb(tb))
 
 
 def user_traceback(frames, title: str, short: bool = False) -> tuple:
