@@ -52,6 +52,9 @@ async def test_pause_an_endless_loop_then_memory_stays_flat_and_quit():
         assert app.session.cursor > 3000
         assert "[paused]" in header(app)
         recorded = app.session.total
+        screen = debugger_screen(app)
+        # the graph of the paused step is laid out once (a worker thread); then nothing more is made
+        await wait_until(pilot, lambda: not screen._layout_busy and screen._drawn_scope == screen._wanted_scope[0])
         tracemalloc.start()
         try:
             for _ in range(20):  # the screen keeps polling; the paused script adds nothing
