@@ -150,7 +150,8 @@ class Inspector(VerticalScroll):
         stop.display = reason is not None
         if reason is not None:  # a first line, and under it (for an error) the learner's traceback
             first, _, rest = reason.partition("\n")
-            text = Text(f"● stopped: {first}", style="bold red")
+            text = Text()
+            text.append(f"● stopped: {first}", style="bold red")
             if rest:
                 text.append("\n" + rest, style="red")
             stop.update(text)
