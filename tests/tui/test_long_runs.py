@@ -79,3 +79,19 @@ async def test_quit_while_an_endless_loop_runs():
         await pilot.press("q")
         await wait_until(pilot, lambda: not app.is_running)
     assert not runner.alive and runner.state == "stopped"
+
+
+async def test_continue_pauses_the_script_only_where_it_stops():
+    async with debugger(script("long_run.py"), "200", size=(80, 24)) as (app, pilot):
+        runner = app.source
+        pauses = []
+        on_pause = runner._on_pause
+
+        def counted(stepper, event):
+            pauses.append(event.kind)
+            on_pause(stepper, event)
+
+        runner.stepper.on_pause = counted
+        await pilot.press("c")
+        await wait_until(pilot, lambda: settled(app) and app.source.state == "finished", timeout=120)
+    assert pauses == []  # no breakpoint, no error: the script ran to its end without one pause
