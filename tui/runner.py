@@ -108,7 +108,7 @@ class ScriptRunner:
             self._pause_requested = False
             if not self.status.ended:
                 self.status = RunStatus("running")
-        self.stepper.breakpoints[:] = self.breakpoints
+        self.stepper.breakpoints = self.breakpoints  # one list: a breakpoint set while the script runs applies at once
         self._issue(movement)
         return self.generation
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import tracemalloc
 
+from minigrad.trace.breakpoints import Breakpoint
+
 from .helpers import current_event, debugger, debugger_screen, header, press, script, settled, text, wait_until
 
 MEMORY_LIMIT = 300 * 1024 * 1024
@@ -95,3 +97,13 @@ async def test_continue_pauses_the_script_only_where_it_stops():
         await pilot.press("c")
         await wait_until(pilot, lambda: settled(app) and app.source.state == "finished", timeout=120)
     assert pauses == []  # no breakpoint, no error: the script ran to its end without one pause
+
+
+async def test_a_breakpoint_set_while_the_script_runs_stops_it():
+    async with debugger(script("endless_backward.py"), size=(80, 24)) as (app, pilot):
+        await pilot.press("c")
+        await wait_until(pilot, lambda: app.session.total > 500)
+        app.session.toggle(Breakpoint(op="mul"))
+        await wait_until(pilot, lambda: settled(app) and _shown_state(app) == "paused")
+        event = current_event(app)
+        assert app.session.trace.nodes[event.node_id].op == "mul"
