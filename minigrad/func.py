@@ -55,6 +55,10 @@ def _finish(values, originals):
 def _detach(values):
     """``values`` cut from the reverse-mode graph; a forward-mode tangent stays (jvp of a transform)."""
     if isinstance(values, Tensor):
+        if type(values) is not Tensor:  # batched inside vmap: detach the tensor it holds
+            from .batching.tensor import wrap
+
+            return wrap(_detach(values._value), values._level)
         detached = values.detach()
         tangent = _tangent_of(values)
         if tangent is not None:
@@ -217,7 +221,7 @@ def jacrev(func, argnums=0, *, has_aux: bool = False):
 
     @functools.wraps(func)
     def wrapper(*args):
-        from .ops.shape import stack
+        from .ops import stack
 
         nums = _argnums_tuple(argnums, len(args))
         originals, args = args, _watch(args, nums)
