@@ -249,7 +249,7 @@ def inplace_elementwise(fn, level, args, kwargs):
     """In-place arithmetic: the batched target's value changes in place; other operands align to it."""
     v = value_at(args[0], level)
     if v is None:
-        name = getattr(fn, "__name__", "inplace").strip("_")
+        name = getattr(fn, "__name__", "inplace")
         raise RuntimeError(
             f"vmap: {name}(self, *extra_args) is not possible because there exists a Tensor `other` in extra_args "
             "that has more elements than `self`. This happened due to `other` being vmapped over but `self` not "
