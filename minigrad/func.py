@@ -216,25 +216,39 @@ def vjp(func, *primals, has_aux: bool = False):
     return (_finish(out, primals), vjp_fn, aux) if has_aux else (_finish(out, primals), vjp_fn)
 
 
-def jacrev(func, argnums=0, *, has_aux: bool = False):
-    """``f -> (x -> ∂f/∂x)`` by reverse mode: one vector-Jacobian product per output element."""
+def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None):
+    """``f -> (x -> ∂f/∂x)`` by reverse mode: the vector-Jacobian products of every basis vector of the
+    output, all at once as one ``vmap`` of ``vjp`` over the rows of an identity matrix (``chunk_size``
+    rows at a time)."""
 
     @functools.wraps(func)
     def wrapper(*args):
-        from .ops import stack
+        from .creation import eye
 
         nums = _argnums_tuple(argnums, len(args))
-        originals, args = args, _watch(args, nums)
         with enable_grad(), _transform():
-            out, aux = _split_aux(func(*args), has_aux, "jacrev")
+            out, aux = _split_aux(func(*_watch(args, nums)), has_aux, "jacrev")
         inputs = [args[n] for n in nums]
-        flat = out.reshape(-1)
-        rows = [_grads(flat[i], inputs, retain_graph=True) for i in range(flat.numel())]
-        jacobians = tuple(
-            stack([r[j] for r in rows]).reshape(tuple(out.shape) + tuple(x.shape)) if rows else _empty(out, x)
-            for j, x in enumerate(inputs)
-        )
-        result = _finish(jacobians if isinstance(argnums, tuple) else jacobians[0], originals)
+        if out.numel() == 0:
+            jacobians = tuple(_empty(out, x) for x in inputs)
+        else:
+
+            def partial(*values):
+                full = list(args)
+                for n, v in zip(nums, values):
+                    full[n] = v
+                result = func(*full)
+                return result[0] if has_aux else result
+
+            def row(cotangent):
+                return vjp(partial, *inputs)[1](cotangent)
+
+            n = out.numel()
+            basis = eye(n, dtype=out.dtype, device=out.device).reshape((n,) + tuple(out.shape))
+            with _transform():
+                rows = vmap(row, chunk_size=chunk_size)(basis)
+            jacobians = tuple(r.reshape(tuple(out.shape) + tuple(x.shape)) for r, x in zip(rows, inputs))
+        result = _finish(jacobians if isinstance(argnums, tuple) else jacobians[0], args)
         return (result, aux) if has_aux else result
 
     return wrapper

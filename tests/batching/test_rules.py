@@ -186,7 +186,7 @@ def test_linear_algebra(f, shapes, data):
 
 SHAPE_OPS = {
     "reshape": lambda x: x.reshape(-1),
-    "view": lambda x: x.view(3, -1),
+    "view": lambda x: x.contiguous().view(3, -1),
     "flatten": lambda x: x.flatten(1),
     "unflatten": lambda x: x.unflatten(2, (2, 2)),
     "unsqueeze": lambda x: x.unsqueeze(0).unsqueeze(-1),
