@@ -75,9 +75,9 @@ def loop(fn, level: int, args: tuple, kwargs: dict, warn: bool = True):
             stacklevel=4,
         )
     results = [
-        fn(*_entry(args, level, b), **{k: _entry(v, level, b) for k, v in kwargs.items()})
+        call(fn, _entry(args, level, b), {k: _entry(v, level, b) for k, v in kwargs.items()})
         for b in range(batch_size(args, kwargs, level))
-    ]
+    ]  # each entry's call may still hold tensors batched at outer levels: dispatch again
     return _stacked(results, level, fn, stack)
 
 

@@ -206,6 +206,4 @@ def bind_methods() -> None:
         setattr(BatchedTensor, name, _method(name, fn))
 
 
-
-
 bind_methods()

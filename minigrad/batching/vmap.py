@@ -76,6 +76,11 @@ def _batch_size(leaves, dims, func, in_dims) -> int:
     for x, d in zip(leaves, dims):
         if d is None:
             continue
+        if not isinstance(d, int) or isinstance(d, bool):
+            raise ValueError(
+                f"vmap({_name(func)}, in_dims={in_dims}, ...)(<inputs>): Got in_dim={d} for an input but in_dim "
+                "must be either an integer dimension or None."
+            )
         if not isinstance(x, Tensor):
             raise ValueError(
                 f"vmap({_name(func)}, in_dims={in_dims}, ...)(<inputs>): Got in_dim={d} for an input but the input "
@@ -90,14 +95,11 @@ def _batch_size(leaves, dims, func, in_dims) -> int:
             )
         sizes.append(x.shape[d])
     if not sizes:
-        raise ValueError(
-            f"vmap({_name(func)}, in_dims={in_dims}, ...)(<inputs>): at least one input must be batched "
-            "(an in_dim that is not None for a Tensor)"
-        )
+        raise ValueError("vmap: Expected at least one Tensor to vmap over")
     if len(set(sizes)) != 1:
         raise ValueError(
-            f"vmap({_name(func)}, in_dims={in_dims}, ...)(<inputs>): Expected all tensors to have the same size in "
-            f"the mapped dimension, got sizes {sizes} for the mapped dimension"
+            f"vmap: Expected all tensors to have the same size in the mapped dimension, got sizes {sizes} for the "
+            "mapped dimension"
         )
     return sizes[0]
 
@@ -125,12 +127,28 @@ def _output(x, level, size: int, out_dim, func):
     return v if out_dim % n == 0 else v.movedim(0, out_dim)
 
 
+def _out_dims(out_dims, out, func) -> list:
+    """One out_dim per output leaf (a single tensor also takes a 1-tuple, as torch's does)."""
+    if isinstance(out_dims, tuple) and len(out_dims) == 1 and isinstance(out, Tensor):
+        out_dims = out_dims[0]
+    try:
+        return _broadcast_dims(out_dims, out, "out_dims", func, None)
+    except ValueError:
+        raise ValueError(
+            f"vmap({_name(func)}, ..., out_dims={out_dims})(<inputs>): out_dims is not compatible with the structure "
+            f"of `outputs`. out_dims has structure {_spec_str(_flatten(out_dims)[1])} but outputs has structure "
+            f"{_spec_str(_flatten(out)[1])}."
+        ) from None
+
+
 def _run(func, args, kwargs, leaves, dims, spec, size, randomness, in_dims, out_dims):
     with levels.entered(size, randomness) as level:
-        batched = [x if d is None else wrap(x.movedim(d, 0) if d % x.dim() else x, level.id) for x, d in zip(leaves, dims)]
+        batched = [
+            x if d is None else wrap(x.movedim(d, 0) if d % x.dim() else x, level.id) for x, d in zip(leaves, dims)
+        ]
         out = func(*_unflatten(batched, spec), **kwargs)
     out_leaves, out_spec = _flatten(out)
-    outs = _broadcast_dims(out_dims, out, "out_dims", func, in_dims)
+    outs = _out_dims(out_dims, out, func)
     return _unflatten([_output(x, level, size, d, func) for x, d in zip(out_leaves, outs)], out_spec)
 
 
@@ -160,6 +178,11 @@ def vmap(func, in_dims=0, out_dims=0, randomness: str = "error", *, chunk_size=N
                 f"of `inputs`. in_dims has structure {_spec_str(_flatten(in_dims)[1])} but inputs has structure "
                 f"{_spec_str(_flatten(args)[1])}."
             )
+        if not args:
+            raise ValueError(
+                f"vmap({_name(func)})(<inputs>): got no inputs. Maybe you forgot to add inputs, or you are trying to "
+                "vmap over a function with no inputs. The latter is unsupported."
+            )
         leaves, spec = _flatten(args)
         dims = _broadcast_dims(in_dims, args, "in_dims", func, in_dims)
         size = _batch_size(leaves, dims, func, in_dims)
@@ -178,10 +201,8 @@ def _chunked(func, args, kwargs, leaves, dims, spec, size, randomness, in_dims, 
         n = min(chunk_size, size - start)
         part = [x if d is None else x.narrow(d, start, n) for x, d in zip(leaves, dims)]
         pieces.append(_run(func, args, kwargs, part, dims, spec, n, randomness, in_dims, out_dims))
-    first, out_spec = _flatten(pieces[0])
-    outs = _broadcast_dims(out_dims, pieces[0], "out_dims", func, in_dims)
+    out_spec = _flatten(pieces[0])[1]
+    outs = _out_dims(out_dims, pieces[0], func)
     columns = [_flatten(p)[0] for p in pieces]
-    joined = [
-        columns[0][k] if d is None else cat([c[k] for c in columns], dim=d) for k, d in enumerate(outs)
-    ]
+    joined = [columns[0][k] if d is None else cat([c[k] for c in columns], dim=d) for k, d in enumerate(outs)]
     return _unflatten(joined, out_spec)
