@@ -233,3 +233,14 @@ def test_no_warning_and_no_state_left_after_vmap():
     with pytest.raises(ValueError):
         func.vmap(lambda x: 3)(_rand(2))
     assert _state.vmap.levels == ()
+
+
+def test_jacrev_chunks_and_jacfwd_give_the_loops_jacobian():
+    x = _rand(5)
+
+    def f(v):
+        return (v.outer(v).tanh() @ v).cumsum(0)[:3]
+
+    want = np.stack([func.grad(lambda v, i=i: f(v)[i])(x).data for i in range(3)])
+    for jac in (func.jacrev(f), func.jacrev(f, chunk_size=1), func.jacrev(f, chunk_size=2), func.jacfwd(f)):
+        np.testing.assert_allclose(jac(x).data, want, rtol=1e-12, atol=1e-12)
