@@ -489,6 +489,10 @@ def matmul_rule(fn, level, args, kwargs):
     if ra == 0 or rb == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {ra}D and {rb}D")
     va, vb = value_at(a, level), value_at(b, level)
+    if vb is None and rb == 2:  # entries @ one matrix: the batch is more rows of one matmul
+        return wrap(ops.matmul(va, b), level)
+    if va is None and ra == 2 and rb == 1:  # one matrix @ a batch of vectors: (vectors @ matrixᵀ)
+        return wrap(ops.matmul(vb, a.transpose(-1, -2)), level)
     left, right = (a if va is None else va), (b if vb is None else vb)
     if ra == 1:
         left = left.unsqueeze(-2)

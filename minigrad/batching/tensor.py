@@ -173,7 +173,8 @@ def lift(x, levels: tuple) -> Tensor:
     for i, level in enumerate(levels):
         if level.id not in ids:
             shape = tuple(value.shape)
-            value = value.unsqueeze(i).expand(shape[:i] + (level.size,) + shape[i:])
+            # a copy, not the broadcast view: NumPy's matmul takes a slow path on stride-0 operands
+            value = value.unsqueeze(i).expand(shape[:i] + (level.size,) + shape[i:]).contiguous()
     return value
 
 
