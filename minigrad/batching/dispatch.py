@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 import warnings
 
 from .tensor import BatchedTensor, value_at, wrap
@@ -40,6 +42,17 @@ def call(fn, args: tuple, kwargs: dict):
     return rule(fn, level, args, kwargs)
 
 
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def _user_stacklevel() -> int:
+    """The ``stacklevel`` of the first caller outside minigrad, for a warning raised in the caller."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 def op_name(fn) -> str:
     return getattr(fn, "__name__", repr(fn)).strip("_") or repr(fn)
 
@@ -72,7 +85,7 @@ def loop(fn, level: int, args: tuple, kwargs: dict, warn: bool = True):
             f"There is a performance drop because we have not yet implemented the batching rule for "
             f"{op_name(fn)}. Please file us an issue on GitHub so that we can prioritize its implementation.",
             UserWarning,
-            stacklevel=4,
+            stacklevel=_user_stacklevel(),
         )
     results = [
         call(fn, _entry(args, level, b), {k: _entry(v, level, b) for k, v in kwargs.items()})

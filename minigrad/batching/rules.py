@@ -13,7 +13,7 @@ from __future__ import annotations
 import inspect
 
 from .. import ops
-from ..nn.functional import _dropout, _linear, _loss
+from ..nn.functional import _dropout, _embedding, _linear, _loss, _normalization
 from ..ops import (
     activation,
     arithmetic,
@@ -577,6 +577,7 @@ def _table() -> dict:
         *(methods[n] for n in ("bool", "double", "float", "half", "int", "long", "cpu", "cuda", "type_as")),
     )
     add(trailing, conversion.to, conversion.clone, layout.contiguous, matrix.tril, matrix.triu, shape.pad)
+    add(trailing, _normalization.layer_norm, _embedding.embedding)
     add(by_dim, reduction.sum, reduction.mean, reduction.var, reduction.std, reduction.prod, reduction.logsumexp)
     add(by_dim, reduction.amax, reduction.amin, reduction.norm, matrix.vector_norm)
     add(by_dim_required, reduction.softmax, reduction.log_softmax, reduction.cumsum, scan.cumprod)

@@ -278,3 +278,17 @@ def test_in_place_into_a_tensor_not_batched_at_that_level_is_refused():
     inner = func.vmap(lambda x, y: y.add_(x), in_dims=(0, None))
     with pytest.raises(RuntimeError, match=r"^vmap: add_\(self, \*extra_args\) is not possible"):
         func.vmap(lambda y: inner(mg.ones(2, 3), y))(mg.zeros(4, 3))
+
+
+@pytest.mark.parametrize(
+    "f, shapes, kinds",
+    [
+        (lambda x: F.layer_norm(x, (4,)), [(3, 4)], ["float"]),
+        (lambda i: F.embedding(i, mg.tensor(np.arange(10.0).reshape(5, 2))), [(3,)], ["int"]),
+    ],
+    ids=["layer_norm", "embedding"],
+)
+@settings(max_examples=8, deadline=None)
+@given(data=st.data())
+def test_layers_on_the_trailing_dims(f, shapes, kinds, data):
+    _check(f, shapes, data, kinds=kinds)

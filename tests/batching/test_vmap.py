@@ -244,3 +244,9 @@ def test_jacrev_chunks_and_jacfwd_give_the_loops_jacobian():
     want = np.stack([func.grad(lambda v, i=i: f(v)[i])(x).data for i in range(3)])
     for jac in (func.jacrev(f), func.jacrev(f, chunk_size=1), func.jacrev(f, chunk_size=2), func.jacfwd(f)):
         np.testing.assert_allclose(jac(x).data, want, rtol=1e-12, atol=1e-12)
+
+
+def test_the_fallback_warning_points_at_the_users_line():
+    with pytest.warns(UserWarning, match=FALLBACK) as caught:
+        func.vmap(lambda v: mg.einsum("i,i->", v, v))(_rand(2, 3))
+    assert caught[0].filename == __file__
