@@ -167,7 +167,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness: str = "error", *, chunk_size=N
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
-        if not isinstance(in_dims, (int, tuple, type(None))) or isinstance(in_dims, bool):
+        if not isinstance(in_dims, (int, tuple)) or isinstance(in_dims, bool):
             raise ValueError(
                 f"vmap({_name(func)}, in_dims={in_dims}, ...)(<inputs>): expected `in_dims` to be int or a "
                 f"(potentially nested) tuple matching the structure of inputs, got: {type(in_dims)}."

@@ -100,11 +100,12 @@ def test_errors_are_torchs():
                        r"got sizes \[3, 2\] for the mapped dimension$"):  # fmt: skip
         func.vmap(lambda x, y: x * y)(x, _t([1.0, 2.0]))
     with pytest.raises(ValueError, match=r"^vmap: Expected at least one Tensor to vmap over$"):
-        func.vmap(lambda x: x, in_dims=None)(x)
+        func.vmap(lambda x: x, in_dims=(None,))(x)
     with pytest.raises(ValueError, match=r"got no inputs\. Maybe you forgot to add inputs"):
         func.vmap(lambda: _t(1.0))()
-    with pytest.raises(ValueError, match=r"expected `in_dims` to be int or a \(potentially nested\) tuple"):
-        func.vmap(lambda x: x, in_dims="0")(x)
+    for wrong in ("0", None, [0]):
+        with pytest.raises(ValueError, match=r"expected `in_dims` to be int or a \(potentially nested\) tuple"):
+            func.vmap(lambda x: x, in_dims=wrong)(x)
     with pytest.raises(ValueError, match=r"in_dims is not compatible with the structure of `inputs`"):
         func.vmap(lambda x, y: x, in_dims=(0, 0, 0))(x, x)
     with pytest.raises(ValueError, match=r"We cannot vmap over non-Tensor arguments"):
