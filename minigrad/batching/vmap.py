@@ -141,7 +141,8 @@ def _out_dims(out_dims, out, func) -> list:
         ) from None
 
 
-def _run(func, args, kwargs, leaves, dims, spec, size, randomness, in_dims, out_dims):
+def _run(func, kwargs, leaves, dims, spec, size, randomness, out_dims):
+    """One call of ``func`` with the batched leaves wrapped at a new level, its outputs unwrapped."""
     with levels.entered(size, randomness) as level:
         batched = [
             x if d is None else wrap(x.movedim(d, 0) if d % x.dim() else x, level.id) for x, d in zip(leaves, dims)
@@ -187,20 +188,21 @@ def vmap(func, in_dims=0, out_dims=0, randomness: str = "error", *, chunk_size=N
         dims = _broadcast_dims(in_dims, args, "in_dims", func, in_dims)
         size = _batch_size(leaves, dims, func, in_dims)
         if chunk_size is None or chunk_size >= size:
-            return _run(func, args, kwargs, leaves, dims, spec, size, randomness, in_dims, out_dims)
-        return _chunked(func, args, kwargs, leaves, dims, spec, size, randomness, in_dims, out_dims, chunk_size)
+            return _run(func, kwargs, leaves, dims, spec, size, randomness, out_dims)
+        return _chunked(func, kwargs, leaves, dims, spec, size, randomness, out_dims, chunk_size)
 
     return wrapper
 
 
-def _chunked(func, args, kwargs, leaves, dims, spec, size, randomness, in_dims, out_dims, chunk_size):
+def _chunked(func, kwargs, leaves, dims, spec, size, randomness, out_dims, chunk_size):
+    """``_run`` on ``chunk_size`` entries at a time, the outputs concatenated along their out_dims."""
     from ..ops import cat
 
     pieces = []
     for start in range(0, size, chunk_size):
         n = min(chunk_size, size - start)
         part = [x if d is None else x.narrow(d, start, n) for x, d in zip(leaves, dims)]
-        pieces.append(_run(func, args, kwargs, part, dims, spec, n, randomness, in_dims, out_dims))
+        pieces.append(_run(func, kwargs, part, dims, spec, n, randomness, out_dims))
     out_spec = _flatten(pieces[0])[1]
     outs = _out_dims(out_dims, pieces[0], func)
     columns = [_flatten(p)[0] for p in pieces]
