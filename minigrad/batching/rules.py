@@ -555,6 +555,18 @@ def cross_entropy_rule(fn, level, args, kwargs):
 
 
 # ---------------------------------------------------------------- the table
+def _first_batched(rule):
+    """``rule`` for calls whose first tensor is batched; the others (a batched argument further on,
+    ``x.expand_as(batched)``) run by the loop."""
+
+    def guarded(fn, level, args, kwargs):
+        if not args or value_at(args[0], level) is None:
+            return loop(fn, level, args, kwargs)
+        return rule(fn, level, args, kwargs)
+
+    return guarded
+
+
 def _table() -> dict:
     table = {}
 
@@ -584,19 +596,19 @@ def _table() -> dict:
     add(by_dims, scan.roll)
     add(extremum, reduction.max, reduction.min)
     add(arg_extremum, reduction.argmax, reduction.argmin)
-    add(reshape_rule, shape.reshape, layout.view)
-    add(flatten_rule, shape.flatten)
-    add(unflatten_rule, shape.unflatten)
-    add(unsqueeze_rule, shape.unsqueeze)
-    add(squeeze_rule, shape.squeeze)
-    add(permute_rule, shape.permute)
-    add(transpose_rule, shape.transpose)
-    add(t_rule, layout.t)
-    add(movedim_rule, shape.movedim)
-    add(expand_rule, shape.expand, shape.broadcast_to)
-    add(repeat_rule, shape.repeat, shape.tile)
+    add(_first_batched(reshape_rule), shape.reshape, layout.view)
+    add(_first_batched(flatten_rule), shape.flatten)
+    add(_first_batched(unflatten_rule), shape.unflatten)
+    add(_first_batched(unsqueeze_rule), shape.unsqueeze)
+    add(_first_batched(squeeze_rule), shape.squeeze)
+    add(_first_batched(permute_rule), shape.permute)
+    add(_first_batched(transpose_rule), shape.transpose)
+    add(_first_batched(t_rule), layout.t)
+    add(_first_batched(movedim_rule), shape.movedim)
+    add(_first_batched(expand_rule), shape.expand, shape.broadcast_to)
+    add(_first_batched(repeat_rule), shape.repeat, shape.tile)
     add(along_dim, shape.narrow, shape.select, shape.split, shape.chunk, shape.unbind)
-    add(flip_rule, shape.flip)
+    add(_first_batched(flip_rule), shape.flip)
     add(joined, shape.cat, shape.stack)
     add(getitem_rule, indexing.getitem)
     add(setitem_rule, inplace.setitem)
