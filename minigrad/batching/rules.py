@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import inspect
 
-from .. import ops
+from .. import creation, ops
 from ..nn.functional import _dropout, _embedding, _linear, _loss, _normalization
 from ..ops import (
     activation,
@@ -283,6 +283,17 @@ def random_op(fn, level, args, kwargs):
 
     mask = run(fn, ones(args[0].shape, dtype=args[0].dtype, device=args[0].device), *args[1:], **kwargs)
     return args[0] * mask
+
+
+def random_like(fn, level, args, kwargs):
+    """``rand_like``/``randn_like``/``randint_like`` follow vmap's ``randomness``: refuse, one draw per
+    entry (of the whole batch's shape), or one draw for all (one entry's shape)."""
+    mode = levels.find(level).randomness
+    if mode == "error":
+        raise RuntimeError(RANDOMNESS_ERROR)
+    if mode == "same":
+        return fn(*args, **kwargs)
+    return wrap(run(fn, value_at(args[0], level), *args[1:], **kwargs), level)
 
 
 # ---------------------------------------------------------------- shape ops
@@ -622,6 +633,7 @@ def _table() -> dict:
     add(cross_entropy_rule, _loss.cross_entropy)
     add(composite, _loss.mse_loss, _loss.l1_loss)
     add(random_op, _dropout.dropout)
+    add(random_like, creation.rand_like, creation.randn_like, creation.randint_like)
     inplace_names = ("add_", "sub_", "mul_", "div_", "pow_", "clamp_", "fill_", "zero_", "copy_", "masked_fill_")
     add(inplace_elementwise, *(methods[n] for n in inplace_names))
     add(inplace_elementwise, *(methods[n] for n in ("__iadd__", "__isub__", "__imul__", "__itruediv__", "__ipow__")))

@@ -251,3 +251,14 @@ def test_the_fallback_warning_points_at_the_users_line():
     with pytest.warns(UserWarning, match=FALLBACK) as caught:
         func.vmap(lambda v: mg.einsum("i,i->", v, v))(_rand(2, 3))
     assert caught[0].filename == __file__
+
+
+def test_random_tensors_like_an_entry_follow_randomness():
+    x = mg.ones(4, 3)
+    with pytest.raises(RuntimeError, match=r"^vmap: called random operation while in randomness error mode"):
+        func.vmap(lambda v: v + mg.randn_like(v))(x)
+    different = func.vmap(lambda v: mg.rand_like(v), randomness="different")(x)
+    assert different.shape == (4, 3) and not np.array_equal(different.data[0], different.data[1])
+    same = func.vmap(lambda v: v * mg.randint_like(v, 1, 9), randomness="same")(x)
+    assert same.shape == (4, 3) and all(np.array_equal(same.data[0], row) for row in same.data)
+    assert mg.randn_like(x).shape == (4, 3)  # outside vmap, as before
