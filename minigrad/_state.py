@@ -51,3 +51,13 @@ pass_ids = itertools.count(1)  # every backward pass, ours or a learner's engine
 inference_tensors = InferenceTensors()
 anomaly = AnomalyState()
 forward = ForwardState()
+
+
+class VmapLevels(threading.local):
+    """The ``vmap`` calls running in this thread, outermost first (``minigrad.batching``): while any runs,
+    every public op checks its arguments for batched tensors."""
+
+    levels = ()
+
+
+vmap = VmapLevels()

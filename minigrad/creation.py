@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import backend as B
+from .ops._entry import checked
 from .tensor import Tensor, make_leaf
 
 __all__ = [
@@ -194,3 +195,7 @@ def randn_like(t: Tensor, dtype=None, device=None, requires_grad=False) -> Tenso
 
 def randint_like(t: Tensor, low, high=None, dtype=None, device=None) -> Tensor:
     return randint(low, high, t.shape, dtype=dtype or t.dtype, device=device or t.device)
+
+
+# Inside vmap a random tensor follows vmap's ``randomness`` (minigrad.batching): the ops' entry dispatches it.
+rand_like, randn_like, randint_like = (checked(f) for f in (rand_like, randn_like, randint_like))

@@ -7,9 +7,10 @@ Reverse-mode transforms run :func:`minigrad.autograd.grad` with ``create_graph``
 (so the results can be differentiated again); forward-mode transforms run the
 ops' forward-mode rules in a :mod:`~minigrad.autograd.forward_ad` dual level.
 
-``vmap`` maps a function over a batch dimension by calling it once per entry
-and stacking the results (no per-op batching rules yet): the semantics of
-``in_dims``/``out_dims`` and nesting are PyTorch's, the speed is a loop's.
+``vmap`` maps a function over a batch dimension with a batching rule per op
+(:mod:`minigrad.batching`). Inside ``vmap`` the reverse-mode transforms differentiate
+each entry on its own: a watched input is lifted to a batched leaf (an unbatched one
+expanded over the batch), so a gradient is never summed over the batch.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import contextlib
 import functools
 import threading
 
-from . import autograd
+from . import _state, autograd
 from .autograd import forward_ad
 from .autograd.grad_mode import enable_grad
 from .tensor import Tensor, _set_tangent, _tangent_of
@@ -54,6 +55,10 @@ def _finish(values, originals):
 def _detach(values):
     """``values`` cut from the reverse-mode graph; a forward-mode tangent stays (jvp of a transform)."""
     if isinstance(values, Tensor):
+        if type(values) is not Tensor:  # batched inside vmap: detach the tensor it holds
+            from .batching.tensor import wrap
+
+            return wrap(_detach(values._value), values._level)
         detached = values.detach()
         tangent = _tangent_of(values)
         if tangent is not None:
@@ -81,11 +86,63 @@ def _argnums_tuple(argnums, nargs: int) -> tuple:
 
 def _watched(x):
     """``x`` ready to be differentiated: itself when a graph already tracks it (nested transforms), else a
-    detached copy that requires grad."""
+    detached copy that requires grad. Inside ``vmap``, the copy is batched at every running level (an
+    unbatched ``x`` expanded over the batch), so each entry gets its own gradient."""
     if not isinstance(x, Tensor):
         raise RuntimeError(f"Expected the differentiated argument to be a Tensor, got {type(x).__name__}")
+    levels = _state.vmap.levels
+    if levels:
+        from .batching.tensor import lift, rewrap
+
+        value = lift(x, levels)
+        return rewrap(value if value.requires_grad else _detach(value).requires_grad_(), levels)
     # _detach keeps a forward-mode tangent: forward over reverse (hessian = jacfwd(jacrev(f)))
     return x if x.requires_grad else _detach(x).requires_grad_()
+
+
+def _grads(outputs, inputs, cotangents=None, retain_graph=None) -> tuple:
+    """``autograd.grad`` for the transforms (a graph kept for higher orders, zeros for unused inputs).
+
+    Inside ``vmap`` it runs on the tensors behind the batched ones, every running level's batch dim
+    in front, each entry's output seeded with its own cotangent (ones for a scalar output)."""
+    outputs = (outputs,) if isinstance(outputs, Tensor) else tuple(outputs)
+    options = dict(retain_graph=retain_graph, create_graph=True, allow_unused=True, materialize_grads=True)
+    levels = _state.vmap.levels
+    if not levels:
+        return autograd.grad(outputs, inputs, cotangents, **options)
+    from .batching.tensor import lift, rewrap
+    from .creation import ones_like
+
+    outs = [lift(o, levels) for o in outputs]
+    if cotangents is None:
+        cotangents = [ones_like(o) for o in outs]
+    else:
+        cotangents = [lift(c, levels) for c in cotangents]
+    grads = autograd.grad(outs, [lift(x, levels) for x in inputs], cotangents, **options)
+    return tuple(rewrap(g, levels) for g in grads)
+
+
+def _make_dual(primal, tangent):
+    """``forward_ad.make_dual``, inside ``vmap`` on the tensors behind the batched ones."""
+    levels = _state.vmap.levels
+    if not levels:
+        return forward_ad.make_dual(primal, tangent)
+    from .batching.tensor import lift, rewrap
+
+    return rewrap(forward_ad.make_dual(lift(primal, levels), lift(tangent, levels)), levels)
+
+
+def _unpack_dual(dual) -> tuple:
+    """``(primal, tangent)`` of ``dual``; inside ``vmap``, both batched like ``dual``."""
+    levels = _state.vmap.levels
+    if not levels:
+        pair = forward_ad.unpack_dual(dual)
+        return pair.primal, pair.tangent
+    from .batching.tensor import lift, rewrap
+
+    pair = forward_ad.unpack_dual(lift(dual, levels))
+    tangent = None if pair.tangent is None else rewrap(pair.tangent, levels)
+    return rewrap(pair.primal, levels), tangent
 
 
 def _watch(args: tuple, nums: tuple) -> list:
@@ -123,8 +180,7 @@ def grad_and_value(func, argnums=0, has_aux: bool = False):
                     "grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got tensor with "
                     f"{out.dim()} dims. Maybe you wanted to use the vjp or jacrev APIs instead?"
                 )
-            inputs = [args[n] for n in nums]
-            grads = autograd.grad(out, inputs, create_graph=True, allow_unused=True, materialize_grads=True)
+            grads = _grads(out, [args[n] for n in nums])
         result = _finish(grads if isinstance(argnums, tuple) else grads[0], originals)
         out = _finish(out, originals)
         return (result, (out, aux)) if has_aux else (result, out)
@@ -154,38 +210,45 @@ def vjp(func, *primals, has_aux: bool = False):
     def vjp_fn(*cotangents):
         if len(cotangents) == 1 and not isinstance(out, Tensor) and isinstance(cotangents[0], (tuple, list)):
             cotangents = tuple(cotangents[0])
-        grads = autograd.grad(
-            outputs, watched, cotangents, retain_graph=True, create_graph=True, allow_unused=True,
-            materialize_grads=True,
-        )  # fmt: skip
+        grads = _grads(outputs, watched, cotangents, retain_graph=True)
         return _finish(grads, primals + tuple(cotangents))
 
     return (_finish(out, primals), vjp_fn, aux) if has_aux else (_finish(out, primals), vjp_fn)
 
 
-def jacrev(func, argnums=0, *, has_aux: bool = False):
-    """``f -> (x -> ∂f/∂x)`` by reverse mode: one vector-Jacobian product per output element."""
+def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None):
+    """``f -> (x -> ∂f/∂x)`` by reverse mode: the vector-Jacobian products of every basis vector of the
+    output, all at once as one ``vmap`` of ``vjp`` over the rows of an identity matrix (``chunk_size``
+    rows at a time)."""
 
     @functools.wraps(func)
     def wrapper(*args):
-        from .ops.shape import stack
+        from .creation import eye
 
         nums = _argnums_tuple(argnums, len(args))
-        originals, args = args, _watch(args, nums)
         with enable_grad(), _transform():
-            out, aux = _split_aux(func(*args), has_aux, "jacrev")
+            out, aux = _split_aux(func(*_watch(args, nums)), has_aux, "jacrev")
         inputs = [args[n] for n in nums]
-        flat = out.reshape(-1)
-        rows = [
-            autograd.grad(flat[i], inputs, retain_graph=True, create_graph=True, allow_unused=True,
-                          materialize_grads=True)
-            for i in range(flat.numel())
-        ]  # fmt: skip
-        jacobians = tuple(
-            stack([r[j] for r in rows]).reshape(tuple(out.shape) + tuple(x.shape)) if rows else _empty(out, x)
-            for j, x in enumerate(inputs)
-        )
-        result = _finish(jacobians if isinstance(argnums, tuple) else jacobians[0], originals)
+        if out.numel() == 0:
+            jacobians = tuple(_empty(out, x) for x in inputs)
+        else:
+
+            def partial(*values):
+                full = list(args)
+                for n, v in zip(nums, values):
+                    full[n] = v
+                result = func(*full)
+                return result[0] if has_aux else result
+
+            def row(cotangent):
+                return vjp(partial, *inputs)[1](cotangent)
+
+            n = out.numel()
+            basis = eye(n, dtype=out.dtype, device=out.device).reshape((n,) + tuple(out.shape))
+            with _transform():
+                rows = vmap(row, chunk_size=chunk_size)(basis)
+            jacobians = tuple(r.reshape(tuple(out.shape) + tuple(x.shape)) for r, x in zip(rows, inputs))
+        result = _finish(jacobians if isinstance(argnums, tuple) else jacobians[0], args)
         return (result, aux) if has_aux else result
 
     return wrapper
@@ -212,50 +275,75 @@ def jvp(func, primals, tangents, *, has_aux: bool = False):
             f"{len(primals)} tensors and tangents with {len(tangents)} tensors"
         )
     with forward_ad.dual_level():
-        duals = [forward_ad.make_dual(p, t) for p, t in zip(primals, tangents)]
+        duals = [_make_dual(p, t) for p, t in zip(primals, tangents)]
         out, aux = _split_aux(func(*duals), has_aux, "jvp")
         outputs = (out,) if isinstance(out, Tensor) else tuple(out)
-        pairs = [forward_ad.unpack_dual(o) for o in outputs]
-        values = tuple(p.primal for p in pairs)
-        jvps = tuple(p.tangent if p.tangent is not None else p.primal.detach() * 0 for p in pairs)
+        pairs = [_unpack_dual(o) for o in outputs]
+        values = tuple(primal for primal, _ in pairs)
+        jvps = tuple(tangent if tangent is not None else primal.detach() * 0 for primal, tangent in pairs)
     values, jvps = _finish(values, primals + tangents), _finish(jvps, primals + tangents)
     if isinstance(out, Tensor):
         values, jvps = values[0], jvps[0]
     return (values, jvps, aux) if has_aux else (values, jvps)
 
 
-def jacfwd(func, argnums=0, has_aux: bool = False):
-    """``f -> (x -> ∂f/∂x)`` by forward mode: one Jacobian-vector product per input element."""
+def jacfwd(func, argnums=0, has_aux: bool = False, *, randomness: str = "error"):
+    """``f -> (x -> ∂f/∂x)`` by forward mode: the Jacobian-vector products of every basis vector of the
+    inputs, all at once as one ``vmap`` of ``jvp`` over the rows of an identity matrix."""
 
     @functools.wraps(func)
     def wrapper(*args):
-        from .ops.shape import stack
+        from .creation import eye
 
         nums = _argnums_tuple(argnums, len(args))
-        jacobians = []
-        aux = None
-        for n in nums:
-            x = args[n]
-            columns = []
-            out = None
-            for i in range(x.numel()):
-                basis = x.detach().reshape(-1) * 0
-                basis.data[i] = 1
-                tangents = tuple(basis.reshape(tuple(x.shape)) if k == n else a.detach() * 0
-                                 for k, a in enumerate(args))  # fmt: skip
-                result = jvp(func, tuple(args), tangents, has_aux=has_aux)
-                out, column = result[0], result[1]
-                aux = result[2] if has_aux else None
-                columns.append(column.reshape(-1))
-            if columns:
-                jac = stack(columns, dim=1).reshape(tuple(out.shape) + tuple(x.shape))
-            else:
-                jac = _empty(func(*args)[0] if has_aux else func(*args), x)
-            jacobians.append(jac)
-        result = tuple(jacobians) if isinstance(argnums, tuple) else jacobians[0]
+        inputs = [args[n] for n in nums]
+        for x in inputs:
+            if not isinstance(x, Tensor):
+                raise RuntimeError(f"Expected the differentiated argument to be a Tensor, got {type(x).__name__}")
+        sizes = [x.numel() for x in inputs]
+        total = sum(sizes)
+
+        def partial(*values):
+            full = list(args)
+            for n, v in zip(nums, values):
+                full[n] = v
+            return func(*full)
+
+        if total == 0:
+            out, aux = _split_aux(func(*args), has_aux, "jacfwd")
+            jacobians = tuple(_empty(out, x) for x in inputs)
+        else:
+            identity = eye(total, dtype=inputs[0].dtype, device=inputs[0].device)
+            basis, start = [], 0
+            for x, n in zip(inputs, sizes):
+                basis.append(identity[:, start : start + n].reshape((total,) + tuple(x.shape)))
+                start += n
+
+            def push(*tangents):
+                return jvp(partial, tuple(inputs), tangents, has_aux=has_aux)
+
+            result = vmap(push, randomness=randomness)(*basis)
+            columns = result[1]
+            aux = _first_entry(result[2]) if has_aux else None
+            out_shape = tuple(columns.shape[1:])
+            jacobians, start = [], 0
+            for x, n in zip(inputs, sizes):
+                part = columns[start : start + n].movedim(0, -1) if out_shape else columns[start : start + n]
+                jacobians.append(part.reshape(out_shape + tuple(x.shape)))
+                start += n
+            jacobians = tuple(jacobians)
+        result = jacobians if isinstance(argnums, tuple) else jacobians[0]
         return (result, aux) if has_aux else result
 
     return wrapper
+
+
+def _first_entry(values):
+    if isinstance(values, Tensor):
+        return values[0]
+    if isinstance(values, (tuple, list)):
+        return type(values)(_first_entry(v) for v in values)
+    return values
 
 
 def hessian(func, argnums=0):
@@ -264,66 +352,12 @@ def hessian(func, argnums=0):
 
 
 # ---------------------------------------------------------------- vmap
-def _flat_in_dims(in_dims, args) -> list:
-    if isinstance(in_dims, (int, type(None))):
-        return [in_dims] * len(args)
-    if not isinstance(in_dims, (tuple, list)) or len(in_dims) != len(args):
-        raise ValueError(
-            f"vmap(f, in_dims={in_dims}, ...)(<inputs>): in_dims is not compatible with the structure of `inputs`. "
-            f"in_dims has structure {type(in_dims).__name__} but inputs has {len(args)} positional arguments."
-        )
-    return list(in_dims)
-
-
 def vmap(func, in_dims=0, out_dims=0, randomness: str = "error", *, chunk_size=None):
-    """``f -> (batched inputs -> batched outputs)``: ``f`` applied to each entry along ``in_dims``."""
-    if randomness not in ("error", "different", "same"):
-        raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or 'same'. Got {randomness}")
-    name = getattr(func, "__name__", repr(func))
+    """``f -> (batched inputs -> batched outputs)``: ``f`` applied to every entry along ``in_dims`` at once,
+    each op by its batching rule (:mod:`minigrad.batching`); see :func:`minigrad.batching.vmap.vmap`."""
+    from .batching.vmap import vmap as batched_map
 
-    @functools.wraps(func)
-    def wrapper(*args):
-        from .ops.shape import stack
-
-        dims = _flat_in_dims(in_dims, args)
-        sizes = []
-        for x, d in zip(args, dims):
-            if d is None:
-                continue
-            if not isinstance(x, Tensor):
-                raise ValueError(
-                    f"vmap({name}, in_dims={in_dims}, ...)(<inputs>): Got in_dim={d} for an input but the input is "
-                    f"of type {type(x)}. We cannot vmap over non-Tensor arguments, please use None as the "
-                    "respective in_dim"
-                )
-            if not -x.dim() <= d < max(x.dim(), 1) or x.dim() == 0:
-                raise ValueError(
-                    f"vmap({name}, in_dims={in_dims}, ...)(<inputs>): Got in_dim={d} for some input, but that input "
-                    f"is a Tensor of dimensionality {x.dim()} so expected in_dim to satisfy "
-                    f"-{x.dim()} <= in_dim < {x.dim()}."
-                )
-            sizes.append(x.shape[d])
-        if not sizes:
-            raise ValueError(
-                f"vmap({name}, in_dims={in_dims}, ...)(<inputs>): at least one input must be batched "
-                "(an in_dim that is not None for a Tensor)"
-            )
-        if len(set(sizes)) != 1:
-            raise ValueError(
-                "vmap: Expected all tensors to have the same size in the mapped dimension, got sizes "
-                f"{sizes} for the mapped dimension"
-            )
-        results = []
-        for b in range(sizes[0]):
-            entry = [x if d is None else x.select(d, b) for x, d in zip(args, dims)]
-            results.append(func(*entry))
-        first = results[0]
-        if isinstance(first, Tensor):
-            return stack(results, dim=out_dims)
-        outs = out_dims if isinstance(out_dims, (tuple, list)) else [out_dims] * len(first)
-        return tuple(stack([r[k] for r in results], dim=outs[k]) for k in range(len(first)))
-
-    return wrapper
+    return batched_map(func, in_dims, out_dims, randomness, chunk_size=chunk_size)
 
 
 # ---------------------------------------------------------------- modules

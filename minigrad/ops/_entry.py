@@ -10,6 +10,10 @@ takes, as PyTorch's do: ``exp(): argument 'input' (position 1) must be Tensor, n
 Only the argument's type is checked here; values (shapes, ranges, dtypes) stay with each op.
 Operators (``x + y``) and methods whose only tensor is ``self`` are not wrapped: they are the hot
 path, and ``self`` is a tensor by construction.
+
+The same entry is where ``vmap`` reaches the ops: while a ``vmap`` runs, a call with a batched
+tensor among its arguments goes to the op's batching rule (``minigrad.batching``). Outside
+``vmap`` that costs one test of a thread-local tuple.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .. import _state
 from ..tensor import Tensor
 
 __all__ = ["checked", "check_namespace", "FUNCTIONAL_NAMES"]
@@ -184,10 +189,17 @@ def _type_error(op: str, check: _Check, value, by_position: bool, method: bool) 
 
 
 _wrapped: dict = {}
+_vmap = _state.vmap
+
+
+def _batched_call(fn, args, kwargs):
+    from ..batching.dispatch import call
+
+    return call(fn, args, kwargs)
 
 
 def checked(fn, names: dict = _NAMES, method: bool = False):
-    """``fn`` behind a check of its arguments' types (``fn`` itself when nothing needs checking).
+    """``fn`` behind a check of its arguments' types, and behind ``vmap``'s dispatch to batching rules.
 
     With ``method``, the first argument is ``self`` and is not checked. One wrapper per function
     and flavour, so aliases stay aliases (``clip is clamp``).
@@ -200,7 +212,7 @@ def checked(fn, names: dict = _NAMES, method: bool = False):
     params = list(inspect.signature(fn).parameters)[1 if method else 0 :]  # a method's self is never a keyword
     # torch's keyword names for minigrad's ``a``/``x``/``b`` (``mg.sum(input=x)``, ``x.add(other=y)``)
     renames = {_DISPLAY[p]: p for p in params if p in _DISPLAY and _DISPLAY[p] not in params}
-    if not checks and not renames:
+    if method and not checks and not renames:  # self is the only tensor (a batched self has its own methods)
         _wrapped[key] = fn
         return fn
 
@@ -220,6 +232,8 @@ def checked(fn, names: dict = _NAMES, method: bool = False):
                 continue
             if not check.kind.accepts(value):
                 raise _type_error(op, check, value, by_position, method)
+        if _vmap.levels:
+            return _batched_call(fn, args, kwargs)
         return fn(*args, **kwargs)
 
     entry.__name__, entry.__qualname__, entry.__doc__ = fn.__name__, fn.__qualname__, fn.__doc__

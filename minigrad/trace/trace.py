@@ -78,6 +78,10 @@ class Trace:
                 self.nodes[ev.node] = ev.info
             elif isinstance(ev, E.NodeNamed) and ev.node in self.nodes:
                 self.nodes[ev.node] = dataclasses.replace(self.nodes[ev.node], name=ev.name)
+            elif isinstance(ev, E.TangentComputed) and ev.node in self.nodes and self.nodes[ev.node].op is None:
+                # made outside the graph (nothing requires grad): forward mode tells its op and parents
+                info = self.nodes[ev.node]
+                self.nodes[ev.node] = dataclasses.replace(info, op=ev.op, parents=ev.parents, is_leaf=False)
             self.events.append(ev)
 
     def rewrite(self, start: int, stop: int, fn) -> None:
@@ -91,7 +95,11 @@ class Trace:
                     continue
                 self.events[i] = new
                 if isinstance(new, E.NodeCreated) and new.node in self.nodes:
-                    self.nodes[new.node] = dataclasses.replace(new.info, name=self.nodes[new.node].name)
+                    known = self.nodes[new.node]
+                    info = dataclasses.replace(new.info, name=known.name)
+                    if info.op is None and known.op is not None:  # learned from its tangent event
+                        info = dataclasses.replace(info, op=known.op, parents=known.parents, is_leaf=known.is_leaf)
+                    self.nodes[new.node] = info
             self._checkpoints = {0: Replay()}
             self._checkpoint_at = [0]
             self._generation += 1

@@ -101,3 +101,18 @@ def test_matches_torch_forward_ad():
     with tfw.dual_level():
         theirs = tfw.unpack_dual((tfw.make_dual(torch.tensor(x0), torch.tensor(v0)).sin() * 3).softmax(0)).tangent
     np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-12)
+
+
+def test_nested_dual_levels_are_refused_as_torch_refuses_them():
+    message = "Nested forward mode AD is not supported at the moment"
+    with fwAD.dual_level():
+        with pytest.raises(RuntimeError, match=f"^{message}$"):
+            with fwAD.dual_level():
+                pass
+        x = fwAD.make_dual(mg.tensor([1.0]), mg.tensor([2.0]))  # the outer level still works
+        assert fwAD.unpack_dual(x * 3).tangent.tolist() == [6.0]
+    torch = pytest.importorskip("torch")
+    with torch.autograd.forward_ad.dual_level():
+        with pytest.raises(RuntimeError, match=f"^{message}$"):
+            with torch.autograd.forward_ad.dual_level():
+                pass

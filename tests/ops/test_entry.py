@@ -38,11 +38,13 @@ def test_positions_count_self_out_for_methods_and_keywords_have_none():
         mg.add(mg.ones(2), other=[1.0])
 
 
-def test_a_function_with_nothing_to_check_is_returned_as_is():
+def test_a_method_with_nothing_to_check_is_returned_as_is_a_function_keeps_its_vmap_entry():
     def no_tensors(n):
         return n
 
-    assert checked(no_tensors) is no_tensors
+    assert checked(no_tensors, method=True) is no_tensors  # a batched self has its own methods
+    entry = checked(no_tensors)  # a function may get a batched tensor inside vmap
+    assert entry is not no_tensors and entry.__wrapped__ is no_tensors and entry(3) == 3
 
 
 def test_annotations_give_the_kinds():

@@ -54,3 +54,15 @@ def test_a_diagram_of_a_forward_mode_step_draws_the_tangents_with_the_arrows():
     assert "tangent [0.94, -0.42]" in dot  # the result's box
     assert 'label="[1, -1]"' in dot and "#1f5fbf" in dot  # the edge h -> t carries h's tangent, in the tangent colour
     assert "tangent sent now" in dot
+
+
+def test_a_forward_only_node_is_labelled_by_its_op_not_as_a_leaf(tmp_path):
+    tr, _ = _forward_run()
+    tanh = tr.find("tangent_computed")[1]
+    info = tr.nodes[tanh.node]
+    assert (info.op, info.is_leaf) == ("tanh", False) and info.parents == tanh.parents
+    assert headline(tanh, tr).startswith(f"tangent of tanh#{tanh.node}:")
+    assert tr.nodes[tr.find("tangent_computed")[0].node].name == "h"  # the variable's name, as backward nodes
+    path = tmp_path / "fwd.jsonl"
+    tr.save(path)
+    assert Trace.load(path).nodes[tanh.node].op == "tanh"

@@ -2,7 +2,7 @@
 
 The demo's forward-mode part runs h = x * x, t = tanh(h), y = sum(t) inside one dual level, with
 x = [0.5, -1.0] carrying v = [1.0, 0.5], and then reads y's tangent with unpack_dual. Then it
-runs jacfwd and jacrev on functions with 2 outputs and 64 inputs, and with 64 outputs and 2 inputs.
+computes Jacobians of functions with 2 outputs and 64 inputs, and with 64 outputs and 2 inputs.
 Answer from the text and your own reasoning; `minigrad lesson check 11` compares each answer with
 the recorded demo; `minigrad lesson debug 11` shows you the steps.
 """
@@ -24,7 +24,8 @@ def predict_parents_tangents_of_mul() -> list:
 
 
 def predict_backward_passes_of_jacrev_on_the_tall_function() -> int:
-    """How many backward passes jacrev runs for the Jacobian of the function with 64 outputs and 2 inputs."""
+    """How many backward passes ``jacrev(f, chunk_size=1)`` (one VJP at a time) runs for the Jacobian of the
+    function with 64 outputs and 2 inputs."""
     # BEGIN SOLUTION
     # HINT: reverse mode gives one row of the Jacobian per backward pass.
     return 64

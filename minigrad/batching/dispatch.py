@@ -1,0 +1,108 @@
+"""Where a batched call goes: the op's batching rule, or a loop over the batch with PyTorch's warning."""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+
+from .tensor import BatchedTensor, value_at, wrap
+
+DATA_DEPENDENT_OUTPUT = (
+    "vmap: {op} returned a {kind}, which depends on the values of one entry: vmap can only batch ops that "
+    "return tensors"
+)
+
+
+def level_of(args, kwargs) -> int | None:
+    """The innermost level among the batched tensors in ``args``/``kwargs`` (one list deep, for ``cat``)."""
+    top = None
+    for group in (args, kwargs.values()):
+        for a in group:
+            if type(a) is BatchedTensor:
+                if top is None or a._level > top:
+                    top = a._level
+            elif type(a) in (list, tuple):
+                for b in a:
+                    if type(b) is BatchedTensor and (top is None or b._level > top):
+                        top = b._level
+    return top
+
+
+def call(fn, args: tuple, kwargs: dict):
+    """``fn(*args, **kwargs)`` with batched arguments: by ``fn``'s batching rule, else by :func:`loop`."""
+    level = level_of(args, kwargs)
+    if level is None:
+        return fn(*args, **kwargs)
+    from .rules import RULES
+
+    rule = RULES.get(fn)
+    if rule is None:
+        return loop(fn, level, args, kwargs)
+    return rule(fn, level, args, kwargs)
+
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def _user_stacklevel() -> int:
+    """The ``stacklevel`` of the first caller outside minigrad, for a warning raised in the caller."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def op_name(fn) -> str:
+    return getattr(fn, "__name__", repr(fn)).strip("_") or repr(fn)
+
+
+def _entry(x, level: int, b: int):
+    v = value_at(x, level)
+    if v is not None:
+        return v.select(0, b)
+    if type(x) in (list, tuple):
+        return type(x)(_entry(y, level, b) for y in x)
+    return x
+
+
+def batch_size(args, kwargs, level: int) -> int:
+    for group in (args, kwargs.values()):
+        for a in group:
+            for x in a if type(a) in (list, tuple) else (a,):
+                v = value_at(x, level)
+                if v is not None:
+                    return v.shape[0]
+    raise RuntimeError("vmap: no batched argument")  # never: call() found one
+
+
+def loop(fn, level: int, args: tuple, kwargs: dict, warn: bool = True):
+    """``fn`` once per entry of the batch, the results stacked: the fallback for an op without a rule."""
+    from ..ops import stack
+
+    if warn:
+        warnings.warn(
+            f"There is a performance drop because we have not yet implemented the batching rule for "
+            f"{op_name(fn)}. Please file us an issue on GitHub so that we can prioritize its implementation.",
+            UserWarning,
+            stacklevel=_user_stacklevel(),
+        )
+    results = [
+        call(fn, _entry(args, level, b), {k: _entry(v, level, b) for k, v in kwargs.items()})
+        for b in range(batch_size(args, kwargs, level))
+    ]  # each entry's call may still hold tensors batched at outer levels: dispatch again
+    return _stacked(results, level, fn, stack)
+
+
+def _stacked(results: list, level: int, fn, stack):
+    from ..tensor import Tensor
+
+    first = results[0]
+    if first is None:
+        return None
+    if isinstance(first, Tensor):
+        return wrap(stack(results), level)
+    if isinstance(first, (tuple, list)):
+        parts = [_stacked([r[k] for r in results], level, fn, stack) for k in range(len(first))]
+        return type(first)(*parts) if hasattr(first, "_fields") else type(first)(parts)
+    raise RuntimeError(DATA_DEPENDENT_OUTPUT.format(op=op_name(fn), kind=type(first).__name__))

@@ -1,0 +1,643 @@
+"""Batching rules: each op's call rewritten for a whole batch at once, PyTorch's design in our words.
+
+A rule gets the op, the level being batched and the call's arguments. Arguments batched at that
+level hold their entries along dim 0 (``value_at``); the rule calls the op once on those values,
+with dims shifted past the batch dim, shapes padded so broadcasting lines the batch dims up, and
+wraps the result as batched again. Arguments batched at an outer level only are plain tensors
+here: the op they reach dispatches them at their own level. Families of ops share a rule
+(elementwise, reductions by ``dim``, ops on the trailing dims); the rest have their own below.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+from .. import creation, ops
+from ..nn.functional import _dropout, _embedding, _linear, _loss, _normalization
+from ..ops import (
+    activation,
+    arithmetic,
+    compare,
+    conversion,
+    elementwise,
+    indexing,
+    inplace,
+    layout,
+    linalg,
+    matrix,
+    reduction,
+    scan,
+    shape,
+    trig,
+)
+from ..tensor import Tensor
+from . import levels
+from .dispatch import call, loop
+from .tensor import value_at, wrap
+
+RANDOMNESS_ERROR = (
+    "vmap: called random operation while in randomness error mode. Please either use the 'same' or "
+    "'different' randomness flags on vmap or perform the randomness operation out of vmap"
+)
+
+
+# ---------------------------------------------------------------- helpers
+def run(fn, *args, **kwargs):
+    """The op on the rewritten arguments, through dispatch: an argument batched at an outer level
+    goes on to that level's rule."""
+    return call(fn, args, kwargs)
+
+
+def _rank(x, level: int) -> int:
+    """``x``'s logical rank at ``level`` (0 for a Python number)."""
+    v = value_at(x, level)
+    if v is not None:
+        return v.dim() - 1
+    return x.dim() if isinstance(x, Tensor) else 0
+
+
+def _batched(out, level: int):
+    """An op's result (a tensor, or a tuple of them) batched at ``level``."""
+    if isinstance(out, Tensor):
+        return wrap(out, level)
+    if isinstance(out, (tuple, list)):
+        parts = [_batched(o, level) for o in out]
+        return type(out)(*parts) if hasattr(out, "_fields") else type(out)(parts)
+    return out
+
+
+def _dim_error(d, rank: int) -> IndexError:
+    low, high = -max(rank, 1), max(rank, 1) - 1
+    return IndexError(f"Dimension out of range (expected to be in range of [{low}, {high}], but got {d})")
+
+
+def _physical(d: int, rank: int) -> int:
+    """Logical dim ``d`` of a rank-``rank`` entry as a dim of the batched value (past the batch dim)."""
+    if not -max(rank, 1) <= d < max(rank, 1):
+        raise _dim_error(d, rank)
+    return d % max(rank, 1) + 1
+
+
+def _padded(v: Tensor, rank: int) -> Tensor:
+    """Batched value ``v`` with size-1 dims after the batch dim, so its entries have rank ``rank``."""
+    missing = rank - (v.dim() - 1)
+    if missing <= 0:
+        return v
+    sizes = tuple(v.shape)
+    return v.reshape(sizes[:1] + (1,) * missing + sizes[1:])
+
+
+def _expanded(x, level: int, size: int) -> Tensor:
+    """``x``'s batched value at ``level``; an unbatched ``x`` repeated ``size`` times (a broadcast view)."""
+    v = value_at(x, level)
+    if v is not None:
+        return v
+    return x.unsqueeze(0).expand((size,) + tuple(x.shape))
+
+
+def _batched_among(values, level: int) -> bool:
+    return any(value_at(x, level) is not None for x in values)
+
+
+_slots: dict = {}
+
+
+def _slot(fn, name: str) -> tuple:
+    """``(position, default)`` of ``fn``'s argument ``name`` (position None when keyword-only)."""
+    key = (fn, name)
+    if key not in _slots:
+        params = list(inspect.signature(fn).parameters.values())
+        for i, p in enumerate(params):
+            if p.name == name:
+                position = i if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) else None
+                default = None if p.default is inspect.Parameter.empty else p.default
+                _slots[key] = (position, default)
+                break
+        else:
+            _slots[key] = (None, None)
+    return _slots[key]
+
+
+def _get(fn, args, kwargs, name: str):
+    position, default = _slot(fn, name)
+    if name in kwargs:
+        return kwargs[name]
+    if position is not None and position < len(args):
+        return args[position]
+    return default
+
+
+def _put(fn, args: list, kwargs: dict, name: str, value) -> None:
+    position, _ = _slot(fn, name)
+    if name not in kwargs and position is not None and position < len(args):
+        args[position] = value
+    else:
+        kwargs[name] = value
+
+
+def _sizes(args) -> tuple:
+    """``*shape`` arguments as one tuple (``reshape(2, 3)`` and ``reshape((2, 3))``)."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        return tuple(args[0])
+    return tuple(args)
+
+
+# ---------------------------------------------------------------- families
+def broadcasting(fn, level, args, kwargs):
+    """Elementwise ops with broadcasting (any number of tensor operands): pad every batched operand's
+    entries to the common rank, so broadcasting lines the batch dims up at dim 0."""
+    rank = 0
+    for x in list(args) + list(kwargs.values()):
+        if isinstance(x, Tensor):
+            rank = max(rank, _rank(x, level))
+
+    def align(x):
+        v = value_at(x, level)
+        return x if v is None else _padded(v, rank)
+
+    return _batched(run(fn, *[align(a) for a in args], **{k: align(v) for k, v in kwargs.items()}), level)
+
+
+def trailing(fn, level, args, kwargs):
+    """Ops that act on the trailing dims of their first operand only (tril, pad, clone, to): the batch
+    dim in front changes nothing."""
+    v = value_at(args[0], level)
+    if v is None or _batched_among(list(args[1:]) + list(kwargs.values()), level):
+        return loop(fn, level, args, kwargs)
+    return _batched(run(fn, v, *args[1:], **kwargs), level)
+
+
+def _by_dim(name: str, all_when_none: bool = True):
+    """Ops that take ``dim`` (reductions, softmax, cumsum): the dims move past the batch dim; ``dim=None``
+    (every dim) becomes the tuple of the entries' dims."""
+
+    def rule(fn, level, args, kwargs):
+        v = value_at(args[0], level)
+        if v is None or _batched_among(list(args[1:]) + list(kwargs.values()), level):
+            return loop(fn, level, args, kwargs)
+        rank = v.dim() - 1
+        dim = _get(fn, args, kwargs, name)
+        if dim is None and not all_when_none:
+            return loop(fn, level, args, kwargs)
+        scalar = rank == 0
+        if scalar:  # a 0-d entry: give it one dim of size 1 to reduce over
+            v, rank = v.unsqueeze(1), 1
+            dims = (1,) if dim is None or isinstance(dim, (tuple, list)) else _check_scalar_dim(dim)
+        elif dim is None or (isinstance(dim, (tuple, list)) and not dim):
+            dims = tuple(range(1, rank + 1))
+        elif isinstance(dim, (tuple, list)):
+            dims = tuple(_physical(d, rank) for d in dim)
+        else:
+            dims = _physical(dim, rank)
+        args, kwargs = list(args), dict(kwargs)
+        _put(fn, args, kwargs, name, dims)
+        out = run(fn, v, *args[1:], **kwargs)
+        if scalar:
+            out = _squeezed_scalar(out)
+        return _batched(out, level)
+
+    return rule
+
+
+def _check_scalar_dim(d) -> int:
+    if d not in (0, -1):
+        raise _dim_error(d, 0)
+    return 1
+
+
+def _squeezed_scalar(out):
+    if isinstance(out, Tensor):
+        return out.reshape(out.shape[:1]) if out.dim() > 1 else out
+    if isinstance(out, (tuple, list)):
+        parts = [_squeezed_scalar(o) for o in out]
+        return type(out)(*parts) if hasattr(out, "_fields") else type(out)(parts)
+    return out
+
+
+by_dim = _by_dim("dim")
+by_dims = _by_dim("dims", all_when_none=False)
+by_dim_required = _by_dim("dim", all_when_none=False)
+
+
+def extremum(fn, level, args, kwargs):
+    """``max``/``min``: with another tensor, elementwise; with ``dim``, a reduction; alone, over every dim."""
+    other = args[1] if len(args) > 1 else kwargs.get("dim", kwargs.get("other"))
+    if isinstance(other, Tensor):
+        return broadcasting(fn, level, args, kwargs)
+    if _get(fn, args, kwargs, "dim") is None:
+        whole = reduction.amax if fn is reduction.max else reduction.amin
+        return by_dim(whole, level, (args[0],), {})
+    return by_dim(fn, level, args, kwargs)
+
+
+def arg_extremum(fn, level, args, kwargs):
+    """``argmax``/``argmin`` without ``dim`` index the flattened entry."""
+    if _get(fn, args, kwargs, "dim") is not None:
+        return by_dim(fn, level, args, kwargs)
+    v = value_at(args[0], level)
+    if v is None or _get(fn, args, kwargs, "keepdim"):
+        return loop(fn, level, args, kwargs)
+    return wrap(run(fn, v.reshape(v.shape[0], -1), 1), level)
+
+
+def composite(fn, level, args, kwargs):
+    """Ops written with other ops only (mse_loss): run as they are, each inner op batched by its rule."""
+    return fn(*args, **kwargs)
+
+
+def inplace_elementwise(fn, level, args, kwargs):
+    """In-place arithmetic: the batched target's value changes in place; other operands align to it."""
+    v = value_at(args[0], level)
+    if v is None:
+        name = getattr(fn, "__name__", "inplace")
+        raise RuntimeError(
+            f"vmap: {name}(self, *extra_args) is not possible because there exists a Tensor `other` in extra_args "
+            "that has more elements than `self`. This happened due to `other` being vmapped over but `self` not "
+            f"being vmapped over in a vmap. Please try to use out-of-place operators instead of {name}."
+        )
+    rank = v.dim() - 1
+
+    def align(x):
+        w = value_at(x, level)
+        return x if w is None else _padded(w, rank)
+
+    run(fn, v, *[align(a) for a in args[1:]], **{k: align(x) for k, x in kwargs.items()})
+    return args[0]
+
+
+def random_op(fn, level, args, kwargs):
+    """Random ops (dropout) follow vmap's ``randomness``: refuse, one draw per entry, or one for all."""
+    v = value_at(args[0], level)
+    training = _get(fn, args, kwargs, "training")
+    p = _get(fn, args, kwargs, "p")
+    if v is None or _batched_among(list(args[1:]) + list(kwargs.values()), level):
+        return loop(fn, level, args, kwargs)
+    if not training or p == 0.0:
+        return args[0]
+    mode = levels.find(level).randomness
+    if mode == "error":
+        raise RuntimeError(RANDOMNESS_ERROR)
+    if mode == "different":
+        return wrap(run(fn, v, *args[1:], **kwargs), level)
+    from ..creation import ones
+
+    mask = run(fn, ones(args[0].shape, dtype=args[0].dtype, device=args[0].device), *args[1:], **kwargs)
+    return args[0] * mask
+
+
+def random_like(fn, level, args, kwargs):
+    """``rand_like``/``randn_like``/``randint_like`` follow vmap's ``randomness``: refuse, one draw per
+    entry (of the whole batch's shape), or one draw for all (one entry's shape)."""
+    mode = levels.find(level).randomness
+    if mode == "error":
+        raise RuntimeError(RANDOMNESS_ERROR)
+    if mode == "same":
+        return fn(*args, **kwargs)
+    return wrap(run(fn, value_at(args[0], level), *args[1:], **kwargs), level)
+
+
+# ---------------------------------------------------------------- shape ops
+def reshape_rule(fn, level, args, kwargs):
+    v = value_at(args[0], level)
+    if v is None:
+        return loop(fn, level, args, kwargs)
+    sizes = _sizes(args[1:]) if len(args) > 1 else tuple(kwargs.get("shape", ()))
+    return wrap(run(fn, v, (v.shape[0],) + sizes), level)
+
+
+def flatten_rule(fn, level, args, kwargs):
+    v = value_at(args[0], level)
+    rank = v.dim() - 1
+    start, end = _get(fn, args, kwargs, "start_dim"), _get(fn, args, kwargs, "end_dim")
+    if rank == 0:
+        return wrap(v.reshape(v.shape[0], 1), level)
+    return wrap(run(fn, v, _physical(start, rank), _physical(end, rank)), level)
+
+
+def unflatten_rule(fn, level, args, kwargs):
+    v = value_at(args[0], level)
+    dim, sizes = _get(fn, args, kwargs, "dim"), _get(fn, args, kwargs, "sizes")
+    return wrap(run(fn, v, _physical(dim, v.dim() - 1), sizes), level)
+
+
+def unsqueeze_rule(fn, level, args, kwargs):
+    v = value_at(args[0], level)
+    rank, d = v.dim() - 1, _get(fn, args, kwargs, "dim")
+    if not -rank - 1 <= d <= rank:
+        raise _dim_error(d, rank + 1)
+    return wrap(run(fn, v, d % (rank + 1) + 1), level)
+
+
+def squeeze_rule(fn, level, args, kwargs):
+    v = value_at(args[0], level)
+    shape, dim = tuple(v.shape[1:]), _get(fn, args, kwargs, "dim")
+    rank = len(shape)
+    if dim is None:
+        dims = tuple(i + 1 for i, s in enumerate(shape) if s == 1)
+    elif isinstance(dim, (tuple, list)):
+        dims = tuple(_physical(d, rank) for d in dim if rank == 0 or shape[d] == 1) if rank else ()
+    else:
+        dims = (_physical(dim, rank),) if rank and shape[dim] == 1 else ()
+        if not rank:
+            _check_scalar_dim(dim)
+    return wrap(run(fn, v, dims) if dims else v, level)
+
+
+def permute_rule(fn, level, args, kwargs):
+    v = value_at(args[0], level)
+    rank, dims = v.dim() - 1, _sizes(args[1:]) if len(args) > 1 else tuple(kwargs["dims"])
+    if len(dims) != rank:
+        raise RuntimeError(
+            f"permute(sparse_coo): number of dimensions in the tensor input does not match the length of the "
+            f"desired ordering of dimensions i.e. input.dim() = {rank} is not equal to len(dims) = {len(dims)}"
+        )
+    return wrap(run(fn, v, (0,) + tuple(_physical(d, rank) for d in dims)), level)
+
+
+def transpose_rule(fn, level, args, kwargs):
+    v = value_at(args[0], level)
+    rank = v.dim() - 1
+    d0, d1 = _get(fn, args, kwargs, "dim0"), _get(fn, args, kwargs, "dim1")
+    if rank == 0:
+        _check_scalar_dim(d0), _check_scalar_dim(d1)
+        return args[0]
+    return wrap(run(fn, v, _physical(d0, rank), _physical(d1, rank)), level)
+
+
+def t_rule(fn, level, args, kwargs):
+    v = value_at(args[0], level)
+    if v.dim() - 1 > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {v.dim() - 1}D")
+    return wrap(v.transpose(1, 2), level) if v.dim() == 3 else args[0]
+
+
+def movedim_rule(fn, level, args, kwargs):
+    v = value_at(args[0], level)
+    rank = v.dim() - 1
+    source, destination = _get(fn, args, kwargs, "source"), _get(fn, args, kwargs, "destination")
+
+    def moved(d):
+        return tuple(_physical(x, rank) for x in d) if isinstance(d, (tuple, list)) else _physical(d, rank)
+
+    return wrap(run(fn, v, moved(source), moved(destination)), level)
+
+
+def expand_rule(fn, level, args, kwargs):
+    v = value_at(args[0], level)
+    sizes = _sizes(args[1:]) if len(args) > 1 else tuple(kwargs.get("shape", kwargs.get("size", ())))
+    v = _padded(v, len(sizes))
+    return wrap(run(fn, v, (v.shape[0],) + tuple(sizes)), level)
+
+
+def repeat_rule(fn, level, args, kwargs):
+    v = value_at(args[0], level)
+    repeats = _sizes(args[1:])
+    rank = v.dim() - 1
+    if fn is shape.tile and len(repeats) < rank:
+        repeats = (1,) * (rank - len(repeats)) + repeats
+    v = _padded(v, len(repeats))
+    return wrap(run(fn, v, (1,) + tuple(repeats)), level)
+
+
+def along_dim(fn, level, args, kwargs):
+    """``narrow``/``select``/``split``/``chunk``/``unbind``/``unflatten``-like ops: ``dim`` past the batch dim."""
+    v = value_at(args[0], level)
+    if v is None or _batched_among(list(args[1:]) + list(kwargs.values()), level):
+        return loop(fn, level, args, kwargs)
+    args, kwargs = list(args), dict(kwargs)
+    _put(fn, args, kwargs, "dim", _physical(_get(fn, args, kwargs, "dim"), v.dim() - 1))
+    return _batched(run(fn, v, *args[1:], **kwargs), level)
+
+
+def flip_rule(fn, level, args, kwargs):
+    v = value_at(args[0], level)
+    dims = _sizes(args[1:]) if len(args) > 1 else kwargs.get("dims")
+    dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    return wrap(run(fn, v, dims=tuple(_physical(d, v.dim() - 1) for d in dims)), level)
+
+
+def joined(fn, level, args, kwargs):
+    """``cat``/``stack``: unbatched tensors repeated over the batch, ``dim`` past the batch dim."""
+    tensors = args[0] if args else kwargs["tensors"]
+    dim = _get(fn, args, kwargs, "dim")
+    size = next(value_at(t, level).shape[0] for t in tensors if value_at(t, level) is not None)
+    values = [_expanded(t, level, size) for t in tensors]
+    rank = values[0].dim() - 1
+    if fn is shape.stack:
+        if not -rank - 1 <= dim <= rank:
+            raise _dim_error(dim, rank + 1)
+        dim = dim % (rank + 1) + 1
+    else:
+        dim = _physical(dim, rank)
+    return wrap(run(fn, values, dim), level)
+
+
+# ---------------------------------------------------------------- indexing
+def _is_index_array(k) -> bool:
+    return isinstance(k, (Tensor, list)) or hasattr(k, "__array__")
+
+
+def getitem_rule(fn, level, args, kwargs):
+    """``x[key]``: the key gets a leading ``:``; batched index tensors (and split advanced indices) loop."""
+    x, key = args
+    v = value_at(x, level)
+    key = key if isinstance(key, tuple) else (key,)
+    advanced = [i for i, k in enumerate(key) if _is_index_array(k)]
+    split = advanced and advanced[-1] - advanced[0] + 1 != len(advanced)
+    if v is None or split or _batched_among(key, level):
+        return loop(fn, level, args, kwargs)
+    return wrap(run(fn, v, (slice(None),) + key), level)
+
+
+def setitem_rule(fn, level, args, kwargs):
+    t, key, value = args
+    v = value_at(t, level)
+    keys = key if isinstance(key, tuple) else (key,)
+    if v is None:
+        return inplace_elementwise(fn, level, args, kwargs)
+    if _batched_among(keys, level) or any(_is_index_array(k) for k in keys):
+        loop(fn, level, args, kwargs, warn=True)
+        return None
+    w = value_at(value, level)
+    if w is not None:
+        w = _padded(w, t[key].dim())
+    run(fn, v, (slice(None),) + keys, value if w is None else w)
+    return None
+
+
+def gather_rule(fn, level, args, kwargs):
+    a, index = args[0], _get(fn, args, kwargs, "index")
+    dim = _get(fn, args, kwargs, "dim")
+    size = (value_at(a, level) if value_at(a, level) is not None else value_at(index, level)).shape[0]
+    va, vi = _expanded(a, level, size), _expanded(index, level, size)
+    return wrap(run(fn, va, _physical(dim, va.dim() - 1), vi), level)
+
+
+def take_along_dim_rule(fn, level, args, kwargs):
+    a, indices = args[0], _get(fn, args, kwargs, "indices")
+    dim = _get(fn, args, kwargs, "dim")
+    if dim is None:
+        return loop(fn, level, args, kwargs)
+    size = (value_at(a, level) if value_at(a, level) is not None else value_at(indices, level)).shape[0]
+    va, vi = _expanded(a, level, size), _expanded(indices, level, size)
+    vi = _padded(vi, va.dim() - 1)
+    return wrap(run(fn, va, vi, _physical(dim, va.dim() - 1)), level)
+
+
+def index_select_rule(fn, level, args, kwargs):
+    v, index = value_at(args[0], level), _get(fn, args, kwargs, "index")
+    if v is None or value_at(index, level) is not None:
+        return loop(fn, level, args, kwargs)
+    return wrap(fn(v, _physical(_get(fn, args, kwargs, "dim"), v.dim() - 1), index), level)
+
+
+# ---------------------------------------------------------------- linear algebra
+def matmul_rule(fn, level, args, kwargs):
+    """``matmul`` (and ``mm``, ``bmm``, ``mv``, ``dot``): vectors become matrices, the batch dims of both
+    operands are padded to the same count, one broadcasting matmul, then the added dims go again."""
+    a, b = args[0], args[1] if len(args) > 1 else next(iter(kwargs.values()))
+    ra, rb = _rank(a, level), _rank(b, level)
+    if ra == 0 or rb == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {ra}D and {rb}D")
+    va, vb = value_at(a, level), value_at(b, level)
+    if vb is None and rb == 2:  # entries @ one matrix: the batch is more rows of one matmul
+        return wrap(ops.matmul(va, b), level)
+    if va is None and ra == 2 and rb == 1:  # one matrix @ a batch of vectors: (vectors @ matrixᵀ)
+        return wrap(ops.matmul(vb, a.transpose(-1, -2)), level)
+    left, right = (a if va is None else va), (b if vb is None else vb)
+    if ra == 1:
+        left = left.unsqueeze(-2)
+    if rb == 1:
+        right = right.unsqueeze(-1)
+    stacked = max(max(ra, 2), max(rb, 2)) - 2  # batch dims of the matmul itself
+    if va is not None:
+        left = _padded(left, stacked + 2)
+    if vb is not None:
+        right = _padded(right, stacked + 2)
+    out = ops.matmul(left, right)
+    if ra == 1:
+        out = out.squeeze(-2)
+    if rb == 1:
+        out = out.squeeze(-1)
+    return wrap(out, level)
+
+
+def rmatmul_rule(fn, level, args, kwargs):
+    return matmul_rule(linalg.matmul, level, (args[1], args[0]), {})
+
+
+def outer_rule(fn, level, args, kwargs):
+    a, b = args
+    return a.unsqueeze(-1) * b.unsqueeze(-2)
+
+
+def linear_rule(fn, level, args, kwargs):
+    """``linear``: one ``linear`` call for a batched input, a matmul where the weight is batched."""
+    x, weight = args[0], args[1]
+    bias = args[2] if len(args) > 2 else kwargs.get("bias")
+    v = value_at(x, level)
+    if v is not None and value_at(weight, level) is None and value_at(bias, level) is None and x.dim() > 0:
+        return wrap(run(fn, v, weight, bias), level)
+    out = x @ weight.transpose(-1, -2)
+    return out if bias is None else out + bias
+
+
+def cross_entropy_rule(fn, level, args, kwargs):
+    """``cross_entropy`` with class indices: the batch's rows flattened into one call without reduction,
+    then each entry reduced as the call asked (the mean over the rows that are not ignored)."""
+    input, target = args[0], args[1] if len(args) > 1 else kwargs["target"]  # noqa: A001
+    get = lambda name: _get(fn, args, kwargs, name)  # noqa: E731
+    rank = _rank(input, level)
+    if get("weight") is not None or get("label_smoothing") or target.dtype.kind == "f" or rank not in (1, 2):
+        return loop(fn, level, args, kwargs)
+    vi = value_at(input, level)
+    size = (vi if vi is not None else value_at(target, level)).shape[0]
+    vi, vt = _expanded(input, level, size), _expanded(target, level, size)
+    classes = vi.shape[-1]
+    losses = run(fn, vi.reshape(-1, classes), vt.reshape(-1), ignore_index=get("ignore_index"), reduction="none")
+    losses = losses.reshape(size, -1)
+    reduction = get("reduction")
+    if reduction == "none":
+        return wrap(losses.reshape(tuple(vt.shape)), level)
+    if reduction == "sum":
+        return wrap(losses.sum(1), level)
+    counted = (vt.reshape(size, -1) != get("ignore_index")).sum(1).to(losses.dtype)
+    return wrap(losses.sum(1) / counted, level)
+
+
+# ---------------------------------------------------------------- the table
+def _first_batched(rule):
+    """``rule`` for calls whose first tensor is batched; the others (a batched argument further on,
+    ``x.expand_as(batched)``) run by the loop."""
+
+    def guarded(fn, level, args, kwargs):
+        if not args or value_at(args[0], level) is None:
+            return loop(fn, level, args, kwargs)
+        return rule(fn, level, args, kwargs)
+
+    return guarded
+
+
+def _table() -> dict:
+    table = {}
+
+    def add(rule, *fns):
+        for f in fns:
+            table[getattr(f, "__wrapped__", f)] = rule
+
+    methods = vars(Tensor)
+    add(
+        broadcasting,
+        *(getattr(arithmetic, n) for n in ("add", "sub", "mul", "div", "pow", "neg", "abs", "rsub", "rdiv", "rpow")),
+        *(getattr(compare, n) for n in compare.__all__ if n not in ("equal", "allclose")),
+        *(getattr(elementwise, n) for n in elementwise.__all__),
+        *(getattr(trig, n) for n in trig.__all__),
+        *(getattr(activation, n) for n in activation.__all__),
+        indexing.masked_fill,
+        *(methods[n] for n in ("__radd__", "__rmul__", "__rfloordiv__", "__and__", "__or__", "__xor__")),
+        *(methods[n] for n in ("__rand__", "__ror__", "__rxor__", "__invert__", "__eq__", "__ne__")),
+        *(methods[n] for n in ("__lt__", "__le__", "__gt__", "__ge__", "__floordiv__")),
+        *(methods[n] for n in ("bool", "double", "float", "half", "int", "long", "cpu", "cuda", "type_as")),
+    )
+    add(trailing, conversion.to, conversion.clone, layout.contiguous, matrix.tril, matrix.triu, shape.pad)
+    add(trailing, _normalization.layer_norm, _embedding.embedding)
+    add(by_dim, reduction.sum, reduction.mean, reduction.var, reduction.std, reduction.prod, reduction.logsumexp)
+    add(by_dim, reduction.amax, reduction.amin, reduction.norm, matrix.vector_norm)
+    add(by_dim_required, reduction.softmax, reduction.log_softmax, reduction.cumsum, scan.cumprod)
+    add(by_dims, scan.roll)
+    add(extremum, reduction.max, reduction.min)
+    add(arg_extremum, reduction.argmax, reduction.argmin)
+    add(_first_batched(reshape_rule), shape.reshape, layout.view)
+    add(_first_batched(flatten_rule), shape.flatten)
+    add(_first_batched(unflatten_rule), shape.unflatten)
+    add(_first_batched(unsqueeze_rule), shape.unsqueeze)
+    add(_first_batched(squeeze_rule), shape.squeeze)
+    add(_first_batched(permute_rule), shape.permute)
+    add(_first_batched(transpose_rule), shape.transpose)
+    add(_first_batched(t_rule), layout.t)
+    add(_first_batched(movedim_rule), shape.movedim)
+    add(_first_batched(expand_rule), shape.expand, shape.broadcast_to)
+    add(_first_batched(repeat_rule), shape.repeat, shape.tile)
+    add(along_dim, shape.narrow, shape.select, shape.split, shape.chunk, shape.unbind)
+    add(_first_batched(flip_rule), shape.flip)
+    add(joined, shape.cat, shape.stack)
+    add(getitem_rule, indexing.getitem)
+    add(setitem_rule, inplace.setitem)
+    add(gather_rule, indexing.gather)
+    add(take_along_dim_rule, indexing.take_along_dim)
+    add(index_select_rule, indexing.index_select)
+    add(matmul_rule, linalg.matmul, linalg.mm, linalg.bmm, linalg.mv, linalg.dot)
+    add(rmatmul_rule, methods["__rmatmul__"])
+    add(outer_rule, linalg.outer)
+    add(linear_rule, _linear.linear)
+    add(cross_entropy_rule, _loss.cross_entropy)
+    add(composite, _loss.mse_loss, _loss.l1_loss)
+    add(random_op, _dropout.dropout)
+    add(random_like, creation.rand_like, creation.randn_like, creation.randint_like)
+    inplace_names = ("add_", "sub_", "mul_", "div_", "pow_", "clamp_", "fill_", "zero_", "copy_", "masked_fill_")
+    add(inplace_elementwise, *(methods[n] for n in inplace_names))
+    add(inplace_elementwise, *(methods[n] for n in ("__iadd__", "__isub__", "__imul__", "__itruediv__", "__ipow__")))
+    return table
+
+
+RULES = _table()

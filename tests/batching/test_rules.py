@@ -1,0 +1,294 @@
+"""Each batching rule against the loop it replaces: ``vmap(f)(x) == stack([f(x[i]) for i ...])``.
+
+Hypothesis draws the batch size and where each argument carries its batch dim (or None: not
+batched); every case must run by its rule (the loop's warning is an error here).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import minigrad as mg
+import minigrad.nn.functional as F
+from minigrad import func
+
+
+def _loop(f, args, dims):
+    size = next(a.shape[d] for a, d in zip(args, dims) if d is not None)
+    outs = [f(*[a if d is None else a.select(d, b) for a, d in zip(args, dims)]) for b in range(size)]
+    if isinstance(outs[0], (tuple, list)):
+        return tuple(mg.stack([o[k] for o in outs]) for k in range(len(outs[0])))
+    return mg.stack(outs)
+
+
+def _inputs(shapes, size: int, dims, seed: int, kinds):
+    rng = np.random.default_rng(seed)
+    args = []
+    for shape, d, kind in zip(shapes, dims, kinds):
+        full = shape if d is None else (size,) + tuple(shape)
+        if kind == "int":
+            a = rng.integers(0, 3, size=full)
+        elif kind == "bool":
+            a = rng.random(full) > 0.5
+        else:
+            a = rng.standard_normal(full)
+        if d is not None:
+            a = np.moveaxis(a, 0, d % (len(shape) + 1))
+        args.append(mg.tensor(np.array(a)))
+    return args
+
+
+def _check(f, shapes, data, kinds=None, may_unbatch=True):
+    kinds = kinds or ["float"] * len(shapes)
+    size = data.draw(st.integers(1, 3), label="batch")
+    dims = []
+    for i, shape in enumerate(shapes):
+        choices = list(range(-len(shape) - 1, len(shape) + 1))
+        if may_unbatch and i > 0:
+            choices.append(None)
+        dims.append(data.draw(st.sampled_from(choices), label=f"in_dim {i}"))
+    args = _inputs(shapes, size, dims, data.draw(st.integers(0, 99), label="seed"), kinds)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        got = func.vmap(f, in_dims=tuple(dims))(*args)
+    want = _loop(f, args, dims)
+    for g, w in zip(got if isinstance(got, tuple) else (got,), want if isinstance(want, tuple) else (want,)):
+        assert g.shape == w.shape
+        np.testing.assert_allclose(g.data, w.data, rtol=1e-12, atol=1e-12)
+
+
+UNARY = {
+    "exp": lambda x: x.exp(),
+    "tanh": mg.tanh,
+    "sigmoid": lambda x: x.sigmoid(),
+    "relu": F.relu,
+    "gelu": F.gelu,
+    "softplus": F.softplus,
+    "leaky_relu": lambda x: F.leaky_relu(x, 0.1),
+    "neg_abs": lambda x: -abs(x),
+    "log_sqrt": lambda x: (x.abs() + 1).log() + (x * x).sqrt(),
+    "sin_cos": lambda x: x.sin() * mg.cos(x),
+    "clamp": lambda x: x.clamp(-0.5, 0.5),
+    "pow_scalar": lambda x: x**2 + 2**x - 1 / (x.abs() + 1),
+    "to_float32": lambda x: x.float().double(),
+    "clone_contiguous": lambda x: x.clone().contiguous(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNARY))
+@settings(max_examples=8, deadline=None)
+@given(data=st.data())
+def test_elementwise_unary(name, data):
+    _check(UNARY[name], [(2, 3)], data)
+
+
+BINARY = {
+    "add": (lambda a, b: a + b, [(2, 3), (3,)]),
+    "sub_reflected": (lambda a, b: b - a, [(3,), (2, 3)]),
+    "mul_div": (lambda a, b: a * b / (b.abs() + 1), [(2, 1, 3), (4, 3)]),
+    "pow": (lambda a, b: a.abs() ** b, [(2, 3), (2, 3)]),
+    "maximum": (mg.maximum, [(2, 3), (3,)]),
+    "compare": (lambda a, b: (a < b).double() + (a >= b).double() * 2, [(3,), (2, 3)]),
+    "where": (lambda a, b: mg.where(a > 0, a, b), [(2, 3), (3,)]),
+    "atan2": (mg.atan2, [(2, 3), (2, 3)]),
+    "scalar_tensor": (lambda a, b: a * b.sum(), [(2, 3), (4,)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BINARY))
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_elementwise_broadcasting(name, data):
+    f, shapes = BINARY[name]
+    _check(f, shapes, data)
+
+
+REDUCTIONS = {
+    "sum": lambda x: x.sum(),
+    "sum_dim": lambda x: x.sum(0),
+    "sum_keepdim": lambda x: x.sum(-1, keepdim=True),
+    "sum_dims": lambda x: mg.sum(x, dim=(0, 2)),
+    "mean": lambda x: x.mean(1),
+    "var_std": lambda x: x.var(0) + x.std(dim=-1, keepdim=True).sum(),
+    "prod": lambda x: x.prod(1),
+    "amax": lambda x: x.amax(dim=(1, 2)),
+    "max_all": lambda x: x.max(),
+    "max_dim": lambda x: x.max(1),
+    "min_dim": lambda x: mg.min(x, dim=-1, keepdim=True),
+    "argmax": lambda x: x.argmax(2),
+    "argmax_all": lambda x: x.argmin(),
+    "logsumexp": lambda x: x.logsumexp(0),
+    "norm": lambda x: x.norm() + x.norm(dim=1).sum(),
+    "softmax": lambda x: x.softmax(-1),
+    "log_softmax": lambda x: F.log_softmax(x, dim=0),
+    "cumsum": lambda x: x.cumsum(1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REDUCTIONS))
+@settings(max_examples=8, deadline=None)
+@given(data=st.data())
+def test_reductions(name, data):
+    _check(REDUCTIONS[name], [(2, 3, 4)], data)
+
+
+def test_reductions_of_a_0d_entry():
+    x = mg.tensor([1.0, -2.0, 3.0])
+    for f in (lambda e: e.sum(), lambda e: e.mean(0), lambda e: e.softmax(0), lambda e: e.max()):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = func.vmap(f)(x)
+        np.testing.assert_allclose(got.data, _loop(f, [x], [0]).data)
+
+
+MATMUL_SHAPES = [
+    [(3,), (3,)],
+    [(3,), (3, 4)],
+    [(2, 3), (3,)],
+    [(2, 3), (3, 4)],
+    [(5, 2, 3), (3, 4)],
+    [(3,), (5, 3, 4)],
+    [(5, 2, 3), (1, 3, 4)],
+]
+
+
+@pytest.mark.parametrize("shapes", MATMUL_SHAPES, ids=str)
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_matmul(shapes, data):
+    _check(lambda a, b: a @ b, shapes, data)
+
+
+@pytest.mark.parametrize(
+    "f, shapes",
+    [
+        (mg.mm, [(2, 3), (3, 4)]),
+        (mg.bmm, [(5, 2, 3), (5, 3, 4)]),
+        (mg.mv, [(2, 3), (3,)]),
+        (mg.dot, [(3,), (3,)]),
+        (mg.outer, [(3,), (4,)]),
+        (lambda x, w: F.linear(x, w), [(2, 3), (4, 3)]),
+        (lambda x, w, b: F.linear(x, w, b), [(3,), (4, 3), (4,)]),
+        (lambda a, b: b @ a, [(3, 4), (2, 3)]),
+    ],
+    ids=["mm", "bmm", "mv", "dot", "outer", "linear", "linear_bias", "rmatmul"],
+)
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_linear_algebra(f, shapes, data):
+    _check(f, shapes, data)
+
+
+SHAPE_OPS = {
+    "reshape": lambda x: x.reshape(-1),
+    "view": lambda x: x.contiguous().view(3, -1),
+    "flatten": lambda x: x.flatten(1),
+    "unflatten": lambda x: x.unflatten(2, (2, 2)),
+    "unsqueeze": lambda x: x.unsqueeze(0).unsqueeze(-1),
+    "squeeze": lambda x: x[:, :1].squeeze() + x[:, :1].squeeze(1).sum(),
+    "permute": lambda x: x.permute(2, 0, 1),
+    "transpose": lambda x: x.transpose(0, -1),
+    "T_mT": lambda x: x.mT.sum() + x.T,
+    "movedim": lambda x: x.movedim(0, 2),
+    "expand": lambda x: x[:, :1].expand(2, 3, 3, 4),
+    "expand_as": lambda x: x[:1].expand_as(x),
+    "repeat": lambda x: x.repeat(2, 1, 1, 1),
+    "tile": lambda x: x.tile((2,)),
+    "narrow_select": lambda x: x.narrow(1, 1, 2).select(0, 1),
+    "split": lambda x: x.split(1, dim=1),
+    "chunk": lambda x: x.chunk(2, -1),
+    "unbind": lambda x: x.unbind(2),
+    "flip": lambda x: x.flip(0, 2),
+    "roll": lambda x: x.roll(1, dims=1),
+    "tril": lambda x: x.tril(),
+    "pad": lambda x: F.pad(x, (1, 2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHAPE_OPS))
+@settings(max_examples=8, deadline=None)
+@given(data=st.data())
+def test_shape_ops(name, data):
+    _check(SHAPE_OPS[name], [(3, 3, 4)], data)
+
+
+@pytest.mark.parametrize("joiner", [mg.cat, mg.stack])
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_cat_and_stack_repeat_unbatched_parts(joiner, data):
+    _check(lambda a, b: joiner([a, b, a], dim=-1), [(2, 3), (2, 3)], data)
+
+
+INDEXING = {
+    "int": (lambda x: x[1], [(3, 4)]),
+    "slices": (lambda x: x[:, 1:3], [(3, 4)]),
+    "ellipsis_none": (lambda x: x[..., None, 0], [(3, 4)]),
+    "index_list": (lambda x: x[[0, 2, 2]], [(3, 4)]),
+    "index_tensor": (lambda x: x[:, mg.tensor([3, 0])], [(3, 4)]),
+    "gather": (lambda x, i: x.gather(1, i), [(3, 4), (3, 2)]),
+    "take_along_dim": (lambda x, i: mg.take_along_dim(x, i, dim=0), [(3, 4), (2, 4)]),
+    "index_select": (lambda x: x.index_select(1, mg.tensor([1, 1, 0])), [(3, 4)]),
+    "masked_fill": (lambda x: x.masked_fill(x > 0, 0.0), [(3, 4)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(INDEXING))
+@settings(max_examples=8, deadline=None)
+@given(data=st.data())
+def test_indexing(name, data):
+    f, shapes = INDEXING[name]
+    _check(f, shapes, data, kinds=["float", "int"])
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("shape", [(4,), (2, 4)], ids=["one_row", "rows"])
+@settings(max_examples=8, deadline=None)
+@given(data=st.data())
+def test_losses(reduction, shape, data):
+    target_shape = shape[:-1]
+    _check(
+        lambda x, t: F.cross_entropy(x, t, reduction=reduction, ignore_index=2), [shape, target_shape], data,
+        kinds=["float", "int"],
+    )  # fmt: skip
+    _check(lambda x, y: F.mse_loss(x, y, reduction=reduction), [shape, shape], data)
+
+
+def test_in_place_ops_change_the_batched_value():
+    def f(x, y):
+        z = x * 1.0
+        z.add_(y)
+        z.mul_(2.0)
+        z[0] = 5.0
+        z[1:] += 1.0
+        return z
+
+    x, y = mg.tensor(np.arange(6.0).reshape(2, 3)), mg.tensor([1.0, 2.0, 3.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = func.vmap(f, in_dims=(0, None))(x, y)
+    np.testing.assert_allclose(got.data, _loop(f, [x, y], [0, None]).data)
+
+
+def test_in_place_into_a_tensor_not_batched_at_that_level_is_refused():
+    inner = func.vmap(lambda x, y: y.add_(x), in_dims=(0, None))
+    with pytest.raises(RuntimeError, match=r"^vmap: add_\(self, \*extra_args\) is not possible"):
+        func.vmap(lambda y: inner(mg.ones(2, 3), y))(mg.zeros(4, 3))
+
+
+@pytest.mark.parametrize(
+    "f, shapes, kinds",
+    [
+        (lambda x: F.layer_norm(x, (4,)), [(3, 4)], ["float"]),
+        (lambda i: F.embedding(i, mg.tensor(np.arange(10.0).reshape(5, 2))), [(3,)], ["int"]),
+    ],
+    ids=["layer_norm", "embedding"],
+)
+@settings(max_examples=8, deadline=None)
+@given(data=st.data())
+def test_layers_on_the_trailing_dims(f, shapes, kinds, data):
+    _check(f, shapes, data, kinds=kinds)
