@@ -385,6 +385,8 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
     save step). The hot path skips a step's call when the step has nothing to do
     (no hooks, no listeners, matching shapes).
     """
+    if inputs is None and not _listeners and not _anomaly.enabled:
+        return _unwatched_pass(roots, seeds, retain_graph, create_graph, pass_id, depth)
     order, needed, expand, input_ids = _order(roots, inputs, restricted)
     grads = _seed(roots, seeds, pass_id, depth)
     owned = set()  # ids of leaves whose buffered gradient is a fresh array (see _owned)
@@ -451,6 +453,90 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
                         to_free.append(node)
             if _listeners:
                 _emit("node_finished", pass_id=pass_id, depth=depth, node=node)
+        node = None
+    except BaseException as exc:
+        _report_error(exc, node, pass_id, depth)
+        raise
+    finally:
+        with_grad.enabled = saved_mode
+    if to_free is not None:
+        _free_graph(to_free, pass_id, depth)
+
+
+def _unwatched_pass(roots, seeds, retain_graph, create_graph, pass_id, depth):
+    """``_run_pass`` over the whole graph when no listener and no anomaly mode watches.
+
+    The same steps as ``_run_pass``; what only a watcher needs (events, resolved
+    outputs, the ``inputs=`` restriction) is decided once for the pass, not per node.
+    """
+    order = topological_order(roots)
+    grads = _seed(roots, seeds, pass_id, depth)
+    owned = set()
+    clock = _write_clock
+    node = None
+    with_grad = _state.grad
+    saved_mode = with_grad.enabled
+    with_grad.enabled = create_graph
+    to_free = None if retain_graph else []
+    try:
+        for node in reversed(order):
+            key = id(node)
+            g = grads.pop(key, None)
+            if g is None:
+                continue
+            rule = node._backward
+            meta = node._meta
+            if meta is None:
+                if rule is None:
+                    _store_grad(node, g, create_graph, key in owned, pass_id, depth)
+                    continue
+            else:
+                buffered = g
+                if "hooks" in meta:
+                    g = _run_hooks(node, g)
+                if rule is None or meta.get("retains_grad"):
+                    _store_grad(node, g, create_graph, g is buffered and key in owned, pass_id, depth)
+                if rule is None:
+                    continue
+            if node._id < clock.last:
+                check_versions(node)
+            outputs = rule(g)
+            parents = node._parents
+            if len(outputs) != len(parents):
+                _check_rule_outputs(node, g, outputs, None, pass_id, depth)
+            index = -1
+            for parent in parents:
+                index += 1
+                c = outputs[index]
+                if c is None or not parent._rg:
+                    continue
+                if type(c) is not Tensor and callable(c):
+                    c = c()
+                    if c is None:
+                        continue
+                if (
+                    type(c) is not Tensor
+                    or c.data.shape != parent.data.shape
+                    or c.data.dtype is not parent.data.dtype
+                    or c._device is not parent._device
+                ):
+                    c = _fit_to_parent(node, parent, c, index, pass_id, depth)
+                pkey = id(parent)
+                before = grads.get(pkey)
+                if before is None:
+                    grads[pkey] = c
+                    if parent._backward is None and _owned(c, g, outputs, rule):
+                        owned.add(pkey)
+                else:
+                    grads[pkey] = _sum(before, c, create_graph)
+                    owned.add(pkey)
+            if to_free is not None:
+                try:
+                    saves = saves_by_code[id(rule.__code__)][1]
+                except (AttributeError, KeyError):
+                    saves = None
+                if saves is True or (saves is not False and saves_values(rule)):
+                    to_free.append(node)
         node = None
     except BaseException as exc:
         _report_error(exc, node, pass_id, depth)
