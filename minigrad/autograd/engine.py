@@ -15,6 +15,7 @@ from __future__ import annotations
 import warnings
 
 from .. import _events, _state, _versions
+from ..ops.reduction import sum as sum_over
 from ..ops.shape import stack
 from ..tensor import FREED_MESSAGE, Tensor, _freed_backward, _op_class_name, make_leaf, node_label, shape_str
 from .saved import check_versions, saves_by_code, saves_values
@@ -276,10 +277,11 @@ def _fit_to_parent(node, parent, c, index, pass_id, depth):
                 index,
                 f"got {shape_str(c.data.shape)} but expected shape compatible with {shape_str(shape)}",
             )
+        # sum_over is Tensor.sum without the argument checks at op entry: dims are valid by construction
         if dims == tuple(range(len(c.data.shape) - len(shape))):
-            reduced = c.sum(dim=dims)  # only leading dims: the sum has the parent's shape (a fresh array)
+            reduced = sum_over(c, dims)  # only leading dims: the sum has the parent's shape (a fresh array)
         else:
-            reduced = c.sum(dim=dims, keepdim=True)
+            reduced = sum_over(c, dims, keepdim=True)
             if reduced.data.shape != shape:
                 reduced = reduced.reshape(shape)
         if _listeners:

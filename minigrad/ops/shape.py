@@ -47,6 +47,8 @@ def _shape_arg(shape, what: str = "shape") -> tuple:
     """Accept ``f(2, 3)`` and ``f((2, 3))`` alike; every entry must be an int."""
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         shape = tuple(shape[0])
+    if all(type(s) is int for s in shape):  # the common case, without the conversions below
+        return shape
     for s in shape:
         if isinstance(s, bool) or not isinstance(s, (int, np.integer)):
             raise TypeError(f"{what} must be a tuple of ints, but got an element of type {type(s).__name__}")
