@@ -441,11 +441,20 @@ def make(data, parents: tuple, backward, op: str, jvp=None) -> Tensor:
         t._op = None
         if _inference.entered and _grad_state.inference:
             _mark_inference(t)
+        if parents[0]._rg and data.base is not None:
+            _mark_no_grad_view(t, parents[0])
     if _listeners:
         _events.emit("node_created", node=t, depth=_state.passes.depth)
     if _forward_state.level >= 0:
         _forward_tangent(t, parents, jvp, op)
     return t
+
+
+def _mark_no_grad_view(t: Tensor, base: Tensor) -> None:
+    """Note that ``t``, made under no_grad, views the memory of ``base``, which requires grad: PyTorch
+    refuses an in-place op on such a view with grad mode on (``ops.inplace``)."""
+    if _versions.owner_of(t.data) is _versions.owner_of(base.data):
+        t.meta()["no_grad_view"] = True
 
 
 def _tangent_of(t: Tensor):
@@ -530,7 +539,7 @@ def make_leaf(data, device: B.Device, requires_grad: bool = False, name: str | N
 
 
 def _mark_inference(t: Tensor) -> None:
-    t._meta = {"inference": True}
+    t.meta()["inference"] = True
     _inference.made = True
 
 

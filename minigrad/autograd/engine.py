@@ -15,6 +15,7 @@ from __future__ import annotations
 import warnings
 
 from .. import _events, _state, _versions
+from ..ops.inplace import view_at
 from ..ops.reduction import sum as sum_over
 from ..ops.shape import stack
 from ..tensor import FREED_MESSAGE, Tensor, _freed_backward, _op_class_name, make_leaf, node_label, shape_str
@@ -96,12 +97,14 @@ def _route_rebased_edges(roots) -> None:
 
 
 def _parent_at(p, node_id: int):
-    """``p`` as it was when the node ``node_id`` was made."""
+    """``p`` as it was when the node ``node_id`` was made (a view of a base written since: made again)."""
     history = p._meta.get("rebased") if p._meta is not None else None
     if history:
         for op_id, old in history:
             if node_id < op_id:
                 return old
+    if p._backward is not None and p.data.base is not None:
+        return view_at(p, node_id)
     return p
 
 

@@ -468,7 +468,17 @@ def split(a: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
                 f"{axis}), but got split_sizes={sizes}"
             )
     bounds = list(itertools.accumulate(sizes, initial=0))
-    return tuple(_slice_along(a, axis, lo, hi, "split") for lo, hi in zip(bounds[:-1], bounds[1:]))
+    return _several_views(
+        tuple(_slice_along(a, axis, lo, hi, "split") for lo, hi in zip(bounds[:-1], bounds[1:])), "Split"
+    )
+
+
+def _several_views(pieces: tuple, op: str) -> tuple:
+    """Mark ``pieces``, the views one call of ``op`` returns: PyTorch refuses an in-place op on them (``ops.inplace``)."""
+    for index, piece in enumerate(pieces):
+        if piece._backward is not None:
+            piece.meta()["multi_view"] = (op, index)
+    return pieces
 
 
 def chunk(a: Tensor, chunks: int, dim: int = 0) -> tuple:
@@ -488,7 +498,7 @@ def unbind(a: Tensor, dim: int = 0) -> tuple:
     if a.data.ndim == 0:
         raise RuntimeError("Dimension specified as 0 but tensor has no dimensions")
     axis = _axis(dim, a.data.ndim)
-    return tuple(select(a, axis, i) for i in range(a.data.shape[axis]))
+    return _several_views(tuple(select(a, axis, i) for i in range(a.data.shape[axis])), "Unbind")
 
 
 # ---------------------------------------------------------------- reversal and padding
