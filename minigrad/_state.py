@@ -22,6 +22,10 @@ class Extras:
     on = False
 
 
+def _refresh_extras() -> None:
+    extras.on = anomaly._enabled or forward._level >= 0 or inference_tensors._entered
+
+
 class AnomalyState:
     """Anomaly detection, process-wide (as in PyTorch)."""
 
@@ -86,7 +90,3 @@ extras = Extras()
 inference_tensors = InferenceTensors()
 anomaly = AnomalyState()
 forward = ForwardState()
-
-
-def _refresh_extras() -> None:
-    extras.on = anomaly._enabled or forward._level >= 0 or inference_tensors._entered
