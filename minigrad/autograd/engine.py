@@ -509,22 +509,19 @@ def _unwatched_pass(roots, seeds, retain_graph, create_graph, pass_id, depth):
             parents = node._parents
             if len(outputs) != len(parents):
                 _check_rule_outputs(node, g, outputs, None, pass_id, depth)
-            index = -1
-            for parent in parents:
-                index += 1
+            for index, parent in enumerate(parents):
                 c = outputs[index]
                 if c is None or not parent._rg:
                     continue
-                if type(c) is not Tensor and callable(c):
-                    c = c()
-                    if c is None:
-                        continue
-                if (
-                    type(c) is not Tensor
-                    or c.data.shape != parent.data.shape
-                    or c.data.dtype is not parent.data.dtype
-                    or c._device is not parent._device
-                ):
+                if type(c) is not Tensor:
+                    if callable(c):
+                        c = c()
+                    if type(c) is not Tensor:
+                        if c is None:
+                            continue
+                        c = _fit_to_parent(node, parent, c, index, pass_id, depth)  # raises: not a tensor
+                data, target = c.data, parent.data
+                if data.shape != target.shape or data.dtype is not target.dtype or c._device is not parent._device:
                     c = _fit_to_parent(node, parent, c, index, pass_id, depth)
                 pkey = id(parent)
                 before = grads.get(pkey)
