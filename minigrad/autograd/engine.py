@@ -12,6 +12,7 @@ inputs' gradients, and restore what was saved in a ``finally`` block.
 
 from __future__ import annotations
 
+import operator
 import warnings
 
 from .. import _events, _state, _versions
@@ -31,6 +32,7 @@ _anomaly = _state.anomaly
 
 
 _passes = _state.passes
+_creation = operator.attrgetter("_id")
 
 
 def topological_order(roots) -> list:
@@ -70,6 +72,33 @@ def topological_order(roots) -> list:
                 positions.pop()
                 order.append(node)
     return order
+
+
+def _by_creation(roots) -> list:
+    """The nodes ``topological_order`` returns, sorted by creation (``_id``) instead of by depth-first search.
+
+    A parent is always made before its children, so this is a topological order too
+    (the one PyTorch's engine follows), and one plain walk and a sort of nearly sorted
+    ids cost less than the depth-first search. Not after an in-place op was recorded:
+    the regenerated views (``_parent_at``) are made after the nodes that use them.
+    """
+    found = []
+    seen = set()
+    todo = []
+    for root in roots:
+        if root._rg and id(root) not in seen:
+            seen.add(id(root))
+            todo.append(root)
+    while todo:
+        node = todo.pop()
+        found.append(node)
+        if node._backward is not None:
+            for p in node._parents:
+                if p._rg and id(p) not in seen:
+                    seen.add(id(p))
+                    todo.append(p)
+    found.sort(key=_creation)
+    return found
 
 
 def _route_rebased_edges(roots) -> None:
@@ -474,7 +503,7 @@ def _unwatched_pass(roots, seeds, retain_graph, create_graph, pass_id, depth):
     The same steps as ``_run_pass``; what only a watcher needs (events, resolved
     outputs, the ``inputs=`` restriction) is decided once for the pass, not per node.
     """
-    order = topological_order(roots)
+    order = _by_creation(roots) if not _versions.rebased else topological_order(roots)
     grads = _seed(roots, seeds, pass_id, depth)
     owned = set()
     clock = _write_clock
