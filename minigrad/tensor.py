@@ -443,7 +443,7 @@ def make(data, parents: tuple, backward, op: str, jvp=None) -> Tensor:
         t._op = None
         if _extras.on and _inference.entered and _grad_state.inference:
             _mark_inference(t)
-        if parents[0]._rg and data.base is not None:
+        if parents[0]._rg and data.base is not None and not _state.passes.depth:  # not a rule's own view
             _mark_no_grad_view(t, parents[0])
     if _listeners:
         _events.emit("node_created", node=t, depth=_state.passes.depth)
