@@ -110,17 +110,13 @@ def add(a, b, alpha=1) -> Tensor:
     if alpha != 1:
         b = b * alpha
     if isinstance(b, Tensor):
-        ad, bd = a.data, b.data
-        if ad.dtype is not bd.dtype or a._device is not b._device:
-            ad, bd = _arrays(a, b, "add")
+        ad, bd = (a.data, b.data) if a.data.dtype is b.data.dtype and a._device is b._device else _arrays(a, b, "add")
         try:
             out = ad + bd
         except ValueError:
             raise _broadcast_error(a, b) from None
         return make(out, (a, b), _add_backward, "add", _add_jvp)
-    ad = a.data
-    if ad.dtype.kind != "f":
-        ad = scalar_array(a, b)
+    ad = a.data if a.data.dtype.kind == "f" else scalar_array(a, b)
     return make(ad + b, (a,), _pass_through, "add", _same_jvp)
 
 
@@ -138,17 +134,13 @@ def sub(a, b, alpha=1) -> Tensor:
     if alpha != 1:
         b = b * alpha
     if isinstance(b, Tensor):
-        ad, bd = a.data, b.data
-        if ad.dtype is not bd.dtype or a._device is not b._device:
-            ad, bd = _arrays(a, b, "sub")
+        ad, bd = (a.data, b.data) if a.data.dtype is b.data.dtype and a._device is b._device else _arrays(a, b, "sub")
         try:
             out = ad - bd
         except ValueError:
             raise _broadcast_error(a, b) from None
         return make(out, (a, b), _sub_backward, "sub", _sub_jvp)
-    ad = a.data
-    if ad.dtype.kind != "f":
-        ad = scalar_array(a, b)
+    ad = a.data if a.data.dtype.kind == "f" else scalar_array(a, b)
     return make(ad - b, (a,), _pass_through, "sub", _same_jvp)
 
 
@@ -162,9 +154,7 @@ def rsub(a: Tensor, s) -> Tensor:
         s = _other(a, s)
         if isinstance(s, Tensor):
             return sub(s, a)
-    ad = a.data
-    if ad.dtype.kind != "f":
-        ad = scalar_array(a, s)
+    ad = a.data if a.data.dtype.kind == "f" else scalar_array(a, s)
     return make(s - ad, (a,), _neg_backward, "rsub", _neg_jvp)
 
 
@@ -175,9 +165,7 @@ def mul(a, b) -> Tensor:
     if not isinstance(b, Tensor) and type(b) is not float and type(b) is not int:
         b = _other(a, b)
     if isinstance(b, Tensor):
-        ad, bd = a.data, b.data
-        if ad.dtype is not bd.dtype or a._device is not b._device:
-            ad, bd = _arrays(a, b, "mul")
+        ad, bd = (a.data, b.data) if a.data.dtype is b.data.dtype and a._device is b._device else _arrays(a, b, "mul")
         try:
             out = ad * bd
         except ValueError:
@@ -197,9 +185,7 @@ def mul(a, b) -> Tensor:
     def jvp_scalar(t):
         return t * b
 
-    ad = a.data
-    if ad.dtype.kind != "f":
-        ad = scalar_array(a, b)
+    ad = a.data if a.data.dtype.kind == "f" else scalar_array(a, b)
     return make(ad * b, (a,), backward_scalar, "mul", jvp_scalar)
 
 
