@@ -164,21 +164,25 @@ def result_dtype(*operands) -> np.dtype:
 
 # ---------------------------------------------------------------- devices
 class Device:
-    """A device a tensor lives on: ``cpu`` or ``cuda:N``. Compare with strings freely."""
+    """A device a tensor lives on: ``cpu`` or ``cuda:N``. Compare with strings freely.
 
-    __slots__ = ("type", "index", "_xp")
+    ``xp`` is the array module (numpy or cupy) for this device: a plain attribute, read by
+    every op; a CUDA device imports CuPy on the first read.
+    """
+
+    __slots__ = ("type", "index", "xp")
 
     def __init__(self, type: str, index: int | None = None):
         self.type = type
         self.index = index
-        self._xp = np if type == "cpu" else None
+        if type == "cpu":
+            self.xp = np
 
-    @property
-    def xp(self):
-        """The array module (numpy or cupy) for this device."""
-        if self._xp is None:
-            self._xp = _cupy_for(self)
-        return self._xp
+    def __getattr__(self, name: str):
+        if name != "xp":
+            raise AttributeError(f"'Device' object has no attribute '{name}'")
+        self.xp = _cupy_for(self)
+        return self.xp
 
     def __str__(self) -> str:
         return self.type if self.index is None else f"{self.type}:{self.index}"

@@ -33,6 +33,7 @@ _EXAMPLES_DIR = os.path.join(_PACKAGE_DIR, "examples") + os.sep
 _grad_state = _state.grad
 _anomaly_state = _state.anomaly
 _forward_state = _state.forward
+_extras = _state.extras
 _inference = _state.inference_tensors
 _listeners = _events.listeners
 _ndarray = np.ndarray
@@ -424,10 +425,11 @@ def make(data, parents: tuple, backward, op: str, jvp=None) -> Tensor:
                 t._parents = parents
                 t._backward = backward
                 t._op = op
-                if _anomaly_state.enabled:
-                    _anomaly_record(t)
-                if _inference.made:
-                    _refuse_saved_inference(parents, backward)
+                if _extras.on:
+                    if _anomaly_state.enabled:
+                        _anomaly_record(t)
+                    if _inference.made:
+                        _refuse_saved_inference(parents, backward)
                 break
         else:
             t._rg = False
@@ -439,13 +441,22 @@ def make(data, parents: tuple, backward, op: str, jvp=None) -> Tensor:
         t._parents = ()
         t._backward = None
         t._op = None
-        if _inference.entered and _grad_state.inference:
+        if _extras.on and _inference.entered and _grad_state.inference:
             _mark_inference(t)
+        if parents[0]._rg and data.base is not None and not _state.passes.depth:  # not a rule's own view
+            _mark_no_grad_view(t, parents[0])
     if _listeners:
         _events.emit("node_created", node=t, depth=_state.passes.depth)
-    if _forward_state.level >= 0:
+    if _extras.on and _forward_state.level >= 0:
         _forward_tangent(t, parents, jvp, op)
     return t
+
+
+def _mark_no_grad_view(t: Tensor, base: Tensor) -> None:
+    """Note that ``t``, made under no_grad, views the memory of ``base``, which requires grad: PyTorch
+    refuses an in-place op on such a view with grad mode on (``ops.inplace``)."""
+    if _versions.owner_of(t.data) is _versions.owner_of(base.data):
+        t.meta()["no_grad_view"] = True
 
 
 def _tangent_of(t: Tensor):
@@ -530,7 +541,7 @@ def make_leaf(data, device: B.Device, requires_grad: bool = False, name: str | N
 
 
 def _mark_inference(t: Tensor) -> None:
-    t._meta = {"inference": True}
+    t.meta()["inference"] = True
     _inference.made = True
 
 

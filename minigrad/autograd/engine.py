@@ -12,9 +12,12 @@ inputs' gradients, and restore what was saved in a ``finally`` block.
 
 from __future__ import annotations
 
+import operator
 import warnings
 
 from .. import _events, _state, _versions
+from ..ops.inplace import view_at
+from ..ops.reduction import sum as sum_over
 from ..ops.shape import stack
 from ..tensor import FREED_MESSAGE, Tensor, _freed_backward, _op_class_name, make_leaf, node_label, shape_str
 from .saved import check_versions, saves_by_code, saves_values
@@ -29,6 +32,7 @@ _anomaly = _state.anomaly
 
 
 _passes = _state.passes
+_creation = operator.attrgetter("_id")
 
 
 def topological_order(roots) -> list:
@@ -70,6 +74,33 @@ def topological_order(roots) -> list:
     return order
 
 
+def _by_creation(roots) -> list:
+    """The nodes ``topological_order`` returns, sorted by creation (``_id``) instead of by depth-first search.
+
+    A parent is always made before its children, so this is a topological order too
+    (the one PyTorch's engine follows), and one plain walk and a sort of nearly sorted
+    ids cost less than the depth-first search. Not after an in-place op was recorded:
+    the regenerated views (``_parent_at``) are made after the nodes that use them.
+    """
+    found = []
+    seen = set()
+    todo = []
+    for root in roots:
+        if root._rg and id(root) not in seen:
+            seen.add(id(root))
+            todo.append(root)
+    while todo:
+        node = todo.pop()
+        found.append(node)
+        if node._backward is not None:
+            for p in node._parents:
+                if p._rg and id(p) not in seen:
+                    seen.add(id(p))
+                    todo.append(p)
+    found.sort(key=_creation)
+    return found
+
+
 def _route_rebased_edges(roots) -> None:
     """Point edges made before an in-place op at the node the op moved the old value to.
 
@@ -95,12 +126,14 @@ def _route_rebased_edges(roots) -> None:
 
 
 def _parent_at(p, node_id: int):
-    """``p`` as it was when the node ``node_id`` was made."""
+    """``p`` as it was when the node ``node_id`` was made (a view of a base written since: made again)."""
     history = p._meta.get("rebased") if p._meta is not None else None
     if history:
         for op_id, old in history:
             if node_id < op_id:
                 return old
+    if p._backward is not None and p.data.base is not None:
+        return view_at(p, node_id)
     return p
 
 
@@ -276,10 +309,11 @@ def _fit_to_parent(node, parent, c, index, pass_id, depth):
                 index,
                 f"got {shape_str(c.data.shape)} but expected shape compatible with {shape_str(shape)}",
             )
+        # sum_over is Tensor.sum without the argument checks at op entry: dims are valid by construction
         if dims == tuple(range(len(c.data.shape) - len(shape))):
-            reduced = c.sum(dim=dims)  # only leading dims: the sum has the parent's shape (a fresh array)
+            reduced = sum_over(c, dims)  # only leading dims: the sum has the parent's shape (a fresh array)
         else:
-            reduced = c.sum(dim=dims, keepdim=True)
+            reduced = sum_over(c, dims, keepdim=True)
             if reduced.data.shape != shape:
                 reduced = reduced.reshape(shape)
         if _listeners:
@@ -385,6 +419,8 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
     save step). The hot path skips a step's call when the step has nothing to do
     (no hooks, no listeners, matching shapes).
     """
+    if inputs is None and not _listeners and not _anomaly.enabled:
+        return _unwatched_pass(roots, seeds, retain_graph, create_graph, pass_id, depth)
     order, needed, expand, input_ids = _order(roots, inputs, restricted)
     grads = _seed(roots, seeds, pass_id, depth)
     owned = set()  # ids of leaves whose buffered gradient is a fresh array (see _owned)
@@ -451,6 +487,87 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
                         to_free.append(node)
             if _listeners:
                 _emit("node_finished", pass_id=pass_id, depth=depth, node=node)
+        node = None
+    except BaseException as exc:
+        _report_error(exc, node, pass_id, depth)
+        raise
+    finally:
+        with_grad.enabled = saved_mode
+    if to_free is not None:
+        _free_graph(to_free, pass_id, depth)
+
+
+def _unwatched_pass(roots, seeds, retain_graph, create_graph, pass_id, depth):
+    """``_run_pass`` over the whole graph when no listener and no anomaly mode watches.
+
+    The same steps as ``_run_pass``; what only a watcher needs (events, resolved
+    outputs, the ``inputs=`` restriction) is decided once for the pass, not per node.
+    """
+    order = _by_creation(roots) if not _versions.rebased else topological_order(roots)
+    grads = _seed(roots, seeds, pass_id, depth)
+    owned = set()
+    clock = _write_clock
+    node = None
+    with_grad = _state.grad
+    saved_mode = with_grad.enabled
+    with_grad.enabled = create_graph
+    to_free = None if retain_graph else []
+    try:
+        for node in reversed(order):
+            key = id(node)
+            g = grads.pop(key, None)
+            if g is None:
+                continue
+            rule = node._backward
+            meta = node._meta
+            if meta is None:
+                if rule is None:
+                    _store_grad(node, g, create_graph, key in owned, pass_id, depth)
+                    continue
+            else:
+                buffered = g
+                if "hooks" in meta:
+                    g = _run_hooks(node, g)
+                if rule is None or meta.get("retains_grad"):
+                    _store_grad(node, g, create_graph, g is buffered and key in owned, pass_id, depth)
+                if rule is None:
+                    continue
+            if node._id < clock.last:
+                check_versions(node)
+            outputs = rule(g)
+            parents = node._parents
+            if len(outputs) != len(parents):
+                _check_rule_outputs(node, g, outputs, None, pass_id, depth)
+            for index, parent in enumerate(parents):
+                c = outputs[index]
+                if c is None or not parent._rg:
+                    continue
+                if type(c) is not Tensor:
+                    if callable(c):
+                        c = c()
+                    if type(c) is not Tensor:
+                        if c is None:
+                            continue
+                        c = _fit_to_parent(node, parent, c, index, pass_id, depth)  # raises: not a tensor
+                data, target = c.data, parent.data
+                if data.shape != target.shape or data.dtype is not target.dtype or c._device is not parent._device:
+                    c = _fit_to_parent(node, parent, c, index, pass_id, depth)
+                pkey = id(parent)
+                before = grads.get(pkey)
+                if before is None:
+                    grads[pkey] = c
+                    if parent._backward is None and _owned(c, g, outputs, rule):
+                        owned.add(pkey)
+                else:
+                    grads[pkey] = _sum(before, c, create_graph)
+                    owned.add(pkey)
+            if to_free is not None:
+                try:
+                    saves = saves_by_code[id(rule.__code__)][1]
+                except (AttributeError, KeyError):
+                    saves = None
+                if saves is True or (saves is not False and saves_values(rule)):
+                    to_free.append(node)
         node = None
     except BaseException as exc:
         _report_error(exc, node, pass_id, depth)

@@ -113,6 +113,8 @@ def normalize_dims(dim, ndim: int) -> tuple:
         return tuple(range(ndim))
     if type(dim) is int and -ndim <= dim < ndim:  # the common case, without the checks below
         return (dim % ndim,)
+    if type(dim) is tuple and all(type(d) is int and 0 <= d < ndim for d in dim) and list(dim) == sorted(set(dim)):
+        return dim  # already normalized (the engine's and the rules' own calls)
     dims = (dim,) if isinstance(dim, (int, np.integer)) else tuple(dim)
     low, high = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)
     out = []

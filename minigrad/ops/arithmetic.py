@@ -110,7 +110,7 @@ def add(a, b, alpha=1) -> Tensor:
     if alpha != 1:
         b = b * alpha
     if isinstance(b, Tensor):
-        ad, bd = _arrays(a, b, "add")
+        ad, bd = (a.data, b.data) if a.data.dtype is b.data.dtype and a._device is b._device else _arrays(a, b, "add")
         try:
             out = ad + bd
         except ValueError:
@@ -134,7 +134,7 @@ def sub(a, b, alpha=1) -> Tensor:
     if alpha != 1:
         b = b * alpha
     if isinstance(b, Tensor):
-        ad, bd = _arrays(a, b, "sub")
+        ad, bd = (a.data, b.data) if a.data.dtype is b.data.dtype and a._device is b._device else _arrays(a, b, "sub")
         try:
             out = ad - bd
         except ValueError:
@@ -165,7 +165,7 @@ def mul(a, b) -> Tensor:
     if not isinstance(b, Tensor) and type(b) is not float and type(b) is not int:
         b = _other(a, b)
     if isinstance(b, Tensor):
-        ad, bd = _arrays(a, b, "mul")
+        ad, bd = (a.data, b.data) if a.data.dtype is b.data.dtype and a._device is b._device else _arrays(a, b, "mul")
         try:
             out = ad * bd
         except ValueError:

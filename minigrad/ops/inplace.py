@@ -11,7 +11,13 @@ tensor object holding a copy of the old value, the out-of-place op is applied
 to that copy, and the tensor becomes the op's node (op name with a trailing
 ``_``). Nodes made earlier from the tensor still mean the old value; the
 engine routes their edges to the moved node (``rebased`` history, by id).
-A leaf that requires grad refuses, as in PyTorch, and so does a view.
+A leaf that requires grad refuses, as in PyTorch, and so does a view of one.
+
+An in-place op on a view of a graph tensor (``b[0].mul_(2)``) rewrites the
+base's graph, as PyTorch's CopySlices does: the base becomes the node
+``put(old_base, positions, op(old_base[positions]))`` (gathering and
+scattering at the view's element positions, which work for any strided
+view), and the view becomes a view of that new node (``as_strided``).
 """
 
 from __future__ import annotations
@@ -38,25 +44,40 @@ _TYPE_NAMES = {  # PyTorch's legacy tensor type names, by dtype
 _KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2}  # bool < integer < floating, for in-place cast checks
 
 
+NO_GRAD_VIEW_MESSAGE = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that this use "
+    "case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the "
+    "inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or both outside (if "
+    "you want the inplace to be tracked)."
+)
+
+
 def apply_inplace(t: Tensor, name: str, fn, *args) -> Tensor:
     """Write ``fn(t, *args)`` (an out-of-place op) into ``t``; record it as op ``name`` when it needs a graph."""
     _check_not_inference(t)
-    recording = _state.grad.enabled and (t._rg or any(isinstance(a, Tensor) and a._rg for a in args))
+    grad_mode = _state.grad.enabled
+    if grad_mode and t._meta is not None and t._meta.get("no_grad_view"):
+        raise RuntimeError(NO_GRAD_VIEW_MESSAGE)
+    recording = grad_mode and (t._rg or any(isinstance(a, Tensor) and a._rg for a in args))
     if not recording:
         write(t, fn(t, *args), name)
         return t
-    _check_recordable(t)
-    old = _split_off(t)
-    args = tuple(old if a is t else a for a in args)
+    base = _recording_base(t)
     listeners = _events.listeners[:]
-    _events.listeners.clear()  # the out-of-place node is announced once, as ``t``, below
+    _events.listeners.clear()  # the out-of-place nodes are announced once, as ``t`` (and its base), below
     try:
-        result = fn(old, *args)
+        if base is None:
+            old = _split_off(t)
+            result = fn(old, *tuple(old if a is t else a for a in args))
+            write(t, result, name)
+            _take_node(t, result, old, name)
+        else:
+            _rebase_through_view(t, base, name, fn, args)
     finally:
         _events.listeners[:] = listeners
-    write(t, result, name)
-    _take_node(t, result, old, name)
     if _events.listeners:
+        if base is not None:
+            _events.emit("node_created", node=base, depth=_state.passes.depth)
         _events.emit("node_created", node=t, depth=_state.passes.depth)
     return t
 
@@ -95,21 +116,115 @@ def _assign(t: Tensor, key, value) -> None:
         raise
 
 
-def _check_recordable(t: Tensor) -> None:
+def _recording_base(t: Tensor) -> Tensor | None:
+    """Where a recorded in-place op on ``t`` goes: None for ``t``'s own node, else the graph tensor ``t`` views.
+
+    Refuses, with PyTorch's texts, a leaf that requires grad, a view of one, and
+    a view that is one of several outputs (``unbind``, ``split``, ``chunk``).
+    """
     if t._backward is None and t._rg:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
-    owner = _versions.owner_of(t.data)
-    if owner is t.data:
-        return
-    base = next((p for p in t._parents if _versions.owner_of(p.data) is owner), None)
-    if t._backward is not None and base is None:
-        return  # its memory is a temporary of the op that made it, not another tensor's
-    if base is not None and base._backward is None and base._rg:
+    if _versions.owner_of(t.data) is t.data:
+        return None
+    base = _view_base(t)
+    if base is t:
+        if t._backward is not None:
+            return None  # its memory is a temporary of the op that made it, not another tensor's
+        raise RuntimeError(
+            "minigrad does not record in-place operations on a view of a tensor that does not require grad "
+            "(PyTorch would put that tensor in the graph); write into the base, or clone() the view first"
+        )
+    if base._backward is None and base._rg:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
-    raise RuntimeError(
-        "minigrad does not record in-place operations on a view of another tensor (the base would not see "
-        "the change in its graph); write into the base, or clone() the view first"
-    )
+    several = t._meta.get("multi_view") if t._meta is not None else None
+    if several is not None:
+        op, index = several
+        raise RuntimeError(
+            f"Output {index} of {op} is a view and is being modified inplace. This view is the output of a function "
+            "that returns multiple views. Such functions do not allow the output views to be modified inplace. You "
+            "should replace the inplace operation by an out-of-place one."
+        )
+    return base
+
+
+def _view_base(t: Tensor) -> Tensor:
+    """The highest tensor up ``t``'s graph whose memory ``t`` shares (``t`` itself when none is)."""
+    owner = _versions.owner_of(t.data)
+    node = t
+    while True:
+        parent = next((p for p in node._parents if _versions.owner_of(p.data) is owner), None)
+        if parent is None:
+            return node
+        node = parent
+
+
+def _rebase_through_view(t: Tensor, base: Tensor, name: str, fn, args: tuple) -> None:
+    """Record ``fn`` written into ``t``, a view of the graph tensor ``base``, as PyTorch's CopySlices does.
+
+    ``base`` becomes the node ``put(old, positions, fn(old[positions]))`` on its old
+    value, flattened (``positions``: where each element of ``t`` lies in ``base``),
+    and ``t`` a view of it. Nodes made earlier from ``t`` or ``base`` keep their old
+    values (``rebased`` history), as for an in-place op on the tensor itself.
+    """
+    from .indexing import put
+
+    positions = Tensor(_positions_in(base.data, t.data), device=t._device)
+    old_view = _split_off(t)
+    old_base = _split_off(base)
+    flat = old_base.reshape(-1)
+    before = flat[positions]
+    result = fn(before, *tuple(before if a is t else old_base if a is base else a for a in args))
+    write(t, result, name)
+    _take_node(base, put(flat, positions, result).reshape(base.data.shape), old_base, "copy_slices")
+    _take_node(t, base.reshape(-1)[positions], old_view, "as_strided")
+
+
+def view_at(t: Tensor, node_id: int) -> Tensor:
+    """The view ``t`` as the node ``node_id`` used it, as PyTorch regenerates a view's grad_fn.
+
+    ``t`` itself, unless an in-place op recorded on its base (or on another view
+    of it) came after ``t`` was made and before that node: ``t``'s node then
+    describes a value its memory no longer holds, so the view is made again from
+    the base's node of that time.
+    """
+    base = _view_base(t)
+    history = base._meta.get("rebased") if base is not t and base._meta is not None else None
+    if not history or not any(t._id < op_id < node_id for op_id, _ in history):
+        return t
+    then = next((old for op_id, old in history if node_id < op_id), base)
+    grad = _state.grad
+    saved_mode, grad.enabled = grad.enabled, True
+    try:
+        return then.reshape(-1)[Tensor(_positions_in(base.data, t.data), device=t._device)]
+    finally:
+        grad.enabled = saved_mode
+
+
+def _addresses(arr) -> np.ndarray:
+    """The memory address of every element of ``arr``, in ``arr``'s shape (host integers)."""
+    start = arr.data.ptr if B.is_cupy_array(arr) else arr.__array_interface__["data"][0]
+    out = np.full(arr.shape, start, dtype=np.int64)
+    for axis, (n, stride) in enumerate(zip(arr.shape, arr.strides)):
+        steps = [1] * arr.ndim
+        steps[axis] = n
+        out += (np.arange(n, dtype=np.int64) * stride).reshape(steps)
+    return out
+
+
+def _positions_in(base, view) -> np.ndarray:
+    """Where each element of ``view`` (an array viewing ``base``'s memory) lies in ``base`` flattened."""
+    held = _addresses(base).reshape(-1)
+    order = np.argsort(held, kind="stable")
+    held = held[order]
+    wanted = _addresses(view)
+    if wanted.size == 0:
+        return np.zeros(view.shape, dtype=np.int64)
+    at = np.minimum(np.searchsorted(held, wanted), held.size - 1)
+    if view.dtype != base.dtype or not (held[at] == wanted).all():
+        raise RuntimeError(
+            "minigrad cannot record an in-place operation on this view: its elements are not elements of its base"
+        )
+    return order[at]
 
 
 def _split_off(t: Tensor) -> Tensor:

@@ -48,7 +48,7 @@ def _keepdim_shape(shape: tuple, axes: tuple) -> tuple:
 
 def _expand_back(g: Tensor, shape: tuple, axes: tuple, keepdim: bool) -> Tensor:
     """Undo a reduction's shape change on the gradient: re-insert dims, then broadcast."""
-    if not keepdim:
+    if not keepdim and g.data.ndim:  # a 0-d gradient (a full reduction) expands as it is
         g = g.reshape(_keepdim_shape(shape, axes))
     return g.expand(shape)
 

@@ -47,6 +47,8 @@ def _shape_arg(shape, what: str = "shape") -> tuple:
     """Accept ``f(2, 3)`` and ``f((2, 3))`` alike; every entry must be an int."""
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         shape = tuple(shape[0])
+    if all(type(s) is int for s in shape):  # the common case, without the conversions below
+        return shape
     for s in shape:
         if isinstance(s, bool) or not isinstance(s, (int, np.integer)):
             raise TypeError(f"{what} must be a tuple of ints, but got an element of type {type(s).__name__}")
@@ -466,7 +468,17 @@ def split(a: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
                 f"{axis}), but got split_sizes={sizes}"
             )
     bounds = list(itertools.accumulate(sizes, initial=0))
-    return tuple(_slice_along(a, axis, lo, hi, "split") for lo, hi in zip(bounds[:-1], bounds[1:]))
+    return _several_views(
+        tuple(_slice_along(a, axis, lo, hi, "split") for lo, hi in zip(bounds[:-1], bounds[1:])), "Split"
+    )
+
+
+def _several_views(pieces: tuple, op: str) -> tuple:
+    """Mark ``pieces``, the views one call of ``op`` returns: PyTorch refuses an in-place op on them (``ops.inplace``)."""
+    for index, piece in enumerate(pieces):
+        if piece._backward is not None:
+            piece.meta()["multi_view"] = (op, index)
+    return pieces
 
 
 def chunk(a: Tensor, chunks: int, dim: int = 0) -> tuple:
@@ -486,7 +498,7 @@ def unbind(a: Tensor, dim: int = 0) -> tuple:
     if a.data.ndim == 0:
         raise RuntimeError("Dimension specified as 0 but tensor has no dimensions")
     axis = _axis(dim, a.data.ndim)
-    return tuple(select(a, axis, i) for i in range(a.data.shape[axis]))
+    return _several_views(tuple(select(a, axis, i) for i in range(a.data.shape[axis])), "Unbind")
 
 
 # ---------------------------------------------------------------- reversal and padding

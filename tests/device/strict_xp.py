@@ -323,7 +323,7 @@ def _fake_cupyx() -> dict:
 def install(monkeypatch) -> B.Device:
     """Make ``"cuda"`` / ``"cuda:0"`` the strict fake device until ``monkeypatch`` undoes it."""
     dev = B.Device("cuda", 0)
-    dev._xp = StrictModule("cupy_strict", np)
+    dev.xp = StrictModule("cupy_strict", np)
     for key in ("cuda", "cuda:0"):
         monkeypatch.setitem(B._devices, key, dev)
     for name, mod in _fake_cupyx().items():

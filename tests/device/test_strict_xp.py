@@ -103,6 +103,8 @@ ALLOWED_IN = {
     "ops/indexing.py": {"asarray", "add"},
     # pad's reflect/replicate/circular source positions: small host index math, moved with xp.asarray.
     "ops/shape.py": {"arange", "clip", "abs", "where"},
+    # an in-place op on a view: the view's element positions in its base, from host addresses and strides.
+    "ops/inplace.py": {"argsort", "arange", "full", "minimum", "searchsorted", "zeros"},
 }
 
 
