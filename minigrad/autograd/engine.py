@@ -29,6 +29,7 @@ _emit = _events.emit
 _write_clock = _versions.clock
 _pass_ids = _state.pass_ids
 _anomaly = _state.anomaly
+_grad = _state.grad
 
 
 _passes = _state.passes
@@ -310,7 +311,9 @@ def _fit_to_parent(node, parent, c, index, pass_id, depth):
                 f"got {shape_str(c.data.shape)} but expected shape compatible with {shape_str(shape)}",
             )
         # sum_over is Tensor.sum without the argument checks at op entry: dims are valid by construction
-        if dims == tuple(range(len(c.data.shape) - len(shape))):
+        if not _grad.enabled:  # a plain pass records nothing: the sum of the array is the whole step
+            reduced = make_leaf(c.data.sum(axis=dims, keepdims=True).reshape(shape), c._device)
+        elif dims == tuple(range(len(c.data.shape) - len(shape))):
             reduced = sum_over(c, dims)  # only leading dims: the sum has the parent's shape (a fresh array)
         else:
             reduced = sum_over(c, dims, keepdim=True)

@@ -67,7 +67,10 @@ def _fill(t: Tensor, values) -> Tensor:
 
 def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0) -> Tensor:
     """Fill with values drawn uniformly from ``[a, b)``."""
-    return _fill(tensor, a + (b - a) * generator_for(tensor._device).random(tensor.data.shape))
+    values = generator_for(tensor._device).random(tensor.data.shape)
+    values *= b - a  # in place: the same numbers as ``a + (b - a) * values`` without two temporaries
+    values += a
+    return _fill(tensor, values)
 
 
 def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0) -> Tensor:

@@ -201,7 +201,7 @@ def transpose(a: Tensor, dim0: int, dim1: int) -> Tensor:
     def jvp(t):
         return t.transpose(d0, d1)
 
-    return make(a._device.xp.swapaxes(a.data, d0, d1), (a,), backward, "transpose", jvp)
+    return make(a.data.swapaxes(d0, d1), (a,), backward, "transpose", jvp)
 
 
 swapaxes = transpose

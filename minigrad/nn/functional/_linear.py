@@ -46,7 +46,7 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     def backward(g):
         rows = g if g.ndim == 2 else g.reshape(-1, out_features)
         x_rows = x if x.ndim == 2 else x.reshape(-1, in_features)
-        grads = (lambda: g @ weight, lambda: rows.transpose(0, 1) @ x_rows, lambda: rows.sum(0))
+        grads = (lambda: g @ weight, lambda: rows.mT @ x_rows, lambda: rows.sum(0))
         return grads if bias is not None else grads[:2]
 
     def jvp(tx, tw, tb=None):

@@ -146,11 +146,13 @@ def _class_target_matrix(t, num_classes: int, weight, ignore_index: int, smoothi
             f"{name}(): expected class-index targets of an integer dtype (or float class probabilities "
             f"shaped like the input), got dtype {t.dtype}"
         )
-    ignored = t == ignore_index
-    any_ignored = bool(ignored.any())
-    kept = ~ignored
+    lo, hi = (int(t.min()), int(t.max())) if t.size else (0, -1)
+    in_range = 0 <= lo and hi < num_classes
+    ignored = None if in_range and not lo <= ignore_index <= hi else t == ignore_index
+    any_ignored = ignored is not None and bool(ignored.any())
+    kept = None if ignored is None else ~ignored
     valid = t[kept] if any_ignored else t
-    if valid.size and (int(valid.min()) < 0 or int(valid.max()) >= num_classes):
+    if not in_range and valid.size and (int(valid.min()) < 0 or int(valid.max()) >= num_classes):
         bad = valid[(valid < 0) | (valid >= num_classes)]
         raise IndexError(
             f"{name}(): target {int(bad[0])} is out of bounds for {num_classes} classes "
@@ -160,10 +162,15 @@ def _class_target_matrix(t, num_classes: int, weight, ignore_index: int, smoothi
     safe = xp.where(kept, t, 0) if any_ignored else t
     rows = xp.arange(t.shape[0])
     q = xp.zeros((t.shape[0], num_classes), dtype=dtype)
-    picked = xp.ones(t.shape[0], dtype=dtype) if weight is None else weight[safe]
-    if any_ignored:
-        picked = picked * kept
-    q[rows, safe] = picked * (1 - smoothing)
+    if weight is None and not any_ignored:  # every row counts once
+        q[rows, safe] = 1 - smoothing
+        divisor = float(t.shape[0])
+    else:
+        picked = xp.ones(t.shape[0], dtype=dtype) if weight is None else weight[safe]
+        if any_ignored:
+            picked = picked * kept
+        q[rows, safe] = picked * (1 - smoothing)
+        divisor = float(picked.sum())
     if smoothing:
         spread = (
             xp.full(num_classes, smoothing / num_classes, dtype=dtype)
@@ -171,7 +178,7 @@ def _class_target_matrix(t, num_classes: int, weight, ignore_index: int, smoothi
             else weight * (smoothing / num_classes)
         )
         q += spread if not any_ignored else spread * kept[:, None]
-    return q, float(picked.sum()), (weight is None and not any_ignored)
+    return q, divisor, (weight is None and not any_ignored)
 
 
 def _prob_target_matrix(t, num_classes: int, weight, smoothing: float, dtype):
