@@ -312,7 +312,8 @@ def _fit_to_parent(node, parent, c, index, pass_id, depth):
             )
         # sum_over is Tensor.sum without the argument checks at op entry: dims are valid by construction
         if not _grad.enabled:  # a plain pass records nothing: the sum of the array is the whole step
-            reduced = make_leaf(c.data.sum(axis=dims, keepdims=True).reshape(shape), c._device)
+            data = c.data.sum(axis=dims)  # over leading dims only, a fresh array a leaf may keep (no copy)
+            reduced = make_leaf(data if data.shape == shape else data.reshape(shape), c._device)
         elif dims == tuple(range(len(c.data.shape) - len(shape))):
             reduced = sum_over(c, dims)  # only leading dims: the sum has the parent's shape (a fresh array)
         else:
