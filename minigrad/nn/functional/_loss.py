@@ -112,7 +112,7 @@ def _rows(input: Tensor, target: Tensor, name: str):
             f"{shape_str(shape)} (expected target shape {shape_str(expected)})"
         )
     if not probs:
-        t = target.reshape(-1)
+        t = target if target.data.ndim == 1 else target.reshape(-1)
     elif input.data.ndim == 2:
         t = target
     elif input.data.ndim == 1:
