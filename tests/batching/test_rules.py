@@ -292,3 +292,113 @@ def test_in_place_into_a_tensor_not_batched_at_that_level_is_refused():
 @given(data=st.data())
 def test_layers_on_the_trailing_dims(f, shapes, kinds, data):
     _check(f, shapes, data, kinds=kinds)
+
+
+EINSUM = {
+    "matmul": ("ij,jk->ik", [(2, 3), (3, 4)]),
+    "implicit": ("ij,jk", [(2, 3), (3, 4)]),
+    "ellipsis": ("...ij,jk->...ik", [(2, 2, 3), (3, 4)]),
+    "three_operands": ("i,ij,j->", [(2,), (2, 3), (3,)]),
+    "transpose_sum": ("ijk->ki", [(2, 3, 4)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EINSUM))
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_einsum(name, data):
+    equation, shapes = EINSUM[name]
+    _check(lambda *ops: mg.einsum(equation, *ops), shapes, data)
+
+
+def _conv2d_groups(x, w, b):
+    return F.conv2d(x, w, b, padding=1, groups=2)
+
+
+CONVOLUTIONS = {
+    "conv2d": (lambda x, w, b: F.conv2d(x, w, b, stride=2), [(2, 2, 5, 5), (3, 2, 3, 3), (3,)]),
+    "conv2d_groups": (_conv2d_groups, [(1, 4, 4, 4), (4, 2, 3, 3), (4,)]),
+    "conv1d": (lambda x, w, b: F.conv1d(x, w, b, padding="same"), [(2, 2, 6), (3, 2, 3), (3,)]),
+    "conv1d_unbatched_entry": (lambda x, w: F.conv1d(x, w, dilation=2), [(2, 7), (3, 2, 2)]),
+    "conv_transpose2d": (lambda x, w: F.conv_transpose2d(x, w, stride=2), [(2, 2, 3, 3), (2, 3, 2, 2)]),
+    "conv_transpose1d": (lambda x, w, b: F.conv_transpose1d(x, w, b, groups=2), [(4, 5), (4, 1, 3), (2,)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONVOLUTIONS))
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_convolutions(name, data):
+    f, shapes = CONVOLUTIONS[name]
+    _check(f, shapes, data)
+
+
+POOLS = {
+    "max_pool2d": (lambda x: F.max_pool2d(x, 2, padding=1), (2, 2, 5, 5)),
+    "avg_pool2d": (lambda x: F.avg_pool2d(x, 3, stride=2, ceil_mode=True), (2, 6, 6)),
+    "max_pool1d": (lambda x: F.max_pool1d(x, 2), (2, 3, 6)),
+    "avg_pool1d": (lambda x: F.avg_pool1d(x, 3, 1, 1), (3, 6)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(POOLS))
+@settings(max_examples=8, deadline=None)
+@given(data=st.data())
+def test_pools(name, data):
+    f, shape = POOLS[name]
+    _check(f, [shape], data)
+
+
+CLASS_WEIGHTS = mg.tensor([0.5, 2.0, 1.0])
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("shape", [(3,), (4, 3)], ids=["one_row", "rows"])
+@settings(max_examples=8, deadline=None)
+@given(data=st.data())
+def test_class_losses_with_weights_and_smoothing(reduction, shape, data):
+    targets = [shape, shape[:-1]]
+    kinds = ["float", "int"]
+    _check(lambda x, t: F.nll_loss(x, t, CLASS_WEIGHTS, ignore_index=1, reduction=reduction), targets, data, kinds)
+    _check(
+        lambda x, t: F.cross_entropy(x, t, CLASS_WEIGHTS, reduction=reduction, label_smoothing=0.2), targets, data,
+        kinds,
+    )  # fmt: skip
+    _check(lambda x, p: F.cross_entropy(x, p.softmax(-1), reduction=reduction), [shape, shape], data)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@settings(max_examples=8, deadline=None)
+@given(data=st.data())
+def test_binary_cross_entropy(reduction, data):
+    shapes = [(2, 3), (2, 3), (3,)]
+    _check(lambda x, t, w: F.binary_cross_entropy(x.sigmoid(), t.sigmoid(), w, reduction=reduction), shapes, data)
+    _check(
+        lambda x, t, w: F.binary_cross_entropy_with_logits(x, t.sigmoid(), pos_weight=w.abs(), reduction=reduction),
+        shapes, data,
+    )  # fmt: skip
+
+
+DIAGONALS = {
+    "diag_of_a_matrix": (lambda x: mg.diag(x), (3, 4)),
+    "diag_above": (lambda x: x.diag(1), (4, 3)),
+    "diag_matrix": (lambda x: x[0].diag(), (3, 4)),
+    "diag_matrix_below": (lambda x: x[1].diag(-2), (3, 4)),
+    "trace": (lambda x: x.trace(), (3, 4)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DIAGONALS))
+@settings(max_examples=8, deadline=None)
+@given(data=st.data())
+def test_diag_and_trace(name, data):
+    f, shape = DIAGONALS[name]
+    _check(f, [shape], data)
+
+
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_batched_index_tensors(data):
+    _check(lambda x, i: x.index_select(1, i), [(3, 4), (2,)], data, kinds=["float", "int"])
+    _check(lambda x, i: x.index_select(-1, i[0]), [(2, 4), (2,)], data, kinds=["float", "int"])
+    _check(lambda x, i: x.gather(0, i), [(3, 4), (2, 4)], data, kinds=["float", "int"])
