@@ -402,3 +402,107 @@ def test_batched_index_tensors(data):
     _check(lambda x, i: x.index_select(1, i), [(3, 4), (2,)], data, kinds=["float", "int"])
     _check(lambda x, i: x.index_select(-1, i[0]), [(2, 4), (2,)], data, kinds=["float", "int"])
     _check(lambda x, i: x.gather(0, i), [(3, 4), (2, 4)], data, kinds=["float", "int"])
+
+
+# ---------------------------------------------------------------- random factories
+RANDOM_FACTORIES = {
+    "rand": lambda: mg.rand(2, 3),
+    "randn": lambda: mg.randn((2, 3)),
+    "randint": lambda: mg.randint(0, 1000, (2, 3)),
+    "randint_high_size": lambda: mg.randint(1000, (2, 3)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RANDOM_FACTORIES))
+def test_random_factories_follow_randomness(name):
+    draw, x = RANDOM_FACTORIES[name], mg.zeros(4)
+    with pytest.raises(RuntimeError, match=r"^vmap: called random operation while in randomness error mode\. Please"):
+        func.vmap(lambda e: draw() + e)(x)
+    mg.manual_seed(0)
+    different = func.vmap(lambda e: draw() + e, randomness="different")(x)
+    assert different.shape == (4, 2, 3) and not np.array_equal(different.data[0], different.data[1])
+    same = func.vmap(lambda e: draw() + e, randomness="same")(x)
+    assert same.shape == (4, 2, 3) and all(np.array_equal(same.data[0], same.data[b]) for b in range(4))
+    alone = func.vmap(lambda e: draw(), randomness="different")(x)  # no batched input in sight
+    assert alone.shape == (4, 2, 3) and not np.array_equal(alone.data[0], alone.data[3])
+
+
+def test_random_factories_in_nested_vmap_follow_each_level():
+    x = mg.zeros(2, 3)
+
+    def nested(outer: str, inner: str):
+        return func.vmap(func.vmap(lambda e: mg.rand(()) + e, randomness=inner), randomness=outer)(x).data
+
+    both = nested("different", "different")
+    assert len(np.unique(both)) == 6
+    per_row = nested("different", "same")
+    assert (per_row == per_row[:, :1]).all() and per_row[0, 0] != per_row[1, 0]
+    per_column = nested("same", "different")
+    assert (per_column == per_column[:1]).all() and len(np.unique(per_column)) == 3
+    for outer, inner in (("error", "different"), ("different", "error")):
+        with pytest.raises(RuntimeError, match=r"^vmap: called random operation while in randomness error mode"):
+            nested(outer, inner)
+
+
+def test_random_factories_outside_vmap_are_plain_tensors():
+    assert type(mg.rand(2)) is mg.Tensor and mg.randint(5, (3,)).shape == (3,)
+
+
+# ---------------------------------------------------------------- against torch.func.vmap
+def _torch_case(name):
+    torch = pytest.importorskip("torch")
+    tF = torch.nn.functional
+    return {
+        "einsum": (lambda a, b: mg.einsum("ij,jk->ik", a, b), lambda a, b: torch.einsum("ij,jk->ik", a, b),
+                   [(3, 2, 3), (3, 3, 4)], (0, 0)),
+        "conv2d_batched_weight": (lambda x, w: F.conv2d(x, w, padding=1), lambda x, w: tF.conv2d(x, w, padding=1),
+                                  [(2, 2, 4, 4), (3, 3, 2, 3, 3)], (None, 0)),
+        "conv1d": (lambda x, w: F.conv1d(x, w), lambda x, w: tF.conv1d(x, w), [(3, 2, 2, 6), (4, 2, 3)], (0, None)),
+        "max_pool2d": (lambda x: F.max_pool2d(x, 2), lambda x: tF.max_pool2d(x, 2), [(3, 1, 2, 4, 4)], (0,)),
+        "avg_pool1d": (lambda x: F.avg_pool1d(x, 2), lambda x: tF.avg_pool1d(x, 2), [(3, 2, 6)], (0,)),
+        "nll_loss": (lambda x, t: F.nll_loss(x, t, CLASS_WEIGHTS), None, [(3, 4, 3), (3, 4)], (0, 0)),
+        "bce": (lambda x, t: F.binary_cross_entropy(x.sigmoid(), t.sigmoid()),
+                lambda x, t: tF.binary_cross_entropy(x.sigmoid(), t.sigmoid()), [(3, 4), (3, 4)], (0, 0)),
+        "diag": (lambda x: x.diag(1), lambda x: x.diag(1), [(3, 4)], (0,)),
+        "trace": (lambda x: x.trace(), lambda x: x.trace(), [(3, 3, 4)], (0,)),
+        "index_select": (lambda x, i: x.index_select(0, i), lambda x, i: x.index_select(0, i),
+                         [(4, 3), (3, 2)], (None, 0)),
+    }[name], torch  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["einsum", "conv2d_batched_weight", "conv1d", "max_pool2d", "avg_pool1d", "nll_loss", "bce", "diag", "trace",
+     "index_select"],
+)  # fmt: skip
+def test_rules_match_torch_func_vmap(name):
+    (f, torch_f, shapes, dims), torch = _torch_case(name)
+    rng = np.random.default_rng(0)
+    arrays = [rng.standard_normal(s) if k == 0 or name not in ("nll_loss", "index_select") else rng.integers(0, 3, s)
+              for k, s in enumerate(shapes)]  # fmt: skip
+    if torch_f is None:
+        weights = torch.tensor(CLASS_WEIGHTS.data)
+        torch_f = lambda x, t: torch.nn.functional.nll_loss(x, t, weights)  # noqa: E731
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        got = func.vmap(f, in_dims=dims)(*[mg.tensor(a) for a in arrays])
+    want = torch.func.vmap(torch_f, in_dims=dims)(*[torch.from_numpy(a) for a in arrays])
+    np.testing.assert_allclose(got.data, want.numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_per_example_gradients_through_conv_pool_and_losses():
+    rng = np.random.default_rng(1)
+    w, b = mg.tensor(rng.standard_normal((3, 2, 3, 3))), mg.tensor(rng.standard_normal(3))
+    xs, ts = mg.tensor(rng.standard_normal((4, 1, 2, 6, 6))), mg.tensor(rng.integers(0, 3, (4, 1)))
+
+    def loss(w, b, x, t):
+        h = F.max_pool2d(F.conv2d(x, w, b, padding=1).relu(), 2)
+        return F.cross_entropy(mg.einsum("nchw->nc", h), t, CLASS_WEIGHTS, label_smoothing=0.1)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        gw, gb = func.vmap(func.grad(loss, argnums=(0, 1)), in_dims=(None, None, 0, 0))(w, b, xs, ts)
+    for i in range(4):
+        want_w, want_b = func.grad(loss, argnums=(0, 1))(w, b, xs[i], ts[i])
+        np.testing.assert_allclose(gw.data[i], want_w.data, rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(gb.data[i], want_b.data, rtol=1e-10, atol=1e-12)
