@@ -14,14 +14,18 @@ import inspect
 
 from .. import creation, ops
 from ..nn.functional import (
+    _attention,
     _conv,
     _conv1d,
     _conv_transpose,
     _dropout,
     _embedding,
+    _group_norm,
+    _interpolate,
     _linear,
     _loss,
     _normalization,
+    _one_hot,
     _pooling,
 )
 from ..ops import (
@@ -648,10 +652,14 @@ def _with(fn, args, kwargs, **changes) -> tuple:
 def _folded(fn, level, args, kwargs, v):
     """A batched input, the rest not: the batch folds into the op's N (or is N, for unbatched entries)."""
     spatial, ranks = _WINDOWED[fn]
-    rank = v.dim() - 1
-    if rank == spatial + 1:
+    if v.dim() - 1 == spatial + 1:
         args, kwargs = _with(fn, args, kwargs, **{_first_name(fn): v})
         return wrap(run(fn, *args, **kwargs), level)
+    return _into_n(fn, level, args, kwargs, v)
+
+
+def _into_n(fn, level, args, kwargs, v):
+    """The op on ``[B * N, ...]``, its result split back into ``[B, N, ...]``."""
     sizes = tuple(v.shape)
     args, kwargs = _with(fn, args, kwargs, **{_first_name(fn): v.reshape((sizes[0] * sizes[1],) + sizes[2:])})
     out = run(fn, *args, **kwargs)
@@ -696,6 +704,44 @@ def conv_rule(fn, level, args, kwargs):
     out = run(fn, *args, **kwargs)  # [N, B * O, *S']
     out = out.reshape((sizes[1], size, out.shape[1] // size) + tuple(out.shape[2:])).movedim(1, 0)
     return wrap(out.squeeze(1) if rank == spatial + 1 else out, level)
+
+
+def batch_of_samples_rule(fn, level, args, kwargs):
+    """``group_norm``, ``interpolate``: each of the N samples of ``[N, C, ...]`` on its own, so a batched
+    input folds into N (the other arguments unbatched)."""
+    x = _get(fn, args, kwargs, _first_name(fn))
+    v = value_at(x, level)
+    others = [a for a in list(args) + list(kwargs.values()) if a is not x]
+    if v is None or v.dim() < 3 or _batched_among(others, level):
+        return loop(fn, level, args, kwargs)
+    return _into_n(fn, level, args, kwargs, v)
+
+
+def one_hot_rule(fn, level, args, kwargs):
+    """``one_hot`` with ``num_classes`` given acts on each index alone (inferred, it depends on each entry's max)."""
+    if _get(fn, args, kwargs, "num_classes") == -1:
+        return loop(fn, level, args, kwargs)
+    return trailing(fn, level, args, kwargs)
+
+
+def attention_rule(fn, level, args, kwargs):
+    """``scaled_dot_product_attention`` batches over every dim before the last two: query, key, value and
+    the mask repeated over the batch where unbatched, padded to one rank. Dropout follows ``randomness``
+    (one mask per entry with "different"; "same" loops)."""
+    names = ("query", "key", "value", "attn_mask")
+    tensors = {n: _get(fn, args, kwargs, n) for n in names}
+    present = {n: t for n, t in tensors.items() if isinstance(t, Tensor)}
+    size = next(value_at(t, level) for t in present.values() if value_at(t, level) is not None).shape[0]
+    if _get(fn, args, kwargs, "dropout_p"):
+        mode = levels.find(level).randomness
+        if mode == "error":
+            raise RuntimeError(RANDOMNESS_ERROR)
+        if mode == "same":
+            return loop(fn, level, args, kwargs)
+    rank = max(_rank(t, level) for t in present.values())
+    changes = {n: _padded(_expanded(t, level, size), rank) for n, t in present.items()}
+    args, kwargs = _with(fn, args, kwargs, **changes)
+    return wrap(run(fn, *args, **kwargs), level)
 
 
 # ---------------------------------------------------------------- losses
@@ -850,6 +896,9 @@ def _table() -> dict:
     add(diag_rule, matrix.diag)
     add(trace_rule, matrix.trace)
     add(conv_rule, _conv.conv2d, _conv1d.conv1d, _conv_transpose.conv_transpose2d, _conv_transpose.conv_transpose1d)
+    add(batch_of_samples_rule, _group_norm.group_norm, _interpolate.interpolate)
+    add(one_hot_rule, _one_hot.one_hot)
+    add(attention_rule, _attention.scaled_dot_product_attention)
     add(windowed_rule, _conv.max_pool2d, _pooling.avg_pool2d, _conv1d.max_pool1d, _conv1d.avg_pool1d)
     add(composite, _loss.mse_loss, _loss.l1_loss)
     add(random_op, _dropout.dropout)

@@ -404,6 +404,36 @@ def test_batched_index_tensors(data):
     _check(lambda x, i: x.gather(0, i), [(3, 4), (2, 4)], data, kinds=["float", "int"])
 
 
+LAYERS = {
+    "group_norm": (lambda x: F.group_norm(x, 2, mg.tensor([1.0, 2.0, 0.5, -1.0]), mg.tensor([0.0, 1.0, 2.0, 3.0])),
+                   [(2, 4, 3)], ["float"]),
+    "interpolate": (lambda x: F.interpolate(x, scale_factor=2, mode="bilinear"), [(1, 2, 3, 3)], ["float"]),
+    "interpolate_nearest": (lambda x: F.interpolate(x, size=5), [(2, 2, 3)], ["float"]),
+    "one_hot": (lambda i: F.one_hot(i, 4), [(2, 3)], ["int"]),
+    "attention": (F.scaled_dot_product_attention, [(2, 3, 4), (2, 5, 4), (2, 5, 3)], ["float"] * 3),
+    "attention_causal": (lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=0.3),
+                         [(3, 4), (3, 4), (3, 2)], ["float"] * 3),
+    "attention_mask": (lambda q, k, v, m: F.scaled_dot_product_attention(q, k, v, attn_mask=m),
+                       [(2, 3, 4), (3, 4), (3, 2), (3, 3)], ["float"] * 4),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(LAYERS))
+@settings(max_examples=8, deadline=None)
+@given(data=st.data())
+def test_layers_on_samples(name, data):
+    f, shapes, kinds = LAYERS[name]
+    _check(f, shapes, data, kinds=kinds)
+
+
+def test_attention_dropout_follows_randomness():
+    q = mg.ones(4, 3, 2)
+    with pytest.raises(RuntimeError, match=r"^vmap: called random operation while in randomness error mode"):
+        func.vmap(lambda q: F.scaled_dot_product_attention(q, q, q, dropout_p=0.5))(q)
+    out = func.vmap(lambda q: F.scaled_dot_product_attention(q, q, q, dropout_p=0.5), randomness="different")(q)
+    assert out.shape == (4, 3, 2)
+
+
 # ---------------------------------------------------------------- random factories
 RANDOM_FACTORIES = {
     "rand": lambda: mg.rand(2, 3),
@@ -467,13 +497,18 @@ def _torch_case(name):
         "trace": (lambda x: x.trace(), lambda x: x.trace(), [(3, 3, 4)], (0,)),
         "index_select": (lambda x, i: x.index_select(0, i), lambda x, i: x.index_select(0, i),
                          [(4, 3), (3, 2)], (None, 0)),
+        "group_norm": (lambda x: F.group_norm(x, 2), lambda x: tF.group_norm(x, 2), [(3, 2, 4, 5)], (0,)),
+        "interpolate": (lambda x: F.interpolate(x, size=4, mode="linear"),
+                        lambda x: tF.interpolate(x, size=4, mode="linear"), [(3, 2, 2, 3)], (0,)),
+        "attention": (F.scaled_dot_product_attention, tF.scaled_dot_product_attention,
+                      [(3, 2, 4), (5, 4), (3, 5, 2)], (0, None, 0)),
     }[name], torch  # fmt: skip
 
 
 @pytest.mark.parametrize(
     "name",
     ["einsum", "conv2d_batched_weight", "conv1d", "max_pool2d", "avg_pool1d", "nll_loss", "bce", "diag", "trace",
-     "index_select"],
+     "index_select", "group_norm", "interpolate", "attention"],
 )  # fmt: skip
 def test_rules_match_torch_func_vmap(name):
     (f, torch_f, shapes, dims), torch = _torch_case(name)
