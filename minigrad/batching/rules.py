@@ -638,8 +638,14 @@ _WINDOWED = {
 }
 
 
+_first_names: dict = {}
+
+
 def _first_name(fn) -> str:
-    return next(iter(inspect.signature(fn).parameters))
+    """The name of ``fn``'s first argument (``x`` or ``input``)."""
+    if fn not in _first_names:
+        _first_names[fn] = next(iter(inspect.signature(fn).parameters))
+    return _first_names[fn]
 
 
 def _with(fn, args, kwargs, **changes) -> tuple:
