@@ -452,15 +452,46 @@ def _is_index_array(k) -> bool:
 
 
 def getitem_rule(fn, level, args, kwargs):
-    """``x[key]``: the key gets a leading ``:``; batched index tensors (and split advanced indices) loop."""
+    """``x[key]``: the key gets a leading ``:``; batched index tensors get the batch's own index
+    (:func:`_batched_key`); split advanced indices loop."""
     x, key = args
     v = value_at(x, level)
     key = key if isinstance(key, tuple) else (key,)
     advanced = [i for i, k in enumerate(key) if _is_index_array(k)]
     split = advanced and advanced[-1] - advanced[0] + 1 != len(advanced)
-    if v is None or split or _batched_among(key, level):
+    if split:
+        return loop(fn, level, args, kwargs)
+    if _batched_among(key, level):
+        return _batched_key(fn, level, args, kwargs, key)
+    if v is None:
         return loop(fn, level, args, kwargs)
     return wrap(run(fn, v, (slice(None),) + key), level)
+
+
+def _batched_key(fn, level, args, kwargs, key: tuple):
+    """``x[key]`` with batched integer index tensors among slices: ``arange(B)`` joins the advanced
+    indices in front (each entry reads its own rows), the batched indices padded to one rank. NumPy
+    then puts the index dims first, so slices before the indices move back in front of them."""
+    x = args[0]
+    simple = all(isinstance(k, slice) or k is Ellipsis or _is_index_array(k) for k in key)
+    masks = any(isinstance(k, Tensor) and k.dtype.kind == "b" for k in key)
+    if not simple or masks or sum(k is Ellipsis for k in key) > 1:
+        return loop(fn, level, args, kwargs)
+    rank = _rank(x, level)
+    if Ellipsis in key:
+        at = key.index(Ellipsis)
+        key = key[:at] + (slice(None),) * (rank - len(key) + 1) + key[at + 1 :]
+    size = next(value_at(k, level) for k in key if value_at(k, level) is not None).shape[0]
+    index_rank = max(_rank(k, level) if isinstance(k, Tensor) else Tensor(k).dim() for k in key
+                     if _is_index_array(k))  # fmt: skip
+    items = tuple(_padded(value_at(k, level), index_rank) if value_at(k, level) is not None else k for k in key)
+    rows = creation.arange(size, device=x.device).reshape((size,) + (1,) * index_rank)
+    out = run(fn, _expanded(x, level, size), (rows,) + items)
+    before = next(i for i, k in enumerate(key) if _is_index_array(k))
+    if before:  # [B, *index dims, *before, ...] -> [B, *before, *index dims, ...]
+        order = (0, *range(1 + index_rank, 1 + index_rank + before), *range(1, 1 + index_rank))
+        out = out.permute(order + tuple(range(len(order), out.dim())))
+    return wrap(out, level)
 
 
 def setitem_rule(fn, level, args, kwargs):
@@ -779,8 +810,7 @@ def class_loss_rule(fn, level, args, kwargs):
     if weight is None:
         counted = kept.sum(1).to(losses.dtype)
     else:
-        w = weight if isinstance(weight, Tensor) else creation.tensor(weight, device=losses.device)
-        counted = (w.to(losses.dtype).detach()[kept.long() * vt.reshape(size, -1)] * kept).sum(1)
+        counted = (weight.to(losses.dtype).detach()[kept.long() * vt.reshape(size, -1)] * kept).sum(1)
     return wrap(losses.sum(1) / counted, level)
 
 

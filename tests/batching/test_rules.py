@@ -233,6 +233,9 @@ INDEXING = {
     "gather": (lambda x, i: x.gather(1, i), [(3, 4), (3, 2)]),
     "take_along_dim": (lambda x, i: mg.take_along_dim(x, i, dim=0), [(3, 4), (2, 4)]),
     "index_select": (lambda x: x.index_select(1, mg.tensor([1, 1, 0])), [(3, 4)]),
+    "batched_index": (lambda x, i: x[i], [(3, 4), (2, 2)]),
+    "batched_index_after_a_slice": (lambda x, i: x[:, i, 1:], [(3, 3, 4), (2,)]),
+    "batched_indices_with_a_list": (lambda x, i: x[..., [0, 2], i[0]], [(2, 3, 4), (2, 2)]),
     "masked_fill": (lambda x: x.masked_fill(x > 0, 0.0), [(3, 4)]),
 }
 
@@ -402,6 +405,7 @@ def test_batched_index_tensors(data):
     _check(lambda x, i: x.index_select(1, i), [(3, 4), (2,)], data, kinds=["float", "int"])
     _check(lambda x, i: x.index_select(-1, i[0]), [(2, 4), (2,)], data, kinds=["float", "int"])
     _check(lambda x, i: x.gather(0, i), [(3, 4), (2, 4)], data, kinds=["float", "int"])
+    _check(lambda i, x: x[i] + x[:, i].sum(), [(2,), (4, 3)], data, kinds=["int", "float"])  # x may be plain
 
 
 LAYERS = {
