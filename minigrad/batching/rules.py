@@ -280,34 +280,29 @@ def inplace_elementwise(fn, level, args, kwargs):
 
 
 def random_op(fn, level, args, kwargs):
-    """Random ops (dropout) follow vmap's ``randomness``: refuse, one draw per entry, or one for all."""
-    v = value_at(args[0], level)
-    training = _get(fn, args, kwargs, "training")
-    p = _get(fn, args, kwargs, "p")
-    if v is None or _batched_among(list(args[1:]) + list(kwargs.values()), level):
+    """``dropout``: its mask is a random tensor of one entry's shape, drawn as :func:`random_factory` draws."""
+    x, p, training = args[0], _get(fn, args, kwargs, "p"), _get(fn, args, kwargs, "training")
+    if value_at(x, level) is None or _batched_among(list(args[1:]) + list(kwargs.values()), level):
         return loop(fn, level, args, kwargs)
-    if not training or p == 0.0:
-        return args[0]
-    mode = levels.find(level).randomness
-    if mode == "error":
-        raise RuntimeError(RANDOMNESS_ERROR)
-    if mode == "different":
-        return wrap(run(fn, v, *args[1:], **kwargs), level)
-    from ..creation import ones
-
-    mask = run(fn, ones(args[0].shape, dtype=args[0].dtype, device=args[0].device), *args[1:], **kwargs)
-    return args[0] * mask
+    if not training or p == 0.0 or not 0.0 <= p <= 1.0:
+        return fn(*args, **kwargs)  # the identity, or dropout's own error
+    if p == 1.0:
+        return x * 0.0
+    uniform = random_factory(creation.rand.__wrapped__, (tuple(x.shape),), {"dtype": x.dtype, "device": x.device})
+    return x * ((uniform >= p).to(x.dtype) * (1.0 / (1.0 - p)))
 
 
 def random_like(fn, level, args, kwargs):
-    """``rand_like``/``randn_like``/``randint_like`` follow vmap's ``randomness``: refuse, one draw per
-    entry (of the whole batch's shape), or one draw for all (one entry's shape)."""
-    mode = levels.find(level).randomness
-    if mode == "error":
-        raise RuntimeError(RANDOMNESS_ERROR)
-    if mode == "same":
-        return fn(*args, **kwargs)
-    return wrap(run(fn, value_at(args[0], level), *args[1:], **kwargs), level)
+    """``rand_like``/``randn_like``/``randint_like``: a factory call with one entry's shape (:func:`random_factory`)."""
+    t = args[0]
+    dtype, device = _get(fn, args, kwargs, "dtype") or t.dtype, _get(fn, args, kwargs, "device") or t.device
+    if fn is creation.randint_like.__wrapped__:
+        low, high = _get(fn, args, kwargs, "low"), _get(fn, args, kwargs, "high")
+        factory_args = (low, high, tuple(t.shape))
+        return random_factory(creation.randint.__wrapped__, factory_args, {"dtype": dtype, "device": device})
+    factory = creation.rand if fn is creation.rand_like.__wrapped__ else creation.randn
+    options = {"dtype": dtype, "device": device, "requires_grad": _get(fn, args, kwargs, "requires_grad")}
+    return random_factory(factory.__wrapped__, (tuple(t.shape),), options)
 
 
 # ---------------------------------------------------------------- shape ops

@@ -461,18 +461,28 @@ def test_random_factories_follow_randomness(name):
     assert alone.shape == (4, 2, 3) and not np.array_equal(alone.data[0], alone.data[3])
 
 
-def test_random_factories_in_nested_vmap_follow_each_level():
-    x = mg.zeros(2, 3)
+NESTED_DRAWS = {
+    "rand": lambda e: mg.rand(()) + e,
+    "rand_like": mg.rand_like,
+    "randn_like": lambda e: mg.randn_like(e),
+    "dropout": lambda e: F.dropout(mg.ones(64) + e, 0.5),  # 64 draws: two entries' masks never agree by chance
+}
+
+
+@pytest.mark.parametrize("name", sorted(NESTED_DRAWS))
+def test_random_ops_in_nested_vmap_follow_each_level(name):
+    x, draw = mg.zeros(2, 3), NESTED_DRAWS[name]
 
     def nested(outer: str, inner: str):
-        return func.vmap(func.vmap(lambda e: mg.rand(()) + e, randomness=inner), randomness=outer)(x).data
+        out = func.vmap(func.vmap(draw, randomness=inner), randomness=outer)(x).data
+        return out.reshape(2, 3, -1)
 
     both = nested("different", "different")
-    assert len(np.unique(both)) == 6
+    assert len(np.unique(both.reshape(6, -1), axis=0)) == 6
     per_row = nested("different", "same")
-    assert (per_row == per_row[:, :1]).all() and per_row[0, 0] != per_row[1, 0]
+    assert (per_row == per_row[:, :1]).all() and not np.array_equal(per_row[0, 0], per_row[1, 0])
     per_column = nested("same", "different")
-    assert (per_column == per_column[:1]).all() and len(np.unique(per_column)) == 3
+    assert (per_column == per_column[:1]).all() and len(np.unique(per_column[0], axis=0)) == 3
     for outer, inner in (("error", "different"), ("different", "error")):
         with pytest.raises(RuntimeError, match=r"^vmap: called random operation while in randomness error mode"):
             nested(outer, inner)
