@@ -778,25 +778,27 @@ def attention_rule(fn, level, args, kwargs):
 
 # ---------------------------------------------------------------- losses
 def class_loss_rule(fn, level, args, kwargs):
-    """``cross_entropy`` and ``nll_loss`` on ``[C]`` or ``[N, C]`` entries: the batch's rows flattened into
-    one call without reduction, then each entry reduced as the call asked: the mean divides by the summed
+    """``cross_entropy`` and ``nll_loss`` (``[C]``, ``[N, C]`` or ``[N, C, d1, ...]`` entries): the batch's
+    rows (class dim last) flattened into one call without reduction, then each entry reduced as the call asked: the mean divides by the summed
     class weights of the rows that are not ignored (by the row count for probability targets)."""
     input, target = _get(fn, args, kwargs, "input"), _get(fn, args, kwargs, "target")  # noqa: A001
     weight, ignore_index = _get(fn, args, kwargs, "weight"), _get(fn, args, kwargs, "ignore_index")
     reduction = _get(fn, args, kwargs, "reduction")
     rank = _rank(input, level)
-    if not isinstance(target, Tensor) or rank not in (1, 2) or value_at(weight, level) is not None:
+    if not isinstance(target, Tensor) or rank == 0 or value_at(weight, level) is not None:
         return loop(fn, level, args, kwargs)
     vi = value_at(input, level)
     size = (vi if vi is not None else value_at(target, level)).shape[0]
     vi, vt = _expanded(input, level, size), _expanded(target, level, size)
-    classes = vi.shape[-1]
+    class_dim = 1 if rank == 1 else 2
+    classes = vi.shape[class_dim]
     probabilities = vt.dtype.kind == "f"
-    rows = vt.reshape(-1, classes) if probabilities else vt.reshape(-1)
-    args, kwargs = _with(fn, args, kwargs, input=vi.reshape(-1, classes), target=rows, reduction="none")
+    rows = vt.movedim(class_dim, -1).reshape(-1, classes) if probabilities else vt.reshape(-1)
+    inputs = vi.movedim(class_dim, -1).reshape(-1, classes)
+    args, kwargs = _with(fn, args, kwargs, input=inputs, target=rows, reduction="none")
     losses = run(fn, *args, **kwargs).reshape(size, -1)
     if reduction == "none":
-        return wrap(losses.reshape(tuple(vt.shape[:-1]) if probabilities else tuple(vt.shape)), level)
+        return wrap(losses.reshape(tuple(vi.shape[:class_dim]) + tuple(vi.shape[class_dim + 1 :])), level)
     if reduction == "sum":
         return wrap(losses.sum(1), level)
     if probabilities:

@@ -356,18 +356,18 @@ CLASS_WEIGHTS = mg.tensor([0.5, 2.0, 1.0])
 
 
 @pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
-@pytest.mark.parametrize("shape", [(3,), (4, 3)], ids=["one_row", "rows"])
+@pytest.mark.parametrize("shape", [(3,), (4, 3), (2, 3, 2, 2)], ids=["one_row", "rows", "spatial"])
 @settings(max_examples=8, deadline=None)
 @given(data=st.data())
 def test_class_losses_with_weights_and_smoothing(reduction, shape, data):
-    targets = [shape, shape[:-1]]
+    targets = [shape, shape[:1] + shape[2:] if len(shape) > 1 else ()]
     kinds = ["float", "int"]
     _check(lambda x, t: F.nll_loss(x, t, CLASS_WEIGHTS, ignore_index=1, reduction=reduction), targets, data, kinds)
     _check(
         lambda x, t: F.cross_entropy(x, t, CLASS_WEIGHTS, reduction=reduction, label_smoothing=0.2), targets, data,
         kinds,
     )  # fmt: skip
-    _check(lambda x, p: F.cross_entropy(x, p.softmax(-1), reduction=reduction), [shape, shape], data)
+    _check(lambda x, p: F.cross_entropy(x, p.softmax(min(p.dim() - 1, 1)), reduction=reduction), [shape, shape], data)
 
 
 @pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
