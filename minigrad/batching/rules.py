@@ -41,6 +41,7 @@ from ..ops import (
     matrix,
     reduction,
     scan,
+    scattering,
     shape,
     trig,
 )
@@ -543,6 +544,44 @@ def index_select_rule(fn, level, args, kwargs):
     return wrap(run(indexing.gather, va, d, spread.expand(tuple(shape))), level)
 
 
+def scatter_rule(fn, level, args, kwargs):
+    """``scatter``/``scatter_add``: every tensor repeated over the batch where unbatched, ``dim`` past it."""
+    names = ("input", "index", "src")
+    tensors = {n: _get(fn, args, kwargs, n) for n in names}
+    rank = _rank(tensors["input"], level)
+    if rank == 0:
+        return loop(fn, level, args, kwargs)
+    size = next(value_at(t, level) for t in tensors.values() if value_at(t, level) is not None).shape[0]
+    changes = {n: _expanded(t, level, size) for n, t in tensors.items() if isinstance(t, Tensor)}
+    changes["dim"] = _physical(_get(fn, args, kwargs, "dim"), rank)
+    args, kwargs = _with(fn, args, kwargs, **changes)
+    return wrap(run(fn, *args, **kwargs), level)
+
+
+def take_rule(fn, level, args, kwargs):
+    """``take``: each entry flattened to one row, the indices (negatives counted from its end) gathered."""
+    x, index = _get(fn, args, kwargs, "input"), _get(fn, args, kwargs, "index")
+    size = next(value_at(t, level) for t in (x, index) if value_at(t, level) is not None).shape[0]
+    rows, picks = _expanded(x, level, size).reshape(size, -1), _expanded(index, level, size)
+    flat = picks.reshape(size, -1)
+    flat = flat + (flat < 0).long() * rows.shape[1]
+    return wrap(run(indexing.gather, rows, 1, flat).reshape(tuple(picks.shape)), level)
+
+
+def repeat_interleave_rule(fn, level, args, kwargs):
+    """``repeat_interleave`` with one count for all or unbatched counts: ``dim`` past the batch dim, the
+    flattened entry for ``dim=None`` (batched counts change each entry's length: they loop)."""
+    x, repeats, dim = args[0], _get(fn, args, kwargs, "repeats"), _get(fn, args, kwargs, "dim")
+    v = value_at(x, level)
+    if v is None or value_at(repeats, level) is not None or _get(fn, args, kwargs, "output_size") is not None:
+        return loop(fn, level, args, kwargs)
+    if dim is None:
+        v, dim = v.reshape(v.shape[0], -1), 1
+    else:
+        dim = _physical(dim, v.dim() - 1)
+    return wrap(run(fn, v, repeats, dim), level)
+
+
 # ---------------------------------------------------------------- linear algebra
 def matmul_rule(fn, level, args, kwargs):
     """``matmul`` (and ``mm``, ``bmm``, ``mv``, ``dot``): vectors become matrices, the batch dims of both
@@ -919,6 +958,9 @@ def _table() -> dict:
     add(gather_rule, indexing.gather)
     add(take_along_dim_rule, indexing.take_along_dim)
     add(index_select_rule, indexing.index_select)
+    add(scatter_rule, scattering.scatter, scattering.scatter_add)
+    add(take_rule, scattering.take)
+    add(repeat_interleave_rule, scan.repeat_interleave)
     add(matmul_rule, linalg.matmul, linalg.mm, linalg.bmm, linalg.mv, linalg.dot)
     add(rmatmul_rule, methods["__rmatmul__"])
     add(outer_rule, linalg.outer)

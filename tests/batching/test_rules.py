@@ -406,6 +406,10 @@ def test_batched_index_tensors(data):
     _check(lambda x, i: x.index_select(-1, i[0]), [(2, 4), (2,)], data, kinds=["float", "int"])
     _check(lambda x, i: x.gather(0, i), [(3, 4), (2, 4)], data, kinds=["float", "int"])
     _check(lambda i, x: x[i] + x[:, i].sum(), [(2,), (4, 3)], data, kinds=["int", "float"])  # x may be plain
+    _check(lambda x, i, s: x.scatter(1, i, s), [(3, 4), (3, 2), (3, 2)], data, kinds=["float", "int", "float"])
+    _check(lambda x, i, s: mg.scatter_add(x, 0, i, s), [(3, 4), (2, 4), (2, 4)], data, kinds=["float", "int", "float"])
+    _check(lambda x, i: mg.take(x, i - 1), [(3, 4), (2, 2)], data, kinds=["float", "int"])
+    _check(lambda x: x.repeat_interleave(2) + x.repeat_interleave(mg.tensor([1, 2]), dim=0).sum(), [(2, 3)], data)
 
 
 LAYERS = {
