@@ -87,6 +87,15 @@ class DebuggerScreen(Screen):
             super().__init__()
             self.status = status
 
+    class LayoutDone(Message):
+        """A layout worker finished. Sent to the screen, never to the app: a screen that is closing
+        drops it, so a layout finishing as the debugger quits cannot draw into removed widgets."""
+
+        def __init__(self, key, laid_out: tuple) -> None:
+            super().__init__()
+            self.key = key
+            self.laid_out = laid_out
+
     BINDINGS = [
         Binding(
             key,
@@ -273,9 +282,10 @@ class DebuggerScreen(Screen):
         parents = {nid: tuple(p for p in info.parents if p in nodes) for nid, info in nodes.items()}
         used = {p for ps in parents.values() for p in ps}
         roots = list(reversed([nid for nid in nodes if nid not in used]))
-        self.app.call_from_thread(self._layout_done, key, (raster, labels, ops, parents, roots))
+        self.post_message(self.LayoutDone(key, (raster, labels, ops, parents, roots)))
 
-    def _layout_done(self, key, laid_out: tuple) -> None:
+    def on_debugger_screen_layout_done(self, message: LayoutDone) -> None:
+        key, laid_out = message.key, message.laid_out
         self._layout_busy = False
         if len(self._layouts) >= LAYOUTS_KEPT:
             self._layouts.pop(next(iter(self._layouts)))
