@@ -127,6 +127,7 @@ class DebuggerScreen(Screen):
         self._names: dict = {}
         self.shown_status = None
         self._posted_status = None
+        self._told_error = None  # the title of the error last notified
         self._view = None  # the StepView last rendered
 
     # ------------------------------------------------------------ layout
@@ -177,12 +178,13 @@ class DebuggerScreen(Screen):
         grew = self._take_events()
         self.query_one("#output", ScriptOutput).sync(session.source.output)
         was_running = session.running
-        moved = session.sync()
-        status = session.source.status
+        status = session.source.status  # read once: the cursor moves to where this status says
+        moved = session.sync(status)
         if status is not self._posted_status:
+            # the message's handler renders the step, with the state word and the error panel
             self._posted_status = status
             self.post_message(self.RunStatusChanged(status))
-        if moved or was_running != session.running or (grew and not session.running):
+        elif moved or was_running != session.running or (grew and not session.running):
             self.render_step()
         elif grew:  # the script runs on: the step shown is unchanged, only the count of steps grows
             self._show_progress()
@@ -229,7 +231,9 @@ class DebuggerScreen(Screen):
         if status.error is not None:
             self.query_one("#errors", ErrorPanel).show(*status.error)
             self.query_one("#bottom", TabbedContent).active = "tab-errors"
-            self.notify(status.error[0], title="the script raised", severity="error", timeout=8)
+            if status.error[0] != self._told_error:  # the stop at an error already said it
+                self._told_error = status.error[0]
+                self.notify(status.error[0], title="the script raised", severity="error", timeout=8)
         elif status.state == "finished" and not any(e.kind == "pass_started" for e in self.session.events):
             self.notify("The script ended without calling backward().", title="no backward pass", timeout=8)
         self.refresh_bindings()
@@ -361,10 +365,9 @@ class DebuggerScreen(Screen):
         event = session.events[session.cursor]
         if event.kind != "error":
             return None
-        raised_at, trace = session.source.error_traces.get(event.seq, (None, None))
-        if raised_at is None:
+        if event.raised_at is None:
             return f"{event.error_type} in the pass"
-        return f"{event.error_type} in the pass at {raised_at}\n{trace}"
+        return f"{event.error_type} in the pass at {event.raised_at}\n{event.traceback}"
 
     def _log_line(self, e) -> str:
         return f"{e.seq:>6} {'  ' * max(e.depth - 1, 0)}{headline(e, self.session.trace)}"

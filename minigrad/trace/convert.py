@@ -28,6 +28,7 @@ from ..tensor import Tensor
 from . import events as E
 from .budget import SNAPSHOT_BYTES, snapshot_bytes
 from .snapshot import DEFAULT_MAX_VALUES, snapshot, type_name
+from .tracebacks import live_frames, user_traceback
 
 __all__ = ["Converter", "claim_thread", "release_thread"]
 
@@ -513,11 +514,16 @@ class Converter:
         self._pass_ended(f["depth"])
         node = f["node"]
         exc = f["error"]
+        error_type, message = type(exc).__name__, str(exc)
+        # the engine reports from its handler (or just before raising): the user's frames are on this stack
+        raised_at, folded = user_traceback(live_frames(), f"{error_type}: {message}", short=True)
         self._deliver(
             E.ErrorEvent,
             f["pass_id"],
             f["depth"],
             node=None if node is None else self._ref(node),
-            error_type=type(exc).__name__,
-            message=str(exc),
+            error_type=error_type,
+            message=message,
+            raised_at=raised_at,
+            traceback=folded if raised_at is not None else "",
         )

@@ -12,16 +12,18 @@ import os
 import sys
 import traceback
 
-import minigrad
-
-_INTERNAL_DIRS = tuple(os.path.dirname(os.path.abspath(p)) + os.sep for p in (minigrad.__file__, __file__, os.__file__))
-_EXAMPLES_DIR = os.path.join(_INTERNAL_DIRS[0], "examples") + os.sep  # the built-in example is a learner's script
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+# the debugger ships beside minigrad: named by its path, as the core never imports the viewers
+_DEBUGGER_DIR = os.path.join(os.path.dirname(_PACKAGE_DIR.rstrip(os.sep)), "tui") + os.sep
+_INTERNAL_DIRS = (_PACKAGE_DIR, _DEBUGGER_DIR, os.path.dirname(os.path.abspath(os.__file__)) + os.sep)
+# the built-in examples and the lessons a wheel carries are a learner's scripts
+_LEARNER_DIRS = tuple(os.path.join(_PACKAGE_DIR, d) + os.sep for d in ("examples", os.path.join("course", "_lessons")))
 
 
 def _internal(filename: str) -> bool:
     """A frame of minigrad, of the debugger or of Python's own library (runpy, threading)."""
     path = os.path.abspath(filename)
-    if path.startswith(_EXAMPLES_DIR):
+    if path.startswith(_LEARNER_DIRS):
         return False
     return path.startswith(_INTERNAL_DIRS) or filename.startswith("<frozen ")
 

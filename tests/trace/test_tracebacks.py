@@ -7,7 +7,7 @@ import traceback
 import pytest
 
 import minigrad as mg
-from tui.tracebacks import live_frames, user_traceback
+from minigrad.trace.tracebacks import live_frames, user_traceback
 
 
 def _learner_adds_mismatched_shapes():
