@@ -28,16 +28,38 @@ def _internal(filename: str) -> bool:
     return path.startswith(_INTERNAL_DIRS) or filename.startswith("<frozen ")
 
 
-def live_frames() -> list:
+def stack_ids() -> frozenset:
+    """The ids of the frames on this thread's stack now (for :func:`live_frames`'s ``since``)."""
+    ids, frame = set(), sys._getframe(1)
+    while frame is not None:
+        ids.add(id(frame))
+        frame = frame.f_back
+    return frozenset(ids)
+
+
+def live_frames(since: frozenset = frozenset()) -> list:
     """The frames of the exception being handled in this thread, from the outermost caller to the line
     that raised (while it is still on its way up, the frames above the handler are on the stack); the
-    current stack when none is being handled (an error the engine reports before raising it)."""
+    current stack when none is being handled (an error the engine reports before raising it).
+
+    ``since``: :func:`stack_ids` taken when a recording began: of those frames only the innermost (the
+    one running the recorded block) is kept, not the callers around the recording.
+    """
     exc = sys.exc_info()[1]
     if exc is None or exc.__traceback__ is None:
-        return traceback.extract_stack()[:-1]
+        return _outer_frames(sys._getframe(1), since)
     tb = exc.__traceback__
-    outer = traceback.extract_stack(tb.tb_frame.f_back) if tb.tb_frame.f_back is not None else []
-    return list(outer) + list(traceback.extract_tb(tb))
+    return _outer_frames(tb.tb_frame.f_back, since) + list(traceback.extract_tb(tb))
+
+
+def _outer_frames(frame, since: frozenset) -> list:
+    frames = []
+    while frame is not None:
+        frames.append((frame, frame.f_lineno))
+        if id(frame) in since:
+            break
+        frame = frame.f_back
+    return list(traceback.StackSummary.extract(reversed(frames)))
 
 
 def user_traceback(frames, title: str, short: bool = False) -> tuple:
