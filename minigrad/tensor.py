@@ -518,6 +518,25 @@ def _forward_tangent(t: Tensor, parents: tuple, jvp, op: str) -> None:
     _set_tangent(t, tangent)
 
 
+def blank_tensor(cls: type, device: B.Device) -> Tensor:
+    """A ``cls`` (Tensor or a subclass) with a fresh id, no graph, no name and no value yet.
+
+    Made without a ``node_created`` event or any check: for the machinery's own values
+    (``trace.emit``'s shadows of a learner's nodes, ``vmap``'s batches), never for user tensors.
+    """
+    t = _new(cls)
+    t._grad = None
+    t._rg = False
+    t._parents = ()
+    t._backward = None
+    t._op = None
+    t._id = next(_ids)
+    t._device = device
+    t.name = None
+    t._meta = None
+    return t
+
+
 def make_leaf(data, device: B.Device, requires_grad: bool = False, name: str | None = None) -> Tensor:
     """A leaf tensor around an existing array (no copy, no checks)."""
     t = _new(Tensor)

@@ -8,9 +8,7 @@ batching rules through :func:`minigrad.batching.dispatch.call`, from the op's pu
 
 from __future__ import annotations
 
-from ..tensor import Tensor, _ids
-
-_new = object.__new__
+from ..tensor import Tensor, blank_tensor
 
 ITEM_MESSAGE = (
     "vmap: It looks like you're calling .item() on a Tensor. We don't support vmap over calling .item() on a "
@@ -135,18 +133,9 @@ class BatchedTensor(Tensor):
 
 def wrap(value: Tensor, level_id: int) -> BatchedTensor:
     """``value`` (entries along dim 0) as a batched tensor of level ``level_id``."""
-    t = _new(BatchedTensor)
+    t = blank_tensor(BatchedTensor, value._device)
     t._value = value
     t._level = level_id
-    t._grad = None
-    t._rg = False
-    t._parents = ()
-    t._backward = None
-    t._op = None
-    t._id = next(_ids)
-    t._device = value._device
-    t.name = None
-    t._meta = None
     return t
 
 

@@ -40,7 +40,7 @@ import numpy as np
 
 from .. import _events, _state
 from .. import backend as B
-from ..tensor import Tensor, _ids
+from ..tensor import Tensor, blank_tensor
 from . import convert
 
 __all__ = ["node", "backward_pass", "entered", "rule", "accumulated", "finished", "shadow_of"]
@@ -72,17 +72,8 @@ def _read(obj, data):
 
 def _quiet_tensor(arr: np.ndarray) -> Tensor:
     """A Tensor around ``arr`` made without a node_created event (values shown inside events)."""
-    t = Tensor.__new__(Tensor)
+    t = blank_tensor(Tensor, B.CPU)
     t.data = arr
-    t._grad = None
-    t._rg = False
-    t._parents = ()
-    t._backward = None
-    t._op = None
-    t._id = next(_ids)
-    t._device = B.CPU
-    t.name = None
-    t._meta = None
     return t
 
 
