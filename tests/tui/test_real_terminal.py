@@ -77,7 +77,7 @@ def test_debugger_in_a_real_terminal(tmux):
     # a's complete gradient: 2a + b * (1 - tanh(a*b)^2)
     assert "4.0001" in shown and "-1.9946" in shown and "0.1601" in shown
     send("?")
-    wait_for("minigrad-tui keys")
+    assert "escape closes" in wait_for("minigrad-tui keys")  # how to leave, where the help opens
     send("Escape")
     deadline = time.monotonic() + 10
     while "minigrad-tui keys" in pane() and time.monotonic() < deadline:
