@@ -381,14 +381,16 @@ class DebuggerScreen(Screen):
     def check_action(self, action: str, parameters) -> bool | None:
         """A key that cannot act now is disabled and left out of the footer (False)."""
         session = self.session
+        # a stop not yet shown (its RunStatusChanged on its way) is still a run: no key moves from it unseen
+        busy = session.running or self._posted_status is not self.shown_status
         if action in ("back", "first"):
-            return session.cursor > 0 and not session.running
+            return session.cursor > 0 and not busy
         if action in ("forward", "step", "next", "next_node", "continue", "finish", "return", "run_to", "last"):
-            return not (session.at_last or session.running)
+            return not (session.at_last or busy)
         if action == "pause":
             return session.running
         if action in MOVING_ACTIONS:
-            return not session.running
+            return not busy
         return True
 
     def _moved(self) -> None:

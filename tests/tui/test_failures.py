@@ -122,6 +122,26 @@ async def test_a_stop_at_an_error_shows_it_in_the_errors_panel_with_the_step(mon
     assert not seen_apart
 
 
+async def test_no_key_moves_from_a_stop_before_its_status_is_shown(monkeypatch):
+    """Between the poll that finds the stop at the error and the RunStatusChanged that shows it, the
+    movement keys are disabled: no key can leave a step whose error the screen has not shown."""
+    held = []
+    plain_changed = DebuggerScreen.on_debugger_screen_run_status_changed
+    async with debugger(script("raises_backward.py")) as (app, pilot):
+        screen = app.screen
+        monkeypatch.setattr(DebuggerScreen, "on_debugger_screen_run_status_changed", lambda s, m: held.append(m))
+        await pilot.press("c")
+        await wait_until(pilot, lambda: any(m.status.error for m in held))
+        assert not app.session.running and current_event(app).kind == "error"
+        assert not any(screen.check_action(a, ()) for a in ("step", "next", "continue", "back", "goto"))
+        assert "no errors" in errors_text(app)
+        monkeypatch.setattr(DebuggerScreen, "on_debugger_screen_run_status_changed", plain_changed)
+        for message in held:
+            plain_changed(screen, message)
+        assert screen.check_action("step", ()) and screen.check_action("back", ())
+        assert "RuntimeError: Trying to backward through the graph" in errors_text(app)
+
+
 async def test_script_that_never_calls_backward():
     async with debugger(script("no_backward.py")) as (app, pilot):
         await press(app, pilot, "c")
