@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
+from . import _state
 from . import backend as B
 from .ops._entry import checked
 from .tensor import Tensor, make_leaf
@@ -186,16 +189,33 @@ def full_like(t: Tensor, fill_value, dtype=None, device=None, requires_grad=Fals
 
 
 def rand_like(t: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return rand(t.shape, dtype=dtype or t.dtype, device=device or t.device, requires_grad=requires_grad)
+    return rand.__wrapped__(t.shape, dtype=dtype or t.dtype, device=device or t.device, requires_grad=requires_grad)
 
 
 def randn_like(t: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return randn(t.shape, dtype=dtype or t.dtype, device=device or t.device, requires_grad=requires_grad)
+    return randn.__wrapped__(t.shape, dtype=dtype or t.dtype, device=device or t.device, requires_grad=requires_grad)
 
 
 def randint_like(t: Tensor, low, high=None, dtype=None, device=None) -> Tensor:
-    return randint(low, high, t.shape, dtype=dtype or t.dtype, device=device or t.device)
+    return randint.__wrapped__(low, high, t.shape, dtype=dtype or t.dtype, device=device or t.device)
 
 
-# Inside vmap a random tensor follows vmap's ``randomness`` (minigrad.batching): the ops' entry dispatches it.
+def _vmapped_factory(fn):
+    """``fn``, a factory with no tensor argument, which inside ``vmap`` follows its ``randomness``."""
+    vmap_levels = _state.vmap
+
+    def factory(*args, **kwargs):
+        if vmap_levels.levels:
+            from .batching.rules import random_factory
+
+            return random_factory(fn, args, kwargs)
+        return fn(*args, **kwargs)
+
+    return functools.wraps(fn)(factory)
+
+
+# Inside vmap a random tensor follows vmap's ``randomness`` (minigrad.batching): the ops' entry dispatches one
+# made from a tensor; the others check for a running vmap themselves (the ``*_like`` forms draw through the
+# unchecked functions, so a batching rule's own draw is not checked again).
 rand_like, randn_like, randint_like = (checked(f) for f in (rand_like, randn_like, randint_like))
+rand, randn, randint = (_vmapped_factory(f) for f in (rand, randn, randint))

@@ -13,7 +13,21 @@ from __future__ import annotations
 import inspect
 
 from .. import creation, ops
-from ..nn.functional import _dropout, _embedding, _linear, _loss, _normalization
+from ..nn.functional import (
+    _attention,
+    _conv,
+    _conv1d,
+    _conv_transpose,
+    _dropout,
+    _embedding,
+    _group_norm,
+    _interpolate,
+    _linear,
+    _loss,
+    _normalization,
+    _one_hot,
+    _pooling,
+)
 from ..ops import (
     activation,
     arithmetic,
@@ -27,6 +41,7 @@ from ..ops import (
     matrix,
     reduction,
     scan,
+    scattering,
     shape,
     trig,
 )
@@ -266,34 +281,29 @@ def inplace_elementwise(fn, level, args, kwargs):
 
 
 def random_op(fn, level, args, kwargs):
-    """Random ops (dropout) follow vmap's ``randomness``: refuse, one draw per entry, or one for all."""
-    v = value_at(args[0], level)
-    training = _get(fn, args, kwargs, "training")
-    p = _get(fn, args, kwargs, "p")
-    if v is None or _batched_among(list(args[1:]) + list(kwargs.values()), level):
+    """``dropout``: its mask is a random tensor of one entry's shape, drawn as :func:`random_factory` draws."""
+    x, p, training = args[0], _get(fn, args, kwargs, "p"), _get(fn, args, kwargs, "training")
+    if value_at(x, level) is None or _batched_among(list(args[1:]) + list(kwargs.values()), level):
         return loop(fn, level, args, kwargs)
-    if not training or p == 0.0:
-        return args[0]
-    mode = levels.find(level).randomness
-    if mode == "error":
-        raise RuntimeError(RANDOMNESS_ERROR)
-    if mode == "different":
-        return wrap(run(fn, v, *args[1:], **kwargs), level)
-    from ..creation import ones
-
-    mask = run(fn, ones(args[0].shape, dtype=args[0].dtype, device=args[0].device), *args[1:], **kwargs)
-    return args[0] * mask
+    if not training or p == 0.0 or not 0.0 <= p <= 1.0:
+        return fn(*args, **kwargs)  # the identity, or dropout's own error
+    if p == 1.0:
+        return x * 0.0
+    uniform = random_factory(creation.rand.__wrapped__, (tuple(x.shape),), {"dtype": x.dtype, "device": x.device})
+    return x * ((uniform >= p).to(x.dtype) * (1.0 / (1.0 - p)))
 
 
 def random_like(fn, level, args, kwargs):
-    """``rand_like``/``randn_like``/``randint_like`` follow vmap's ``randomness``: refuse, one draw per
-    entry (of the whole batch's shape), or one draw for all (one entry's shape)."""
-    mode = levels.find(level).randomness
-    if mode == "error":
-        raise RuntimeError(RANDOMNESS_ERROR)
-    if mode == "same":
-        return fn(*args, **kwargs)
-    return wrap(run(fn, value_at(args[0], level), *args[1:], **kwargs), level)
+    """``rand_like``/``randn_like``/``randint_like``: a factory call with one entry's shape (:func:`random_factory`)."""
+    t = args[0]
+    dtype, device = _get(fn, args, kwargs, "dtype") or t.dtype, _get(fn, args, kwargs, "device") or t.device
+    if fn is creation.randint_like.__wrapped__:
+        low, high = _get(fn, args, kwargs, "low"), _get(fn, args, kwargs, "high")
+        factory_args = (low, high, tuple(t.shape))
+        return random_factory(creation.randint.__wrapped__, factory_args, {"dtype": dtype, "device": device})
+    factory = creation.rand if fn is creation.rand_like.__wrapped__ else creation.randn
+    options = {"dtype": dtype, "device": device, "requires_grad": _get(fn, args, kwargs, "requires_grad")}
+    return random_factory(factory.__wrapped__, (tuple(t.shape),), options)
 
 
 # ---------------------------------------------------------------- shape ops
@@ -438,15 +448,46 @@ def _is_index_array(k) -> bool:
 
 
 def getitem_rule(fn, level, args, kwargs):
-    """``x[key]``: the key gets a leading ``:``; batched index tensors (and split advanced indices) loop."""
+    """``x[key]``: the key gets a leading ``:``; batched index tensors get the batch's own index
+    (:func:`_batched_key`); split advanced indices loop."""
     x, key = args
     v = value_at(x, level)
     key = key if isinstance(key, tuple) else (key,)
     advanced = [i for i, k in enumerate(key) if _is_index_array(k)]
     split = advanced and advanced[-1] - advanced[0] + 1 != len(advanced)
-    if v is None or split or _batched_among(key, level):
+    if split:
+        return loop(fn, level, args, kwargs)
+    if _batched_among(key, level):
+        return _batched_key(fn, level, args, kwargs, key)
+    if v is None:
         return loop(fn, level, args, kwargs)
     return wrap(run(fn, v, (slice(None),) + key), level)
+
+
+def _batched_key(fn, level, args, kwargs, key: tuple):
+    """``x[key]`` with batched integer index tensors among slices: ``arange(B)`` joins the advanced
+    indices in front (each entry reads its own rows), the batched indices padded to one rank. NumPy
+    then puts the index dims first, so slices before the indices move back in front of them."""
+    x = args[0]
+    simple = all(isinstance(k, slice) or k is Ellipsis or _is_index_array(k) for k in key)
+    masks = any(isinstance(k, Tensor) and k.dtype.kind == "b" for k in key)
+    if not simple or masks or sum(k is Ellipsis for k in key) > 1:
+        return loop(fn, level, args, kwargs)
+    rank = _rank(x, level)
+    if Ellipsis in key:
+        at = key.index(Ellipsis)
+        key = key[:at] + (slice(None),) * (rank - len(key) + 1) + key[at + 1 :]
+    size = next(value_at(k, level) for k in key if value_at(k, level) is not None).shape[0]
+    index_rank = max(_rank(k, level) if isinstance(k, Tensor) else Tensor(k).dim() for k in key
+                     if _is_index_array(k))  # fmt: skip
+    items = tuple(_padded(value_at(k, level), index_rank) if value_at(k, level) is not None else k for k in key)
+    rows = creation.arange(size, device=x.device).reshape((size,) + (1,) * index_rank)
+    out = run(fn, _expanded(x, level, size), (rows,) + items)
+    before = next(i for i, k in enumerate(key) if _is_index_array(k))
+    if before:  # [B, *index dims, *before, ...] -> [B, *before, *index dims, ...]
+        order = (0, *range(1 + index_rank, 1 + index_rank + before), *range(1, 1 + index_rank))
+        out = out.permute(order + tuple(range(len(order), out.dim())))
+    return wrap(out, level)
 
 
 def setitem_rule(fn, level, args, kwargs):
@@ -485,10 +526,60 @@ def take_along_dim_rule(fn, level, args, kwargs):
 
 
 def index_select_rule(fn, level, args, kwargs):
-    v, index = value_at(args[0], level), _get(fn, args, kwargs, "index")
-    if v is None or value_at(index, level) is not None:
+    """``index_select``: one call for a batched input; a batched index becomes a ``gather`` along ``dim``
+    with the index spread over the other dims."""
+    x, index, dim = args[0], _get(fn, args, kwargs, "index"), _get(fn, args, kwargs, "dim")
+    v, vi = value_at(x, level), value_at(index, level)
+    if vi is None:
+        return wrap(run(fn, v, _physical(dim, v.dim() - 1), index), level)
+    rank = _rank(x, level)
+    if rank == 0:
         return loop(fn, level, args, kwargs)
-    return wrap(fn(v, _physical(_get(fn, args, kwargs, "dim"), v.dim() - 1), index), level)
+    va = _expanded(x, level, vi.shape[0])
+    d = _physical(dim, rank)
+    picks = vi.reshape(vi.shape[0], -1)
+    shape = list(va.shape)
+    shape[d] = picks.shape[1]
+    spread = picks.reshape((picks.shape[0],) + (1,) * (d - 1) + (picks.shape[1],) + (1,) * (rank - d))
+    return wrap(run(indexing.gather, va, d, spread.expand(tuple(shape))), level)
+
+
+def scatter_rule(fn, level, args, kwargs):
+    """``scatter``/``scatter_add``: every tensor repeated over the batch where unbatched, ``dim`` past it."""
+    names = ("input", "index", "src")
+    tensors = {n: _get(fn, args, kwargs, n) for n in names}
+    rank = _rank(tensors["input"], level)
+    if rank == 0:
+        return loop(fn, level, args, kwargs)
+    size = next(value_at(t, level) for t in tensors.values() if value_at(t, level) is not None).shape[0]
+    changes = {n: _expanded(t, level, size) for n, t in tensors.items() if isinstance(t, Tensor)}
+    changes["dim"] = _physical(_get(fn, args, kwargs, "dim"), rank)
+    args, kwargs = _with(fn, args, kwargs, **changes)
+    return wrap(run(fn, *args, **kwargs), level)
+
+
+def take_rule(fn, level, args, kwargs):
+    """``take``: each entry flattened to one row, the indices (negatives counted from its end) gathered."""
+    x, index = _get(fn, args, kwargs, "input"), _get(fn, args, kwargs, "index")
+    size = next(value_at(t, level) for t in (x, index) if value_at(t, level) is not None).shape[0]
+    rows, picks = _expanded(x, level, size).reshape(size, -1), _expanded(index, level, size)
+    flat = picks.reshape(size, -1)
+    flat = flat + (flat < 0).long() * rows.shape[1]
+    return wrap(run(indexing.gather, rows, 1, flat).reshape(tuple(picks.shape)), level)
+
+
+def repeat_interleave_rule(fn, level, args, kwargs):
+    """``repeat_interleave`` with one count for all or unbatched counts: ``dim`` past the batch dim, the
+    flattened entry for ``dim=None`` (batched counts change each entry's length: they loop)."""
+    x, repeats, dim = args[0], _get(fn, args, kwargs, "repeats"), _get(fn, args, kwargs, "dim")
+    v = value_at(x, level)
+    if v is None or value_at(repeats, level) is not None or _get(fn, args, kwargs, "output_size") is not None:
+        return loop(fn, level, args, kwargs)
+    if dim is None:
+        v, dim = v.reshape(v.shape[0], -1), 1
+    else:
+        dim = _physical(dim, v.dim() - 1)
+    return wrap(run(fn, v, repeats, dim), level)
 
 
 # ---------------------------------------------------------------- linear algebra
@@ -542,27 +633,268 @@ def linear_rule(fn, level, args, kwargs):
     return out if bias is None else out + bias
 
 
-def cross_entropy_rule(fn, level, args, kwargs):
-    """``cross_entropy`` with class indices: the batch's rows flattened into one call without reduction,
-    then each entry reduced as the call asked (the mean over the rows that are not ignored)."""
-    input, target = args[0], args[1] if len(args) > 1 else kwargs["target"]  # noqa: A001
-    get = lambda name: _get(fn, args, kwargs, name)  # noqa: E731
+# ---------------------------------------------------------------- einsum, diag, trace
+class _Rank:
+    """Stands in for an operand when parsing an equation: one entry's rank, where ``.data.ndim`` is read."""
+
+    def __init__(self, ndim: int):
+        self.data, self.ndim = self, ndim
+
+
+def einsum_rule(fn, level, args, kwargs):
+    """``einsum``: the batched operands and the output gain one fresh letter in front of their subscripts."""
+    equation, operands = args[0], args[1:]
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    subs, out_sub = linalg._parse_einsum(equation, tuple(_Rank(_rank(t, level)) for t in operands))
+    used = set("".join(subs) + out_sub)
+    letter = next((c for c in linalg._LETTERS if c not in used), None)
+    if letter is None:
+        return loop(fn, level, args, kwargs)
+    values = [value_at(t, level) for t in operands]
+    lhs = ",".join(s if v is None else letter + s for s, v in zip(subs, values))
+    inputs = [t if v is None else v for t, v in zip(operands, values)]
+    return wrap(run(fn, f"{lhs}->{letter}{out_sub}", *inputs), level)
+
+
+def _diagonal_positions(rows: int, cols: int, k: int) -> tuple:
+    start_r, start_c = (0, k) if k >= 0 else (-k, 0)
+    n = max(0, min(rows - start_r, cols - start_c))
+    return list(range(start_r, start_r + n)), list(range(start_c, start_c + n))
+
+
+def diag_rule(fn, level, args, kwargs):
+    """``diag``: a matrix's diagonal is one indexing of the batch; a vector's matrix is ``Rᵀ diag(v) C``,
+    with ``R``/``C`` the one-hot rows and columns of the diagonal's places."""
+    v, k = value_at(args[0], level), _get(fn, args, kwargs, "diagonal")
+    if v is None or not isinstance(k, int) or v.dim() - 1 not in (1, 2):
+        return loop(fn, level, args, kwargs)
+    if v.dim() == 3:
+        rows, cols = _diagonal_positions(v.shape[1], v.shape[2], k)
+        return wrap(v[:, rows, cols], level)
+    n = v.shape[1]
+    size = n + abs(k)
+    rows, cols = _diagonal_positions(size, size, k)
+    eye = creation.eye(size, dtype=v.dtype, device=v.device)
+    r, c = eye[rows], eye[cols]  # [n, size] one-hot
+    return wrap((r.T.unsqueeze(0) * v.unsqueeze(1)) @ c, level)
+
+
+def trace_rule(fn, level, args, kwargs):
+    v = value_at(args[0], level)
+    if v is None or v.dim() != 3:
+        return loop(fn, level, args, kwargs)
+    rows, cols = _diagonal_positions(v.shape[1], v.shape[2], 0)
+    picked = v[:, rows, cols]
+    return wrap(picked.sum(1) if v.dtype.kind == "f" else picked.long().sum(1), level)
+
+
+# ---------------------------------------------------------------- convolutions and pools
+# op -> (spatial dims, the input ranks it takes): the first is the rank with a batch dim N
+_WINDOWED = {
+    _conv.conv2d: (2, (4,)),
+    _conv.max_pool2d: (2, (4,)),
+    _pooling.avg_pool2d: (2, (4, 3)),
+    _conv_transpose.conv_transpose2d: (2, (4, 3)),
+    _conv1d.conv1d: (1, (3, 2)),
+    _conv1d.max_pool1d: (1, (3, 2)),
+    _conv1d.avg_pool1d: (1, (3, 2)),
+    _conv_transpose.conv_transpose1d: (1, (3, 2)),
+}
+
+
+_first_names: dict = {}
+
+
+def _first_name(fn) -> str:
+    """The name of ``fn``'s first argument (``x`` or ``input``)."""
+    if fn not in _first_names:
+        _first_names[fn] = next(iter(inspect.signature(fn).parameters))
+    return _first_names[fn]
+
+
+def _with(fn, args, kwargs, **changes) -> tuple:
+    args, kwargs = list(args), dict(kwargs)
+    for name, value in changes.items():
+        _put(fn, args, kwargs, name, value)
+    return args, kwargs
+
+
+def _folded(fn, level, args, kwargs, v):
+    """A batched input, the rest not: the batch folds into the op's N (or is N, for unbatched entries)."""
+    spatial, ranks = _WINDOWED[fn]
+    if v.dim() - 1 == spatial + 1:
+        args, kwargs = _with(fn, args, kwargs, **{_first_name(fn): v})
+        return wrap(run(fn, *args, **kwargs), level)
+    return _into_n(fn, level, args, kwargs, v)
+
+
+def _into_n(fn, level, args, kwargs, v):
+    """The op on ``[B * N, ...]``, its result split back into ``[B, N, ...]``."""
+    sizes = tuple(v.shape)
+    args, kwargs = _with(fn, args, kwargs, **{_first_name(fn): v.reshape((sizes[0] * sizes[1],) + sizes[2:])})
+    out = run(fn, *args, **kwargs)
+    return wrap(out.reshape(sizes[:2] + tuple(out.shape[1:])), level)
+
+
+def windowed_rule(fn, level, args, kwargs):
+    """Pools, and convolutions whose weight and bias are not batched: one call, the batch folded into N."""
+    x = _get(fn, args, kwargs, _first_name(fn))
+    v = value_at(x, level)
+    others = [a for a in list(args) + list(kwargs.values()) if a is not x]
+    if v is None or v.dim() - 1 not in _WINDOWED[fn][1] or _batched_among(others, level):
+        return loop(fn, level, args, kwargs)
+    return _folded(fn, level, args, kwargs, v)
+
+
+def conv_rule(fn, level, args, kwargs):
+    """Convolutions: a batched input alone folds into N; a batched weight or bias makes one grouped
+    convolution, each entry's channels a group of their own (``groups`` times the batch size)."""
+    x = _get(fn, args, kwargs, _first_name(fn))
+    weight, bias = _get(fn, args, kwargs, "weight"), _get(fn, args, kwargs, "bias")
+    groups = _get(fn, args, kwargs, "groups")
+    vx, vw, vb = value_at(x, level), value_at(weight, level), value_at(bias, level)
+    spatial, ranks = _WINDOWED[fn]
+    rank = _rank(x, level)
+    if rank not in ranks or _rank(weight, level) != spatial + 2 or not isinstance(groups, int):
+        return loop(fn, level, args, kwargs)
+    if vw is None and vb is None:
+        return _folded(fn, level, args, kwargs, vx)
+    size = next(v for v in (vx, vw, vb) if v is not None).shape[0]
+    xs = _expanded(x, level, size)
+    if rank == spatial + 1:
+        xs = xs.unsqueeze(1)
+    sizes = tuple(xs.shape)  # [B, N, C, *S]
+    grouped = xs.movedim(0, 1).reshape((sizes[1], size * sizes[2]) + sizes[3:])
+    ws = _expanded(weight, level, size)
+    ws = ws.reshape((size * ws.shape[1],) + tuple(ws.shape[2:]))
+    bs = None if bias is None else _expanded(bias, level, size).reshape(-1)
+    args, kwargs = _with(
+        fn, args, kwargs, **{_first_name(fn): grouped, "weight": ws, "bias": bs, "groups": size * groups}
+    )
+    out = run(fn, *args, **kwargs)  # [N, B * O, *S']
+    out = out.reshape((sizes[1], size, out.shape[1] // size) + tuple(out.shape[2:])).movedim(1, 0)
+    return wrap(out.squeeze(1) if rank == spatial + 1 else out, level)
+
+
+def batch_of_samples_rule(fn, level, args, kwargs):
+    """``group_norm``, ``interpolate``: each of the N samples of ``[N, C, ...]`` on its own, so a batched
+    input folds into N (the other arguments unbatched)."""
+    x = _get(fn, args, kwargs, _first_name(fn))
+    v = value_at(x, level)
+    others = [a for a in list(args) + list(kwargs.values()) if a is not x]
+    if v is None or v.dim() < 3 or _batched_among(others, level):
+        return loop(fn, level, args, kwargs)
+    return _into_n(fn, level, args, kwargs, v)
+
+
+def one_hot_rule(fn, level, args, kwargs):
+    """``one_hot`` with ``num_classes`` given acts on each index alone (inferred, it depends on each entry's max)."""
+    if _get(fn, args, kwargs, "num_classes") == -1:
+        return loop(fn, level, args, kwargs)
+    return trailing(fn, level, args, kwargs)
+
+
+def attention_rule(fn, level, args, kwargs):
+    """``scaled_dot_product_attention`` batches over every dim before the last two: query, key, value and
+    the mask repeated over the batch where unbatched, padded to one rank. Dropout follows ``randomness``
+    (one mask per entry with "different"; "same" loops)."""
+    names = ("query", "key", "value", "attn_mask")
+    tensors = {n: _get(fn, args, kwargs, n) for n in names}
+    present = {n: t for n, t in tensors.items() if isinstance(t, Tensor)}
+    size = next(value_at(t, level) for t in present.values() if value_at(t, level) is not None).shape[0]
+    if _get(fn, args, kwargs, "dropout_p"):
+        mode = levels.find(level).randomness
+        if mode == "error":
+            raise RuntimeError(RANDOMNESS_ERROR)
+        if mode == "same":
+            return loop(fn, level, args, kwargs)
+    rank = max(_rank(t, level) for t in present.values())
+    changes = {n: _padded(_expanded(t, level, size), rank) for n, t in present.items()}
+    args, kwargs = _with(fn, args, kwargs, **changes)
+    return wrap(run(fn, *args, **kwargs), level)
+
+
+# ---------------------------------------------------------------- losses
+def class_loss_rule(fn, level, args, kwargs):
+    """``cross_entropy`` and ``nll_loss`` (``[C]``, ``[N, C]`` or ``[N, C, d1, ...]`` entries): the batch's
+    rows (class dim last) flattened into one call without reduction, then each entry reduced as the call asked: the mean divides by the summed
+    class weights of the rows that are not ignored (by the row count for probability targets)."""
+    input, target = _get(fn, args, kwargs, "input"), _get(fn, args, kwargs, "target")  # noqa: A001
+    weight, ignore_index = _get(fn, args, kwargs, "weight"), _get(fn, args, kwargs, "ignore_index")
+    reduction = _get(fn, args, kwargs, "reduction")
     rank = _rank(input, level)
-    if get("weight") is not None or get("label_smoothing") or target.dtype.kind == "f" or rank not in (1, 2):
+    if not isinstance(target, Tensor) or rank == 0 or value_at(weight, level) is not None:
         return loop(fn, level, args, kwargs)
     vi = value_at(input, level)
     size = (vi if vi is not None else value_at(target, level)).shape[0]
     vi, vt = _expanded(input, level, size), _expanded(target, level, size)
-    classes = vi.shape[-1]
-    losses = run(fn, vi.reshape(-1, classes), vt.reshape(-1), ignore_index=get("ignore_index"), reduction="none")
-    losses = losses.reshape(size, -1)
-    reduction = get("reduction")
+    class_dim = 1 if rank == 1 else 2
+    classes = vi.shape[class_dim]
+    probabilities = vt.dtype.kind == "f"
+    rows = vt.movedim(class_dim, -1).reshape(-1, classes) if probabilities else vt.reshape(-1)
+    inputs = vi.movedim(class_dim, -1).reshape(-1, classes)
+    args, kwargs = _with(fn, args, kwargs, input=inputs, target=rows, reduction="none")
+    losses = run(fn, *args, **kwargs).reshape(size, -1)
     if reduction == "none":
-        return wrap(losses.reshape(tuple(vt.shape)), level)
+        return wrap(losses.reshape(tuple(vi.shape[:class_dim]) + tuple(vi.shape[class_dim + 1 :])), level)
     if reduction == "sum":
         return wrap(losses.sum(1), level)
-    counted = (vt.reshape(size, -1) != get("ignore_index")).sum(1).to(losses.dtype)
+    if probabilities:
+        return wrap(losses.mean(1), level)
+    kept = vt.reshape(size, -1) != ignore_index
+    if weight is None:
+        counted = kept.sum(1).to(losses.dtype)
+    else:
+        counted = (weight.to(losses.dtype).detach()[kept.long() * vt.reshape(size, -1)] * kept).sum(1)
     return wrap(losses.sum(1) / counted, level)
+
+
+def binary_loss_rule(fn, level, args, kwargs):
+    """``binary_cross_entropy(_with_logits)``: elementwise, so one call without reduction (the weights
+    padded to line up with the batch), then each entry reduced."""
+    names = ("input", "target", "weight", "pos_weight")
+    tensors = {n: _get(fn, args, kwargs, n) for n in names if _slot(fn, n) != (None, None) or n in kwargs}
+    reduction = _get(fn, args, kwargs, "reduction")
+    input, target = tensors["input"], tensors["target"]  # noqa: A001
+    if not isinstance(target, Tensor) or _rank(target, level) != _rank(input, level):
+        return loop(fn, level, args, kwargs)
+    size = next(value_at(t, level) for t in tensors.values() if value_at(t, level) is not None).shape[0]
+    rank = _rank(input, level)
+    changes = {"input": _expanded(input, level, size), "target": _expanded(target, level, size), "reduction": "none"}
+    for name in ("weight", "pos_weight"):
+        v = value_at(tensors.get(name), level)
+        if v is not None:
+            changes[name] = _padded(v, rank)
+    args, kwargs = _with(fn, args, kwargs, **changes)
+    losses = run(fn, *args, **kwargs)
+    if reduction == "none" or rank == 0:
+        return wrap(losses, level)
+    dims = tuple(range(1, rank + 1))
+    return wrap(losses.sum(dims) if reduction == "sum" else losses.mean(dims), level)
+
+
+# ---------------------------------------------------------------- random factories
+def random_factory(fn, args: tuple, kwargs: dict):
+    """``rand``/``randn``/``randint`` (no tensor argument) inside ``vmap``, as PyTorch's: any running
+    ``vmap`` with ``randomness="error"`` refuses; each ``"different"`` one adds a batch dim of its own
+    (one draw per entry), each ``"same"`` one none (one draw for all its entries)."""
+    running = levels.active()
+    if any(level.randomness == "error" for level in running):
+        raise RuntimeError(RANDOMNESS_ERROR)
+    different = [level for level in running if level.randomness == "different"]
+    batch = tuple(level.size for level in different)
+    if fn is creation.randint.__wrapped__:
+        high = _get(fn, args, kwargs, "high")
+        name = "high" if isinstance(high, (tuple, list)) else "size"
+        shape = _get(fn, args, kwargs, name)
+        args, kwargs = _with(fn, args, kwargs, **{name: batch + ((shape,) if isinstance(shape, int) else tuple(shape))})
+        out = fn(*args, **kwargs)
+    else:
+        out = fn(batch + _sizes(args), **kwargs)
+    for level in different:
+        out = wrap(out, level.id)
+    return out
 
 
 # ---------------------------------------------------------------- the table
@@ -626,11 +958,23 @@ def _table() -> dict:
     add(gather_rule, indexing.gather)
     add(take_along_dim_rule, indexing.take_along_dim)
     add(index_select_rule, indexing.index_select)
+    add(scatter_rule, scattering.scatter, scattering.scatter_add)
+    add(take_rule, scattering.take)
+    add(repeat_interleave_rule, scan.repeat_interleave)
     add(matmul_rule, linalg.matmul, linalg.mm, linalg.bmm, linalg.mv, linalg.dot)
     add(rmatmul_rule, methods["__rmatmul__"])
     add(outer_rule, linalg.outer)
     add(linear_rule, _linear.linear)
-    add(cross_entropy_rule, _loss.cross_entropy)
+    add(class_loss_rule, _loss.cross_entropy, _loss.nll_loss)
+    add(binary_loss_rule, _loss.binary_cross_entropy, _loss.binary_cross_entropy_with_logits)
+    add(einsum_rule, linalg.einsum)
+    add(diag_rule, matrix.diag)
+    add(trace_rule, matrix.trace)
+    add(conv_rule, _conv.conv2d, _conv1d.conv1d, _conv_transpose.conv_transpose2d, _conv_transpose.conv_transpose1d)
+    add(batch_of_samples_rule, _group_norm.group_norm, _interpolate.interpolate)
+    add(one_hot_rule, _one_hot.one_hot)
+    add(attention_rule, _attention.scaled_dot_product_attention)
+    add(windowed_rule, _conv.max_pool2d, _pooling.avg_pool2d, _conv1d.max_pool1d, _conv1d.avg_pool1d)
     add(composite, _loss.mse_loss, _loss.l1_loss)
     add(random_op, _dropout.dropout)
     add(random_like, creation.rand_like, creation.randn_like, creation.randint_like)

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _state
 from .. import backend as B
 from ..tensor import Tensor, make, make_leaf, shape_str
 from ._util import normalize_dims
 from .elementwise import where
+
+_vmap = _state.vmap
 
 __all__ = ["gather", "index_select", "take_along_dim", "masked_fill"]
 
@@ -265,6 +268,11 @@ def getitem(a: Tensor, key) -> Tensor:
     fast = _fast_basic_key(a, key)
     if fast is not None:
         return index_with_key(a, fast, _op_name(fast))
+    if _vmap.levels:  # a plain tensor indexed by a batched index: its batching rule (minigrad.batching)
+        from ..batching.dispatch import call, level_of
+
+        if level_of((key,), {}) is not None:
+            return call(getitem, (a, key), {})
     key, accumulate = normalize_key(a, key)
     key = key[0] if len(key) == 1 else key
     return index_with_key(a, key, _op_name(key), accumulate)

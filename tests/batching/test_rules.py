@@ -233,6 +233,9 @@ INDEXING = {
     "gather": (lambda x, i: x.gather(1, i), [(3, 4), (3, 2)]),
     "take_along_dim": (lambda x, i: mg.take_along_dim(x, i, dim=0), [(3, 4), (2, 4)]),
     "index_select": (lambda x: x.index_select(1, mg.tensor([1, 1, 0])), [(3, 4)]),
+    "batched_index": (lambda x, i: x[i], [(3, 4), (2, 2)]),
+    "batched_index_after_a_slice": (lambda x, i: x[:, i, 1:], [(3, 3, 4), (2,)]),
+    "batched_indices_with_a_list": (lambda x, i: x[..., [0, 2], i[0]], [(2, 3, 4), (2, 2)]),
     "masked_fill": (lambda x: x.masked_fill(x > 0, 0.0), [(3, 4)]),
 }
 
@@ -292,3 +295,267 @@ def test_in_place_into_a_tensor_not_batched_at_that_level_is_refused():
 @given(data=st.data())
 def test_layers_on_the_trailing_dims(f, shapes, kinds, data):
     _check(f, shapes, data, kinds=kinds)
+
+
+EINSUM = {
+    "matmul": ("ij,jk->ik", [(2, 3), (3, 4)]),
+    "implicit": ("ij,jk", [(2, 3), (3, 4)]),
+    "ellipsis": ("...ij,jk->...ik", [(2, 2, 3), (3, 4)]),
+    "three_operands": ("i,ij,j->", [(2,), (2, 3), (3,)]),
+    "transpose_sum": ("ijk->ki", [(2, 3, 4)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EINSUM))
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_einsum(name, data):
+    equation, shapes = EINSUM[name]
+    _check(lambda *ops: mg.einsum(equation, *ops), shapes, data)
+
+
+def _conv2d_groups(x, w, b):
+    return F.conv2d(x, w, b, padding=1, groups=2)
+
+
+CONVOLUTIONS = {
+    "conv2d": (lambda x, w, b: F.conv2d(x, w, b, stride=2), [(2, 2, 5, 5), (3, 2, 3, 3), (3,)]),
+    "conv2d_groups": (_conv2d_groups, [(1, 4, 4, 4), (4, 2, 3, 3), (4,)]),
+    "conv1d": (lambda x, w, b: F.conv1d(x, w, b, padding="same"), [(2, 2, 6), (3, 2, 3), (3,)]),
+    "conv1d_unbatched_entry": (lambda x, w: F.conv1d(x, w, dilation=2), [(2, 7), (3, 2, 2)]),
+    "conv_transpose2d": (lambda x, w: F.conv_transpose2d(x, w, stride=2), [(2, 2, 3, 3), (2, 3, 2, 2)]),
+    "conv_transpose1d": (lambda x, w, b: F.conv_transpose1d(x, w, b, groups=2), [(4, 5), (4, 1, 3), (2,)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONVOLUTIONS))
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_convolutions(name, data):
+    f, shapes = CONVOLUTIONS[name]
+    _check(f, shapes, data)
+
+
+POOLS = {
+    "max_pool2d": (lambda x: F.max_pool2d(x, 2, padding=1), (2, 2, 5, 5)),
+    "avg_pool2d": (lambda x: F.avg_pool2d(x, 3, stride=2, ceil_mode=True), (2, 6, 6)),
+    "max_pool1d": (lambda x: F.max_pool1d(x, 2), (2, 3, 6)),
+    "avg_pool1d": (lambda x: F.avg_pool1d(x, 3, 1, 1), (3, 6)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(POOLS))
+@settings(max_examples=8, deadline=None)
+@given(data=st.data())
+def test_pools(name, data):
+    f, shape = POOLS[name]
+    _check(f, [shape], data)
+
+
+CLASS_WEIGHTS = mg.tensor([0.5, 2.0, 1.0])
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("shape", [(3,), (4, 3), (2, 3, 2, 2)], ids=["one_row", "rows", "spatial"])
+@settings(max_examples=8, deadline=None)
+@given(data=st.data())
+def test_class_losses_with_weights_and_smoothing(reduction, shape, data):
+    targets = [shape, shape[:1] + shape[2:] if len(shape) > 1 else ()]
+    kinds = ["float", "int"]
+    _check(lambda x, t: F.nll_loss(x, t, CLASS_WEIGHTS, ignore_index=1, reduction=reduction), targets, data, kinds)
+    _check(
+        lambda x, t: F.cross_entropy(x, t, CLASS_WEIGHTS, reduction=reduction, label_smoothing=0.2), targets, data,
+        kinds,
+    )  # fmt: skip
+    _check(lambda x, p: F.cross_entropy(x, p.softmax(min(p.dim() - 1, 1)), reduction=reduction), [shape, shape], data)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@settings(max_examples=8, deadline=None)
+@given(data=st.data())
+def test_binary_cross_entropy(reduction, data):
+    shapes = [(2, 3), (2, 3), (3,)]
+    _check(lambda x, t, w: F.binary_cross_entropy(x.sigmoid(), t.sigmoid(), w, reduction=reduction), shapes, data)
+    _check(
+        lambda x, t, w: F.binary_cross_entropy_with_logits(x, t.sigmoid(), pos_weight=w.abs(), reduction=reduction),
+        shapes, data,
+    )  # fmt: skip
+
+
+DIAGONALS = {
+    "diag_of_a_matrix": (lambda x: mg.diag(x), (3, 4)),
+    "diag_above": (lambda x: x.diag(1), (4, 3)),
+    "diag_matrix": (lambda x: x[0].diag(), (3, 4)),
+    "diag_matrix_below": (lambda x: x[1].diag(-2), (3, 4)),
+    "trace": (lambda x: x.trace(), (3, 4)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DIAGONALS))
+@settings(max_examples=8, deadline=None)
+@given(data=st.data())
+def test_diag_and_trace(name, data):
+    f, shape = DIAGONALS[name]
+    _check(f, [shape], data)
+
+
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_batched_index_tensors(data):
+    _check(lambda x, i: x.index_select(1, i), [(3, 4), (2,)], data, kinds=["float", "int"])
+    _check(lambda x, i: x.index_select(-1, i[0]), [(2, 4), (2,)], data, kinds=["float", "int"])
+    _check(lambda x, i: x.gather(0, i), [(3, 4), (2, 4)], data, kinds=["float", "int"])
+    _check(lambda i, x: x[i] + x[:, i].sum(), [(2,), (4, 3)], data, kinds=["int", "float"])  # x may be plain
+    _check(lambda x, i, s: x.scatter(1, i, s), [(3, 4), (3, 2), (3, 2)], data, kinds=["float", "int", "float"])
+    _check(lambda x, i, s: mg.scatter_add(x, 0, i, s), [(3, 4), (2, 4), (2, 4)], data, kinds=["float", "int", "float"])
+    _check(lambda x, i: mg.take(x, i - 1), [(3, 4), (2, 2)], data, kinds=["float", "int"])
+    _check(lambda x: x.repeat_interleave(2) + x.repeat_interleave(mg.tensor([1, 2]), dim=0).sum(), [(2, 3)], data)
+
+
+LAYERS = {
+    "group_norm": (lambda x: F.group_norm(x, 2, mg.tensor([1.0, 2.0, 0.5, -1.0]), mg.tensor([0.0, 1.0, 2.0, 3.0])),
+                   [(2, 4, 3)], ["float"]),
+    "interpolate": (lambda x: F.interpolate(x, scale_factor=2, mode="bilinear"), [(1, 2, 3, 3)], ["float"]),
+    "interpolate_nearest": (lambda x: F.interpolate(x, size=5), [(2, 2, 3)], ["float"]),
+    "one_hot": (lambda i: F.one_hot(i, 4), [(2, 3)], ["int"]),
+    "attention": (F.scaled_dot_product_attention, [(2, 3, 4), (2, 5, 4), (2, 5, 3)], ["float"] * 3),
+    "attention_causal": (lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=0.3),
+                         [(3, 4), (3, 4), (3, 2)], ["float"] * 3),
+    "attention_mask": (lambda q, k, v, m: F.scaled_dot_product_attention(q, k, v, attn_mask=m),
+                       [(2, 3, 4), (3, 4), (3, 2), (3, 3)], ["float"] * 4),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(LAYERS))
+@settings(max_examples=8, deadline=None)
+@given(data=st.data())
+def test_layers_on_samples(name, data):
+    f, shapes, kinds = LAYERS[name]
+    _check(f, shapes, data, kinds=kinds)
+
+
+def test_attention_dropout_follows_randomness():
+    q = mg.ones(4, 3, 2)
+    with pytest.raises(RuntimeError, match=r"^vmap: called random operation while in randomness error mode"):
+        func.vmap(lambda q: F.scaled_dot_product_attention(q, q, q, dropout_p=0.5))(q)
+    out = func.vmap(lambda q: F.scaled_dot_product_attention(q, q, q, dropout_p=0.5), randomness="different")(q)
+    assert out.shape == (4, 3, 2)
+
+
+# ---------------------------------------------------------------- random factories
+RANDOM_FACTORIES = {
+    "rand": lambda: mg.rand(2, 3),
+    "randn": lambda: mg.randn((2, 3)),
+    "randint": lambda: mg.randint(0, 1000, (2, 3)),
+    "randint_high_size": lambda: mg.randint(1000, (2, 3)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RANDOM_FACTORIES))
+def test_random_factories_follow_randomness(name):
+    draw, x = RANDOM_FACTORIES[name], mg.zeros(4)
+    with pytest.raises(RuntimeError, match=r"^vmap: called random operation while in randomness error mode\. Please"):
+        func.vmap(lambda e: draw() + e)(x)
+    mg.manual_seed(0)
+    different = func.vmap(lambda e: draw() + e, randomness="different")(x)
+    assert different.shape == (4, 2, 3) and not np.array_equal(different.data[0], different.data[1])
+    same = func.vmap(lambda e: draw() + e, randomness="same")(x)
+    assert same.shape == (4, 2, 3) and all(np.array_equal(same.data[0], same.data[b]) for b in range(4))
+    alone = func.vmap(lambda e: draw(), randomness="different")(x)  # no batched input in sight
+    assert alone.shape == (4, 2, 3) and not np.array_equal(alone.data[0], alone.data[3])
+
+
+NESTED_DRAWS = {
+    "rand": lambda e: mg.rand(()) + e,
+    "rand_like": mg.rand_like,
+    "randn_like": lambda e: mg.randn_like(e),
+    "dropout": lambda e: F.dropout(mg.ones(64) + e, 0.5),  # 64 draws: two entries' masks never agree by chance
+}
+
+
+@pytest.mark.parametrize("name", sorted(NESTED_DRAWS))
+def test_random_ops_in_nested_vmap_follow_each_level(name):
+    x, draw = mg.zeros(2, 3), NESTED_DRAWS[name]
+
+    def nested(outer: str, inner: str):
+        out = func.vmap(func.vmap(draw, randomness=inner), randomness=outer)(x).data
+        return out.reshape(2, 3, -1)
+
+    both = nested("different", "different")
+    assert len(np.unique(both.reshape(6, -1), axis=0)) == 6
+    per_row = nested("different", "same")
+    assert (per_row == per_row[:, :1]).all() and not np.array_equal(per_row[0, 0], per_row[1, 0])
+    per_column = nested("same", "different")
+    assert (per_column == per_column[:1]).all() and len(np.unique(per_column[0], axis=0)) == 3
+    for outer, inner in (("error", "different"), ("different", "error")):
+        with pytest.raises(RuntimeError, match=r"^vmap: called random operation while in randomness error mode"):
+            nested(outer, inner)
+
+
+def test_random_factories_outside_vmap_are_plain_tensors():
+    assert type(mg.rand(2)) is mg.Tensor and mg.randint(5, (3,)).shape == (3,)
+
+
+# ---------------------------------------------------------------- against torch.func.vmap
+def _torch_case(name):
+    torch = pytest.importorskip("torch")
+    tF = torch.nn.functional
+    return {
+        "einsum": (lambda a, b: mg.einsum("ij,jk->ik", a, b), lambda a, b: torch.einsum("ij,jk->ik", a, b),
+                   [(3, 2, 3), (3, 3, 4)], (0, 0)),
+        "conv2d_batched_weight": (lambda x, w: F.conv2d(x, w, padding=1), lambda x, w: tF.conv2d(x, w, padding=1),
+                                  [(2, 2, 4, 4), (3, 3, 2, 3, 3)], (None, 0)),
+        "conv1d": (lambda x, w: F.conv1d(x, w), lambda x, w: tF.conv1d(x, w), [(3, 2, 2, 6), (4, 2, 3)], (0, None)),
+        "max_pool2d": (lambda x: F.max_pool2d(x, 2), lambda x: tF.max_pool2d(x, 2), [(3, 1, 2, 4, 4)], (0,)),
+        "avg_pool1d": (lambda x: F.avg_pool1d(x, 2), lambda x: tF.avg_pool1d(x, 2), [(3, 2, 6)], (0,)),
+        "nll_loss": (lambda x, t: F.nll_loss(x, t, CLASS_WEIGHTS), None, [(3, 4, 3), (3, 4)], (0, 0)),
+        "bce": (lambda x, t: F.binary_cross_entropy(x.sigmoid(), t.sigmoid()),
+                lambda x, t: tF.binary_cross_entropy(x.sigmoid(), t.sigmoid()), [(3, 4), (3, 4)], (0, 0)),
+        "diag": (lambda x: x.diag(1), lambda x: x.diag(1), [(3, 4)], (0,)),
+        "trace": (lambda x: x.trace(), lambda x: x.trace(), [(3, 3, 4)], (0,)),
+        "index_select": (lambda x, i: x.index_select(0, i), lambda x, i: x.index_select(0, i),
+                         [(4, 3), (3, 2)], (None, 0)),
+        "group_norm": (lambda x: F.group_norm(x, 2), lambda x: tF.group_norm(x, 2), [(3, 2, 4, 5)], (0,)),
+        "interpolate": (lambda x: F.interpolate(x, size=4, mode="linear"),
+                        lambda x: tF.interpolate(x, size=4, mode="linear"), [(3, 2, 2, 3)], (0,)),
+        "attention": (F.scaled_dot_product_attention, tF.scaled_dot_product_attention,
+                      [(3, 2, 4), (5, 4), (3, 5, 2)], (0, None, 0)),
+    }[name], torch  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["einsum", "conv2d_batched_weight", "conv1d", "max_pool2d", "avg_pool1d", "nll_loss", "bce", "diag", "trace",
+     "index_select", "group_norm", "interpolate", "attention"],
+)  # fmt: skip
+def test_rules_match_torch_func_vmap(name):
+    (f, torch_f, shapes, dims), torch = _torch_case(name)
+    rng = np.random.default_rng(0)
+    arrays = [rng.standard_normal(s) if k == 0 or name not in ("nll_loss", "index_select") else rng.integers(0, 3, s)
+              for k, s in enumerate(shapes)]  # fmt: skip
+    if torch_f is None:
+        weights = torch.tensor(CLASS_WEIGHTS.data)
+        torch_f = lambda x, t: torch.nn.functional.nll_loss(x, t, weights)  # noqa: E731
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        got = func.vmap(f, in_dims=dims)(*[mg.tensor(a) for a in arrays])
+    want = torch.func.vmap(torch_f, in_dims=dims)(*[torch.from_numpy(a) for a in arrays])
+    np.testing.assert_allclose(got.data, want.numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_per_example_gradients_through_conv_pool_and_losses():
+    rng = np.random.default_rng(1)
+    w, b = mg.tensor(rng.standard_normal((3, 2, 3, 3))), mg.tensor(rng.standard_normal(3))
+    xs, ts = mg.tensor(rng.standard_normal((4, 1, 2, 6, 6))), mg.tensor(rng.integers(0, 3, (4, 1)))
+
+    def loss(w, b, x, t):
+        h = F.max_pool2d(F.conv2d(x, w, b, padding=1).relu(), 2)
+        return F.cross_entropy(mg.einsum("nchw->nc", h), t, CLASS_WEIGHTS, label_smoothing=0.1)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        gw, gb = func.vmap(func.grad(loss, argnums=(0, 1)), in_dims=(None, None, 0, 0))(w, b, xs, ts)
+    for i in range(4):
+        want_w, want_b = func.grad(loss, argnums=(0, 1))(w, b, xs[i], ts[i])
+        np.testing.assert_allclose(gw.data[i], want_w.data, rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(gb.data[i], want_b.data, rtol=1e-10, atol=1e-12)
