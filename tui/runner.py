@@ -17,26 +17,29 @@ from dataclasses import dataclass
 
 from minigrad.trace import Stepper
 from minigrad.trace.output import OutputCapture
+from minigrad.trace.tracebacks import user_traceback
 
 from . import navigation
-from .tracebacks import live_frames, user_traceback
 
 STATES = {"created": "starting", "failed": "error"}
-ERROR_TRACES_KEPT = 100  # a script that catches errors in a loop must not grow the runner without end
 ENDED_STATES = ("finished", "error", "stopped")
 
 
 @dataclass(frozen=True)
 class RunStatus:
-    """What the script is doing and how it failed, published together in one assignment.
+    """What the script is doing, where it waits and how it failed, published together in one assignment.
 
     ``state``: starting, running, paused, finished, error, stopped or replay;
-    ``error``: (title, traceback) or None. A viewer that reads one RunStatus never
-    sees a failed state without its error.
+    ``error``: (title, traceback) or None, also while paused at an error event;
+    ``paused_at``: index of the event a paused script waits at; ``generation``: the
+    request that pause answers. A viewer that reads one RunStatus never sees a
+    failed state, or a stop at an error, without its error.
     """
 
     state: str
     error: tuple | None = None
+    paused_at: int | None = None
+    generation: int = -1
 
     @property
     def ended(self) -> bool:
@@ -47,9 +50,9 @@ class ScriptRunner:
     """A script run under a Stepper.
 
     Viewer-facing attributes: ``trace``, ``output``, ``status`` (a :class:`RunStatus`,
-    replaced whole when the state changes; ``state`` and ``error`` read it), ``paused_at`` (index of the event the script waits at), ``generation`` (bumped
-    by each :meth:`advance`) and ``paused_generation`` (the request the current
-    pause answers). A script that cannot be started is reported through ``error``.
+    replaced whole when the state changes; ``state`` and ``error`` read it) and
+    ``generation`` (bumped by each :meth:`advance`). A script that cannot be
+    started is reported through ``error``.
     """
 
     live = True
@@ -61,12 +64,9 @@ class ScriptRunner:
         self.breakpoints = breakpoints if breakpoints is not None else []
         self.output = OutputCapture()
         self.status = RunStatus("starting")
-        self.paused_at: int | None = None
         self.generation = 0
-        self.paused_generation = -1
         self.stepper: Stepper | None = None
         self.trace = None
-        self.error_traces: dict = {}  # seq of an error event -> (the learner's line, their traceback)
         self._movement = navigation.step_into()
         self._pause_requested = False
         self._lock = threading.Lock()
@@ -140,8 +140,6 @@ class ScriptRunner:
             s.pause()
 
     def _on_pause(self, stepper: Stepper, event) -> None:
-        if event.kind == "error":  # the exception is on its way up this thread: its frames are still here
-            self._keep_error_trace(event)
         with self._lock:
             movement = self._movement
             accept = (
@@ -153,16 +151,9 @@ class ScriptRunner:
             )
             if accept:
                 self._pause_requested = False
-                self.paused_at = event.seq
-                self.paused_generation = self.generation
-                self.status = RunStatus("paused")
+                self.status = RunStatus("paused", error_of(event), event.seq, self.generation)
                 return
         self._issue(movement)
-
-    def _keep_error_trace(self, event) -> None:
-        if len(self.error_traces) >= ERROR_TRACES_KEPT:
-            self.error_traces.pop(next(iter(self.error_traces)))
-        self.error_traces[event.seq] = user_traceback(live_frames(), f"{event.error_type}: {event.message}", short=True)
 
     def _on_end(self, stepper: Stepper) -> None:
         exc = stepper.exception
@@ -178,6 +169,14 @@ class ScriptRunner:
         import minigrad
 
         minigrad.set_default_device(self.device)  # a clear error when CUDA is not usable
+
+
+def error_of(event) -> tuple | None:
+    """(title, traceback) of an error event as the error panel shows it; None for any other event."""
+    if event.kind != "error":
+        return None
+    title = f"{event.error_type}: {event.message}"
+    return title, event.traceback.removesuffix(title).rstrip()
 
 
 def _title(exc: BaseException) -> str:
@@ -204,14 +203,11 @@ class ReplaySource:
     status = RunStatus("replay")
     state = status.state
     error = None
-    error_traces: dict = {}  # a recorded trace keeps no tracebacks
 
     def __init__(self, trace) -> None:
         self.trace = trace
         self.output = OutputCapture()
-        self.paused_at = None
         self.generation = 0
-        self.paused_generation = 0
 
     def start(self) -> None:
         return None

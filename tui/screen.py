@@ -136,6 +136,7 @@ class DebuggerScreen(Screen):
         self._names: dict = {}
         self.shown_status = None
         self._posted_status = None
+        self._told_error = None  # the title of the error last notified
         self._view = None  # the StepView last rendered
 
     # ------------------------------------------------------------ layout
@@ -186,12 +187,13 @@ class DebuggerScreen(Screen):
         grew = self._take_events()
         self.query_one("#output", ScriptOutput).sync(session.source.output)
         was_running = session.running
-        moved = session.sync()
-        status = session.source.status
+        status = session.source.status  # read once: the cursor moves to where this status says
+        moved = session.sync(status)
         if status is not self._posted_status:
+            # the message's handler renders the step, with the state word and the error panel
             self._posted_status = status
             self.post_message(self.RunStatusChanged(status))
-        if moved or was_running != session.running or (grew and not session.running):
+        elif moved or was_running != session.running or (grew and not session.running):
             self.render_step()
         elif grew:  # the script runs on: the step shown is unchanged, only the count of steps grows
             self._show_progress()
@@ -238,7 +240,9 @@ class DebuggerScreen(Screen):
         if status.error is not None:
             self.query_one("#errors", ErrorPanel).show(*status.error)
             self.query_one("#bottom", TabbedContent).active = "tab-errors"
-            self.notify(status.error[0], title="the script raised", severity="error", timeout=8)
+            if status.error[0] != self._told_error:  # the stop at an error already said it
+                self._told_error = status.error[0]
+                self.notify(status.error[0], title="the script raised", severity="error", timeout=8)
         elif status.state == "finished" and not any(e.kind == "pass_started" for e in self.session.events):
             self.notify("The script ended without calling backward().", title="no backward pass", timeout=8)
         self.refresh_bindings()
@@ -371,10 +375,9 @@ class DebuggerScreen(Screen):
         event = session.events[session.cursor]
         if event.kind != "error":
             return None
-        raised_at, trace = session.source.error_traces.get(event.seq, (None, None))
-        if raised_at is None:
+        if event.raised_at is None:
             return f"{event.error_type} in the pass"
-        return f"{event.error_type} in the pass at {raised_at}\n{trace}"
+        return f"{event.error_type} in the pass at {event.raised_at}\n{event.traceback}"
 
     def _log_line(self, e) -> str:
         return f"{e.seq:>6} {'  ' * max(e.depth - 1, 0)}{headline(e, self.session.trace)}"
@@ -388,14 +391,16 @@ class DebuggerScreen(Screen):
     def check_action(self, action: str, parameters) -> bool | None:
         """A key that cannot act now is disabled and left out of the footer (False)."""
         session = self.session
+        # a stop not yet shown (its RunStatusChanged on its way) is still a run: no key moves from it unseen
+        busy = session.running or self._posted_status is not self.shown_status
         if action in ("back", "first"):
-            return session.cursor > 0 and not session.running
+            return session.cursor > 0 and not busy
         if action in ("forward", "step", "next", "next_node", "continue", "finish", "return", "run_to", "last"):
-            return not (session.at_last or session.running)
+            return not (session.at_last or busy)
         if action == "pause":
             return session.running
         if action in MOVING_ACTIONS:
-            return not session.running
+            return not busy
         return True
 
     def _moved(self) -> None:

@@ -45,24 +45,25 @@ class Session:
         """No step after the cursor, now or ever (the script has ended, or this is a replay)."""
         return self.cursor >= self.total - 1 and not self.source.alive
 
-    def sync(self) -> bool:
-        """Pick up where the script stopped; True when the cursor moved."""
+    def sync(self, status=None) -> bool:
+        """Pick up where the script stopped, as ``status`` (a RunStatus; the source's now when None)
+        says; True when the cursor moved."""
         if self.waiting_for is None:
             if self.cursor < 0 and self.total:
                 self.cursor = 0
                 return True
             return False
-        src = self.source
-        if src.paused_generation == self.waiting_for and src.paused_at is not None:
+        status = self.source.status if status is None else status
+        if status.generation == self.waiting_for and status.paused_at is not None:
             # The script never pauses at some events (names learned late); a movement may stop at one of them.
             found = nav.search(self.events, self.cursor + 1, self._movement) if self._movement else None
-            target = found if found is not None and found <= src.paused_at else src.paused_at
+            target = found if found is not None and found <= status.paused_at else status.paused_at
             self.waiting_for = None
             self._movement = None
             moved = self.cursor != target
             self.cursor = target
             return moved
-        if not src.alive and src.state != "starting":
+        if status.ended:
             self.waiting_for = None
             last = self.total - 1
             moved = self.cursor != last

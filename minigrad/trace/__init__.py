@@ -24,7 +24,8 @@ outside) and refers to nodes by stable integer ids (``Tensor.id``). Kinds:
 ``graph_freed``       ``nodes``
 ``grads_restored``    ``restored`` ((id, Snapshot or None) pairs) — grad() only, also after an error
 ``pass_finished``     ``results`` (grad()'s gradients, None for backward())
-``error``             ``node`` (or None), ``error_type``, ``message``
+``error``             ``node`` (or None), ``error_type``, ``message``, ``raised_at`` and ``traceback`` (the
+                      user's line and frames, minigrad's folded; None and "" in older traces)
 ``tangent_computed``  ``node``, ``op``, ``parents``, ``tangents`` (one per parent), ``tangent``, ``rule``
                       (:class:`ClosureInfo`) — forward mode (``autograd.forward_ad``), outside passes
 ====================  ===================================================================

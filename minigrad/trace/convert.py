@@ -28,6 +28,7 @@ from ..tensor import Tensor
 from . import events as E
 from .budget import SNAPSHOT_BYTES, snapshot_bytes
 from .snapshot import DEFAULT_MAX_VALUES, snapshot, type_name
+from .tracebacks import live_frames, stack_ids, user_traceback
 
 __all__ = ["Converter", "claim_thread", "release_thread"]
 
@@ -164,6 +165,7 @@ class Converter:
         self.threads = threads
         self.sink = sink
         self.snapshot_bytes = 0  # what the snapshots taken so far hold (each once, however often shared)
+        self._recording_began = stack_ids()  # an error's traceback leaves out the callers of the recording
         self._count = 0
         self._known: set = set()
         self._name_of: dict = {}
@@ -513,11 +515,17 @@ class Converter:
         self._pass_ended(f["depth"])
         node = f["node"]
         exc = f["error"]
+        error_type, message = type(exc).__name__, str(exc)
+        # the engine reports from its handler (or just before raising): the user's frames are on this stack
+        frames = live_frames(self._recording_began)
+        raised_at, folded = user_traceback(frames, f"{error_type}: {message}", short=True)
         self._deliver(
             E.ErrorEvent,
             f["pass_id"],
             f["depth"],
             node=None if node is None else self._ref(node),
-            error_type=type(exc).__name__,
-            message=str(exc),
+            error_type=error_type,
+            message=message,
+            raised_at=raised_at,
+            traceback=folded if raised_at is not None else "",
         )

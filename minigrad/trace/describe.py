@@ -271,7 +271,8 @@ DETAILS = {
     E.GraphFreed: lambda ev, w: [f"freed: {w.labels(ev.nodes)}"] if ev.nodes else [],
     E.GradsRestored: lambda ev, w: _grads_listed(ev.restored, w),
     E.PassFinished: lambda ev, w: [f"result[{i}] = {w.value(r)}" for i, r in enumerate(ev.results or ())],
-    E.ErrorEvent: lambda ev, w: [f"{ev.error_type}: {ev.message}"],
+    # the user's folded traceback ends with the error itself (traces recorded before it was kept: the error alone)
+    E.ErrorEvent: lambda ev, w: ev.traceback.splitlines() or [f"{ev.error_type}: {ev.message}"],
     E.TangentComputed: lambda ev, w: (
         [f"tangent of {w.label(p)} = {w.value(t)}" for p, t in zip(ev.parents, ev.tangents)]
         + [f"tangent of {w.label(ev.node)} = {w.value(ev.tangent)}"]

@@ -299,12 +299,19 @@ class TangentComputed(Event):
 
 @dataclass(frozen=True)
 class ErrorEvent(Event):
-    """An exception escaped the pass while at ``node`` (None when outside any node)."""
+    """An exception escaped the pass while at ``node`` (None when outside any node).
+
+    ``raised_at`` is the user's deepest frame as ``file.py:12 in backward`` (None when no frame
+    is theirs) and ``traceback`` their frames, minigrad's own folded into one line (empty in
+    traces recorded before it was kept).
+    """
 
     kind: ClassVar[str] = "error"
     node: int | None
     error_type: str
     message: str
+    raised_at: str | None = None
+    traceback: str = ""
 
 
 EVENT_TYPES = {

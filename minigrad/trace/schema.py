@@ -435,6 +435,8 @@ class Decoder:
             "node": self._opt_node(f["node"], f"{w}.node"),
             "error_type": _str(f["error_type"], f"{w}.error_type"),
             "message": _str(f["message"], f"{w}.message"),
+            "raised_at": _opt_str(f.get("raised_at"), f"{w}.raised_at"),
+            "traceback": _str(f.get("traceback", ""), f"{w}.traceback"),
         }
 
 
@@ -461,6 +463,6 @@ DECODE = {
     E.GraphFreed: (Decoder._ev_graph_freed, ("nodes",), ()),
     E.GradsRestored: (Decoder._ev_grads_restored, ("restored",), ()),
     E.PassFinished: (Decoder._ev_pass_finished, ("results",), ()),
-    E.ErrorEvent: (Decoder._ev_error, ("node", "error_type", "message"), ()),
+    E.ErrorEvent: (Decoder._ev_error, ("node", "error_type", "message"), ("raised_at", "traceback")),
     E.TangentComputed: (Decoder._ev_tangent_computed, ("node", "op", "parents", "tangents", "tangent", "rule"), ()),
 }

@@ -152,3 +152,58 @@ def test_w2_trace_file_size_is_bounded(tmp_path):
     assert plain.stat().st_size <= 6_000_000  # 32 SGD steps of a 256-512-512-10 MLP
     assert packed.stat().st_size <= 1_200_000
     assert Trace.load(packed).events == tr.events
+
+
+FAILING_BACKWARD = """\
+import minigrad as mg
+from minigrad.autograd import Function
+
+
+class Broken(Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, g):
+        raise ValueError("my backward is wrong")
+
+
+Broken.apply(mg.tensor([1.0], requires_grad=True)).sum().backward()
+"""
+
+
+def _recorded_error(tmp_path):
+    from minigrad.cli import main
+
+    script, out = tmp_path / "broken.py", tmp_path / "broken.jsonl"
+    script.write_text(FAILING_BACKWARD)
+    assert main(["trace", str(script), "-o", str(out)]) == 1
+    return out
+
+
+def test_error_events_keep_the_users_folded_traceback(tmp_path, capsys):
+    out = _recorded_error(tmp_path)
+    (error,) = Trace.load(out).find("error")
+    assert error.raised_at == "broken.py:12 in backward"
+    lines = error.traceback.splitlines()
+    assert 'raise ValueError("my backward is wrong")' in lines[-2] and lines[-1] == "ValueError: my backward is wrong"
+    assert "inside minigrad" in error.traceback and "engine.py" not in error.traceback
+    capsys.readouterr()
+    from minigrad.cli import main
+
+    main(["trace", "show", str(out), "--kind", "error"])
+    assert "broken.py:12 in backward" in capsys.readouterr().out
+
+
+def test_error_events_saved_before_tracebacks_were_kept_still_load(tmp_path):
+    out = _recorded_error(tmp_path)
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    for d in lines[1:]:
+        if d["kind"] == "error":
+            del d["raised_at"], d["traceback"]
+    old = tmp_path / "old.jsonl"
+    old.write_text("\n".join(json.dumps(d) for d in lines) + "\n")
+    (error,) = Trace.load(old).find("error")
+    assert (error.raised_at, error.traceback) == (None, "")
+    assert error.message == "my backward is wrong"

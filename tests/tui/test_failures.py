@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 
 import tui.runner
+from tui.screen import DebuggerScreen
 
 from .helpers import current_event, debugger, header, press, script, status_shown, text, wait_until
 
@@ -72,16 +73,73 @@ async def test_error_state_and_error_panel_change_together(monkeypatch):
     monkeypatch.setattr(tui.runner, "_format", held_format)
     async with debugger(script("raises_backward.py")) as (app, pilot):
         await press(app, pilot, "c")
+        at_the_stop = errors_text(app)  # the stop at the error event shows its short traceback
         await pilot.press("c")
         await wait_until(pilot, formatting.is_set)
         for _ in range(5):  # several polls of the screen while the error is being formatted
             await pilot.pause(0.06)
             assert "[error]" not in header(app)
-            assert "no errors" in errors_text(app)
+            assert errors_text(app) == at_the_stop
         release.set()
         await wait_until(pilot, lambda: app.source.state == "error" and status_shown(app))
         assert "[error]" in header(app)
         assert "RuntimeError: Trying to backward through the graph a second time" in errors_text(app)
+
+
+async def test_a_stop_at_an_error_shows_it_in_the_errors_panel_with_the_step(monkeypatch):
+    """Paused at the error event (the script has not ended): the Errors tab shows the error and the
+    learner's folded traceback, and no screen ever shows the error step over "no errors"."""
+    seen_apart = []
+
+    def check(screen):  # what the step panel and the Errors tab show, after each poll and each status taken in
+        step_says_error = "ValueError in the pass" in text(screen.query_one("#stop-reason"))
+        if step_says_error and "no errors" in text(screen.query_one("#errors")):
+            seen_apart.append(screen.session.cursor)
+
+    plain_poll, plain_changed = DebuggerScreen.poll, DebuggerScreen.on_debugger_screen_run_status_changed
+
+    def poll(screen):
+        plain_poll(screen)
+        check(screen)
+
+    def changed(screen, message):
+        plain_changed(screen, message)
+        check(screen)
+
+    monkeypatch.setattr(DebuggerScreen, "poll", poll)
+    monkeypatch.setattr(DebuggerScreen, "on_debugger_screen_run_status_changed", changed)
+    async with debugger(script("raises_in_function.py"), size=(80, 24)) as (app, pilot):
+        await press(app, pilot, "c")  # waits on the screen taking in the RunStatusChanged of the stop
+        assert current_event(app).kind == "error" and app.source.state == "paused"
+        panel = errors_text(app)
+        assert "ValueError: my backward is wrong" in panel
+        assert "raises_in_function.py:15 in backward" in panel and "... 4 frames inside minigrad" in panel
+        assert app.screen.query_one("#bottom").active == "tab-errors"
+        assert "[paused]" in header(app)
+        await press(app, pilot, "c")
+        assert app.source.state == "error"
+        assert sum("my backward is wrong" in str(n.message) for n in app._notifications) == 1
+    assert not seen_apart
+
+
+async def test_no_key_moves_from_a_stop_before_its_status_is_shown(monkeypatch):
+    """Between the poll that finds the stop at the error and the RunStatusChanged that shows it, the
+    movement keys are disabled: no key can leave a step whose error the screen has not shown."""
+    held = []
+    plain_changed = DebuggerScreen.on_debugger_screen_run_status_changed
+    async with debugger(script("raises_backward.py")) as (app, pilot):
+        screen = app.screen
+        monkeypatch.setattr(DebuggerScreen, "on_debugger_screen_run_status_changed", lambda s, m: held.append(m))
+        await pilot.press("c")
+        await wait_until(pilot, lambda: any(m.status.error for m in held))
+        assert not app.session.running and current_event(app).kind == "error"
+        assert not any(screen.check_action(a, ()) for a in ("step", "next", "continue", "back", "goto"))
+        assert "no errors" in errors_text(app)
+        monkeypatch.setattr(DebuggerScreen, "on_debugger_screen_run_status_changed", plain_changed)
+        for message in held:
+            plain_changed(screen, message)
+        assert screen.check_action("step", ()) and screen.check_action("back", ())
+        assert "RuntimeError: Trying to backward through the graph" in errors_text(app)
 
 
 async def test_script_that_never_calls_backward():

@@ -77,7 +77,7 @@ def test_debugger_in_a_real_terminal(tmux):
     # a's complete gradient: 2a + b * (1 - tanh(a*b)^2)
     assert "4.0001" in shown and "-1.9946" in shown and "0.1601" in shown
     send("?")
-    wait_for("minigrad-tui keys")
+    assert "escape closes" in wait_for("minigrad-tui keys")  # how to leave, where the help opens
     send("Escape")
     deadline = time.monotonic() + 10
     while "minigrad-tui keys" in pane() and time.monotonic() < deadline:
@@ -125,3 +125,42 @@ def test_a_script_calling_os_exit_leaves_the_terminal_usable(tmux):
     assert "READY" in shown and "step 0 of" not in shown  # the shell's screen is back
     send("stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo | sort | tr '\\n' ,; echo", "Enter")
     assert "echo,icanon," in wait_for("echo,icanon,")  # line mode and echo are on again
+
+
+@pytest.mark.parametrize("tmux", [(80, 24)], indirect=True)
+def test_lesson_1_as_its_text_says_on_an_80x24_terminal(tmux):
+    """``minigrad lesson debug 1`` (an absolute path in the header) and lesson 1's keys: the header keeps
+    the step, the state and the event in words; the steps the lesson names read as it says; a graph
+    label the pane cuts ends with ``…``, never with a shorter number."""
+    send, pane, wait_for = tmux
+    send("clear; echo READY", "Enter")
+    wait_for("READY")
+    minigrad = Path(sys.executable).parent / "minigrad"
+    lesson = str(minigrad) if minigrad.exists() else f"{sys.executable} -m minigrad"
+    send(f"{lesson} lesson debug 1; echo EXIT-CODE-$?", "Enter")
+    shown = wait_for("create leaf a")
+    first, second = shown.splitlines()[:2]
+    assert "…" in first and "demo.py" in first and "step 0 of" in first and first.rstrip().endswith("[paused]")
+    assert second.strip() == "create leaf a (requires grad)"
+
+    def press_n_until(text: str) -> str:
+        for _ in range(12):
+            step = re.search(r"step (\d+) of", pane()).group(1)
+            send("n")
+            deadline = time.monotonic() + 10
+            while re.search(r"step (\d+) of", pane()).group(1) == step and time.monotonic() < deadline:
+                time.sleep(0.05)
+            if text in pane():
+                return wait_for("[paused]")
+        raise AssertionError(f"{text!r} never appeared; the pane shows:\n{pane()}")
+
+    assert "step 9 of" in press_n_until("backward() pass 1 from f")  # "a pass_started event, step 9"
+    shown = press_n_until("tanh rule of f returns (0.7864)")
+    assert "return (g * (1 - out.square()),)" in shown and "out (f) 0.4621" in shown and "→ e 0.7864" in shown
+    assert "f -> e: 0 + 0.7864 = 0.7864" in press_n_until("f -> e: 0.7864")
+    assert "step 16 of" in press_n_until("add rule of e returns (0.7864, 0.7864)")
+    shown = press_n_until("mul rule of d returns")
+    assert "step 24 of" in shown and "→ a -2.3593" in shown and "→ b 1.5729" in shown
+    assert "d mul -6. g=0…│" in shown  # d's g=0.7864 does not fit the graph pane: cut visibly, not as "g=0."
+    send("q")
+    wait_for("EXIT-CODE-0")

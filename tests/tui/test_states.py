@@ -98,3 +98,16 @@ async def test_replay_of_a_saved_trace(tmp_path):
         assert app.screen.check_action("forward", ()) is False
         await press(app, pilot, "home", "N")
         assert current_event(app).kind == "node_entered"
+
+
+async def test_replay_shows_the_recorded_traceback_at_the_error_step(tmp_path):
+    from minigrad.cli import main
+
+    path = tmp_path / "run.jsonl"
+    assert main(["trace", script("raises_in_function.py"), "-o", str(path)]) == 1  # the script raises: saved anyway
+    async with debugger("--replay", str(path), size=(80, 24)) as (app, pilot):
+        await press(app, pilot, "c")
+        assert current_event(app).kind == "error"
+        shown = text(app.screen.query_one("#stop-reason"))
+        assert "ValueError in the pass at raises_in_function.py:15 in backward" in " ".join(shown.split())
+        assert 'raise ValueError("my backward is wrong")' in shown and "inside minigrad" in shown

@@ -76,6 +76,17 @@ class GraphTree(Tree):
             text.append(f" {value}", style="cyan")
         return text
 
+    def render_label(self, node, base_style, style) -> Text:
+        """The label, cut with ``…`` where the pane ends (a value cut short must not read as another value)."""
+        text = super().render_label(node, base_style, style)
+        depth = 0
+        while node.parent is not None and node.parent is not self.root:
+            node, depth = node.parent, depth + 1
+        room = self.scrollable_content_region.width - depth * self.guide_depth
+        if 0 < room < text.cell_len:
+            text.truncate(room, overflow="ellipsis")
+        return text
+
     def _add(self, parent_tree_node, node_id):
         has_children = bool(self.parents.get(node_id))
         tree_node = parent_tree_node.add(self._label(node_id), data=node_id, allow_expand=has_children)

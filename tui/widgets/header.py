@@ -23,23 +23,35 @@ class StepHeader(Static):
 
     def show(self, view: StepView | None, state: str) -> None:
         self._shown = (view, state)
+        width = self.size.width or TWO_LINES_BELOW
+        step = Text(f"  {step_text(view.index, view.total)}", style="bold cyan") if view is not None else Text()
+        status = Text(f"  [{state}]", style="red" if state in ("error", "crashed") else "dim")
         where = Text()
         where.append(" minigrad-tui ", style="bold reverse")
-        where.append(f" {self.source} ", style="bold")
-        if view is not None:
-            where.append(f"  {step_text(view.index, view.total)}", style="bold cyan")
-        status = Text(f"  [{state}]", style="red" if state in ("error", "crashed") else "dim")
+        # the step and the state always show: a long path gives up its start (…/01_chain_rule/demo.py)
+        where.append(f" {_tail(self.source, width - 16 - step.cell_len - status.cell_len)} ", style="bold")
+        where.append_text(step)
         if view is None:
             words = Text("  waiting for the first event", style="italic")
         else:
             words = Text(f"  {view.title}", style="bold" if view.kind != "error" else "bold red")
-        width = self.size.width or TWO_LINES_BELOW
         one_line = width >= TWO_LINES_BELOW and where.cell_len + words.cell_len + status.cell_len <= width
-        text = Text.assemble(where, words, status) if one_line else Text.assemble(where, status, "\n", words)
+        if one_line:
+            text = Text.assemble(where, words, status)
+        else:
+            words.truncate(width, overflow="ellipsis")  # a line each: the words must not push the state off
+            text = Text.assemble(where, status, "\n", words)
         text.no_wrap = True
-        text.overflow = "ellipsis"
         self.update(text)
         self.styles.height = 1 if one_line else 2
 
     def on_resize(self) -> None:
         self.show(*self._shown)
+
+
+def _tail(path: str, room: int) -> str:
+    """``path``, or its end after ``…`` when it is longer than ``room`` (at least its file name)."""
+    if len(path) <= room:
+        return path
+    name = path.rsplit("/", 1)[-1]
+    return "…" + path[-max(room - 1, len(name)) :]

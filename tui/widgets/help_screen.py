@@ -36,7 +36,8 @@ class HelpScreen(ModalScreen):
         self.key_rows = bindings
 
     def compose(self) -> ComposeResult:
-        table = Table(title="minigrad-tui keys", expand=True, show_lines=False)
+        # how to leave and scroll goes first: on 24 rows the end of the list is out of sight
+        table = Table(title="minigrad-tui keys  (↑/↓ scroll, escape closes)", expand=True, show_lines=False)
         table.add_column("key", style="bold cyan", no_wrap=True)
         table.add_column("what it does")
         for keys, description in self.key_rows + LEGEND:

@@ -7,7 +7,8 @@ import traceback
 import pytest
 
 import minigrad as mg
-from tui.tracebacks import live_frames, user_traceback
+from minigrad.trace import record
+from minigrad.trace.tracebacks import live_frames, user_traceback
 
 
 def _learner_adds_mismatched_shapes():
@@ -45,3 +46,21 @@ def test_while_handling_the_frames_include_the_callers():
 
 def test_no_frame_of_the_learner_gives_the_title_alone():
     assert user_traceback([], "ValueError: x") == (None, "ValueError: x")
+
+
+def _record_a_second_backward():
+    with record() as trace:
+        y = (mg.tensor([1.0, 2.0], requires_grad=True) ** 2).sum()
+        y.backward()
+        with pytest.raises(RuntimeError):
+            y.backward()
+    return trace
+
+
+def test_a_recorded_error_keeps_the_frames_from_the_recorded_block_on():
+    (error,) = _record_a_second_backward().find("error")
+    assert error.raised_at.startswith("test_tracebacks.py:") and error.raised_at.endswith(
+        "in _record_a_second_backward"
+    )
+    assert "y.backward()" in error.traceback and "inside minigrad" in error.traceback
+    assert "test_a_recorded_error_keeps" not in error.traceback and "pytest" not in error.traceback

@@ -12,30 +12,54 @@ import os
 import sys
 import traceback
 
-import minigrad
-
-_INTERNAL_DIRS = tuple(os.path.dirname(os.path.abspath(p)) + os.sep for p in (minigrad.__file__, __file__, os.__file__))
-_EXAMPLES_DIR = os.path.join(_INTERNAL_DIRS[0], "examples") + os.sep  # the built-in example is a learner's script
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+# the debugger ships beside minigrad: named by its path, as the core never imports the viewers
+_DEBUGGER_DIR = os.path.join(os.path.dirname(_PACKAGE_DIR.rstrip(os.sep)), "tui") + os.sep
+_INTERNAL_DIRS = (_PACKAGE_DIR, _DEBUGGER_DIR, os.path.dirname(os.path.abspath(os.__file__)) + os.sep)
+# the built-in examples and the lessons a wheel carries are a learner's scripts
+_LEARNER_DIRS = tuple(os.path.join(_PACKAGE_DIR, d) + os.sep for d in ("examples", os.path.join("course", "_lessons")))
 
 
 def _internal(filename: str) -> bool:
     """A frame of minigrad, of the debugger or of Python's own library (runpy, threading)."""
     path = os.path.abspath(filename)
-    if path.startswith(_EXAMPLES_DIR):
+    if path.startswith(_LEARNER_DIRS):
         return False
     return path.startswith(_INTERNAL_DIRS) or filename.startswith("<frozen ")
 
 
-def live_frames() -> list:
+def stack_ids() -> frozenset:
+    """The ids of the frames on this thread's stack now (for :func:`live_frames`'s ``since``)."""
+    ids, frame = set(), sys._getframe(1)
+    while frame is not None:
+        ids.add(id(frame))
+        frame = frame.f_back
+    return frozenset(ids)
+
+
+def live_frames(since: frozenset = frozenset()) -> list:
     """The frames of the exception being handled in this thread, from the outermost caller to the line
     that raised (while it is still on its way up, the frames above the handler are on the stack); the
-    current stack when none is being handled (an error the engine reports before raising it)."""
+    current stack when none is being handled (an error the engine reports before raising it).
+
+    ``since``: :func:`stack_ids` taken when a recording began: of those frames only the innermost (the
+    one running the recorded block) is kept, not the callers around the recording.
+    """
     exc = sys.exc_info()[1]
     if exc is None or exc.__traceback__ is None:
-        return traceback.extract_stack()[:-1]
+        return _outer_frames(sys._getframe(1), since)
     tb = exc.__traceback__
-    outer = traceback.extract_stack(tb.tb_frame.f_back) if tb.tb_frame.f_back is not None else []
-    return list(outer) + list(traceback.extract_tb(tb))
+    return _outer_frames(tb.tb_frame.f_back, since) + list(traceback.extract_tb(tb))
+
+
+def _outer_frames(frame, since: frozenset) -> list:
+    frames = []
+    while frame is not None:
+        frames.append((frame, frame.f_lineno))
+        if id(frame) in since:
+            break
+        frame = frame.f_back
+    return list(traceback.StackSummary.extract(reversed(frames)))
 
 
 def user_traceback(frames, title: str, short: bool = False) -> tuple:
