@@ -30,3 +30,13 @@ async def test_compact_at_80x24():
         assert screen.has_class("compact")
         assert screen.query_one("#graph-pane").has_class("tree")
         assert screen.query_one("#inspector").region.width >= 48
+
+
+def test_a_long_script_path_gives_up_its_start_in_the_header():
+    from tui.widgets.header import _tail
+
+    path = "/home/learner/some/deep/checkout/lessons/01_chain_rule/demo.py"
+    assert _tail(path, 80) == path
+    assert _tail(path, 31) == "…/lessons/01_chain_rule/demo.py"
+    assert len(_tail(path, 31)) == 31
+    assert _tail(path, 3) == "…demo.py"  # never less than the file name
