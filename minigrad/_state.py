@@ -17,29 +17,31 @@ class GradState(threading.local):
 
 class Extras:
     """Process-wide: ``on`` while anomaly mode, a forward-AD level or inference tensors are about, so that
-    making a tensor tests one flag for all three (kept by the setters below)."""
+    making a tensor tests one flag for all three (kept by the :class:`_Switch` attributes below)."""
 
     on = False
 
 
-def _refresh_extras() -> None:
-    extras.on = anomaly._enabled or forward._level >= 0 or inference_tensors._entered
+class _Switch:
+    """A class attribute whose every write refreshes ``extras.on`` (its value lives in ``_<name>``)."""
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.slot = "_" + name
+
+    def __get__(self, obj, owner=None):
+        return self if obj is None else getattr(obj, self.slot)
+
+    def __set__(self, obj, value) -> None:
+        setattr(obj, self.slot, value)
+        extras.on = anomaly._enabled or forward._level >= 0 or inference_tensors._entered
 
 
 class AnomalyState:
     """Anomaly detection, process-wide (as in PyTorch)."""
 
     _enabled = False
+    enabled = _Switch()
     check_nan = True
-
-    @property
-    def enabled(self) -> bool:
-        return self._enabled
-
-    @enabled.setter
-    def enabled(self, value: bool) -> None:
-        self._enabled = value
-        _refresh_extras()
 
 
 class ForwardState:
@@ -47,17 +49,9 @@ class ForwardState:
     ``epoch`` changes on entering and leaving one, so tangents of a finished level are never read."""
 
     _level = -1
+    level = _Switch()
     epoch = 0
     in_rule = False  # a forward-mode rule is running: its own tensors are arithmetic, not graph nodes
-
-    @property
-    def level(self) -> int:
-        return self._level
-
-    @level.setter
-    def level(self, value: int) -> None:
-        self._level = value
-        _refresh_extras()
 
 
 class InferenceTensors:
@@ -65,16 +59,8 @@ class InferenceTensors:
     thread's mode), ``made`` once a tensor was made in it (then recorded ops check their parents)."""
 
     _entered = False
+    entered = _Switch()
     made = False
-
-    @property
-    def entered(self) -> bool:
-        return self._entered
-
-    @entered.setter
-    def entered(self, value: bool) -> None:
-        self._entered = value
-        _refresh_extras()
 
 
 class PassDepth(threading.local):
