@@ -6,6 +6,7 @@ import os
 import sys
 import warnings
 
+from . import levels
 from .tensor import BatchedTensor, value_at, wrap
 
 DATA_DEPENDENT_OUTPUT = (
@@ -66,16 +67,6 @@ def _entry(x, level: int, b: int):
     return x
 
 
-def batch_size(args, kwargs, level: int) -> int:
-    for group in (args, kwargs.values()):
-        for a in group:
-            for x in a if type(a) in (list, tuple) else (a,):
-                v = value_at(x, level)
-                if v is not None:
-                    return v.shape[0]
-    raise RuntimeError("vmap: no batched argument")  # never: call() found one
-
-
 def loop(fn, level: int, args: tuple, kwargs: dict, warn: bool = True):
     """``fn`` once per entry of the batch, the results stacked: the fallback for an op without a rule."""
     from ..ops import stack
@@ -89,7 +80,7 @@ def loop(fn, level: int, args: tuple, kwargs: dict, warn: bool = True):
         )
     results = [
         call(fn, _entry(args, level, b), {k: _entry(v, level, b) for k, v in kwargs.items()})
-        for b in range(batch_size(args, kwargs, level))
+        for b in range(levels.find(level).size)
     ]  # each entry's call may still hold tensors batched at outer levels: dispatch again
     return _stacked(results, level, fn, stack)
 
