@@ -84,12 +84,30 @@ def _argnums_tuple(argnums, nargs: int) -> tuple:
     return tuple(out)
 
 
+def _require_tensor(x) -> None:
+    if not isinstance(x, Tensor):
+        raise RuntimeError(f"Expected the differentiated argument to be a Tensor, got {type(x).__name__}")
+
+
+def _of_differentiated(func, args: tuple, nums: tuple, drop_aux: bool = False):
+    """``func`` as a function of its differentiated arguments (positions ``nums``), the others fixed to
+    ``args``; with ``drop_aux``, returning its first output only."""
+
+    def partial(*values):
+        full = list(args)
+        for n, v in zip(nums, values):
+            full[n] = v
+        result = func(*full)
+        return result[0] if drop_aux else result
+
+    return partial
+
+
 def _watched(x):
     """``x`` ready to be differentiated: itself when a graph already tracks it (nested transforms), else a
     detached copy that requires grad. Inside ``vmap``, the copy is batched at every running level (an
     unbatched ``x`` expanded over the batch), so each entry gets its own gradient."""
-    if not isinstance(x, Tensor):
-        raise RuntimeError(f"Expected the differentiated argument to be a Tensor, got {type(x).__name__}")
+    _require_tensor(x)
     levels = _state.vmap.levels
     if levels:
         from .batching.tensor import lift, rewrap
@@ -232,13 +250,7 @@ def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None):
         if out.numel() == 0:
             jacobians = tuple(_empty(out, x) for x in inputs)
         else:
-
-            def partial(*values):
-                full = list(args)
-                for n, v in zip(nums, values):
-                    full[n] = v
-                result = func(*full)
-                return result[0] if has_aux else result
+            partial = _of_differentiated(func, args, nums, drop_aux=has_aux)
 
             def row(cotangent):
                 return vjp(partial, *inputs)[1](cotangent)
@@ -298,16 +310,10 @@ def jacfwd(func, argnums=0, has_aux: bool = False, *, randomness: str = "error")
         nums = _argnums_tuple(argnums, len(args))
         inputs = [args[n] for n in nums]
         for x in inputs:
-            if not isinstance(x, Tensor):
-                raise RuntimeError(f"Expected the differentiated argument to be a Tensor, got {type(x).__name__}")
+            _require_tensor(x)
         sizes = [x.numel() for x in inputs]
         total = sum(sizes)
-
-        def partial(*values):
-            full = list(args)
-            for n, v in zip(nums, values):
-                full[n] = v
-            return func(*full)
+        partial = _of_differentiated(func, args, nums)
 
         if total == 0:
             out, aux = _split_aux(func(*args), has_aux, "jacfwd")
