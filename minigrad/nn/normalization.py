@@ -93,16 +93,17 @@ class BatchNorm1d(Module):
     _INPUT_DIMS = {2: "[N, C]", 3: "[N, C, L]"}
 
     def forward(self, x: Tensor) -> Tensor:
-        if x.data.ndim not in self._INPUT_DIMS:
+        shape = tuple(x.shape)  # inside vmap, one entry's
+        if len(shape) not in self._INPUT_DIMS:
             dims = " or ".join(f"{n}D" for n in self._INPUT_DIMS)
             shapes = " or ".join(self._INPUT_DIMS.values())
             raise ValueError(
-                f"{self._label()}: expected {dims} input ({shapes}), got input of shape {shape_str(x.data.shape)}"
+                f"{self._label()}: expected {dims} input ({shapes}), got input of shape {shape_str(shape)}"
             )
-        if x.data.shape[1] != self.num_features:
+        if shape[1] != self.num_features:
             raise RuntimeError(
                 f"{self._label()}: expected input with num_features={self.num_features} channels in dim 1, "
-                f"got input of shape {shape_str(x.data.shape)} ({x.data.shape[1]} channels)"
+                f"got input of shape {shape_str(shape)} ({shape[1]} channels)"
             )
         use_batch_stats = self.training or self.running_mean is None
         momentum = self.momentum

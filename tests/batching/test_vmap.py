@@ -130,14 +130,23 @@ def test_data_dependent_python_is_refused():
 
 
 # ---------------------------------------------------------------- the fallback
-def test_an_op_without_a_rule_loops_with_torchs_warning():
+@pytest.fixture
+def cross_without_rule(monkeypatch):
+    """``cross`` as an op without a batching rule (every public op has one)."""
+    from minigrad.batching.rules import RULES
+    from minigrad.ops import matrix
+
+    monkeypatch.delitem(RULES, matrix.cross)
+
+
+def test_an_op_without_a_rule_loops_with_torchs_warning(cross_without_rule):
     x = _rand(4, 3)
     with pytest.warns(UserWarning, match=FALLBACK + r" cross\. Please file us an issue"):
         out = func.vmap(lambda v: mg.cross(v, v.flip(0)))(x)
     np.testing.assert_allclose(out.data, np.cross(x.data, x.data[:, ::-1]))
 
 
-def test_the_fallback_handles_several_outputs_and_outer_levels():
+def test_the_fallback_handles_several_outputs_and_outer_levels(cross_without_rule):
     x = _rand(2, 4, 3)
     with pytest.warns(UserWarning, match=FALLBACK):
         out = func.vmap(func.vmap(lambda v: mg.cross(v, v.flip(0))))(x)
@@ -247,7 +256,7 @@ def test_jacrev_chunks_and_jacfwd_give_the_loops_jacobian():
         np.testing.assert_allclose(jac(x).data, want, rtol=1e-12, atol=1e-12)
 
 
-def test_the_fallback_warning_points_at_the_users_line():
+def test_the_fallback_warning_points_at_the_users_line(cross_without_rule):
     with pytest.warns(UserWarning, match=FALLBACK) as caught:
         func.vmap(lambda v: mg.cross(v, v))(_rand(2, 3))
     assert caught[0].filename == __file__
