@@ -277,6 +277,10 @@ def test_error_texts_equal_torch_funcs():
         lambda lib, fn, x: fn.jvp(lambda p: p[0].sum(), ((x, x),), ([x, x],)),
         lambda lib, fn, x: fn.vjp(lambda p: {"y": p * 2, "z": p.sum()}, x)[1]((x, x)),
         lambda lib, fn, x: fn.vjp(lambda p: (p, "aux"), x, has_aux=True),
+        lambda lib, fn, x: fn.vmap(lambda p: p["a"], in_dims=({"a": 0},))({"a": x, "b": x}),
+        lambda lib, fn, x: fn.vmap(lambda p: p, in_dims=(0, 0))({"a": x, "b": x}),
+        lambda lib, fn, x: fn.vmap(lambda p: p, in_dims=([0, None],))((x, x)),
+        lambda lib, fn, x: fn.vmap(lambda p: p, out_dims={"a": 0})({"b": x}),
     ]
     for case in cases:
         ours = message(case, mg, func, _t([1.0, 2.0]))

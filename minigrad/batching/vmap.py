@@ -17,23 +17,27 @@ def _name(func) -> str:
     return getattr(func, "__name__", repr(func))
 
 
-def _broadcast_dims(dims, tree, what: str, func, in_dims) -> list:
-    """One dim per leaf of ``tree``: an int or None applies to a whole subtree; tuples must match it."""
-    if dims is None or isinstance(dims, int) and not isinstance(dims, bool):
+def _dims_per_leaf(dims, tree) -> list | None:
+    """One dim per leaf of ``tree``, from ``dims``: a tree of the same structure, where a leaf (an int,
+    None) stands for a whole subtree; None when the structures differ (torch's ``_broadcast_to_and_flatten``)."""
+    if not isinstance(dims, (tuple, list, dict)):
         return [dims] * len(tree_leaves(tree))
-    if isinstance(dims, (tuple, list)) and isinstance(tree, (tuple, list)) and len(dims) == len(tree):
-        return [d for sub, t in zip(dims, tree) for d in _broadcast_dims(sub, t, what, func, in_dims)]
-    if isinstance(dims, dict) and isinstance(tree, dict) and dims.keys() == tree.keys():
-        return [d for k in tree for d in _broadcast_dims(dims[k], tree[k], what, func, in_dims)]
-    if what == "in_dims" and not isinstance(dims, (tuple, list, dict)):
-        raise ValueError(
-            f"vmap({_name(func)}, in_dims={in_dims}, ...)(<inputs>): expected `in_dims` to be int or a (potentially "
-            f"nested) tuple matching the structure of inputs, got: {type(dims)}."
-        )
-    raise ValueError(
-        f"vmap({_name(func)}, in_dims={in_dims}, ...)(<inputs>): {what} is not compatible with the structure of "
-        f"`{'inputs' if what == 'in_dims' else 'outputs'}`. {what} has structure {tree_flatten(dims)[1]} "
-        f"but {'inputs' if what == 'in_dims' else 'outputs'} has structure {tree_flatten(tree)[1]}."
+    if type(dims) is not type(tree) or len(dims) != len(tree):
+        return None
+    if isinstance(dims, dict):
+        if dims.keys() != tree.keys():
+            return None
+        parts = [_dims_per_leaf(dims[k], tree[k]) for k in tree]
+    else:
+        parts = [_dims_per_leaf(d, t) for d, t in zip(dims, tree)]
+    return None if any(p is None for p in parts) else [d for part in parts for d in part]
+
+
+def _structure_error(func, what: str, dims, tree, call: str) -> ValueError:
+    side = "inputs" if what == "in_dims" else "outputs"
+    return ValueError(
+        f"vmap({_name(func)}, {call})(<inputs>): {what} is not compatible with the structure of `{side}`. {what} "
+        f"has structure {tree_flatten(dims)[1]} but {side} has structure {tree_flatten(tree)[1]}."
     )
 
 
@@ -97,14 +101,10 @@ def _out_dims(out_dims, out, func) -> list:
     """One out_dim per output leaf (a single tensor also takes a 1-tuple, as torch's does)."""
     if isinstance(out_dims, tuple) and len(out_dims) == 1 and isinstance(out, Tensor):
         out_dims = out_dims[0]
-    try:
-        return _broadcast_dims(out_dims, out, "out_dims", func, None)
-    except ValueError:
-        raise ValueError(
-            f"vmap({_name(func)}, ..., out_dims={out_dims})(<inputs>): out_dims is not compatible with the structure "
-            f"of `outputs`. out_dims has structure {tree_flatten(out_dims)[1]} but outputs has structure "
-            f"{tree_flatten(out)[1]}."
-        ) from None
+    dims = _dims_per_leaf(out_dims, out)
+    if dims is None:
+        raise _structure_error(func, "out_dims", out_dims, out, f"..., out_dims={out_dims}")
+    return dims
 
 
 def _run(func, kwargs, leaves, dims, spec, size, randomness, out_dims):
@@ -139,19 +139,15 @@ def vmap(func, in_dims=0, out_dims=0, randomness: str = "error", *, chunk_size=N
                 f"vmap({_name(func)}, in_dims={in_dims}, ...)(<inputs>): expected `in_dims` to be int or a "
                 f"(potentially nested) tuple matching the structure of inputs, got: {type(in_dims)}."
             )
-        if isinstance(in_dims, tuple) and len(in_dims) != len(args):
-            raise ValueError(
-                f"vmap({_name(func)}, in_dims={in_dims}, ...)(<inputs>): in_dims is not compatible with the structure "
-                f"of `inputs`. in_dims has structure {tree_flatten(in_dims)[1]} but inputs has structure "
-                f"{tree_flatten(args)[1]}."
-            )
+        dims = _dims_per_leaf(in_dims, args)
+        if dims is None:
+            raise _structure_error(func, "in_dims", in_dims, args, f"in_dims={in_dims}, ...")
         if not args:
             raise ValueError(
                 f"vmap({_name(func)})(<inputs>): got no inputs. Maybe you forgot to add inputs, or you are trying to "
                 "vmap over a function with no inputs. The latter is unsupported."
             )
         leaves, spec = tree_flatten(args)
-        dims = _broadcast_dims(in_dims, args, "in_dims", func, in_dims)
         size = _batch_size(leaves, dims, func, in_dims)
         if chunk_size is None or chunk_size >= size:
             return _run(func, kwargs, leaves, dims, spec, size, randomness, out_dims)
