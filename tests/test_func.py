@@ -152,12 +152,12 @@ def test_functional_call_gives_gradients_with_respect_to_given_parameters():
     def loss(p):
         return func.functional_call(model, p, (x,)).sum()
 
-    names = list(params)
-    g = func.grad(lambda *ps: loss(dict(zip(names, ps))), argnums=tuple(range(len(names))))(*params.values())
+    g = func.grad(loss)(params)  # a dict of gradients, by parameter name
     model.zero_grad()
     model(x).sum().backward()
-    for name, gi in zip(names, g):
-        np.testing.assert_allclose(gi.numpy(), dict(model.named_parameters())[name].grad.numpy(), rtol=1e-5)
+    assert list(g) == list(params)
+    for name, p in model.named_parameters():
+        np.testing.assert_allclose(g[name].numpy(), p.grad.numpy(), rtol=1e-5)
 
 
 def test_against_torch_func():

@@ -145,6 +145,35 @@ def test_vjp_and_jvp_of_pytrees_against_torch_func():
     _assert_trees_close(func.jvp(_pytree_f, ours_args, tangents), tf.jvp(_pytree_f, theirs_args, theirs_tangents))
 
 
+def test_transforms_of_a_dict_compose_inside_vmap_as_torch_funcs():
+    torch = pytest.importorskip("torch")
+    import torch.func as tf
+
+    rng = np.random.default_rng(5)
+    arrays = {"a": rng.standard_normal((4, 3)), "b": rng.standard_normal((4, 3))}
+    ours = {k: _t(v) for k, v in arrays.items()}
+    theirs = {k: torch.tensor(v) for k, v in arrays.items()}
+
+    def f(p):
+        return (p["a"].sin() * p["b"]).sum()
+
+    def composed(fn):
+        return {
+            "grad_grad": fn.grad(lambda p: sum(v.sum() for v in fn.grad(f)(p).values())),
+            "vmap_jacrev": fn.vmap(fn.jacrev(f)),
+            "vmap_jacfwd": fn.vmap(fn.jacfwd(f)),
+            "vmap_hessian": fn.vmap(fn.hessian(f)),
+            "vmap_jvp": fn.vmap(lambda p, t: fn.jvp(f, (p,), (t,))),
+            "jacrev_chunked": fn.jacrev(lambda p: p["a"] * p["b"], chunk_size=2),
+        }
+
+    mine, reference = composed(func), composed(tf)
+    for name in mine:
+        args = (ours, ours) if name == "vmap_jvp" else (ours,)
+        theirs_args = (theirs, theirs) if name == "vmap_jvp" else (theirs,)
+        _assert_trees_close(mine[name](*args), reference[name](*theirs_args))
+
+
 def test_vjp_inside_vmap_takes_a_tree_of_batched_cotangents():
     args = _pytree_args(mg)
     cotangents = {"sum": _t(np.ones((2, 3))), "pair": [_t(np.zeros((2, 3))), _t(np.full((2, 3), 2.0))]}
