@@ -13,6 +13,7 @@ from __future__ import annotations
 import inspect
 
 from .. import creation, ops
+from ..autograd.grad_mode import no_grad
 from ..nn.functional import (
     _attention,
     _conv,
@@ -835,15 +836,16 @@ def batch_norm_rule(fn, level, args, kwargs):
     )  # fmt: skip
     out = run(fn, *args, **kwargs)
     if training:  # the call updated the [B * C] copies: back into each entry's statistics
-        for stat, flat in ((mean, flat_mean), (var, flat_var)):
-            if stat is None:
-                continue
-            v = value_at(stat, level)
-            updated = flat.data.reshape((size,) + tuple(stat.shape))
-            if v is not None:
-                v.data[...] = updated
-            else:  # unbatched statistics of an unbatched input: every entry made the same update, once
-                stat.data[...] = updated[0]
+        with no_grad():
+            for stat, flat in ((mean, flat_mean), (var, flat_var)):
+                if stat is None:
+                    continue
+                v = value_at(stat, level)
+                updated = flat.reshape((size,) + tuple(stat.shape))
+                if v is not None:
+                    v.copy_(updated)
+                else:  # unbatched statistics of an unbatched input: every entry made the same update, once
+                    stat.copy_(updated[0])
     return wrap(out.reshape((sizes[1], size) + sizes[2:]).movedim(1, 0), level)
 
 

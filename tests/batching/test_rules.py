@@ -456,6 +456,24 @@ def test_batch_norm_updates_each_entrys_running_statistics():
     np.testing.assert_allclose(one_mean.data, 0.1 * xs.data[0].mean(axis=(0, 2)), rtol=1e-12)  # updated once
 
 
+def test_batch_norm_in_nested_vmap_matches_torch_func():
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(4)
+    x, means, variances = rng.standard_normal((2, 3, 5, 4)), rng.standard_normal((2, 3, 4)), rng.random((2, 3, 4))
+    ours = [mg.tensor(a) for a in (x, means, variances)]
+    theirs = [torch.tensor(a) for a in (x, means, variances)]
+
+    def nested(lib_func, norm):
+        return lib_func.vmap(lib_func.vmap(lambda x, m, v: norm(x, m, v, training=True, momentum=0.2)))
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        got = nested(func, F.batch_norm)(*ours)
+    want = nested(torch.func, torch.nn.functional.batch_norm)(*theirs)
+    for g, w in zip([got] + ours[1:], [want] + theirs[1:]):
+        np.testing.assert_allclose(g.data, w.numpy(), rtol=1e-12)
+
+
 def test_batch_norm_refuses_unbatched_running_statistics_of_a_batched_input():
     xs = mg.randn(3, 5, 2)
     module = mg.nn.BatchNorm1d(2)
