@@ -97,6 +97,44 @@ def test_per_example_gradients_against_torch_func():
     _assert_trees_close(ours_value, theirs_value)
 
 
+def test_per_example_gradients_of_a_cnn_with_parameters_and_buffers_against_torch_func():
+    torch = pytest.importorskip("torch")
+    import torch.func as tf
+
+    mg.manual_seed(0)
+    nn, tnn = mg.nn, torch.nn
+    model = nn.Sequential(nn.Conv2d(1, 4, 3), nn.BatchNorm2d(4), nn.ReLU(), nn.Flatten(), nn.Linear(64, 3)).double()
+    reference = tnn.Sequential(tnn.Conv2d(1, 4, 3), tnn.BatchNorm2d(4), tnn.ReLU(), tnn.Flatten(), tnn.Linear(64, 3))
+    model.eval(), reference.double().eval()
+    params = {k: v.detach() for k, v in model.named_parameters()}
+    buffers = {k: v.detach() for k, v in model.named_buffers()}
+    rng = np.random.default_rng(6)
+    xb, yb = rng.standard_normal((5, 1, 6, 6)), rng.integers(0, 3, 5)
+
+    def loss(params, buffers, x, y):
+        out = func.functional_call(model, (params, buffers), (x.unsqueeze(0),))
+        return F.cross_entropy(out, y.unsqueeze(0))
+
+    def loss_torch(params, buffers, x, y):
+        out = tf.functional_call(reference, (params, buffers), (x.unsqueeze(0),))
+        return torch.nn.functional.cross_entropy(out, y.unsqueeze(0))
+
+    dims = (None, None, 0, 0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        ours = func.vmap(func.grad(loss), in_dims=dims)(params, buffers, _t(xb), mg.tensor(yb))
+    theirs = tf.vmap(tf.grad(loss_torch), in_dims=dims)(
+        {k: torch.tensor(v.numpy()) for k, v in params.items()},
+        {k: torch.tensor(v.numpy()) for k, v in buffers.items()},
+        torch.tensor(xb),
+        torch.tensor(yb),
+    )
+    _assert_trees_close(ours, theirs)
+    model.train()  # running statistics updated in place per example: refused, as torch.func refuses it
+    with pytest.raises(RuntimeError, match="^Batch norm got a batched tensor as input while the running_mean"):
+        func.vmap(func.grad(loss), in_dims=dims)(params, buffers, _t(xb), mg.tensor(yb))
+
+
 def _pytree_f(a, b):
     (p, q), r = a, b["r"]
     return {"sum": (p * q).sin() + r[0], "pair": [p.tanh() * r, q.exp()]}

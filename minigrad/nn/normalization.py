@@ -40,10 +40,11 @@ class LayerNorm(Module):
 
     def forward(self, x: Tensor) -> Tensor:
         k = len(self.normalized_shape)
-        if x.data.shape[x.data.ndim - k :] != self.normalized_shape or x.data.ndim < k:
+        shape = tuple(x.shape)  # one entry's, inside vmap
+        if shape[len(shape) - k :] != self.normalized_shape or len(shape) < k:
             raise RuntimeError(
                 f"{self._label()}: expected input of shape [*, {', '.join(map(str, self.normalized_shape))}] "
-                f"(normalized_shape={shape_str(self.normalized_shape)}), got input of shape {shape_str(x.data.shape)}"
+                f"(normalized_shape={shape_str(self.normalized_shape)}), got input of shape {shape_str(shape)}"
             )
         return F.layer_norm(x, self.normalized_shape, self.weight, self.bias, self.eps)
 

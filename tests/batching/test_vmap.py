@@ -271,3 +271,34 @@ def test_random_tensors_like_an_entry_follow_randomness():
     same = func.vmap(lambda v: v * mg.randint_like(v, 1, 9), randomness="same")(x)
     assert same.shape == (4, 3) and all(np.array_equal(same.data[0], row) for row in same.data)
     assert mg.randn_like(x).shape == (4, 3)  # outside vmap, as before
+
+
+# ---------------------------------------------------------------- modules
+def _attention(**options):
+    layer = mg.nn.MultiheadAttention(6, 2, **options)
+    return lambda x: layer(x, x, x)[0]
+
+
+def _modules():
+    mg.manual_seed(0)
+    return {
+        "conv2d": (mg.nn.Conv2d(2, 3, 3, padding=1), (4, 2, 2, 5, 5)),
+        "linear": (mg.nn.Linear(5, 2), (4, 3, 5)),
+        "layer_norm": (mg.nn.LayerNorm(5), (4, 3, 5)),
+        "flatten": (mg.nn.Flatten(), (4, 2, 3, 5)),
+        "batch_norm_eval": (mg.nn.BatchNorm1d(3).eval(), (4, 2, 3, 5)),
+        "attention_unbatched": (_attention(), (4, 3, 6)),
+        "attention_batch_first": (_attention(batch_first=True), (4, 2, 3, 6)),
+        "attention": (_attention(), (4, 3, 2, 6)),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_modules()))
+def test_modules_see_one_entrys_shape(name):
+    module, shape = _modules()[name]
+    x = _rand(*shape).float()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        batched = func.vmap(module)(x)
+    looped = mg.stack([module(x[i]) for i in range(shape[0])])
+    np.testing.assert_allclose(batched.data, looped.data, rtol=1e-5, atol=1e-6)
