@@ -22,7 +22,7 @@ import threading
 from . import _state, autograd
 from .autograd import forward_ad
 from .autograd.grad_mode import enable_grad
-from .tensor import Tensor, _set_tangent, _tangent_of
+from .tensor import Tensor, _set_tangent, _tangents_of
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap", "functional_call"]
 
@@ -60,9 +60,8 @@ def _detach(values):
 
             return wrap(_detach(values._value), values._level)
         detached = values.detach()
-        tangent = _tangent_of(values)
-        if tangent is not None:
-            _set_tangent(detached, tangent)
+        for depth, tangent in _tangents_of(values).items():
+            _set_tangent(detached, tangent, depth)
         return detached
     if isinstance(values, tuple):
         return tuple(_detach(v) for v in values)
@@ -286,7 +285,7 @@ def jvp(func, primals, tangents, *, has_aux: bool = False):
             f"For example, if primals is a tuple of 3 tensors, tangents also must be. Got primals with "
             f"{len(primals)} tensors and tangents with {len(tangents)} tensors"
         )
-    with forward_ad.dual_level():
+    with forward_ad._nested_level():
         duals = [_make_dual(p, t) for p, t in zip(primals, tangents)]
         out, aux = _split_aux(func(*duals), has_aux, "jvp")
         outputs = (out,) if isinstance(out, Tensor) else tuple(out)

@@ -46,7 +46,7 @@ class FunctionCtx:
         self._saved = ()
         self._saved_for_forward = ()
         self._in_jvp = False
-        self._tangents = None
+        self._tangents = {}  # dual level -> the outputs' tangents (jvp runs once per level, for all outputs)
         self._non_differentiable = set()
         self.materialize_grads = True
 
@@ -319,7 +319,8 @@ def _tangent_rule(cls, ctx: FunctionCtx, args: tuple, k: int):
     tensor_positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
 
     def jvp(*tangents):
-        if ctx._tangents is None:
+        level = _forward_state.level  # the rule of the level at depth d runs with depth d - 1 active
+        if level not in ctx._tangents:
             per_arg = [None] * len(args)
             for i, t in zip(tensor_positions, tangents):
                 per_arg[i] = t
@@ -328,8 +329,8 @@ def _tangent_rule(cls, ctx: FunctionCtx, args: tuple, k: int):
                 out = cls.jvp(ctx, *per_arg)
             finally:
                 ctx._in_jvp = False
-            ctx._tangents = out if isinstance(out, tuple) else (out,)
-        out = ctx._tangents
+            ctx._tangents[level] = out if isinstance(out, tuple) else (out,)
+        out = ctx._tangents[level]
         if k >= len(out):
             raise RuntimeError(
                 f"function {name} returned an incorrect number of forward gradients (expected at least {k + 1}, "
