@@ -517,8 +517,7 @@ def _forward_tangent(t: Tensor, parents: tuple, jvp, op: str) -> None:
             continue
         if jvp is None:
             raise RuntimeError(
-                f"Trying to use forward AD with {op} that does not support it because it has not been implemented "
-                "yet."
+                f"Trying to use forward AD with {op} that does not support it because it has not been implemented yet."
             )
         tangents = [
             x if x is not None else make_leaf(p._device.xp.zeros_like(p.data), p._device)

@@ -465,5 +465,9 @@ DECODE = {
     E.GradsRestored: (Decoder._ev_grads_restored, ("restored",), ()),
     E.PassFinished: (Decoder._ev_pass_finished, ("results",), ()),
     E.ErrorEvent: (Decoder._ev_error, ("node", "error_type", "message"), ("raised_at", "traceback")),
-    E.TangentComputed: (Decoder._ev_tangent_computed, ("node", "op", "parents", "tangents", "tangent", "rule"), ("level",)),
+    E.TangentComputed: (
+        Decoder._ev_tangent_computed,
+        ("node", "op", "parents", "tangents", "tangent", "rule"),
+        ("level",),
+    ),
 }
