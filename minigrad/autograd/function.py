@@ -47,6 +47,7 @@ class FunctionCtx:
         self._saved_for_forward = ()
         self._in_jvp = False
         self._tangents = {}  # dual level -> the outputs' tangents (jvp runs once per level, for all outputs)
+        self._raw_outputs = ()  # forward's outputs, kept under nested dual levels (_carry_outer_tangents)
         self._non_differentiable = set()
         self.materialize_grads = True
 
