@@ -11,8 +11,8 @@ written beside the op's backward rule). :func:`unpack_dual` reads the result::
         value, jvp = forward_ad.unpack_dual(y)     # jvp = J_f(primal) @ tangent
 
 One level at a time, as in PyTorch; tangents are forgotten when their level exits. The function
-transforms nest levels (``minigrad.func.jvp`` of ``func.jvp``, ``jacfwd`` of ``jacfwd``) through
-:func:`_nested_level`: a tensor then carries one tangent per level.
+transforms of ``minigrad.func`` nest levels, as ``torch.func`` does (``jvp`` of ``jvp``, ``jacfwd`` of
+``jacfwd``): a tensor then carries one tangent per level.
 """
 
 from __future__ import annotations
