@@ -5,7 +5,8 @@ Each takes a function of tensors and returns a function (or values) that compose
 ``hessian(f) == jacfwd(jacrev(f))``, ``grad(grad(f))`` is a second derivative.
 Reverse-mode transforms run :func:`minigrad.autograd.grad` with ``create_graph``
 (so the results can be differentiated again); forward-mode transforms run the
-ops' forward-mode rules in a :mod:`~minigrad.autograd.forward_ad` dual level.
+ops' forward-mode rules in a :mod:`~minigrad.autograd.forward_ad` dual level of their own, inside
+any active one, so they nest: ``jvp`` of ``jvp``, ``jacfwd(jacfwd(f))``.
 
 ``vmap`` maps a function over a batch dimension with a batching rule per op
 (:mod:`minigrad.batching`). Inside ``vmap`` the reverse-mode transforms differentiate
@@ -273,7 +274,8 @@ def _empty(out, x):
 
 # ---------------------------------------------------------------- forward mode
 def jvp(func, primals, tangents, *, has_aux: bool = False):
-    """``(f(*primals), J tangents)`` by forward mode (the ops' forward-mode rules)."""
+    """``(f(*primals), J tangents)`` by forward mode (the ops' forward-mode rules), in a dual level inside
+    the active ones: a ``jvp`` of a ``jvp`` is a second directional derivative."""
     if not isinstance(primals, tuple):
         raise RuntimeError("jvp(f, primals, tangents): Expected primals to be a tuple. E.g. it should be valid to "
                            "call f(*primals).")  # fmt: skip
