@@ -88,3 +88,5 @@ def test_a_nested_forward_run_records_the_level_of_each_tangent(tmp_path):
     assert [e.level for e in loaded.find("tangent_computed")] == [e.level for e in events]
     for ev in events:  # every step of the nested run draws
         assert "tangent" in viz.draw(loaded, step=ev.seq).source
+    dot = viz.draw(loaded, step=sin[1].seq).source
+    assert "tangent at level 1 " in dot and "tangent [" in dot  # the sin node's box shows both of its tangents
