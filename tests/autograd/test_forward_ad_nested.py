@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 import minigrad as mg
 from minigrad import func
 from minigrad.autograd import Function
 from minigrad.autograd import forward_ad as fwAD
 
-from .test_forward_rules import CASES, MORE_CASES, REDUCTION_CASES, STRUCTURAL_CASES
+from .test_forward_rules import CASES, MORE_CASES, REDUCTION_CASES, STRUCTURAL_CASES, UNARY_ANY_SHAPE, _arr
 
 ALL_CASES = {**CASES, **REDUCTION_CASES, **STRUCTURAL_CASES, **MORE_CASES}
 
@@ -46,6 +49,15 @@ def test_every_forward_rule_nests(name):
     us = [_t(rng.standard_normal(a.shape)) for a in arrays]
     vs = [_t(rng.standard_normal(a.shape)) for a in arrays]
     nested, numeric = _second_directional(fn, xs, us, vs)
+    np.testing.assert_allclose(nested, numeric, rtol=1e-5, atol=1e-6)
+
+
+@settings(max_examples=15, deadline=None)
+@given(name=st.sampled_from(UNARY_ANY_SHAPE), shape=hnp.array_shapes(min_dims=0, max_dims=3, max_side=4))
+def test_elementwise_rules_nest_on_any_shape(name, shape):
+    rng = np.random.default_rng(1)
+    x, u, v = _t(_arr(shape)), _t(rng.standard_normal(shape)), _t(rng.standard_normal(shape))
+    nested, numeric = _second_directional(CASES[name][0], [x], [u], [v])
     np.testing.assert_allclose(nested, numeric, rtol=1e-5, atol=1e-6)
 
 
