@@ -5,7 +5,8 @@ Each takes a function of tensors and returns a function (or values) that compose
 ``hessian(f) == jacfwd(jacrev(f))``, ``grad(grad(f))`` is a second derivative.
 Reverse-mode transforms run :func:`minigrad.autograd.grad` with ``create_graph``
 (so the results can be differentiated again); forward-mode transforms run the
-ops' forward-mode rules in a :mod:`~minigrad.autograd.forward_ad` dual level.
+ops' forward-mode rules in a :mod:`~minigrad.autograd.forward_ad` dual level of their own, inside
+any active one, so they nest: ``jvp`` of ``jvp``, ``jacfwd(jacfwd(f))``.
 
 ``vmap`` maps a function over a batch dimension with a batching rule per op
 (:mod:`minigrad.batching`). Inside ``vmap`` the reverse-mode transforms differentiate
@@ -23,7 +24,7 @@ from . import _state, autograd
 from ._pytree import tree_flatten, tree_leaves, tree_map, tree_unflatten, treespec_pprint
 from .autograd import forward_ad
 from .autograd.grad_mode import enable_grad
-from .tensor import Tensor, _set_tangent, _tangent_of
+from .tensor import Tensor, _set_tangent, _tangents_of
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap", "functional_call"]
 
@@ -62,9 +63,8 @@ def _detach(value):
 
         return wrap(_detach(value._value), value._level)
     detached = value.detach()
-    tangent = _tangent_of(value)
-    if tangent is not None:
-        _set_tangent(detached, tangent)
+    for depth, tangent in _tangents_of(value).items():
+        _set_tangent(detached, tangent, depth)
     return detached
 
 
@@ -354,8 +354,9 @@ _JVP = "jvp(f, primals, tangents)"
 
 
 def jvp(func, primals, tangents, *, has_aux: bool = False):
-    """``(f(*primals), J tangents)`` by forward mode (the ops' forward-mode rules). ``primals`` is a tuple
-    of pytrees of tensors and ``tangents`` the same tree; the outputs may be a pytree."""
+    """``(f(*primals), J tangents)`` by forward mode (the ops' forward-mode rules), in a dual level inside
+    the active ones: a ``jvp`` of a ``jvp`` is a second directional derivative. ``primals`` is a tuple of
+    pytrees of tensors and ``tangents`` the same tree; the outputs may be a pytree."""
     if not isinstance(primals, tuple):
         raise RuntimeError(f"{_JVP}: Expected primals to be a tuple. E.g. it should be valid to call f(*primals).")
     flat_primals, primals_spec = tree_flatten(primals)
@@ -368,7 +369,7 @@ def jvp(func, primals, tangents, *, has_aux: bool = False):
         )
     _only_tensors(flat_primals, _JVP, "primals")
     _only_tensors(flat_tangents, _JVP, "tangents")
-    with forward_ad.dual_level():
+    with forward_ad._nested_level():
         duals = [_make_dual(p, t) for p, t in zip(flat_primals, flat_tangents)]
         out, aux = _split_aux(func(*tree_unflatten(duals, primals_spec)), has_aux, _JVP)
         outputs, out_spec = _tensor_leaves(out, _JVP)
