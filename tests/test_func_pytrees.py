@@ -203,6 +203,8 @@ def test_transforms_of_a_dict_compose_inside_vmap_as_torch_funcs():
             "vmap_hessian": fn.vmap(fn.hessian(f)),
             "vmap_jvp": fn.vmap(lambda p, t: fn.jvp(f, (p,), (t,))),
             "jacrev_chunked": fn.jacrev(lambda p: p["a"] * p["b"], chunk_size=2),
+            "jacfwd_jacfwd": fn.jacfwd(fn.jacfwd(lambda p: {"y": f(p) * p["a"], "z": p["b"].exp()})),
+            "jacrev_jacfwd": fn.jacrev(fn.jacfwd(lambda p: {"y": f(p) * p["a"], "z": p["b"].exp()})),
         }
 
     mine, reference = composed(func), composed(tf)
