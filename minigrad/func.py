@@ -3,6 +3,10 @@
 
 Each takes a function of tensors and returns a function (or values) that compose:
 ``hessian(f) == jacfwd(jacrev(f))``, ``grad(grad(f))`` is a second derivative.
+Arguments, outputs and ``has_aux`` values may be pytrees (nested tuples, lists and dicts of
+tensors, :mod:`minigrad._pytree`): ``grad(loss)(params)`` with a dict of parameters gives a dict
+of gradients, and Jacobians nest as ``torch.func``'s (the output's tree, each leaf holding the
+inputs' tree).
 Reverse-mode transforms run :func:`minigrad.autograd.grad` with ``create_graph``
 (so the results can be differentiated again); forward-mode transforms run the
 ops' forward-mode rules in a :mod:`~minigrad.autograd.forward_ad` dual level of their own, inside

@@ -1,5 +1,5 @@
-"""``vmap``: PyTorch's ``torch.func.vmap`` (``in_dims``/``out_dims`` as nested tuples, nesting, chunks,
-randomness), batching each op by its rule (:mod:`.rules`)."""
+"""``vmap``: PyTorch's ``torch.func.vmap`` (pytree arguments and outputs, ``in_dims``/``out_dims`` as
+trees, nesting, chunks, randomness), batching each op by its rule (:mod:`.rules`)."""
 
 from __future__ import annotations
 
@@ -122,7 +122,8 @@ def _run(func, kwargs, leaves, dims, spec, size, randomness, out_dims):
 def vmap(func, in_dims=0, out_dims=0, randomness: str = "error", *, chunk_size=None):
     """``f -> (batched inputs -> batched outputs)``: ``f`` applied to every entry along ``in_dims`` at once.
 
-    ``in_dims``: an int, None (not batched) or a nested tuple matching the positional arguments;
+    ``in_dims``: an int, None (not batched) or a tree matching the positional arguments (pytrees: nested
+    tuples, lists, dicts), where an int or None stands for a whole subtree;
     ``out_dims`` likewise for the outputs. Keyword arguments are not batched. ``randomness``:
     ``"error"`` refuses random ops, ``"different"`` draws per entry, ``"same"`` once for all.
     ``chunk_size`` runs the batch that many entries at a time.
