@@ -59,6 +59,13 @@ NO_GRAD_VIEW_MESSAGE = (
 )
 
 
+NO_GRAD_MULTI_VIEW_MESSAGE = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. This view is the "
+    "output of a function that returns multiple views. Such functions do not allow the output views to be modified "
+    "inplace. You should replace the inplace operation by an out-of-place one."
+)  # PyTorch's text for one of several views of a tensor outside the graph, as a view made under no_grad
+
+
 def apply_inplace(t: Tensor, name: str, fn, *args) -> Tensor:
     """Write ``fn(t, *args)`` (an out-of-place op) into ``t``; record it as op ``name`` when it needs a graph."""
     _check_not_inference(t)
@@ -153,6 +160,8 @@ def _recording_base(t: Tensor) -> Tensor | None:
             return None  # memory of an array no tensor here views (a tensor made on a NumPy view): its own node
         if made_under_no_grad:
             raise RuntimeError(NO_GRAD_VIEW_MESSAGE)
+        if t._meta.get("multi_view") is not None:
+            raise RuntimeError(NO_GRAD_MULTI_VIEW_MESSAGE)
     if base._backward is None and base._rg:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
     several = t._meta.get("multi_view") if t._meta is not None else None

@@ -508,6 +508,34 @@ def test_the_viewed_tensor_becomes_a_copy_slices_node_as_in_torch():
     assert ours == theirs and ours.startswith("A view was created in no_grad mode")
 
 
+def test_one_of_several_views_of_a_tensor_outside_the_graph_is_refused_as_in_torch():
+    def unbound(lib, root):
+        base = lib.zeros(2, 3, dtype=lib.float64)
+        base.unbind(0)[1].add_(root[0])
+        return base.sum()
+
+    def chunked_under_no_grad(lib, root):
+        base = lib.zeros(2, 3, dtype=lib.float64)
+        with lib.no_grad():
+            piece = base.chunk(3, 1)[2]
+        piece.mul_(root[:, :1])
+        return base.sum()
+
+    def split_without_grad(lib, root):
+        base = lib.ones(2, 3, dtype=lib.float64)
+        base.split(1, 0)[0].mul_(2)  # nothing requires grad: not recorded, allowed
+        return (base * root).sum()
+
+    for fn, start in (
+        (unbound, "A view was created in no_grad mode and is being modified inplace with grad mode enabled. This"),
+        (chunked_under_no_grad, "A view was created in no_grad mode and is being modified inplace with grad mode"),
+    ):
+        ours, theirs = _root_grads(fn)
+        assert ours == theirs and ours.startswith(start), fn.__name__
+    ours, theirs = _root_grads(split_without_grad)
+    assert ours == theirs == [[2.0] * 3, [1.0] * 3]
+
+
 def test_a_view_of_a_tensor_outside_the_graph_gradcheck():
     def fn(w, u):
         base = mg.zeros(3, 4, dtype=mg.float64)
