@@ -142,10 +142,12 @@ def _assign(t: Tensor, key, value) -> None:
 
 
 def _recording_base(t: Tensor) -> Tensor | None:
-    """Where a recorded in-place op on ``t`` goes: None for ``t``'s own node, else the graph tensor ``t`` views.
+    """Where a recorded in-place op on ``t`` goes: None for ``t``'s own node, else the tensor ``t`` views (a
+    graph tensor, or one outside the graph, which the op puts in it).
 
-    Refuses, with PyTorch's texts, a leaf that requires grad, a view of one, and
-    a view that is one of several outputs (``unbind``, ``split``, ``chunk``).
+    Refuses, with PyTorch's texts, a leaf that requires grad, a view of one, a view
+    made under no_grad, and a view that is one of several outputs (``unbind``,
+    ``split``, ``chunk``).
     """
     if t._backward is None and t._rg:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
