@@ -15,13 +15,14 @@ class TreeSpec:
     namedtuple's class) and the specs of its children. A leaf's spec is :data:`LEAF`; printed as
     PyTorch prints one (``TreeSpec(dict, ['a'], [*])``), so error texts read the same."""
 
-    __slots__ = ("type", "context", "children", "num_leaves")
+    __slots__ = ("type", "context", "children", "num_leaves", "flat")
 
     def __init__(self, node_type, context, children: list) -> None:
         self.type = node_type
         self.context = context
         self.children = children
         self.num_leaves = 1 if node_type is None else sum(c.num_leaves for c in children)
+        self.flat = node_type is not None and all(c.type is None for c in children)  # every child a leaf
 
     def is_leaf(self) -> bool:
         return self.type is None
@@ -29,7 +30,7 @@ class TreeSpec:
     def __eq__(self, other) -> bool:
         if not isinstance(other, TreeSpec):
             return NotImplemented
-        return (self.type, self.context, self.children) == (other.type, other.context, other.children)
+        return self is other or (self.type, self.context, self.children) == (other.type, other.context, other.children)
 
     __hash__ = None
 
@@ -42,60 +43,85 @@ class TreeSpec:
 
 
 LEAF = TreeSpec(None, None, [])
+_FLAT_SEQUENCES: dict = {}  # (tuple or list, n) -> the spec of n leaves in one
+_NODE_TYPES = frozenset((tuple, list, dict, OrderedDict))
 
 
-def _node(tree):
-    """``(type, context, children)`` of a tree node, or None for a leaf."""
+def _node_type(tree):
+    """``tree``'s node type (tuple, list, dict, OrderedDict or a namedtuple class), or None for a leaf."""
     kind = type(tree)
-    if kind in (tuple, list):
-        return kind, None, list(tree)
-    if kind in (dict, OrderedDict):
-        return kind, list(tree), list(tree.values())
-    if isinstance(tree, tuple) and hasattr(kind, "_fields"):  # a namedtuple
-        return kind, kind, list(tree)
+    if kind is tuple or kind is list or kind is dict or kind is OrderedDict:
+        return kind
+    if isinstance(tree, tuple) and hasattr(kind, "_fields"):
+        return kind
     return None
+
+
+def _flatten_into(tree, leaves: list) -> TreeSpec:
+    """``tree``'s spec, its leaves appended to ``leaves``."""
+    kind = _node_type(tree)
+    if kind is None:
+        leaves.append(tree)
+        return LEAF
+    if kind is tuple or kind is list:
+        for t in tree:
+            if type(t) in _NODE_TYPES or isinstance(t, tuple):
+                break
+        else:  # leaves only, the common case (transforms flatten their arguments on every call): no call per leaf
+            leaves.extend(tree)
+            return _flat_sequence(kind, len(tree))
+        return TreeSpec(kind, None, [_flatten_into(t, leaves) for t in tree])
+    if kind is dict or kind is OrderedDict:
+        return TreeSpec(kind, list(tree), [_flatten_into(v, leaves) for v in tree.values()])
+    return TreeSpec(kind, kind, [_flatten_into(t, leaves) for t in tree])  # a namedtuple
+
+
+def _flat_sequence(kind, n: int) -> TreeSpec:
+    """The spec of a tuple or list of ``n`` leaves, made once and shared (specs are never changed)."""
+    spec = _FLAT_SEQUENCES.get((kind, n))
+    if spec is None:
+        spec = _FLAT_SEQUENCES[kind, n] = TreeSpec(kind, None, [LEAF] * n)
+    return spec
 
 
 def tree_flatten(tree) -> tuple:
     """``(leaves, spec)``: the leaves of ``tree`` left to right (a dict's in key order) and its spec."""
     leaves: list = []
+    return leaves, _flatten_into(tree, leaves)
 
-    def walk(t) -> TreeSpec:
-        node = _node(t)
-        if node is None:
-            leaves.append(t)
-            return LEAF
-        kind, context, children = node
-        return TreeSpec(kind, context, [walk(c) for c in children])
 
-    return leaves, walk(tree)
+def _build(spec: TreeSpec, leaves):
+    kind = spec.type
+    if kind is None:
+        return next(leaves)
+    children = [next(leaves) for _ in spec.children] if spec.flat else [_build(c, leaves) for c in spec.children]
+    if kind is tuple or kind is list:
+        return kind(children)
+    if kind is dict or kind is OrderedDict:
+        return kind(zip(spec.context, children))
+    return kind(*children)  # a namedtuple
 
 
 def tree_unflatten(leaves, spec: TreeSpec):
     """The tree of shape ``spec`` holding ``leaves`` (the inverse of :func:`tree_flatten`)."""
-    leaves = list(leaves)
+    if not isinstance(leaves, (list, tuple)):
+        leaves = list(leaves)
     if len(leaves) != spec.num_leaves:
         raise ValueError(
             f"treespec.unflatten(leaves): `leaves` has length {len(leaves)} but the spec refers to a pytree that "
             f"holds {spec.num_leaves} items ({spec})."
         )
-    it = iter(leaves)
-
-    def build(s: TreeSpec):
-        if s.is_leaf():
-            return next(it)
-        children = [build(c) for c in s.children]
-        if s.type in (dict, OrderedDict):
-            return s.type(zip(s.context, children))
-        if s.type in (tuple, list):
-            return s.type(children)
-        return s.type(*children)  # a namedtuple
-
-    return build(spec)
+    if spec.type is None:
+        return leaves[0]
+    if spec.flat and (spec.type is tuple or spec.type is list):
+        return spec.type(leaves)
+    return _build(spec, iter(leaves))
 
 
 def tree_leaves(tree) -> list:
-    return tree_flatten(tree)[0]
+    leaves: list = []
+    _flatten_into(tree, leaves)
+    return leaves
 
 
 def tree_map(fn, tree):
