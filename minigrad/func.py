@@ -28,8 +28,6 @@ from . import _state, autograd
 from ._pytree import tree_flatten, tree_leaves, tree_map, tree_unflatten, treespec_pprint
 from .autograd import forward_ad
 from .autograd.grad_mode import enable_grad
-from .batching.tensor import lift, rewrap, wrap
-from .batching.vmap import vmap as batched_map
 from .creation import eye, ones_like, zeros, zeros_like
 from .tensor import Tensor, _set_tangent, _tangents_of
 
@@ -66,6 +64,8 @@ def _detach(value):
     if not isinstance(value, Tensor):
         return value
     if type(value) is not Tensor:  # batched inside vmap: detach the tensor it holds
+        from .batching.tensor import wrap
+
         return wrap(_detach(value._value), value._level)
     detached = value.detach()
     for depth, tangent in _tangents_of(value).items():
@@ -118,6 +118,8 @@ def _watched(x):
     _require_tensor(x)
     levels = _state.vmap.levels
     if levels:
+        from .batching.tensor import lift, rewrap
+
         value = lift(x, levels)
         return rewrap(value if value.requires_grad else _detach(value).requires_grad_(), levels)
     # _detach keeps a forward-mode tangent: forward over reverse (hessian = jacfwd(jacrev(f)))
@@ -134,6 +136,8 @@ def _grads(outputs, inputs, cotangents=None, retain_graph=None) -> tuple:
     cotangents = [None] * len(outputs) if cotangents is None else list(cotangents)
     levels = _state.vmap.levels
     if levels:
+        from .batching.tensor import lift, rewrap
+
         outputs = [lift(o, levels) for o in outputs]
         cotangents = [ones_like(o) if c is None else lift(c, levels) for o, c in zip(outputs, cotangents)]
         inputs = [lift(x, levels) for x in inputs]
@@ -151,6 +155,8 @@ def _make_dual(primal, tangent):
     levels = _state.vmap.levels
     if not levels:
         return forward_ad.make_dual(primal, tangent)
+    from .batching.tensor import lift, rewrap
+
     return rewrap(forward_ad.make_dual(lift(primal, levels), lift(tangent, levels)), levels)
 
 
@@ -160,6 +166,8 @@ def _unpack_dual(dual) -> tuple:
     if not levels:
         pair = forward_ad.unpack_dual(dual)
         return pair.primal, pair.tangent
+    from .batching.tensor import lift, rewrap
+
     pair = forward_ad.unpack_dual(lift(dual, levels))
     tangent = None if pair.tangent is None else rewrap(pair.tangent, levels)
     return rewrap(pair.primal, levels), tangent
@@ -427,6 +435,8 @@ def hessian(func, argnums=0):
 def vmap(func, in_dims=0, out_dims=0, randomness: str = "error", *, chunk_size=None):
     """``f -> (batched inputs -> batched outputs)``: ``f`` applied to every entry along ``in_dims`` at once,
     each op by its batching rule (:mod:`minigrad.batching`); see :func:`minigrad.batching.vmap.vmap`."""
+    from .batching.vmap import vmap as batched_map
+
     return batched_map(func, in_dims, out_dims, randomness, chunk_size=chunk_size)
 
 
