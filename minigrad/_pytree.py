@@ -86,6 +86,8 @@ def _flat_sequence(kind, n: int) -> TreeSpec:
 
 def tree_flatten(tree) -> tuple:
     """``(leaves, spec)``: the leaves of ``tree`` left to right (a dict's in key order) and its spec."""
+    if type(tree) not in _NODE_TYPES and not isinstance(tree, tuple):  # a leaf (a tensor): no walk
+        return [tree], LEAF
     leaves: list = []
     return leaves, _flatten_into(tree, leaves)
 
@@ -119,6 +121,8 @@ def tree_unflatten(leaves, spec: TreeSpec):
 
 
 def tree_leaves(tree) -> list:
+    if type(tree) not in _NODE_TYPES and not isinstance(tree, tuple):
+        return [tree]
     leaves: list = []
     _flatten_into(tree, leaves)
     return leaves
@@ -126,6 +130,8 @@ def tree_leaves(tree) -> list:
 
 def tree_map(fn, tree):
     """``tree`` with every leaf replaced by ``fn(leaf)``."""
+    if type(tree) not in _NODE_TYPES and not isinstance(tree, tuple):
+        return fn(tree)
     leaves, spec = tree_flatten(tree)
     return tree_unflatten([fn(x) for x in leaves], spec)
 

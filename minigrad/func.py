@@ -222,6 +222,8 @@ def _basis(tensors: list, sizes: list) -> list:
     ``(total,) + tensor.shape``: row ``k`` of the pieces together is the ``k``-th standard basis vector."""
     total = sum(sizes)
     identity = eye(total, dtype=tensors[0].dtype, device=tensors[0].device)
+    if len(tensors) == 1:
+        return [identity.reshape((total,) + tuple(tensors[0].shape))]
     pieces, start = [], 0
     for t, n in zip(tensors, sizes):
         piece = identity[:, start : start + n].reshape((total,) + tuple(t.shape))

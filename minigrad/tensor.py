@@ -459,11 +459,13 @@ def _mark_view(t: Tensor, base: Tensor, no_grad: bool) -> None:
     recorded in-place op on ``t`` puts ``base`` in the graph (``ops.inplace``). PyTorch refuses an in-place
     op with grad mode on for a view made under no_grad of a tensor that requires grad (``no_grad_view``),
     and for one of any tensor when the op must be recorded."""
-    if _versions.owner_of(t.data) is _versions.owner_of(base.data):
-        meta = t.meta()
-        meta["view_of"] = (base, no_grad)
-        if no_grad and base._rg:
-            meta["no_grad_view"] = True
+    owner, held = t.data.base, base.data
+    if owner is not held and owner is not held.base and _versions.owner_of(t.data) is not _versions.owner_of(held):
+        return  # a view of a temporary of the op, not of base's memory
+    meta = t.meta()
+    meta["view_of"] = (base, no_grad)
+    if no_grad and base._rg:
+        meta["no_grad_view"] = True
 
 
 def _tangent_of(t: Tensor, depth: int | None = None):
