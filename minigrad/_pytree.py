@@ -86,7 +86,14 @@ def _flat_sequence(kind, n: int) -> TreeSpec:
 
 def tree_flatten(tree) -> tuple:
     """``(leaves, spec)``: the leaves of ``tree`` left to right (a dict's in key order) and its spec."""
-    if type(tree) not in _NODE_TYPES and not isinstance(tree, tuple):  # a leaf (a tensor): no walk
+    kind = type(tree)
+    if kind is tuple or kind is list:
+        for t in tree:
+            if type(t) in _NODE_TYPES or isinstance(t, tuple):
+                break
+        else:  # leaves only (the arguments of most calls): no walk
+            return list(tree), _FLAT_SEQUENCES.get((kind, len(tree))) or _flat_sequence(kind, len(tree))
+    elif kind not in _NODE_TYPES and not isinstance(tree, tuple):  # a leaf (a tensor)
         return [tree], LEAF
     leaves: list = []
     return leaves, _flatten_into(tree, leaves)

@@ -294,11 +294,11 @@ def vjp(func, *primals, has_aux: bool = False):
     Primals and outputs may be pytrees of tensors; ``cotangents`` has the outputs' tree, and each
     primal's result has that primal's tree."""
     api = "vjp(f, *primals)"
-    watched = tree_map(_watched, primals)
+    flat, in_spec = tree_flatten(primals)
+    inputs = [_watched(p) for p in flat]
     with enable_grad(), _transform():
-        out, aux = _split_aux(func(*watched), has_aux, api)
+        out, aux = _split_aux(func(*tree_unflatten(inputs, in_spec)), has_aux, api)
     outputs, out_spec = _tensor_leaves(out, api)
-    inputs, in_spec = tree_flatten(watched)
 
     def vjp_fn(cotangents):
         flat, spec = tree_flatten(cotangents)
@@ -342,7 +342,8 @@ def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None):
             blocks, start = [], 0
             for o, n in zip(outputs, sizes):
                 shape = tuple(o.shape)
-                blocks.append([r[start : start + n].reshape(shape + tuple(x.shape)) for r, x in zip(rows, in_leaves)])
+                part = rows if len(outputs) == 1 else [r[start : start + n] for r in rows]
+                blocks.append([r.reshape(shape + tuple(x.shape)) for r, x in zip(part, in_leaves)])
                 start += n
         result = _finish(_jacobian_tree(blocks, out_spec, in_spec, isinstance(argnums, tuple)), args)
         return (result, _aux(aux, args)) if has_aux else result
