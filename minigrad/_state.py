@@ -89,3 +89,13 @@ class VmapLevels(threading.local):
 
 
 vmap = VmapLevels()
+
+
+class Transforms(threading.local):
+    """How many ``minigrad.func`` transforms other than ``vmap`` (whose levels are above) run in this
+    thread: under any of them a custom Function must have ``setup_context``, as in ``torch.func``."""
+
+    depth = 0
+
+
+transforms = Transforms()

@@ -37,11 +37,22 @@ _nesting = _Nesting()
 
 
 @contextlib.contextmanager
+def _running():
+    """A transform runs: a custom Function called now must be transformable (``autograd.function``)."""
+    _state.transforms.depth += 1
+    try:
+        yield
+    finally:
+        _state.transforms.depth -= 1
+
+
+@contextlib.contextmanager
 def _transform():
     """Inside a transform: results keep their graph only while an enclosing transform may differentiate them."""
     _nesting.depth += 1
     try:
-        yield
+        with _running():
+            yield
     finally:
         _nesting.depth -= 1
 
@@ -287,7 +298,7 @@ def jvp(func, primals, tangents, *, has_aux: bool = False):
             f"For example, if primals is a tuple of 3 tensors, tangents also must be. Got primals with "
             f"{len(primals)} tensors and tangents with {len(tangents)} tensors"
         )
-    with forward_ad._nested_level():
+    with forward_ad._nested_level(), _running():
         duals = [_make_dual(p, t) for p, t in zip(primals, tangents)]
         out, aux = _split_aux(func(*duals), has_aux, "jvp")
         outputs = (out,) if isinstance(out, Tensor) else tuple(out)
