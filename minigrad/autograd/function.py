@@ -102,7 +102,7 @@ class FunctionCtx:
         inside ``jvp``, those given to ``save_for_forward``."""
         if self._in_jvp:
             return self._saved_for_forward
-        return tuple(t() if isinstance(t, weakref.ref) else t for t in self._saved)
+        return tuple(t() if callable(t) else t for t in self._saved)  # a saved output's node (_wrap_outputs)
 
     def mark_non_differentiable(self, *outputs) -> None:
         """Declare outputs (e.g. indices) that get no gradient; they come out as tensors not requiring grad."""
@@ -253,11 +253,27 @@ def _wrap_outputs(cls, ctx: FunctionCtx, args: tuple, parents: tuple, raw_output
         if node._device is not o._device:
             node._device = o._device
         outputs.append(node)
-        if node._rg and id(o) not in arg_ids:
+        if node._rg and id(o) not in arg_ids and any(s is o for s in ctx._saved):
             # A saved output becomes the output node (for double backward), held weakly: the node's
             # closure holds ctx, and a strong reference back would be a cycle.
-            ctx._saved = tuple(weakref.ref(node) if s is o else s for s in ctx._saved)
+            unpack = weakref.ref(node) if len(raw_outputs) == 1 else _saved_output(cls, ctx, args, node, k, o)
+            ctx._saved = tuple(unpack if s is o else s for s in ctx._saved)
     return tuple(outputs)
+
+
+def _saved_output(cls, ctx: FunctionCtx, args: tuple, node: Tensor, k: int, raw: Tensor):
+    """What ``saved_tensors`` calls for output ``k`` of a several-output Function: its node while the caller
+    keeps it, else a node remade on the hub (``node``'s parent), as PyTorch unpacks a saved output with
+    its grad_fn, so a backward that reads an output the caller dropped stays differentiable."""
+    node_ref, hub_ref, ctx_ref = weakref.ref(node), weakref.ref(node._parents[0]), weakref.ref(ctx)
+
+    def unpack():
+        found, hub = node_ref(), hub_ref()
+        if found is not None or hub is None:
+            return raw if found is None else found
+        return make(raw.data, (hub,), _output_rule(hub, k), cls.__name__, _tangent_rule(cls, ctx_ref(), args, k))
+
+    return unpack
 
 
 def _closure(cls, ctx: FunctionCtx, args: tuple, specs: tuple):

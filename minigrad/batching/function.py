@@ -46,12 +46,13 @@ class VmapInfo(NamedTuple):
     randomness: str
 
 
-def batched_level(args: tuple) -> int | None:
-    """The innermost ``vmap`` level among the batched tensors in ``args``, or None."""
+def batched_level(args) -> int | None:
+    """The innermost ``vmap`` level among the batched tensors in ``args`` (nested tuples and lists), or None."""
     top = None
     for a in args:
-        if type(a) is BatchedTensor and (top is None or a._level > top):
-            top = a._level
+        level = a._level if type(a) is BatchedTensor else batched_level(a) if isinstance(a, (tuple, list)) else None
+        if level is not None and (top is None or level > top):
+            top = level
     return top
 
 
@@ -125,9 +126,7 @@ def _batched_outputs(output, out_dims, originals: tuple, values: tuple, level_id
     leaves = (output,) if single else tuple(output)
     if out_dims is None or isinstance(out_dims, int):
         dims = (out_dims,) * len(leaves)
-    elif isinstance(out_dims, (tuple, list)) and not single and len(out_dims) == len(leaves):
-        dims = tuple(out_dims)
-    elif isinstance(out_dims, (tuple, list)) and single and len(out_dims) == 1:
+    elif not single and type(out_dims) is type(output) and len(out_dims) == len(leaves):
         dims = tuple(out_dims)
     else:
         raise RuntimeError(
@@ -138,9 +137,7 @@ def _batched_outputs(output, out_dims, originals: tuple, values: tuple, level_id
     originals_of = {id(v): a for v, a in zip(values, originals) if isinstance(v, Tensor)}
     batched = []
     for leaf, d in zip(leaves, dims):
-        if not isinstance(leaf, Tensor):
-            batched.append(leaf)
-        elif id(leaf) in originals_of:
+        if id(leaf) in originals_of:
             batched.append(originals_of[id(leaf)])
         else:
             batched.append(_wrapped(leaf, d, level_id))
