@@ -4,6 +4,9 @@ TestAutogradFunction cases in our words. vmap of a Function: tests/batching/test
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -239,3 +242,13 @@ def test_needs_input_grad_under_grad():
     func.grad(Mul.apply)(x, y)
     func.grad(func.grad(Mul.apply))(x, y)
     assert seen and all(s == (True, False) for s in seen)
+
+
+def test_the_readme_example_runs():
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = text[text.index("### Custom Functions under the transforms") :]
+    scope = {}
+    exec(re.search(r"```python\n(.*?)```", section, re.S).group(1), scope)
+    xs = scope["xs"].numpy()
+    np.testing.assert_allclose(scope["per_example"].numpy(), 3 * xs**2)
+    np.testing.assert_allclose(scope["h"].numpy(), np.diag(6 * xs[0]))
