@@ -230,6 +230,8 @@ def vmapped(cls, in_dims: tuple, info: VmapInfo):
         out_dims = dims["out"] if isinstance(dims["out"], tuple) else (dims["out"],)
         return _reduced(result, result_dims, out_dims, info.batch_size)
 
+    for method, user_method in ((forward, cls.forward), (backward, cls.backward), (jvp, cls.jvp)):
+        method.__wrapped__ = user_method  # inspect.getsource (and the debugger) shows the user's code
     generated = type(
         f"Vmapped{cls.__name__}",
         (Function,),

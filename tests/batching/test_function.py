@@ -206,6 +206,42 @@ def test_own_vmap_staticmethod_is_called_with_the_batch():
     assert SumDim.vmap_calls == [(2, "error", (0, None)), (4, "same", (0, None))]  # inner level first
 
 
+def test_a_non_differentiable_index_output_under_the_generated_rule():
+    class MaxIndex(mg.autograd.Function):
+        generate_vmap_rule = True
+
+        @staticmethod
+        def forward(x):
+            i = x.argmax(-1, keepdim=True)
+            return x.gather(-1, i), i
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.mark_non_differentiable(output[1])
+            ctx.save_for_backward(output[1])
+            ctx.shape = inputs[0].shape
+
+        @staticmethod
+        def backward(ctx, g, gi):
+            (i,) = ctx.saved_tensors
+            return mg.zeros(ctx.shape, dtype=g.dtype).scatter(-1, i, g)  # an unbatched zeros, scattered per entry
+
+    xs = _rand(4, 5, seed=12)
+    values, index = func.vmap(MaxIndex.apply)(xs)
+    np.testing.assert_allclose(values.numpy()[:, 0], xs.numpy().max(1))
+    assert index.numpy()[:, 0].tolist() == xs.numpy().argmax(1).tolist() and not index.requires_grad
+    grads = func.vmap(func.grad(lambda x: MaxIndex.apply(x)[0].sum()))(xs)
+    np.testing.assert_allclose(grads.numpy(), np.eye(5)[xs.numpy().argmax(1)])
+
+
+def test_the_debugger_sees_the_users_rule():
+    import inspect
+
+    out = func.vmap(Cube.apply)(_rand(2, 3).requires_grad_())
+    assert out.grad_fn.name() == "VmappedCubeBackward"
+    assert "3 * x * x * g" in inspect.getsource(out._backward)
+
+
 # ---------------------------------------------------------------- ported from torch's TestAutogradFunctionVmapAPI
 def _id_function(rule):
     class Id(mg.autograd.Function):
