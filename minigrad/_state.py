@@ -83,9 +83,11 @@ forward = ForwardState()
 
 class VmapLevels(threading.local):
     """The ``vmap`` calls running in this thread, outermost first (``minigrad.batching``): while any runs,
-    every public op checks its arguments for batched tensors."""
+    every public op checks its arguments for batched tensors. ``replicated``: the ids of the levels whose
+    entries are all the same while ``jacrev`` runs its function (``minigrad.batching.levels.replicated``)."""
 
     levels = ()
+    replicated = ()
 
 
 vmap = VmapLevels()

@@ -264,7 +264,11 @@ def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None):
             partial = _of_differentiated(func, args, nums, drop_aux=has_aux)
 
             def row(cotangent):
-                return vjp(partial, *inputs)[1](cotangent)
+                from .batching.levels import replicated
+
+                with replicated():  # the function sees the same inputs in every entry
+                    pull = vjp(partial, *inputs)[1]
+                return pull(cotangent)
 
             n = out.numel()
             basis = eye(n, dtype=out.dtype, device=out.device).reshape((n,) + tuple(out.shape))

@@ -75,6 +75,9 @@ def apply_batched(cls, args: tuple, kwargs: dict, level_id: int):
         generated, dims = vmapped(cls, in_dims, info)
         return _batched_outputs(generated.apply(*values, **kwargs), dims["out"], args, values, level_id)
     if not overridden:
+        if _all_replicated(args):
+            generated, dims = vmapped(cls, in_dims, info, replicated=True)
+            return _batched_outputs(generated.apply(*values, **kwargs), dims["out"], args, values, level_id)
         raise RuntimeError(NO_VMAP_MESSAGE.format(name=cls.__name__))
     result = cls.vmap(info, in_dims, *values, **kwargs)
     if not isinstance(result, tuple):
@@ -82,6 +85,21 @@ def apply_batched(cls, args: tuple, kwargs: dict, level_id: int):
     if len(result) != 2:
         raise RuntimeError(RETURNS_MESSAGE + f"Got {len(result)} returns instead")
     return _batched_outputs(result[0], result[1], args, values, level_id)
+
+
+def _all_replicated(args) -> bool:
+    """Whether every level ``args`` are batched at has the same entries (``levels.replicated``)."""
+    same = levels.active_replicated()
+    for a in args:
+        if isinstance(a, (tuple, list)):
+            if not _all_replicated(a):
+                return False
+            continue
+        while type(a) is BatchedTensor:
+            if a._level not in same:
+                return False
+            a = a._value
+    return True
 
 
 # ---------------------------------------------------------------- wrapping and unwrapping
@@ -104,6 +122,28 @@ def _wrapped(x, dims, level_id: int):
     if dims is None or not isinstance(x, Tensor):
         return x
     return wrap(x.movedim(dims, 0) if dims % x.dim() else x, level_id)
+
+
+def _first_entries(x, dims):
+    """``x`` with each tensor batched along dim 0 (its dim in ``dims`` is 0) replaced by its first entry."""
+    if isinstance(x, (tuple, list)):
+        parts = dims if isinstance(dims, (tuple, list)) else [dims] * len(x)
+        return type(x)(_first_entries(a, d) for a, d in zip(x, parts))
+    return x.select(0, 0) if dims == 0 and isinstance(x, Tensor) else x
+
+
+def _repeated(x, size: int):
+    """``(x, dims)``: each tensor of ``x`` repeated ``size`` times along a new dim 0 (dim 0), others as they are."""
+    if isinstance(x, (tuple, list)):
+        pairs = [_repeated(a, size) for a in x]
+        return type(x)(p[0] for p in pairs), type(x)(p[1] for p in pairs)
+    if not isinstance(x, Tensor):
+        return x, None
+    return x.unsqueeze(0).expand((size,) + tuple(x.shape)).contiguous(), 0
+
+
+def _leaves(x) -> list:
+    return [leaf for a in x for leaf in _leaves(a)] if isinstance(x, (tuple, list)) else [x]
 
 
 def _under_vmap(fn, dims, info: VmapInfo, *args):
@@ -179,6 +219,32 @@ class _SavingCtx(_WrappedCtx):
         self._inner.mark_non_differentiable(*_unwrapped(outputs, self._level_id)[0])
 
 
+class _EntryCtx(_WrappedCtx):
+    """For ``setup_context`` run on one entry (a level whose entries are all the same): a saved (or marked)
+    entry of an input or output goes to the real ctx as the batched tensor it came from (dim 0), so that
+    backward and jvp see one per entry, each in the graph; other saved tensors are shared (dim None)."""
+
+    def __init__(self, ctx, batched_of: dict, dims: dict):
+        super().__init__(ctx)
+        object.__setattr__(self, "_batched_of", batched_of)
+        object.__setattr__(self, "_dims", dims)
+
+    def _batched(self, tensors) -> tuple:
+        values = tuple(self._batched_of.get(id(t), t) for t in tensors)
+        return values, tuple(0 if id(t) in self._batched_of else None for t in tensors)
+
+    def save_for_backward(self, *tensors) -> None:
+        values, self._dims["saved"] = self._batched(tensors)
+        self._inner.save_for_backward(*values)
+
+    def save_for_forward(self, *tensors) -> None:
+        values, self._dims["saved_for_forward"] = self._batched(tensors)
+        self._inner.save_for_forward(*values)
+
+    def mark_non_differentiable(self, *outputs) -> None:
+        self._inner.mark_non_differentiable(*self._batched(outputs)[0])
+
+
 class _SavedCtx(_WrappedCtx):
     """For ``backward`` and ``jvp`` under a ``vmap`` level: ``saved_tensors`` are the batched ones."""
 
@@ -187,10 +253,14 @@ class _SavedCtx(_WrappedCtx):
         object.__setattr__(self, "saved_tensors", saved)
 
 
-def vmapped(cls, in_dims: tuple, info: VmapInfo):
+def vmapped(cls, in_dims: tuple, info: VmapInfo, replicated: bool = False):
     """``(Vmapped<Name>, dims)``: a Function on the tensors behind the batched arguments (batch dims
     ``in_dims``) whose every method runs ``cls``'s under a ``vmap``; ``dims`` fills in as it runs
-    (the outputs', the saved tensors' batch dims, the inputs' shapes within one entry)."""
+    (the outputs', the saved tensors' batch dims, the inputs' shapes within one entry).
+
+    With ``replicated`` (every entry the same, ``levels.replicated``), ``forward`` and ``setup_context``
+    run once, on the first entry, and the outputs are repeated over the batch: ``cls`` needs no vmap
+    support, as ``torch.func.jacrev`` runs a Function's forward unbatched."""
     from ..autograd.function import Function
 
     dims = {"saved": (), "saved_for_forward": ()}
@@ -200,10 +270,22 @@ def vmapped(cls, in_dims: tuple, info: VmapInfo):
             (tuple(a.shape[1:]) if d == 0 else tuple(a.shape)) if isinstance(a, Tensor) else None
             for a, d in zip(operands, in_dims)
         )
+        if replicated:
+            dims["entries"] = _first_entries(operands, in_dims)
+            dims["entry_output"] = cls.forward(*dims["entries"], **kwargs)
+            output, dims["out"] = _repeated(dims["entry_output"], info.batch_size)
+            return output
         output, dims["out"] = _under_vmap(lambda *a: cls.forward(*a, **kwargs), in_dims, info, *operands)
         return output
 
     def setup_context(ctx, inputs, output):
+        if replicated:
+            entries, entry_output = dims.pop("entries"), dims.pop("entry_output")
+            pairs = zip(_leaves((entries, entry_output)), _leaves((tuple(inputs), output)))
+            batched_of = {id(e): b for e, b in pairs if isinstance(e, Tensor) and e is not b}
+            cls.setup_context(_EntryCtx(ctx, batched_of, dims), entries, entry_output)
+            return
+
         def run(inputs, output):
             cls.setup_context(_SavingCtx(ctx, levels.active()[-1].id, dims), inputs, output)
 
@@ -240,7 +322,7 @@ def vmapped(cls, in_dims: tuple, info: VmapInfo):
             "setup_context": staticmethod(setup_context),
             "backward": staticmethod(backward),
             "jvp": staticmethod(jvp),
-            "generate_vmap_rule": True,
+            "generate_vmap_rule": not replicated,  # replicated: again at the next level (all replicated)
             "__doc__": f"{cls.__name__} batched by generate_vmap_rule.",
         },
     )

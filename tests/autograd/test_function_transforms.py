@@ -79,6 +79,8 @@ def _transforms(F):
         "vmap": lambda f, x: F.vmap(f)(x),
         "vmap_grad": lambda f, x: F.vmap(F.grad(lambda x: f(x).sum()))(x),
         "grad_constant": lambda f, x: F.grad(lambda y: (f(x.detach()) * y).sum())(x),
+        "jacrev_jacrev": lambda f, x: F.jacrev(F.jacrev(lambda x: f(x).sum()))(x),
+        "vmap_jacrev": lambda f, x: F.vmap(F.jacrev(f))(x.reshape(3, 1)),
     }
 
 
@@ -100,19 +102,10 @@ def _outcome(lib, form: str, transform: str):
 CASES = [(form, transform) for form in ("old", "new", "jvp", "vmap") for transform in _transforms(func)]
 
 
-# torch's jacrev runs f once and vmaps only the backward; ours runs f under vmap (the transforms inside vmap
-# differentiate lifted copies, minigrad.func), so our jacrev of a Function needs its vmap support too.
-JACREV_NEEDS_VMAP = {("new", "jacrev"), ("jvp", "jacrev")}
-
-
 @pytest.mark.parametrize(("form", "transform"), CASES)
 def test_each_form_under_each_transform_as_torch_func(form, transform):
     torch = pytest.importorskip("torch")
-    ours, theirs = _outcome(mg, form, transform), _outcome(torch, form, transform)
-    if (form, transform) in JACREV_NEEDS_VMAP:
-        assert isinstance(theirs, list) and ours[0] == "RuntimeError" and "does not have vmap support" in ours[1]
-    else:
-        assert ours == theirs
+    assert _outcome(mg, form, transform) == _outcome(torch, form, transform)
 
 
 @pytest.mark.parametrize("transform", sorted(_transforms(func)))
@@ -134,7 +127,7 @@ def test_what_each_form_needs():
     )
     cubed = 3 * x.numpy() ** 2
     np.testing.assert_allclose(_outcome(mg, "new", "grad"), cubed)
-    np.testing.assert_allclose(_outcome(mg, "vmap", "jacrev"), np.diag(cubed))
+    np.testing.assert_allclose(_outcome(mg, "new", "jacrev"), np.diag(cubed))  # backward alone, as torch's
     np.testing.assert_allclose(_outcome(mg, "jvp", "jvp"), cubed * x.numpy())
     np.testing.assert_allclose(_outcome(mg, "vmap", "hessian"), np.diag(6 * x.numpy()))
 

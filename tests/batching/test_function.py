@@ -234,6 +234,36 @@ def test_a_non_differentiable_index_output_under_the_generated_rule():
     np.testing.assert_allclose(grads.numpy(), np.eye(5)[xs.numpy().argmax(1)])
 
 
+class NumpyExp(mg.autograd.Function):
+    """A forward outside minigrad's ops (no vmap support): jacrev runs it once, as torch.func's does."""
+
+    @staticmethod
+    def forward(x):
+        return mg.tensor(np.exp(x.detach().numpy()))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(output)
+
+    @staticmethod
+    def backward(ctx, g):
+        (y,) = ctx.saved_tensors
+        return g * y
+
+
+def test_jacrev_runs_a_function_without_vmap_support_once():
+    x = _rand(3, seed=13)
+    e = np.exp(x.numpy())
+    np.testing.assert_allclose(func.jacrev(NumpyExp.apply)(x).numpy(), np.diag(e))
+    np.testing.assert_allclose(func.jacrev(lambda x: NumpyExp.apply(x.sin()) * x)(x).numpy(),
+                               np.diag(np.exp(np.sin(x.numpy())) * np.cos(x.numpy()) * x.numpy()
+                                       + np.exp(np.sin(x.numpy()))))  # fmt: skip
+    # second order through the saved output: each row's backward has its own copy of it in the graph
+    np.testing.assert_allclose(func.jacrev(func.jacrev(lambda x: NumpyExp.apply(x).sum()))(x).numpy(), np.diag(e))
+    with pytest.raises(RuntimeError, match="You tried to vmap over NumpyExp, but it does not have vmap support"):
+        func.vmap(func.jacrev(NumpyExp.apply))(_rand(2, 3))
+
+
 def test_the_debugger_sees_the_users_rule():
     import inspect
 
