@@ -23,7 +23,8 @@ def _t(a, rg=False):
 
 def forms(lib):
     """A cube in each form: ``forward(ctx, x)`` (old), ``forward(x)`` + ``setup_context`` (new) without
-    and with ``jvp``, and with ``generate_vmap_rule``; written once for minigrad and torch."""
+    and with ``jvp``, and with ``generate_vmap_rule`` with and without ``jvp``; written once for minigrad
+    and torch."""
 
     class OldCube(lib.autograd.Function):
         @staticmethod
@@ -64,7 +65,10 @@ def forms(lib):
     class VmapCube(JvpCube):
         generate_vmap_rule = True
 
-    return {"old": OldCube, "new": NewCube, "jvp": JvpCube, "vmap": VmapCube}
+    class VmapNoJvpCube(NewCube):
+        generate_vmap_rule = True
+
+    return {"old": OldCube, "new": NewCube, "jvp": JvpCube, "vmap": VmapCube, "vmap_no_jvp": VmapNoJvpCube}
 
 
 def _transforms(F):
@@ -99,7 +103,7 @@ def _outcome(lib, form: str, transform: str):
     return np.round(out.detach().numpy(), 12).tolist()
 
 
-CASES = [(form, transform) for form in ("old", "new", "jvp", "vmap") for transform in _transforms(func)]
+CASES = [(form, transform) for form in forms(mg) for transform in _transforms(func)]
 
 
 @pytest.mark.parametrize(("form", "transform"), CASES)
