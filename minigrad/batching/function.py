@@ -11,6 +11,10 @@ two ways the Function chooses:
   ``jvp`` run the user's under a ``vmap`` of their own, so the user's code sees one entry, and
   the engine sees one node whose gradients and tangents are the whole batch's.
 
+A Function with neither is refused, except at a level whose entries are all the same (``jacrev``
+running its function, ``levels.replicated``): there its forward runs once and its backward under
+a ``vmap``, as ``torch.func.jacrev`` runs them.
+
 Levels outside that one are batched the same way by the call the rule makes: the arguments it
 passes on are still batched there. Below every level, the Function is an ordinary graph node, so
 ``grad``, ``jvp`` and their compositions with ``vmap`` work as for built-in ops.
