@@ -43,11 +43,22 @@ _nesting = _Nesting()
 
 
 @contextlib.contextmanager
+def _running():
+    """A transform runs: a custom Function called now must be transformable (``autograd.function``)."""
+    _state.transforms.depth += 1
+    try:
+        yield
+    finally:
+        _state.transforms.depth -= 1
+
+
+@contextlib.contextmanager
 def _transform():
     """Inside a transform: results keep their graph only while an enclosing transform may differentiate them."""
     _nesting.depth += 1
     try:
-        yield
+        with _running():
+            yield
     finally:
         _nesting.depth -= 1
 
@@ -136,6 +147,11 @@ def _grads(outputs, inputs, cotangents=None, retain_graph=None) -> tuple:
     cotangents = [None] * len(outputs) if cotangents is None else list(cotangents)
     levels = _state.vmap.levels
     if levels:
+        looped = _grads_per_entry(outputs, inputs, cotangents, retain_graph)
+        if looped is not None:
+            return looped
+        levels = _watched_levels(inputs)
+    if levels:
         from .batching.tensor import lift, rewrap
 
         outputs = [lift(o, levels) for o in outputs]
@@ -148,6 +164,33 @@ def _grads(outputs, inputs, cotangents=None, retain_graph=None) -> tuple:
     else:
         grads = tuple(zeros_like(x) for x in inputs)
     return tuple(rewrap(g, levels) for g in grads) if levels else tuple(grads)
+
+
+def _watched_levels(inputs) -> tuple:
+    """The running ``vmap`` levels the differentiated inputs are batched at (those running when watched)."""
+    from .batching.tensor import unwrap_all
+
+    ids = {level_id for x in inputs for level_id in unwrap_all(x)[1]}
+    return tuple(level for level in _state.vmap.levels if level.id in ids)
+
+
+def _grads_per_entry(outputs, inputs, cotangents, retain_graph):
+    """``vmap(vjp_fn)``: a graph made outside a running level holds one entry of it, so cotangents batched
+    at such a level go through it one entry at a time, the results stacked (None when none is batched)."""
+    from .batching.tensor import value_at, wrap
+    from .ops import stack
+
+    watched = {level.id for level in _watched_levels(inputs)}
+    for level in reversed(_state.vmap.levels):
+        if level.id in watched or all(value_at(c, level.id) is None for c in cotangents):
+            continue
+        per_entry = [
+            _grads(outputs, inputs, [c if value_at(c, level.id) is None else value_at(c, level.id).select(0, b)
+                                     for c in cotangents], retain_graph=True)
+            for b in range(level.size)
+        ]  # fmt: skip
+        return tuple(wrap(stack(list(column)), level.id) for column in zip(*per_entry))
+    return None
 
 
 def _make_dual(primal, tangent):
@@ -335,7 +378,11 @@ def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None):
             partial = _of_differentiated(func, args, nums, drop_aux=has_aux)
 
             def row(*cotangents):
-                return tree_leaves(vjp(partial, *inputs)[1](tree_unflatten(cotangents, out_spec)))
+                from .batching.levels import replicated
+
+                with replicated():  # the function sees the same inputs in every entry
+                    pull = vjp(partial, *inputs)[1]
+                return tree_leaves(pull(tree_unflatten(cotangents, out_spec)))
 
             with _transform():
                 rows = vmap(row, chunk_size=chunk_size)(*_basis(outputs, sizes))
@@ -371,7 +418,7 @@ def jvp(func, primals, tangents, *, has_aux: bool = False):
         )
     _only_tensors(flat_primals, _JVP, "primals")
     _only_tensors(flat_tangents, _JVP, "tangents")
-    with forward_ad._nested_level():
+    with forward_ad._nested_level(), _running():
         duals = [_make_dual(p, t) for p, t in zip(flat_primals, flat_tangents)]
         out, aux = _split_aux(func(*tree_unflatten(duals, primals_spec)), has_aux, _JVP)
         outputs, out_spec = _tensor_leaves(out, _JVP)
