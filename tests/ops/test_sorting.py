@@ -1,0 +1,85 @@
+"""sort, argsort, msort, topk: torch's values, indices, named tuples, errors and gradients."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import minigrad as mg
+from tests.torch_oracle import Arr, arr, check
+
+TIES = Arr(np.array([[3.0, 1.0, 2.0, 1.0, 3.0], [0.5, 0.5, -1.0, 2.0, 0.5]]))
+NANS = Arr(np.array([2.0, np.nan, -1.0, np.nan, 5.0]), grad=False)
+
+
+@pytest.mark.parametrize("dim", [0, 1, -1])
+@pytest.mark.parametrize("descending", [False, True])
+def test_sort_matches_torch(dim, descending):
+    pytest.importorskip("torch")
+    check(lambda lib, x: lib.sort(x, stable=True, dim=dim, descending=descending), arr(3, 4))
+    check(lambda lib, x: x.sort(dim=dim, descending=descending, stable=True), TIES, gradcheck_=False)
+
+
+@pytest.mark.parametrize("descending", [False, True])
+def test_sort_is_stable_and_puts_nan_last_ascending_first_descending(descending):
+    pytest.importorskip("torch")
+    check(lambda lib, x: lib.sort(x, descending=descending, stable=True), TIES, gradcheck_=False)
+    check(lambda lib, x: lib.sort(x, descending=descending, stable=True), NANS)
+    check(lambda lib, x: lib.argsort(x, descending=descending, stable=True), TIES, gradcheck_=False)
+
+
+def test_sort_returns_torchs_named_tuple():
+    values, indices = mg.sort(mg.tensor([2.0, 1.0]))
+    result = mg.tensor([2.0, 1.0]).sort()
+    assert type(result).__name__ == "sort" and result.values is not None and result.indices.dtype == mg.int64
+    assert values.tolist() == [1.0, 2.0] and indices.tolist() == [1, 0]
+    assert type(mg.topk(mg.tensor([2.0, 1.0]), 1)).__name__ == "topk"
+
+
+@pytest.mark.parametrize("largest", [True, False])
+@pytest.mark.parametrize("k", [0, 1, 3])
+def test_topk_matches_torch(k, largest):
+    pytest.importorskip("torch")
+    check(lambda lib, x: lib.topk(x, k, dim=1, largest=largest, sorted=True), arr(3, 4))
+    check(lambda lib, x: x.topk(k, 0, largest), arr(4, 2))
+
+
+def test_msort_and_scalar_inputs_match_torch():
+    pytest.importorskip("torch")
+    check(lambda lib, x: lib.msort(x), arr(4, 3))
+    check(lambda lib, x: lib.sort(x, 0), Arr(np.array(2.5)))
+    check(lambda lib, x: lib.topk(x, 1), Arr(np.array(2.5)))
+    check(lambda lib, x: lib.argsort(x), Arr(np.array(2.5)), grads=False)
+
+
+def test_sort_of_integers_and_bools_matches_torch():
+    pytest.importorskip("torch")
+    check(lambda lib, x: lib.sort(x, descending=True, stable=True), Arr(np.array([3, 1, 3, 0])))
+    check(lambda lib, x: lib.sort(x, stable=True), Arr(np.array([True, False, True])))
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda lib: lib.topk(lib.tensor([1.0, 2.0]), 3),
+        lambda lib: lib.topk(lib.tensor([1.0, 2.0]), -1),
+        lambda lib: lib.sort(lib.tensor([1.0, 2.0]), 1),
+        lambda lib: lib.argsort(lib.tensor([1.0, 2.0]), 0, True, True),
+        lambda lib: lib.sort([1.0, 2.0]),
+        lambda lib: lib.topk(lib.tensor([1.0, 2.0]), 1.5),
+    ],
+)
+def test_bad_input_raises_like_torch(call):
+    torch = pytest.importorskip("torch")
+    with pytest.raises(Exception) as theirs:
+        call(torch)
+    with pytest.raises(theirs.type):
+        call(mg)
+
+
+def test_sort_gradient_second_order():
+    from minigrad.autograd import gradgradcheck
+
+    x = mg.tensor(np.random.default_rng(0).standard_normal((3, 4)), requires_grad=True)
+    assert gradgradcheck(lambda t: mg.sort(t, 1, True).values ** 2, (x,))
+    assert gradgradcheck(lambda t: mg.topk(t, 2).values ** 2, (x,))
