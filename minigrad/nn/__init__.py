@@ -4,7 +4,7 @@
 initialisation schemes.
 """
 
-from . import functional, init
+from . import functional, init, utils
 from .activation import (
     GELU,
     Hardsigmoid,
@@ -41,6 +41,7 @@ from .pooling import AvgPool1d, AvgPool2d, MaxPool1d
 __all__ = [
     "functional",
     "init",
+    "utils",
     "Module",
     "Parameter",
     "Sequential",
