@@ -1,0 +1,111 @@
+"""Losses with a quadratic core and linear tails (huber_loss, smooth_l1_loss), and kl_div.
+
+Each is a composition of differentiable ops (``where`` picks the piece), so its gradient is the
+pieces' gradients; at the joints both pieces have the same slope.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+from ...ops.elementwise import where
+from ...tensor import Tensor
+from ._loss import _as_target, _check_reduction, _reduce, _warn_size
+
+__all__ = ["huber_loss", "smooth_l1_loss", "kl_div"]
+
+
+def _legacy_reduction(size_average, reduce, reduction: str) -> str:
+    """PyTorch's deprecated ``size_average``/``reduce`` flags, turned into a ``reduction``."""
+    if size_average is None and reduce is None:
+        return reduction
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    warnings.warn(
+        "size_average and reduce args will be deprecated, please use reduction='"
+        + ("none" if not reduce else "mean" if size_average else "sum")
+        + "' instead.",
+        UserWarning,
+        stacklevel=3,
+    )
+    return "none" if not reduce else "mean" if size_average else "sum"
+
+
+def huber_loss(
+    input: Tensor,  # noqa: A002
+    target,
+    reduction: str = "mean",
+    delta: float = 1.0,
+    weight: Tensor | None = None,
+) -> Tensor:
+    """``0.5 d**2`` where ``|d| < delta``, else ``delta * (|d| - 0.5 delta)``, with ``d = input - target``."""
+    _check_reduction(reduction)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    target = _as_target(target, input, "huber_loss")
+    _warn_size("huber_loss", input, target)
+    d = input - target
+    size = d.abs()
+    loss = where(size < delta, 0.5 * d * d, delta * (size - 0.5 * delta))
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+def smooth_l1_loss(
+    input: Tensor,  # noqa: A002
+    target,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+    beta: float = 1.0,
+) -> Tensor:
+    """``0.5 d**2 / beta`` where ``|d| < beta``, else ``|d| - 0.5 beta`` (the L1 loss when ``beta == 0``)."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    target = _as_target(target, input, "smooth_l1_loss")
+    _warn_size("smooth_l1_loss", input, target)
+    d = input - target
+    size = d.abs()
+    if beta == 0:
+        return _reduce(size, reduction)
+    return _reduce(where(size < beta, 0.5 * d * d / beta, size - 0.5 * beta), reduction)
+
+
+def kl_div(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+    log_target: bool = False,
+) -> Tensor:
+    """KL divergence of ``target`` from the distribution whose log-probabilities are ``input``.
+
+    Pointwise ``target * (log(target) - input)`` (0 where ``target == 0``), or with
+    ``log_target`` ``exp(target) * (target - input)``. ``reduction="batchmean"`` divides the sum
+    by the batch size (the mathematical KL divergence); ``"mean"`` divides by every element and
+    warns, as PyTorch does.
+    """
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if reduction not in ("none", "mean", "sum", "batchmean"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if reduction == "mean":
+        warnings.warn(
+            "reduction: 'mean' divides the total loss by both the batch size and the support size."
+            "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+            "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+            UserWarning,
+            stacklevel=2,
+        )
+    target = _as_target(target, input, "kl_div")
+    if log_target:
+        loss = target.exp() * (target - input)
+    else:
+        positive = target > 0
+        loss = where(positive, target * where(positive, target, 1.0).log(), 0.0) - target * input
+    if reduction == "batchmean":
+        return loss.sum() / (input.shape[0] if input.data.ndim else 1)
+    return _reduce(loss, reduction)
