@@ -49,6 +49,7 @@ from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 from .parameter import Parameter
 from .parameter_containers import ParameterDict, ParameterList
 from .pooling import AvgPool1d, AvgPool2d, MaxPool1d
+from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
 
 __all__ = [
     "functional",
@@ -96,3 +97,4 @@ __all__ += [
     "KLDivLoss",
     "CosineSimilarity",
 ]
+__all__ += ["RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell"]
