@@ -156,4 +156,9 @@ def load(f, map_location=None, *, weights_only: bool | None = None, max_bytes: i
     if not isinstance(structure, dict) or structure.get("format") != _FORMAT or "root" not in structure:
         raise UnsafeFileError(f"{where}: not a file written by minigrad.save (format {structure.get('format')!r})")
     device = B.device(map_location) if map_location is not None else B.device("cpu")
-    return _Reader(arrays, device, where).decode(structure["root"])
+    try:
+        return _Reader(arrays, device, where).decode(structure["root"])
+    except UnsafeFileError:
+        raise
+    except (TypeError, ValueError, KeyError, RecursionError) as exc:
+        raise UnsafeFileError(f"{where}: malformed structure ({type(exc).__name__}: {exc})") from None

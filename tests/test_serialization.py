@@ -75,6 +75,9 @@ def test_a_foreign_or_damaged_file_is_refused_with_a_clear_error():
     missing = json.dumps({"format": "minigrad.save/1", "root": {"tensor": "a9"}}).encode()
     with pytest.raises(UnsafeFileError, match="does not hold"):
         mg.load(_archive({"__minigrad_structure__": np.frombuffer(missing, dtype=np.uint8)}))
+    bad_pairs = json.dumps({"format": "minigrad.save/1", "root": {"dict": [["k"]]}}).encode()
+    with pytest.raises(UnsafeFileError, match="malformed structure"):
+        mg.load(_archive({"__minigrad_structure__": np.frombuffer(bad_pairs, dtype=np.uint8)}))
     pickled = io.BytesIO()
     with zipfile.ZipFile(pickled, "w") as z:
         z.writestr("x.npy", b"")

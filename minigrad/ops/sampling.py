@@ -52,9 +52,11 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False) -> T
         cdf = rows.cumsum(axis=-1)
         cdf = cdf / cdf[:, -1:]
         u = gen.random((n_rows, num_samples))
-        # The first category whose cumulative weight exceeds u; weightless categories are never hit.
-        picks = (u[:, :, None] >= cdf[:, None, :]).sum(axis=-1)
-        picks = xp.minimum(picks, n_cat - 1)
+        # The first category whose cumulative weight exceeds u (weightless ones are never hit), by one
+        # search over all rows at once: row r's values are shifted into [r, r + 1].
+        shift = xp.arange(n_rows, dtype=B.float64)[:, None]
+        flat = xp.searchsorted((cdf + shift).reshape(-1), (u + shift).reshape(-1), side="right")
+        picks = xp.minimum(flat.reshape(n_rows, num_samples) - (shift * n_cat).astype(B.int64), n_cat - 1)
     else:
         race = gen.standard_exponential((n_rows, n_cat)) / xp.where(rows > 0, rows, 1.0)
         race = xp.where(rows > 0, race, xp.inf)  # a weightless category is drawn last
