@@ -40,3 +40,14 @@ def test_an_lstm_runs_and_trains_on_the_device(strict_cuda):
     (out.sum() + c.sum()).backward()
     assert all(p.grad is not None and p.grad.device == "cuda:0" for p in layer.parameters())
     mg.nn.utils.clip_grad_norm_(layer.parameters(), 0.1)
+
+
+def test_cdist_by_matrix_products_stays_on_the_device(strict_cuda):
+    rng = np.random.default_rng(1)
+    a = mg.tensor(rng.standard_normal((30, 3)), device="cuda", requires_grad=True)
+    b = mg.tensor(rng.standard_normal((40, 3)), device="cuda", requires_grad=True)
+    d = mg.cdist(a, b)
+    d.sum().backward()
+    expected = np.linalg.norm(a.detach().cpu().numpy()[:, None] - b.detach().cpu().numpy()[None], axis=-1)
+    np.testing.assert_allclose(d.detach().cpu().numpy(), expected, rtol=1e-10)
+    assert a.grad.device == "cuda:0" and b.grad.device == "cuda:0"

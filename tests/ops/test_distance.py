@@ -48,3 +48,24 @@ def test_cdist_of_float64_gradchecks():
     a, b = (mg.tensor(np.random.default_rng(s).standard_normal((3, 2)), requires_grad=True) for s in (0, 1))
     assert gradcheck(mg.cdist, (a, b))
     assert gradgradcheck(mg.cdist, (a, b))
+
+
+@pytest.mark.parametrize("compute_mode", ["use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist"])
+def test_both_euclidean_modes_match_torch(compute_mode):
+    pytest.importorskip("torch")
+    check(lambda lib, a, b: lib.cdist(a, b, compute_mode=compute_mode), arr(30, 3), arr(27, 3, seed=1), rtol=1e-6)
+    check(
+        lambda lib, a, b: lib.cdist(a, b, compute_mode=compute_mode),
+        arr(2, 1, 4, 3),
+        arr(3, 5, 3, seed=1),
+        rtol=1e-6,
+        gradcheck_=False,
+    )
+
+
+def test_large_sets_use_matrix_products_and_gradcheck():
+    from minigrad.autograd import gradcheck, gradgradcheck
+
+    a, b = (mg.tensor(np.random.default_rng(s).standard_normal((30, 2)), requires_grad=True) for s in (0, 1))
+    assert gradcheck(mg.cdist, (a, b))
+    assert gradgradcheck(lambda x, y: mg.cdist(x[:3], y[:4], compute_mode="use_mm_for_euclid_dist"), (a, b))
