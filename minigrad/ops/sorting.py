@@ -91,6 +91,8 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
     The entries come in sorted order (also with ``sorted=False``, which PyTorch leaves unspecified).
     """
     a = check_tensor(input, "topk", "input")
+    if a.data.dtype.kind == "b":
+        raise RuntimeError("topk does not support bool dtypes on CPU")
     ax = _axis(a, dim)
     size = a.data.shape[ax] if a.data.ndim else 1
     if k < 0 or k > size:
@@ -98,9 +100,34 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
     xp = a._device.xp
     if a.data.ndim == 0:  # k is 0 or 1: PyTorch returns the element either way
         return TopkResult(_picked(a, None, ax, "topk"), make_leaf(xp.zeros((), dtype=B.int64), a._device))
-    order = _order(xp, a.data, ax, largest)
-    order = order[(slice(None),) * ax + (slice(0, k),)]
+    order = _top(xp, a.data, k, ax, largest)
     return TopkResult(_picked(a, order, ax, "topk"), _indices(a, order))
+
+
+def _top(xp, d, k: int, ax: int, largest: bool):
+    """The indices of the ``k`` largest (smallest) entries along ``ax``, in sorted order.
+
+    For a small ``k`` only the candidates are sorted: a partition (linear time) finds the k-th
+    value, the candidates are every entry beyond it and the first of those equal to it (so ties
+    are taken in index order, as a full stable sort would), and only they are sorted.
+    """
+    n = d.shape[ax]
+    if k == 0 or 2 * k >= n:
+        return _order(xp, d, ax, largest)[(slice(None),) * ax + (slice(0, k),)]
+    rows = xp.moveaxis(d, ax, -1)
+    kth = n - k if largest else k - 1
+    threshold = xp.partition(rows, kth, axis=-1)[..., kth : kth + 1]  # NaN sorts last: the largest
+    beyond = rows > threshold if largest else rows < threshold
+    equal = rows == threshold
+    if rows.dtype.kind == "f":
+        nan, nan_threshold = xp.isnan(rows), xp.isnan(threshold)
+        beyond = beyond | (nan & ~nan_threshold) if largest else beyond | (~nan & nan_threshold)
+        equal = equal | (nan & nan_threshold)
+    wanted = k - beyond.sum(axis=-1, keepdims=True)
+    chosen = beyond | (equal & (xp.cumsum(equal, axis=-1) <= wanted))
+    candidates = xp.nonzero(chosen.reshape(-1, n))[1].reshape(rows.shape[:-1] + (k,))  # in index order
+    within = _order(xp, xp.take_along_axis(rows, candidates, axis=-1), -1 % rows.ndim, largest)
+    return xp.moveaxis(xp.take_along_axis(candidates, within, axis=-1), -1, ax)
 
 
 def _bind() -> None:

@@ -67,6 +67,7 @@ def test_sort_of_integers_and_bools_matches_torch():
         lambda lib: lib.argsort(lib.tensor([1.0, 2.0]), 0, True, True),
         lambda lib: lib.sort([1.0, 2.0]),
         lambda lib: lib.topk(lib.tensor([1.0, 2.0]), 1.5),
+        lambda lib: lib.topk(lib.tensor([True, False]), 1),
     ],
 )
 def test_bad_input_raises_like_torch(call):
@@ -83,3 +84,18 @@ def test_sort_gradient_second_order():
     x = mg.tensor(np.random.default_rng(0).standard_normal((3, 4)), requires_grad=True)
     assert gradgradcheck(lambda t: mg.sort(t, 1, True).values ** 2, (x,))
     assert gradgradcheck(lambda t: mg.topk(t, 2).values ** 2, (x,))
+
+
+@pytest.mark.parametrize("largest", [True, False])
+def test_topk_of_a_few_among_many_keeps_torchs_order_with_nan_and_ties(largest):
+    torch = pytest.importorskip("torch")
+    data = np.random.default_rng(0).standard_normal((3, 40))
+    data[0, 17] = np.nan
+    data[1, [5, 9, 30]] = 7.0  # a tie among the largest, kept in index order
+    data[2, [1, 2]] = -7.0
+    for k in (1, 3, 5):
+        ours = mg.topk(mg.tensor(data), k, largest=largest)
+        theirs = torch.topk(torch.tensor(data), k, largest=largest)
+        np.testing.assert_array_equal(ours.values.numpy(), theirs.values.numpy())
+        np.testing.assert_array_equal(ours.indices.numpy(), theirs.indices.numpy())
+    check(lambda lib, x: lib.topk(x, 3, dim=0), arr(20, 3))
