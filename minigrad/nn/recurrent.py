@@ -148,10 +148,15 @@ class RNNBase(Module):
         return zeros(layers, batch, self.hidden_size, dtype=x.dtype, device=x.device)
 
     def _run(self, x: Tensor, state):
-        """``x`` of shape (L, N, H_in) through every layer; ``state`` is h0 (or (h0, c0)), stacked per layer."""
+        """``x`` of shape (L, N, H_in) through every layer; ``state`` is h0 (or (h0, c0)), stacked per layer.
+
+        Each layer's sequence is kept as a list of per-step tensors: slicing one stacked tensor at
+        every step would make each step's gradient a full-size scatter (quadratic in L).
+        """
         step = _step_for(self.mode)
         lstm = self.mode == "LSTM"
         directions = 2 if self.bidirectional else 1
+        sequence = list(x.unbind(0))
         finals = []
         for layer in range(self.num_layers):
             outputs = []
@@ -159,20 +164,18 @@ class RNNBase(Module):
                 index = layer * directions + direction
                 s = (state[0][index], state[1][index]) if lstm else state[index]
                 w_ih, w_hh, b_ih, b_hh = self._weights(layer, direction == 1)
-                projected = linear(x, w_ih, b_ih)  # every time step's input part at once
-                steps = range(x.data.shape[0])
-                hs = [None] * len(steps)
-                for t in reversed(steps) if direction == 1 else steps:
-                    s = step(projected[t], s, w_hh, b_hh)
+                hs = [None] * len(sequence)
+                for t in reversed(range(len(sequence))) if direction == 1 else range(len(sequence)):
+                    s = step(linear(sequence[t], w_ih, b_ih), s, w_hh, b_hh)
                     hs[t] = s[0] if lstm else s
-                outputs.append(stack(hs))
+                outputs.append(hs)
                 finals.append(s)
-            x = outputs[0] if directions == 1 else cat(outputs, -1)
+            sequence = outputs[0] if directions == 1 else [cat(pair, -1) for pair in zip(*outputs)]
             if self.dropout and self.training and layer < self.num_layers - 1:
-                x = dropout(x, self.dropout, True)
+                sequence = [dropout(h, self.dropout, True) for h in sequence]
         if lstm:
-            return x, (stack([f[0] for f in finals]), stack([f[1] for f in finals]))
-        return x, stack(finals)
+            return stack(sequence), (stack([f[0] for f in finals]), stack([f[1] for f in finals]))
+        return stack(sequence), stack(finals)
 
     def forward(self, input: Tensor, hx=None):  # noqa: A002
         batched = self._check_input(input)
