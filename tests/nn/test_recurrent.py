@@ -23,7 +23,7 @@ def _pair(kind: str, torch, **kwargs):
     torch.manual_seed(0)
     theirs = getattr(torch.nn, kind)(3, 4, **kwargs).double()
     ours = getattr(mg.nn, kind)(3, 4, **kwargs, dtype=mg.float64)
-    ours.load_state_dict({k: v.numpy() for k, v in theirs.state_dict().items()})
+    ours.load_state_dict(theirs.state_dict())  # torch's own tensors, as a user would pass them
     return ours, theirs
 
 
