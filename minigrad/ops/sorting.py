@@ -55,7 +55,7 @@ def _indices(a: Tensor, order) -> Tensor:
     return make_leaf(order.astype(B.int64, copy=False), a._device)
 
 
-def sort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool = False):  # noqa: A002
+def sort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool | None = False):  # noqa: A002
     """``(values, indices)`` of ``input`` sorted along ``dim``; a named tuple, as ``torch.sort``.
 
     Always stable (``stable=True`` is accepted and changes nothing). The gradient of the values
@@ -70,7 +70,7 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool
     return SortResult(_picked(a, order, ax, "sort"), _indices(a, order))
 
 
-def argsort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Tensor:  # noqa: A002
+def argsort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool | None = False) -> Tensor:  # noqa: A002
     """The indices that sort ``input`` along ``dim`` (stable). Not differentiable."""
     a = check_tensor(input, "argsort", "input")
     ax = _axis(a, dim)

@@ -84,6 +84,7 @@ TEMPLATES = {
     "unique": (IDX, True, True, True),
     "bincount": (T(np.array([0, 2, 2, 1])), T(np.array([0.5, 1.0, 2.0, 3.0])), 4),
     "cdist": (X, P),
+    "meshgrid": (V, V),
 }
 
 # nn.functional, called as ``lib.nn.functional.<name>``.
@@ -267,6 +268,7 @@ def test_malformed_argument_gets_torchs_outcome(case, data):
 
 # The ops of issue 14's list of what a PyTorch user reaches for, every malformed value at every position.
 EVERY_VALUE = ["sort", "argsort", "msort", "topk", "tensor_split", "nansum", "nanmean", "unique", "bincount", "cdist"]
+EVERY_VALUE += ["meshgrid"]
 EVERY_VALUE_FUNCTIONAL = ["huber_loss", "smooth_l1_loss", "kl_div", "cosine_similarity", "normalize"]
 
 
