@@ -91,9 +91,9 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
     The entries come in sorted order (also with ``sorted=False``, which PyTorch leaves unspecified).
     """
     a = check_tensor(input, "topk", "input")
+    ax = _axis(a, dim)
     if a.data.dtype.kind == "b":
         raise RuntimeError("topk does not support bool dtypes on CPU")
-    ax = _axis(a, dim)
     size = a.data.shape[ax] if a.data.ndim else 1
     if k < 0 or k > size:
         raise RuntimeError("selected index k out of range")
