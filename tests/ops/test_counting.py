@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 import minigrad as mg
+from tests.ops import strategies
 from tests.torch_oracle import Arr, check
 
 VALUES = Arr(np.array([[3, 1, 3], [0, 1, 7]]))
@@ -58,3 +62,16 @@ def test_bad_input_raises_like_torch(call):
         call(torch)
     with pytest.raises(theirs.type):
         call(mg)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_unique_matches_torch_on_any_shape(data):
+    torch = pytest.importorskip("torch")
+    shape = data.draw(strategies.shapes(min_dims=0, max_dims=3, max_side=5), label="shape")
+    values = data.draw(hnp.arrays(np.int64, shape, elements=st.integers(-2, 2)), label="values")
+    dim = data.draw(st.none() | strategies.dims(len(shape)) if shape else st.none(), label="dim")
+    ours = mg.unique(mg.tensor(values), return_inverse=True, return_counts=True, dim=dim)
+    theirs = torch.unique(torch.tensor(values), return_inverse=True, return_counts=True, dim=dim)
+    for o, t in zip(ours, theirs):
+        np.testing.assert_array_equal(o.numpy(), t.numpy())

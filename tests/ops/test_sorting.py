@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 import minigrad as mg
+from tests.ops import strategies
 from tests.torch_oracle import Arr, arr, check
 
 TIES = Arr(np.array([[3.0, 1.0, 2.0, 1.0, 3.0], [0.5, 0.5, -1.0, 2.0, 0.5]]))
@@ -99,3 +103,24 @@ def test_topk_of_a_few_among_many_keeps_torchs_order_with_nan_and_ties(largest):
         np.testing.assert_array_equal(ours.values.numpy(), theirs.values.numpy())
         np.testing.assert_array_equal(ours.indices.numpy(), theirs.indices.numpy())
     check(lambda lib, x: lib.topk(x, 3, dim=0), arr(20, 3))
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_stable_sort_and_topk_match_torch_on_any_shape_with_ties_and_nan(data):
+    torch = pytest.importorskip("torch")
+    shape = data.draw(strategies.shapes(min_dims=1, max_dims=3, max_side=6), label="shape")
+    values = data.draw(
+        hnp.arrays(np.float64, shape, elements=st.sampled_from([-1.0, 0.0, 0.5, 2.0, np.nan])), label="values"
+    )
+    dim = data.draw(strategies.dims(len(shape)), label="dim")
+    descending = data.draw(st.booleans(), label="descending")
+    ours = mg.sort(mg.tensor(values), dim, descending, stable=True)
+    theirs = torch.sort(torch.tensor(values), stable=True, dim=dim, descending=descending)
+    np.testing.assert_array_equal(ours.values.numpy(), theirs.values.numpy())
+    np.testing.assert_array_equal(ours.indices.numpy(), theirs.indices.numpy())
+    k = data.draw(st.integers(0, shape[dim]), label="k")
+    top = mg.topk(mg.tensor(values), k, dim, largest=descending)
+    expected = torch.topk(torch.tensor(values), k, dim, largest=descending)
+    np.testing.assert_array_equal(top.values.numpy(), expected.values.numpy())  # ties may pick other indices
+    np.testing.assert_array_equal(np.take_along_axis(values, top.indices.numpy(), dim), top.values.numpy())
