@@ -44,12 +44,29 @@ def _split_points(indices_or_sections, size: int) -> list:
     return points
 
 
-def tensor_split(input: Tensor, indices_or_sections, dim: int = 0) -> tuple:  # noqa: A002
+def tensor_split(
+    input: Tensor,  # noqa: A002
+    indices_or_sections=None,
+    dim: int = 0,
+    *,
+    sections=None,
+    indices=None,
+    tensor_indices_or_sections=None,
+) -> tuple:
     """Views of ``input`` along ``dim``: ``n`` nearly equal pieces (an int), or cut before each index (a list).
 
     With ``n`` sections of a dim of size ``s``, the first ``s % n`` pieces have ``s // n + 1``
     elements and the rest ``s // n``. Indices wrap when negative and clamp to the size, as slices do.
+    The second argument may also be named as in PyTorch's overloads: ``sections=``, ``indices=``,
+    ``tensor_indices_or_sections=``.
     """
+    given = [v for v in (indices_or_sections, sections, indices, tensor_indices_or_sections) if v is not None]
+    if len(given) != 1:
+        raise TypeError(
+            "tensor_split(): expected one of indices_or_sections, sections, indices or "
+            f"tensor_indices_or_sections, got {len(given)}"
+        )
+    indices_or_sections = given[0]
     a = check_tensor(input, "tensor_split", "input")
     if a.data.ndim == 0:
         raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
