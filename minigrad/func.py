@@ -37,11 +37,22 @@ _nesting = _Nesting()
 
 
 @contextlib.contextmanager
+def _running():
+    """A transform runs: a custom Function called now must be transformable (``autograd.function``)."""
+    _state.transforms.depth += 1
+    try:
+        yield
+    finally:
+        _state.transforms.depth -= 1
+
+
+@contextlib.contextmanager
 def _transform():
     """Inside a transform: results keep their graph only while an enclosing transform may differentiate them."""
     _nesting.depth += 1
     try:
-        yield
+        with _running():
+            yield
     finally:
         _nesting.depth -= 1
 
@@ -126,6 +137,11 @@ def _grads(outputs, inputs, cotangents=None, retain_graph=None) -> tuple:
     outputs = (outputs,) if isinstance(outputs, Tensor) else tuple(outputs)
     options = dict(retain_graph=retain_graph, create_graph=True, allow_unused=True, materialize_grads=True)
     levels = _state.vmap.levels
+    if levels:
+        looped = _grads_per_entry(outputs, inputs, cotangents or (), retain_graph)
+        if looped is not None:
+            return looped
+        levels = _watched_levels(inputs)
     if not levels:
         return autograd.grad(outputs, inputs, cotangents, **options)
     from .batching.tensor import lift, rewrap
@@ -138,6 +154,33 @@ def _grads(outputs, inputs, cotangents=None, retain_graph=None) -> tuple:
         cotangents = [lift(c, levels) for c in cotangents]
     grads = autograd.grad(outs, [lift(x, levels) for x in inputs], cotangents, **options)
     return tuple(rewrap(g, levels) for g in grads)
+
+
+def _watched_levels(inputs) -> tuple:
+    """The running ``vmap`` levels the differentiated inputs are batched at (those running when watched)."""
+    from .batching.tensor import unwrap_all
+
+    ids = {level_id for x in inputs for level_id in unwrap_all(x)[1]}
+    return tuple(level for level in _state.vmap.levels if level.id in ids)
+
+
+def _grads_per_entry(outputs, inputs, cotangents, retain_graph):
+    """``vmap(vjp_fn)``: a graph made outside a running level holds one entry of it, so cotangents batched
+    at such a level go through it one entry at a time, the results stacked (None when none is batched)."""
+    from .batching.tensor import value_at, wrap
+    from .ops import stack
+
+    watched = {level.id for level in _watched_levels(inputs)}
+    for level in reversed(_state.vmap.levels):
+        if level.id in watched or all(value_at(c, level.id) is None for c in cotangents):
+            continue
+        per_entry = [
+            _grads(outputs, inputs, [c if value_at(c, level.id) is None else value_at(c, level.id).select(0, b)
+                                     for c in cotangents], retain_graph=True)
+            for b in range(level.size)
+        ]  # fmt: skip
+        return tuple(wrap(stack(list(column)), level.id) for column in zip(*per_entry))
+    return None
 
 
 def _make_dual(primal, tangent):
@@ -253,7 +296,11 @@ def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None):
             partial = _of_differentiated(func, args, nums, drop_aux=has_aux)
 
             def row(cotangent):
-                return vjp(partial, *inputs)[1](cotangent)
+                from .batching.levels import replicated
+
+                with replicated():  # the function sees the same inputs in every entry
+                    pull = vjp(partial, *inputs)[1]
+                return pull(cotangent)
 
             n = out.numel()
             basis = eye(n, dtype=out.dtype, device=out.device).reshape((n,) + tuple(out.shape))
@@ -287,7 +334,7 @@ def jvp(func, primals, tangents, *, has_aux: bool = False):
             f"For example, if primals is a tuple of 3 tensors, tangents also must be. Got primals with "
             f"{len(primals)} tensors and tangents with {len(tangents)} tensors"
         )
-    with forward_ad._nested_level():
+    with forward_ad._nested_level(), _running():
         duals = [_make_dual(p, t) for p, t in zip(primals, tangents)]
         out, aux = _split_aux(func(*duals), has_aux, "jvp")
         outputs = (out,) if isinstance(out, Tensor) else tuple(out)
