@@ -145,6 +145,7 @@ _OVERRIDES = {
     "narrow": {"start": INT_OR_TENSOR},
     "pad": {"pad": INTS},
     "layer_norm": {"normalized_shape": SIZE},
+    "tensor_split": {"indices": None},  # a list of split points here, not an index tensor
 }
 # torch's names for the arguments minigrad calls ``a`` and ``b``.
 _DISPLAY = {"a": "input", "x": "input", "b": "other"}
