@@ -250,8 +250,16 @@ def _mT(a: Tensor) -> Tensor:
 # ---------------------------------------------------------------- broadcasting and repetition
 def expand(a: Tensor, *shape) -> Tensor:
     """Broadcast to a larger shape without copying (-1 keeps a dim)."""
-    shape = _shape_arg(shape, "size")
     src = a.data.shape
+    if len(shape) == 1 and type(shape[0]) is tuple:
+        target = shape[0]
+        if _broadcasts(src, target):  # the rules' own calls: a valid target of non-negative sizes
+            if target == src:
+                return a
+            return make(
+                B.broadcast_view(a._device.xp, a.data, target), (a,), _expand_backward, "expand", _expand_jvp(target)
+            )
+    shape = _shape_arg(shape, "size")
     lead = len(shape) - len(src)
     if lead < 0:
         raise RuntimeError(
@@ -273,11 +281,29 @@ def expand(a: Tensor, *shape) -> Tensor:
             )
     if target == src:
         return a
+    return make(B.broadcast_view(a._device.xp, a.data, target), (a,), _expand_backward, "expand", _expand_jvp(target))
 
+
+def _broadcasts(src: tuple, target: tuple) -> bool:
+    """Whether ``src`` broadcasts to ``target`` as it is (no -1 to resolve, no size to check further)."""
+    lead = len(target) - len(src)
+    if lead < 0:
+        return False
+    for i, n in enumerate(src):
+        t = target[lead + i]
+        if type(t) is not int or t < 0 or (n != t and n != 1):
+            return False
+    for t in target[:lead]:
+        if type(t) is not int or t < 0:
+            return False
+    return True
+
+
+def _expand_jvp(target: tuple):
     def jvp(t):
         return t.expand(target)
 
-    return make(B.broadcast_view(a._device.xp, a.data, target), (a,), _expand_backward, "expand", jvp)
+    return jvp
 
 
 def _expand_backward(g):
