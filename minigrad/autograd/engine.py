@@ -290,7 +290,7 @@ def _owned(c, g, outputs, rule) -> bool:
     """
     if c is g or c.data.base is not None or getattr(rule, "__wrapped__", None) is not None:
         return False
-    return sum(1 for o in outputs if o is c) <= 1
+    return len(outputs) == 1 or sum(1 for o in outputs if o is c) <= 1
 
 
 def _fit_to_parent(node, parent, c, index, pass_id, depth):
@@ -525,8 +525,14 @@ def _unwatched_pass(roots, seeds, retain_graph, create_graph, pass_id, depth):
             rule = node._backward
             meta = node._meta
             if meta is None:
-                if rule is None:
-                    _store_grad(node, g, create_graph, key in owned, pass_id, depth)
+                if rule is None:  # a plain leaf: _store_grad with no listener to tell
+                    before = node._grad
+                    if before is not None:
+                        node._grad = _sum(before, g, create_graph)
+                    elif create_graph or key in owned:
+                        node._grad = g
+                    else:
+                        node._grad = make_leaf(g.data.copy(), g._device)
                     continue
             else:
                 buffered = g
@@ -658,6 +664,29 @@ def _check_counts(outputs: tuple, grads: tuple) -> None:
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
 
 
+def _plain_backward(root, retain_graph, create_graph) -> bool:
+    """``backward()`` of one scalar float tensor that requires grad, with no watcher: the checks,
+    the seed and the pass without the general path's tuples. False (nothing done) for any other tensor."""
+    data = root.data
+    if not root._rg or data.size != 1 or data.dtype.kind != "f":
+        return False
+    seed = make_leaf(root._device.xp.ones_like(data), root._device)
+    pass_id = next(_pass_ids)
+    _passes.depth += 1
+    try:
+        _unwatched_pass(
+            (root,),
+            (seed,),
+            create_graph if retain_graph is None else retain_graph,
+            create_graph,
+            pass_id,
+            _passes.depth,
+        )
+    finally:
+        _passes.depth -= 1
+    return True
+
+
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None) -> None:
     """Accumulate gradients of ``tensors`` into the ``.grad`` of the leaves (or of ``inputs``).
 
@@ -666,6 +695,9 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     ``inputs`` only those tensors' ``.grad`` is accumulated (non-leaves included).
     Tensor hooks run on the way; ``retain_grad()`` non-leaves keep their ``.grad``.
     """
+    if type(tensors) is Tensor and grad_tensors is None and inputs is None and not (_listeners or _anomaly.enabled):
+        if _plain_backward(tensors, retain_graph, create_graph):
+            return
     roots = _as_tuple(tensors, "tensors")
     if grad_tensors is None:
         grad_tensors = (None,) * len(roots)
