@@ -72,8 +72,12 @@ def _slice_along(a: Tensor, axis: int, start: int, stop: int, op: str) -> Tensor
 # ---------------------------------------------------------------- views of the same elements
 def reshape(a: Tensor, *shape) -> Tensor:
     """Same data in a new shape (one dim may be -1)."""
-    shape = _shape_arg(shape)
     src = a.data.shape
+    if len(shape) == 1 and type(shape[0]) is tuple:
+        shape = shape[0]
+        if shape == src:  # the rules' own calls often reshape to the shape the gradient has
+            return a
+    shape = _shape_arg(shape)
     if shape.count(-1) > 1:
         raise RuntimeError("only one dimension can be inferred")
     for s in shape:
