@@ -7,6 +7,8 @@
 tensor([ 2., -4.,  6.])
 """
 
+import warnings as _warnings
+
 from . import backend
 from .backend import (
     Device,
@@ -46,6 +48,16 @@ float = float32  # noqa: A001  (torch.float)
 int = int32  # noqa: A001  (torch.int)
 half, double, long = float16, float64, int64
 __version__ = "0.1.0"
+
+# NumPy's floating-point warnings (log(0), 0/0, exp overflow) from our own ops name our source line,
+# not the user's, and PyTorch returns the inf or nan silently: so do we. Costs nothing per op (an
+# errstate per op would cost ~1 us); warnings from the user's own NumPy code are untouched.
+_warnings.filterwarnings(
+    "ignore",
+    message=r"(divide by zero|invalid value|overflow|underflow) encountered",
+    category=RuntimeWarning,
+    module=r"minigrad\.",
+)
 
 #: Subpackages imported on first use (PEP 562), so ``import minigrad`` stays fast and never
 #: loads the viewers' dependencies: ``minigrad.trace.record`` works after a plain ``import minigrad``.

@@ -28,7 +28,8 @@ Kinds and fields (``pass_id`` and ``depth`` on every backward-side event):
 - ``pass_finished``: results (tuple of gradients for grad(), None for backward())
 - ``error``: node (or None), error (the exception)
 - ``tangent_computed`` (forward mode): node, depth, op, parents, tangents (one per parent,
-  zeros where a parent has none), tangent (the node's), fn (the op's forward-mode rule)
+  zeros where a parent has none), tangent (the node's), fn (the op's forward-mode rule), level (the
+  dual level's depth: 0 for the outermost, 1 inside a nested ``func.jvp``, ...)
 """
 
 from __future__ import annotations

@@ -39,11 +39,14 @@ class AnomalyState(_Switches):
 
 
 class ForwardState(_Switches):
-    """Forward-mode AD, process-wide (as PyTorch's dual levels): ``level`` is -1 outside a level;
-    ``epoch`` changes on entering and leaving one, so tangents of a finished level are never read."""
+    """Forward-mode AD, process-wide (as PyTorch's dual levels). Levels nest (``func.jvp`` of ``func.jvp``):
+    ``level`` is the depth of the innermost active one (-1 outside every level; lowered while a rule of a
+    deeper level runs, so the rule's own ops see only the levels outside it). ``keys[d]`` names the level
+    at depth ``d``, fresh on each entry, so a tangent of a finished level is never read."""
 
     level = -1
-    epoch = 0
+    keys = ()
+    new_keys = itertools.count(1)
     in_rule = False  # a forward-mode rule is running: its own tensors are arithmetic, not graph nodes
 
 

@@ -5,7 +5,8 @@ Each takes a function of tensors and returns a function (or values) that compose
 ``hessian(f) == jacfwd(jacrev(f))``, ``grad(grad(f))`` is a second derivative.
 Reverse-mode transforms run :func:`minigrad.autograd.grad` with ``create_graph``
 (so the results can be differentiated again); forward-mode transforms run the
-ops' forward-mode rules in a :mod:`~minigrad.autograd.forward_ad` dual level.
+ops' forward-mode rules in a :mod:`~minigrad.autograd.forward_ad` dual level of their own, inside
+any active one, so they nest: ``jvp`` of ``jvp``, ``jacfwd(jacfwd(f))``.
 
 ``vmap`` maps a function over a batch dimension with a batching rule per op
 (:mod:`minigrad.batching`). Inside ``vmap`` the reverse-mode transforms differentiate
@@ -22,7 +23,7 @@ import threading
 from . import _state, autograd
 from .autograd import forward_ad
 from .autograd.grad_mode import enable_grad
-from .tensor import Tensor, _set_tangent, _tangent_of
+from .tensor import Tensor, _set_tangent, _tangents_of
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap", "functional_call"]
 
@@ -60,9 +61,8 @@ def _detach(values):
 
             return wrap(_detach(values._value), values._level)
         detached = values.detach()
-        tangent = _tangent_of(values)
-        if tangent is not None:
-            _set_tangent(detached, tangent)
+        for depth, tangent in _tangents_of(values).items():
+            _set_tangent(detached, tangent, depth)
         return detached
     if isinstance(values, tuple):
         return tuple(_detach(v) for v in values)
@@ -274,7 +274,8 @@ def _empty(out, x):
 
 # ---------------------------------------------------------------- forward mode
 def jvp(func, primals, tangents, *, has_aux: bool = False):
-    """``(f(*primals), J tangents)`` by forward mode (the ops' forward-mode rules)."""
+    """``(f(*primals), J tangents)`` by forward mode (the ops' forward-mode rules), in a dual level inside
+    the active ones: a ``jvp`` of a ``jvp`` is a second directional derivative."""
     if not isinstance(primals, tuple):
         raise RuntimeError("jvp(f, primals, tangents): Expected primals to be a tuple. E.g. it should be valid to "
                            "call f(*primals).")  # fmt: skip
@@ -286,7 +287,7 @@ def jvp(func, primals, tangents, *, has_aux: bool = False):
             f"For example, if primals is a tuple of 3 tensors, tangents also must be. Got primals with "
             f"{len(primals)} tensors and tangents with {len(tangents)} tensors"
         )
-    with forward_ad.dual_level():
+    with forward_ad._nested_level():
         duals = [_make_dual(p, t) for p, t in zip(primals, tangents)]
         out, aux = _split_aux(func(*duals), has_aux, "jvp")
         outputs = (out,) if isinstance(out, Tensor) else tuple(out)

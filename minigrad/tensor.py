@@ -459,63 +459,93 @@ def _mark_no_grad_view(t: Tensor, base: Tensor) -> None:
         t.meta()["no_grad_view"] = True
 
 
-def _tangent_of(t: Tensor):
-    """The tangent ``t`` carries at the current dual level, or None."""
+def _tangent_of(t: Tensor, depth: int | None = None):
+    """The tangent ``t`` carries at the dual level of ``depth`` (default: the innermost active one), or None."""
     meta = t._meta
-    if meta is None or _forward_state.level < 0:
+    if depth is None:
+        depth = _forward_state.level
+    if meta is None or depth < 0:
         return None
-    entry = meta.get("tangent")
-    if entry is None or entry[0] != _forward_state.epoch:
+    tangents = meta.get("tangent")
+    entry = None if tangents is None else tangents.get(depth)
+    if entry is None or entry[0] != _forward_state.keys[depth]:
         return None
     return entry[1]
 
 
-def _set_tangent(t: Tensor, tangent: Tensor) -> None:
+def _set_tangent(t: Tensor, tangent: Tensor, depth: int | None = None) -> None:
+    """Give ``t`` ``tangent`` at the dual level of ``depth`` (default: the innermost active one)."""
+    if depth is None:
+        depth = _forward_state.level
     if t._meta is None:
         t._meta = {}
-    t._meta["tangent"] = (_forward_state.epoch, tangent)
+    t._meta.setdefault("tangent", {})[depth] = (_forward_state.keys[depth], tangent)
+
+
+def _drop_tangent(t: Tensor, depth: int) -> None:
+    """Forget ``t``'s tangent at the dual level of ``depth``."""
+    if t._meta is not None and "tangent" in t._meta:
+        t._meta["tangent"].pop(depth, None)
+
+
+def _tangents_of(t: Tensor) -> dict:
+    """``{depth: tangent}`` for every active dual level at which ``t`` carries a tangent."""
+    if t._meta is None or "tangent" not in t._meta:
+        return {}
+    found = {}
+    for depth in range(_forward_state.level + 1):
+        tangent = _tangent_of(t, depth)
+        if tangent is not None:
+            found[depth] = tangent
+    return found
 
 
 def _forward_tangent(t: Tensor, parents: tuple, jvp, op: str) -> None:
-    """Forward mode: the result's tangent from its parents' tangents (zeros where a parent has none).
+    """Forward mode: the result's tangent at every active level from its parents' (zeros where a parent
+    has none), outermost level first.
 
+    The rule of the level at depth ``d`` runs with the levels outside it still active, so its own Tensor
+    ops carry their tangents (a jvp of a jvp gives second derivatives), and with ``d`` and the levels
+    inside it off, so that a level never sees another's tangents (no perturbation confusion).
     Results that are not floating point (indices, masks, integer casts) carry no tangent, as in PyTorch."""
     if t.data.dtype.kind != "f":
         return
-    tangents = [_tangent_of(p) for p in parents]
-    if all(x is None for x in tangents):
-        return
-    if jvp is None:
-        raise RuntimeError(
-            f"Trying to use forward AD with {op} that does not support it because it has not been implemented yet."
-        )
-    tangents = [
-        x if x is not None else make_leaf(p._device.xp.zeros_like(p.data), p._device) for x, p in zip(tangents, parents)
-    ]
-    # The rule's own Tensor ops carry no tangents: there is one forward level at a time.
-    level, in_rule = _forward_state.level, _forward_state.in_rule
-    _forward_state.level, _forward_state.in_rule = -1, True
-    try:
-        tangent = jvp(*tangents)
-    finally:
-        _forward_state.level, _forward_state.in_rule = level, in_rule
-    if tangent.data.shape != t.data.shape:
-        raise RuntimeError(
-            f"the forward-mode rule of {op} returned a tangent of shape {shape_str(tangent.data.shape)} "
-            f"for a result of shape {shape_str(t.data.shape)}"
-        )
-    if _listeners:
-        _events.emit(
-            "tangent_computed",
-            node=t,
-            depth=_state.passes.depth,
-            op=op,
-            parents=parents,
-            tangents=tangents,
-            tangent=tangent,
-            fn=jvp,
-        )
-    _set_tangent(t, tangent)
+    top, in_rule = _forward_state.level, _forward_state.in_rule
+    for depth in range(top + 1):
+        tangents = [_tangent_of(p, depth) for p in parents]
+        if all(x is None for x in tangents):
+            continue
+        if jvp is None:
+            raise RuntimeError(
+                f"Trying to use forward AD with {op} that does not support it because it has not been implemented yet."
+            )
+        tangents = [
+            x if x is not None else make_leaf(p._device.xp.zeros_like(p.data), p._device)
+            for x, p in zip(tangents, parents)
+        ]
+        _forward_state.level, _forward_state.in_rule = depth - 1, True
+        try:
+            tangent = jvp(*tangents)
+        finally:
+            _forward_state.level, _forward_state.in_rule = top, in_rule
+        if tangent.data.shape != t.data.shape:
+            raise RuntimeError(
+                f"the forward-mode rule of {op} returned a tangent of shape {shape_str(tangent.data.shape)} "
+                f"for a result of shape {shape_str(t.data.shape)}"
+            )
+        if _listeners:
+            _events.emit(
+                "tangent_computed",
+                node=t,
+                depth=_state.passes.depth,
+                op=op,
+                parents=parents,
+                tangents=tangents,
+                tangent=tangent,
+                fn=jvp,
+                level=depth,
+            )
+        _set_tangent(t, tangent, depth)
 
 
 def blank_tensor(cls: type, device: B.Device) -> Tensor:

@@ -10,15 +10,18 @@ written beside the op's backward rule). :func:`unpack_dual` reads the result::
         y = f(x)
         value, jvp = forward_ad.unpack_dual(y)     # jvp = J_f(primal) @ tangent
 
-One level at a time, as in PyTorch; tangents are forgotten when their level exits.
+One level at a time, as in PyTorch; tangents are forgotten when their level exits. The function
+transforms of ``minigrad.func`` nest levels, as ``torch.func`` does (``jvp`` of ``jvp``, ``jacfwd`` of
+``jacfwd``): a tensor then carries one tangent per level.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections import namedtuple
 
 from .. import _state
-from ..tensor import Tensor, _set_tangent, _tangent_of, make, shape_str
+from ..tensor import Tensor, _drop_tangent, _set_tangent, _tangent_of, make, shape_str
 
 __all__ = ["UnpackedDualTensor", "dual_level", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual"]
 
@@ -29,12 +32,31 @@ _forward = _state.forward
 
 
 def enter_dual_level() -> int:
-    """Enter a forward-AD level (only one at a time) and return it."""
+    """Enter a forward-AD level (only one at a time, as in PyTorch: ``func.jvp`` nests) and return it."""
     if _forward.level >= 0:
         raise RuntimeError("Nested forward mode AD is not supported at the moment")
-    _forward.epoch += 1
-    _forward.level = 0
-    return 0
+    return _enter()
+
+
+def _enter() -> int:
+    """Open a level inside the active ones, under a fresh key; return its depth."""
+    depth = _forward.level + 1
+    _forward.keys = _forward.keys[:depth] + (next(_forward.new_keys),)
+    _forward.level = depth
+    return depth
+
+
+@contextlib.contextmanager
+def _nested_level():
+    """A dual level inside the active ones, for the transforms (``func.jvp``); yields its depth.
+
+    On exit every level is as it was, also when entered while a rule or a Function's ``forward`` had
+    lowered the active depth."""
+    keys, level = _forward.keys, _forward.level
+    try:
+        yield _enter()
+    finally:
+        _forward.keys, _forward.level = keys, level
 
 
 def exit_dual_level(*, level: int | None = None) -> None:
@@ -47,8 +69,8 @@ def exit_dual_level(*, level: int | None = None) -> None:
         raise RuntimeError(
             "Trying to exit a forward AD level that was not the last one that was created. This is not supported."
         )
-    _forward.level = -1
-    _forward.epoch += 1
+    _forward.keys = _forward.keys[:level]
+    _forward.level = level - 1
 
 
 class dual_level:  # noqa: N801  (PyTorch's name)
@@ -79,10 +101,9 @@ def _check_level(level, what: str) -> None:
 def _alias(tensor: Tensor, op: str, tangent: Tensor | None) -> Tensor:
     """A new tensor on the same data, differentiable back to ``tensor`` (a view, as in PyTorch),
     carrying ``tangent`` (None: no tangent)."""
-    alias = make(tensor.data, (tensor,), _identity, op, _identity_tangent)
+    alias = make(tensor.data, (tensor,), _identity, op, _identity_tangent)  # keeps the outer levels' tangents
     if tangent is None:
-        if alias._meta is not None:
-            alias._meta.pop("tangent", None)
+        _drop_tangent(alias, _forward.level)
     else:
         _set_tangent(alias, tangent)
     return alias
@@ -97,7 +118,9 @@ def _identity_tangent(t):
 
 
 def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> Tensor:
-    """A view of ``tensor`` that carries ``tangent`` (its directional derivative) at the current level."""
+    """A view of ``tensor`` that carries ``tangent`` (its directional derivative) at the current level.
+
+    Tangents ``tensor`` carries at the levels outside keep flowing through the view (nested ``func.jvp``)."""
     if _forward.level < 0:
         raise RuntimeError(
             "Trying to create a dual Tensor for forward AD but no level exists, make sure to enter_dual_level() first."

@@ -25,7 +25,7 @@ import weakref
 
 from .. import _state
 from .. import backend as B
-from ..tensor import Tensor, make, make_leaf
+from ..tensor import Tensor, _set_tangent, make, make_leaf
 
 __all__ = ["Function", "FunctionCtx", "once_differentiable"]
 
@@ -46,7 +46,8 @@ class FunctionCtx:
         self._saved = ()
         self._saved_for_forward = ()
         self._in_jvp = False
-        self._tangents = None
+        self._tangents = {}  # dual level -> the outputs' tangents (jvp runs once per level, for all outputs)
+        self._raw_outputs = ()  # forward's outputs, kept under nested dual levels (_carry_outer_tangents)
         self._non_differentiable = set()
         self.materialize_grads = True
 
@@ -173,6 +174,10 @@ class Function:
 def _wrap_outputs(cls, ctx: FunctionCtx, args: tuple, parents: tuple, raw_outputs: tuple) -> tuple:
     specs = tuple((o.data.shape, o.data.dtype, o._device) for o in raw_outputs)
     arg_ids = {id(a) for a in args}
+    if _forward_state.level > 0:  # nested forward levels: the rules may read forward's outputs (_carry_outer_tangents)
+        ctx._raw_outputs = tuple(
+            None if id(o) in arg_ids or id(o) in ctx._non_differentiable else o for o in raw_outputs
+        )
     if len(raw_outputs) == 1:
         rules = [_closure(cls, ctx, args, specs)]
         parents_of = parents
@@ -313,13 +318,26 @@ def _differentiated_twice(g):
     raise RuntimeError(TWICE_MESSAGE)
 
 
+def _carry_outer_tangents(ctx: FunctionCtx, level: int) -> None:
+    """Before the rule of the level at depth ``level + 1`` runs: ``forward`` ran with no level active, so
+    give its outputs (which the rule may have saved) the tangents the output nodes carry at the levels
+    outside (those rules ran first), as if ``forward`` had run under them."""
+    for depth in range(level + 1):
+        for o, tangent in zip(ctx._raw_outputs, ctx._tangents.get(depth - 1, ())):
+            if o is not None:
+                _set_tangent(o, tangent, depth)
+
+
 def _tangent_rule(cls, ctx: FunctionCtx, args: tuple, k: int):
     """The forward-mode rule of output ``k``: ``cls.jvp`` called once for all outputs, its results checked."""
     name = cls.__name__ + "Backward"
     tensor_positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
 
     def jvp(*tangents):
-        if ctx._tangents is None:
+        level = _forward_state.level  # the rule of the level at depth d runs with depth d - 1 active
+        if level not in ctx._tangents:
+            if level >= 0:
+                _carry_outer_tangents(ctx, level)
             per_arg = [None] * len(args)
             for i, t in zip(tensor_positions, tangents):
                 per_arg[i] = t
@@ -328,8 +346,8 @@ def _tangent_rule(cls, ctx: FunctionCtx, args: tuple, k: int):
                 out = cls.jvp(ctx, *per_arg)
             finally:
                 ctx._in_jvp = False
-            ctx._tangents = out if isinstance(out, tuple) else (out,)
-        out = ctx._tangents
+            ctx._tangents[level] = out if isinstance(out, tuple) else (out,)
+        out = ctx._tangents[level]
         if k >= len(out):
             raise RuntimeError(
                 f"function {name} returned an incorrect number of forward gradients (expected at least {k + 1}, "

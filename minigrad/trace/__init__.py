@@ -27,7 +27,8 @@ outside) and refers to nodes by stable integer ids (``Tensor.id``). Kinds:
 ``error``             ``node`` (or None), ``error_type``, ``message``, ``raised_at`` and ``traceback`` (the
                       user's line and frames, minigrad's folded; None and "" in older traces)
 ``tangent_computed``  ``node``, ``op``, ``parents``, ``tangents`` (one per parent), ``tangent``, ``rule``
-                      (:class:`ClosureInfo`) — forward mode (``autograd.forward_ad``), outside passes
+                      (:class:`ClosureInfo`), ``level`` (0 outermost; 1 in a nested ``func.jvp``, ...) —
+                      forward mode (``autograd.forward_ad``, ``func.jvp``), outside passes
 ====================  ===================================================================
 
 ``Event.node_id`` is the node an event is about; ``GradAccumulated.edge`` and ``GradReduced.edge`` its edge.

@@ -465,6 +465,7 @@ class Converter:
             tangents=tuple(self._snap(t) for t in f["tangents"]),
             tangent=self._snap(f["tangent"]),
             rule=closure_info(f["fn"]),
+            level=f.get("level", 0),
         )
 
     def _on_grad_reduced(self, f) -> None:

@@ -158,6 +158,11 @@ def _pass_finished(ev: E.PassFinished, w: _Words) -> str:
     return f"pass {ev.pass_id} finished, returning ({', '.join(w.short(r) for r in ev.results)})"
 
 
+def _at_level(ev: E.TangentComputed) -> str:
+    """`` at level 1`` for a tangent of a nested dual level; nothing for the outermost (the usual case)."""
+    return f" at level {ev.level}" if ev.level else ""
+
+
 def _error(ev: E.ErrorEvent, w: _Words) -> str:
     where = f" at {w.label(ev.node)}" if ev.node is not None else ""
     message = ev.message.splitlines()[0] if ev.message else ""
@@ -183,7 +188,7 @@ HEADLINES = {
     E.PassFinished: _pass_finished,
     E.ErrorEvent: _error,
     E.TangentComputed: lambda ev, w: (
-        f"tangent of {w.label(ev.node)}: {ev.op}'s forward rule gives {w.short(ev.tangent)}"
+        f"tangent of {w.label(ev.node)}{_at_level(ev)}: {ev.op}'s forward rule gives {w.short(ev.tangent)}"
     ),
 }
 

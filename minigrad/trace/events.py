@@ -285,7 +285,8 @@ class TangentComputed(Event):
 
     ``tangents`` has one snapshot per parent in ``parents`` (zeros for a parent that
     carries no tangent); ``tangent`` is the result's; ``rule`` is the rule's source
-    (the JVP written beside the op's backward rule).
+    (the JVP written beside the op's backward rule); ``level`` is the dual level's depth (0 for the
+    outermost, 1 for a ``func.jvp`` inside another, ...): a node gets one tangent per level.
     """
 
     kind: ClassVar[str] = "tangent_computed"
@@ -295,6 +296,7 @@ class TangentComputed(Event):
     tangents: tuple
     tangent: Snapshot
     rule: ClosureInfo | None
+    level: int = 0
 
 
 @dataclass(frozen=True)

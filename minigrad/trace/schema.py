@@ -428,6 +428,7 @@ class Decoder:
             "tangents": self._snaps(f["tangents"], f"{w}.tangents"),
             "tangent": self._snap(f["tangent"], f"{w}.tangent", self.shapes[node]),
             "rule": self._closure(f["rule"], f"{w}.rule"),
+            "level": _int(f.get("level", 0), f"{w}.level", 0),
         }
 
     def _ev_error(self, f, w):
@@ -464,5 +465,9 @@ DECODE = {
     E.GradsRestored: (Decoder._ev_grads_restored, ("restored",), ()),
     E.PassFinished: (Decoder._ev_pass_finished, ("results",), ()),
     E.ErrorEvent: (Decoder._ev_error, ("node", "error_type", "message"), ("raised_at", "traceback")),
-    E.TangentComputed: (Decoder._ev_tangent_computed, ("node", "op", "parents", "tangents", "tangent", "rule"), ()),
+    E.TangentComputed: (
+        Decoder._ev_tangent_computed,
+        ("node", "op", "parents", "tangents", "tangent", "rule"),
+        ("level",),
+    ),
 }

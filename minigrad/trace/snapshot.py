@@ -17,6 +17,7 @@ import numpy as np
 from .. import backend as B
 from ..tensor import Tensor, shape_str
 from .summary import HEAD_VALUES, Stats, summarise
+from .values import format_array
 
 __all__ = ["Snapshot", "Stats", "snapshot", "DEFAULT_MAX_VALUES", "HEAD_VALUES"]
 
@@ -78,11 +79,11 @@ class Snapshot:
         return self.stats.nan_count > 0 or self.stats.inf_count > 0
 
     def format(self, width: int = 60) -> str:
-        """A one-line text form: the values when short, else dtype, shape and statistics."""
+        """A one-line text form: the values in the describer's number form when they fit ``width``,
+        else dtype, shape and statistics."""
         if self.values is not None:
-            text = np.array2string(self.values, separator=", ", threshold=64, edgeitems=3, precision=4)
-            text = " ".join(text.split())
-            if len(text) <= width:
+            text = format_array(self.values, width)
+            if text is not None:
                 return text
         s = self.describe()
         parts = [f"{self.dtype}{shape_str(self.shape)}"]

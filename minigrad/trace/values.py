@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-__all__ = ["format_value", "format_number"]
+__all__ = ["format_value", "format_number", "format_array"]
 
 
 def format_number(x, precision: int = 4) -> str:
@@ -86,6 +86,24 @@ def _stats_summary(stats, precision: int) -> str:
     if stats.inf_count:
         parts.append(f"{stats.inf_count} inf")
     return ", ".join(parts) or "empty"
+
+
+def format_array(arr: np.ndarray, width: int, precision: int = 4) -> str | None:
+    """An array in the describer's number form (``[0.9217, -0.999, 1]``) when it fits ``width``
+    characters; a long vector as its first and last three entries (``[0, 1, 2, …, 97, 98, 99]``);
+    None when neither fits (the caller summarises)."""
+    if arr.ndim == 0:
+        return format_number(arr.item(), precision)
+    if arr.size <= 4 * width:
+        text = _nested(arr, precision)
+        if len(text) <= width:
+            return text
+    if arr.ndim == 1 and arr.size > 6:
+        ends = [format_number(v, precision) for v in (*arr[:3].tolist(), *arr[-3:].tolist())]
+        text = "[" + ", ".join(ends[:3]) + ", …, " + ", ".join(ends[3:]) + "]"
+        if len(text) <= width:
+            return text
+    return None
 
 
 def _nested(arr: np.ndarray, precision: int) -> str:

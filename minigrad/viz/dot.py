@@ -130,8 +130,9 @@ class DiagramWriter:
             rows.append(("grad " + self.fmt(node.grad), GRAD_COLOR, None, False, "LEFT"))
         if "grad" in f and node.pass_grad is not None:
             rows.append(("∂out/∂this " + self.fmt(node.pass_grad), GRAD_COLOR, None, False, "LEFT"))
-        if node.tangent is not None:
-            rows.append(("tangent " + self.fmt(node.tangent), TANGENT_COLOR, None, False, "LEFT"))
+        for level, tangent in node.tangents:
+            label = f"tangent at level {level} " if level else "tangent "
+            rows.append((label + self.fmt(tangent), TANGENT_COLOR, None, False, "LEFT"))
         if node.saved:
             rows.append(("saved .grad = " + self.fmt(node.saved_grad), None, SAVED_FILL, False, "LEFT"))
         if node.restored:

@@ -47,7 +47,7 @@ class VNode:
     saved_grad: object = None
     restored: bool = False
     grad_update: tuple | None = None
-    tangent: object = None
+    tangents: tuple = ()  # forward mode: (dual level, tangent) pairs, outermost level first
 
     @property
     def title(self) -> str:

@@ -69,6 +69,16 @@ class TraceIndex:
         """The latest tangent_computed event of ``node`` at or before ``step``, or None."""
         return _latest(self.tangents.get(node, ()), step)
 
+    def tangents_at(self, node: int, step: int) -> tuple:
+        """``(level, tangent)`` of ``node`` at each dual level as of ``step`` (its latest event there), outermost
+        level first: a nested forward run (``jvp`` of ``jvp``) gives a node one tangent per level."""
+        latest = {}
+        for ev in self.tangents.get(node, ()):
+            if ev.seq > step:
+                break
+            latest[ev.level] = ev.tangent
+        return tuple(sorted(latest.items()))
+
     def _not_indexed(self, ev) -> None:
         """Events a diagram reads from ``Trace.state_at`` alone."""
 
@@ -224,9 +234,9 @@ def graph_at_step(trace, step: int | None, options: Options, index: TraceIndex |
             saved_grad=saved.get(nid),
             restored=nid in restored,
             grad_update=(ev.before, ev.after) if nid == grad_update else None,
-            tangent=getattr(tangent_event(nid), "tangent", None),
+            tangents=index.tangents_at(nid, step),
         )
-        if not info.parents and g.nodes[nid].tangent is not None:
+        if not info.parents and g.nodes[nid].tangents:
             g.nodes[nid].parents = tuple(parents_of(nid))
         if info.pass_id is not None and info.pass_id in index.pass_started:
             g.passes[info.pass_id] = f"built during {_pass_title(index, state, info.pass_id)}"

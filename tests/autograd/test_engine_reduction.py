@@ -67,7 +67,7 @@ def test_reduction_sentence_and_json_round_trip(tmp_path):
     assert reduction_text(ev) == "reduced (4, 3) -> (1, 3), summed over dim 0"
     assert "grad_reduced" in format_event(ev, tr) and "-> a: reduced (4, 3) -> (1, 3)" in format_event(ev, tr)
     assert headline(ev, tr).endswith("-> a: reduced (4, 3) -> (1, 3), summed over dim 0")
-    assert details(ev, tr)[1].startswith("reduced = [[4., 4., 4.]]")
+    assert details(ev, tr)[1].startswith("reduced = [[4, 4, 4]]")
     tr.save(tmp_path / "t.jsonl")
     (loaded,) = Trace.load(tmp_path / "t.jsonl").find("grad_reduced")
     assert isinstance(loaded, GradReduced)

@@ -41,7 +41,7 @@ def test_record_then_show(tmp_path, script, capsys):
     assert lines[1].startswith(f"# {len(tr)} events")
     assert any("node_created" in ln and "create leaf x" in ln for ln in lines)
     assert any("grad_accumulated" in ln and "-> x" in ln for ln in lines)
-    assert "after = [ 2., -4., 6.]" in text
+    assert "after = [2, -4, 6]" in text
     assert "made at demo_script.py:4 in <module>: loss = (x * x).sum()" in text
 
 

@@ -5,6 +5,7 @@ import pytest
 
 import minigrad as mg
 from minigrad.trace import Snapshot, snapshot
+from minigrad.trace.values import format_value
 
 
 def test_snapshot_is_a_frozen_copy():
@@ -36,7 +37,10 @@ def test_summary_counts_nonfinite_and_uses_finite_values():
 def test_describe_and_format_of_full_values():
     snap = snapshot(np.array([[1.0, -2.0], [3.0, 4.0]]))
     assert snap.describe().max == 4.0 and snap.describe().head == (1.0, -2.0, 3.0, 4.0)
-    assert snap.format() == "[[ 1., -2.], [ 3., 4.]]"
+    assert snap.format() == "[[1, -2], [3, 4]]"
+    tiny = snapshot(np.array([2.4557e-05, 0.0013412, 0.42]))
+    assert tiny.format() == format_value(tiny) == "[2.456e-05, 0.001341, 0.42]"
+    assert snapshot(np.arange(100)).format() == "[0, 1, 2, …, 97, 98, 99]"
     wide = snapshot(np.linspace(0, 1, 50))
     assert wide.format(width=20).startswith("float64[50] min=0 max=1")
 

@@ -66,3 +66,27 @@ def test_a_forward_only_node_is_labelled_by_its_op_not_as_a_leaf(tmp_path):
     path = tmp_path / "fwd.jsonl"
     tr.save(path)
     assert Trace.load(path).nodes[tanh.node].op == "tanh"
+
+
+def test_a_nested_forward_run_records_the_level_of_each_tangent(tmp_path):
+    from minigrad import func, viz
+
+    def inner(x):
+        return func.jvp(lambda y: (y * x).sin(), (x,), (mg.tensor([1.0]),))[1]
+
+    with record() as tr:
+        func.jvp(inner, (mg.tensor([0.5]),), (mg.tensor([1.0]),))
+    events = tr.find("tangent_computed")
+    assert {e.level for e in events} == {0, 1}
+    sin = [e for e in events if e.op == "sin"]
+    assert [e.level for e in sin] == [0, 1]  # the outer level's tangent first: the inner rule reads it
+    assert " at level 1: sin's forward rule" in headline(sin[1], tr)
+    assert " at level" not in headline(sin[0], tr)
+    path = tmp_path / "nested.jsonl"
+    tr.save(path)
+    loaded = Trace.load(path)
+    assert [e.level for e in loaded.find("tangent_computed")] == [e.level for e in events]
+    for ev in events:  # every step of the nested run draws
+        assert "tangent" in viz.draw(loaded, step=ev.seq).source
+    dot = viz.draw(loaded, step=sin[1].seq).source
+    assert "tangent at level 1 " in dot and "tangent [" in dot  # the sin node's box shows both of its tangents

@@ -75,7 +75,7 @@ def test_debugger_in_a_real_terminal(tmux):
         assert name in shown
     assert re.search(r"│\s+a\s+│", shown)  # a's box
     # a's complete gradient: 2a + b * (1 - tanh(a*b)^2)
-    assert "4.0001" in shown and "-1.9946" in shown and "0.1601" in shown
+    assert "[4, -1.995, 0.1601]" in shown
     send("?")
     assert "escape closes" in wait_for("minigrad-tui keys")  # how to leave, where the help opens
     send("Escape")
@@ -106,7 +106,7 @@ def test_a_lesson_step_reads_on_an_80x24_terminal(tmux):
     contribution = re.search(r"d -> a: 0 \+ (-?[\d.]+) = (-?[\d.]+)", shown)
     assert contribution and contribution.group(1) == contribution.group(2)  # before + contribution = after
     assert "return lambda: g * b, lambda: g * a" in shown  # the rule, as written
-    assert "b   -3." in shown and "a   2." in shown  # captured values beside it
+    assert re.search(r"b\s+-3\b", shown) and re.search(r"a\s+2\b", shown)  # captured values beside it
     assert f"→ a {contribution.group(1)}" in shown and "→ b " in shown  # what the rule returned per parent
     assert all(len(line) <= 80 for line in shown.splitlines())
     send("q")
@@ -163,7 +163,7 @@ def test_lesson_1_as_its_text_says_on_an_80x24_terminal(tmux):
     assert "f -> e: 0 + 0.7864 = 0.7864" in press_n_until("f -> e: 0.7864")
     assert "step 16 of" in press_n_until("add rule of e returns (0.7864, 0.7864)")
     shown = press_n_until("mul rule of d returns")
-    assert "step 24 of" in shown and "→ a -2.3593" in shown and "→ b 1.5729" in shown
-    assert "d mul -6. g=0…│" in shown  # d's g=0.7864 does not fit the graph pane: cut visibly, not as "g=0."
+    assert "step 24 of" in shown and "→ a -2.359" in shown and "→ b 1.573" in shown
+    assert "d mul -6 g=0.…│" in shown  # d's g=0.7864 does not fit the graph pane: cut visibly, not as "g=0."
     send("q")
     wait_for("EXIT-CODE-0")

@@ -12,7 +12,7 @@ import warnings
 from ... import backend as B
 from ...ops._util import check_same_device, refuse_dtype
 from ...ops.elementwise import clamp, softplus
-from ...tensor import Tensor, _tangent_of, make, make_leaf, shape_str
+from ...tensor import Tensor, _tangents_of, make, make_leaf, shape_str
 from ._softmax import softmax_node
 
 __all__ = [
@@ -235,7 +235,7 @@ def cross_entropy(
     dev = input._device
     q_const = make_leaf(q, dev)
     row_total = None if unit_rows else make_leaf(q.sum(axis=1, keepdims=True), dev)
-    target_parent = t.data.dtype.kind == "f" and (t._rg or _tangent_of(t) is not None)
+    target_parent = t.data.dtype.kind == "f" and (t._rg or bool(_tangents_of(t)))
     w_const = None if w is None else make_leaf(w, dev)
 
     def backward(g):
