@@ -244,11 +244,19 @@ def _T(a: Tensor) -> Tensor:
 
 
 def _mT(a: Tensor) -> Tensor:
-    if a.data.ndim < 2:
-        raise RuntimeError(
-            f"tensor.mT is only supported on matrices or batches of matrices. Got {a.data.ndim}-D tensor."
-        )
-    return transpose(a, -2, -1)
+    """The last two dims swapped (``transpose(a, -2, -1)``, with its own rule: the same swap)."""
+    ndim = a.data.ndim
+    if ndim < 2:
+        raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {ndim}-D tensor.")
+    return make(a.data.swapaxes(-2, -1), (a,), _mT_backward, "transpose", _mT_jvp)
+
+
+def _mT_backward(g):
+    return (g.mT,)
+
+
+def _mT_jvp(t):
+    return t.mT
 
 
 # ---------------------------------------------------------------- broadcasting and repetition
