@@ -200,12 +200,13 @@ class ReplaySource:
 
     live = False
     alive = False
-    status = RunStatus("replay")
-    state = status.state
-    error = None
+    state = "replay"
 
     def __init__(self, trace) -> None:
         self.trace = trace
+        # a recording of a run that raised shows its error in the Errors tab, as the live run did
+        self.status = RunStatus("replay", next((error_of(e) for e in trace.events if e.kind == "error"), None))
+        self.error = self.status.error
         self.output = OutputCapture()
         self.generation = 0
 

@@ -106,6 +106,8 @@ async def test_replay_shows_the_recorded_traceback_at_the_error_step(tmp_path):
     path = tmp_path / "run.jsonl"
     assert main(["trace", script("raises_in_function.py"), "-o", str(path)]) == 1  # the script raises: saved anyway
     async with debugger("--replay", str(path), size=(80, 24)) as (app, pilot):
+        errors = text(app.screen.query_one("#errors"))
+        assert "ValueError: my backward is wrong" in errors and "raises_in_function.py" in errors
         await press(app, pilot, "c")
         assert current_event(app).kind == "error"
         shown = text(app.screen.query_one("#stop-reason"))
