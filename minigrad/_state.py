@@ -75,9 +75,21 @@ forward = ForwardState()
 
 class VmapLevels(threading.local):
     """The ``vmap`` calls running in this thread, outermost first (``minigrad.batching``): while any runs,
-    every public op checks its arguments for batched tensors."""
+    every public op checks its arguments for batched tensors. ``replicated``: the ids of the levels whose
+    entries are all the same while ``jacrev`` runs its function (``minigrad.batching.levels.replicated``)."""
 
     levels = ()
+    replicated = ()
 
 
 vmap = VmapLevels()
+
+
+class Transforms(threading.local):
+    """How many ``minigrad.func`` transforms other than ``vmap`` (whose levels are above) run in this
+    thread: under any of them a custom Function must have ``setup_context``, as in ``torch.func``."""
+
+    depth = 0
+
+
+transforms = Transforms()

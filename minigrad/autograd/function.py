@@ -21,6 +21,7 @@ itself differentiable, so double backward works.
 from __future__ import annotations
 
 import functools
+import inspect
 import weakref
 
 from .. import _state
@@ -31,6 +32,31 @@ __all__ = ["Function", "FunctionCtx", "once_differentiable"]
 
 _grad_state = _state.grad
 _forward_state = _state.forward
+_transforms = _state.transforms
+_vmap = _state.vmap
+
+SETUP_CONTEXT_MESSAGE = (
+    "In order to use an autograd.Function with functorch transforms (vmap, grad, jvp, jacrev, ...), it must "
+    "override the setup_context staticmethod. For more details, please see "
+    "https://pytorch.org/docs/main/notes/extending.func.html"
+)
+_signatures = weakref.WeakKeyDictionary()
+
+
+def _bound(forward, args: tuple, kwargs: dict) -> tuple:
+    """``(args, kwargs)`` as ``forward`` binds them: parameters given by keyword, and defaults, become
+    positional, so ``setup_context`` sees every input (as PyTorch binds them)."""
+    found = _signatures.get(forward)
+    if found is None:
+        signature = inspect.signature(forward)
+        defaults = any(p.default is not p.empty for p in signature.parameters.values())
+        found = _signatures[forward] = (signature, defaults)
+    signature, defaults = found
+    if not kwargs and not defaults:
+        return args, kwargs
+    bound = signature.bind(*args, **kwargs)
+    bound.apply_defaults()
+    return bound.args, bound.kwargs
 
 
 class FunctionCtx:
@@ -76,7 +102,7 @@ class FunctionCtx:
         inside ``jvp``, those given to ``save_for_forward``."""
         if self._in_jvp:
             return self._saved_for_forward
-        return tuple(t() if isinstance(t, weakref.ref) else t for t in self._saved)
+        return tuple(t() if callable(t) else t for t in self._saved)  # a saved output's node (_wrap_outputs)
 
     def mark_non_differentiable(self, *outputs) -> None:
         """Declare outputs (e.g. indices) that get no gradient; they come out as tensors not requiring grad."""
@@ -95,7 +121,9 @@ class Function:
     one gradient per output and returning one gradient (or None) per forward
     argument. Call it as ``MyFunction.apply(*args, **kwargs)``. Alternatively
     define ``forward(*args)`` without ctx plus
-    ``setup_context(ctx, inputs, output)``, as in PyTorch 2.
+    ``setup_context(ctx, inputs, output)``, as in PyTorch 2: only that form
+    works under the ``minigrad.func`` transforms (``grad``, ``jvp``, ``vmap``,
+    ...); ``vmap`` also needs a ``vmap`` staticmethod or ``generate_vmap_rule``.
 
     Tensor arguments are the node's parents; other arguments (and keyword
     arguments) are constants and must get ``None`` as their gradient. As in
@@ -138,12 +166,43 @@ class Function:
     def setup_context(ctx, inputs, output):
         raise NotImplementedError("setup_context is not implemented.")
 
+    generate_vmap_rule = False
+    """With True, ``vmap`` batches the Function by running its ``forward``, ``setup_context``, ``backward``
+    and ``jvp`` each under a ``vmap`` of their own (they must be written with minigrad ops)."""
+
+    @staticmethod
+    def vmap(info, in_dims, *args):
+        """The Function under ``minigrad.func.vmap`` (or set ``generate_vmap_rule = True``, not both).
+
+        ``info`` has ``batch_size`` and ``randomness``; ``in_dims`` has one entry per argument: the
+        dim of its batch, None for an argument not batched. ``args`` are the forward's arguments,
+        each tensor holding the whole batch. Return ``(output, out_dims)``: ``out_dims`` one dim (or
+        None) per output tensor, as ``output`` is structured."""
+        raise NotImplementedError(
+            "To use autograd.Function with vmap, you must either override the vmap staticmethod or set "
+            "generate_vmap_rule=True."
+        )
+
     @classmethod
     def apply(cls, *args, **kwargs):
-        """Run ``forward`` and record one graph node per output (when grad mode is on and an input requires grad)."""
+        """Run ``forward`` and record one graph node per output (when grad mode is on and an input requires grad).
+
+        Under a ``minigrad.func`` transform the Function must have ``setup_context``; under ``vmap``
+        also a ``vmap`` staticmethod or ``generate_vmap_rule`` (``minigrad.batching.function``)."""
+        separate_setup = cls.setup_context is not Function.setup_context
+        if separate_setup:
+            args, kwargs = _bound(cls.forward, args, kwargs)
+        if _transforms.depth or _vmap.levels:
+            if not separate_setup:
+                raise RuntimeError(SETUP_CONTEXT_MESSAGE)
+            if _vmap.levels:
+                from ..batching.function import apply_batched, batched_level
+
+                level = batched_level(args)
+                if level is not None:
+                    return apply_batched(cls, args, kwargs, level)
         grad_on = _grad_state.enabled
         ctx = FunctionCtx(tuple(grad_on and isinstance(a, Tensor) and a._rg for a in args))
-        separate_setup = cls.setup_context is not Function.setup_context
         forward_level = _forward_state.level
         _grad_state.enabled = False
         _forward_state.level = -1  # forward's own ops carry no tangents: jvp gives the outputs' tangents
@@ -194,11 +253,27 @@ def _wrap_outputs(cls, ctx: FunctionCtx, args: tuple, parents: tuple, raw_output
         if node._device is not o._device:
             node._device = o._device
         outputs.append(node)
-        if node._rg and id(o) not in arg_ids:
+        if node._rg and id(o) not in arg_ids and any(s is o for s in ctx._saved):
             # A saved output becomes the output node (for double backward), held weakly: the node's
             # closure holds ctx, and a strong reference back would be a cycle.
-            ctx._saved = tuple(weakref.ref(node) if s is o else s for s in ctx._saved)
+            unpack = weakref.ref(node) if len(raw_outputs) == 1 else _saved_output(cls, ctx, args, node, k, o)
+            ctx._saved = tuple(unpack if s is o else s for s in ctx._saved)
     return tuple(outputs)
+
+
+def _saved_output(cls, ctx: FunctionCtx, args: tuple, node: Tensor, k: int, raw: Tensor):
+    """What ``saved_tensors`` calls for output ``k`` of a several-output Function: its node while the caller
+    keeps it, else a node remade on the hub (``node``'s parent), as PyTorch unpacks a saved output with
+    its grad_fn, so a backward that reads an output the caller dropped stays differentiable."""
+    node_ref, hub_ref, ctx_ref = weakref.ref(node), weakref.ref(node._parents[0]), weakref.ref(ctx)
+
+    def unpack():
+        found, hub = node_ref(), hub_ref()
+        if found is not None or hub is None:
+            return raw if found is None else found
+        return make(raw.data, (hub,), _output_rule(hub, k), cls.__name__, _tangent_rule(cls, ctx_ref(), args, k))
+
+    return unpack
 
 
 def _closure(cls, ctx: FunctionCtx, args: tuple, specs: tuple):

@@ -24,6 +24,11 @@ def active() -> tuple:
     return _state.vmap.levels
 
 
+def active_replicated() -> tuple:
+    """The ids of the running levels whose entries are all the same (:func:`replicated`)."""
+    return _state.vmap.replicated
+
+
 def find(level_id: int) -> Level:
     for level in _state.vmap.levels:
         if level.id == level_id:
@@ -42,3 +47,17 @@ def entered(size: int, randomness: str):
         yield level
     finally:
         state.levels = outer
+
+
+@contextlib.contextmanager
+def replicated():
+    """The innermost level's entries are all the same for the duration (``jacrev`` running its function on
+    its inputs, before the cotangents come in): a custom Function without vmap support may then run once
+    for every entry (:mod:`.function`), as under ``torch.func.jacrev``, which runs the function unbatched."""
+    state = _state.vmap
+    outer = state.replicated
+    state.replicated = outer + (state.levels[-1].id,)
+    try:
+        yield
+    finally:
+        state.replicated = outer
