@@ -304,3 +304,22 @@ def test_cuda_index_backward_accumulates():
     x = mg.tensor([1.0, 2.0, 3.0], device="cuda", requires_grad=True)
     x[[0, 0, 1]].sum().backward()
     np.testing.assert_array_equal(x.grad.cpu().numpy(), [2.0, 1.0, 0.0])
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        [0, 1, 2],  # arange rows: scattered by assignment
+        [1, 2],  # counts up: each row once
+        [-3, 0, 2],  # counts up but -3 is row 0 again: accumulates
+        [2, 1, 1],  # repeats: accumulates
+        [],
+    ],
+)
+def test_index_backward_with_unique_or_repeated_rows(rows):
+    x = mg.tensor(A[:, :, 0].copy(), requires_grad=True)
+    cols = [3] * len(rows)
+    x[mg.tensor(rows, dtype=mg.int64), mg.tensor(cols, dtype=mg.int64)].sum().backward()
+    expected = np.zeros_like(A[:, :, 0])
+    np.add.at(expected, (np.array(rows, dtype=np.int64), np.array(cols, dtype=np.int64)), 1.0)
+    np.testing.assert_array_equal(x.grad.numpy(), expected)
