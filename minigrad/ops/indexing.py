@@ -219,25 +219,12 @@ def _add_at(xp, target, key, values) -> None:
         cupyx.scatter_add(target, key, values)
 
 
-def _picks_each_once(key) -> bool:
-    """Whether integer-array ``key`` selects no element twice, so a plain assignment scatters it (``add.at``
-    is several times slower): its arrays are 1-D and of one length, and one of them counts up from 0 or more
-    (``arange`` rows, sorted picks), so no two positions share it. Slices never repeat an element."""
-    arrays = [k for k in key if k is not None and type(k) is not slice] if type(key) is tuple else [key]
-    if not all(hasattr(k, "dtype") and k.dtype.kind in "iu" for k in arrays):
-        return False
-    n = arrays[0].shape
-    if len(n) != 1 or any(k.shape != n for k in arrays):
-        return False
-    return not n[0] or any(k[0] >= 0 and bool((k[1:] > k[:-1]).all()) for k in arrays)
-
-
 def _scatter_into_zeros(g: Tensor, key: tuple, shape: tuple, accumulate: bool) -> Tensor:
     """Zeros of ``shape`` with ``g`` written (or, when ``accumulate``, added) at ``key``."""
     xp = g._device.xp
     out = xp.zeros(shape, dtype=g.data.dtype)
     target, last = (out[key[0]], key[1]) if _is_chain(key) else (out, key)  # a basic key gives a view
-    if accumulate and not _picks_each_once(last):
+    if accumulate:
         _add_at(xp, target, last, g.data)
     else:
         target[last] = g.data

@@ -309,9 +309,9 @@ def test_cuda_index_backward_accumulates():
 @pytest.mark.parametrize(
     "rows",
     [
-        [0, 1, 2],  # arange rows: scattered by assignment
-        [1, 2],  # counts up: each row once
-        [-3, 0, 2],  # counts up but -3 is row 0 again: accumulates
+        [0, 1, 2],  # arange rows: each element once
+        [1, 2],
+        [-3, 0, 2],  # -3 is row 0 again: accumulates
         [2, 1, 1],  # repeats: accumulates
         [],
     ],
