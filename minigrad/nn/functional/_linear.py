@@ -23,7 +23,7 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         )
     if x._device is not weight._device:
         check_same_device(x, weight, "linear")
-    if xd.dtype is not wd.dtype and xd.dtype != wd.dtype:  # the same dtype is most often the same object
+    if xd.dtype != wd.dtype:
         raise RuntimeError(
             f"linear(): input dtype {xd.dtype} and weight dtype {wd.dtype} differ; "
             f"convert the input (x.to({wd.dtype})) or the module (.to({xd.dtype}))"
@@ -33,14 +33,13 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if bias is not None:
         if bias._device is not weight._device:
             check_same_device(bias, weight, "linear")
-        bd = bias.data
-        if bd.dtype is not wd.dtype and bd.dtype != wd.dtype:
-            raise RuntimeError(f"self and mat2 must have the same dtype, but got {bd.dtype} and {wd.dtype}")
-        if bd.shape != wd.shape[:1] and bd.shape not in ((), (1,)):
+        if bias.data.dtype != wd.dtype:
+            raise RuntimeError(f"self and mat2 must have the same dtype, but got {bias.data.dtype} and {wd.dtype}")
+        if bias.data.shape not in ((), (1,), (wd.shape[0],)):
             raise RuntimeError(
                 f"linear(): bias of shape {shape_str(bias.data.shape)} does not match the {wd.shape[0]} output features"
             )
-        out += bd
+        out += bias.data
         parents = (x, weight, bias)
     in_features, out_features = wd.shape[1], wd.shape[0]
 
