@@ -1,0 +1,172 @@
+"""Cases ported from tinygrad's test/test_ops.py (``helper_test_op``: forward and backward against
+torch on given shapes), rewritten for minigrad: each case runs the same call in both libraries
+through ``tests.torch_oracle.check`` (values, gradients of a random output cotangent, and a float64
+gradcheck). The comment on each case names the tinygrad test it comes from."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.torch_oracle import Arr, arr, check
+
+torch = pytest.importorskip("torch")
+
+
+def F(lib):
+    """``nn.functional`` of either library."""
+    return lib.nn.functional
+
+
+def distinct(*shape, seed: int = 0) -> Arr:
+    """Values in [-2, 2) with no two equal (a max/min/sort with a unique answer)."""
+    n = int(np.prod(shape))
+    return Arr(np.random.default_rng(seed).permutation(np.linspace(-2.0, 2.0, n)).reshape(shape))
+
+
+def ints(data) -> Arr:
+    return Arr(np.asarray(data, dtype=np.int64), grad=False)
+
+
+CASES = {
+    # test_add / test_broadcast_full: odd shapes, size-1 dims on both sides
+    "add_broadcast_both": (lambda lib, a, b: a + b, arr(4, 1, 3), arr(1, 5, 1, seed=1)),
+    # test_broadcast_partial: a 0-d tensor against a matrix
+    "mul_scalar_tensor": (lambda lib, a, b: a * b, arr(), arr(3, 4, seed=1)),
+    # test_sub / test_div broadcast over a leading dim
+    "div_broadcast_row": (lambda lib, a, b: a / b, arr(5, 3), arr(3, low=0.5, high=2.0, seed=1)),
+    # test_broadcast_simple with an empty dim
+    "sub_empty_dim": (lambda lib, a, b: a - b, arr(0, 3), arr(1, 3, seed=1)),
+    # test_maximum / test_minimum with ties (torch splits the gradient equally)
+    "maximum_ties": (lambda lib, a, b: lib.maximum(a, b), Arr([[1.0, 2.0, 3.0]]), Arr([[1.0, 0.0, 3.0]])),
+    "minimum_ties": (lambda lib, a, b: lib.minimum(a, b), Arr([1.0, -2.0, 3.0]), Arr([1.0, 0.0, 3.0])),
+    # test_sum_axis: negative dims and several dims at once
+    "sum_neg_dims": (lambda lib, a: a.sum(dim=(-1, 0)), arr(3, 4, 5)),
+    # test_sum_with_keepdim (keepdim over several dims)
+    "sum_keepdim": (lambda lib, a: a.sum(dim=(0, 2), keepdim=True), arr(3, 4, 5)),
+    # test_sum_full / test_sum_0d: a 0-d input
+    "sum_0d": (lambda lib, a: a.sum(), arr()),
+    # test_mean_axis with a negative dim
+    "mean_neg_dim": (lambda lib, a: a.mean(dim=-2, keepdim=True), arr(2, 3, 4)),
+    # test_max / test_min: ties along a dim (torch.max(dim) routes the gradient to one index)
+    "amax_ties": (lambda lib, a: lib.amax(a, dim=1), Arr([[1.0, 3.0, 3.0], [2.0, 2.0, 2.0]])),
+    "amin_full_ties": (lambda lib, a: lib.amin(a), Arr([[-1.0, 0.0], [-1.0, -1.0]])),
+    "max_dim_keepdim": (lambda lib, a: a.max(dim=-1, keepdim=True).values, distinct(3, 4)),
+    "min_dim": (lambda lib, a: a.min(dim=0).values, distinct(3, 4)),
+    # test_max_full: torch.max() without dim and ties (grad split between the maxima)
+    "max_full_ties": (lambda lib, a: a.max(), Arr([1.0, 5.0, 5.0, 2.0])),
+    # test_var / test_std with a negative dim and correction
+    "var_neg_dim": (lambda lib, a: a.var(dim=-1, correction=0), arr(3, 5)),
+    # test_logsumexp on large values
+    "logsumexp_large": (lambda lib, a: lib.logsumexp(a, dim=1), arr(3, 4, low=500.0, high=600.0)),
+    # test_log_softmax on large values (the naive log(softmax) overflows)
+    "log_softmax_large": (lambda lib, a: F(lib).log_softmax(a, dim=-1), arr(2, 5, low=800.0, high=900.0)),
+    # test_softmax_other_axis
+    "softmax_dim0": (lambda lib, a: F(lib).softmax(a, dim=0), arr(3, 4)),
+    # test_matmul_simple: vector @ vector (0-d result)
+    "matmul_1d_1d": (lambda lib, a, b: a @ b, arr(4), arr(4, seed=1)),
+    # test_matmul: vector @ matrix and matrix @ vector
+    "matmul_1d_2d": (lambda lib, a, b: a @ b, arr(3), arr(3, 5, seed=1)),
+    "matmul_2d_1d": (lambda lib, a, b: a @ b, arr(4, 3), arr(3, seed=1)),
+    # test_broadcastdot: batched @ matrix
+    "matmul_batched_broadcast": (lambda lib, a, b: a @ b, arr(2, 1, 3, 4), arr(5, 4, 2, seed=1)),
+    # test_matmul_batched_vector
+    "matmul_batched_vector": (lambda lib, a, b: a @ b, arr(2, 3, 4), arr(4, seed=1)),
+    # test_slice_in_bounds_1dim / test_slice_stride_gt_one
+    "slice_step": (lambda lib, a: a[1:9:3], arr(10)),
+    # test_slice_negative_strides-like: negative starts/ends
+    "slice_negative_index": (lambda lib, a: a[-3:-1, -1], arr(5, 4)),
+    # test_slice_ellipsis
+    "slice_ellipsis": (lambda lib, a: a[..., 1:3], arr(2, 3, 4)),
+    # test_slice_ellipsis with None
+    "slice_none_ellipsis": (lambda lib, a: a[None, ..., None, 0], arr(2, 3)),
+    # test_slice_stride_gt_one on two dims with an int
+    "slice_two_dims_int": (lambda lib, a: a[::2, 1, ::3], arr(5, 3, 7)),
+    # test_slice_empty
+    "slice_empty": (lambda lib, a: a[2:2], arr(4, 3)),
+    # test_index: integer-array indexing with repeats (gradients accumulate)
+    "fancy_index_repeats": (lambda lib, a, i: a[i], arr(5, 3), ints([0, 2, 0, 4])),
+    # test_index_mixed: array index in the middle of basic slices
+    "fancy_index_mixed": (lambda lib, a, i: a[:, i, 1:], arr(2, 4, 3), ints([[3, 1], [1, 1]])),
+    # test_index (two arrays broadcast together)
+    "fancy_index_two_arrays": (lambda lib, a, i, j: a[i, j], arr(4, 5), ints([0, 3, 3]), ints([[1], [4]])),
+    # test_gather with repeats
+    "gather_dim1": (lambda lib, a, i: lib.gather(a, 1, i), arr(3, 4), ints([[0, 0], [3, 1], [2, 2]])),
+    # test_pad2d: constant padding with asymmetric and negative pads
+    "pad_constant": (lambda lib, a: F(lib).pad(a, (1, 2, 0, 3), value=0.5), arr(2, 3, 4)),
+    "pad_negative": (lambda lib, a: F(lib).pad(a, (-1, 2, 1, -1)), arr(1, 4, 5)),
+    # test_pad_reflect / test_pad_replicate
+    "pad_reflect": (lambda lib, a: F(lib).pad(a, (2, 1), mode="reflect"), arr(1, 2, 4)),
+    "pad_replicate": (lambda lib, a: F(lib).pad(a, (1, 2, 2, 0), mode="replicate"), arr(1, 1, 3, 3)),
+    # test_cumsum: over each dim, negative dims
+    "cumsum_neg_dim": (lambda lib, a: lib.cumsum(a, dim=-2), arr(3, 4, 2)),
+    "cumsum_0d": (lambda lib, a: lib.cumsum(a, dim=0), arr()),
+    # test_cumprod with a zero
+    "cumprod_zero": (lambda lib, a: lib.cumprod(a, dim=0), Arr([2.0, 0.0, 3.0, -1.0])),
+    # test_where: broadcast condition and branches
+    "where_broadcast": (lambda lib, c, a, b: lib.where(c, a, b), Arr(np.array([[True], [False], [True]]), grad=False),
+                        arr(1, 4), arr(3, 1, seed=1)),
+    # test_clip: at the boundary (torch's clamp passes the gradient where x == min or max)
+    "clamp_boundary": (lambda lib, a: lib.clamp(a, -1.0, 1.0), Arr([-2.0, -1.0, 0.0, 1.0, 2.0])),
+    "clamp_min_only": (lambda lib, a: lib.clamp(a, min=0.0), Arr([-1.0, 0.0, 1.0])),
+    # test_pow: negative bases with integer exponents, zero exponent
+    "pow_negative_base_int_exp": (lambda lib, a: a**3.0, Arr([-2.0, -0.5, 0.5, 2.0])),
+    "pow_negative_base_even": (lambda lib, a: a**2, Arr([-3.0, -1.0, 2.0])),
+    "pow_zero_exponent": (lambda lib, a: a**0.0, Arr([-2.0, 0.5, 3.0])),
+    # test_pow_full: tensor ** tensor (positive bases)
+    "pow_tensor_tensor": (lambda lib, a, b: a**b, arr(3, 2, low=0.5, high=2.0), arr(3, 2, seed=1)),
+    # test_abs / test_relu at zero (torch: grad 0 at 0)
+    "relu_at_zero": (lambda lib, a: F(lib).relu(a), Arr([-1.0, 0.0, 1.0])),
+    # test_conv2d: stride, padding, dilation, groups
+    "conv2d_stride_padding": (lambda lib, x, w: F(lib).conv2d(x, w, stride=2, padding=1), arr(2, 3, 7, 6),
+                              arr(4, 3, 3, 3, seed=1)),
+    "conv2d_dilation": (lambda lib, x, w, b: F(lib).conv2d(x, w, b, dilation=(2, 1), padding=(1, 0)),
+                        arr(1, 2, 7, 7), arr(3, 2, 3, 2, seed=1), arr(3, seed=2)),
+    "conv2d_groups": (lambda lib, x, w: F(lib).conv2d(x, w, groups=2, stride=(1, 2)), arr(1, 4, 5, 6),
+                      arr(6, 2, 2, 3, seed=1)),
+    "conv2d_asymmetric_stride": (lambda lib, x, w: F(lib).conv2d(x, w, stride=(2, 3)), arr(1, 1, 8, 9),
+                                 arr(2, 1, 3, 2, seed=1)),
+    # test_conv1d
+    "conv1d_padding": (lambda lib, x, w: F(lib).conv1d(x, w, padding=2, stride=2), arr(2, 3, 9), arr(4, 3, 3, seed=1)),
+    # test_maxpool2d / test_maxpool2d_ceil_mode-like shapes, distinct values
+    "max_pool2d_stride": (lambda lib, x: F(lib).max_pool2d(x, kernel_size=(2, 3), stride=(1, 2)), distinct(1, 2, 5, 7)),
+    "max_pool2d_padding": (lambda lib, x: F(lib).max_pool2d(x, 3, stride=2, padding=1), distinct(1, 1, 6, 6)),
+    # test_avgpool2d (count_include_pad default)
+    "avg_pool2d_padding": (lambda lib, x: F(lib).avg_pool2d(x, 3, stride=2, padding=1), arr(1, 2, 5, 5)),
+    "avg_pool1d": (lambda lib, x: F(lib).avg_pool1d(x, 2, stride=1), arr(2, 3, 5)),
+    # test_interpolate_nearest / test_interpolate_bilinear
+    "interpolate_nearest": (lambda lib, x: F(lib).interpolate(x, size=(5, 7), mode="nearest"), arr(1, 2, 3, 4)),
+    "interpolate_bilinear": (lambda lib, x: F(lib).interpolate(x, size=(5, 3), mode="bilinear", align_corners=False),
+                             arr(1, 1, 3, 4)),
+    "interpolate_bilinear_corners": (lambda lib, x: F(lib).interpolate(x, scale_factor=2, mode="bilinear",
+                                                                     align_corners=True), arr(1, 1, 2, 3)),
+    # test_flip / test_roll with negative dims
+    "flip_neg_dims": (lambda lib, a: lib.flip(a, dims=(-1, 0)), arr(3, 4)),
+    "roll_neg": (lambda lib, a: lib.roll(a, shifts=-2, dims=-1), arr(2, 5)),
+    # test_tril / test_triu with an offset
+    "triu_offset": (lambda lib, a: lib.triu(a, diagonal=-1), arr(4, 3)),
+    # test_expand / test_permute / test_transpose
+    "expand_permute": (lambda lib, a: a.expand(2, 3, 4).permute(2, 0, 1), arr(3, 1)),
+    # test_cat with an empty tensor along the cat dim
+    "cat_with_empty": (lambda lib, a, b: lib.cat([a, b], dim=0), arr(0, 3), arr(2, 3, seed=1)),
+    # test_stack at a negative dim
+    "stack_neg_dim": (lambda lib, a, b: lib.stack([a, b], dim=-1), arr(2, 3), arr(2, 3, seed=1)),
+    # test_squeeze / test_unsqueeze at negative dims
+    "squeeze_unsqueeze": (lambda lib, a: a.squeeze(-2).unsqueeze(0), arr(3, 1, 2)),
+    # test_sigmoid / test_tanh far from zero
+    "sigmoid_extreme": (lambda lib, a: lib.sigmoid(a), Arr([-800.0, -30.0, 0.0, 30.0, 800.0])),
+    # test_softplus on large values
+    "softplus_large": (lambda lib, a: F(lib).softplus(a), Arr([-100.0, -1.0, 0.0, 25.0, 100.0])),
+}
+
+
+# Inputs placed on a kink (ties, a clamp bound, relu at 0): finite differences have no answer there,
+# so these compare with torch's subgradient choice only.
+AT_KINK = {"maximum_ties", "minimum_ties", "amax_ties", "amin_full_ties", "max_full_ties", "clamp_boundary",
+           "clamp_min_only", "relu_at_zero"}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_matches_torch(name):
+    fn, *args = CASES[name]
+    check(fn, *args, gradcheck_=name not in AT_KINK)
