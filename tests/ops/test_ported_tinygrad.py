@@ -104,8 +104,12 @@ CASES = {
     # test_cumprod with a zero
     "cumprod_zero": (lambda lib, a: lib.cumprod(a, dim=0), Arr([2.0, 0.0, 3.0, -1.0])),
     # test_where: broadcast condition and branches
-    "where_broadcast": (lambda lib, c, a, b: lib.where(c, a, b), Arr(np.array([[True], [False], [True]]), grad=False),
-                        arr(1, 4), arr(3, 1, seed=1)),
+    "where_broadcast": (
+        lambda lib, c, a, b: lib.where(c, a, b),
+        Arr(np.array([[True], [False], [True]]), grad=False),
+        arr(1, 4),
+        arr(3, 1, seed=1),
+    ),
     # test_clip: at the boundary (torch's clamp passes the gradient where x == min or max)
     "clamp_boundary": (lambda lib, a: lib.clamp(a, -1.0, 1.0), Arr([-2.0, -1.0, 0.0, 1.0, 2.0])),
     "clamp_min_only": (lambda lib, a: lib.clamp(a, min=0.0), Arr([-1.0, 0.0, 1.0])),
@@ -118,14 +122,27 @@ CASES = {
     # test_abs / test_relu at zero (torch: grad 0 at 0)
     "relu_at_zero": (lambda lib, a: F(lib).relu(a), Arr([-1.0, 0.0, 1.0])),
     # test_conv2d: stride, padding, dilation, groups
-    "conv2d_stride_padding": (lambda lib, x, w: F(lib).conv2d(x, w, stride=2, padding=1), arr(2, 3, 7, 6),
-                              arr(4, 3, 3, 3, seed=1)),
-    "conv2d_dilation": (lambda lib, x, w, b: F(lib).conv2d(x, w, b, dilation=(2, 1), padding=(1, 0)),
-                        arr(1, 2, 7, 7), arr(3, 2, 3, 2, seed=1), arr(3, seed=2)),
-    "conv2d_groups": (lambda lib, x, w: F(lib).conv2d(x, w, groups=2, stride=(1, 2)), arr(1, 4, 5, 6),
-                      arr(6, 2, 2, 3, seed=1)),
-    "conv2d_asymmetric_stride": (lambda lib, x, w: F(lib).conv2d(x, w, stride=(2, 3)), arr(1, 1, 8, 9),
-                                 arr(2, 1, 3, 2, seed=1)),
+    "conv2d_stride_padding": (
+        lambda lib, x, w: F(lib).conv2d(x, w, stride=2, padding=1),
+        arr(2, 3, 7, 6),
+        arr(4, 3, 3, 3, seed=1),
+    ),
+    "conv2d_dilation": (
+        lambda lib, x, w, b: F(lib).conv2d(x, w, b, dilation=(2, 1), padding=(1, 0)),
+        arr(1, 2, 7, 7),
+        arr(3, 2, 3, 2, seed=1),
+        arr(3, seed=2),
+    ),
+    "conv2d_groups": (
+        lambda lib, x, w: F(lib).conv2d(x, w, groups=2, stride=(1, 2)),
+        arr(1, 4, 5, 6),
+        arr(6, 2, 2, 3, seed=1),
+    ),
+    "conv2d_asymmetric_stride": (
+        lambda lib, x, w: F(lib).conv2d(x, w, stride=(2, 3)),
+        arr(1, 1, 8, 9),
+        arr(2, 1, 3, 2, seed=1),
+    ),
     # test_conv1d
     "conv1d_padding": (lambda lib, x, w: F(lib).conv1d(x, w, padding=2, stride=2), arr(2, 3, 9), arr(4, 3, 3, seed=1)),
     # test_maxpool2d / test_maxpool2d_ceil_mode-like shapes, distinct values
@@ -136,10 +153,14 @@ CASES = {
     "avg_pool1d": (lambda lib, x: F(lib).avg_pool1d(x, 2, stride=1), arr(2, 3, 5)),
     # test_interpolate_nearest / test_interpolate_bilinear
     "interpolate_nearest": (lambda lib, x: F(lib).interpolate(x, size=(5, 7), mode="nearest"), arr(1, 2, 3, 4)),
-    "interpolate_bilinear": (lambda lib, x: F(lib).interpolate(x, size=(5, 3), mode="bilinear", align_corners=False),
-                             arr(1, 1, 3, 4)),
-    "interpolate_bilinear_corners": (lambda lib, x: F(lib).interpolate(x, scale_factor=2, mode="bilinear",
-                                                                     align_corners=True), arr(1, 1, 2, 3)),
+    "interpolate_bilinear": (
+        lambda lib, x: F(lib).interpolate(x, size=(5, 3), mode="bilinear", align_corners=False),
+        arr(1, 1, 3, 4),
+    ),
+    "interpolate_bilinear_corners": (
+        lambda lib, x: F(lib).interpolate(x, scale_factor=2, mode="bilinear", align_corners=True),
+        arr(1, 1, 2, 3),
+    ),
     # test_flip / test_roll with negative dims
     "flip_neg_dims": (lambda lib, a: lib.flip(a, dims=(-1, 0)), arr(3, 4)),
     "roll_neg": (lambda lib, a: lib.roll(a, shifts=-2, dims=-1), arr(2, 5)),
@@ -157,13 +178,137 @@ CASES = {
     "sigmoid_extreme": (lambda lib, a: lib.sigmoid(a), Arr([-800.0, -30.0, 0.0, 30.0, 800.0])),
     # test_softplus on large values
     "softplus_large": (lambda lib, a: F(lib).softplus(a), Arr([-100.0, -1.0, 0.0, 25.0, 100.0])),
+    # test_prod with zeros: one zero and two zeros (the gradient is not prod / x there)
+    "prod_one_zero": (lambda lib, a: a.prod(dim=1), Arr([[2.0, 0.0, 3.0], [1.0, -2.0, 0.5]])),
+    "prod_two_zeros": (lambda lib, a: a.prod(), Arr([2.0, 0.0, 3.0, 0.0])),
+    "cumprod_two_zeros": (lambda lib, a: lib.cumprod(a, dim=-1), Arr([[2.0, 0.0, 3.0, 0.0, 4.0]])),
+    # test_pow with a zero base: 0**0 and d/dy of 0**y (torch masks the log(0))
+    "pow_zero_base_tensor_exp": (lambda lib, a, b: a**b, Arr([0.0, 0.0, 2.0]), Arr([0.0, 2.0, 1.5])),
+    "pow_zero_base_scalar_exp": (lambda lib, a: a**2.0, Arr([0.0, 1.0])),
+    "pow_scalar_base": (lambda lib, a: 2.0**a, arr(3)),
+    "pow_zero_scalar_base": (lambda lib, a: 0.0**a, Arr([0.0, 1.0, 2.0])),
+    # test_sqrt / test_abs at zero
+    "abs_at_zero": (lambda lib, a: a.abs(), Arr([-1.0, 0.0, 2.0])),
+    "norm_of_zero": (lambda lib, a: lib.linalg.vector_norm(a), Arr([0.0, 0.0, 0.0])),
+    "norm_inf_ties": (lambda lib, a: lib.linalg.vector_norm(a, ord=float("inf")), Arr([1.0, -3.0, 3.0])),
+    # test_log_softmax with -inf entries (a masked row): finite gradient
+    "log_softmax_masked": (
+        lambda lib, a: F(lib).log_softmax(a, dim=-1).clamp(min=-1e30),
+        Arr([[0.0, -np.inf, 1.0], [2.0, 1.0, -np.inf]]),
+    ),
+    "softmax_masked": (lambda lib, a: F(lib).softmax(a, dim=-1), Arr([[0.0, -np.inf, 1.0], [2.0, 1.0, -np.inf]])),
+    # test_max_pool2d_ceil_mode / dilation
+    "max_pool2d_ceil_mode": (lambda lib, x: F(lib).max_pool2d(x, 2, stride=2, ceil_mode=True), distinct(1, 1, 5, 5)),
+    "max_pool2d_ceil_dilation_padding": (
+        lambda lib, x: F(lib).max_pool2d(x, (2, 3), stride=(2, 3), padding=1, dilation=(2, 1), ceil_mode=True),
+        distinct(2, 1, 6, 7),
+    ),
+    "max_pool2d_dilation": (lambda lib, x: F(lib).max_pool2d(x, 2, dilation=2), distinct(1, 1, 6, 5)),
+    "avg_pool2d_ceil_mode": (lambda lib, x: F(lib).avg_pool2d(x, 2, stride=2, ceil_mode=True), arr(1, 1, 5, 5)),
+    "avg_pool2d_no_pad_count": (
+        lambda lib, x: F(lib).avg_pool2d(x, 3, stride=2, padding=1, count_include_pad=False),
+        arr(1, 1, 5, 5),
+    ),
+    "max_pool1d_ceil_padding": (
+        lambda lib, x: F(lib).max_pool1d(x, 3, stride=2, padding=1, ceil_mode=True),
+        distinct(1, 2, 6),
+    ),
+    # test_conv_transpose2d with stride, padding, output_padding, groups
+    "conv_transpose2d": (
+        lambda lib, x, w: F(lib).conv_transpose2d(x, w, stride=2, padding=1, output_padding=1, groups=2),
+        arr(1, 4, 3, 3),
+        arr(4, 1, 3, 3, seed=1),
+    ),
+    "conv_transpose1d_dilation": (
+        lambda lib, x, w: F(lib).conv_transpose1d(x, w, stride=3, dilation=2),
+        arr(2, 2, 4),
+        arr(2, 3, 2, seed=1),
+    ),
+    "conv2d_same": (
+        lambda lib, x, w: F(lib).conv2d(x, w, padding="same", dilation=2),
+        arr(1, 1, 5, 6),
+        arr(2, 1, 2, 3, seed=1),
+    ),
+    # test_interpolate with non-integer scale
+    "interpolate_nearest_downscale": (
+        lambda lib, x: F(lib).interpolate(x, size=(3, 2), mode="nearest"),
+        arr(1, 1, 7, 5),
+    ),
+    "interpolate_linear_scale": (lambda lib, x: F(lib).interpolate(x, scale_factor=1.5, mode="linear"), arr(1, 2, 4)),
+    # test_pad_reflect on two dims; circular
+    "pad_reflect_2d": (lambda lib, a: F(lib).pad(a, (2, 2, 1, 2), mode="reflect"), arr(1, 1, 3, 3)),
+    "pad_circular": (lambda lib, a: F(lib).pad(a, (1, 2), mode="circular"), arr(1, 2, 3)),
+    # test_setitem: repeated indices (the last write wins; gradient flows to the value once)
+    "setitem_slice": (lambda lib, a, v: _set(a, (slice(None), slice(1, 3)), v), arr(3, 4), arr(3, 2, seed=1)),
+    "setitem_broadcast": (lambda lib, a, v: _set(a, (1,), v), arr(3, 4), arr(4, seed=1)),
+    # test_masked_select-like boolean mask indexing
+    "bool_mask_index": (lambda lib, a, m: a[m], arr(3, 4), Arr(np.arange(12).reshape(3, 4) % 3 == 0, grad=False)),
+    "negative_fancy_index": (lambda lib, a, i: a[i, -1], arr(4, 3), ints([-1, 0, -4])),
+    # test_scatter_add / index_select with repeats
+    "index_select_repeats": (lambda lib, a, i: lib.index_select(a, -1, i), arr(2, 5), ints([4, 0, 4])),
+    "scatter_add_repeats": (
+        lambda lib, a, i, s: lib.scatter_add(a, 1, i, s),
+        arr(2, 4),
+        ints([[0, 0, 3], [1, 1, 1]]),
+        arr(2, 3, seed=1),
+    ),
+    # test_einsum: trace and diagonal
+    "einsum_trace": (lambda lib, a: lib.einsum("ii->", a), arr(3, 3)),
+    "einsum_diag_batch": (lambda lib, a, b: lib.einsum("bii,bj->bij", a, b), arr(2, 3, 3), arr(2, 4, seed=1)),
+    # test_std / var of one element: nan like torch
+    "std_keepdim_neg": (lambda lib, a: a.std(dim=-1, keepdim=True), arr(3, 4)),
+    # test_sum / mean of an empty dim
+    "sum_empty": (lambda lib, a: a.sum(dim=0), arr(0, 3)),
+    "matmul_empty_inner": (lambda lib, a, b: a @ b, arr(3, 0), arr(0, 2, seed=1)),
+    # test_clamp with min > max (torch: every value becomes max)
+    "clamp_min_above_max": (lambda lib, a: lib.clamp(a, 1.0, -1.0), arr(4)),
+    "clamp_tensor_bounds": (
+        lambda lib, a, lo, hi: lib.clamp(a, lo, hi),
+        arr(3, 4),
+        arr(4, low=-2, high=0, seed=1),
+        arr(3, 1, low=0, high=2, seed=2),
+    ),
+    # test_lerp with a tensor weight, test_atan2, test_logaddexp with -inf
+    "lerp_tensor_weight": (lambda lib, a, b, w: lib.lerp(a, b, w), arr(3), arr(3, seed=1), arr(3, seed=2)),
+    "logaddexp_inf": (lambda lib, a, b: lib.logaddexp(a, b), Arr([-np.inf, 1.0, 700.0]), Arr([0.0, -np.inf, 700.0])),
+    "repeat_interleave_tensor": (lambda lib, a, r: lib.repeat_interleave(a, r, dim=0), arr(3, 2), ints([2, 0, 1])),
+    "cross_dim": (lambda lib, a, b: lib.cross(a, b, dim=0), arr(3, 2), arr(3, 2, seed=1)),
+    "diag_offset": (lambda lib, a: lib.diag(a, -1), arr(3, 4)),
+    "max_dim_all_equal": (lambda lib, a: a.max(dim=1).values, Arr([[2.0, 2.0, 2.0], [1.0, 3.0, 3.0]])),
+    "argmax_ties": (lambda lib, a: a.argmax(dim=1), Arr([[2.0, 2.0, 2.0], [1.0, 3.0, 3.0]], grad=False)),
 }
+
+
+def _set(a, index, value):
+    out = a * 1.0
+    out[index] = value
+    return out
 
 
 # Inputs placed on a kink (ties, a clamp bound, relu at 0): finite differences have no answer there,
 # so these compare with torch's subgradient choice only.
-AT_KINK = {"maximum_ties", "minimum_ties", "amax_ties", "amin_full_ties", "max_full_ties", "clamp_boundary",
-           "clamp_min_only", "relu_at_zero"}
+AT_KINK = {
+    "maximum_ties",
+    "minimum_ties",
+    "amax_ties",
+    "amin_full_ties",
+    "max_full_ties",
+    "clamp_boundary",
+    "clamp_min_only",
+    "relu_at_zero",
+    "abs_at_zero",
+    "norm_of_zero",
+    "norm_inf_ties",
+    "pow_zero_base_tensor_exp",
+    "pow_zero_scalar_base",
+    "max_dim_all_equal",
+    "cumprod_two_zeros",
+    "prod_two_zeros",
+    "logaddexp_inf",
+    "log_softmax_masked",
+    "softmax_masked",
+    "clamp_min_above_max",
+}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
