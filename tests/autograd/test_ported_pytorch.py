@@ -412,3 +412,189 @@ def test_grad_mode_in_a_custom_functions_backward():
         return [[float(m) for m in Double.modes], g, g2, float(g.requires_grad), float(lib.is_grad_enabled())]
 
     both(script)
+
+
+# ---------------------------------------------------------------- more of TestAutograd
+
+
+def test_grad_nonleaf_register_hook():
+    # test_grad_nonleaf_register_hook: a hook on one output of unbind; the others leave it alone
+    def script(lib):
+        x = lib.tensor([0.1, 0.2, 0.3, 0.4], dtype=lib.float64, requires_grad=True)
+        parts = x.unbind()
+        seen = [None]
+        parts[0].register_hook(lambda g: seen.__setitem__(0, g))
+        parts[0].backward()
+        first, after_first = seen[0], x.grad.clone()
+        seen[0] = None
+        for p in parts[1:]:
+            p.backward()
+        return [first, after_first, seen[0], x.grad]
+
+    both(script)
+
+
+def test_hook_returning_none_keeps_the_gradient():
+    # test_hook_none: a hook that returns None changes nothing
+    def script(lib):
+        x = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)
+        y = x * x
+        y.register_hook(lambda g: None)
+        y.sum().backward()
+        return [x.grad]
+
+    both(script)
+
+
+def test_detach():
+    # test_detach: a detached value is a constant in the later graph
+    def script(lib):
+        x = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)
+        y = (x * 2).detach()
+        z = x * y + y
+        z.sum().backward()
+        return [x.grad, float(y.requires_grad), float(y.grad_fn is None)]
+
+    both(script)
+
+
+def test_requires_grad_inplace():
+    # test_requires_grad_inplace: a += b with b requiring grad puts a in the graph
+    def script(lib):
+        a = lib.tensor([1.0, 2.0], dtype=lib.float64)
+        b = lib.tensor([3.0, 4.0], dtype=lib.float64, requires_grad=True)
+        a += b
+        (a * a).sum().backward()
+        return [float(a.requires_grad), b.grad]
+
+    both(script)
+
+
+def test_leaf_assignment():
+    # test_leaf_assignment: x[0] = y and x[1] = z put x in the graph
+    def script(lib):
+        x = lib.zeros(3, 2, dtype=lib.float64)
+        y = lib.tensor([1.0, -1.0], dtype=lib.float64, requires_grad=True)
+        z = lib.tensor([2.0, 3.0], dtype=lib.float64, requires_grad=True)
+        x[0] = y
+        x[1] = 2 * z
+        (x * x).sum().backward()
+        return [float(x.requires_grad), y.grad, z.grad]
+
+    both(script)
+
+
+def test_inplace_on_detached_shares_the_version():
+    # test_detach_base / version counter of detach(): a write through detach() is seen by the graph
+    def script(lib):
+        a = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)
+        x = a.clone()
+        y = x * x
+        x.detach().add_(1)
+        _raises_modified(lambda: y.sum().backward())
+        return [x._version]
+
+    both(script)
+
+
+def test_accumulate_grad_with_create_graph():
+    # test_accumulate_grad: with create_graph the leaf's .grad is in the graph and accumulates
+    def script(lib):
+        x = lib.tensor([1.0, -2.0], dtype=lib.float64, requires_grad=True)
+        (x**3).sum().backward(create_graph=True)
+        first = x.grad.clone()
+        g_rg = float(x.grad.requires_grad)
+        (x**2).sum().backward(create_graph=True)
+        (second,) = lib.autograd.grad(x.grad.sum(), x)
+        return [first, g_rg, x.grad, second]
+
+    both(script)
+
+
+def _split_function(lib):
+    class Split(lib.autograd.Function):
+        calls: list = []
+
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * 2, x**2
+
+        @staticmethod
+        def backward(ctx, ga, gb):
+            Split.calls.append((ga is None, gb is None))
+            (x,) = ctx.saved_tensors
+            return ga * 2 + gb * 2 * x
+
+    return Split
+
+
+def test_function_with_two_outputs_one_used():
+    # test_materialize_grads / test_set_materialize_grads: the unused output's gradient is zeros,
+    # backward is called once
+    def script(lib):
+        Split = _split_function(lib)
+        x = lib.tensor([1.0, 3.0], dtype=lib.float64, requires_grad=True)
+        a, b = Split.apply(x)
+        (a.sum() + (b * b).sum()).backward()
+        a, _ = Split.apply(x)
+        a.sum().backward()
+        return [len(Split.calls), x.grad]
+
+    both(script)
+
+
+def test_once_differentiable_refuses_double_backward():
+    # test_once_differentiable: differentiating its backward raises PyTorch's text (the result is in
+    # the graph only through a cotangent that requires grad, as in PyTorch)
+    def script(lib):
+        once = lib.autograd.function.once_differentiable
+
+        class Square(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x * x
+
+            @staticmethod
+            @once
+            def backward(ctx, g):
+                (x,) = ctx.saved_tensors
+                return 2 * x * g
+
+        x = lib.tensor([1.5], dtype=lib.float64, requires_grad=True)
+        v = lib.tensor([2.0], dtype=lib.float64, requires_grad=True)  # a cotangent in the graph
+        (g,) = lib.autograd.grad(Square.apply(x), x, grad_outputs=v, create_graph=True)
+        with pytest.raises(RuntimeError, match="trying to differentiate twice a function that was marked with"):
+            g.sum().backward()
+        return [g]
+
+    both(script)
+
+
+def test_needs_input_grad_and_non_differentiable_output():
+    # test_needs_input_grad / test_mark_non_differentiable
+    def script(lib):
+        seen = []
+
+        class Scale(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, y):
+                mask = x > 0
+                ctx.mark_non_differentiable(mask)
+                ctx.save_for_backward(x, y)
+                return x * y, mask
+
+            @staticmethod
+            def backward(ctx, g, g_mask):
+                seen.append(tuple(ctx.needs_input_grad))
+                x, y = ctx.saved_tensors
+                return g * y, g * x
+
+        x = lib.tensor([1.0, -2.0], dtype=lib.float64, requires_grad=True)
+        y = lib.tensor([3.0, 4.0], dtype=lib.float64)
+        out, mask = Scale.apply(x, y)
+        out.sum().backward()
+        return [x.grad, float(mask.requires_grad), [float(v) for v in seen[0]]]
+
+    both(script)
