@@ -3,6 +3,10 @@
 
 Each takes a function of tensors and returns a function (or values) that compose:
 ``hessian(f) == jacfwd(jacrev(f))``, ``grad(grad(f))`` is a second derivative.
+Arguments, outputs and ``has_aux`` values may be pytrees (nested tuples, lists and dicts of
+tensors, :mod:`minigrad._pytree`): ``grad(loss)(params)`` with a dict of parameters gives a dict
+of gradients, and Jacobians nest as ``torch.func``'s (the output's tree, each leaf holding the
+inputs' tree).
 Reverse-mode transforms run :func:`minigrad.autograd.grad` with ``create_graph``
 (so the results can be differentiated again); forward-mode transforms run the
 ops' forward-mode rules in a :mod:`~minigrad.autograd.forward_ad` dual level of their own, inside
@@ -21,8 +25,10 @@ import functools
 import threading
 
 from . import _state, autograd
+from ._pytree import tree_flatten, tree_leaves, tree_map, tree_unflatten, treespec_pprint
 from .autograd import forward_ad
 from .autograd.grad_mode import enable_grad
+from .creation import eye, ones_like, zeros, zeros_like
 from .tensor import Tensor, _set_tangent, _tangents_of
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap", "functional_call"]
@@ -58,46 +64,48 @@ def _transform():
 
 
 def _finish(values, originals):
-    """Top-level results are plain values (detached), unless the caller's own tensors require grad."""
-    if _nesting.depth or any(isinstance(x, Tensor) and x.requires_grad for x in originals):
+    """Top-level results (a pytree) are plain values (detached), unless the caller's own tensors require grad."""
+    if _nesting.depth or any(isinstance(x, Tensor) and x.requires_grad for x in tree_leaves(originals)):
         return values
-    return _detach(values)
+    return tree_map(_detach, values)
 
 
-def _detach(values):
-    """``values`` cut from the reverse-mode graph; a forward-mode tangent stays (jvp of a transform)."""
-    if isinstance(values, Tensor):
-        if type(values) is not Tensor:  # batched inside vmap: detach the tensor it holds
-            from .batching.tensor import wrap
+def _detach(value):
+    """``value`` cut from the reverse-mode graph; a forward-mode tangent stays (jvp of a transform)."""
+    if not isinstance(value, Tensor):
+        return value
+    if type(value) is not Tensor:  # batched inside vmap: detach the tensor it holds
+        from .batching.tensor import wrap
 
-            return wrap(_detach(values._value), values._level)
-        detached = values.detach()
-        for depth, tangent in _tangents_of(values).items():
-            _set_tangent(detached, tangent, depth)
-        return detached
-    if isinstance(values, tuple):
-        return tuple(_detach(v) for v in values)
-    return values
+        return wrap(_detach(value._value), value._level)
+    detached = value.detach()
+    for depth, tangent in _tangents_of(value).items():
+        _set_tangent(detached, tangent, depth)
+    return detached
 
 
 def _argnums_tuple(argnums, nargs: int) -> tuple:
-    many = isinstance(argnums, tuple)
-    nums = argnums if many else (argnums,)
-    if not nums:
-        raise RuntimeError("argnums must be non-empty")
+    """``argnums`` (an int or a tuple of ints, negative from the end) as a tuple of positions."""
+    if not isinstance(argnums, (int, tuple)):
+        raise RuntimeError(f"argnums must be int or Tuple[int, ...], got: {type(argnums)}")
+    nums = argnums if isinstance(argnums, tuple) else (argnums,)
     out = []
     for n in nums:
-        if not isinstance(n, int) or isinstance(n, bool):
-            raise RuntimeError(f"argnums must be int or Tuple[int, ...], got: {type(n).__name__}")
+        if not isinstance(n, int):
+            raise RuntimeError(f"argnum must be int, got: {type(n)}")
         if not -nargs <= n < nargs:
             raise RuntimeError(f"Got argnum={n}, but only {nargs} positional inputs")
         out.append(n % nargs)
+    if not out:
+        raise RuntimeError("argnums must be non-empty")
+    if len(set(out)) != len(out):
+        raise RuntimeError(f"argnums elements must be unique, got {argnums}")
     return tuple(out)
 
 
 def _require_tensor(x) -> None:
     if not isinstance(x, Tensor):
-        raise RuntimeError(f"Expected the differentiated argument to be a Tensor, got {type(x).__name__}")
+        raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
 
 
 def _of_differentiated(func, args: tuple, nums: tuple, drop_aux: bool = False):
@@ -130,30 +138,32 @@ def _watched(x):
 
 
 def _grads(outputs, inputs, cotangents=None, retain_graph=None) -> tuple:
-    """``autograd.grad`` for the transforms (a graph kept for higher orders, zeros for unused inputs).
+    """``autograd.grad`` for the transforms (a graph kept for higher orders, zeros for unused inputs, and
+    for every input when no output depends on them, as ``torch.func`` gives).
 
     Inside ``vmap`` it runs on the tensors behind the batched ones, every running level's batch dim
     in front, each entry's output seeded with its own cotangent (ones for a scalar output)."""
     outputs = (outputs,) if isinstance(outputs, Tensor) else tuple(outputs)
-    options = dict(retain_graph=retain_graph, create_graph=True, allow_unused=True, materialize_grads=True)
+    cotangents = [None] * len(outputs) if cotangents is None else list(cotangents)
     levels = _state.vmap.levels
     if levels:
-        looped = _grads_per_entry(outputs, inputs, cotangents or (), retain_graph)
+        looped = _grads_per_entry(outputs, inputs, cotangents, retain_graph)
         if looped is not None:
             return looped
         levels = _watched_levels(inputs)
-    if not levels:
-        return autograd.grad(outputs, inputs, cotangents, **options)
-    from .batching.tensor import lift, rewrap
-    from .creation import ones_like
+    if levels:
+        from .batching.tensor import lift, rewrap
 
-    outs = [lift(o, levels) for o in outputs]
-    if cotangents is None:
-        cotangents = [ones_like(o) for o in outs]
+        outputs = [lift(o, levels) for o in outputs]
+        cotangents = [ones_like(o) if c is None else lift(c, levels) for o, c in zip(outputs, cotangents)]
+        inputs = [lift(x, levels) for x in inputs]
+    pairs = [(o, c) for o, c in zip(outputs, cotangents) if o.requires_grad]
+    if pairs:
+        options = dict(retain_graph=retain_graph, create_graph=True, allow_unused=True, materialize_grads=True)
+        grads = autograd.grad([o for o, _ in pairs], inputs, [c for _, c in pairs], **options)
     else:
-        cotangents = [lift(c, levels) for c in cotangents]
-    grads = autograd.grad(outs, [lift(x, levels) for x in inputs], cotangents, **options)
-    return tuple(rewrap(g, levels) for g in grads)
+        grads = tuple(zeros_like(x) for x in inputs)
+    return tuple(rewrap(g, levels) for g in grads) if levels else tuple(grads)
 
 
 def _watched_levels(inputs) -> tuple:
@@ -207,33 +217,91 @@ def _unpack_dual(dual) -> tuple:
 
 
 def _watch(args: tuple, nums: tuple) -> list:
-    """``args`` with the differentiated ones (positions ``nums``) replaced by watched copies."""
+    """``args`` with the differentiated ones (positions ``nums``, each a pytree of tensors) replaced by
+    watched copies."""
     args = list(args)
     for n in nums:
-        args[n] = _watched(args[n])
+        args[n] = tree_map(_watched, args[n])
     return args
 
 
-def _split_aux(out, has_aux: bool, name: str):
+def _tensor_leaves(tree, api: str) -> tuple:
+    """``(leaves, spec)`` of a function's output ``tree``, refused unless every leaf is a tensor."""
+    leaves, spec = tree_flatten(tree)
+    if not leaves or leaves == [None]:
+        raise RuntimeError(f"{api}: Expected f to be a function that has non-empty output (got output = {leaves})")
+    for x in leaves:
+        if not isinstance(x, Tensor):
+            raise RuntimeError(f"{api}: expected f(*primals) to return only tensors, got unsupported type {type(x)}")
+    return leaves, spec
+
+
+def _aux(aux, originals):
+    """The ``has_aux`` value (a pytree of tensors) handed back as :func:`_finish` hands back results."""
+    for x in tree_leaves(aux):
+        if not isinstance(x, Tensor):
+            raise RuntimeError(f"Expected tensors, got unsupported type {type(x)}")
+    return _finish(aux, originals)
+
+
+def _only_tensors(leaves: list, api: str, argname: str) -> None:
+    if not leaves:
+        raise RuntimeError(f"{api}: Expected {argname} to contain at least one Tensor.")
+    for x in leaves:
+        if not isinstance(x, Tensor):
+            raise RuntimeError(f"{api}: Expected {argname} to only contain Tensors, got {type(x)}")
+
+
+def _split_aux(out, has_aux: bool, api: str):
     if not has_aux:
         return out, None
     if not (isinstance(out, tuple) and len(out) == 2):
-        raise RuntimeError(
-            f"{name}(f)(*args): output of function f should be a tuple: (output, aux) if has_aux is True"
-        )
+        raise RuntimeError(f"{api}: output of function f should be a tuple: (output, aux) if has_aux is True")
     return out
+
+
+def _basis(tensors: list, sizes: list) -> list:
+    """The rows of the identity matrix of the tensors' total size, cut into one piece per tensor shaped
+    ``(total,) + tensor.shape``: row ``k`` of the pieces together is the ``k``-th standard basis vector."""
+    total = sum(sizes)
+    identity = eye(total, dtype=tensors[0].dtype, device=tensors[0].device)
+    if len(tensors) == 1:
+        return [identity.reshape((total,) + tuple(tensors[0].shape))]
+    pieces, start = [], 0
+    for t, n in zip(tensors, sizes):
+        piece = identity[:, start : start + n].reshape((total,) + tuple(t.shape))
+        pieces.append(piece if piece.dtype == t.dtype else piece.to(t.dtype))
+        start += n
+    return pieces
+
+
+def _jacobian_tree(blocks: list, out_spec, in_spec, many: bool):
+    """``blocks[i][j]`` (output leaf ``i`` by input leaf ``j``) as ``torch.func`` returns a Jacobian: the
+    output's tree, each leaf holding the differentiated arguments' tree (a tuple of them when ``many``)."""
+    per_output = []
+    for row in blocks:
+        by_argument = tree_unflatten(row, in_spec)
+        per_output.append(by_argument if many else by_argument[0])
+    return tree_unflatten(per_output, out_spec)
+
+
+def _empty(out, x):
+    return zeros(tuple(out.shape) + tuple(x.shape), dtype=x.dtype, device=x.device)
 
 
 # ---------------------------------------------------------------- reverse mode
 def grad_and_value(func, argnums=0, has_aux: bool = False):
-    """``f -> (x -> (df/dx, f(x)))`` for a scalar-valued ``f`` (``((grad, (value, aux))`` with ``has_aux``)."""
+    """``f -> (x -> (df/dx, f(x)))`` for a scalar-valued ``f`` (``((grad, (value, aux))`` with ``has_aux``).
+
+    Each differentiated argument may be a pytree (nested tuples, lists, dicts) of tensors, as a dict of
+    a model's parameters: its gradient is the same tree."""
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         nums = _argnums_tuple(argnums, len(args))
         originals, args = args, _watch(args, nums)
         with enable_grad(), _transform():
-            out, aux = _split_aux(func(*args, **kwargs), has_aux, "grad_and_value")
+            out, aux = _split_aux(func(*args, **kwargs), has_aux, "grad_and_value(f)(*args)")
             if not isinstance(out, Tensor):
                 raise RuntimeError(f"grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got {type(out)}")
             if out.dim() != 0:
@@ -241,16 +309,18 @@ def grad_and_value(func, argnums=0, has_aux: bool = False):
                     "grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got tensor with "
                     f"{out.dim()} dims. Maybe you wanted to use the vjp or jacrev APIs instead?"
                 )
-            grads = _grads(out, [args[n] for n in nums])
+            inputs, spec = tree_flatten(tuple(args[n] for n in nums))
+            grads = tree_unflatten(_grads(out, inputs), spec)
         result = _finish(grads if isinstance(argnums, tuple) else grads[0], originals)
         out = _finish(out, originals)
-        return (result, (out, aux)) if has_aux else (result, out)
+        return (result, (out, _aux(aux, originals))) if has_aux else (result, out)
 
     return wrapper
 
 
 def grad(func, argnums=0, has_aux: bool = False):
-    """``f -> (x -> df/dx)`` for a scalar-valued ``f`` (``(grad, aux)`` with ``has_aux``)."""
+    """``f -> (x -> df/dx)`` for a scalar-valued ``f`` (``(grad, aux)`` with ``has_aux``); pytree arguments
+    as :func:`grad_and_value`."""
     both = grad_and_value(func, argnums, has_aux)
 
     @functools.wraps(func)
@@ -262,142 +332,148 @@ def grad(func, argnums=0, has_aux: bool = False):
 
 
 def vjp(func, *primals, has_aux: bool = False):
-    """``(f(*primals), vjp_fn)``: ``vjp_fn(cotangent)`` is ``cotangentᵀ J`` for each primal (a tuple)."""
-    watched = [_watched(p) for p in primals]
+    """``(f(*primals), vjp_fn)``: ``vjp_fn(cotangents)`` is ``cotangentsᵀ J`` for each primal (a tuple).
+
+    Primals and outputs may be pytrees of tensors; ``cotangents`` has the outputs' tree, and each
+    primal's result has that primal's tree."""
+    api = "vjp(f, *primals)"
+    flat, in_spec = tree_flatten(primals)
+    inputs = [_watched(p) for p in flat]
     with enable_grad(), _transform():
-        out, aux = _split_aux(func(*watched), has_aux, "vjp")
-    outputs = (out,) if isinstance(out, Tensor) else tuple(out)
+        out, aux = _split_aux(func(*tree_unflatten(inputs, in_spec)), has_aux, api)
+    outputs, out_spec = _tensor_leaves(out, api)
 
-    def vjp_fn(*cotangents):
-        if len(cotangents) == 1 and not isinstance(out, Tensor) and isinstance(cotangents[0], (tuple, list)):
-            cotangents = tuple(cotangents[0])
-        grads = _grads(outputs, watched, cotangents, retain_graph=True)
-        return _finish(grads, primals + tuple(cotangents))
+    def vjp_fn(cotangents):
+        flat, spec = tree_flatten(cotangents)
+        if spec != out_spec:
+            raise RuntimeError(
+                "Expected pytree structure of cotangents to be the same as pytree structure of outputs to the "
+                f"function. cotangents: {treespec_pprint(spec)}, primal output: {treespec_pprint(out_spec)}"
+            )
+        grads = _grads(outputs, inputs, flat, retain_graph=True)
+        return _finish(tree_unflatten(grads, in_spec), (primals, cotangents))
 
-    return (_finish(out, primals), vjp_fn, aux) if has_aux else (_finish(out, primals), vjp_fn)
+    value = _finish(out, primals)
+    return (value, vjp_fn, _aux(aux, primals)) if has_aux else (value, vjp_fn)
 
 
 def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None):
     """``f -> (x -> ∂f/∂x)`` by reverse mode: the vector-Jacobian products of every basis vector of the
     output, all at once as one ``vmap`` of ``vjp`` over the rows of an identity matrix (``chunk_size``
-    rows at a time)."""
+    rows at a time). Pytree arguments and outputs give a Jacobian per (output leaf, input leaf), nested
+    as ``torch.func.jacrev`` nests them."""
 
     @functools.wraps(func)
     def wrapper(*args):
-        from .creation import eye
-
         nums = _argnums_tuple(argnums, len(args))
         with enable_grad(), _transform():
-            out, aux = _split_aux(func(*_watch(args, nums)), has_aux, "jacrev")
-        inputs = [args[n] for n in nums]
-        if out.numel() == 0:
-            jacobians = tuple(_empty(out, x) for x in inputs)
+            out, aux = _split_aux(func(*_watch(args, nums)), has_aux, "vjp(f, *primals)")
+        outputs, out_spec = _tensor_leaves(out, "vjp(f, *primals)")
+        inputs = tuple(args[n] for n in nums)
+        in_leaves, in_spec = tree_flatten(inputs)
+        sizes = [o.numel() for o in outputs]
+        if sum(sizes) == 0:
+            blocks = [[_empty(o, x) for x in in_leaves] for o in outputs]
         else:
             partial = _of_differentiated(func, args, nums, drop_aux=has_aux)
 
-            def row(cotangent):
+            def row(*cotangents):
                 from .batching.levels import replicated
 
                 with replicated():  # the function sees the same inputs in every entry
                     pull = vjp(partial, *inputs)[1]
-                return pull(cotangent)
+                return tree_leaves(pull(tree_unflatten(cotangents, out_spec)))
 
-            n = out.numel()
-            basis = eye(n, dtype=out.dtype, device=out.device).reshape((n,) + tuple(out.shape))
             with _transform():
-                rows = vmap(row, chunk_size=chunk_size)(basis)
-            jacobians = tuple(r.reshape(tuple(out.shape) + tuple(x.shape)) for r, x in zip(rows, inputs))
-        result = _finish(jacobians if isinstance(argnums, tuple) else jacobians[0], args)
-        return (result, aux) if has_aux else result
+                rows = vmap(row, chunk_size=chunk_size)(*_basis(outputs, sizes))
+            blocks, start = [], 0
+            for o, n in zip(outputs, sizes):
+                shape = tuple(o.shape)
+                part = rows if len(outputs) == 1 else [r[start : start + n] for r in rows]
+                blocks.append([r.reshape(shape + tuple(x.shape)) for r, x in zip(part, in_leaves)])
+                start += n
+        result = _finish(_jacobian_tree(blocks, out_spec, in_spec, isinstance(argnums, tuple)), args)
+        return (result, _aux(aux, args)) if has_aux else result
 
     return wrapper
 
 
-def _empty(out, x):
-    from .creation import zeros
-
-    return zeros(tuple(out.shape) + tuple(x.shape), dtype=x.dtype, device=x.device)
-
-
 # ---------------------------------------------------------------- forward mode
+_JVP = "jvp(f, primals, tangents)"
+
+
 def jvp(func, primals, tangents, *, has_aux: bool = False):
     """``(f(*primals), J tangents)`` by forward mode (the ops' forward-mode rules), in a dual level inside
-    the active ones: a ``jvp`` of a ``jvp`` is a second directional derivative."""
+    the active ones: a ``jvp`` of a ``jvp`` is a second directional derivative. ``primals`` is a tuple of
+    pytrees of tensors and ``tangents`` the same tree; the outputs may be a pytree."""
     if not isinstance(primals, tuple):
-        raise RuntimeError("jvp(f, primals, tangents): Expected primals to be a tuple. E.g. it should be valid to "
-                           "call f(*primals).")  # fmt: skip
-    if not isinstance(tangents, tuple):
-        raise RuntimeError("jvp(f, primals, tangents): Expected tangents to be a tuple.")
-    if len(primals) != len(tangents):
+        raise RuntimeError(f"{_JVP}: Expected primals to be a tuple. E.g. it should be valid to call f(*primals).")
+    flat_primals, primals_spec = tree_flatten(primals)
+    flat_tangents, tangents_spec = tree_flatten(tangents)
+    if primals_spec != tangents_spec:
         raise RuntimeError(
-            "jvp(f, primals, tangents): Expected primals and tangents to have the same python structure. "
-            f"For example, if primals is a tuple of 3 tensors, tangents also must be. Got primals with "
-            f"{len(primals)} tensors and tangents with {len(tangents)} tensors"
+            f"{_JVP}: Expected primals and tangents to have the same python structure. For example, if primals is "
+            f"a tuple of 3 tensors, tangents also must be. Got primals with structure {primals_spec} and tangents "
+            f"with structure {tangents_spec}"
         )
+    _only_tensors(flat_primals, _JVP, "primals")
+    _only_tensors(flat_tangents, _JVP, "tangents")
     with forward_ad._nested_level(), _running():
-        duals = [_make_dual(p, t) for p, t in zip(primals, tangents)]
-        out, aux = _split_aux(func(*duals), has_aux, "jvp")
-        outputs = (out,) if isinstance(out, Tensor) else tuple(out)
+        duals = [_make_dual(p, t) for p, t in zip(flat_primals, flat_tangents)]
+        out, aux = _split_aux(func(*tree_unflatten(duals, primals_spec)), has_aux, _JVP)
+        outputs, out_spec = _tensor_leaves(out, _JVP)
         pairs = [_unpack_dual(o) for o in outputs]
-        values = tuple(primal for primal, _ in pairs)
-        jvps = tuple(tangent if tangent is not None else primal.detach() * 0 for primal, tangent in pairs)
-    values, jvps = _finish(values, primals + tangents), _finish(jvps, primals + tangents)
-    if isinstance(out, Tensor):
-        values, jvps = values[0], jvps[0]
-    return (values, jvps, aux) if has_aux else (values, jvps)
+        values = [primal for primal, _ in pairs]
+        jvps = [tangent if tangent is not None else primal.detach() * 0 for primal, tangent in pairs]
+    originals = (primals, tangents)
+    values = _finish(tree_unflatten(values, out_spec), originals)
+    jvps = _finish(tree_unflatten(jvps, out_spec), originals)
+    return (values, jvps, _aux(aux, originals)) if has_aux else (values, jvps)
 
 
 def jacfwd(func, argnums=0, has_aux: bool = False, *, randomness: str = "error"):
     """``f -> (x -> ∂f/∂x)`` by forward mode: the Jacobian-vector products of every basis vector of the
-    inputs, all at once as one ``vmap`` of ``jvp`` over the rows of an identity matrix."""
+    inputs, all at once as one ``vmap`` of ``jvp`` over the rows of an identity matrix. Pytrees as
+    :func:`jacrev`."""
 
     @functools.wraps(func)
     def wrapper(*args):
-        from .creation import eye
-
         nums = _argnums_tuple(argnums, len(args))
-        inputs = [args[n] for n in nums]
-        for x in inputs:
+        inputs = tuple(args[n] for n in nums)
+        in_leaves, in_spec = tree_flatten(inputs)
+        for x in in_leaves:
             _require_tensor(x)
-        sizes = [x.numel() for x in inputs]
-        total = sum(sizes)
+        sizes = [x.numel() for x in in_leaves]
         partial = _of_differentiated(func, args, nums)
 
-        if total == 0:
-            out, aux = _split_aux(func(*args), has_aux, "jacfwd")
-            jacobians = tuple(_empty(out, x) for x in inputs)
+        if sum(sizes) == 0:
+            out, aux = _split_aux(func(*args), has_aux, _JVP)
+            outputs, out_spec = _tensor_leaves(out, _JVP)
+            blocks = [[_empty(o, x) for x in in_leaves] for o in outputs]
         else:
-            identity = eye(total, dtype=inputs[0].dtype, device=inputs[0].device)
-            basis, start = [], 0
-            for x, n in zip(inputs, sizes):
-                basis.append(identity[:, start : start + n].reshape((total,) + tuple(x.shape)))
-                start += n
 
             def push(*tangents):
-                return jvp(partial, tuple(inputs), tangents, has_aux=has_aux)
+                return jvp(partial, inputs, tree_unflatten(tangents, in_spec), has_aux=has_aux)
 
-            result = vmap(push, randomness=randomness)(*basis)
-            columns = result[1]
-            aux = _first_entry(result[2]) if has_aux else None
-            out_shape = tuple(columns.shape[1:])
-            jacobians, start = [], 0
-            for x, n in zip(inputs, sizes):
-                part = columns[start : start + n].movedim(0, -1) if out_shape else columns[start : start + n]
-                jacobians.append(part.reshape(out_shape + tuple(x.shape)))
-                start += n
-            jacobians = tuple(jacobians)
-        result = jacobians if isinstance(argnums, tuple) else jacobians[0]
+            result = vmap(push, randomness=randomness)(*_basis(in_leaves, sizes))
+            columns, out_spec = tree_flatten(result[1])
+            aux = tree_map(_first_entry, result[2]) if has_aux else None
+            blocks = []
+            for column in columns:
+                out_shape, row, start = tuple(column.shape[1:]), [], 0
+                for x, n in zip(in_leaves, sizes):
+                    part = column[start : start + n].movedim(0, -1) if out_shape else column[start : start + n]
+                    row.append(part.reshape(out_shape + tuple(x.shape)))
+                    start += n
+                blocks.append(row)
+        result = _jacobian_tree(blocks, out_spec, in_spec, isinstance(argnums, tuple))
         return (result, aux) if has_aux else result
 
     return wrapper
 
 
-def _first_entry(values):
-    if isinstance(values, Tensor):
-        return values[0]
-    if isinstance(values, (tuple, list)):
-        return type(values)(_first_entry(v) for v in values)
-    return values
+def _first_entry(value):
+    return value[0] if isinstance(value, Tensor) else value
 
 
 def hessian(func, argnums=0):

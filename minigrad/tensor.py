@@ -436,6 +436,8 @@ def make(data, parents: tuple, backward, op: str, jvp=None) -> Tensor:
             t._parents = ()
             t._backward = None
             t._op = None
+            if data.base is not None:
+                _mark_view(t, parents[0], False)
     else:
         t._rg = False
         t._parents = ()
@@ -443,8 +445,8 @@ def make(data, parents: tuple, backward, op: str, jvp=None) -> Tensor:
         t._op = None
         if _extras.on and _inference.entered and _grad_state.inference:
             _mark_inference(t)
-        if parents[0]._rg and data.base is not None and not _state.passes.depth:  # not a rule's own view
-            _mark_no_grad_view(t, parents[0])
+        if data.base is not None and not _state.passes.depth:  # not a rule's own view
+            _mark_view(t, parents[0], True)
     if _listeners:
         _events.emit("node_created", node=t, depth=_state.passes.depth)
     if _extras.on and _forward_state.level >= 0:
@@ -452,11 +454,18 @@ def make(data, parents: tuple, backward, op: str, jvp=None) -> Tensor:
     return t
 
 
-def _mark_no_grad_view(t: Tensor, base: Tensor) -> None:
-    """Note that ``t``, made under no_grad, views the memory of ``base``, which requires grad: PyTorch
-    refuses an in-place op on such a view with grad mode on (``ops.inplace``)."""
-    if _versions.owner_of(t.data) is _versions.owner_of(base.data):
-        t.meta()["no_grad_view"] = True
+def _mark_view(t: Tensor, base: Tensor, no_grad: bool) -> None:
+    """Note that ``t``, made outside the graph, views the memory of ``base`` (PyTorch's view tracking): a
+    recorded in-place op on ``t`` puts ``base`` in the graph (``ops.inplace``). PyTorch refuses an in-place
+    op with grad mode on for a view made under no_grad of a tensor that requires grad (``no_grad_view``),
+    and for one of any tensor when the op must be recorded."""
+    owner, held = t.data.base, base.data
+    if owner is not held and owner is not held.base and _versions.owner_of(t.data) is not _versions.owner_of(held):
+        return  # a view of a temporary of the op, not of base's memory
+    meta = t.meta()
+    meta["view_of"] = (base, no_grad)
+    if no_grad and base._rg:
+        meta["no_grad_view"] = True
 
 
 def _tangent_of(t: Tensor, depth: int | None = None):

@@ -46,9 +46,11 @@ def test_grad_and_value_and_aux():
     g, (value, aux) = func.grad_and_value(lambda x, y: (f_scalar(x, y), x.sum()), has_aux=True)(x, y)
     assert value.item() == pytest.approx(f_scalar(x, y).item())
     assert aux.item() == pytest.approx(sum(X))
-    g2, aux2 = func.grad(lambda x, y: (f_scalar(x, y), "note"), has_aux=True)(x, y)
+    g2, aux2 = func.grad(lambda x, y: (f_scalar(x, y), {"sum": x.sum()}), has_aux=True)(x, y)
     np.testing.assert_allclose(g.numpy(), g2.numpy())
-    assert aux2 == "note"
+    assert aux2["sum"].item() == pytest.approx(sum(X)) and not aux2["sum"].requires_grad
+    with pytest.raises(RuntimeError, match="Expected tensors, got unsupported type <class 'str'>"):
+        func.grad(lambda x, y: (f_scalar(x, y), "note"), has_aux=True)(x, y)  # as torch.func refuses it
 
 
 def test_grad_errors_are_torch_funcs():
@@ -150,12 +152,12 @@ def test_functional_call_gives_gradients_with_respect_to_given_parameters():
     def loss(p):
         return func.functional_call(model, p, (x,)).sum()
 
-    names = list(params)
-    g = func.grad(lambda *ps: loss(dict(zip(names, ps))), argnums=tuple(range(len(names))))(*params.values())
+    g = func.grad(loss)(params)  # a dict of gradients, by parameter name
     model.zero_grad()
     model(x).sum().backward()
-    for name, gi in zip(names, g):
-        np.testing.assert_allclose(gi.numpy(), dict(model.named_parameters())[name].grad.numpy(), rtol=1e-5)
+    assert list(g) == list(params)
+    for name, p in model.named_parameters():
+        np.testing.assert_allclose(g[name].numpy(), p.grad.numpy(), rtol=1e-5)
 
 
 def test_against_torch_func():

@@ -13,6 +13,7 @@ from __future__ import annotations
 import inspect
 
 from .. import creation, ops
+from ..autograd.grad_mode import no_grad
 from ..nn.functional import (
     _attention,
     _conv,
@@ -789,10 +790,82 @@ def batch_of_samples_rule(fn, level, args, kwargs):
 
 
 def one_hot_rule(fn, level, args, kwargs):
-    """``one_hot`` with ``num_classes`` given acts on each index alone (inferred, it depends on each entry's max)."""
-    if _get(fn, args, kwargs, "num_classes") == -1:
-        return loop(fn, level, args, kwargs)
+    """``one_hot`` acts on each index alone, given ``num_classes``; inferred, the class count would depend on
+    each entry's values, so it is refused as PyTorch refuses it."""
+    num_classes = _get(fn, args, kwargs, "num_classes")
+    if isinstance(num_classes, int) and not isinstance(num_classes, bool) and num_classes <= 0:
+        raise RuntimeError(
+            "When vmap-ing torch.nn.functional.one_hot, please provide an explicit positive num_classes argument."
+        )
     return trailing(fn, level, args, kwargs)
+
+
+UNBATCHED_RUNNING_STATS = (
+    "Batch norm got a batched tensor as input while the running_mean or running_var, which will be updated in "
+    "place, were not batched.\nIf you are using a module and do not need eval mode, please set "
+    "`track_running_stats` to be False.If you are using a prebuilt module and do not need eval mode, please see "
+    "the functorch website for resources on how to patch your module to work with vmap"
+)
+
+
+def batch_norm_rule(fn, level, args, kwargs):
+    """``batch_norm``: each entry's ``[N, C, *]`` normalised on its own, so the batch joins the channels:
+    one call on ``[N, B * C, *]`` with the running statistics, weight and bias as ``[B * C]`` (unbatched
+    ones repeated). Training updates batched running statistics in place, each entry its own; unbatched
+    ones beside a batched input are refused, as PyTorch refuses them."""
+    names = ("x", "running_mean", "running_var", "weight", "bias")
+    x, mean, var, weight, bias = (_get(fn, args, kwargs, n) for n in names)
+    training = _get(fn, args, kwargs, "training")
+    if _rank(x, level) < 2:
+        return loop(fn, level, args, kwargs)
+    stats_batched = value_at(mean, level) is not None or value_at(var, level) is not None
+    if training and value_at(x, level) is not None and mean is not None and not stats_batched:
+        raise RuntimeError(UNBATCHED_RUNNING_STATS)
+    size = levels.find(level).size
+    xs = _expanded(x, level, size)  # [B, N, C, *]
+    sizes = tuple(xs.shape)
+    folded = xs.movedim(0, 1).reshape((sizes[1], size * sizes[2]) + sizes[3:])
+
+    def per_channel(t):
+        return None if t is None else _expanded(t, level, size).reshape(size * sizes[2])
+
+    flat_mean, flat_var = per_channel(mean), per_channel(var)
+    args, kwargs = _with(
+        fn, args, kwargs, x=folded, running_mean=flat_mean, running_var=flat_var,
+        weight=per_channel(weight), bias=per_channel(bias),
+    )  # fmt: skip
+    out = run(fn, *args, **kwargs)
+    if training:  # the call updated the [B * C] copies: back into each entry's statistics
+        with no_grad():
+            for stat, flat in ((mean, flat_mean), (var, flat_var)):
+                if stat is None:
+                    continue
+                v = value_at(stat, level)
+                updated = flat.reshape((size,) + tuple(stat.shape))
+                if v is not None:
+                    v.copy_(updated)
+                else:  # unbatched statistics of an unbatched input: every entry made the same update, once
+                    stat.copy_(updated[0])
+    return wrap(out.reshape((sizes[1], size) + sizes[2:]).movedim(1, 0), level)
+
+
+def cross_rule(fn, level, args, kwargs):
+    """``cross``: along the entries' ``dim`` (by default their first dim of size 3), one dim further in."""
+    a, b = _get(fn, args, kwargs, "input"), _get(fn, args, kwargs, "other")
+    dim = _get(fn, args, kwargs, "dim")
+    rank = _rank(a, level)
+    if rank == 0 or _rank(b, level) != rank or not isinstance(dim, (int, type(None))):
+        return loop(fn, level, args, kwargs)
+    shapes = [tuple(x.shape) for x in (a, b)]  # the entries' shapes
+    if dim is None:
+        common = tuple(max(m, n) for m, n in zip(*shapes))
+        dim = next((i for i, n in enumerate(common) if n == 3), None)
+        if dim is None:
+            raise RuntimeError("no dimension of size 3 in input")
+    va, vb = value_at(a, level), value_at(b, level)
+    left = a.unsqueeze(0) if va is None else va
+    right = b.unsqueeze(0) if vb is None else vb
+    return wrap(run(fn, left, right, dim=_physical(dim, rank)), level)
 
 
 def attention_rule(fn, level, args, kwargs):
@@ -973,6 +1046,8 @@ def _table() -> dict:
     add(conv_rule, _conv.conv2d, _conv1d.conv1d, _conv_transpose.conv_transpose2d, _conv_transpose.conv_transpose1d)
     add(batch_of_samples_rule, _group_norm.group_norm, _interpolate.interpolate)
     add(one_hot_rule, _one_hot.one_hot)
+    add(batch_norm_rule, _normalization.batch_norm)
+    add(cross_rule, matrix.cross)
     add(attention_rule, _attention.scaled_dot_product_attention)
     add(windowed_rule, _conv.max_pool2d, _pooling.avg_pool2d, _conv1d.max_pool1d, _conv1d.avg_pool1d)
     add(composite, _loss.mse_loss, _loss.l1_loss)

@@ -1,10 +1,11 @@
-"""``vmap``: PyTorch's ``torch.func.vmap`` (``in_dims``/``out_dims`` as nested tuples, nesting, chunks,
-randomness), batching each op by its rule (:mod:`.rules`)."""
+"""``vmap``: PyTorch's ``torch.func.vmap`` (pytree arguments and outputs, ``in_dims``/``out_dims`` as
+trees, nesting, chunks, randomness), batching each op by its rule (:mod:`.rules`)."""
 
 from __future__ import annotations
 
 import functools
 
+from .._pytree import tree_flatten, tree_leaves, tree_unflatten
 from ..tensor import Tensor
 from . import levels
 from .tensor import value_at, wrap
@@ -16,58 +17,27 @@ def _name(func) -> str:
     return getattr(func, "__name__", repr(func))
 
 
-def _flatten(tree) -> tuple:
-    """``(leaves, spec)`` of nested tuples, lists and dicts (other values are leaves)."""
-    if isinstance(tree, (tuple, list)):
-        parts = [_flatten(t) for t in tree]
-        return [leaf for leaves, _ in parts for leaf in leaves], (type(tree), [spec for _, spec in parts])
-    if isinstance(tree, dict):
-        parts = {k: _flatten(v) for k, v in tree.items()}
-        return [leaf for leaves, _ in parts.values() for leaf in leaves], (dict, {k: s for k, (_, s) in parts.items()})
-    return [tree], None
+def _dims_per_leaf(dims, tree) -> list | None:
+    """One dim per leaf of ``tree``, from ``dims``: a tree of the same structure, where a leaf (an int,
+    None) stands for a whole subtree; None when the structures differ (torch's ``_broadcast_to_and_flatten``)."""
+    if not isinstance(dims, (tuple, list, dict)):
+        return [dims] * len(tree_leaves(tree))
+    if type(dims) is not type(tree) or len(dims) != len(tree):
+        return None
+    if isinstance(dims, dict):
+        if dims.keys() != tree.keys():
+            return None
+        parts = [_dims_per_leaf(dims[k], tree[k]) for k in tree]
+    else:
+        parts = [_dims_per_leaf(d, t) for d, t in zip(dims, tree)]
+    return None if any(p is None for p in parts) else [d for part in parts for d in part]
 
 
-def _unflatten(leaves, spec):
-    it = iter(leaves)
-
-    def build(s):
-        if s is None:
-            return next(it)
-        kind, children = s
-        if kind is dict:
-            return {k: build(c) for k, c in children.items()}
-        items = [build(c) for c in children]
-        return kind(*items) if hasattr(kind, "_fields") else kind(items)
-
-    return build(spec)
-
-
-def _spec_str(spec) -> str:
-    if spec is None:
-        return "*"
-    kind, children = spec
-    if kind is dict:
-        return "{" + ", ".join(f"{k}: {_spec_str(c)}" for k, c in children.items()) + "}"
-    return f"{kind.__name__}(" + ", ".join(_spec_str(c) for c in children) + ")"
-
-
-def _broadcast_dims(dims, tree, what: str, func, in_dims) -> list:
-    """One dim per leaf of ``tree``: an int or None applies to a whole subtree; tuples must match it."""
-    if dims is None or isinstance(dims, int) and not isinstance(dims, bool):
-        return [dims] * len(_flatten(tree)[0])
-    if isinstance(dims, (tuple, list)) and isinstance(tree, (tuple, list)) and len(dims) == len(tree):
-        return [d for sub, t in zip(dims, tree) for d in _broadcast_dims(sub, t, what, func, in_dims)]
-    if isinstance(dims, dict) and isinstance(tree, dict) and dims.keys() == tree.keys():
-        return [d for k in tree for d in _broadcast_dims(dims[k], tree[k], what, func, in_dims)]
-    if what == "in_dims" and not isinstance(dims, (tuple, list, dict)):
-        raise ValueError(
-            f"vmap({_name(func)}, in_dims={in_dims}, ...)(<inputs>): expected `in_dims` to be int or a (potentially "
-            f"nested) tuple matching the structure of inputs, got: {type(dims)}."
-        )
-    raise ValueError(
-        f"vmap({_name(func)}, in_dims={in_dims}, ...)(<inputs>): {what} is not compatible with the structure of "
-        f"`{'inputs' if what == 'in_dims' else 'outputs'}`. {what} has structure {_spec_str(_flatten(dims)[1])} "
-        f"but {'inputs' if what == 'in_dims' else 'outputs'} has structure {_spec_str(_flatten(tree)[1])}."
+def _structure_error(func, what: str, dims, tree, call: str) -> ValueError:
+    side = "inputs" if what == "in_dims" else "outputs"
+    return ValueError(
+        f"vmap({_name(func)}, {call})(<inputs>): {what} is not compatible with the structure of `{side}`. {what} "
+        f"has structure {tree_flatten(dims)[1]} but {side} has structure {tree_flatten(tree)[1]}."
     )
 
 
@@ -131,14 +101,10 @@ def _out_dims(out_dims, out, func) -> list:
     """One out_dim per output leaf (a single tensor also takes a 1-tuple, as torch's does)."""
     if isinstance(out_dims, tuple) and len(out_dims) == 1 and isinstance(out, Tensor):
         out_dims = out_dims[0]
-    try:
-        return _broadcast_dims(out_dims, out, "out_dims", func, None)
-    except ValueError:
-        raise ValueError(
-            f"vmap({_name(func)}, ..., out_dims={out_dims})(<inputs>): out_dims is not compatible with the structure "
-            f"of `outputs`. out_dims has structure {_spec_str(_flatten(out_dims)[1])} but outputs has structure "
-            f"{_spec_str(_flatten(out)[1])}."
-        ) from None
+    dims = _dims_per_leaf(out_dims, out)
+    if dims is None:
+        raise _structure_error(func, "out_dims", out_dims, out, f"..., out_dims={out_dims}")
+    return dims
 
 
 def _run(func, kwargs, leaves, dims, spec, size, randomness, out_dims):
@@ -147,16 +113,17 @@ def _run(func, kwargs, leaves, dims, spec, size, randomness, out_dims):
         batched = [
             x if d is None else wrap(x.movedim(d, 0) if d % x.dim() else x, level.id) for x, d in zip(leaves, dims)
         ]
-        out = func(*_unflatten(batched, spec), **kwargs)
-    out_leaves, out_spec = _flatten(out)
+        out = func(*tree_unflatten(batched, spec), **kwargs)
+    out_leaves, out_spec = tree_flatten(out)
     outs = _out_dims(out_dims, out, func)
-    return _unflatten([_output(x, level, size, d, func) for x, d in zip(out_leaves, outs)], out_spec)
+    return tree_unflatten([_output(x, level, size, d, func) for x, d in zip(out_leaves, outs)], out_spec)
 
 
 def vmap(func, in_dims=0, out_dims=0, randomness: str = "error", *, chunk_size=None):
     """``f -> (batched inputs -> batched outputs)``: ``f`` applied to every entry along ``in_dims`` at once.
 
-    ``in_dims``: an int, None (not batched) or a nested tuple matching the positional arguments;
+    ``in_dims``: an int, None (not batched) or a tree matching the positional arguments (pytrees: nested
+    tuples, lists, dicts), where an int or None stands for a whole subtree;
     ``out_dims`` likewise for the outputs. Keyword arguments are not batched. ``randomness``:
     ``"error"`` refuses random ops, ``"different"`` draws per entry, ``"same"`` once for all.
     ``chunk_size`` runs the batch that many entries at a time.
@@ -173,19 +140,15 @@ def vmap(func, in_dims=0, out_dims=0, randomness: str = "error", *, chunk_size=N
                 f"vmap({_name(func)}, in_dims={in_dims}, ...)(<inputs>): expected `in_dims` to be int or a "
                 f"(potentially nested) tuple matching the structure of inputs, got: {type(in_dims)}."
             )
-        if isinstance(in_dims, tuple) and len(in_dims) != len(args):
-            raise ValueError(
-                f"vmap({_name(func)}, in_dims={in_dims}, ...)(<inputs>): in_dims is not compatible with the structure "
-                f"of `inputs`. in_dims has structure {_spec_str(_flatten(in_dims)[1])} but inputs has structure "
-                f"{_spec_str(_flatten(args)[1])}."
-            )
+        dims = _dims_per_leaf(in_dims, args)
+        if dims is None:
+            raise _structure_error(func, "in_dims", in_dims, args, f"in_dims={in_dims}, ...")
         if not args:
             raise ValueError(
                 f"vmap({_name(func)})(<inputs>): got no inputs. Maybe you forgot to add inputs, or you are trying to "
                 "vmap over a function with no inputs. The latter is unsupported."
             )
-        leaves, spec = _flatten(args)
-        dims = _broadcast_dims(in_dims, args, "in_dims", func, in_dims)
+        leaves, spec = tree_flatten(args)
         size = _batch_size(leaves, dims, func, in_dims)
         if chunk_size is None or chunk_size >= size:
             return _run(func, kwargs, leaves, dims, spec, size, randomness, out_dims)
@@ -203,8 +166,8 @@ def _chunked(func, kwargs, leaves, dims, spec, size, randomness, out_dims, chunk
         n = min(chunk_size, size - start)
         part = [x if d is None else x.narrow(d, start, n) for x, d in zip(leaves, dims)]
         pieces.append(_run(func, kwargs, part, dims, spec, n, randomness, out_dims))
-    out_spec = _flatten(pieces[0])[1]
+    out_spec = tree_flatten(pieces[0])[1]
     outs = _out_dims(out_dims, pieces[0], func)
-    columns = [_flatten(p)[0] for p in pieces]
+    columns = [tree_flatten(p)[0] for p in pieces]
     joined = [columns[0][k] if d is None else cat([c[k] for c in columns], dim=d) for k, d in enumerate(outs)]
-    return _unflatten(joined, out_spec)
+    return tree_unflatten(joined, out_spec)

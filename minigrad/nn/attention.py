@@ -107,27 +107,27 @@ class MultiheadAttention(Module):
                 "Need attn_mask if specifying the is_causal hint. You may use the Transformer module method "
                 "`generate_square_subsequent_mask` to create this mask."
             )
-        unbatched = query.data.ndim == 2
+        unbatched = query.dim() == 2  # shapes are one entry's inside vmap
         if unbatched:
             query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
             if key_padding_mask is not None:
                 key_padding_mask = key_padding_mask.unsqueeze(0)
         elif self.batch_first:
             query, key, value = (x.transpose(0, 1) for x in (query, key, value))
-        if query.data.ndim != 3 or query.data.shape[2] != self.embed_dim:
+        if query.dim() != 3 or query.shape[2] != self.embed_dim:
             raise AssertionError(
                 f"was expecting embedding dimension of {self.embed_dim}, but got query of shape "
-                f"{shape_str(query.data.shape)}"
+                f"{shape_str(query.shape)}"
             )
-        length, n, _ = query.data.shape
-        source = key.data.shape[0]
+        length, n, _ = query.shape
+        source = key.shape[0]
         h, hd = self.num_heads, self.head_dim
         q, k, v = self._projections(query, key, value)
         # [L, N, E] -> [N, H, L, hd]
-        q, k, v = (x.reshape(x.data.shape[0], n, h, hd).permute(1, 2, 0, 3) for x in (q, k, v))
+        q, k, v = (x.reshape(x.shape[0], n, h, hd).permute(1, 2, 0, 3) for x in (q, k, v))
         scores = (q * (1 / math.sqrt(hd))) @ k.transpose(-2, -1)  # [N, H, L, S]
         if attn_mask is not None:
-            mask = attn_mask if attn_mask.data.ndim == 2 else attn_mask.reshape(n, h, length, source)
+            mask = attn_mask if attn_mask.dim() == 2 else attn_mask.reshape(n, h, length, source)
             scores = scores.masked_fill(mask, float("-inf")) if mask.data.dtype.kind == "b" else scores + mask
         if key_padding_mask is not None:
             pad = key_padding_mask.reshape(n, 1, 1, source)

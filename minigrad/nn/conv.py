@@ -58,10 +58,10 @@ class Conv2d(Module):
             init.uniform_(self.bias, -bound, bound)
 
     def forward(self, x: Tensor) -> Tensor:
-        if x.data.ndim != 4 or x.data.shape[1] != self.in_channels:
+        if x.dim() != 4 or x.shape[1] != self.in_channels:  # one entry's, inside vmap
             raise RuntimeError(
                 f"{self._label()}: expected input [N, {self.in_channels}, H, W] with in_channels={self.in_channels}, "
-                f"got input of shape {shape_str(x.data.shape)}"
+                f"got input of shape {shape_str(x.shape)}"
             )
         return F.conv2d(x, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..ops.shape import flatten
+from ..ops import flatten  # the public op: inside vmap it goes to its batching rule
 from ..tensor import Tensor
 from .module import Module
 

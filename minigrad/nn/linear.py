@@ -40,7 +40,7 @@ class Linear(Module):
             init.uniform_(self.bias, -bound, bound)
 
     def forward(self, x: Tensor) -> Tensor:
-        shape = x.data.shape
+        shape = tuple(x.shape)  # one entry's, inside vmap
         if not shape or shape[-1] != self.in_features:
             raise RuntimeError(
                 f"{self._label()}: expected input with in_features={self.in_features} in its last dim, "

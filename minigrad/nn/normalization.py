@@ -40,10 +40,11 @@ class LayerNorm(Module):
 
     def forward(self, x: Tensor) -> Tensor:
         k = len(self.normalized_shape)
-        if x.data.shape[x.data.ndim - k :] != self.normalized_shape or x.data.ndim < k:
+        shape = tuple(x.shape)  # one entry's, inside vmap
+        if shape[len(shape) - k :] != self.normalized_shape or len(shape) < k:
             raise RuntimeError(
                 f"{self._label()}: expected input of shape [*, {', '.join(map(str, self.normalized_shape))}] "
-                f"(normalized_shape={shape_str(self.normalized_shape)}), got input of shape {shape_str(x.data.shape)}"
+                f"(normalized_shape={shape_str(self.normalized_shape)}), got input of shape {shape_str(shape)}"
             )
         return F.layer_norm(x, self.normalized_shape, self.weight, self.bias, self.eps)
 
@@ -93,16 +94,17 @@ class BatchNorm1d(Module):
     _INPUT_DIMS = {2: "[N, C]", 3: "[N, C, L]"}
 
     def forward(self, x: Tensor) -> Tensor:
-        if x.data.ndim not in self._INPUT_DIMS:
+        shape = tuple(x.shape)  # inside vmap, one entry's
+        if len(shape) not in self._INPUT_DIMS:
             dims = " or ".join(f"{n}D" for n in self._INPUT_DIMS)
             shapes = " or ".join(self._INPUT_DIMS.values())
             raise ValueError(
-                f"{self._label()}: expected {dims} input ({shapes}), got input of shape {shape_str(x.data.shape)}"
+                f"{self._label()}: expected {dims} input ({shapes}), got input of shape {shape_str(shape)}"
             )
-        if x.data.shape[1] != self.num_features:
+        if shape[1] != self.num_features:
             raise RuntimeError(
                 f"{self._label()}: expected input with num_features={self.num_features} channels in dim 1, "
-                f"got input of shape {shape_str(x.data.shape)} ({x.data.shape[1]} channels)"
+                f"got input of shape {shape_str(shape)} ({shape[1]} channels)"
             )
         use_batch_stats = self.training or self.running_mean is None
         momentum = self.momentum

@@ -17,7 +17,14 @@ An in-place op on a view of a graph tensor (``b[0].mul_(2)``) rewrites the
 base's graph, as PyTorch's CopySlices does: the base becomes the node
 ``put(old_base, positions, op(old_base[positions]))`` (gathering and
 scattering at the view's element positions, which work for any strided
-view), and the view becomes a view of that new node (``as_strided``).
+view), and the view becomes a view of that new node (``as_strided``). A view
+of a tensor outside the graph written with an operand that requires grad
+(``base[:2].add_(w)``) puts the base in the graph that way, as in PyTorch.
+
+The nodes such an op makes on the way (the gather, the op, the scatter) reach
+the event listeners (traces, the debugger) like any other node, in the order
+they were made; the node the tensor (or its base) takes over is announced as
+that tensor.
 """
 
 from __future__ import annotations
@@ -52,6 +59,13 @@ NO_GRAD_VIEW_MESSAGE = (
 )
 
 
+NO_GRAD_MULTI_VIEW_MESSAGE = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. This view is the "
+    "output of a function that returns multiple views. Such functions do not allow the output views to be modified "
+    "inplace. You should replace the inplace operation by an out-of-place one."
+)  # PyTorch's text for one of several views of a tensor outside the graph, as a view made under no_grad
+
+
 def apply_inplace(t: Tensor, name: str, fn, *args) -> Tensor:
     """Write ``fn(t, *args)`` (an out-of-place op) into ``t``; record it as op ``name`` when it needs a graph."""
     _check_not_inference(t)
@@ -64,7 +78,8 @@ def apply_inplace(t: Tensor, name: str, fn, *args) -> Tensor:
         return t
     base = _recording_base(t)
     listeners = _events.listeners[:]
-    _events.listeners.clear()  # the out-of-place nodes are announced once, as ``t`` (and its base), below
+    made: list = []  # the op's events, held until ``t`` (and its base) have taken their nodes over
+    _events.listeners[:] = [lambda kind, fields: made.append((kind, fields))] if listeners else []
     try:
         if base is None:
             old = _split_off(t)
@@ -75,11 +90,21 @@ def apply_inplace(t: Tensor, name: str, fn, *args) -> Tensor:
             _rebase_through_view(t, base, name, fn, args)
     finally:
         _events.listeners[:] = listeners
-    if _events.listeners:
-        if base is not None:
-            _events.emit("node_created", node=base, depth=_state.passes.depth)
-        _events.emit("node_created", node=t, depth=_state.passes.depth)
+    if listeners:
+        _announce(made, t, base)
     return t
+
+
+def _announce(made: list, t: Tensor, base: Tensor | None) -> None:
+    """Send the events of a recorded in-place op, in order; a node that ``t`` or its base took over (same
+    id) is sent as that tensor, so each node reaches the listeners once, as the tensor that holds it."""
+    holders = {h._id: h for h in (t, base) if h is not None}
+    for kind, fields in made:
+        node = fields.get("node")
+        holder = holders.get(node._id) if isinstance(node, Tensor) else None
+        if holder is not None and holder is not node:
+            fields = {**fields, "node": holder}
+        _events.emit(kind, **fields)
 
 
 def _check_not_inference(t: Tensor) -> None:
@@ -117,10 +142,12 @@ def _assign(t: Tensor, key, value) -> None:
 
 
 def _recording_base(t: Tensor) -> Tensor | None:
-    """Where a recorded in-place op on ``t`` goes: None for ``t``'s own node, else the graph tensor ``t`` views.
+    """Where a recorded in-place op on ``t`` goes: None for ``t``'s own node, else the tensor ``t`` views (a
+    graph tensor, or one outside the graph, which the op puts in it).
 
-    Refuses, with PyTorch's texts, a leaf that requires grad, a view of one, and
-    a view that is one of several outputs (``unbind``, ``split``, ``chunk``).
+    Refuses, with PyTorch's texts, a leaf that requires grad, a view of one, a view
+    made under no_grad, and a view that is one of several outputs (``unbind``,
+    ``split``, ``chunk``).
     """
     if t._backward is None and t._rg:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
@@ -130,10 +157,13 @@ def _recording_base(t: Tensor) -> Tensor | None:
     if base is t:
         if t._backward is not None:
             return None  # its memory is a temporary of the op that made it, not another tensor's
-        raise RuntimeError(
-            "minigrad does not record in-place operations on a view of a tensor that does not require grad "
-            "(PyTorch would put that tensor in the graph); write into the base, or clone() the view first"
-        )
+        base, made_under_no_grad = _viewed(t)
+        if base is None:
+            return None  # memory of an array no tensor here views (a tensor made on a NumPy view): its own node
+        if made_under_no_grad:
+            raise RuntimeError(NO_GRAD_VIEW_MESSAGE)
+        if t._meta.get("multi_view") is not None:
+            raise RuntimeError(NO_GRAD_MULTI_VIEW_MESSAGE)
     if base._backward is None and base._rg:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
     several = t._meta.get("multi_view") if t._meta is not None else None
@@ -145,6 +175,17 @@ def _recording_base(t: Tensor) -> Tensor | None:
             "should replace the inplace operation by an out-of-place one."
         )
     return base
+
+
+def _viewed(t: Tensor) -> tuple:
+    """``(base, made_under_no_grad)``: the tensor at the top of the views ``t`` was made from outside the
+    graph (``base[:2][1:]`` gives ``base``), or ``(None, False)`` when ``t`` was not made as a view."""
+    base, no_grad = None, False
+    node = t
+    while node._meta is not None and node._meta.get("view_of") is not None:
+        node, made = node._meta["view_of"]
+        base, no_grad = node, no_grad or made
+    return base, no_grad
 
 
 def _view_base(t: Tensor) -> Tensor:

@@ -474,9 +474,10 @@ def split(a: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
 
 
 def _several_views(pieces: tuple, op: str) -> tuple:
-    """Mark ``pieces``, the views one call of ``op`` returns: PyTorch refuses an in-place op on them (``ops.inplace``)."""
+    """Mark ``pieces``, the views one call of ``op`` returns: PyTorch refuses a recorded in-place op on them
+    (``ops.inplace``), in or outside the graph."""
     for index, piece in enumerate(pieces):
-        if piece._backward is not None:
+        if piece._backward is not None or (piece._meta is not None and "view_of" in piece._meta):
             piece.meta()["multi_view"] = (op, index)
     return pieces
 

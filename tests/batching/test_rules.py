@@ -418,6 +418,12 @@ LAYERS = {
     "interpolate": (lambda x: F.interpolate(x, scale_factor=2, mode="bilinear"), [(1, 2, 3, 3)], ["float"]),
     "interpolate_nearest": (lambda x: F.interpolate(x, size=5), [(2, 2, 3)], ["float"]),
     "one_hot": (lambda i: F.one_hot(i, 4), [(2, 3)], ["int"]),
+    "cross": (mg.cross, [(2, 3), (2, 3)], ["float"] * 2),
+    "cross_dim": (lambda a, b: mg.cross(a, b, dim=0) + a.cross(b, dim=-2), [(3, 4), (3, 4)], ["float"] * 2),
+    "batch_norm_train": (lambda x, w, b: F.batch_norm(x, None, None, w, b, training=True), [(4, 3, 2), (3,), (3,)],
+                         ["float"] * 3),
+    "batch_norm_eval": (lambda x, m, v: F.batch_norm(x, m, v.abs() + 0.5, m.exp(), v), [(4, 3), (3,), (3,)],
+                        ["float"] * 3),
     "attention": (F.scaled_dot_product_attention, [(2, 3, 4), (2, 5, 4), (2, 5, 3)], ["float"] * 3),
     "attention_causal": (lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=0.3),
                          [(3, 4), (3, 4), (3, 2)], ["float"] * 3),
@@ -432,6 +438,75 @@ LAYERS = {
 def test_layers_on_samples(name, data):
     f, shapes, kinds = LAYERS[name]
     _check(f, shapes, data, kinds=kinds)
+
+
+def test_batch_norm_updates_each_entrys_running_statistics():
+    rng = np.random.default_rng(2)
+    xs = mg.tensor(rng.standard_normal((3, 5, 2, 4)))
+    means, variances = mg.tensor(rng.standard_normal((3, 2))), mg.tensor(rng.random((3, 2)) + 0.5)
+    loop_means, loop_variances = means.clone(), variances.clone()
+    out = func.vmap(lambda x, m, v: F.batch_norm(x, m, v, training=True, momentum=0.3))(xs, means, variances)
+    for i in range(3):
+        want = F.batch_norm(xs[i], loop_means[i], loop_variances[i], training=True, momentum=0.3)
+        np.testing.assert_allclose(out.data[i], want.data, rtol=1e-12)
+    np.testing.assert_allclose(means.data, loop_means.data, rtol=1e-12)
+    np.testing.assert_allclose(variances.data, loop_variances.data, rtol=1e-12)
+    one_mean, one_var = mg.zeros(2, dtype=mg.float64), mg.ones(2, dtype=mg.float64)
+    func.vmap(lambda w: F.batch_norm(xs[0], one_mean, one_var, w, training=True))(mg.ones(3, 2, dtype=mg.float64))
+    np.testing.assert_allclose(one_mean.data, 0.1 * xs.data[0].mean(axis=(0, 2)), rtol=1e-12)  # updated once
+
+
+def test_batch_norm_in_nested_vmap_matches_torch_func():
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(4)
+    x, means, variances = rng.standard_normal((2, 3, 5, 4)), rng.standard_normal((2, 3, 4)), rng.random((2, 3, 4))
+    ours = [mg.tensor(a) for a in (x, means, variances)]
+    theirs = [torch.tensor(a) for a in (x, means, variances)]
+
+    def nested(lib_func, norm):
+        return lib_func.vmap(lib_func.vmap(lambda x, m, v: norm(x, m, v, training=True, momentum=0.2)))
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        got = nested(func, F.batch_norm)(*ours)
+    want = nested(torch.func, torch.nn.functional.batch_norm)(*theirs)
+    for g, w in zip([got] + ours[1:], [want] + theirs[1:]):
+        np.testing.assert_allclose(g.data, w.numpy(), rtol=1e-12)
+
+
+def test_batch_norm_refuses_unbatched_running_statistics_of_a_batched_input():
+    xs = mg.randn(3, 5, 2)
+    module = mg.nn.BatchNorm1d(2)
+    with pytest.raises(RuntimeError, match=r"^Batch norm got a batched tensor as input while the running_mean or"):
+        func.vmap(module)(xs)
+    module.eval()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        assert func.vmap(module)(xs).shape == (3, 5, 2)
+        assert func.vmap(mg.nn.BatchNorm1d(2, track_running_stats=False))(xs).shape == (3, 5, 2)
+
+
+def test_one_hot_needs_num_classes_inside_vmap():
+    message = r"^When vmap-ing torch\.nn\.functional\.one_hot, please provide an explicit positive num_classes"
+    for num_classes in (-1, 0):
+        with pytest.raises(RuntimeError, match=message):
+            func.vmap(lambda i: F.one_hot(i, num_classes))(mg.tensor([[0, 1], [2, 1]]))  # noqa: B023
+
+
+def test_per_example_gradients_through_batch_norm():
+    rng = np.random.default_rng(3)
+    w, xs = mg.tensor(rng.standard_normal(2)), mg.tensor(rng.standard_normal((4, 5, 2)))
+
+    def loss(w, x):
+        return (F.batch_norm(x, None, None, w, None, training=True) ** 3).sum()
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        per_example = func.vmap(func.grad(loss, argnums=(0, 1)), in_dims=(None, 0))(w, xs)
+    for i in range(4):
+        gw, gx = func.grad(loss, argnums=(0, 1))(w, xs[i])
+        np.testing.assert_allclose(per_example[0].data[i], gw.data, rtol=1e-10)
+        np.testing.assert_allclose(per_example[1].data[i], gx.data, rtol=1e-10)
 
 
 def test_attention_dropout_follows_randomness():
@@ -520,13 +595,21 @@ def _torch_case(name):
                         lambda x: tF.interpolate(x, size=4, mode="linear"), [(3, 2, 2, 3)], (0,)),
         "attention": (F.scaled_dot_product_attention, tF.scaled_dot_product_attention,
                       [(3, 2, 4), (5, 4), (3, 5, 2)], (0, None, 0)),
+        "cross": (mg.cross, lambda a, b: torch.cross(a, b, dim=-1), [(1, 3), (2, 4, 3)], (None, 1)),
+        "batch_norm": (lambda x, m, v: F.batch_norm(x, m, v.abs(), training=True),
+                       lambda x, m, v: tF.batch_norm(x, m, v.abs(), training=True), [(3, 4, 2), (3, 2), (3, 2)],
+                       (0, 0, 0)),
+        "batch_norm_eval": (lambda x, w: F.batch_norm(x, mg.zeros(2, dtype=mg.float64), mg.ones(2, dtype=mg.float64), w),
+                            lambda x, w: tF.batch_norm(x, torch.zeros(2, dtype=torch.float64),
+                                                       torch.ones(2, dtype=torch.float64), w),
+                            [(3, 4, 2), (2, 3)], (0, 1)),
     }[name], torch  # fmt: skip
 
 
 @pytest.mark.parametrize(
     "name",
     ["einsum", "conv2d_batched_weight", "conv1d", "max_pool2d", "avg_pool1d", "nll_loss", "bce", "diag", "trace",
-     "index_select", "group_norm", "interpolate", "attention"],
+     "index_select", "group_norm", "interpolate", "attention", "cross", "batch_norm", "batch_norm_eval"],
 )  # fmt: skip
 def test_rules_match_torch_func_vmap(name):
     (f, torch_f, shapes, dims), torch = _torch_case(name)

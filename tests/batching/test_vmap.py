@@ -130,14 +130,23 @@ def test_data_dependent_python_is_refused():
 
 
 # ---------------------------------------------------------------- the fallback
-def test_an_op_without_a_rule_loops_with_torchs_warning():
+@pytest.fixture
+def cross_without_rule(monkeypatch):
+    """``cross`` as an op without a batching rule (every public op has one)."""
+    from minigrad.batching.rules import RULES
+    from minigrad.ops import matrix
+
+    monkeypatch.delitem(RULES, matrix.cross)
+
+
+def test_an_op_without_a_rule_loops_with_torchs_warning(cross_without_rule):
     x = _rand(4, 3)
     with pytest.warns(UserWarning, match=FALLBACK + r" cross\. Please file us an issue"):
         out = func.vmap(lambda v: mg.cross(v, v.flip(0)))(x)
     np.testing.assert_allclose(out.data, np.cross(x.data, x.data[:, ::-1]))
 
 
-def test_the_fallback_handles_several_outputs_and_outer_levels():
+def test_the_fallback_handles_several_outputs_and_outer_levels(cross_without_rule):
     x = _rand(2, 4, 3)
     with pytest.warns(UserWarning, match=FALLBACK):
         out = func.vmap(func.vmap(lambda v: mg.cross(v, v.flip(0))))(x)
@@ -247,7 +256,7 @@ def test_jacrev_chunks_and_jacfwd_give_the_loops_jacobian():
         np.testing.assert_allclose(jac(x).data, want, rtol=1e-12, atol=1e-12)
 
 
-def test_the_fallback_warning_points_at_the_users_line():
+def test_the_fallback_warning_points_at_the_users_line(cross_without_rule):
     with pytest.warns(UserWarning, match=FALLBACK) as caught:
         func.vmap(lambda v: mg.cross(v, v))(_rand(2, 3))
     assert caught[0].filename == __file__
@@ -262,3 +271,34 @@ def test_random_tensors_like_an_entry_follow_randomness():
     same = func.vmap(lambda v: v * mg.randint_like(v, 1, 9), randomness="same")(x)
     assert same.shape == (4, 3) and all(np.array_equal(same.data[0], row) for row in same.data)
     assert mg.randn_like(x).shape == (4, 3)  # outside vmap, as before
+
+
+# ---------------------------------------------------------------- modules
+def _attention(**options):
+    layer = mg.nn.MultiheadAttention(6, 2, **options)
+    return lambda x: layer(x, x, x)[0]
+
+
+def _modules():
+    mg.manual_seed(0)
+    return {
+        "conv2d": (mg.nn.Conv2d(2, 3, 3, padding=1), (4, 2, 2, 5, 5)),
+        "linear": (mg.nn.Linear(5, 2), (4, 3, 5)),
+        "layer_norm": (mg.nn.LayerNorm(5), (4, 3, 5)),
+        "flatten": (mg.nn.Flatten(), (4, 2, 3, 5)),
+        "batch_norm_eval": (mg.nn.BatchNorm1d(3).eval(), (4, 2, 3, 5)),
+        "attention_unbatched": (_attention(), (4, 3, 6)),
+        "attention_batch_first": (_attention(batch_first=True), (4, 2, 3, 6)),
+        "attention": (_attention(), (4, 3, 2, 6)),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_modules()))
+def test_modules_see_one_entrys_shape(name):
+    module, shape = _modules()[name]
+    x = _rand(*shape).float()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        batched = func.vmap(module)(x)
+    looped = mg.stack([module(x[i]) for i in range(shape[0])])
+    np.testing.assert_allclose(batched.data, looped.data, rtol=1e-5, atol=1e-6)

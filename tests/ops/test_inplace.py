@@ -459,11 +459,117 @@ def _no_grad_write(lib, x):
         x[0].mul_(2)
 
 
-def test_inplace_on_a_view_of_a_tensor_outside_the_graph_is_refused_not_wrong():
+# ---------------------------------------------------------------- a view of a tensor outside the graph
+def _into_a_view_of_zeros(lib, root):
+    base = lib.zeros(4, dtype=lib.float64)
+    v = base[:2]
+    v.add_(root[0, :2])
+    return (base * lib.arange(4.0, dtype=lib.float64)).sum() + (v * v).sum()
+
+
+def _through_a_view_of_a_view(lib, root):
+    base = lib.ones(3, 4, dtype=lib.float64)
+    v = base.t()[1:][::2]  # columns 1 and 3
+    v.mul_(root)
+    v[0].copy_(root[1] * 2)
+    return (base.exp() * lib.arange(12.0, dtype=lib.float64).reshape(3, 4)).sum()
+
+
+def _index_put_and_a_view_of_a_copy(lib, root):
+    base = root.detach().clone()
+    base[1:, 1:] = root[:1, :2] ** 2
+    part = base[0]
+    part.mul_(root[1])
+    return base.sum() + part.sum()
+
+
+def _written_under_no_grad(lib, root):
+    base = lib.zeros(4, dtype=lib.float64)
+    with lib.no_grad():
+        v = base[:2]
+    v.add_(root[0, :2])
+    return base.sum()
+
+
+@pytest.mark.parametrize("fn", [_into_a_view_of_zeros, _through_a_view_of_a_view, _index_put_and_a_view_of_a_copy])
+def test_an_operand_that_requires_grad_puts_the_viewed_tensor_in_the_graph(fn):
+    ours, theirs = _root_grads(fn)
+    assert ours == theirs
+
+
+def test_the_viewed_tensor_becomes_a_copy_slices_node_as_in_torch():
     w = mg.tensor([1.0, 2.0], requires_grad=True)
-    out = mg.zeros(3)
-    with pytest.raises(RuntimeError, match="view of a tensor that does not require grad"):
-        out[0:2].add_(w)
+    base = mg.zeros(4)
+    v = base[:2]
+    v.add_(w)
+    assert base.requires_grad and not base.is_leaf and repr(base.grad_fn) == "<CopySlicesBackward>"
+    assert v.op == "as_strided" and base.tolist() == [1.0, 2.0, 0.0, 0.0]
+    ours, theirs = _root_grads(_written_under_no_grad)
+    assert ours == theirs and ours.startswith("A view was created in no_grad mode")
+
+
+def test_one_of_several_views_of_a_tensor_outside_the_graph_is_refused_as_in_torch():
+    def unbound(lib, root):
+        base = lib.zeros(2, 3, dtype=lib.float64)
+        base.unbind(0)[1].add_(root[0])
+        return base.sum()
+
+    def chunked_under_no_grad(lib, root):
+        base = lib.zeros(2, 3, dtype=lib.float64)
+        with lib.no_grad():
+            piece = base.chunk(3, 1)[2]
+        piece.mul_(root[:, :1])
+        return base.sum()
+
+    def split_without_grad(lib, root):
+        base = lib.ones(2, 3, dtype=lib.float64)
+        base.split(1, 0)[0].mul_(2)  # nothing requires grad: not recorded, allowed
+        return (base * root).sum()
+
+    for fn, start in (
+        (unbound, "A view was created in no_grad mode and is being modified inplace with grad mode enabled. This"),
+        (chunked_under_no_grad, "A view was created in no_grad mode and is being modified inplace with grad mode"),
+    ):
+        ours, theirs = _root_grads(fn)
+        assert ours == theirs and ours.startswith(start), fn.__name__
+    ours, theirs = _root_grads(split_without_grad)
+    assert ours == theirs == [[2.0] * 3, [1.0] * 3]
+
+
+def test_a_view_of_a_tensor_outside_the_graph_gradcheck():
+    def fn(w, u):
+        base = mg.zeros(3, 4, dtype=mg.float64)
+        base[:, 1:3].add_(w)
+        base.t()[0].copy_(u.exp())
+        base[1:].mul_(u[1:, None] + w[:1].sum())
+        return base.sin()
+
+    w = mg.tensor(np.linspace(-1.0, 1.0, 6).reshape(3, 2), dtype=mg.float64, requires_grad=True)
+    u = mg.tensor([0.3, -0.2, 0.7], dtype=mg.float64, requires_grad=True)
+    assert mg.autograd.gradcheck(fn, (w, u))
+
+
+def test_nodes_made_inside_an_inplace_on_a_view_reach_a_trace():
+    from minigrad.trace import record
+
+    with record() as tr:
+        w = mg.tensor([1.0, 2.0], requires_grad=True)
+        h = w * 3
+        h[1:].mul_(w[:1])  # the gather, the op and the scatter are nodes of the base's new node
+        base = mg.zeros(4)
+        base[:2].add_(h)
+        (base * base).sum().backward()
+    created = tr.find("node_created")
+    ids = [e.info.id for e in created]
+    assert len(ids) == len(set(ids))  # each node once
+    assert not [e.info.op for e in created if e.late]  # every node announced when made, none found later
+    ops = [e.info.op for e in created]
+    assert ops.count("copy_slices") == 2 and ops.count("as_strided") == 2 and "mul" in ops and "add" in ops
+    position = {i: k for k, i in enumerate(ids)}
+    for e in created:  # parents before children
+        assert all(position[p] < position[e.info.id] for p in e.info.parents)
+    entered = {e.node for e in tr.find("node_entered")}
+    assert entered <= set(ids)
 
 
 # ---------------------------------------------------------------- .data
