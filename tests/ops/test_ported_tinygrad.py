@@ -276,6 +276,84 @@ CASES = {
     "diag_offset": (lambda lib, a: lib.diag(a, -1), arr(3, 4)),
     "max_dim_all_equal": (lambda lib, a: a.max(dim=1).values, Arr([[2.0, 2.0, 2.0], [1.0, 3.0, 3.0]])),
     "argmax_ties": (lambda lib, a: a.argmax(dim=1), Arr([[2.0, 2.0, 2.0], [1.0, 3.0, 3.0]], grad=False)),
+    # test_slice_* / test_index: more basic-index forms
+    "index_0d_none": (lambda lib, a: a[None, ..., None], arr()),
+    "index_int_ellipsis_int": (lambda lib, a: a[1, ..., -2], arr(3, 2, 4)),
+    "index_arrays_split_by_slice": (lambda lib, a, i, j: a[i, :, j], arr(3, 4, 5), ints([[0, 2]]), ints([1, 4])),
+    "index_0d_int_tensor": (lambda lib, a, i: a[i], arr(4, 2), ints(2)),
+    "index_negative_slice_bounds": (lambda lib, a: a[-100:100, -2:], arr(3, 4)),
+    # test_matmul: a vector against a batch
+    "matmul_1d_3d": (lambda lib, a, b: a @ b, arr(4), arr(2, 4, 3, seed=1)),
+    "matmul_size1_batch": (lambda lib, a, b: a @ b, arr(1, 2, 3), arr(5, 1, 3, 2, seed=1)),
+    # test_add with dtype promotion: a 0-d float64 tensor does not promote a float32 one
+    "promote_0d": (lambda lib, a, b: a.float() + b, arr(3), arr()),
+    "promote_dims": (lambda lib, a, b: a.float() * b, arr(3), arr(1)),
+    "int_times_float_scalar": (lambda lib, a: a * 2.5, ints([1, -2, 3])),
+    "int_true_divide": (lambda lib, a, b: a / b, ints([7, -7, 3]), ints([2, 2, -4])),
+    "int_pow_int": (lambda lib, a: a**2, ints([3, -2, 0])),
+    "int_pow_float": (lambda lib, a: a**0.5, ints([4, 9, 2])),
+    "bool_add": (
+        lambda lib, a, b: a + b,
+        Arr(np.array([True, False, True]), grad=False),
+        Arr(np.array([True, False, False]), grad=False),
+    ),
+    "maximum_mixed_float": (lambda lib, a, b: lib.maximum(a.float(), b), arr(3), arr(3, seed=1)),
+    "where_scalar_branch": (
+        lambda lib, c, a: lib.where(c, a, 0.0),
+        Arr(np.array([True, False, True]), grad=False),
+        arr(3),
+    ),
+    "where_float32_and_scalar": (
+        lambda lib, c, a: lib.where(c, a.float(), 2.0),
+        Arr(np.array([True, False]), grad=False),
+        arr(2),
+    ),
+    # test_floor / test_round: zero gradient, round half to even
+    "round_half_even": (lambda lib, a: lib.round(a), Arr([0.5, 1.5, 2.5, -0.5, -1.5])),
+    "sign_floor_ceil": (lambda lib, a: lib.sign(a) + lib.floor(a) + lib.ceil(a), Arr([-1.5, 0.0, 0.3, 2.0])),
+    # test_shape ops: odd corners
+    "flatten_0d": (lambda lib, a: a.flatten(), arr()),
+    "squeeze_not_one": (lambda lib, a: a.squeeze(0), arr(2, 1)),
+    "expand_minus_one": (lambda lib, a: a.expand(2, -1, 3), arr(4, 1)),
+    "repeat_more_dims": (lambda lib, a: a.repeat(2, 1, 3), arr(2, 2)),
+    "tile_fewer_dims": (lambda lib, a: lib.tile(a, (2,)), arr(2, 3)),
+    "narrow_negative": (lambda lib, a: lib.narrow(a, -1, -3, 2), arr(2, 4)),
+    "split_sizes": (lambda lib, a: lib.split(a, [1, 3], dim=-1), arr(2, 4)),
+    "chunk_uneven": (lambda lib, a: lib.chunk(a, 3, dim=0), arr(5, 2)),
+    "stack_0d": (lambda lib, a, b: lib.stack([a, b]), arr(), arr(seed=1)),
+    "transpose_1d": (lambda lib, a: a.t(), arr(3)),
+    "movedim_several": (lambda lib, a: lib.movedim(a, (0, 1), (-1, 0)), arr(2, 3, 4)),
+    "unflatten_neg": (lambda lib, a: a.unflatten(-1, (2, -1)), arr(3, 6)),
+    # test_reduce: more reductions with odd dims
+    "max_size1_dim": (lambda lib, a: a.max(dim=1).values, arr(3, 1)),
+    "amax_two_dims_ties": (
+        lambda lib, a: lib.amax(a, dim=(0, -1), keepdim=True),
+        Arr([[[1.0, 4.0], [2.0, 0.0]], [[4.0, 3.0], [4.0, 1.0]]]),
+    ),
+    "vector_norm_ord3": (lambda lib, a: lib.linalg.vector_norm(a, ord=3, dim=-1, keepdim=True), arr(2, 3)),
+    "norm_ord0": (lambda lib, a: lib.linalg.vector_norm(a, ord=0), Arr([0.0, 1.5, -2.0])),
+    "prod_empty_keepdim": (lambda lib, a: a.prod(dim=0, keepdim=True), arr(0, 3)),
+    "cumsum_empty": (lambda lib, a: lib.cumsum(a, dim=0), arr(0, 2)),
+    "logsumexp_all_neg_inf": (lambda lib, a: lib.logsumexp(a, dim=-1), Arr([[-np.inf, -np.inf], [0.0, -np.inf]])),
+    "softmax_0d": (lambda lib, a: F(lib).softmax(a, dim=0), arr()),
+    "var_correction2": (lambda lib, a: a.var(dim=0, correction=2), arr(4, 2)),
+    "mean_multi_neg": (lambda lib, a: a.mean(dim=(-1, -3)), arr(2, 3, 4)),
+    # test_avgpool2d with divisor_override; test_pad reflect with the largest pad
+    "avg_pool2d_divisor": (lambda lib, x: F(lib).avg_pool2d(x, 2, divisor_override=3), arr(1, 1, 4, 4)),
+    "pad_reflect_max": (lambda lib, a: F(lib).pad(a, (3, 3), mode="reflect"), arr(1, 1, 4)),
+    "interpolate_nearest_scale_half": (
+        lambda lib, x: F(lib).interpolate(x, scale_factor=0.5, mode="nearest"),
+        arr(1, 1, 6, 5),
+    ),
+    "interpolate_bilinear_scale": (
+        lambda lib, x: F(lib).interpolate(x, scale_factor=(1.5, 0.75), mode="bilinear"),
+        arr(1, 1, 4, 4),
+    ),
+    "interpolate_trilinear": (
+        lambda lib, x: F(lib).interpolate(x, size=(2, 3, 5), mode="trilinear"),
+        arr(1, 1, 3, 2, 3),
+    ),
+    "interpolate_nearest_1d": (lambda lib, x: F(lib).interpolate(x, size=7, mode="nearest"), arr(1, 2, 3)),
 }
 
 
@@ -288,6 +366,11 @@ def _set(a, index, value):
 # Inputs placed on a kink (ties, a clamp bound, relu at 0): finite differences have no answer there,
 # so these compare with torch's subgradient choice only.
 AT_KINK = {
+    "round_half_even",
+    "sign_floor_ceil",
+    "amax_two_dims_ties",
+    "norm_ord0",
+    "logsumexp_all_neg_inf",
     "maximum_ties",
     "minimum_ties",
     "amax_ties",
@@ -311,7 +394,19 @@ AT_KINK = {
 }
 
 
+# Cases with a float32 result: compared at float32's precision, not gradchecked.
+FLOAT32 = {
+    "promote_0d",
+    "promote_dims",
+    "int_times_float_scalar",
+    "int_true_divide",
+    "int_pow_float",
+    "where_float32_and_scalar",
+    "maximum_mixed_float",
+}
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_matches_torch(name):
     fn, *args = CASES[name]
-    check(fn, *args, gradcheck_=name not in AT_KINK)
+    check(fn, *args, gradcheck_=name not in AT_KINK and name not in FLOAT32, rtol=1e-6 if name in FLOAT32 else 1e-7)
