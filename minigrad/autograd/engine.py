@@ -19,7 +19,16 @@ from .. import _events, _state, _versions
 from ..ops.inplace import view_at
 from ..ops.reduction import sum as sum_over
 from ..ops.shape import stack
-from ..tensor import FREED_MESSAGE, Tensor, _freed_backward, _op_class_name, make_leaf, node_label, shape_str
+from ..tensor import (
+    FREED_MESSAGE,
+    Tensor,
+    _freed_backward,
+    _op_class_name,
+    make_leaf,
+    mark_written,
+    node_label,
+    shape_str,
+)
 from .saved import check_versions, saves_by_code, saves_values
 
 __all__ = ["backward", "grad", "topological_order", "FREED_MESSAGE"]
@@ -368,18 +377,33 @@ def _accumulate(grads: dict, node, parent, c, create_graph, pass_id, depth) -> N
         )
 
 
+def _writable_like(grad: Tensor, g: Tensor) -> bool:
+    """Whether ``g`` can be added into ``grad``'s memory: same shape and dtype, and writable."""
+    arr = grad.data
+    flags = getattr(arr, "flags", None)
+    return arr.shape == g.data.shape and arr.dtype == g.data.dtype and getattr(flags, "writeable", True)
+
+
 def _store_grad(node, g, create_graph, owned, pass_id, depth):
     """Accumulate ``g`` into ``node.grad`` the way PyTorch's AccumulateGrad does.
 
     A first gradient is kept as is when it is part of a recorded graph (create_graph)
     or when the pass made it and nothing else holds it (``owned``), and copied
     otherwise, so that an in-place change of one ``.grad`` never shows in another's.
+    A later one is added into the same ``.grad`` tensor in place (a new version of it),
+    except under create_graph, where the sum is a new node.
     """
     before = node._grad
     if before is None:
         after = g if create_graph or (owned and not _listeners) else make_leaf(g.data.copy(), g._device)
-    else:
+    elif create_graph or not _writable_like(before, g):
         after = _sum(before, g, create_graph)
+    else:
+        if _listeners:
+            before = make_leaf(before.data.copy(), before._device)
+        after = node._grad
+        after.data += g.data
+        mark_written(after)
     node._grad = after
     if _listeners:
         _emit(

@@ -594,3 +594,127 @@ def test_needs_input_grad_and_non_differentiable_output():
         return [x.grad, float(mask.requires_grad), [float(v) for v in seen[0]]]
 
     both(script)
+
+
+def test_no_grad_modifies_version():
+    # test_no_grad_modifies_version: x *= 2 under no_grad after a graph saved x
+    def script(lib):
+        x = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)
+        y = lib.tensor([3.0, 4.0], dtype=lib.float64, requires_grad=True)
+        z = (x * y).sum()
+        with lib.no_grad():
+            x *= 2
+        _raises_modified(z.backward)
+        return [x, float(x.is_leaf)]
+
+    both(script)
+
+
+def test_no_grad_assignment():
+    # test_no_grad_assignment: x[0] = y under no_grad leaves x a leaf without grad_fn
+    def script(lib):
+        x = lib.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=lib.float64, requires_grad=True)
+        y = lib.tensor([5.0, 6.0], dtype=lib.float64, requires_grad=True)
+        with lib.no_grad():
+            x[0] = y
+        (x * x).sum().backward()
+        return [x, float(x.grad_fn is None), x.grad, y.grad]
+
+    both(script)
+
+
+@LIBS
+def test_bad_calls_give_torchs_texts(lib):
+    # test_backward_badcalls / test_grad_badcalls / test_requires_grad_ / retain_grad on a constant
+    x = lib.tensor([1.0, 2.0], dtype=lib.float64)
+    with pytest.raises(RuntimeError, match="element 0 of tensors does not require grad and does not have a grad_fn"):
+        x.sum().backward()
+    w = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)
+    with pytest.raises(RuntimeError, match="grad can be implicitly created only for scalar outputs"):
+        lib.autograd.grad(w * 2, w)
+    with pytest.raises(RuntimeError, match="you can only change requires_grad flags of leaf variables"):
+        (w * 2).requires_grad_(False)
+    with pytest.raises(RuntimeError, match="only Tensors of floating point"):
+        lib.tensor([1, 2]).requires_grad_()
+    with pytest.raises(RuntimeError, match="can't retain_grad on Tensor that has requires_grad=False"):
+        x.retain_grad()
+    with pytest.raises(
+        RuntimeError, match=r"attempting to assign a gradient of size .\[3\]. to a tensor of size .\[2\]."
+    ):
+        w.grad = lib.zeros(3, dtype=lib.float64)
+    with pytest.raises(RuntimeError, match="attempting to assign a gradient with dtype 'float' to a tensor with grad_"):
+        w.grad = lib.zeros(2, dtype=lib.float32)
+    with pytest.raises(TypeError, match="assigned grad expected to be a Tensor or None but got grad of type int"):
+        w.grad = 3
+
+
+def test_accumulate_grad_tensor_reference():
+    # test_accumulate_grad_tensor_reference: a plain pass accumulates into the same .grad object,
+    # a create_graph pass replaces it
+    def script(lib):
+        kept = []
+        for create_graph in (False, True):
+            p = lib.tensor([1.5, 1.5], dtype=lib.float64, requires_grad=True)
+            p.grad = lib.tensor([1.0, 1.0], dtype=lib.float64)
+            before = p.grad
+            p.backward(lib.tensor([2.0, 3.0], dtype=lib.float64), create_graph=create_graph)
+            kept += [float(p.grad is before), p.grad]
+        return kept
+
+    both(script)
+
+
+def test_backward_inputs_limits_accumulation():
+    # test_backward_with_inputs: only the listed tensors get .grad, a non-leaf's included
+    def script(lib):
+        x = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)
+        y = lib.tensor([3.0, 4.0], dtype=lib.float64, requires_grad=True)
+        h = x * y
+        (h * h).sum().backward(inputs=[y, h])
+        return [x.grad, y.grad, h.grad]
+
+    both(script)
+
+
+def test_hook_on_a_non_leaf_seen_by_grad():
+    # test_hook_edge_case_when_called_with_grad: a tensor hook on the input of grad() changes the result
+    def script(lib):
+        a = lib.tensor(1.5, dtype=lib.float64, requires_grad=True)
+        b = a * 2
+        c = b * b
+        b.register_hook(lambda g: g * 10)
+        (gb,) = lib.autograd.grad(c, b, retain_graph=True)
+        (ga,) = lib.autograd.grad(c, a)
+        return [gb, ga]
+
+    both(script)
+
+
+@LIBS
+def test_inference_tensors_refuse_to_be_saved(lib):
+    # test_inference_mode_tensor_in_normal_mode: saving an inference tensor for backward is refused
+    with lib.inference_mode():
+        c = lib.tensor([1.0, 2.0], dtype=lib.float64)
+    w = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)
+    with pytest.raises(RuntimeError, match="Inference tensors cannot be saved for backward"):
+        w * c
+    with pytest.raises(RuntimeError, match="Inplace update to inference tensor outside InferenceMode"):
+        c.add_(1)
+
+
+def test_set_grad_enabled_as_function_and_context():
+    # test_set_grad_enabled: both forms, and the context restores the mode
+    def script(lib):
+        x = lib.tensor([1.0], dtype=lib.float64, requires_grad=True)
+        with lib.set_grad_enabled(False):
+            a = x * 2
+        b = x * 2
+        lib.set_grad_enabled(False)
+        c = x * 2
+        lib.set_grad_enabled(True)
+        with lib.no_grad():
+            with lib.enable_grad():
+                d = x * 2
+        return [float(t.requires_grad) for t in (a, b, c, d)]
+
+    both(script)
