@@ -390,13 +390,14 @@ def _store_grad(node, g, create_graph, owned, pass_id, depth):
     A first gradient is kept as is when it is part of a recorded graph (create_graph)
     or when the pass made it and nothing else holds it (``owned``), and copied
     otherwise, so that an in-place change of one ``.grad`` never shows in another's.
-    A later one is added into the same ``.grad`` tensor in place (a new version of it),
-    except under create_graph, where the sum is a new node.
+    A later one is added into a leaf's ``.grad`` tensor in place (a new version of it),
+    except under create_graph, where the sum is a new node; a retained non-leaf's
+    ``.grad`` is replaced by the sum, as PyTorch's retain_grad hook does.
     """
     before = node._grad
     if before is None:
         after = g if create_graph or (owned and not _listeners) else make_leaf(g.data.copy(), g._device)
-    elif create_graph or not _writable_like(before, g):
+    elif create_graph or node._backward is not None or not _writable_like(before, g):
         after = _sum(before, g, create_graph)
     else:
         if _listeners:
