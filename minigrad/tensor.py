@@ -182,8 +182,8 @@ class Tensor:
                 )
             if value._device != self._device:
                 raise RuntimeError(
-                    f"attempting to assign a gradient with device type '{value._device.type}' to a tensor with "
-                    f"device type '{self._device.type}'. Please ensure that the gradient and the tensor are on the "
+                    f"attempting to assign a gradient with device type '{value._device}' to a tensor with "
+                    f"device type '{self._device}'. Please ensure that the gradient and the tensor are on the "
                     "same device"
                 )
         self._grad = value
