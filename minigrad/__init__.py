@@ -30,6 +30,7 @@ from . import ops
 from .ops import *  # noqa: F401,F403
 from .creation import *  # noqa: F401,F403
 from .interop import from_dlpack
+from .serialization import load, save
 from . import autograd
 from .autograd import (
     enable_grad,
@@ -61,7 +62,7 @@ _warnings.filterwarnings(
 
 #: Subpackages imported on first use (PEP 562), so ``import minigrad`` stays fast and never
 #: loads the viewers' dependencies: ``minigrad.trace.record`` works after a plain ``import minigrad``.
-_LAZY_SUBPACKAGES = ("trace", "viz", "course", "examples", "cli")
+_LAZY_SUBPACKAGES = ("trace", "viz", "course", "examples", "cli", "utils")
 
 
 def __getattr__(name: str):

@@ -17,52 +17,44 @@ class GradState(threading.local):
 
 class Extras:
     """Process-wide: ``on`` while anomaly mode, a forward-AD level or inference tensors are about, so that
-    making a tensor tests one flag for all three (kept by the :class:`_Switch` attributes below)."""
+    making a tensor tests one flag for all three (kept by :class:`_Switches`, below)."""
 
     on = False
 
 
-class _Switch:
-    """A class attribute whose every write refreshes ``extras.on`` (its value lives in ``_<name>``)."""
+class _Switches:
+    """Process-wide state whose every write refreshes ``extras.on``. Reads are plain attribute
+    reads (the hot path reads them on every op); only writes, which are rare, run Python."""
 
-    def __set_name__(self, owner, name: str) -> None:
-        self.slot = "_" + name
-
-    def __get__(self, obj, owner=None):
-        return self if obj is None else getattr(obj, self.slot)
-
-    def __set__(self, obj, value) -> None:
-        setattr(obj, self.slot, value)
-        extras.on = anomaly._enabled or forward._level >= 0 or inference_tensors._entered
+    def __setattr__(self, name: str, value) -> None:
+        object.__setattr__(self, name, value)
+        extras.on = anomaly.enabled or forward.level >= 0 or inference_tensors.entered
 
 
-class AnomalyState:
+class AnomalyState(_Switches):
     """Anomaly detection, process-wide (as in PyTorch)."""
 
-    _enabled = False
-    enabled = _Switch()
+    enabled = False
     check_nan = True
 
 
-class ForwardState:
+class ForwardState(_Switches):
     """Forward-mode AD, process-wide (as PyTorch's dual levels). Levels nest (``func.jvp`` of ``func.jvp``):
     ``level`` is the depth of the innermost active one (-1 outside every level; lowered while a rule of a
     deeper level runs, so the rule's own ops see only the levels outside it). ``keys[d]`` names the level
     at depth ``d``, fresh on each entry, so a tangent of a finished level is never read."""
 
-    _level = -1
-    level = _Switch()
+    level = -1
     keys = ()
     new_keys = itertools.count(1)
     in_rule = False  # a forward-mode rule is running: its own tensors are arithmetic, not graph nodes
 
 
-class InferenceTensors:
+class InferenceTensors(_Switches):
     """Process-wide: ``entered`` once any thread has entered inference mode (then new tensors check the
     thread's mode), ``made`` once a tensor was made in it (then recorded ops check their parents)."""
 
-    _entered = False
-    entered = _Switch()
+    entered = False
     made = False
 
 

@@ -319,3 +319,18 @@ def to_host(arr) -> np.ndarray:
     if is_cupy_array(arr):
         return arr.get()
     return np.asarray(arr)
+
+
+def broadcast_view(xp, arr, shape: tuple):
+    """``xp.broadcast_to(arr, shape)``: a read-only view (``shape`` must be a valid broadcast of ``arr``'s).
+
+    For a contiguous NumPy array the view is built from its strides directly, a
+    third of ``np.broadcast_to``'s cost (which sets up an iterator to check the shapes).
+    """
+    if type(arr) is not np.ndarray or not arr.flags.c_contiguous or not arr.size:
+        return xp.broadcast_to(arr, shape)
+    lead = len(shape) - arr.ndim
+    strides = (0,) * lead + tuple(0 if n == 1 else s for n, s in zip(arr.shape, arr.strides))
+    view = np.ndarray(shape, arr.dtype, arr, 0, strides)
+    view.flags.writeable = False
+    return view

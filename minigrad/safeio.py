@@ -43,6 +43,11 @@ def check_size(nbytes: int, max_bytes: int, what: str) -> None:
         )
 
 
+def _label(path) -> str:
+    """A path as error messages name it; a file object is "the file"."""
+    return os.fspath(path) if isinstance(path, (str, os.PathLike)) else "the file"
+
+
 def _read_header(fp, name: str, path):
     try:
         version = np.lib.format.read_magic(fp)
@@ -53,17 +58,17 @@ def _read_header(fp, name: str, path):
         else:
             raise ValueError(f"unknown .npy version {version}")
     except ValueError as exc:
-        raise UnsafeFileError(f"{os.fspath(path)}: {name!r} is not a valid .npy array ({exc})") from None
+        raise UnsafeFileError(f"{_label(path)}: {name!r} is not a valid .npy array ({exc})") from None
     if dtype.hasobject or dtype.kind not in _NUMERIC_KINDS or dtype.fields is not None:
         raise UnsafeFileError(
-            f"{os.fspath(path)}: {name!r} holds dtype {dtype}, which is not a numeric dtype "
+            f"{_label(path)}: {name!r} holds dtype {dtype}, which is not a numeric dtype "
             "(object arrays would run pickle code: refused)"
         )
     return shape, fortran, dtype
 
 
 def load_npz(path, max_bytes: int = DEFAULT_MAX_BYTES) -> dict:
-    """The arrays of a ``.npz`` file as ``{name: ndarray}``, loaded without pickle.
+    """The arrays of a ``.npz`` file (a path or a binary file object) as ``{name: ndarray}``, without pickle.
 
     Raises :class:`UnsafeFileError` (a ValueError) for object arrays, non-numeric
     dtypes, or arrays that together would take more than ``max_bytes`` bytes.
@@ -71,18 +76,18 @@ def load_npz(path, max_bytes: int = DEFAULT_MAX_BYTES) -> dict:
     try:
         archive = zipfile.ZipFile(path)
     except zipfile.BadZipFile as exc:
-        raise UnsafeFileError(f"{os.fspath(path)}: not a .npz archive ({exc})") from None
+        raise UnsafeFileError(f"{_label(path)}: not a .npz archive ({exc})") from None
     with archive:
         members = [m for m in archive.infolist() if not m.is_dir()]
         headers = {}
         total = 0
         for m in members:
             if not m.filename.endswith(".npy"):
-                raise UnsafeFileError(f"{os.fspath(path)}: {m.filename!r} is not a .npy member")
+                raise UnsafeFileError(f"{_label(path)}: {m.filename!r} is not a .npy member")
             with archive.open(m) as fp:
                 shape, fortran, dtype = _read_header(fp, m.filename, path)
             total += math.prod(shape) * dtype.itemsize
-            check_size(total, max_bytes, f"{os.fspath(path)} (up to {m.filename!r})")
+            check_size(total, max_bytes, f"{_label(path)} (up to {m.filename!r})")
             headers[m.filename] = (shape, fortran, dtype)
         out = {}
         for m in members:
@@ -93,7 +98,7 @@ def load_npz(path, max_bytes: int = DEFAULT_MAX_BYTES) -> dict:
                 raw = fp.read(nbytes)
             if len(raw) != nbytes:
                 raise UnsafeFileError(
-                    f"{os.fspath(path)}: {m.filename!r} ends after {len(raw)} of its {nbytes} bytes (truncated)"
+                    f"{_label(path)}: {m.filename!r} ends after {len(raw)} of its {nbytes} bytes (truncated)"
                 )
             arr = np.frombuffer(raw, dtype=dtype)
             arr = arr.reshape(shape[::-1]).T if fortran else arr.reshape(shape)

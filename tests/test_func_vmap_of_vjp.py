@@ -7,6 +7,7 @@ import pytest
 
 import minigrad as mg
 from minigrad import func
+from tests.custom_functions import NumpyExp
 
 X = np.array([0.5, -1.0, 2.0])
 
@@ -31,23 +32,6 @@ def test_per_example_vmap_of_vjp_fn_nests():
         return func.vmap(pull)(_t(np.eye(3)))[0]
 
     np.testing.assert_allclose(func.vmap(jacobian)(xs).numpy(), np.stack([np.diag(np.exp(r)) for r in xs.numpy()]))
-
-
-class NumpyExp(mg.autograd.Function):
-    """No vmap support: the forward ran once in vjp, only its backward runs per cotangent."""
-
-    @staticmethod
-    def forward(x):
-        return mg.tensor(np.exp(x.detach().numpy()))
-
-    @staticmethod
-    def setup_context(ctx, inputs, output):
-        ctx.save_for_backward(output)
-
-    @staticmethod
-    def backward(ctx, g):
-        (y,) = ctx.saved_tensors
-        return g * y
 
 
 def test_a_custom_function_pulled_back_under_vmap():

@@ -12,8 +12,8 @@ inputs' gradients, and restore what was saved in a ``finally`` block.
 
 from __future__ import annotations
 
-import operator
 import warnings
+from heapq import heappop, heappush
 
 from .. import _events, _state, _versions
 from ..ops.inplace import view_at
@@ -42,7 +42,6 @@ _grad = _state.grad
 
 
 _passes = _state.passes
-_creation = operator.attrgetter("_id")
 
 
 def topological_order(roots) -> list:
@@ -82,33 +81,6 @@ def topological_order(roots) -> list:
                 positions.pop()
                 order.append(node)
     return order
-
-
-def _by_creation(roots) -> list:
-    """The nodes ``topological_order`` returns, sorted by creation (``_id``) instead of by depth-first search.
-
-    A parent is always made before its children, so this is a topological order too
-    (the one PyTorch's engine follows), and one plain walk and a sort of nearly sorted
-    ids cost less than the depth-first search. Not after an in-place op was recorded:
-    the regenerated views (``_parent_at``) are made after the nodes that use them.
-    """
-    found = []
-    seen = set()
-    todo = []
-    for root in roots:
-        if root._rg and id(root) not in seen:
-            seen.add(id(root))
-            todo.append(root)
-    while todo:
-        node = todo.pop()
-        found.append(node)
-        if node._backward is not None:
-            for p in node._parents:
-                if p._rg and id(p) not in seen:
-                    seen.add(id(p))
-                    todo.append(p)
-    found.sort(key=_creation)
-    return found
 
 
 def _route_rebased_edges(roots) -> None:
@@ -299,7 +271,7 @@ def _owned(c, g, outputs, rule) -> bool:
     """
     if c is g or c.data.base is not None or getattr(rule, "__wrapped__", None) is not None:
         return False
-    return sum(1 for o in outputs if o is c) <= 1
+    return len(outputs) == 1 or sum(1 for o in outputs if o is c) <= 1
 
 
 def _fit_to_parent(node, parent, c, index, pass_id, depth):
@@ -448,7 +420,7 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
     save step). The hot path skips a step's call when the step has nothing to do
     (no hooks, no listeners, matching shapes).
     """
-    if inputs is None and not _listeners and not _anomaly.enabled:
+    if inputs is None and not _listeners and not _anomaly.enabled and not _versions.rebased:
         return _unwatched_pass(roots, seeds, retain_graph, create_graph, pass_id, depth)
     order, needed, expand, input_ids = _order(roots, inputs, restricted)
     grads = _seed(roots, seeds, pass_id, depth)
@@ -531,10 +503,25 @@ def _unwatched_pass(roots, seeds, retain_graph, create_graph, pass_id, depth):
 
     The same steps as ``_run_pass``; what only a watcher needs (events, resolved
     outputs, the ``inputs=`` restriction) is decided once for the pass, not per node.
+    Nodes run newest first (the order PyTorch's engine follows; a parent is always
+    made before its children), found as the pass goes: a node enters a heap when
+    its first gradient arrives and leaves it by creation id, so every node it could
+    get a gradient from (all made after it) has run before. Not after an in-place op
+    was recorded: the regenerated views (``_parent_at``) are made after the nodes
+    that use them, and ``_run_pass`` orders such a graph by depth-first search.
+    Tensors key the buffers themselves (they hash by identity).
     """
-    order = _by_creation(roots) if not _versions.rebased else topological_order(roots)
-    grads = _seed(roots, seeds, pass_id, depth)
-    owned = set()
+    grads = {}
+    heap = []
+    for root, seed in zip(roots, seeds):
+        if root._rg:
+            before = grads.get(root)
+            if before is None:
+                grads[root] = seed
+                heappush(heap, (-root._id, root))
+            else:
+                grads[root] = before + seed
+    owned = set()  # leaves whose buffered gradient is a fresh array (see _owned)
     clock = _write_clock
     node = None
     with_grad = _state.grad
@@ -542,23 +529,27 @@ def _unwatched_pass(roots, seeds, retain_graph, create_graph, pass_id, depth):
     with_grad.enabled = create_graph
     to_free = None if retain_graph else []
     try:
-        for node in reversed(order):
-            key = id(node)
-            g = grads.pop(key, None)
-            if g is None:
-                continue
+        while heap:
+            node = heappop(heap)[1]
+            g = grads.pop(node)
             rule = node._backward
             meta = node._meta
             if meta is None:
-                if rule is None:
-                    _store_grad(node, g, create_graph, key in owned, pass_id, depth)
+                if rule is None:  # a plain leaf: _store_grad with no listener to tell
+                    before = node._grad
+                    if before is not None:
+                        node._grad = _sum(before, g, create_graph)
+                    elif create_graph or node in owned:
+                        node._grad = g
+                    else:
+                        node._grad = make_leaf(g.data.copy(), g._device)
                     continue
             else:
                 buffered = g
                 if "hooks" in meta:
                     g = _run_hooks(node, g)
                 if rule is None or meta.get("retains_grad"):
-                    _store_grad(node, g, create_graph, g is buffered and key in owned, pass_id, depth)
+                    _store_grad(node, g, create_graph, g is buffered and node in owned, pass_id, depth)
                 if rule is None:
                     continue
             if node._id < clock.last:
@@ -581,15 +572,15 @@ def _unwatched_pass(roots, seeds, retain_graph, create_graph, pass_id, depth):
                 data, target = c.data, parent.data
                 if data.shape != target.shape or data.dtype is not target.dtype or c._device is not parent._device:
                     c = _fit_to_parent(node, parent, c, index, pass_id, depth)
-                pkey = id(parent)
-                before = grads.get(pkey)
+                before = grads.get(parent)
                 if before is None:
-                    grads[pkey] = c
+                    grads[parent] = c
+                    heappush(heap, (-parent._id, parent))
                     if parent._backward is None and _owned(c, g, outputs, rule):
-                        owned.add(pkey)
+                        owned.add(parent)
                 else:
-                    grads[pkey] = _sum(before, c, create_graph)
-                    owned.add(pkey)
+                    grads[parent] = _sum(before, c, create_graph)
+                    owned.add(parent)
             if to_free is not None:
                 try:
                     saves = saves_by_code[id(rule.__code__)][1]
@@ -683,6 +674,29 @@ def _check_counts(outputs: tuple, grads: tuple) -> None:
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
 
 
+def _plain_backward(root, retain_graph, create_graph) -> bool:
+    """``backward()`` of one scalar float tensor that requires grad, with no watcher: the checks,
+    the seed and the pass without the general path's tuples. False (nothing done) for any other tensor."""
+    data = root.data
+    if not root._rg or data.size != 1 or data.dtype.kind != "f" or _versions.rebased:
+        return False
+    seed = make_leaf(root._device.xp.ones_like(data), root._device)
+    pass_id = next(_pass_ids)
+    _passes.depth += 1
+    try:
+        _unwatched_pass(
+            (root,),
+            (seed,),
+            create_graph if retain_graph is None else retain_graph,
+            create_graph,
+            pass_id,
+            _passes.depth,
+        )
+    finally:
+        _passes.depth -= 1
+    return True
+
+
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None) -> None:
     """Accumulate gradients of ``tensors`` into the ``.grad`` of the leaves (or of ``inputs``).
 
@@ -691,6 +705,9 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     ``inputs`` only those tensors' ``.grad`` is accumulated (non-leaves included).
     Tensor hooks run on the way; ``retain_grad()`` non-leaves keep their ``.grad``.
     """
+    if type(tensors) is Tensor and grad_tensors is None and inputs is None and not (_listeners or _anomaly.enabled):
+        if _plain_backward(tensors, retain_graph, create_graph):
+            return
     roots = _as_tuple(tensors, "tensors")
     if grad_tensors is None:
         grad_tensors = (None,) * len(roots)

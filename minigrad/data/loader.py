@@ -7,6 +7,7 @@ import numpy as np
 from .. import backend as B
 from ..creation import generator_for
 from ..tensor import Tensor, make_leaf, shape_str
+from .dataset import Dataset
 
 __all__ = ["TensorDataset", "DataLoader"]
 
@@ -23,7 +24,7 @@ def _is_batchable(a) -> bool:
     return isinstance(a, (Tensor, np.ndarray)) or B.is_cupy_array(a)
 
 
-class TensorDataset:
+class TensorDataset(Dataset):
     """Arrays or tensors that share their first dim; item ``i`` is the tuple of their ``i``-th rows."""
 
     def __init__(self, *arrays):

@@ -4,7 +4,7 @@
 initialisation schemes.
 """
 
-from . import functional, init
+from . import functional, init, utils
 from .activation import (
     GELU,
     Hardsigmoid,
@@ -23,24 +23,38 @@ from .activation import (
     Tanh,
 )
 from .attention import MultiheadAttention
-from .container import ModuleList, Sequential
+from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv2d, MaxPool2d
 from .conv_transpose import Conv1d, ConvTranspose1d, ConvTranspose2d
+from .distance import CosineSimilarity
 from .dropout import Dropout
 from .embedding import Embedding
 from .flatten import Flatten
 from .group_norm import GroupNorm
 from .linear import Identity, Linear
-from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
+from .loss import (
+    BCELoss,
+    BCEWithLogitsLoss,
+    CrossEntropyLoss,
+    HuberLoss,
+    KLDivLoss,
+    L1Loss,
+    MSELoss,
+    NLLLoss,
+    SmoothL1Loss,
+)
 from .mlp import MLP
 from .module import Module
 from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 from .parameter import Parameter
+from .parameter_containers import ParameterDict, ParameterList
 from .pooling import AvgPool1d, AvgPool2d, MaxPool1d
+from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
 
 __all__ = [
     "functional",
     "init",
+    "utils",
     "Module",
     "Parameter",
     "Sequential",
@@ -74,3 +88,13 @@ __all__ = [
 __all__ += ["Hardtanh", "ReLU6", "Hardsigmoid", "Hardswish", "Mish", "Softsign", "LogSigmoid"]
 __all__ += ["Conv1d", "ConvTranspose1d", "ConvTranspose2d", "AvgPool1d", "AvgPool2d", "MaxPool1d"]
 __all__ += ["GroupNorm", "MultiheadAttention"]
+__all__ += [
+    "ModuleDict",
+    "ParameterList",
+    "ParameterDict",
+    "HuberLoss",
+    "SmoothL1Loss",
+    "KLDivLoss",
+    "CosineSimilarity",
+]
+__all__ += ["RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell"]

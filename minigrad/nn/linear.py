@@ -46,7 +46,10 @@ class Linear(Module):
                 f"{self._label()}: expected input with in_features={self.in_features} in its last dim, "
                 f"got input of shape {shape_str(shape)} ({shape[-1] if shape else 'no'} features)"
             )
-        return linear(x, self.weight, self.bias)
+        params = self._parameters  # read directly: Module.__getattr__ is the slow path of attribute lookup
+        weight = params["weight"] if "weight" in params else self.weight
+        bias = params["bias"] if "bias" in params else self.bias
+        return linear(x, weight, bias)
 
     def extra_repr(self) -> str:
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"

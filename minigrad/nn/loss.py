@@ -1,4 +1,5 @@
-"""Losses as modules: MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCELoss, BCEWithLogitsLoss."""
+"""Losses as modules: MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCELoss, BCEWithLogitsLoss, HuberLoss,
+SmoothL1Loss, KLDivLoss."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from . import functional as F
 from .module import Module
 
 __all__ = ["MSELoss", "L1Loss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"]
+__all__ += ["HuberLoss", "SmoothL1Loss", "KLDivLoss"]
 
 
 class _Loss(Module):
@@ -79,3 +81,37 @@ class BCEWithLogitsLoss(_Loss):
 
     def forward(self, input, target):  # noqa: A002
         return F.binary_cross_entropy_with_logits(input, target, self.weight, self.reduction, self.pos_weight)
+
+
+class HuberLoss(_Loss):
+    """Huber loss: quadratic within ``delta``, linear beyond (see ``functional.huber_loss``)."""
+
+    def __init__(self, reduction: str = "mean", delta: float = 1.0):
+        super().__init__(reduction)
+        self.delta = delta
+
+    def forward(self, input, target):  # noqa: A002
+        return F.huber_loss(input, target, self.reduction, self.delta)
+
+
+class SmoothL1Loss(_Loss):
+    """Smooth L1 loss: quadratic within ``beta``, L1 beyond (see ``functional.smooth_l1_loss``)."""
+
+    def __init__(self, size_average=None, reduce=None, reduction: str = "mean", beta: float = 1.0):
+        super().__init__(reduction)
+        self.beta = beta
+
+    def forward(self, input, target):  # noqa: A002
+        return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
+
+
+class KLDivLoss(_Loss):
+    """KL divergence from log-probabilities ``input`` (see ``functional.kl_div``); ``reduction`` may be batchmean."""
+
+    def __init__(self, size_average=None, reduce=None, reduction: str = "mean", log_target: bool = False):
+        super().__init__("mean" if reduction == "batchmean" else reduction)
+        self.reduction = reduction
+        self.log_target = log_target
+
+    def forward(self, input, target):  # noqa: A002
+        return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)

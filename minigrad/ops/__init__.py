@@ -19,8 +19,15 @@ from .matrix import *  # noqa: F401,F403
 from .activation import *  # noqa: F401,F403
 from .layout import *  # noqa: F401,F403
 from .scattering import *  # noqa: F401,F403
+from .sorting import *  # noqa: F401,F403
+from .counting import *  # noqa: F401,F403
+from .sampling import *  # noqa: F401,F403
+from .splitting import *  # noqa: F401,F403
+from .nan_reduction import *  # noqa: F401,F403
+from .distance import *  # noqa: F401,F403
 
-from . import activation, layout, matrix, scan, scattering  # noqa: E402
+from . import activation, counting, distance, layout, matrix, nan_reduction, sampling, scan, scattering  # noqa: E402
+from . import sorting, splitting  # noqa: E402
 from . import inplace  # noqa: F401,E402  (binds the in-place methods)
 from ._entry import check_namespace  # noqa: E402
 from ..tensor import Tensor  # noqa: E402
@@ -40,5 +47,11 @@ _MODULES = (
     activation,
     layout,
     scattering,
+    sorting,
+    counting,
+    sampling,
+    splitting,
+    nan_reduction,
+    distance,
 )
 check_namespace(globals(), [name for module in _MODULES for name in module.__all__], methods=Tensor)

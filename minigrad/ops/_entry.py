@@ -19,6 +19,7 @@ tensor among its arguments goes to the op's batching rule (``minigrad.batching``
 from __future__ import annotations
 
 import inspect
+import sys
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -145,6 +146,7 @@ _OVERRIDES = {
     "narrow": {"start": INT_OR_TENSOR},
     "pad": {"pad": INTS},
     "layer_norm": {"normalized_shape": SIZE},
+    "tensor_split": {"indices": None},  # a list of split points here, not an index tensor
 }
 # torch's names for the arguments minigrad calls ``a`` and ``b``.
 _DISPLAY = {"a": "input", "x": "input", "b": "other"}
@@ -216,22 +218,21 @@ def checked(fn, names: dict = _NAMES, method: bool = False):
         _wrapped[key] = fn
         return fn
 
+    # each check unpacked once here, so that a call reads no attributes (keyword-only: never by position)
+    plan = tuple((sys.maxsize if c.position is None else c.position, c.name, c.kind.accepts, c) for c in checks)
+
     def entry(*args, **kwargs):
         if kwargs and renames:
             for torch_name, name in renames.items():
                 if torch_name in kwargs:
                     kwargs[name] = kwargs.pop(torch_name)
         n = len(args)
-        for check in checks:
-            position = check.position
-            if position is not None and position < n:
-                value, by_position = args[position], True
-            elif check.name in kwargs:
-                value, by_position = kwargs[check.name], False
-            else:
-                continue
-            if not check.kind.accepts(value):
-                raise _type_error(op, check, value, by_position, method)
+        for position, name, accepts, check in plan:
+            if position < n:
+                if not accepts(args[position]):
+                    raise _type_error(op, check, args[position], True, method)
+            elif kwargs and name in kwargs and not accepts(kwargs[name]):
+                raise _type_error(op, check, kwargs[name], False, method)
         if _vmap.levels:
             return _batched_call(fn, args, kwargs)
         return fn(*args, **kwargs)

@@ -23,7 +23,7 @@ from .elementwise import where
 __all__ = ["add", "sub", "mul", "div", "pow", "neg", "abs"]
 
 _SCALARS = (int, float, bool)
-_FLOAT_AND_BOOL = {"f", "b"}
+_FLOAT_AND_BOOL = ("fb", "bf")  # a float tensor and a mask, either way round
 
 
 def _broadcast_error(a: Tensor, b: Tensor) -> RuntimeError:
@@ -53,7 +53,7 @@ def _arrays(a: Tensor, b: Tensor, op: str):
     ad, bd = a.data, b.data
     if a._device is not b._device:
         return binary_arrays(a, b, op)
-    if ad.dtype is not bd.dtype and {ad.dtype.kind, bd.dtype.kind} != _FLOAT_AND_BOOL:
+    if ad.dtype is not bd.dtype and ad.dtype.kind + bd.dtype.kind not in _FLOAT_AND_BOOL:
         return binary_arrays(a, b, op)
     return ad, bd
 

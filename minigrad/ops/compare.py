@@ -6,6 +6,8 @@ a constant leaf, outside the graph, as in PyTorch.
 
 from __future__ import annotations
 
+import operator
+
 from .. import backend as B
 from ..tensor import Tensor, make_leaf, shape_str
 from ._util import as_tensor, binary_arrays
@@ -193,8 +195,10 @@ def equal(a: Tensor, b: Tensor) -> bool:
 
 
 # ---------------------------------------------------------------- operators
-def _comparison_operator(fn):
+def _comparison_operator(fn, array_op):
     def method(self, other):
+        if (type(other) is float or type(other) is int) and self.data.dtype.kind == "f":
+            return make_leaf(array_op(self.data, other), self._device)  # _apply's first case, without the calls
         if not isinstance(other, _OPERAND_TYPES) and not _array_like(other):
             return NotImplemented
         return fn(self, other)
@@ -221,7 +225,7 @@ def _bind() -> None:
     T = Tensor
     for fn in (eq, ne, lt, le, gt, ge):
         setattr(T, fn.__name__, fn)
-        setattr(T, f"__{fn.__name__}__", _comparison_operator(fn))
+        setattr(T, f"__{fn.__name__}__", _comparison_operator(fn, getattr(operator, fn.__name__)))
     for fn in (logical_and, logical_or, logical_xor, logical_not, bitwise_and, bitwise_or, bitwise_xor, bitwise_not):
         setattr(T, fn.__name__, fn)
     for fn in (isnan, isinf, isfinite, isclose, allclose, equal):

@@ -263,6 +263,25 @@ def _fast_basic_key(a: Tensor, key):
     return key
 
 
+def _host_int_arrays(a: Tensor, key):
+    """``key`` as a tuple of int64 arrays when it is only integer index tensors into a NumPy tensor; else None.
+
+    NumPy checks their range itself (an IndexError), so the bounds check of
+    ``normalize_key`` is left to the rare key that fails.
+    """
+    if type(key) is not tuple or not 0 < len(key) <= a.data.ndim or type(a.data) is not np.ndarray:
+        return None
+    arrays = []
+    for item in key:
+        if type(item) is not Tensor:
+            return None
+        arr = item.data
+        if type(arr) is not np.ndarray or arr.dtype.kind not in "iu" or not arr.ndim:
+            return None
+        arrays.append(arr if arr.dtype is B.int64 else arr.astype(B.int64))
+    return tuple(arrays)
+
+
 def getitem(a: Tensor, key) -> Tensor:
     """``a[key]`` with PyTorch's indexing rules; differentiable."""
     fast = _fast_basic_key(a, key)
@@ -273,6 +292,13 @@ def getitem(a: Tensor, key) -> Tensor:
 
         if level_of((key,), {}) is not None:
             return call(getitem, (a, key), {})
+    else:
+        arrays = _host_int_arrays(a, key)
+        if arrays is not None:
+            try:
+                return index_with_key(a, arrays, "index", accumulate=True)
+            except IndexError:
+                pass  # out of range, or shapes that do not broadcast: normalize_key says so in PyTorch's words
     key, accumulate = normalize_key(a, key)
     key = key[0] if len(key) == 1 else key
     return index_with_key(a, key, _op_name(key), accumulate)

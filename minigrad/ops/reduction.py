@@ -132,7 +132,11 @@ def mean(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
     def jvp(t):
         return t.mean(dim=axes, keepdim=keepdim)
 
-    return make(d.mean(axis=axes, keepdims=keepdim), (a,), backward, "mean", jvp)
+    if count and d.dtype.itemsize >= 4:  # NumPy's mean is this sum and division, behind a Python-level wrapper
+        out = d.sum(axis=axes, keepdims=keepdim) / count
+    else:  # float16 sums in float32 inside mean; an empty mean warns as NumPy's does
+        out = d.mean(axis=axes, keepdims=keepdim)
+    return make(out, (a,), backward, "mean", jvp)
 
 
 def _variance_args(op: str, dim, unbiased, correction):

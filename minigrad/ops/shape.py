@@ -72,8 +72,12 @@ def _slice_along(a: Tensor, axis: int, start: int, stop: int, op: str) -> Tensor
 # ---------------------------------------------------------------- views of the same elements
 def reshape(a: Tensor, *shape) -> Tensor:
     """Same data in a new shape (one dim may be -1)."""
-    shape = _shape_arg(shape)
     src = a.data.shape
+    if len(shape) == 1 and type(shape[0]) is tuple:
+        shape = shape[0]
+        if shape == src:  # the rules' own calls often reshape to the shape the gradient has
+            return a
+    shape = _shape_arg(shape)
     if shape.count(-1) > 1:
         raise RuntimeError("only one dimension can be inferred")
     for s in shape:
@@ -240,18 +244,34 @@ def _T(a: Tensor) -> Tensor:
 
 
 def _mT(a: Tensor) -> Tensor:
-    if a.data.ndim < 2:
-        raise RuntimeError(
-            f"tensor.mT is only supported on matrices or batches of matrices. Got {a.data.ndim}-D tensor."
-        )
-    return transpose(a, -2, -1)
+    """The last two dims swapped (``transpose(a, -2, -1)``, with its own rule: the same swap)."""
+    ndim = a.data.ndim
+    if ndim < 2:
+        raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {ndim}-D tensor.")
+    return make(a.data.swapaxes(-2, -1), (a,), _mT_backward, "transpose", _mT_jvp)
+
+
+def _mT_backward(g):
+    return (g.mT,)
+
+
+def _mT_jvp(t):
+    return t.mT
 
 
 # ---------------------------------------------------------------- broadcasting and repetition
 def expand(a: Tensor, *shape) -> Tensor:
     """Broadcast to a larger shape without copying (-1 keeps a dim)."""
-    shape = _shape_arg(shape, "size")
     src = a.data.shape
+    if len(shape) == 1 and type(shape[0]) is tuple:
+        target = shape[0]
+        if _broadcasts(src, target):  # the rules' own calls: a valid target of non-negative sizes
+            if target == src:
+                return a
+            return make(
+                B.broadcast_view(a._device.xp, a.data, target), (a,), _expand_backward, "expand", _expand_jvp(target)
+            )
+    shape = _shape_arg(shape, "size")
     lead = len(shape) - len(src)
     if lead < 0:
         raise RuntimeError(
@@ -273,11 +293,29 @@ def expand(a: Tensor, *shape) -> Tensor:
             )
     if target == src:
         return a
+    return make(B.broadcast_view(a._device.xp, a.data, target), (a,), _expand_backward, "expand", _expand_jvp(target))
 
+
+def _broadcasts(src: tuple, target: tuple) -> bool:
+    """Whether ``src`` broadcasts to ``target`` as it is (no -1 to resolve, no size to check further)."""
+    lead = len(target) - len(src)
+    if lead < 0:
+        return False
+    for i, n in enumerate(src):
+        t = target[lead + i]
+        if type(t) is not int or t < 0 or (n != t and n != 1):
+            return False
+    for t in target[:lead]:
+        if type(t) is not int or t < 0:
+            return False
+    return True
+
+
+def _expand_jvp(target: tuple):
     def jvp(t):
         return t.expand(target)
 
-    return make(a._device.xp.broadcast_to(a.data, target), (a,), _expand_backward, "expand", jvp)
+    return jvp
 
 
 def _expand_backward(g):

@@ -294,3 +294,41 @@ def _put(a, v):
 def test_more_forward_rules(name):
     fn, arrays = MORE_CASES[name]
     check_forward_rule(fn, arrays)
+
+
+# Issue 14's ops a PyTorch user reaches for: sorting, pieces, grids, NaN reductions, distances,
+# the robust losses and directions, the recurrent layers (compositions: their rules come free).
+def _with_nan(a):
+    return mg.where(mg.tensor(np.array([[False, True, False, False], [True, False, False, True]])), float("nan"), a)
+
+
+def _lstm(x):
+    mg.manual_seed(0)
+    return mg.nn.LSTM(3, 2, num_layers=2, bidirectional=True, dtype=mg.float64)(x)[0]
+
+
+NEW_OP_CASES = {
+    "sort": (lambda a: mg.sort(a, 1, descending=True).values, [_arr((3, 4))]),
+    "topk": (lambda a: mg.topk(a, 2, 0, largest=False).values, [_arr((3, 4))]),
+    "msort": (lambda a: mg.msort(a), [_arr((3, 4))]),
+    "tensor_split": (lambda a: mg.tensor_split(a, [1, 3], 1)[1], [_arr((3, 4))]),
+    "meshgrid": (
+        lambda a, b: mg.meshgrid(a, b, indexing="xy")[0] * mg.meshgrid(a, b, indexing="ij")[1].T,
+        [_arr((3,)), _arr((2,), 2)],
+    ),
+    "nansum": (lambda a: mg.nansum(_with_nan(a), 1), [_arr((2, 4))]),
+    "nanmean": (lambda a: mg.nanmean(_with_nan(a), 0), [_arr((2, 4))]),
+    "cdist": (lambda a, b: mg.cdist(a, b, p=3.0), [_arr((3, 2)), _arr((4, 2), 2)]),
+    "huber_loss": (lambda a, b: F.huber_loss(a, b, reduction="none", delta=0.7), [_arr((3, 4)), _arr((3, 4), 2)]),
+    "smooth_l1_loss": (lambda a, b: F.smooth_l1_loss(a, b, reduction="sum", beta=0.5), [_arr((5,)), _arr((5,), 2)]),
+    "kl_div": (lambda a, b: F.kl_div(a, b, reduction="batchmean", log_target=True), [_arr((2, 3)), _arr((2, 3), 2)]),
+    "cosine_similarity": (lambda a, b: F.cosine_similarity(a, b, dim=1), [_arr((3, 4)), _arr((3, 4), 2)]),
+    "normalize": (lambda a: F.normalize(a, p=3.0, dim=0), [_arr((3, 4))]),
+    "lstm": (_lstm, [_arr((4, 2, 3))]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NEW_OP_CASES))
+def test_new_op_forward_rules(name):
+    fn, arrays = NEW_OP_CASES[name]
+    check_forward_rule(fn, arrays)

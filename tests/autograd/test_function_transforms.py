@@ -15,60 +15,11 @@ from minigrad import func
 from minigrad.autograd import Function, gradgradcheck
 from minigrad.autograd import forward_ad as fwAD
 from minigrad.autograd.function import SETUP_CONTEXT_MESSAGE
+from tests.custom_functions import cube_forms
 
 
 def _t(a, rg=False):
     return mg.tensor(np.asarray(a, dtype=np.float64), requires_grad=rg)
-
-
-def forms(lib):
-    """A cube in each form: ``forward(ctx, x)`` (old), ``forward(x)`` + ``setup_context`` (new) without
-    and with ``jvp``, and with ``generate_vmap_rule`` with and without ``jvp``; written once for minigrad
-    and torch."""
-
-    class OldCube(lib.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            ctx.save_for_backward(x)
-            ctx.save_for_forward(x)
-            return x * x * x
-
-        @staticmethod
-        def backward(ctx, g):
-            (x,) = ctx.saved_tensors
-            return 3 * x * x * g
-
-        @staticmethod
-        def jvp(ctx, t):
-            (x,) = ctx.saved_tensors
-            return 3 * x * x * t
-
-    class NewCube(lib.autograd.Function):
-        @staticmethod
-        def forward(x):
-            return x * x * x
-
-        @staticmethod
-        def setup_context(ctx, inputs, output):
-            ctx.save_for_backward(inputs[0])
-
-        backward = OldCube.backward
-
-    class JvpCube(NewCube):
-        @staticmethod
-        def setup_context(ctx, inputs, output):
-            ctx.save_for_backward(inputs[0])
-            ctx.save_for_forward(inputs[0])
-
-        jvp = OldCube.jvp
-
-    class VmapCube(JvpCube):
-        generate_vmap_rule = True
-
-    class VmapNoJvpCube(NewCube):
-        generate_vmap_rule = True
-
-    return {"old": OldCube, "new": NewCube, "jvp": JvpCube, "vmap": VmapCube, "vmap_no_jvp": VmapNoJvpCube}
 
 
 def _transforms(F):
@@ -97,13 +48,13 @@ def _outcome(lib, form: str, transform: str):
     else:
         import torch.func as F
     try:
-        out = _transforms(F)[transform](forms(lib)[form].apply, lib.tensor(X, dtype=lib.float64))
+        out = _transforms(F)[transform](cube_forms(lib)[form].apply, lib.tensor(X, dtype=lib.float64))
     except Exception as exc:  # noqa: BLE001  (the test compares whatever each library raises)
         return type(exc).__name__, str(exc)
     return np.round(out.detach().numpy(), 12).tolist()
 
 
-CASES = [(form, transform) for form in forms(mg) for transform in _transforms(func)]
+CASES = [(form, transform) for form in cube_forms(mg) for transform in _transforms(func)]
 
 
 @pytest.mark.parametrize(("form", "transform"), CASES)
@@ -137,7 +88,7 @@ def test_what_each_form_needs():
 
 
 def test_the_old_form_still_works_outside_the_transforms():
-    OldCube = forms(mg)["old"]
+    OldCube = cube_forms(mg)["old"]
     x = _t(X, rg=True)
     OldCube.apply(x).sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), 3 * np.array(X) ** 2)

@@ -9,6 +9,7 @@ import pytest
 import minigrad as mg
 from minigrad import func
 from minigrad.autograd import gradcheck, gradgradcheck
+from tests.custom_functions import NumpyExp, cube_forms
 
 
 def _t(a):
@@ -22,29 +23,7 @@ def _rand(*shape, seed=0):
 def functions(lib):
     """The Functions of these tests, written once for minigrad and torch (``lib``)."""
 
-    class Cube(lib.autograd.Function):
-        """x³ with backward 3x²g and jvp 3x²t; vmap generated from them."""
-
-        generate_vmap_rule = True
-
-        @staticmethod
-        def forward(x):
-            return x * x * x
-
-        @staticmethod
-        def setup_context(ctx, inputs, output):
-            ctx.save_for_backward(inputs[0])
-            ctx.save_for_forward(inputs[0])
-
-        @staticmethod
-        def backward(ctx, g):
-            (x,) = ctx.saved_tensors
-            return 3 * x * x * g
-
-        @staticmethod
-        def jvp(ctx, t):
-            (x,) = ctx.saved_tensors
-            return 3 * x * x * t
+    Cube = cube_forms(lib)["vmap"]  # x³ with backward 3x²g and jvp 3x²t; vmap generated from them
 
     class SinCos(lib.autograd.Function):
         """Two outputs from one input; backward gets both outputs' gradients, jvp gives both tangents."""
@@ -232,23 +211,6 @@ def test_a_non_differentiable_index_output_under_the_generated_rule():
     assert index.numpy()[:, 0].tolist() == xs.numpy().argmax(1).tolist() and not index.requires_grad
     grads = func.vmap(func.grad(lambda x: MaxIndex.apply(x)[0].sum()))(xs)
     np.testing.assert_allclose(grads.numpy(), np.eye(5)[xs.numpy().argmax(1)])
-
-
-class NumpyExp(mg.autograd.Function):
-    """A forward outside minigrad's ops (no vmap support): jacrev runs it once, as torch.func's does."""
-
-    @staticmethod
-    def forward(x):
-        return mg.tensor(np.exp(x.detach().numpy()))
-
-    @staticmethod
-    def setup_context(ctx, inputs, output):
-        ctx.save_for_backward(output)
-
-    @staticmethod
-    def backward(ctx, g):
-        (y,) = ctx.saved_tensors
-        return g * y
 
 
 def test_jacrev_runs_a_function_without_vmap_support_once():

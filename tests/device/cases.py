@@ -204,6 +204,18 @@ case("take_scatter", f(3, 4), i(3, 2, 4), f(2, 4))(
         mg.take(a, idx).sum() + a.scatter(0, idx[:, :1], s[:, :1]).sum() * a + mg.scatter_add(a, 1, idx, s).sum()
     )
 )
+case("sort_topk_split_grid_nan_cdist", f(3, 4), f(2, 4))(
+    lambda a, b_: (
+        mg.sort(a, 1, True).values
+        + mg.topk(a, 4).values
+        + mg.tensor_split(a, 2, 1)[1].sum()
+        + mg.nansum(a, 1, keepdim=True)
+        + mg.nanmean(a)
+        + mg.cdist(a, b_).sum()
+        + mg.meshgrid(a[0], a[:2, 0], indexing="xy")[1].sum()
+        + (mg.argsort(a, 0) + mg.unique(a.argmax(1)).sum() + mg.bincount(a.argmin(1)).sum()).to(a.dtype)
+    )
+)
 case("view_t_contiguous", f(2, 3))(lambda a: a.t().contiguous().view(-1) * a.t().reshape(-1) + a.view(3, 2).t().sum())
 
 

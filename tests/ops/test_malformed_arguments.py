@@ -74,6 +74,17 @@ TEMPLATES = {
     "cross": (T(np.arange(6.0).reshape(2, 3)), P, 1),
     "tile": (X, (2, 1)),
     "t": (X,),
+    "sort": (X, 1, True),
+    "argsort": (X, 1, True),
+    "msort": (X,),
+    "topk": (X, 2, 1, False, True),
+    "tensor_split": (X, 2, 1),
+    "nansum": (X, 1),
+    "nanmean": (X, 1),
+    "unique": (IDX, True, True, True),
+    "bincount": (T(np.array([0, 2, 2, 1])), T(np.array([0.5, 1.0, 2.0, 3.0])), 4),
+    "cdist": (X, P),
+    "meshgrid": (V, V),
 }
 
 # nn.functional, called as ``lib.nn.functional.<name>``.
@@ -101,6 +112,11 @@ FUNCTIONAL = {
     "pad": (X, (1, 1)),
     "embedding": (LABELS, W),
     "dropout": (X, 0.0),
+    "huber_loss": (X, P, "mean", 0.5),
+    "smooth_l1_loss": (X, P, None, None, "sum", 0.5),
+    "kl_div": (X, P, None, None, "batchmean"),
+    "cosine_similarity": (X, P, 1),
+    "normalize": (X, 2.0, 1),
     "normalize_placeholder": None,
 }
 del FUNCTIONAL["normalize_placeholder"]
@@ -248,3 +264,24 @@ def test_malformed_argument_gets_torchs_outcome(case, data):
         args[position] = data.draw(st.sampled_from(MALFORMED), label="value")
         assume(not _known_difference(name, position, args[position], form))
     check_outcomes(form, name, tuple(args))
+
+
+# The ops of issue 14's list of what a PyTorch user reaches for, every malformed value at every position.
+EVERY_VALUE = ["sort", "argsort", "msort", "topk", "tensor_split", "nansum", "nanmean", "unique", "bincount", "cdist"]
+EVERY_VALUE += ["meshgrid"]
+EVERY_VALUE_FUNCTIONAL = ["huber_loss", "smooth_l1_loss", "kl_div", "cosine_similarity", "normalize"]
+
+
+@pytest.mark.parametrize(
+    "form, name",
+    [("function", n) for n in EVERY_VALUE]
+    + [("method", n) for n in EVERY_VALUE if hasattr(torch.Tensor, n)]
+    + [("functional", n) for n in EVERY_VALUE_FUNCTIONAL],
+)
+def test_every_malformed_value_at_every_position(form, name):
+    template = (FUNCTIONAL if form == "functional" else TEMPLATES)[name]
+    for position in range(1 if form == "method" else 0, len(template)):
+        for value in MALFORMED:
+            args = list(template)
+            args[position] = value
+            check_outcomes(form, name, tuple(args))

@@ -52,6 +52,38 @@ CALLS = {
     "sdpa": lambda lib: lib.nn.functional.scaled_dot_product_attention(
         query=_t(lib, X), key=_t(lib, X), value=_t(lib, X), attn_mask=None, dropout_p=0.0, is_causal=True, scale=0.5
     ),
+    "sort": lambda lib: lib.sort(input=_t(lib, X), dim=0, descending=True, stable=True).indices,
+    "argsort": lambda lib: lib.argsort(input=_t(lib, X), dim=1, descending=True, stable=True),
+    "topk": lambda lib: lib.topk(input=_t(lib, X), k=2, dim=1, largest=False, sorted=True).values,
+    "tensor_split_sections": lambda lib: lib.tensor_split(input=_t(lib, X), sections=3, dim=1)[0],
+    "msort": lambda lib: lib.msort(input=_t(lib, X)),
+    "tensor_split": lambda lib: lib.tensor_split(input=_t(lib, X), indices=[1, 3], dim=1)[1],
+    "meshgrid": lambda lib: lib.meshgrid(_t(lib, V), _t(lib, V[:2]), indexing="xy")[1],
+    "nansum": lambda lib: lib.nansum(input=_t(lib, X), dim=1, keepdim=True, dtype=lib.float64),
+    "nanmean": lambda lib: lib.nanmean(input=_t(lib, X), dim=0, keepdim=False, dtype=lib.float64),
+    "unique": lambda lib: lib.unique(
+        input=lib.tensor([3, 1, 3]), sorted=True, return_inverse=True, return_counts=False, dim=None
+    )[1],
+    "bincount": lambda lib: lib.bincount(input=lib.tensor([0, 2, 2]), weights=_t(lib, V), minlength=4),
+    "multinomial_shape": lambda lib: lib.tensor(
+        lib.multinomial(input=_t(lib, np.abs(X)), num_samples=2, replacement=True).shape
+    ),
+    "cdist": lambda lib: lib.cdist(
+        x1=_t(lib, X), x2=_t(lib, X[:2]), p=1.5, compute_mode="donot_use_mm_for_euclid_dist"
+    ),
+    "huber_loss": lambda lib: lib.nn.functional.huber_loss(
+        input=_t(lib, X), target=_t(lib, X * 3), reduction="sum", delta=0.5
+    ),
+    "smooth_l1_loss": lambda lib: lib.nn.functional.smooth_l1_loss(
+        input=_t(lib, X), target=_t(lib, X * 3), reduction="none", beta=0.5
+    ),
+    "kl_div": lambda lib: lib.nn.functional.kl_div(
+        input=_t(lib, X), target=_t(lib, X), reduction="batchmean", log_target=True
+    ),
+    "cosine_similarity": lambda lib: lib.nn.functional.cosine_similarity(
+        x1=_t(lib, X), x2=_t(lib, X + 1), dim=0, eps=1e-6
+    ),
+    "normalize": lambda lib: lib.nn.functional.normalize(input=_t(lib, X), p=1.0, dim=0, eps=1e-6),
 }
 
 

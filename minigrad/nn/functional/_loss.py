@@ -224,7 +224,10 @@ def cross_entropy(
     e = xp.exp(shifted)
     total = e.sum(axis=1, keepdims=True)
     log_probs = shifted - xp.log(total)
-    per_row = -(q * log_probs).sum(axis=1)
+    if unit_rows and not label_smoothing:  # Q is one-hot: its product with log_probs is the target's entry
+        per_row = -log_probs[xp.arange(num_rows), t.data]
+    else:
+        per_row = -(q * log_probs).sum(axis=1)
     if reduction == "none":
         out = per_row
     elif reduction == "sum":

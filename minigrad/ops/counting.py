@@ -1,0 +1,74 @@
+"""Counting values: unique and bincount. Neither is differentiable (their results are integers or
+a set of input values picked by a comparison, as in PyTorch, whose unique has no derivative)."""
+
+from __future__ import annotations
+
+from .. import backend as B
+from ..tensor import Tensor, make_leaf
+from ._util import check_int, check_tensor, normalize_dims
+
+__all__ = ["unique", "bincount"]
+
+
+def unique(
+    input: Tensor,  # noqa: A002  (torch's argument name)
+    sorted: bool = True,  # noqa: A002
+    return_inverse: bool = False,
+    return_counts: bool = False,
+    dim: int | None = None,
+):
+    """The unique elements of ``input`` (or unique slices along ``dim``), in ascending order.
+
+    With ``return_inverse``, also where each input element (slice) went; with ``return_counts``,
+    how often each unique value occurs. Returns a tensor, or a tuple when either flag is set.
+    ``sorted=False`` is accepted; the result is sorted all the same.
+    """
+    a = check_tensor(input, "unique", "input")
+    xp = a._device.xp
+    d = a.data
+    axis = None
+    if dim is not None:
+        (axis,) = normalize_dims(check_int(dim, "unique", "dim"), d.ndim) or (0,)
+        if d.ndim == 0:
+            d = d.reshape(1)
+    values, inverse, counts = xp.unique(d, return_inverse=True, return_counts=True, axis=axis)
+    if axis is None:
+        inverse = inverse.reshape(d.shape)
+    else:
+        inverse = inverse.reshape(-1)
+    out = [make_leaf(values, a._device)]
+    if return_inverse:
+        out.append(make_leaf(inverse.astype(B.int64, copy=False), a._device))
+    if return_counts:
+        out.append(make_leaf(counts.astype(B.int64, copy=False), a._device))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:  # noqa: A002
+    """How often each value 0, 1, ... occurs in a 1-D non-negative integer tensor (summing ``weights``).
+
+    The result has ``max(input) + 1`` entries, at least ``minlength``: int64 counts, or the
+    weights' sums (float64 for integer weights, as in PyTorch). Not differentiable.
+    """
+    a = check_tensor(input, "bincount", "input")
+    d = a.data
+    xp = a._device.xp
+    if d.ndim != 1 or d.dtype.kind not in "iu" or (d.size and int(d.min()) < 0):
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    if weights is None:
+        return make_leaf(xp.bincount(d, minlength=minlength).astype(B.int64), a._device)
+    w = weights.data
+    if w.ndim != 1 or w.shape[0] != d.shape[0]:
+        raise RuntimeError("weights should be 1-d and have the same length as input")
+    out_dtype = w.dtype if w.dtype.kind == "f" else B.float64
+    return make_leaf(xp.bincount(d, weights=w, minlength=minlength).astype(out_dtype), a._device)
+
+
+def _bind() -> None:
+    for fn in (unique, bincount):
+        setattr(Tensor, fn.__name__, fn)
+
+
+_bind()

@@ -1,0 +1,96 @@
+"""Pairwise distances: cdist, the p-norm of every row difference.
+
+The Euclidean case (p = 2) is one op: its value from matrix products when the sets are large
+(``|a|^2 + |b|^2 - 2 a.b``, as PyTorch's ``use_mm_for_euclid_dist_if_necessary``) or from the
+differences, and its rule is matrix products too. Other p are built on ``norm``. At a zero
+distance the gradient is 0, as PyTorch's cdist gives.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+from ..tensor import Tensor, make
+from ._util import check_tensor
+from .elementwise import where
+from .reduction import norm
+
+__all__ = ["cdist"]
+
+_COMPUTE_MODES = (
+    "use_mm_for_euclid_dist_if_necessary",
+    "use_mm_for_euclid_dist",
+    "donot_use_mm_for_euclid_dist",
+)
+_TORCH_DTYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int"}
+
+
+def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary") -> Tensor:
+    """Distances between each row of ``x1`` (..., P, M) and each row of ``x2`` (..., R, M): shape (..., P, R).
+
+    Leading (batch) dims broadcast. ``p`` is any non-negative number or inf; ``compute_mode`` is
+    accepted for PyTorch's sake, and every mode computes the differences directly (exact at 0).
+    """
+    x1 = check_tensor(x1, "cdist", "x1")
+    x2 = check_tensor(x2, "cdist", "x2")
+    if compute_mode not in _COMPUTE_MODES:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    for name, x in (("X1", x1), ("X2", x2)):
+        if x.data.ndim < 2:
+            raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: {x.data.ndim}D")
+        if x.data.dtype.kind != "f":
+            dtype = _TORCH_DTYPE_NAMES.get(x.data.dtype.name, x.data.dtype.name)
+            raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: {dtype}")
+    if x1.data.shape[-1] != x2.data.shape[-1]:
+        raise RuntimeError(
+            f"X1 and X2 must have the same number of columns. X1: {x1.data.shape[-1]} X2: {x2.data.shape[-1]}"
+        )
+    if p < 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    if x1.data.dtype != x2.data.dtype:
+        found = _TORCH_DTYPE_NAMES.get(x2.data.dtype.name, x2.data.dtype.name)
+        raise RuntimeError(f"expected scalar type {_TORCH_DTYPE_NAMES.get(x1.data.dtype.name)} but found {found}")
+    if p == 2:
+        large = x1.data.shape[-2] > 25 or x2.data.shape[-2] > 25
+        use_mm = compute_mode == "use_mm_for_euclid_dist" or (compute_mode == _COMPUTE_MODES[0] and large)
+        return _euclidean(x1, x2, use_mm)
+    return norm(x1.unsqueeze(-2) - x2.unsqueeze(-3), p, dim=-1)
+
+
+def _over_distance(t: Tensor, d: Tensor) -> Tensor:
+    """``t / d``, and 0 where the distance is 0 (the subgradient PyTorch picks)."""
+    positive = d > 0
+    return where(positive, t / where(positive, d, 1.0), 0.0)
+
+
+def _euclidean(x1: Tensor, x2: Tensor, use_mm: bool) -> Tensor:
+    """d_ij = |x1_i - x2_j|. With w = g / d: the rule is x1 * sum_j w_ij - w @ x2 for x1, and the
+    same with the roles swapped for x2 (each is sum_j w_ij (x1_i - x2_j))."""
+    xp = x1._device.xp
+    a, b = x1.data, x2.data
+    if use_mm:
+        squared = (a * a).sum(-1)[..., :, None] + (b * b).sum(-1)[..., None, :] - 2 * (a @ xp.swapaxes(b, -1, -2))
+        out = xp.sqrt(xp.maximum(squared, 0))
+    else:
+        diff = a[..., :, None, :] - b[..., None, :, :]
+        out = xp.sqrt((diff * diff).sum(-1))
+
+    def backward(g):
+        w = _over_distance(g, out_ref())
+        return (
+            lambda: x1 * w.sum(-1, keepdim=True) - w @ x2,
+            lambda: x2 * w.sum(-2).unsqueeze(-1) - w.transpose(-1, -2) @ x1,
+        )
+
+    def jvp(t1, t2):
+        along = (
+            (x1 * t1).sum(-1, keepdim=True)
+            - t1 @ x2.transpose(-1, -2)
+            - x1 @ t2.transpose(-1, -2)
+            + (x2 * t2).sum(-1).unsqueeze(-2)
+        )
+        return _over_distance(along, _euclidean(x1, x2, use_mm))
+
+    node = make(out, (x1, x2), backward, "cdist", jvp)
+    out_ref = weakref.ref(node)
+    return node

@@ -1,0 +1,164 @@
+"""``minigrad.save`` / ``minigrad.load``: tensors and nested containers of them, in a file that runs no code.
+
+The file is a NumPy ``.npz`` archive: one ``.npy`` member per tensor (or array), and one member
+holding the structure as JSON (UTF-8 bytes in a uint8 array). Loading reads it through
+:func:`minigrad.safeio.load_npz` (no pickle, numeric dtypes only, a size limit), so a file from
+someone else can be loaded as safely as PyTorch's ``weights_only=True``.
+
+What can be saved: tensors, NumPy arrays, ``None``, bools, ints, floats, strings, and dicts
+(keys of those scalar types), lists and tuples of them, nested. A tensor saved twice in one call
+(the same object) loads as one tensor, as in PyTorch; parameters load as parameters.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+
+from . import backend as B
+from .safeio import DEFAULT_MAX_BYTES, UnsafeFileError, load_npz
+from .tensor import Tensor, make_leaf
+
+__all__ = ["save", "load"]
+
+_STRUCTURE = "__minigrad_structure__"
+_FORMAT = "minigrad.save/1"
+_SCALARS = (bool, int, float, str, type(None))
+
+
+class _Writer:
+    """Encodes an object as JSON-able structure, collecting its arrays by member name."""
+
+    def __init__(self):
+        self.arrays: dict = {}
+        self._names: dict = {}  # id(tensor or array) -> member name
+
+    def _member(self, obj, arr) -> str:
+        name = self._names.get(id(obj))
+        if name is None:
+            name = self._names[id(obj)] = f"a{len(self.arrays)}"
+            self.arrays[name] = arr
+        return name
+
+    def encode(self, obj, where: str):
+        if isinstance(obj, Tensor):
+            from .nn.parameter import Parameter
+
+            return {
+                "tensor": self._member(obj, B.to_host(obj.data)),
+                "requires_grad": bool(obj.requires_grad),
+                "parameter": isinstance(obj, Parameter),
+            }
+        if isinstance(obj, np.ndarray):
+            if obj.dtype.hasobject or obj.dtype.kind not in "biufc":
+                raise TypeError(f"minigrad.save: {where} is an array of dtype {obj.dtype}, which is not numeric")
+            return {"ndarray": self._member(obj, obj)}
+        if isinstance(obj, np.generic) and obj.dtype.kind in "biuf":
+            return {"value": obj.item()}
+        if isinstance(obj, _SCALARS):
+            return {"value": obj}
+        if isinstance(obj, dict):
+            items = []
+            for key, value in obj.items():
+                if not isinstance(key, _SCALARS):
+                    raise TypeError(
+                        f"minigrad.save: {where} has a key of type {type(key).__name__}; keys must be str, "
+                        "int, float, bool or None"
+                    )
+                items.append([key, self.encode(value, f"{where}[{key!r}]")])
+            return {"dict": items}
+        if isinstance(obj, (list, tuple)):
+            kind = "list" if isinstance(obj, list) else "tuple"
+            return {kind: [self.encode(v, f"{where}[{i}]") for i, v in enumerate(obj)]}
+        raise TypeError(
+            f"minigrad.save: cannot save {where} of type {type(obj).__name__} (only tensors, arrays, numbers, "
+            "strings, None, and dicts, lists and tuples of them: a file that never needs pickle)"
+        )
+
+
+def save(obj, f) -> None:
+    """Write ``obj`` (a tensor, a state dict, or nested dicts/lists/tuples of tensors) to ``f``.
+
+    ``f`` is a path or a binary file object. The file is a ``.npz`` archive that :func:`load`
+    reads back without running code.
+    """
+    writer = _Writer()
+    structure = {"format": _FORMAT, "root": writer.encode(obj, "the object")}
+    members = dict(writer.arrays)
+    members[_STRUCTURE] = np.frombuffer(json.dumps(structure).encode("utf-8"), dtype=np.uint8)
+    if isinstance(f, (str, os.PathLike)):
+        with open(f, "wb") as fp:  # np.savez would append ".npz" to a path without it
+            np.savez(fp, **members)
+    else:
+        np.savez(f, **members)
+
+
+class _Reader:
+    def __init__(self, arrays: dict, device, where: str):
+        self.arrays = arrays
+        self.device = device
+        self.where = where
+        self._tensors: dict = {}
+
+    def _array(self, name):
+        if not isinstance(name, str) or name not in self.arrays:
+            raise UnsafeFileError(f"{self.where}: the structure names an array {name!r} the file does not hold")
+        return self.arrays[name]
+
+    def decode(self, node):
+        if not isinstance(node, dict) or len(node) not in (1, 3):
+            raise UnsafeFileError(f"{self.where}: malformed structure entry {str(node)[:80]!r}")
+        if "tensor" in node:
+            name = node["tensor"]
+            if name not in self._tensors:
+                self._tensors[name] = self._tensor(self._array(name), node)
+            return self._tensors[name]
+        if "ndarray" in node:
+            return self._array(node["ndarray"])
+        if "value" in node:
+            return node["value"]
+        if "dict" in node:
+            return {key: self.decode(value) for key, value in node["dict"]}
+        if "list" in node:
+            return [self.decode(v) for v in node["list"]]
+        if "tuple" in node:
+            return tuple(self.decode(v) for v in node["tuple"])
+        raise UnsafeFileError(f"{self.where}: unknown structure entry {sorted(node)}")
+
+    def _tensor(self, arr, node) -> Tensor:
+        data = B.to_device_array(arr, self.device)
+        if node.get("parameter"):
+            from .nn.parameter import Parameter
+
+            return Parameter(make_leaf(data, self.device), requires_grad=bool(node.get("requires_grad")))
+        return make_leaf(data, self.device, requires_grad=bool(node.get("requires_grad")))
+
+
+def load(f, map_location=None, *, weights_only: bool | None = None, max_bytes: int = DEFAULT_MAX_BYTES):
+    """Read back what :func:`save` wrote, onto the CPU or the device ``map_location`` names.
+
+    The file is untrusted input: nothing in it is executed (no pickle), only numeric arrays are
+    read, and a file whose arrays would take more than ``max_bytes`` bytes is refused with a
+    :class:`minigrad.safeio.UnsafeFileError`. ``weights_only`` is accepted for PyTorch's sake:
+    loading is always weights-only.
+    """
+    where = os.fspath(f) if isinstance(f, (str, os.PathLike)) else "the file"
+    arrays = load_npz(f, max_bytes)
+    raw = arrays.pop(_STRUCTURE, None)
+    if raw is None or raw.dtype != np.uint8 or raw.ndim != 1:
+        raise UnsafeFileError(f"{where}: not a file written by minigrad.save (no structure member)")
+    try:
+        structure = json.loads(raw.tobytes().decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise UnsafeFileError(f"{where}: the structure member is not valid JSON ({exc})") from None
+    if not isinstance(structure, dict) or structure.get("format") != _FORMAT or "root" not in structure:
+        raise UnsafeFileError(f"{where}: not a file written by minigrad.save (format {structure.get('format')!r})")
+    device = B.device(map_location) if map_location is not None else B.device("cpu")
+    try:
+        return _Reader(arrays, device, where).decode(structure["root"])
+    except UnsafeFileError:
+        raise
+    except (TypeError, ValueError, KeyError, RecursionError) as exc:
+        raise UnsafeFileError(f"{where}: malformed structure ({type(exc).__name__}: {exc})") from None

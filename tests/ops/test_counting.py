@@ -1,0 +1,77 @@
+"""unique and bincount: torch's values, dtypes, tuples and errors (neither is differentiable)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import minigrad as mg
+from tests.ops import strategies
+from tests.torch_oracle import Arr, check
+
+VALUES = Arr(np.array([[3, 1, 3], [0, 1, 7]]))
+
+
+@pytest.mark.parametrize("return_inverse", [False, True])
+@pytest.mark.parametrize("return_counts", [False, True])
+def test_unique_matches_torch(return_inverse, return_counts):
+    pytest.importorskip("torch")
+    for data in (VALUES, Arr(np.array([2.5, -1.0, 2.5, 0.0])), Arr(np.array(3))):
+        check(lambda lib, x: lib.unique(x, True, return_inverse, return_counts), data, grads=False)
+    check(
+        lambda lib, x: x.unique(return_inverse=return_inverse, return_counts=return_counts, dim=0),
+        Arr(np.array([[3, 1], [0, 0], [3, 1]])),
+        grads=False,
+    )
+    check(lambda lib, x: lib.unique(x, sorted=True, return_inverse=return_inverse, dim=1), VALUES, grads=False)
+
+
+def test_unique_of_a_float_tensor_is_not_differentiable():
+    out = mg.unique(mg.tensor([2.0, 1.0, 2.0], requires_grad=True))
+    assert out.tolist() == [1.0, 2.0] and not out.requires_grad
+
+
+def test_bincount_matches_torch():
+    pytest.importorskip("torch")
+    idx = Arr(np.array([1, 2, 2, 5]))
+    check(lambda lib, x: lib.bincount(x), idx, grads=False)
+    check(lambda lib, x: x.bincount(minlength=8), idx, grads=False)
+    check(lambda lib, x: lib.bincount(x), Arr(np.array([], dtype=np.int64)), grads=False)
+    for weights in (np.array([0.5, 1.0, 2.0, -1.0]), np.array([1, 2, 3, 4]), np.array([1, 2, 3, 4], np.float32)):
+        check(lambda lib, x, w: lib.bincount(x, w), idx, Arr(weights, grad=False), grads=False)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda lib: lib.bincount(lib.tensor([1, -2])),
+        lambda lib: lib.bincount(lib.tensor([[1, 2]])),
+        lambda lib: lib.bincount(lib.tensor([1, 2]), minlength=-1),
+        lambda lib: lib.bincount(lib.tensor([1, 2]), lib.tensor([1.0])),
+        lambda lib: lib.bincount([1, 2]),
+        lambda lib: lib.unique(lib.tensor([1, 2]), dim=3),
+        lambda lib: lib.unique("ab"),
+    ],
+)
+def test_bad_input_raises_like_torch(call):
+    torch = pytest.importorskip("torch")
+    with pytest.raises(Exception) as theirs:
+        call(torch)
+    with pytest.raises(theirs.type):
+        call(mg)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_unique_matches_torch_on_any_shape(data):
+    torch = pytest.importorskip("torch")
+    shape = data.draw(strategies.shapes(min_dims=0, max_dims=3, max_side=5), label="shape")
+    values = data.draw(hnp.arrays(np.int64, shape, elements=st.integers(-2, 2)), label="values")
+    dim = data.draw(st.none() | strategies.dims(len(shape)) if shape else st.none(), label="dim")
+    ours = mg.unique(mg.tensor(values), return_inverse=True, return_counts=True, dim=dim)
+    theirs = torch.unique(torch.tensor(values), return_inverse=True, return_counts=True, dim=dim)
+    for o, t in zip(ours, theirs):
+        np.testing.assert_array_equal(o.numpy(), t.numpy())
