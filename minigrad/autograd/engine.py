@@ -349,11 +349,16 @@ def _accumulate(grads: dict, node, parent, c, create_graph, pass_id, depth) -> N
         )
 
 
-def _writable_like(grad: Tensor, g: Tensor) -> bool:
-    """Whether ``g`` can be added into ``grad``'s memory: same shape and dtype, and writable."""
-    arr = grad.data
-    flags = getattr(arr, "flags", None)
-    return arr.shape == g.data.shape and arr.dtype == g.data.dtype and getattr(flags, "writeable", True)
+def _add_into_leaf_grad(before: Tensor, g: Tensor, create_graph: bool) -> Tensor:
+    """A leaf's ``.grad`` plus ``g``: added in place into ``before`` (a new version of it), as PyTorch's
+    AccumulateGrad, unless the sum is a graph node (create_graph) or ``before``'s memory cannot take it."""
+    arr = before.data
+    writable = getattr(getattr(arr, "flags", None), "writeable", True)
+    if create_graph or not writable or arr.shape != g.data.shape or arr.dtype != g.data.dtype:
+        return _sum(before, g, create_graph)
+    arr += g.data
+    mark_written(before)
+    return before
 
 
 def _store_grad(node, g, create_graph, owned, pass_id, depth):
@@ -369,14 +374,12 @@ def _store_grad(node, g, create_graph, owned, pass_id, depth):
     before = node._grad
     if before is None:
         after = g if create_graph or (owned and not _listeners) else make_leaf(g.data.copy(), g._device)
-    elif create_graph or node._backward is not None or not _writable_like(before, g):
+    elif node._backward is not None:
         after = _sum(before, g, create_graph)
     else:
-        if _listeners:
+        if _listeners:  # the event shows the value before the in-place add
             before = make_leaf(before.data.copy(), before._device)
-        after = node._grad
-        after.data += g.data
-        mark_written(after)
+        after = _add_into_leaf_grad(node._grad, g, create_graph)
     node._grad = after
     if _listeners:
         _emit(
@@ -538,7 +541,7 @@ def _unwatched_pass(roots, seeds, retain_graph, create_graph, pass_id, depth):
                 if rule is None:  # a plain leaf: _store_grad with no listener to tell
                     before = node._grad
                     if before is not None:
-                        node._grad = _sum(before, g, create_graph)
+                        node._grad = _add_into_leaf_grad(before, g, create_graph)
                     elif create_graph or node in owned:
                         node._grad = g
                     else:
