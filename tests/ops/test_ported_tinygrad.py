@@ -354,6 +354,84 @@ CASES = {
         arr(1, 1, 3, 2, 3),
     ),
     "interpolate_nearest_1d": (lambda lib, x: F(lib).interpolate(x, size=7, mode="nearest"), arr(1, 2, 3)),
+    # test_gather / test_scatter with negative dims
+    "gather_neg_dim": (lambda lib, a, i: lib.gather(a, -1, i), arr(2, 3, 4), ints(np.array([[[3], [0], [1]]] * 2))),
+    "masked_fill_then_softmax": (
+        lambda lib, a, m: F(lib).softmax(a.masked_fill(m, float("-inf")), dim=-1),
+        arr(2, 4),
+        Arr(np.array([[False, True, False, True], [True, False, False, False]]), grad=False),
+    ),
+    # test_cross_entropy / test_nll_loss with their keyword arguments
+    "cross_entropy_smoothing": (
+        lambda lib, x, y: F(lib).cross_entropy(x, y, label_smoothing=0.2),
+        arr(4, 5),
+        ints([0, 4, 2, 2]),
+    ),
+    "cross_entropy_ignore_none": (
+        lambda lib, x, y: F(lib).cross_entropy(x, y, ignore_index=2, reduction="none"),
+        arr(4, 5),
+        ints([0, 4, 2, 1]),
+    ),
+    "cross_entropy_probabilities": (
+        lambda lib, x, t: F(lib).cross_entropy(x, t),
+        arr(3, 4),
+        Arr(np.array([[0.1, 0.2, 0.3, 0.4], [1.0, 0.0, 0.0, 0.0], [0.25, 0.25, 0.25, 0.25]]), grad=False),
+    ),
+    "cross_entropy_nd": (
+        lambda lib, x, y: F(lib).cross_entropy(x, y),
+        arr(2, 3, 4),
+        ints([[0, 2, 1, 1], [2, 2, 0, 1]]),
+    ),
+    "nll_loss_weight": (
+        lambda lib, x, y, w: F(lib).nll_loss(x, y, weight=w),
+        arr(4, 3),
+        ints([0, 2, 2, 1]),
+        Arr(np.array([0.2, 1.0, 3.0]), grad=False),
+    ),
+    "bce_logits_pos_weight": (
+        lambda lib, x, y, w: F(lib).binary_cross_entropy_with_logits(x, y, pos_weight=w),
+        arr(3, 2, low=-30, high=30),
+        Arr(np.array([[1.0, 0.0], [0.5, 1.0], [0.0, 0.0]]), grad=False),
+        Arr(np.array([2.0, 0.5]), grad=False),
+    ),
+    "mse_sum": (lambda lib, a, b: F(lib).mse_loss(a, b, reduction="sum"), arr(3, 2), arr(3, 2, seed=1)),
+    # test_layernorm / test_groupnorm / test_batchnorm (training statistics)
+    "layer_norm_affine": (
+        lambda lib, x, w, b: F(lib).layer_norm(x, (3, 4), w, b, eps=1e-3),
+        arr(2, 3, 4),
+        arr(3, 4, seed=1),
+        arr(3, 4, seed=2),
+    ),
+    "group_norm": (lambda lib, x, w, b: F(lib).group_norm(x, 2, w, b), arr(2, 4, 3), arr(4, seed=1), arr(4, seed=2)),
+    "batch_norm_training": (
+        lambda lib, x, w, b: F(lib).batch_norm(x, None, None, w, b, training=True),
+        arr(5, 3, 2),
+        arr(3, seed=1),
+        arr(3, seed=2),
+    ),
+    # test_scaled_dot_product_attention with a boolean mask, causal
+    "sdpa_mask": (
+        lambda lib, q, k, v, m: F(lib).scaled_dot_product_attention(q, k, v, attn_mask=m),
+        arr(2, 3, 4),
+        arr(2, 5, 4, seed=1),
+        arr(2, 5, 2, seed=2),
+        Arr(np.arange(15).reshape(3, 5) % 4 != 1, grad=False),
+    ),
+    "sdpa_causal_scale": (
+        lambda lib, q, k, v: F(lib).scaled_dot_product_attention(q, k, v, is_causal=True, scale=0.3),
+        arr(1, 2, 4, 3),
+        arr(1, 2, 4, 3, seed=1),
+        arr(1, 2, 4, 3, seed=2),
+    ),
+    # test_gelu (tanh approximation), test_elu / test_leaky_relu parameters, test_hardswish, test_mish
+    "gelu_tanh": (lambda lib, a: F(lib).gelu(a, approximate="tanh"), arr(6, low=-4, high=4)),
+    "elu_alpha": (lambda lib, a: F(lib).elu(a, alpha=0.7), arr(6, low=-3, high=3)),
+    "leaky_relu_slope": (lambda lib, a: F(lib).leaky_relu(a, 0.3), arr(6)),
+    "hardswish": (lambda lib, a: F(lib).hardswish(a), arr(6, low=-5, high=5)),
+    "mish_large": (lambda lib, a: F(lib).mish(a), Arr([-50.0, -1.0, 0.5, 30.0])),
+    "logsigmoid_extreme": (lambda lib, a: F(lib).logsigmoid(a), Arr([-800.0, -1.0, 2.0, 800.0])),
+    "softplus_beta_threshold": (lambda lib, a: F(lib).softplus(a, beta=2.0, threshold=5.0), arr(6, low=-4, high=4)),
+    "embedding_repeats": (lambda lib, i, w: F(lib).embedding(i, w), ints([[0, 2], [2, 2]]), arr(4, 3)),
 }
 
 
