@@ -63,6 +63,26 @@ def node_label(name: str | None, op: str | None, node_id: int) -> str:
     return name or f"{op or 'leaf'}#{node_id}"
 
 
+# PyTorch's two spellings of a dtype in its .grad assignment error: the gradient's (caffe2 TypeMeta)
+# and the tensor's (ScalarType).
+_TYPE_META_NAMES = {
+    "float32": "float",
+    "float64": "double",
+    "float16": "c10::Half",
+    "int64": "long int",
+    "int32": "int",
+    "bool": "bool",
+}
+_SCALAR_TYPE_NAMES = {
+    "float32": "Float",
+    "float64": "Double",
+    "float16": "Half",
+    "int64": "Long",
+    "int32": "Int",
+    "bool": "Bool",
+}
+
+
 class Tensor:
     """A multi-dimensional array that can record the operations applied to it.
 
@@ -151,14 +171,20 @@ class Tensor:
                 )
             if value.shape != self.shape:
                 raise RuntimeError(
-                    f"assigned grad has data of a different size: grad is {shape_str(value.shape)}, "
-                    f"tensor is {shape_str(self.shape)}"
+                    f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of size "
+                    f"'{list(self.shape)}'. Please ensure that the gradient and the tensor are the same size"
                 )
             if value.dtype != self.dtype:
-                raise RuntimeError(f"assigned grad has data of a different type: {value.dtype} vs {self.dtype}")
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{_TYPE_META_NAMES.get(value.data.dtype.name)}' to "
+                    f"a tensor with grad_dtype '{_SCALAR_TYPE_NAMES.get(self.data.dtype.name)}'. The gradient must "
+                    "match the tensor's grad_dtype (defaults to the tensor's dtype)."
+                )
             if value._device != self._device:
                 raise RuntimeError(
-                    f"assigned grad has data located on a different device: {value._device} vs {self._device}"
+                    f"attempting to assign a gradient with device type '{value._device}' to a tensor with "
+                    f"device type '{self._device}'. Please ensure that the gradient and the tensor are on the "
+                    "same device"
                 )
         self._grad = value
 

@@ -19,7 +19,16 @@ from .. import _events, _state, _versions
 from ..ops.inplace import view_at
 from ..ops.reduction import sum as sum_over
 from ..ops.shape import stack
-from ..tensor import FREED_MESSAGE, Tensor, _freed_backward, _op_class_name, make_leaf, node_label, shape_str
+from ..tensor import (
+    FREED_MESSAGE,
+    Tensor,
+    _freed_backward,
+    _op_class_name,
+    make_leaf,
+    mark_written,
+    node_label,
+    shape_str,
+)
 from .saved import check_versions, saves_by_code, saves_values
 
 __all__ = ["backward", "grad", "topological_order", "FREED_MESSAGE"]
@@ -340,18 +349,37 @@ def _accumulate(grads: dict, node, parent, c, create_graph, pass_id, depth) -> N
         )
 
 
+def _add_into_leaf_grad(before: Tensor, g: Tensor, create_graph: bool) -> Tensor:
+    """A leaf's ``.grad`` plus ``g``: added in place into ``before`` (a new version of it), as PyTorch's
+    AccumulateGrad, unless the sum is a graph node (create_graph) or ``before``'s memory cannot take it."""
+    arr = before.data
+    writable = getattr(getattr(arr, "flags", None), "writeable", True)
+    if create_graph or not writable or arr.shape != g.data.shape or arr.dtype != g.data.dtype:
+        return _sum(before, g, create_graph)
+    arr += g.data
+    mark_written(before)
+    return before
+
+
 def _store_grad(node, g, create_graph, owned, pass_id, depth):
     """Accumulate ``g`` into ``node.grad`` the way PyTorch's AccumulateGrad does.
 
     A first gradient is kept as is when it is part of a recorded graph (create_graph)
     or when the pass made it and nothing else holds it (``owned``), and copied
     otherwise, so that an in-place change of one ``.grad`` never shows in another's.
+    A later one is added into a leaf's ``.grad`` tensor in place (a new version of it),
+    except under create_graph, where the sum is a new node; a retained non-leaf's
+    ``.grad`` is replaced by the sum, as PyTorch's retain_grad hook does.
     """
     before = node._grad
     if before is None:
         after = g if create_graph or (owned and not _listeners) else make_leaf(g.data.copy(), g._device)
-    else:
+    elif node._backward is not None:
         after = _sum(before, g, create_graph)
+    else:
+        if _listeners:  # the event shows the value before the in-place add
+            before = make_leaf(before.data.copy(), before._device)
+        after = _add_into_leaf_grad(node._grad, g, create_graph)
     node._grad = after
     if _listeners:
         _emit(
@@ -513,7 +541,7 @@ def _unwatched_pass(roots, seeds, retain_graph, create_graph, pass_id, depth):
                 if rule is None:  # a plain leaf: _store_grad with no listener to tell
                     before = node._grad
                     if before is not None:
-                        node._grad = _sum(before, g, create_graph)
+                        node._grad = _add_into_leaf_grad(before, g, create_graph)
                     elif create_graph or node in owned:
                         node._grad = g
                     else:

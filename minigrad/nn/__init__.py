@@ -6,6 +6,7 @@ initialisation schemes.
 
 from . import functional, init, utils
 from .activation import (
+    ELU,
     GELU,
     Hardsigmoid,
     Hardswish,
@@ -19,6 +20,7 @@ from .activation import (
     Sigmoid,
     SiLU,
     Softmax,
+    Softplus,
     Softsign,
     Tanh,
 )
@@ -66,6 +68,8 @@ __all__ = [
     "Sigmoid",
     "GELU",
     "LeakyReLU",
+    "ELU",
+    "Softplus",
     "SiLU",
     "Softmax",
     "LogSoftmax",

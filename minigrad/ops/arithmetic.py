@@ -18,6 +18,7 @@ import numpy as np
 from .. import backend as B
 from ..tensor import Tensor, make, shape_str
 from ._util import as_tensor, binary_arrays, refuse_dtype, scalar_array
+from .elementwise import where
 
 __all__ = ["add", "sub", "mul", "div", "pow", "neg", "abs"]
 
@@ -256,11 +257,16 @@ def pow(a, b) -> Tensor:
             _check_broadcast(a, b)
         out = _integer_power(a._device.xp, ad, bd) if bd.dtype.kind in "iu" else ad**bd
 
+        # PyTorch's limits: d/da is 0 where b == 0 and d/db is 0 where a == 0 and b >= 0.
         def backward(g):
-            return lambda: g * b * a ** (b - 1), lambda: g * a**b * a.log()
+            return (
+                lambda: where(b == 0, 0.0, g * b * a ** (b - 1)),
+                lambda: where((a == 0) & (b >= 0), 0.0, g * a**b * a.log()),
+            )
 
         def jvp(ta, tb):
-            return ta * b * a ** (b - 1) + tb * a**b * a.log()
+            da = where(b == 0, 0.0, ta * b * a ** (b - 1))
+            return da + where((a == 0) & (b >= 0), 0.0, tb * a**b * a.log())
 
         return make(out, (a, b), backward, "pow", jvp)
 
@@ -320,15 +326,29 @@ def rpow(a: Tensor, s) -> Tensor:
         return pow(s, a)
     ad = scalar_array(a, s)
 
+    log_s = _scalar_log(s)
+
+    # PyTorch's limit for a zero base: d/da 0**a is 0 where a >= 0.
     def backward(g):
-        return (g * (s**a) * math.log(s),)
+        if s == 0:
+            return (where(a >= 0, 0.0, g * (s**a) * log_s),)
+        return (g * (s**a) * log_s,)
 
     def jvp(t):
-        return t * (s**a) * math.log(s)
+        if s == 0:
+            return where(a >= 0, 0.0, t * (s**a) * log_s)
+        return t * (s**a) * log_s
 
     xp = a._device.xp
     out = _integer_power(xp, xp.asarray(s, dtype=ad.dtype), ad) if ad.dtype.kind in "iu" else s**ad
     return make(out, (a,), backward, "rpow", jvp)
+
+
+def _scalar_log(s) -> float:
+    """``log(s)`` of a Python scalar as a float tensor op gives it: -inf at 0, nan below."""
+    if s > 0:
+        return math.log(s)
+    return -math.inf if s == 0 else math.nan
 
 
 def neg(a: Tensor) -> Tensor:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import weakref
 
+from ..creation import zeros_like
 from ..tensor import Tensor, make
 from ._util import check_tensor
 from .elementwise import where
@@ -54,7 +55,23 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_fo
         large = x1.data.shape[-2] > 25 or x2.data.shape[-2] > 25
         use_mm = compute_mode == "use_mm_for_euclid_dist" or (compute_mode == _COMPUTE_MODES[0] and large)
         return _euclidean(x1, x2, use_mm)
+    if p == 0:
+        return _hamming(x1, x2)
     return norm(x1.unsqueeze(-2) - x2.unsqueeze(-3), p, dim=-1)
+
+
+def _hamming(x1: Tensor, x2: Tensor) -> Tensor:
+    """p = 0: how many coordinates differ. Piecewise constant, so its rule is zeros (PyTorch's cdist gives
+    zero gradients, where ``vector_norm(ord=0)`` gives none)."""
+    out = (x1.data[..., :, None, :] != x2.data[..., None, :, :]).sum(axis=-1).astype(x1.data.dtype)
+
+    def backward(g):
+        return lambda: zeros_like(x1), lambda: zeros_like(x2)
+
+    def jvp(t1, t2):
+        return (t1.unsqueeze(-2) - t2.unsqueeze(-3)).sum(-1) * 0.0
+
+    return make(out, (x1, x2), backward, "cdist", jvp)
 
 
 def _over_distance(t: Tensor, d: Tensor) -> Tensor:

@@ -230,14 +230,11 @@ def einsum(equation: str, *operands) -> Tensor:
                 f"and operand {i} is {t.data.dtype}"
             )
     subs, out_sub = _parse_einsum(equation, operands)
+    diagonals = [_take_repeated_diagonals(i, s, t) for i, (s, t) in enumerate(zip(subs, operands))]
+    subs, operands = [s for s, _ in diagonals], tuple(t for _, t in diagonals)
     sizes: dict = {}
     for i, (s, t) in enumerate(zip(subs, operands)):
         for c, n in zip(s, t.data.shape):
-            if s.count(c) > 1:
-                raise RuntimeError(
-                    f"einsum(): subscript {c} is repeated for operand {i} ('{s}'); minigrad does not support "
-                    f"diagonals or traces in einsum"
-                )
             seen = sizes.get(c, 1)
             if n != 1 and seen != 1 and n != seen:
                 raise RuntimeError(
@@ -251,6 +248,24 @@ def einsum(equation: str, *operands) -> Tensor:
         for s, t in zip(subs, operands)
     )
     return _einsum(subs, out_sub, operands, sizes)
+
+
+def _take_repeated_diagonals(i: int, sub: str, t: Tensor) -> tuple[str, Tensor]:
+    """``sub`` with each repeated subscript once, and ``t`` reduced to that diagonal (a mask, then a sum)."""
+    xp = t._device.xp
+    for c in dict.fromkeys(sub):
+        while sub.count(c) > 1:
+            j, k = sub.index(c), sub.index(c, sub.index(c) + 1)
+            n, m = t.data.shape[j], t.data.shape[k]
+            if n != m:
+                raise RuntimeError(
+                    f"einsum(): subscript {c} is repeated for operand {i} but the sizes don't match, {m} != {n}"
+                )
+            shape = [1] * t.data.ndim
+            shape[j], shape[k] = n, n
+            eye = make_leaf(xp.eye(n, dtype=t.data.dtype).reshape(shape), t._device)
+            t, sub = (t * eye).sum(k), sub[:k] + sub[k + 1 :]
+    return sub, t
 
 
 def _einsum(subs: list, out_sub: str, operands: tuple, sizes: dict) -> Tensor:

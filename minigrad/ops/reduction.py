@@ -467,7 +467,7 @@ def norm(a: Tensor, p=2, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
     def backward(g):
         gk = _keep(g, shape, axes, keepdim)
         if p == 0:
-            return (zeros_like(a, dtype=g.dtype),)
+            return (None,)  # a count: no gradient flows (PyTorch leaves .grad None)
         if p == 1:
             return (gk * a.sign(),)
         nk = _keep(out_ref(), shape, axes, keepdim)

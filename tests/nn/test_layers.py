@@ -252,3 +252,11 @@ def test_linear_matches_numpy_for_any_batch_shape(batch, n_in, n_out, seed):
     np.testing.assert_allclose(x.grad.data, g @ layer.weight.data, rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(layer.weight.grad.data, g2.T @ x2, rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(layer.bias.grad.data, g2.sum(0), rtol=1e-12, atol=1e-14)
+
+
+def test_elu_and_softplus_modules_match_torch():
+    torch = pytest.importorskip("torch")
+    x = np.linspace(-3.0, 3.0, 7)
+    for ours, theirs in ((mg.nn.ELU(0.7), torch.nn.ELU(0.7)), (mg.nn.Softplus(2.0, 1.5), torch.nn.Softplus(2.0, 1.5))):
+        np.testing.assert_allclose(ours(mg.tensor(x)).numpy(), theirs(torch.tensor(x)).numpy(), rtol=1e-12)
+    assert repr(mg.nn.ELU(0.7)) == repr(torch.nn.ELU(0.7))

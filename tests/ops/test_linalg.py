@@ -168,7 +168,7 @@ def test_einsum_list_form_and_second_derivative():
 @pytest.mark.parametrize(
     "eq, shapes, text",
     [
-        ("ii->i", [(2, 2)], "subscript i is repeated for operand 0"),
+        ("ii->i", [(2, 3)], "subscript i is repeated for operand 0 but the sizes don't match, 3 != 2"),
         ("ij,jk->ik", [(2, 3), (4, 5)], "subscript j has size 4 for operand 1 which does not broadcast"),
         ("ij->k", [(2, 3)], "output subscript k does not appear in the equation for any input operand"),
         ("ij->ii", [(2, 3)], "output subscript i appears more than once"),

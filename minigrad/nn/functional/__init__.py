@@ -2,6 +2,7 @@
 
 from ...ops.shape import pad
 from ._activation import (
+    elu,
     gelu,
     hardsigmoid,
     hardswish,
@@ -47,6 +48,7 @@ __all__ = [
     "relu",
     "tanh",
     "sigmoid",
+    "elu",
     "gelu",
     "leaky_relu",
     "silu",

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from ...ops.shape import pad
 from ...tensor import Tensor, make, make_leaf, shape_str
 from .._conv_padding import same_padding
 from .._im2col import Geometry, col2im, im2col, windows
+from ._pooling import _pooled_size
 
 __all__ = ["conv2d", "max_pool2d"]
 
@@ -58,10 +60,11 @@ def max_pool2d(
 ) -> Tensor:
     """Max over each window (implicit -inf padding); the gradient goes to the first maximum.
 
-    torch's ``ceil_mode`` and ``return_indices`` are accepted; True is not supported yet.
+    ``ceil_mode`` adds the partial windows at the end, as torch (a window never starts in the
+    right padding); torch's ``return_indices`` is accepted, True is not supported yet.
     """
-    if ceil_mode or return_indices:
-        raise NotImplementedError("max_pool2d(): ceil_mode=True and return_indices=True are not supported")
+    if return_indices:
+        raise NotImplementedError("max_pool2d(): return_indices=True is not supported")
     _check_4d(x, "max_pool2d()")
     geo = Geometry(kernel_size, kernel_size if stride is None else stride, padding, dilation)
     (kh, kw), (ph, pw) = geo.kernel, geo.padding
@@ -70,6 +73,8 @@ def max_pool2d(
             f"max_pool2d(): pad should be at most half of effective kernel size, but got pad={geo.padding}, "
             f"kernel_size={geo.kernel}"
         )
+    if ceil_mode:
+        x = _pad_for_ceil_mode(x, geo)
     xp = x._device.xp
     n, c = x.data.shape[:2]
     oh, ow = geo.out_hw(x.data.shape, "max_pool2d()")
@@ -88,3 +93,15 @@ def max_pool2d(
         return picked.sum(2).reshape(n, c, oh, ow)
 
     return make(out, (x,), backward, "max_pool2d", jvp)
+
+
+def _pad_for_ceil_mode(x: Tensor, geo: Geometry) -> Tensor:
+    """``x`` with -inf rows/columns at the end so that the floor-mode windows are ceil_mode's."""
+    extra = []
+    for size, k, s, p, d in zip(x.data.shape[2:], geo.kernel, geo.stride, geo.padding, geo.dilation):
+        span = d * (k - 1) + 1
+        out = _pooled_size(size, span, s, p, ceil_mode=True)
+        extra.append(max(0, (out - 1) * s + span - size - 2 * p))
+    if not any(extra):
+        return x
+    return pad(x, (0, extra[1], 0, extra[0]), value=-float("inf"))

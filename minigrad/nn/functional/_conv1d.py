@@ -84,12 +84,12 @@ def max_pool1d(
     return_indices: bool = False,
 ) -> Tensor:
     """Max over each window of ``kernel_size`` along the last dim (implicit -inf padding)."""
-    if ceil_mode or return_indices:
-        raise NotImplementedError("max_pool1d(): ceil_mode=True and return_indices=True are not supported")
+    if return_indices:
+        raise NotImplementedError("max_pool1d(): return_indices=True is not supported")
     x, unbatched = batched(input, "max_pool1d()")
     k = one(kernel_size, "kernel_size")
     s = k if stride is None or stride == () else one(stride, "stride")
     out = max_pool2d(
-        x.unsqueeze(2), (1, k), (1, s), (0, one(padding, "padding")), (1, one(dilation, "dilation"))
+        x.unsqueeze(2), (1, k), (1, s), (0, one(padding, "padding")), (1, one(dilation, "dilation")), ceil_mode
     ).squeeze(2)
     return out.squeeze(0) if unbatched else out
