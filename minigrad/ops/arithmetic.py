@@ -16,6 +16,7 @@ import math
 import numpy as np
 
 from .. import backend as B
+from .._state import extras, grad
 from ..tensor import Tensor, make, shape_str
 from ._util import as_tensor, binary_arrays, refuse_dtype, scalar_array
 from .elementwise import where
@@ -171,6 +172,8 @@ def mul(a, b) -> Tensor:
             out = ad * bd
         except ValueError:
             raise _broadcast_error(a, b) from None
+        if not (grad.enabled or extras.on):  # no graph, no tangents: the rules are not kept
+            return make(out, (a, b), None, "mul")
 
         def backward(g):
             return lambda: g * b, lambda: g * a
@@ -180,13 +183,16 @@ def mul(a, b) -> Tensor:
 
         return make(out, (a, b), backward, "mul", jvp)
 
+    ad = a.data if a.data.dtype.kind == "f" else scalar_array(a, b)
+    if not (grad.enabled or extras.on):  # no graph, no tangents: the rules are not kept
+        return make(ad * b, (a,), None, "mul")
+
     def backward_scalar(g):
         return (g * b,)
 
     def jvp_scalar(t):
         return t * b
 
-    ad = a.data if a.data.dtype.kind == "f" else scalar_array(a, b)
     return make(ad * b, (a,), backward_scalar, "mul", jvp_scalar)
 
 
@@ -209,6 +215,8 @@ def div(a, b, rounding_mode=None) -> Tensor:
             out = ad / bd
         except ValueError:
             raise _broadcast_error(a, b) from None
+        if not (grad.enabled or extras.on):  # no graph, no tangents: the rules are not kept
+            return make(out, (a, b), None, "div")
 
         def backward(g):
             return lambda: g / b, lambda: -g * a / (b * b)
@@ -219,6 +227,8 @@ def div(a, b, rounding_mode=None) -> Tensor:
         return make(out, (a, b), backward, "div", jvp)
 
     ad = a.data if a.data.dtype.kind == "f" else a.data.astype(B.get_default_dtype())
+    if not (grad.enabled or extras.on):  # no graph, no tangents: the rules are not kept
+        return make(ad / b, (a,), None, "div")
 
     def backward_scalar(g):
         return (g / b,)

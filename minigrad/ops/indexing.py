@@ -228,6 +228,8 @@ def _scatter_into_zeros(g: Tensor, key: tuple, shape: tuple, accumulate: bool) -
         _add_at(xp, target, last, g.data)
     else:
         target[last] = g.data
+    if not (_state.grad.enabled or _state.extras.on):  # no graph, no tangents: the rules are not kept
+        return make(out, (g,), None, "index_backward")
 
     def backward(gg):
         return (index_with_key(gg, key, "index", accumulate),)

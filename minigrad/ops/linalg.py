@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import operator
 
+from .._state import extras, grad
 from ..tensor import Tensor, make, make_leaf, shape_str
 from ._util import binary_arrays, check_same_device
 from .matrix import vector_norm  # noqa: F401  (torch.linalg.vector_norm, as mg.linalg.vector_norm)
@@ -49,6 +50,8 @@ def _matmul(a: Tensor, b: Tensor, op: str) -> Tensor:
         out = ad @ bd
     except ValueError:
         raise _matmul_error(a, b) from None
+    if not (grad.enabled or extras.on):  # no graph, no tangents: the rules are not kept
+        return make(out, (a, b), None, op)
     a_vec, b_vec = ad.ndim == 1, bd.ndim == 1
 
     def backward(g):

@@ -13,6 +13,7 @@ import contextlib
 import weakref
 
 from .. import backend as B
+from .._state import extras, grad
 from ..creation import zeros_like
 from ..tensor import Tensor, make, make_leaf
 from ._util import normalize_dims, refuse_dtype
@@ -101,6 +102,9 @@ def sum(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:  # no
     axes = normalize_dims(dim, a.data.ndim)
     d = a.data
     out_dtype = B.to_dtype(dtype) if dtype is not None else (B.int64 if d.dtype.kind in "biu" else d.dtype)
+    out = d.sum(axis=axes, keepdims=keepdim, dtype=out_dtype)
+    if not (grad.enabled or extras.on):  # no graph, no tangents: the rules are not kept
+        return make(out, (a,), None, "sum")
     shape = d.shape
 
     def backward(g):
@@ -109,7 +113,7 @@ def sum(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:  # no
     def jvp(t):
         return t.sum(dim=axes, keepdim=keepdim)
 
-    return make(d.sum(axis=axes, keepdims=keepdim, dtype=out_dtype), (a,), backward, "sum", jvp)
+    return make(out, (a,), backward, "sum", jvp)
 
 
 def mean(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
@@ -512,6 +516,8 @@ def softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
     xp = a._device.xp
     d = _as_float(a, dtype)
     e = xp.exp(d - _stable_shift(xp, d, axes))
+    if not (grad.enabled or extras.on):  # no graph, no tangents: the rules are not kept
+        return make(e / e.sum(axis=axes, keepdims=True), (a,), None, "softmax")
 
     def backward(g):
         y = out_ref()

@@ -12,6 +12,7 @@ import itertools
 import numpy as np
 
 from .. import backend as B
+from .._state import extras, grad
 from ..tensor import Tensor, make, shape_str
 from ._util import check_same_device, normalize_dims
 
@@ -89,6 +90,8 @@ def reshape(a: Tensor, *shape) -> Tensor:
         raise RuntimeError(f"shape '{shape_str(shape)}' is invalid for input of size {a.data.size}") from None
     if out.shape == src:
         return a
+    if not (grad.enabled or extras.on):  # no graph, no tangents: the rules are not kept
+        return make(out, (a,), None, "reshape")
 
     def backward(g):
         return (g.reshape(src),)
