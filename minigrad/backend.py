@@ -53,6 +53,26 @@ _DTYPE_NAMES = {
 _default_float = float32
 
 
+#: PyTorch's scalar type names, as its error messages write dtypes (``Float`` for float32).
+_SCALAR_TYPE_NAMES = {
+    "bool": "Bool",
+    "uint8": "Byte",
+    "int8": "Char",
+    "int16": "Short",
+    "int32": "Int",
+    "int64": "Long",
+    "float16": "Half",
+    "float32": "Float",
+    "float64": "Double",
+}
+
+
+def scalar_type_name(dtype) -> str:
+    """PyTorch's name for ``dtype`` in its messages (``Float``, ``Long``); NumPy's name when it has none."""
+    name = np.dtype(dtype).name
+    return _SCALAR_TYPE_NAMES.get(name, name)
+
+
 def get_default_dtype() -> np.dtype:
     """The dtype Python floats become (float32, as in PyTorch)."""
     return _default_float

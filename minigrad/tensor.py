@@ -73,14 +73,6 @@ _TYPE_META_NAMES = {
     "int32": "int",
     "bool": "bool",
 }
-_SCALAR_TYPE_NAMES = {
-    "float32": "Float",
-    "float64": "Double",
-    "float16": "Half",
-    "int64": "Long",
-    "int32": "Int",
-    "bool": "Bool",
-}
 
 
 class Tensor:
@@ -177,7 +169,7 @@ class Tensor:
             if value.dtype != self.dtype:
                 raise RuntimeError(
                     f"attempting to assign a gradient with dtype '{_TYPE_META_NAMES.get(value.data.dtype.name)}' to "
-                    f"a tensor with grad_dtype '{_SCALAR_TYPE_NAMES.get(self.data.dtype.name)}'. The gradient must "
+                    f"a tensor with grad_dtype '{B.scalar_type_name(self.data.dtype)}'. The gradient must "
                     "match the tensor's grad_dtype (defaults to the tensor's dtype)."
                 )
             if value._device != self._device:

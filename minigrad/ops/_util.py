@@ -40,23 +40,10 @@ def check_int(x, op: str, arg: str) -> int:
     return int(x)
 
 
-_KERNEL_DTYPE_NAMES = {
-    "bool": "Bool",
-    "uint8": "Byte",
-    "int8": "Char",
-    "int16": "Short",
-    "int32": "Int",
-    "int64": "Long",
-    "float16": "Half",
-    "float32": "Float",
-    "float64": "Double",
-}
-
-
 def refuse_dtype(a: Tensor, kernel: str, kinds: str) -> None:
     """PyTorch's NotImplementedError for an op that has no kernel for ``a``'s dtype kind (one of ``kinds``)."""
     if a.data.dtype.kind in kinds:
-        name = _KERNEL_DTYPE_NAMES.get(a.data.dtype.name, a.data.dtype.name)
+        name = B.scalar_type_name(a.data.dtype)
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{name}'")
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import weakref
 
+from .. import backend as B
 from ..creation import zeros_like
 from ..tensor import Tensor, make
 from ._util import check_tensor
@@ -23,7 +24,6 @@ _COMPUTE_MODES = (
     "use_mm_for_euclid_dist",
     "donot_use_mm_for_euclid_dist",
 )
-_TORCH_DTYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int"}
 
 
 def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary") -> Tensor:
@@ -40,7 +40,7 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_fo
         if x.data.ndim < 2:
             raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: {x.data.ndim}D")
         if x.data.dtype.kind != "f":
-            dtype = _TORCH_DTYPE_NAMES.get(x.data.dtype.name, x.data.dtype.name)
+            dtype = B.scalar_type_name(x.data.dtype)
             raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: {dtype}")
     if x1.data.shape[-1] != x2.data.shape[-1]:
         raise RuntimeError(
@@ -49,8 +49,8 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_fo
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
     if x1.data.dtype != x2.data.dtype:
-        found = _TORCH_DTYPE_NAMES.get(x2.data.dtype.name, x2.data.dtype.name)
-        raise RuntimeError(f"expected scalar type {_TORCH_DTYPE_NAMES.get(x1.data.dtype.name)} but found {found}")
+        found = B.scalar_type_name(x2.data.dtype)
+        raise RuntimeError(f"expected scalar type {B.scalar_type_name(x1.data.dtype)} but found {found}")
     if p == 2:
         large = x1.data.shape[-2] > 25 or x2.data.shape[-2] > 25
         use_mm = compute_mode == "use_mm_for_euclid_dist" or (compute_mode == _COMPUTE_MODES[0] and large)

@@ -518,7 +518,7 @@ def where(condition, input, other) -> Tensor:  # noqa: A002  (torch's argument n
     like = like if like is not None else cond
     if cond.data.dtype.kind != "b":
         raise RuntimeError(
-            f"where expected condition to be a boolean tensor, but got a tensor with dtype {_torch_dtype_name(cond)}"
+            f"where expected condition to be a boolean tensor, but got a tensor with dtype {B.scalar_type_name(cond.data.dtype)}"
         )
     x, y = _operand(input, like), _operand(other, like)
     for t in (cond, x, y):
@@ -555,11 +555,6 @@ def where(condition, input, other) -> Tensor:  # noqa: A002  (torch's argument n
         return where(cond, tx, ty)
 
     return make(out, parents, backward, "where", jvp)
-
-
-def _torch_dtype_name(t: Tensor) -> str:
-    names = {"float16": "Half", "float32": "Float", "float64": "Double", "int32": "Int", "int64": "Long"}
-    return names.get(str(t.data.dtype), str(t.data.dtype))
 
 
 def _tensor_where(self: Tensor, condition, other) -> Tensor:

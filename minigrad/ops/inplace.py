@@ -37,17 +37,6 @@ from ..tensor import Tensor, make, mark_written, shape_str
 
 __all__ = ["apply_inplace", "version_error"]
 
-_TYPE_NAMES = {  # PyTorch's legacy tensor type names, by dtype
-    "float16": "Half",
-    "float32": "Float",
-    "float64": "Double",
-    "int8": "Char",
-    "int16": "Short",
-    "int32": "Int",
-    "int64": "Long",
-    "uint8": "Byte",
-    "bool": "Bool",
-}
 _KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2}  # bool < integer < floating, for in-place cast checks
 
 
@@ -304,7 +293,7 @@ def version_error(saved: Tensor | None, arr, node) -> RuntimeError:
     Like PyTorch, it names the op that made the saved tensor: the node itself
     for a saved output, else the tensor's current op.
     """
-    what = f"[minigrad.{_TYPE_NAMES.get(arr.dtype.name, '')}Tensor {shape_str(arr.shape)}]"
+    what = f"[minigrad.{B.scalar_type_name(arr.dtype)}Tensor {shape_str(arr.shape)}]"
     if saved is not None and saved.name:
         what += f" named '{saved.name}'"
     if saved is not None and saved._backward is not None:

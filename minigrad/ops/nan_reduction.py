@@ -9,15 +9,6 @@ from .reduction import _expand_back
 
 __all__ = ["nansum", "nanmean"]
 
-_TORCH_DTYPE_NAMES = {
-    "int64": "Long",
-    "int32": "Int",
-    "int16": "Short",
-    "int8": "Char",
-    "uint8": "Byte",
-    "bool": "Bool",
-}
-
 
 def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A002
     """The sum over ``dim`` (all dims when None) with NaN counted as zero.
@@ -50,7 +41,7 @@ def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Te
     a = check_tensor(input, "nanmean", "input")
     kind = a.data.dtype.kind if dtype is None else "f"
     if kind != "f":
-        name = _TORCH_DTYPE_NAMES.get(a.data.dtype.name, a.data.dtype.name)
+        name = B.scalar_type_name(a.data.dtype)
         raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype but got {name}")
     if dtype is not None:
         a = a.to(dtype)

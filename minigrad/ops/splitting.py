@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import warnings
 
+from .. import backend as B
 from ..tensor import Tensor
 from ._util import check_int, check_tensor, normalize_dims
 from .shape import _several_views, _slice_along
 
 __all__ = ["tensor_split", "meshgrid"]
-
-_TORCH_DTYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int32": "Int", "bool": "Bool"}
 
 
 def _split_points(indices_or_sections, size: int) -> list:
@@ -26,7 +25,7 @@ def _split_points(indices_or_sections, size: int) -> list:
                 f"tensor, but got a tensor with {t.ndim} dims"
             )
         if t.dtype.name != "int64":
-            name = _TORCH_DTYPE_NAMES.get(t.dtype.name, t.dtype.name)
+            name = B.scalar_type_name(t.dtype)
             raise RuntimeError(
                 f"tensor_split expected tensor_indices_or_sections to have dtype of long, but got {name}"
             )

@@ -8,21 +8,12 @@ from __future__ import annotations
 
 import warnings
 
+from ... import backend as B
 from ...ops.elementwise import where
 from ...tensor import Tensor
 from ._loss import _as_target, _numeric, _reduce, _warn_size
 
 __all__ = ["huber_loss", "smooth_l1_loss", "kl_div"]
-
-
-_TORCH_DTYPE_NAMES = {
-    "float32": "Float",
-    "float64": "Double",
-    "float16": "Half",
-    "int64": "Long",
-    "int32": "Int",
-    "bool": "Bool",
-}
 
 
 def _check_reduction(reduction, allowed=("none", "mean", "sum")) -> None:
@@ -77,7 +68,7 @@ def huber_loss(
     target = _as_target(target, input, "huber_loss")
     _warn_size("huber_loss", input, target)
     if input.data.dtype.kind in "biu" and target.data.dtype.kind == "f":
-        names = (_TORCH_DTYPE_NAMES.get(t.data.dtype.name, t.data.dtype.name) for t in (target, input))
+        names = (B.scalar_type_name(t.data.dtype) for t in (target, input))
         raise RuntimeError("result type {} can't be cast to the desired output type {}".format(*names))
     d = _numeric(input, target) - _numeric(target, input)
     size = d.abs()
