@@ -88,3 +88,14 @@ def check(fn, *args, rtol: float = 1e-7, atol: float = 1e-9, grads: bool = True,
 
         assert gradcheck(call, tuple(leaves[i] for i in positions))
     return mouts
+
+
+def raises_like_torch(call) -> None:
+    """``call(lib)`` raises in minigrad the exception class it raises in torch (the test skips without torch)."""
+    import pytest
+
+    torch = pytest.importorskip("torch")
+    with pytest.raises(Exception) as theirs:
+        call(torch)
+    with pytest.raises(theirs.type):
+        call(mg)
