@@ -46,7 +46,21 @@ class RunStatus:
         return self.state in ENDED_STATES
 
 
-class ScriptRunner:
+class _StatusSource:
+    """A source whose ``state`` and ``error`` are read from its one :class:`RunStatus`."""
+
+    status: RunStatus
+
+    @property
+    def state(self) -> str:
+        return self.status.state
+
+    @property
+    def error(self) -> tuple | None:
+        return self.status.error
+
+
+class ScriptRunner(_StatusSource):
     """A script run under a Stepper.
 
     Viewer-facing attributes: ``trace``, ``output``, ``status`` (a :class:`RunStatus`,
@@ -86,14 +100,6 @@ class ScriptRunner:
         self.trace = self.stepper.trace
         self.status = RunStatus("running")
         self.stepper.start()
-
-    @property
-    def state(self) -> str:
-        return self.status.state
-
-    @property
-    def error(self) -> tuple | None:
-        return self.status.error
 
     @property
     def alive(self) -> bool:
@@ -195,18 +201,16 @@ def _format(exc: BaseException) -> str:
     return user_traceback(traceback.extract_tb(exc.__traceback__), _title(exc))[1]
 
 
-class ReplaySource:
+class ReplaySource(_StatusSource):
     """A recorded trace opened with ``--replay``: nothing runs, every step is already there."""
 
     live = False
     alive = False
-    state = "replay"
 
     def __init__(self, trace) -> None:
         self.trace = trace
         # a recording of a run that raised shows its error in the Errors tab, as the live run did
         self.status = RunStatus("replay", next((error_of(e) for e in trace.events if e.kind == "error"), None))
-        self.error = self.status.error
         self.output = OutputCapture()
         self.generation = 0
 
