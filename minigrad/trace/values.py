@@ -11,7 +11,13 @@ __all__ = ["format_value", "format_number", "format_array"]
 
 
 def format_number(x, precision: int = 4) -> str:
-    """One number with ``precision`` significant digits (``2``, ``-0.3333``, ``1.5e+08``, ``nan``)."""
+    """One number with ``precision`` significant digits (``2``, ``-0.3333``, ``1.5e+08``, ``nan``).
+
+    A fraction that those digits would round to 1, 0 or -1 keeps three more
+    (``0.9999877``, not ``1``): a learner who works tanh's ``1 - out**2`` or the
+    sigmoid's ``out * (1 - out)`` by hand from the shown value should not get 0
+    where the gradient is 2.456e-05.
+    """
     if isinstance(x, (bool, np.bool_)):
         return str(bool(x))
     if isinstance(x, (int, np.integer)):
@@ -21,7 +27,10 @@ def format_number(x, precision: int = 4) -> str:
         return "nan"
     if math.isinf(x):
         return "inf" if x > 0 else "-inf"
-    return f"{x:.{precision}g}"
+    text = f"{x:.{precision}g}"
+    if abs(x) < 1 and float(text).is_integer():
+        return f"{x:.{precision + 3}g}"
+    return text
 
 
 def _summary(arr: np.ndarray, precision: int) -> str:
