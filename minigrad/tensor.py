@@ -12,6 +12,7 @@ import itertools
 import os
 import traceback
 import warnings
+import weakref
 
 import numpy as np
 
@@ -484,6 +485,10 @@ def _mark_view(t: Tensor, base: Tensor, no_grad: bool) -> None:
     meta["view_of"] = (base, no_grad)
     if no_grad and base._rg:
         meta["no_grad_view"] = True
+    views = base.meta().get("views")
+    if views is None:
+        views = base._meta["views"] = weakref.WeakSet()
+    views.add(t)  # so that a recorded in-place write of base's memory can put t in the graph (ops.inplace)
 
 
 def _tangent_of(t: Tensor, depth: int | None = None):

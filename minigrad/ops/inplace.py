@@ -20,6 +20,9 @@ scattering at the view's element positions, which work for any strided
 view), and the view becomes a view of that new node (``as_strided``). A view
 of a tensor outside the graph written with an operand that requires grad
 (``base[:2].add_(w)``) puts the base in the graph that way, as in PyTorch.
+Views of that tensor made earlier, outside the graph (``v = base[1:3]``),
+saw the write; they join the graph with it, as ``as_strided`` of the base's
+new node (PyTorch regenerates their grad_fn), so their gradient reaches ``w``.
 
 The nodes such an op makes on the way (the gather, the op, the scatter) reach
 the event listeners (traces, the debugger) like any other node, in the order
@@ -40,11 +43,19 @@ __all__ = ["apply_inplace", "version_error"]
 _KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2}  # bool < integer < floating, for in-place cast checks
 
 
+_NO_GRAD_VIEW_ADVICE = (
+    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both "
+    "the view and the inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or "
+    "both outside (if you want the inplace to be tracked)."
+)
+
 NO_GRAD_VIEW_MESSAGE = (
-    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that this use "
-    "case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the "
-    "inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or both outside (if "
-    "you want the inplace to be tracked)."
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. " + _NO_GRAD_VIEW_ADVICE
+)
+
+NO_GRAD_VIEW_REGRAPHED_MESSAGE = (
+    "A view was created in no_grad mode and its base or another view of its base has been modified inplace with "
+    "grad mode enabled. " + _NO_GRAD_VIEW_ADVICE
 )
 
 
@@ -77,17 +88,19 @@ def apply_inplace(t: Tensor, name: str, fn, *args) -> Tensor:
             _take_node(t, result, old, name)
         else:
             _rebase_through_view(t, base, name, fn, args)
+        regraphed = _regraph_views(t if base is None else base, t)
     finally:
         _events.listeners[:] = listeners
     if listeners:
-        _announce(made, t, base)
+        _announce(made, (t, base, *regraphed))
     return t
 
 
-def _announce(made: list, t: Tensor, base: Tensor | None) -> None:
-    """Send the events of a recorded in-place op, in order; a node that ``t`` or its base took over (same
-    id) is sent as that tensor, so each node reaches the listeners once, as the tensor that holds it."""
-    holders = {h._id: h for h in (t, base) if h is not None}
+def _announce(made: list, holders: tuple) -> None:
+    """Send the events of a recorded in-place op, in order; a node that one of ``holders`` (``t``, its base,
+    their views) took over (same id) is sent as that tensor, so each node reaches the listeners once, as
+    the tensor that holds it."""
+    holders = {h._id: h for h in holders if h is not None}
     for kind, fields in made:
         node = fields.get("node")
         holder = holders.get(node._id) if isinstance(node, Tensor) else None
@@ -209,6 +222,46 @@ def _rebase_through_view(t: Tensor, base: Tensor, name: str, fn, args: tuple) ->
     _take_node(t, base.reshape(-1)[positions], old_view, "as_strided")
 
 
+def _regraph_views(base: Tensor, written: Tensor) -> list:
+    """Put the views of ``base``'s memory made outside the graph (``v = base[1:3]`` before ``base`` was
+    written in place) into it, as PyTorch regenerates such a view's grad_fn: each becomes ``as_strided``
+    of ``base``'s new node. Returns them.
+
+    A view made under no_grad becomes a node whose backward raises PyTorch's error for it: the write
+    was recorded, the view was not meant to be, and PyTorch refuses the ambiguity.
+    """
+    regraphed = []
+    stack = list(_views_of(base))
+    while stack:
+        view = stack.pop()
+        stack.extend(_views_of(view))
+        if view is written or view._backward is not None:
+            continue
+        try:
+            positions = Tensor(_positions_in(base.data, view.data), device=view._device)
+        except RuntimeError:
+            continue  # a view whose elements are not base's elements (another dtype): nothing to gather
+        old = _split_off(view)
+        if _viewed(old)[1]:
+            _take_node(view, _refusal_node(base), old, "as_strided")
+        else:
+            _take_node(view, base.reshape(-1)[positions], old, "as_strided")
+        regraphed.append(view)
+    return regraphed
+
+
+def _views_of(t: Tensor) -> list:
+    views = t._meta.get("views") if t._meta is not None else None
+    return [] if views is None else list(views)
+
+
+def _refusal_node(base: Tensor) -> Tensor:
+    def backward(g):
+        raise RuntimeError(NO_GRAD_VIEW_REGRAPHED_MESSAGE)
+
+    return make(base.data.reshape(-1)[:0].copy(), (base,), backward, "as_strided")
+
+
 def view_at(t: Tensor, node_id: int) -> Tensor:
     """The view ``t`` as the node ``node_id`` used it, as PyTorch regenerates a view's grad_fn.
 
@@ -257,6 +310,9 @@ def _positions_in(base, view) -> np.ndarray:
     return order[at]
 
 
+_STAYS = ("retains_grad", "rebased", "views")  # what belongs to the tensor object, not to its node
+
+
 def _split_off(t: Tensor) -> Tensor:
     """A new tensor object taking over ``t``'s node (op, parents, rule, id, hooks) with a copy of its value."""
     old = Tensor.__new__(Tensor)
@@ -270,9 +326,9 @@ def _split_off(t: Tensor) -> Tensor:
     old._device = t._device
     old.name = t.name
     meta = t._meta or {}
-    moved = {k: v for k, v in meta.items() if k not in ("retains_grad", "rebased")}
+    moved = {k: v for k, v in meta.items() if k not in _STAYS}
     old._meta = moved or None
-    t._meta = {k: v for k, v in meta.items() if k in ("retains_grad", "rebased")} or None
+    t._meta = {k: v for k, v in meta.items() if k in _STAYS} or None
     return old
 
 

@@ -572,6 +572,105 @@ def test_nodes_made_inside_an_inplace_on_a_view_reach_a_trace():
     assert entered <= set(ids)
 
 
+# ---------------------------------------------------------------- views made before their base was written
+def _view_then_write_the_base(lib, root):
+    base = lib.zeros(4, dtype=lib.float64)
+    v = base[1:3]  # made while base is outside the graph
+    base.add_(lib.cat([root[0, :2], root[1, :2]]))
+    return (v * root[0, 1:]).sum()
+
+
+def _sibling_view(lib, root):
+    base = lib.zeros(4, dtype=lib.float64)
+    a, b = base[0:2], base[1:3]
+    a.add_(root[0, :2])
+    return (b * b).sum()
+
+
+def _view_of_a_view(lib, root):
+    base = lib.zeros(4, dtype=lib.float64)
+    v = base[1:4]
+    vv = v[0:2]
+    base[:2].add_(root[1, :2] ** 2)
+    return vv.exp().sum()
+
+
+def _copy_into_the_base(lib, root):
+    base = lib.ones(2, 3, dtype=lib.float64)
+    column = base.t()[1]
+    base.copy_(root.sin())
+    return (column * lib.arange(1.0, 3.0, dtype=lib.float64)).sum() + base.sum()
+
+
+def _view_under_no_grad_then_write_the_base(lib, root):
+    base = lib.zeros(4, dtype=lib.float64)
+    with lib.no_grad():
+        v = base[1:3]
+    base[:2].add_(root[0, :2])
+    return (v * root[1, :2]).sum()
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        _view_then_write_the_base,
+        _sibling_view,
+        _view_of_a_view,
+        _copy_into_the_base,
+        _view_under_no_grad_then_write_the_base,
+    ],
+)
+def test_a_view_made_before_its_base_joined_the_graph_joins_it_as_in_torch(fn):
+    ours, theirs = _root_grads(fn)
+    assert ours == theirs
+
+
+def test_a_view_made_before_its_base_joined_the_graph_carries_the_gradient():
+    # The view saw the write (shared memory); its gradient must reach w as well (it used to reach x only).
+    w = mg.tensor([10.0, 20.0], requires_grad=True)
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    base = mg.zeros(4)
+    v = base[1:3]
+    base.add_(mg.cat([w, w]))
+    assert v.requires_grad and v.op == "as_strided" and v.tolist() == [20.0, 10.0]
+    (v * x).sum().backward()
+    assert w.grad.tolist() == [2.0, 1.0] and x.grad.tolist() == [20.0, 10.0]
+
+
+def test_a_view_made_under_no_grad_refuses_once_its_base_joined_the_graph():
+    w = mg.tensor([1.0, 2.0], requires_grad=True)
+    base = mg.zeros(4)
+    with mg.no_grad():
+        v = base[1:3]
+    base[:2].add_(w)
+    assert v.tolist() == [2.0, 0.0]  # the value is there; only its gradient is refused
+    with pytest.raises(RuntimeError, match="its base or another view of its base has been modified inplace"):
+        v.sum().backward()
+
+
+def test_a_view_made_before_its_base_joined_the_graph_gradcheck():
+    def fn(w):
+        base = mg.zeros(3, 4, dtype=mg.float64)
+        row, column = base[1], base[:, 2]
+        base[:2].add_(w.exp())
+        return (row * column.sum()).tanh()
+
+    w = mg.tensor(np.linspace(-1.0, 1.0, 8).reshape(2, 4), dtype=mg.float64, requires_grad=True)
+    assert mg.autograd.gradcheck(fn, (w,))
+
+
+def test_a_view_joining_the_graph_reaches_a_trace_as_itself():
+    from minigrad.trace import record
+
+    with record() as tr:
+        w = mg.tensor([1.0, 2.0], requires_grad=True)
+        base = mg.zeros(4)
+        v = base[1:3]
+        base[:2].add_(w)
+    created = {e.info.id: e.info.op for e in tr.find("node_created")}
+    assert created.get(v._id) == "as_strided"
+
+
 # ---------------------------------------------------------------- .data
 def test_writes_through_data_do_not_bump_the_version_as_in_torch():
     torch = _torch()
