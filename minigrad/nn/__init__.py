@@ -50,7 +50,7 @@ from .module import Module
 from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 from .parameter import Parameter
 from .parameter_containers import ParameterDict, ParameterList
-from .pooling import AvgPool1d, AvgPool2d, MaxPool1d
+from .pooling import AvgPool1d, AvgPool2d, MaxPool1d, MaxUnpool1d, MaxUnpool2d
 from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
 
 __all__ = [
@@ -90,7 +90,16 @@ __all__ = [
     "BCEWithLogitsLoss",
 ]
 __all__ += ["Hardtanh", "ReLU6", "Hardsigmoid", "Hardswish", "Mish", "Softsign", "LogSigmoid"]
-__all__ += ["Conv1d", "ConvTranspose1d", "ConvTranspose2d", "AvgPool1d", "AvgPool2d", "MaxPool1d"]
+__all__ += [
+    "Conv1d",
+    "ConvTranspose1d",
+    "ConvTranspose2d",
+    "AvgPool1d",
+    "AvgPool2d",
+    "MaxPool1d",
+    "MaxUnpool1d",
+    "MaxUnpool2d",
+]
 __all__ += ["GroupNorm", "MultiheadAttention"]
 __all__ += [
     "ModuleDict",

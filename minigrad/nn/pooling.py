@@ -1,4 +1,4 @@
-"""Pooling layers beyond MaxPool2d: AvgPool1d, AvgPool2d, MaxPool1d."""
+"""Pooling layers beyond MaxPool2d: AvgPool1d, AvgPool2d, MaxPool1d, and MaxUnpool1d/2d."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from ..tensor import Tensor
 from . import functional as F
 from .module import Module
 
-__all__ = ["AvgPool1d", "AvgPool2d", "MaxPool1d"]
+__all__ = ["AvgPool1d", "AvgPool2d", "MaxPool1d", "MaxUnpool1d", "MaxUnpool2d"]
 
 
 class AvgPool2d(Module):
@@ -59,16 +59,65 @@ class AvgPool1d(Module):
 
 
 class MaxPool1d(Module):
-    """Max over ``kernel_size`` windows along the last dim of ``[N, C, L]``."""
+    """Max over ``kernel_size`` windows along the last dim of ``[N, C, L]``; with ``return_indices``, also
+    where each maximum was (for ``MaxUnpool1d``)."""
 
-    def __init__(self, kernel_size, stride=None, padding=0, dilation=1):
+    def __init__(
+        self, kernel_size, stride=None, padding=0, dilation=1, return_indices: bool = False, ceil_mode: bool = False
+    ):
         super().__init__()
         self.kernel_size = kernel_size
         self.stride = kernel_size if stride is None else stride
         self.padding, self.dilation = padding, dilation
+        self.return_indices, self.ceil_mode = return_indices, ceil_mode
 
-    def forward(self, x: Tensor) -> Tensor:
-        return F.max_pool1d(x, self.kernel_size, self.stride, self.padding, self.dilation)
+    def forward(self, x: Tensor):
+        return F.max_pool1d(
+            x, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode, self.return_indices
+        )
 
     def extra_repr(self) -> str:
-        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, dilation={self.dilation}"
+        return (
+            f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, dilation={self.dilation}, "
+            f"ceil_mode={self.ceil_mode}"
+        )
+
+
+class MaxUnpool2d(Module):
+    """Puts each value of a ``MaxPool2d(..., return_indices=True)`` output back where it was, zeros elsewhere."""
+
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__()
+        self.kernel_size = _pair(kernel_size)
+        self.stride = self.kernel_size if stride is None else _pair(stride)
+        self.padding = _pair(padding)
+
+    def forward(self, x: Tensor, indices: Tensor, output_size=None) -> Tensor:
+        return F.max_unpool2d(x, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxUnpool1d(Module):
+    """Puts each value of a ``MaxPool1d(..., return_indices=True)`` output back where it was, zeros elsewhere."""
+
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__()
+        self.kernel_size = _single(kernel_size)
+        self.stride = self.kernel_size if stride is None else _single(stride)
+        self.padding = _single(padding)
+
+    def forward(self, x: Tensor, indices: Tensor, output_size=None) -> Tensor:
+        return F.max_unpool1d(x, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+def _pair(value) -> tuple:
+    return (value, value) if isinstance(value, int) else tuple(value)
+
+
+def _single(value) -> tuple:
+    return (value,) if isinstance(value, int) else tuple(value)

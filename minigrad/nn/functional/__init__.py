@@ -42,6 +42,7 @@ from ._one_hot import one_hot
 from ._pooling import avg_pool2d
 from ._robust_loss import huber_loss, kl_div, smooth_l1_loss
 from ._similarity import cosine_similarity, normalize
+from ._unpool import max_unpool1d, max_unpool2d
 
 __all__ = [
     "linear",
@@ -69,7 +70,7 @@ __all__ = [
     "binary_cross_entropy_with_logits",
 ]
 __all__ += ["hardtanh", "relu6", "hardsigmoid", "hardswish", "mish", "softsign", "logsigmoid"]
-__all__ += ["conv1d", "avg_pool1d", "avg_pool2d", "max_pool1d"]
+__all__ += ["conv1d", "avg_pool1d", "avg_pool2d", "max_pool1d", "max_unpool1d", "max_unpool2d"]
 __all__ += ["conv_transpose1d", "conv_transpose2d"]
 __all__ += ["group_norm", "one_hot", "scaled_dot_product_attention", "interpolate", "pad"]
 __all__ += ["huber_loss", "smooth_l1_loss", "kl_div", "cosine_similarity", "normalize"]

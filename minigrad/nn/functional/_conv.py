@@ -57,15 +57,15 @@ def conv2d(
 
 def max_pool2d(
     x: Tensor, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False, return_indices: bool = False
-) -> Tensor:
+):
     """Max over each window (implicit -inf padding); the gradient goes to the first maximum.
 
     ``ceil_mode`` adds the partial windows at the end, as torch (a window never starts in the
-    right padding); torch's ``return_indices`` is accepted, True is not supported yet.
+    right padding). With ``return_indices``, also the int64 position of each maximum in its
+    input plane (``row * W + column``, as torch; what ``max_unpool2d`` takes).
     """
-    if return_indices:
-        raise NotImplementedError("max_pool2d(): return_indices=True is not supported")
     _check_4d(x, "max_pool2d()")
+    width = x.data.shape[3]
     geo = Geometry(kernel_size, kernel_size if stride is None else stride, padding, dilation)
     (kh, kw), (ph, pw) = geo.kernel, geo.padding
     if ph > kh // 2 or pw > kw // 2:
@@ -92,7 +92,20 @@ def max_pool2d(
         picked = im2col(t, geo).reshape(n, c, kh * kw, oh * ow) * mask
         return picked.sum(2).reshape(n, c, oh, ow)
 
-    return make(out, (x,), backward, "max_pool2d", jvp)
+    pooled = make(out, (x,), backward, "max_pool2d", jvp)
+    if not return_indices:
+        return pooled
+    return pooled, make_leaf(_plane_positions(xp, first_max[:, :, 0, :], geo, (oh, ow), width), x._device)
+
+
+def _plane_positions(xp, in_window, geo: Geometry, out_hw: tuple, width: int):
+    """``[N, C, oh, ow]`` int64: where in its (unpadded) input plane each window's element ``in_window`` lies."""
+    kw = geo.kernel[1]
+    (sh, sw), (ph, pw), (dh, dw) = geo.stride, geo.padding, geo.dilation
+    oh, ow = out_hw
+    rows = (xp.arange(oh) * sh - ph)[:, None] + (in_window // kw).reshape(*in_window.shape[:2], oh, ow) * dh
+    cols = (xp.arange(ow) * sw - pw)[None, :] + (in_window % kw).reshape(*in_window.shape[:2], oh, ow) * dw
+    return (rows * width + cols).astype(xp.int64)
 
 
 def _pad_for_ceil_mode(x: Tensor, geo: Geometry) -> Tensor:

@@ -83,13 +83,21 @@ def max_pool1d(
     ceil_mode: bool = False,
     return_indices: bool = False,
 ) -> Tensor:
-    """Max over each window of ``kernel_size`` along the last dim (implicit -inf padding)."""
-    if return_indices:
-        raise NotImplementedError("max_pool1d(): return_indices=True is not supported")
+    """Max over each window of ``kernel_size`` along the last dim (implicit -inf padding); with
+    ``return_indices``, also the int64 position of each maximum along that dim."""
     x, unbatched = batched(input, "max_pool1d()")
     k = one(kernel_size, "kernel_size")
     s = k if stride is None or stride == () else one(stride, "stride")
-    out = max_pool2d(
-        x.unsqueeze(2), (1, k), (1, s), (0, one(padding, "padding")), (1, one(dilation, "dilation")), ceil_mode
-    ).squeeze(2)
-    return out.squeeze(0) if unbatched else out
+    pooled = max_pool2d(
+        x.unsqueeze(2),
+        (1, k),
+        (1, s),
+        (0, one(padding, "padding")),
+        (1, one(dilation, "dilation")),
+        ceil_mode,
+        return_indices,
+    )
+    results = tuple(t.squeeze(2) for t in (pooled if return_indices else (pooled,)))
+    if unbatched:
+        results = tuple(t.squeeze(0) for t in results)
+    return results if return_indices else results[0]
