@@ -28,6 +28,7 @@ from ..nn.functional import (
     _normalization,
     _one_hot,
     _pooling,
+    _unpool,
 )
 from ..ops import (
     activation,
@@ -694,7 +695,7 @@ def trace_rule(fn, level, args, kwargs):
 # op -> (spatial dims, the input ranks it takes): the first is the rank with a batch dim N
 _WINDOWED = {
     _conv.conv2d: (2, (4,)),
-    _conv.max_pool2d: (2, (4,)),
+    _conv.max_pool2d: (2, (4, 3)),
     _pooling.avg_pool2d: (2, (4, 3)),
     _conv_transpose.conv_transpose2d: (2, (4, 3)),
     _conv1d.conv1d: (1, (3, 2)),
@@ -726,7 +727,7 @@ def _folded(fn, level, args, kwargs, v):
     spatial, ranks = _WINDOWED[fn]
     if v.dim() - 1 == spatial + 1:
         args, kwargs = _with(fn, args, kwargs, **{_first_name(fn): v})
-        return wrap(run(fn, *args, **kwargs), level)
+        return _wrap_each(run(fn, *args, **kwargs), level, lambda out: out)
     return _into_n(fn, level, args, kwargs, v)
 
 
@@ -734,8 +735,34 @@ def _into_n(fn, level, args, kwargs, v):
     """The op on ``[B * N, ...]``, its result split back into ``[B, N, ...]``."""
     sizes = tuple(v.shape)
     args, kwargs = _with(fn, args, kwargs, **{_first_name(fn): v.reshape((sizes[0] * sizes[1],) + sizes[2:])})
+    return _wrap_each(run(fn, *args, **kwargs), level, lambda out: out.reshape(sizes[:2] + tuple(out.shape[1:])))
+
+
+_UNPOOLS = {_unpool.max_unpool2d: 2, _unpool.max_unpool1d: 1}  # op -> spatial dims
+
+
+def unpool_rule(fn, level, args, kwargs):
+    """max_unpool of batched values and indices: the batch folds into the op's N (or is N, for
+    unbatched entries), as for the pools that made them."""
+    v = value_at(args[0], level)
+    at = value_at(args[1], level) if len(args) > 1 else value_at(kwargs.get("indices"), level)
+    if v is None or at is None or v.shape != at.shape:
+        return loop(fn, level, args, kwargs)
+    sizes = tuple(v.shape)
+    if len(sizes) - 1 == _UNPOOLS[fn] + 1:
+        args, kwargs = _with(fn, args, kwargs, input=v, indices=at)
+        return wrap(run(fn, *args, **kwargs), level)
+    folded = (sizes[0] * sizes[1],) + sizes[2:]
+    args, kwargs = _with(fn, args, kwargs, input=v.reshape(folded), indices=at.reshape(folded))
     out = run(fn, *args, **kwargs)
     return wrap(out.reshape(sizes[:2] + tuple(out.shape[1:])), level)
+
+
+def _wrap_each(result, level, shape_back):
+    """The op's result (a tensor, or a tuple: a pool's values and indices) batched at ``level``."""
+    if isinstance(result, tuple):
+        return tuple(wrap(shape_back(out), level) for out in result)
+    return wrap(shape_back(result), level)
 
 
 def windowed_rule(fn, level, args, kwargs):
@@ -1050,6 +1077,7 @@ def _table() -> dict:
     add(cross_rule, matrix.cross)
     add(attention_rule, _attention.scaled_dot_product_attention)
     add(windowed_rule, _conv.max_pool2d, _pooling.avg_pool2d, _conv1d.max_pool1d, _conv1d.avg_pool1d)
+    add(unpool_rule, _unpool.max_unpool2d, _unpool.max_unpool1d)
     add(composite, _loss.mse_loss, _loss.l1_loss)
     add(random_op, _dropout.dropout)
     add(random_like, creation.rand_like, creation.randn_like, creation.randint_like)

@@ -341,6 +341,12 @@ POOLS = {
     "avg_pool2d": (lambda x: F.avg_pool2d(x, 3, stride=2, ceil_mode=True), (2, 6, 6)),
     "max_pool1d": (lambda x: F.max_pool1d(x, 2), (2, 3, 6)),
     "avg_pool1d": (lambda x: F.avg_pool1d(x, 3, 1, 1), (3, 6)),
+    "max_pool2d_indices_unbatched": (lambda x: F.max_pool2d(x, 2, return_indices=True), (2, 4, 5)),
+    "max_unpool2d": (
+        lambda x: F.max_unpool2d(*F.max_pool2d(x, 2, return_indices=True), 2, output_size=(5, 5)),
+        (2, 2, 5, 5),
+    ),
+    "max_unpool1d": (lambda x: F.max_unpool1d(*F.max_pool1d(x, 3, return_indices=True), 3, output_size=[7]), (2, 7)),
 }
 
 

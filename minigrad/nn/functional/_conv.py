@@ -62,8 +62,12 @@ def max_pool2d(
 
     ``ceil_mode`` adds the partial windows at the end, as torch (a window never starts in the
     right padding). With ``return_indices``, also the int64 position of each maximum in its
-    input plane (``row * W + column``, as torch; what ``max_unpool2d`` takes).
+    input plane (``row * W + column``, as torch; what ``max_unpool2d`` takes). An unbatched
+    ``[C, H, W]`` input gives unbatched results.
     """
+    if isinstance(x, Tensor) and x.data.ndim == 3:
+        pooled = max_pool2d(x.unsqueeze(0), kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+        return tuple(t.squeeze(0) for t in pooled) if return_indices else pooled.squeeze(0)
     _check_4d(x, "max_pool2d()")
     width = x.data.shape[3]
     geo = Geometry(kernel_size, kernel_size if stride is None else stride, padding, dilation)
