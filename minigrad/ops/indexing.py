@@ -202,7 +202,10 @@ def index_with_key(a: Tensor, key: tuple, op: str = "index", accumulate: bool = 
 
 def _take(arr, key: tuple):
     for k in key if _is_chain(key) else (key,):
-        arr = arr[k]
+        picked = arr[k]
+        if isinstance(picked, np.generic):  # every dim picked: NumPy copies the element, PyTorch gives a 0-d view
+            picked = arr[(*k, Ellipsis) if isinstance(k, tuple) else (k, Ellipsis)]
+        arr = picked
     return arr
 
 
