@@ -75,6 +75,7 @@ class FunctionCtx:
         self._tangents = {}  # dual level -> the outputs' tangents (jvp runs once per level, for all outputs)
         self._raw_outputs = ()  # forward's outputs, kept under nested dual levels (_carry_outer_tangents)
         self._non_differentiable = set()
+        self._dirty = ()
         self.materialize_grads = True
 
     def save_for_backward(self, *tensors) -> None:
@@ -103,6 +104,11 @@ class FunctionCtx:
         if self._in_jvp:
             return self._saved_for_forward
         return tuple(t() if callable(t) else t for t in self._saved)  # a saved output's node (_wrap_outputs)
+
+    def mark_dirty(self, *tensors) -> None:
+        """Declare inputs that forward wrote in place; each must be returned as an output, and after
+        ``apply`` it is the Function's node, as after an in-place op (``x.add_(y)``)."""
+        self._dirty = tensors
 
     def mark_non_differentiable(self, *outputs) -> None:
         """Declare outputs (e.g. indices) that get no gradient; they come out as tensors not requiring grad."""
@@ -223,11 +229,42 @@ class Function:
                     f"{cls.__name__}.forward must return a Tensor or a tuple of Tensors, "
                     f"but output {i} is of type {type(o).__name__}"
                 )
+        if ctx._dirty and not all(any(d is o for o in raw_outputs) for d in ctx._dirty):
+            raise RuntimeError(
+                "Some elements marked as dirty during the forward method were not returned as output. The inputs "
+                "that are modified inplace must all be outputs of the Function."
+            )
         parents = tuple(a for a in args if isinstance(a, Tensor))
         if not parents:
             return raw
+        if ctx._dirty:
+            return _written_input(cls, ctx, args, parents, raw_outputs)
         outputs = _wrap_outputs(cls, ctx, args, parents, raw_outputs)
         return outputs if is_tuple else outputs[0]
+
+
+def _written_input(cls, ctx: FunctionCtx, args: tuple, parents: tuple, raw_outputs: tuple) -> Tensor:
+    """The output of a Function whose forward wrote an input in place (``ctx.mark_dirty``): that input
+    becomes the Function's node, recorded as an in-place op is (``ops.inplace``), so its old node moves
+    to a copy, and a view rewrites its base."""
+    if len(raw_outputs) != 1:
+        raise NotImplementedError(
+            f"{cls.__name__}: ctx.mark_dirty is supported for a Function with one output (the written input)"
+        )
+    from ..ops.inplace import record_written
+
+    (written,) = raw_outputs
+    if written._backward is None and written._rg and _grad_state.enabled:
+        raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
+    specs = ((written.data.shape, written.data.dtype, written._device),)
+    rule, jvp = _closure(cls, ctx, args, specs), _tangent_rule(cls, ctx, args, 0)
+
+    def node(_, *inputs):  # the Function's node on its inputs, ``written``'s old node among them
+        # with its own copy of the value: nodes made on the way (a view's copy_slices) hold it, and the
+        # memory it came from may be written again
+        return make(written.data.copy(), inputs, rule, cls.__name__, jvp)
+
+    return record_written(written, cls.__name__, node, *parents)
 
 
 def _wrap_outputs(cls, ctx: FunctionCtx, args: tuple, parents: tuple, raw_outputs: tuple) -> tuple:

@@ -38,7 +38,7 @@ from .. import _events, _state, _versions
 from .. import backend as B
 from ..tensor import Tensor, make, mark_written, shape_str
 
-__all__ = ["apply_inplace", "version_error"]
+__all__ = ["apply_inplace", "record_written", "version_error"]
 
 _KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2}  # bool < integer < floating, for in-place cast checks
 
@@ -68,13 +68,28 @@ NO_GRAD_MULTI_VIEW_MESSAGE = (
 
 def apply_inplace(t: Tensor, name: str, fn, *args) -> Tensor:
     """Write ``fn(t, *args)`` (an out-of-place op) into ``t``; record it as op ``name`` when it needs a graph."""
+    return _record(t, name, fn, args, written=False)
+
+
+def record_written(t: Tensor, name: str, fn, *args) -> Tensor:
+    """``t``, whose memory an op has already written (a custom Function's ``ctx.mark_dirty``), becomes
+    that op's node ``fn(t, *args)`` (a node whose value is ``t``'s memory), recorded as ``apply_inplace``
+    records; the write counts as one more version, as in PyTorch."""
+    return _record(t, name, fn, args, written=True)
+
+
+def _record(t: Tensor, name: str, fn, args: tuple, written: bool) -> Tensor:
+    if written:
+        mark_written(t)  # before the node is made: a value it saves is the written one
     _check_not_inference(t)
     grad_mode = _state.grad.enabled
     if grad_mode and t._meta is not None and t._meta.get("no_grad_view"):
         raise RuntimeError(NO_GRAD_VIEW_MESSAGE)
     recording = grad_mode and (t._rg or any(isinstance(a, Tensor) and a._rg for a in args))
     if not recording:
-        write(t, fn(t, *args), name)
+        result = fn(t, *args)
+        if not written:
+            write(t, result, name)
         return t
     base = _recording_base(t)
     listeners = _events.listeners[:]
@@ -84,10 +99,11 @@ def apply_inplace(t: Tensor, name: str, fn, *args) -> Tensor:
         if base is None:
             old = _split_off(t)
             result = fn(old, *tuple(old if a is t else a for a in args))
-            write(t, result, name)
+            if not written:
+                write(t, result, name)
             _take_node(t, result, old, name)
         else:
-            _rebase_through_view(t, base, name, fn, args)
+            _rebase_through_view(t, base, name, fn, args, written)
         regraphed = _regraph_views(t if base is None else base, t)
     finally:
         _events.listeners[:] = listeners
@@ -201,7 +217,7 @@ def _view_base(t: Tensor) -> Tensor:
         node = parent
 
 
-def _rebase_through_view(t: Tensor, base: Tensor, name: str, fn, args: tuple) -> None:
+def _rebase_through_view(t: Tensor, base: Tensor, name: str, fn, args: tuple, written: bool = False) -> None:
     """Record ``fn`` written into ``t``, a view of the graph tensor ``base``, as PyTorch's CopySlices does.
 
     ``base`` becomes the node ``put(old, positions, fn(old[positions]))`` on its old
@@ -217,7 +233,8 @@ def _rebase_through_view(t: Tensor, base: Tensor, name: str, fn, args: tuple) ->
     flat = old_base.reshape(-1)
     before = flat[positions]
     result = fn(before, *tuple(before if a is t else old_base if a is base else a for a in args))
-    write(t, result, name)
+    if not written:
+        write(t, result, name)
     _take_node(base, put(flat, positions, result).reshape(base.data.shape), old_base, "copy_slices")
     _take_node(t, base.reshape(-1)[positions], old_view, "as_strided")
 

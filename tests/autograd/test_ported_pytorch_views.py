@@ -149,3 +149,84 @@ def test_writing_a_view_of_a_transposed_base():
     x.narrow(0, 0, 1).narrow(1, 1, 1).mul_(2)
     x.sum().backward()
     assert root.grad.tolist() == [[1, 2], [1, 1], [1, 1]]
+
+
+class _AddInPlace(mg.autograd.Function):
+    """PyTorch's PyAdd: forward adds ``y`` into ``x`` and says so with ``ctx.mark_dirty``."""
+
+    @staticmethod
+    def forward(ctx, x, y):
+        ctx.mark_dirty(x)
+        x.add_(y)
+        return x
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, grad
+
+
+def test_a_custom_function_writing_views_of_its_input_gradcheck():
+    # test_inplace_on_view_python
+    def func(root, b):
+        x = root.clone()
+        _AddInPlace.apply(x.narrow(1, 2, 2).narrow(0, 1, 2), b)
+        _AddInPlace.apply(x.narrow(1, 0, 2).narrow(0, 1, 2), b)
+        return x
+
+    inputs = (_root(4, 4), _root(2, 2).detach().requires_grad_())
+    assert mg.autograd.gradcheck(func, inputs)
+    assert mg.autograd.gradgradcheck(func, inputs)
+
+
+def test_mark_dirty_makes_the_input_the_functions_node():
+    x, y = mg.ones(3, requires_grad=True), mg.ones(3, requires_grad=True)
+    a = x.clone()
+    out = _AddInPlace.apply(a, y)
+    assert out is a and a.op == "_AddInPlace" and a._version == 2  # add_'s write and mark_dirty's, as PyTorch
+    (out * 2).sum().backward()
+    assert x.grad.tolist() == y.grad.tolist() == [2.0, 2.0, 2.0]
+    x.grad = y.grad = None
+    a = x.clone()
+    view = _AddInPlace.apply(a[:2], y[:2])  # a view: its base becomes copy_slices
+    assert a.op == "copy_slices" and view.op == "as_strided"
+    a.sum().backward()
+    assert x.grad.tolist() == [1.0, 1.0, 1.0] and y.grad.tolist() == [1.0, 1.0, 0.0]
+    plain = mg.ones(3)
+    assert _AddInPlace.apply(plain, mg.ones(3)) is plain and not plain.requires_grad
+
+
+def test_mark_dirty_refusals_use_torchs_texts():
+    class NotReturned(mg.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.mark_dirty(x)
+            x.mul_(2)
+            return x * 1
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad has been used in an in-place"):
+        _AddInPlace.apply(mg.ones(3, requires_grad=True), mg.ones(3))
+    with pytest.raises(RuntimeError, match="Some elements marked as dirty during the forward method were not"):
+        NotReturned.apply(mg.ones(3, requires_grad=True).clone())
+
+
+def test_a_saved_dirty_input_is_the_written_value():
+    class Triple(mg.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.mark_dirty(x)
+            x.mul_(3)
+            ctx.save_for_backward(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            (out,) = ctx.saved_tensors
+            return g * out / out * 3
+
+    w = mg.ones(2, requires_grad=True)
+    Triple.apply(w * 2).sum().backward()
+    assert w.grad.tolist() == [6.0, 6.0]
