@@ -83,41 +83,34 @@ class MaxPool1d(Module):
         )
 
 
-class MaxUnpool2d(Module):
+class _MaxUnpool(Module):
+    """Puts each value of a max pool's output back where its ``indices`` say it was, zeros elsewhere."""
+
+    dims = 2
+
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__()
+        self.kernel_size = _sizes(kernel_size, self.dims)
+        self.stride = self.kernel_size if stride is None else _sizes(stride, self.dims)
+        self.padding = _sizes(padding, self.dims)
+
+    def forward(self, x: Tensor, indices: Tensor, output_size=None) -> Tensor:
+        unpool = F.max_unpool2d if self.dims == 2 else F.max_unpool1d
+        return unpool(x, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxUnpool2d(_MaxUnpool):
     """Puts each value of a ``MaxPool2d(..., return_indices=True)`` output back where it was, zeros elsewhere."""
 
-    def __init__(self, kernel_size, stride=None, padding=0):
-        super().__init__()
-        self.kernel_size = _pair(kernel_size)
-        self.stride = self.kernel_size if stride is None else _pair(stride)
-        self.padding = _pair(padding)
 
-    def forward(self, x: Tensor, indices: Tensor, output_size=None) -> Tensor:
-        return F.max_unpool2d(x, indices, self.kernel_size, self.stride, self.padding, output_size)
-
-    def extra_repr(self) -> str:
-        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
-
-
-class MaxUnpool1d(Module):
+class MaxUnpool1d(_MaxUnpool):
     """Puts each value of a ``MaxPool1d(..., return_indices=True)`` output back where it was, zeros elsewhere."""
 
-    def __init__(self, kernel_size, stride=None, padding=0):
-        super().__init__()
-        self.kernel_size = _single(kernel_size)
-        self.stride = self.kernel_size if stride is None else _single(stride)
-        self.padding = _single(padding)
-
-    def forward(self, x: Tensor, indices: Tensor, output_size=None) -> Tensor:
-        return F.max_unpool1d(x, indices, self.kernel_size, self.stride, self.padding, output_size)
-
-    def extra_repr(self) -> str:
-        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+    dims = 1
 
 
-def _pair(value) -> tuple:
-    return (value, value) if isinstance(value, int) else tuple(value)
-
-
-def _single(value) -> tuple:
-    return (value,) if isinstance(value, int) else tuple(value)
+def _sizes(value, dims: int) -> tuple:
+    return (value,) * dims if isinstance(value, int) else tuple(value)
