@@ -159,22 +159,37 @@ async def _devtools_screenshot(debug_port: int, url: str, path: Path, keys: str)
                     return reply.get("result", {})
             raise SystemExit("make_screenshots: the browser closed the DevTools connection")
 
+        async def screenshot() -> bytes:
+            return base64.b64decode((await call("Page.captureScreenshot", format="png"))["data"])
+
         await call("Emulation.setDeviceMetricsOverride", width=1200, height=760, deviceScaleFactor=1, mobile=False)
-        started = "document.querySelector('.intro-dialog') && !document.body.classList.contains('-first-byte')"
+        # Wait for what the page shows, not for a time: a loaded machine draws the terminal late, and a
+        # screenshot taken before is blank (a 1200x760 blank PNG is about 4 KB; the debugger's, 60 KB).
+        # textual-serve marks the body "-first-byte" when the app's first output arrives.
+        started = "!!document.body && document.body.classList.contains('-first-byte')"
         deadline = time.monotonic() + 60
-        while (await call("Runtime.evaluate", expression=started))["result"].get("value"):
+        while not (await call("Runtime.evaluate", expression=started))["result"].get("value") or (
+            len(await screenshot()) < _DRAWN_BYTES
+        ):
             if time.monotonic() > deadline:
                 raise SystemExit("make_screenshots: the web debugger never drew itself")
             await asyncio.sleep(0.25)
-        await asyncio.sleep(2.0)
         for kind in ("mousePressed", "mouseReleased"):  # focus the terminal so it receives the keys
             await call("Input.dispatchMouseEvent", type=kind, x=600, y=380, button="left", clickCount=1)
         for key in keys:
             await call("Input.dispatchKeyEvent", type="keyDown", text=key, key=key)
             await call("Input.dispatchKeyEvent", type="keyUp", key=key)
             await asyncio.sleep(1.0)
-        shot = await call("Page.captureScreenshot", format="png")
-        path.write_bytes(base64.b64decode(shot["data"]))
+        shot, previous = await screenshot(), b""
+        while shot != previous:  # settled: two screenshots half a second apart are the same
+            if time.monotonic() > deadline + 30:
+                raise SystemExit("make_screenshots: the web debugger never settled after the keys")
+            await asyncio.sleep(0.5)
+            shot, previous = await screenshot(), shot
+        path.write_bytes(shot)
+
+
+_DRAWN_BYTES = 10_000
 
 
 def browser_view(path: Path, browser: str) -> None:
