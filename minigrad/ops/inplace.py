@@ -180,11 +180,11 @@ def _recording_base(t: Tensor) -> Tensor | None:
             return None  # memory of an array no tensor here views (a tensor made on a NumPy view): its own node
         if made_under_no_grad:
             raise RuntimeError(NO_GRAD_VIEW_MESSAGE)
-        if t._meta.get("multi_view") is not None:
+        if _multi_view_mark(t) is not None:
             raise RuntimeError(NO_GRAD_MULTI_VIEW_MESSAGE)
     if base._backward is None and base._rg:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
-    several = t._meta.get("multi_view") if t._meta is not None else None
+    several = _multi_view_mark(t)
     if several is not None:
         op, index = several
         raise RuntimeError(
@@ -193,6 +193,26 @@ def _recording_base(t: Tensor) -> Tensor | None:
             "should replace the inplace operation by an out-of-place one."
         )
     return base
+
+
+def _multi_view_mark(t: Tensor):
+    """``(op, index)`` when ``t`` is one of several views returned together (``unbind``, ``split``,
+    ``chunk``), ``(t's op, 0)`` when it is a view of one (PyTorch names the view's own op), else None."""
+    owner = _versions.owner_of(t.data)
+    node = t
+    while node is not None:
+        mark = node._meta.get("multi_view") if node._meta is not None else None
+        if mark is not None:
+            if node is t:
+                return mark
+            from ..tensor import _op_class_name
+
+            return (_op_class_name(t._op).removesuffix("Backward") if t._op else "View", 0)
+        above = next((p for p in node._parents if _versions.owner_of(p.data) is owner), None)
+        if above is None and node._meta is not None and node._meta.get("view_of") is not None:
+            above = node._meta["view_of"][0]
+        node = above
+    return None
 
 
 def _viewed(t: Tensor) -> tuple:

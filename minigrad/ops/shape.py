@@ -11,6 +11,7 @@ import itertools
 
 import numpy as np
 
+from .. import _state
 from .. import backend as B
 from .._state import extras, grad
 from ..tensor import Tensor, make, shape_str
@@ -70,6 +71,25 @@ def _slice_along(a: Tensor, axis: int, start: int, stop: int, op: str) -> Tensor
     return index_with_key(a, (slice(None),) * axis + (slice(start, stop),), op)
 
 
+def _alias(a: Tensor, op: str) -> Tensor:
+    """What a view op that changes nothing returns: a new view of ``a``, as in PyTorch, where
+    ``x.reshape(x.shape) is not x`` (hooks, ``retain_grad()`` and ``requires_grad_()`` on it stay its own);
+    ``a`` itself inside a rule (a backward rule's reshape to the shape its gradient has, a jvp rule's)."""
+    if _state.passes.depth or _state.forward.in_rule:
+        return a
+    return make(a.data.view(), (a,), _alias_backward, op, _alias_jvp)
+
+
+def _alias_backward(g):
+    """Backward of a view op that changes nothing: the gradient passes through."""
+    return (g,)
+
+
+def _alias_jvp(t):
+    """Forward-mode rule of a view op that changes nothing: the tangent passes through."""
+    return t
+
+
 # ---------------------------------------------------------------- views of the same elements
 def reshape(a: Tensor, *shape) -> Tensor:
     """Same data in a new shape (one dim may be -1)."""
@@ -77,7 +97,7 @@ def reshape(a: Tensor, *shape) -> Tensor:
     if len(shape) == 1 and type(shape[0]) is tuple:
         shape = shape[0]
         if shape == src:  # the rules' own calls often reshape to the shape the gradient has
-            return a
+            return _alias(a, "reshape")
     shape = _shape_arg(shape)
     if shape.count(-1) > 1:
         raise RuntimeError("only one dimension can be inferred")
@@ -89,7 +109,7 @@ def reshape(a: Tensor, *shape) -> Tensor:
     except ValueError:
         raise RuntimeError(f"shape '{shape_str(shape)}' is invalid for input of size {a.data.size}") from None
     if out.shape == src:
-        return a
+        return _alias(a, "reshape")
     if not (grad.enabled or extras.on):  # no graph, no tangents: the rules are not kept
         return make(out, (a,), None, "reshape")
 
@@ -159,7 +179,7 @@ def squeeze(a: Tensor, dim=None) -> Tensor:
     axes = normalize_dims(dim, a.data.ndim) if dim is not None else tuple(range(a.data.ndim))
     axes = tuple(ax for ax in axes if src[ax] == 1)
     if not axes:
-        return a
+        return _alias(a, "squeeze")
 
     def backward(g):
         return (g.reshape(src),)
@@ -183,7 +203,7 @@ def permute(a: Tensor, *dims) -> Tensor:
     if len(set(axes)) != ndim:
         raise RuntimeError(f"permute(): duplicate dims are not allowed, got {list(dims)}")
     if axes == tuple(range(ndim)):
-        return a
+        return _alias(a, "permute")
     inverse = tuple(sorted(range(ndim), key=axes.__getitem__))
 
     def backward(g):
@@ -200,7 +220,7 @@ def transpose(a: Tensor, dim0: int, dim1: int) -> Tensor:
     ndim = a.data.ndim
     d0, d1 = _axis(dim0, ndim), _axis(dim1, ndim)
     if d0 == d1:
-        return a
+        return _alias(a, "transpose")
 
     def backward(g):
         return (g.transpose(d0, d1),)
@@ -242,7 +262,7 @@ def movedim(a: Tensor, source, destination) -> Tensor:
 
 def _T(a: Tensor) -> Tensor:
     if a.data.ndim < 2:
-        return a
+        return _alias(a, "permute")
     return permute(a, tuple(range(a.data.ndim - 1, -1, -1)))
 
 
@@ -270,7 +290,7 @@ def expand(a: Tensor, *shape) -> Tensor:
         target = shape[0]
         if _broadcasts(src, target):  # the rules' own calls: a valid target of non-negative sizes
             if target == src:
-                return a
+                return _alias(a, "expand")
             return make(
                 B.broadcast_view(a._device.xp, a.data, target), (a,), _expand_backward, "expand", _expand_jvp(target)
             )
@@ -295,7 +315,7 @@ def expand(a: Tensor, *shape) -> Tensor:
                 f"Tensor sizes: {shape_str(src)}"
             )
     if target == src:
-        return a
+        return _alias(a, "expand")
     return make(B.broadcast_view(a._device.xp, a.data, target), (a,), _expand_backward, "expand", _expand_jvp(target))
 
 

@@ -230,3 +230,15 @@ def test_a_saved_dirty_input_is_the_written_value():
     w = mg.ones(2, requires_grad=True)
     Triple.apply(w * 2).sum().backward()
     assert w.grad.tolist() == [6.0, 6.0]
+
+
+def test_a_view_of_one_of_several_views_is_refused_naming_its_own_op():
+    # PyTorch names the view's own op: "Output 0 of Slice" for split(2)[1][1:]
+    x = mg.rand(10, dtype=mg.float64, requires_grad=True).clone()
+    with pytest.raises(RuntimeError, match="^Output 0 of Slice is a view and is being modified inplace"):
+        x.split(2)[1][1:].mul_(2)
+    with pytest.raises(RuntimeError, match="^Output 3 of Unbind is a view"):
+        x.unbind(0)[3].mul_(2)
+    outside = mg.zeros(2, 3).unbind(0)[1][1:]
+    with pytest.raises(RuntimeError, match="This view is the output of a function that returns multiple views"):
+        outside.add_(mg.ones(2, requires_grad=True))

@@ -132,10 +132,24 @@ def test_split_pieces_accumulate_into_one_gradient():
     np.testing.assert_array_equal(x.grad.numpy(), [1, 1, 2, 2, 3, 3])
 
 
-def test_noop_shape_ops_return_the_input():
+def test_view_ops_that_change_nothing_return_a_new_view_as_torch():
     x = mg.ones(2, 3, requires_grad=True)
-    assert x.reshape(2, 3) is x and x.squeeze() is x and x.expand(2, 3) is x and x.permute(0, 1) is x
-    assert x.transpose(1, 1) is x and mg.pad(x, (0, 0)) is x
+    same = {
+        "reshape": x.reshape(2, 3),
+        "reshape ": x.view(2, 3),  # view is reshape here (torch names both ViewBackward0)
+        "squeeze": x.squeeze(),
+        "expand": x.expand(2, 3),
+        "permute": x.permute(0, 1),
+        "transpose": x.transpose(1, 1),
+    }
+    for op, y in same.items():
+        assert y is not x and y.op == op.strip() and y.shape == x.shape, op
+        assert y.data.base is not None and np.shares_memory(y.data, x.data), op  # a view, not a copy
+    hooked = x.reshape(2, 3)
+    hooked.register_hook(lambda g: g * 10)  # the view's hook is its own, not x's
+    (hooked.sum() + x.sum()).backward()
+    assert x.grad.tolist() == [[11.0] * 3] * 2
+    assert mg.ones(3).T is not None and mg.ones(3).T.shape == (3,)
 
 
 def test_grad_fn_names():
