@@ -80,13 +80,21 @@ def _alias(a: Tensor, op: str) -> Tensor:
     return make(a.data.view(), (a,), _alias_backward, op, _alias_jvp)
 
 
+def _copy_of(a: Tensor, op: str) -> Tensor:
+    """What a copying op that changes nothing returns (``flip`` of no dims, ``pad`` by zero): a copy of
+    ``a``, as in PyTorch; ``a`` itself inside a rule."""
+    if _state.passes.depth or _state.forward.in_rule:
+        return a
+    return make(a.data.copy(), (a,), _alias_backward, op, _alias_jvp)
+
+
 def _alias_backward(g):
-    """Backward of a view op that changes nothing: the gradient passes through."""
+    """Backward of an op that changes nothing: the gradient passes through."""
     return (g,)
 
 
 def _alias_jvp(t):
-    """Forward-mode rule of a view op that changes nothing: the tangent passes through."""
+    """Forward-mode rule of an op that changes nothing: the tangent passes through."""
     return t
 
 
@@ -571,7 +579,7 @@ def flip(a: Tensor, *args, dims=None) -> Tensor:
     dims = _shape_arg(args if dims is None else (dims,), "dims")
     axes = normalize_dims(dims, a.data.ndim)
     if not axes:
-        return a
+        return _copy_of(a, "flip")
 
     def backward(g):
         return (g.flip(axes),)
@@ -637,7 +645,7 @@ def _pad_constant(a: Tensor, widths: tuple, value) -> Tensor:
         return _pad_constant(t, widths, 0)
 
     if all(lo == 0 and hi == 0 for lo, hi in widths):
-        return a
+        return _copy_of(a, "pad")
     return make(out, (a,), backward, "pad", jvp)
 
 

@@ -152,6 +152,14 @@ def test_view_ops_that_change_nothing_return_a_new_view_as_torch():
     assert mg.ones(3).T is not None and mg.ones(3).T.shape == (3,)
 
 
+def test_copying_ops_that_change_nothing_return_a_copy_as_torch():
+    x = mg.ones(2, 3, requires_grad=True)
+    for op, y in {"flip": x.flip([]), "pad": mg.pad(x, (0, 0))}.items():
+        assert y is not x and y.op == op and not np.shares_memory(y.data, x.data), op
+        y.sum().backward()
+    assert x.grad.tolist() == [[2.0] * 3] * 2
+
+
 def test_grad_fn_names():
     x = mg.ones(2, 3, requires_grad=True)
     assert repr(x.reshape(3, 2).grad_fn) == "<ReshapeBackward>"

@@ -53,7 +53,10 @@ def avg_pool2d(
         raise RuntimeError(f"avg_pool2d(): input of shape {shape_str(x.data.shape)} is too small for kernel {kh}x{kw}")
     extra_h, extra_w = max(0, (oh - 1) * sh + kh - h - 2 * ph), max(0, (ow - 1) * sw + kw - w - 2 * pw)
     xp = x._device.xp
-    flat = pad(x.reshape(n * c, 1, h, w), (pw, pw + extra_w, ph, ph + extra_h))
+    widths = (pw, pw + extra_w, ph, ph + extra_h)
+    flat = x.reshape(n * c, 1, h, w)
+    if any(widths):
+        flat = pad(flat, widths)
     window = Geometry((kh, kw), (sh, sw), 0, 1)
     sums = im2col(flat, window).sum(1)
     if divisor_override is not None:
