@@ -702,6 +702,8 @@ _WINDOWED = {
     _conv1d.max_pool1d: (1, (3, 2)),
     _conv1d.avg_pool1d: (1, (3, 2)),
     _conv_transpose.conv_transpose1d: (1, (3, 2)),
+    _unpool.max_unpool2d: (2, (4, 3)),
+    _unpool.max_unpool1d: (1, (3, 2)),
 }
 
 
@@ -722,23 +724,22 @@ def _with(fn, args, kwargs, **changes) -> tuple:
     return args, kwargs
 
 
-def _folded(fn, level, args, kwargs, v):
-    """A batched input, the rest not: the batch folds into the op's N (or is N, for unbatched entries)."""
+def _folded(fn, level, args, kwargs, **batched):
+    """Batched arguments (by name, all of one shape), the rest not: the batch folds into the op's N (or is
+    N, for unbatched entries)."""
     spatial, ranks = _WINDOWED[fn]
-    if v.dim() - 1 == spatial + 1:
-        args, kwargs = _with(fn, args, kwargs, **{_first_name(fn): v})
+    if next(iter(batched.values())).dim() - 1 == spatial + 1:
+        args, kwargs = _with(fn, args, kwargs, **batched)
         return _wrap_each(run(fn, *args, **kwargs), level, lambda out: out)
-    return _into_n(fn, level, args, kwargs, v)
+    return _into_n(fn, level, args, kwargs, **batched)
 
 
-def _into_n(fn, level, args, kwargs, v):
-    """The op on ``[B * N, ...]``, its result split back into ``[B, N, ...]``."""
-    sizes = tuple(v.shape)
-    args, kwargs = _with(fn, args, kwargs, **{_first_name(fn): v.reshape((sizes[0] * sizes[1],) + sizes[2:])})
+def _into_n(fn, level, args, kwargs, **batched):
+    """The op on ``[B * N, ...]`` (each batched argument so), its result split back into ``[B, N, ...]``."""
+    sizes = tuple(next(iter(batched.values())).shape)
+    folded = (sizes[0] * sizes[1],) + sizes[2:]
+    args, kwargs = _with(fn, args, kwargs, **{name: v.reshape(folded) for name, v in batched.items()})
     return _wrap_each(run(fn, *args, **kwargs), level, lambda out: out.reshape(sizes[:2] + tuple(out.shape[1:])))
-
-
-_UNPOOLS = {_unpool.max_unpool2d: 2, _unpool.max_unpool1d: 1}  # op -> spatial dims
 
 
 def unpool_rule(fn, level, args, kwargs):
@@ -748,14 +749,7 @@ def unpool_rule(fn, level, args, kwargs):
     at = value_at(args[1], level) if len(args) > 1 else value_at(kwargs.get("indices"), level)
     if v is None or at is None or v.shape != at.shape:
         return loop(fn, level, args, kwargs)
-    sizes = tuple(v.shape)
-    if len(sizes) - 1 == _UNPOOLS[fn] + 1:
-        args, kwargs = _with(fn, args, kwargs, input=v, indices=at)
-        return wrap(run(fn, *args, **kwargs), level)
-    folded = (sizes[0] * sizes[1],) + sizes[2:]
-    args, kwargs = _with(fn, args, kwargs, input=v.reshape(folded), indices=at.reshape(folded))
-    out = run(fn, *args, **kwargs)
-    return wrap(out.reshape(sizes[:2] + tuple(out.shape[1:])), level)
+    return _folded(fn, level, args, kwargs, input=v, indices=at)
 
 
 def _wrap_each(result, level, shape_back):
@@ -772,7 +766,7 @@ def windowed_rule(fn, level, args, kwargs):
     others = [a for a in list(args) + list(kwargs.values()) if a is not x]
     if v is None or v.dim() - 1 not in _WINDOWED[fn][1] or _batched_among(others, level):
         return loop(fn, level, args, kwargs)
-    return _folded(fn, level, args, kwargs, v)
+    return _folded(fn, level, args, kwargs, **{_first_name(fn): v})
 
 
 def conv_rule(fn, level, args, kwargs):
@@ -787,7 +781,7 @@ def conv_rule(fn, level, args, kwargs):
     if rank not in ranks or _rank(weight, level) != spatial + 2 or not isinstance(groups, int):
         return loop(fn, level, args, kwargs)
     if vw is None and vb is None:
-        return _folded(fn, level, args, kwargs, vx)
+        return _folded(fn, level, args, kwargs, **{_first_name(fn): vx})
     size = next(v for v in (vx, vw, vb) if v is not None).shape[0]
     xs = _expanded(x, level, size)
     if rank == spatial + 1:
@@ -813,7 +807,7 @@ def batch_of_samples_rule(fn, level, args, kwargs):
     others = [a for a in list(args) + list(kwargs.values()) if a is not x]
     if v is None or v.dim() < 3 or _batched_among(others, level):
         return loop(fn, level, args, kwargs)
-    return _into_n(fn, level, args, kwargs, v)
+    return _into_n(fn, level, args, kwargs, **{_first_name(fn): v})
 
 
 def one_hot_rule(fn, level, args, kwargs):

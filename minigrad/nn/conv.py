@@ -11,6 +11,7 @@ from . import init
 from ._im2col import pair
 from .module import Module
 from .parameter import Parameter
+from .pooling import _MaxPool
 
 __all__ = ["Conv2d", "MaxPool2d"]
 
@@ -78,27 +79,6 @@ class Conv2d(Module):
         return s
 
 
-class MaxPool2d(Module):
-    """Max over ``kernel_size`` windows (``stride`` defaults to ``kernel_size``); with ``return_indices``,
-    also where each maximum was (for ``MaxUnpool2d``)."""
-
-    def __init__(
-        self, kernel_size, stride=None, padding=0, dilation=1, return_indices: bool = False, ceil_mode: bool = False
-    ):
-        super().__init__()
-        self.kernel_size = kernel_size
-        self.stride = kernel_size if stride is None else stride
-        self.padding = padding
-        self.dilation = dilation
-        self.return_indices, self.ceil_mode = return_indices, ceil_mode
-
-    def forward(self, x: Tensor):
-        return F.max_pool2d(
-            x, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode, self.return_indices
-        )
-
-    def extra_repr(self) -> str:
-        return (
-            f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, dilation={self.dilation}, "
-            f"ceil_mode={self.ceil_mode}"
-        )
+class MaxPool2d(_MaxPool):
+    """Max over ``kernel_size`` windows of ``[N, C, H, W]`` (``stride`` defaults to ``kernel_size``); with
+    ``return_indices``, also where each maximum was (for ``MaxUnpool2d``)."""

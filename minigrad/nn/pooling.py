@@ -58,9 +58,11 @@ class AvgPool1d(Module):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
-class MaxPool1d(Module):
-    """Max over ``kernel_size`` windows along the last dim of ``[N, C, L]``; with ``return_indices``, also
-    where each maximum was (for ``MaxUnpool1d``)."""
+class _MaxPool(Module):
+    """Max over ``kernel_size`` windows (``stride`` defaults to ``kernel_size``); with ``return_indices``,
+    also where each maximum was (for the matching ``MaxUnpool``)."""
+
+    dims = 2
 
     def __init__(
         self, kernel_size, stride=None, padding=0, dilation=1, return_indices: bool = False, ceil_mode: bool = False
@@ -72,15 +74,21 @@ class MaxPool1d(Module):
         self.return_indices, self.ceil_mode = return_indices, ceil_mode
 
     def forward(self, x: Tensor):
-        return F.max_pool1d(
-            x, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode, self.return_indices
-        )
+        pool = F.max_pool2d if self.dims == 2 else F.max_pool1d
+        return pool(x, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode, self.return_indices)
 
     def extra_repr(self) -> str:
         return (
             f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, dilation={self.dilation}, "
             f"ceil_mode={self.ceil_mode}"
         )
+
+
+class MaxPool1d(_MaxPool):
+    """Max over ``kernel_size`` windows along the last dim of ``[N, C, L]``; with ``return_indices``, also
+    where each maximum was (for ``MaxUnpool1d``)."""
+
+    dims = 1
 
 
 class _MaxUnpool(Module):

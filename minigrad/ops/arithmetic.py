@@ -90,12 +90,12 @@ def _neg_jvp(t):
 
 
 def _same_jvp(t):
-    """Forward-mode rule of ``a + c`` and ``a - c`` for a constant ``c``: the tangent passes unchanged."""
+    """Forward-mode rule of ``a + c``, ``a - c`` (constant ``c``), ``contiguous``: the tangent passes unchanged."""
     return t
 
 
 def _pass_through(g):
-    """Backward of ``a + c`` and ``a - c`` for a constant ``c``: the gradient passes unchanged.
+    """Backward of ``a + c``, ``a - c`` (constant ``c``), ``contiguous``: the gradient passes unchanged.
 
     One shared function, not a closure per op: it captures nothing, and on a long chain of
     scalar ops every object saved per node is work for the cyclic garbage collector.

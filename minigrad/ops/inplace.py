@@ -36,7 +36,7 @@ import numpy as np
 
 from .. import _events, _state, _versions
 from .. import backend as B
-from ..tensor import Tensor, make, mark_written, shape_str
+from ..tensor import Tensor, _op_class_name, make, mark_written, shape_str
 
 __all__ = ["apply_inplace", "record_written", "version_error"]
 
@@ -87,9 +87,8 @@ def _record(t: Tensor, name: str, fn, args: tuple, written: bool) -> Tensor:
         raise RuntimeError(NO_GRAD_VIEW_MESSAGE)
     recording = grad_mode and (t._rg or any(isinstance(a, Tensor) and a._rg for a in args))
     if not recording:
-        result = fn(t, *args)
-        if not written:
-            write(t, result, name)
+        if not written:  # written already: nothing to record, nothing to write
+            write(t, fn(t, *args), name)
         return t
     base = _recording_base(t)
     listeners = _events.listeners[:]
@@ -205,8 +204,6 @@ def _multi_view_mark(t: Tensor):
         if mark is not None:
             if node is t:
                 return mark
-            from ..tensor import _op_class_name
-
             return (_op_class_name(t._op).removesuffix("Backward") if t._op else "View", 0)
         above = next((p for p in node._parents if _versions.owner_of(p.data) is owner), None)
         if above is None and node._meta is not None and node._meta.get("view_of") is not None:
@@ -390,8 +387,6 @@ def version_error(saved: Tensor | None, arr, node) -> RuntimeError:
     if saved is not None and saved.name:
         what += f" named '{saved.name}'"
     if saved is not None and saved._backward is not None:
-        from ..tensor import _op_class_name
-
         history = (saved._meta or {}).get("rebased", ())
         op = node._op if any(old is node for _, old in history) else saved._op
         what += f", which is output 0 of {_op_class_name(op).removesuffix('Backward')},"

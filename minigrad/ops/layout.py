@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..tensor import Tensor, make
 from ._util import check_tensor
+from .arithmetic import _pass_through, _same_jvp
 from .shape import _shape_arg, reshape, transpose
 
 __all__ = ["t"]  # view is a method only, as in PyTorch
@@ -88,16 +89,7 @@ def contiguous(a: Tensor) -> Tensor:
     """``a`` itself when contiguous, else a row-major copy; the gradient passes through."""
     if a.data.flags.c_contiguous:
         return a
-    return make(a._device.xp.ascontiguousarray(a.data), (a,), _pass_through, "contiguous", _same_tangent)
-
-
-def _same_tangent(t):
-    """Forward-mode rule of ``contiguous``: the tangent passes unchanged."""
-    return t
-
-
-def _pass_through(g):
-    return (g,)
+    return make(a._device.xp.ascontiguousarray(a.data), (a,), _pass_through, "contiguous", _same_jvp)
 
 
 def t(input: Tensor) -> Tensor:  # noqa: A002

@@ -16,6 +16,7 @@ from .. import backend as B
 from .._state import extras, grad
 from ..tensor import Tensor, make, shape_str
 from ._util import check_same_device, normalize_dims
+from .arithmetic import _pass_through, _same_jvp
 
 __all__ = [
     "reshape",
@@ -71,31 +72,14 @@ def _slice_along(a: Tensor, axis: int, start: int, stop: int, op: str) -> Tensor
     return index_with_key(a, (slice(None),) * axis + (slice(start, stop),), op)
 
 
-def _alias(a: Tensor, op: str) -> Tensor:
-    """What a view op that changes nothing returns: a new view of ``a``, as in PyTorch, where
+def _unchanged(a: Tensor, op: str, copy: bool = False) -> Tensor:
+    """What an op that changes nothing returns: a new view of ``a`` (``reshape`` to its shape, ``squeeze`` of
+    nothing ...), or a copy for an op that copies (``flip`` of no dims, ``pad`` by zero), as in PyTorch, where
     ``x.reshape(x.shape) is not x`` (hooks, ``retain_grad()`` and ``requires_grad_()`` on it stay its own);
     ``a`` itself inside a rule (a backward rule's reshape to the shape its gradient has, a jvp rule's)."""
     if _state.passes.depth or _state.forward.in_rule:
         return a
-    return make(a.data.view(), (a,), _alias_backward, op, _alias_jvp)
-
-
-def _copy_of(a: Tensor, op: str) -> Tensor:
-    """What a copying op that changes nothing returns (``flip`` of no dims, ``pad`` by zero): a copy of
-    ``a``, as in PyTorch; ``a`` itself inside a rule."""
-    if _state.passes.depth or _state.forward.in_rule:
-        return a
-    return make(a.data.copy(), (a,), _alias_backward, op, _alias_jvp)
-
-
-def _alias_backward(g):
-    """Backward of an op that changes nothing: the gradient passes through."""
-    return (g,)
-
-
-def _alias_jvp(t):
-    """Forward-mode rule of an op that changes nothing: the tangent passes through."""
-    return t
+    return make(a.data.copy() if copy else a.data.view(), (a,), _pass_through, op, _same_jvp)
 
 
 # ---------------------------------------------------------------- views of the same elements
@@ -105,7 +89,7 @@ def reshape(a: Tensor, *shape) -> Tensor:
     if len(shape) == 1 and type(shape[0]) is tuple:
         shape = shape[0]
         if shape == src:  # the rules' own calls often reshape to the shape the gradient has
-            return _alias(a, "reshape")
+            return _unchanged(a, "reshape")
     shape = _shape_arg(shape)
     if shape.count(-1) > 1:
         raise RuntimeError("only one dimension can be inferred")
@@ -117,7 +101,7 @@ def reshape(a: Tensor, *shape) -> Tensor:
     except ValueError:
         raise RuntimeError(f"shape '{shape_str(shape)}' is invalid for input of size {a.data.size}") from None
     if out.shape == src:
-        return _alias(a, "reshape")
+        return _unchanged(a, "reshape")
     if not (grad.enabled or extras.on):  # no graph, no tangents: the rules are not kept
         return make(out, (a,), None, "reshape")
 
@@ -187,7 +171,7 @@ def squeeze(a: Tensor, dim=None) -> Tensor:
     axes = normalize_dims(dim, a.data.ndim) if dim is not None else tuple(range(a.data.ndim))
     axes = tuple(ax for ax in axes if src[ax] == 1)
     if not axes:
-        return _alias(a, "squeeze")
+        return _unchanged(a, "squeeze")
 
     def backward(g):
         return (g.reshape(src),)
@@ -211,7 +195,7 @@ def permute(a: Tensor, *dims) -> Tensor:
     if len(set(axes)) != ndim:
         raise RuntimeError(f"permute(): duplicate dims are not allowed, got {list(dims)}")
     if axes == tuple(range(ndim)):
-        return _alias(a, "permute")
+        return _unchanged(a, "permute")
     inverse = tuple(sorted(range(ndim), key=axes.__getitem__))
 
     def backward(g):
@@ -228,7 +212,7 @@ def transpose(a: Tensor, dim0: int, dim1: int) -> Tensor:
     ndim = a.data.ndim
     d0, d1 = _axis(dim0, ndim), _axis(dim1, ndim)
     if d0 == d1:
-        return _alias(a, "transpose")
+        return _unchanged(a, "transpose")
 
     def backward(g):
         return (g.transpose(d0, d1),)
@@ -270,7 +254,7 @@ def movedim(a: Tensor, source, destination) -> Tensor:
 
 def _T(a: Tensor) -> Tensor:
     if a.data.ndim < 2:
-        return _alias(a, "permute")
+        return _unchanged(a, "permute")
     return permute(a, tuple(range(a.data.ndim - 1, -1, -1)))
 
 
@@ -298,7 +282,7 @@ def expand(a: Tensor, *shape) -> Tensor:
         target = shape[0]
         if _broadcasts(src, target):  # the rules' own calls: a valid target of non-negative sizes
             if target == src:
-                return _alias(a, "expand")
+                return _unchanged(a, "expand")
             return make(
                 B.broadcast_view(a._device.xp, a.data, target), (a,), _expand_backward, "expand", _expand_jvp(target)
             )
@@ -323,7 +307,7 @@ def expand(a: Tensor, *shape) -> Tensor:
                 f"Tensor sizes: {shape_str(src)}"
             )
     if target == src:
-        return _alias(a, "expand")
+        return _unchanged(a, "expand")
     return make(B.broadcast_view(a._device.xp, a.data, target), (a,), _expand_backward, "expand", _expand_jvp(target))
 
 
@@ -579,7 +563,7 @@ def flip(a: Tensor, *args, dims=None) -> Tensor:
     dims = _shape_arg(args if dims is None else (dims,), "dims")
     axes = normalize_dims(dims, a.data.ndim)
     if not axes:
-        return _copy_of(a, "flip")
+        return _unchanged(a, "flip", copy=True)
 
     def backward(g):
         return (g.flip(axes),)
@@ -645,7 +629,7 @@ def _pad_constant(a: Tensor, widths: tuple, value) -> Tensor:
         return _pad_constant(t, widths, 0)
 
     if all(lo == 0 and hi == 0 for lo, hi in widths):
-        return _copy_of(a, "pad")
+        return _unchanged(a, "pad", copy=True)
     return make(out, (a,), backward, "pad", jvp)
 
 
