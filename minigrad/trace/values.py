@@ -13,10 +13,11 @@ __all__ = ["format_value", "format_number", "format_array"]
 def format_number(x, precision: int = 4) -> str:
     """One number with ``precision`` significant digits (``2``, ``-0.3333``, ``1.5e+08``, ``nan``).
 
-    A fraction that those digits would round to 1, 0 or -1 keeps three more
-    (``0.9999877``, not ``1``): a learner who works tanh's ``1 - out**2`` or the
-    sigmoid's ``out * (1 - out)`` by hand from the shown value should not get 0
-    where the gradient is 2.456e-05.
+    A fraction within 0.01 of 1 or -1 keeps ``precision`` significant digits of its
+    distance from it (``0.9999877``, not ``1``; ``-0.9993293``, not ``-0.9993``), up to
+    ``precision + 3`` decimals: a learner who works tanh's ``1 - out**2`` or the
+    sigmoid's ``out * (1 - out)`` by hand from the shown value should get the
+    gradient shown (2.456e-05 and 0.001341, not 0 and 0.0014).
     """
     if isinstance(x, (bool, np.bool_)):
         return str(bool(x))
@@ -27,10 +28,11 @@ def format_number(x, precision: int = 4) -> str:
         return "nan"
     if math.isinf(x):
         return "inf" if x > 0 else "-inf"
-    text = f"{x:.{precision}g}"
-    if abs(x) < 1 and float(text).is_integer():
-        return f"{x:.{precision + 3}g}"
-    return text
+    distance = 1 - abs(x)
+    if 0 < distance < 0.01:  # leading nines: the digits of 1 - |x| are what a rule like 1 - x**2 keeps
+        decimals = min(precision - 1 - math.floor(math.log10(distance)), precision + 3)
+        return f"{x:.{decimals}f}".rstrip("0").rstrip(".")
+    return f"{x:.{precision}g}"
 
 
 def _summary(arr: np.ndarray, precision: int) -> str:
