@@ -1,4 +1,10 @@
-"""One real terminal: tmux runs ``minigrad-tui``, keys are sent, the pane is read, quitting restores the shell."""
+"""One real terminal: tmux runs ``minigrad-tui``, keys are sent, the pane is read, quitting restores the shell.
+
+A real terminal shows a step over more than one write (each Textual widget asks for its repaint from its own
+task, and tmux 3.3 has no synchronized output), so a capture taken just as the header changes may still show
+the previous step's inspector. Every check therefore waits for one capture showing all that it expects
+together, and fails, showing the pane, when none does.
+"""
 
 from __future__ import annotations
 
@@ -47,14 +53,21 @@ def tmux(request):
             [*base, "capture-pane", "-p", "-t", "t"], check=True, capture_output=True, text=True
         ).stdout
 
-    def wait_for(text: str, timeout: float = 20.0) -> str:
+    def wait_for(*expected: str | re.Pattern, timeout: float = 20.0) -> str:
+        """The first capture showing every text (or matching every pattern) in ``expected`` at once."""
+
+        def shows(shown: str, what) -> bool:
+            return what.search(shown) is not None if isinstance(what, re.Pattern) else what in shown
+
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             shown = pane()
-            if text in shown:
+            if all(shows(shown, what) for what in expected):
                 return shown
             time.sleep(0.1)
-        raise AssertionError(f"{text!r} never appeared; the pane shows:\n{pane()}")
+        shown = pane()
+        missing = [what for what in expected if not shows(shown, what)]
+        raise AssertionError(f"{missing!r} never appeared with the rest; the pane shows:\n{shown}")
 
     try:
         yield send, pane, wait_for
@@ -70,12 +83,8 @@ def test_debugger_in_a_real_terminal(tmux):
     wait_for("step 0 of")
     send("c")
     wait_for("enter a with gradient")
-    shown = wait_for("tanh")  # the graph is laid out once the script pauses
-    for name in ("loss", "mul"):
-        assert name in shown
-    assert re.search(r"│\s+a\s+│", shown)  # a's box
-    # a's complete gradient: 2a + b * (1 - tanh(a*b)^2)
-    assert "[4, -1.995, 0.1601]" in shown
+    # the graph is laid out once the script pauses: a's box, and a's complete gradient 2a + b * (1 - tanh(a*b)^2)
+    wait_for("tanh", "loss", "mul", re.compile(r"│\s+a\s+│"), "[4, -1.995, 0.1601]")
     send("?")
     assert "escape closes" in wait_for("minigrad-tui keys")  # how to leave, where the help opens
     send("Escape")
@@ -102,12 +111,17 @@ def test_a_lesson_step_reads_on_an_80x24_terminal(tmux):
     send("s")
     wait_for("mul rule of d")
     send("s")
-    shown = wait_for("d -> a: 0 + ")  # the accumulation into a, the edge named
-    contribution = re.search(r"d -> a: 0 \+ (-?[\d.]+) = (-?[\d.]+)", shown)
-    assert contribution and contribution.group(1) == contribution.group(2)  # before + contribution = after
-    assert "return lambda: g * b, lambda: g * a" in shown  # the rule, as written
-    assert re.search(r"b\s+-3\b", shown) and re.search(r"a\s+2\b", shown)  # captured values beside it
-    assert f"→ a {contribution.group(1)}" in shown and "→ b " in shown  # what the rule returned per parent
+    # the accumulation into a, the edge named; the rule as written, its captured values beside it and what
+    # it returned per parent
+    shown = wait_for(
+        re.compile(r"d -> a: 0 \+ (-?[\d.]+) = \1\b"),  # before + contribution = after
+        "return lambda: g * b, lambda: g * a",
+        re.compile(r"b\s+-3\b"),
+        re.compile(r"a\s+2\b"),
+        "→ b ",
+    )
+    contribution = re.search(r"d -> a: 0 \+ (-?[\d.]+)", shown).group(1)
+    assert f"→ a {contribution}" in shown
     assert all(len(line) <= 80 for line in shown.splitlines())
     send("q")
     wait_for("EXIT-CODE-0")
@@ -146,24 +160,23 @@ def test_lesson_1_as_its_text_says_on_an_80x24_terminal(tmux):
     assert "step 0 of" in first and first.rstrip().endswith("[paused]") and len(first) <= 80
     assert second.strip() == "create leaf a (requires grad)"
 
-    def press_n_until(text: str) -> str:
+    def press_n_until(headline: str, *expected: str) -> str:
+        """Press ``n`` until the header's event is ``headline``, then wait for the step to show ``expected``."""
         for _ in range(12):
             step = re.search(r"step (\d+) of", pane()).group(1)
             send("n")
             deadline = time.monotonic() + 10
             while re.search(r"step (\d+) of", pane()).group(1) == step and time.monotonic() < deadline:
                 time.sleep(0.05)
-            if text in pane():
-                return wait_for("[paused]")
-        raise AssertionError(f"{text!r} never appeared; the pane shows:\n{pane()}")
+            if headline in pane().splitlines()[1]:
+                return wait_for(headline, "[paused]", *expected)
+        raise AssertionError(f"{headline!r} never appeared; the pane shows:\n{pane()}")
 
-    assert "step 9 of" in press_n_until("backward() pass 1 from f")  # "a pass_started event, step 9"
-    shown = press_n_until("tanh rule of f returns (0.7864)")
-    assert "return (g * (1 - out.square()),)" in shown and "out (f) 0.4621" in shown and "→ e 0.7864" in shown
-    assert "f -> e: 0 + 0.7864 = 0.7864" in press_n_until("f -> e: 0.7864")
-    assert "step 16 of" in press_n_until("add rule of e returns (0.7864, 0.7864)")
-    shown = press_n_until("mul rule of d returns")
-    assert "step 24 of" in shown and "→ a -2.359" in shown and "→ b 1.573" in shown
-    assert "d mul -6 g=0.…│" in shown  # d's g=0.7864 does not fit the graph pane: cut visibly, not as "g=0."
+    press_n_until("backward() pass 1 from f", "step 9 of")  # "a pass_started event, step 9"
+    press_n_until("tanh rule of f returns (0.7864)", "return (g * (1 - out.square()),)", "out (f) 0.4621", "→ e 0.7864")
+    press_n_until("f -> e: 0.7864", "f -> e: 0 + 0.7864 = 0.7864")
+    press_n_until("add rule of e returns (0.7864, 0.7864)", "step 16 of")
+    # d's g=0.7864 does not fit the graph pane: cut visibly ("g=0.…"), not as "g=0."
+    press_n_until("mul rule of d returns", "step 24 of", "→ a -2.359", "→ b 1.573", "d mul -6 g=0.…│")
     send("q")
     wait_for("EXIT-CODE-0")
