@@ -212,6 +212,13 @@ def _():
     return trace, [e.seq for e in trace.events if e.pass_id in first_two and about_w(e)]
 
 
+@transcript("07_training/cross_entropy")
+def _():
+    trace = _demo(7)
+    first = next(e for e in trace.events if e.kind == "closure_called" and trace.nodes[e.node].op == "cross_entropy")
+    return trace, [first.seq]
+
+
 # ---------------------------------------------------------------- lesson 8
 @transcript("08_debugging_gradients/nan_at_root")
 def _():

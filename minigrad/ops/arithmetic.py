@@ -280,15 +280,21 @@ def pow(a, b) -> Tensor:
 
         return make(out, (a, b), backward, "pow", jvp)
 
-    def backward_scalar(g):
-        if b == 0:
-            return (g * 0,)
-        return (g * b * a ** (b - 1),)
+    if b == 0:  # a ** 0 is 1 everywhere (b * a ** -1 would be 0 * inf at a = 0)
 
-    def jvp_scalar(t):
-        if b == 0:
+        def backward_scalar(g):
+            return (g * 0,)
+
+        def jvp_scalar(t):
             return t * 0
-        return t * b * a ** (b - 1)
+
+    else:
+
+        def backward_scalar(g):
+            return (g * b * a ** (b - 1),)
+
+        def jvp_scalar(t):
+            return t * b * a ** (b - 1)
 
     ad = scalar_array(a, b)
     if ad.dtype.kind in "iu" and isinstance(b, int) and b < 0:
@@ -338,16 +344,21 @@ def rpow(a: Tensor, s) -> Tensor:
 
     log_s = _scalar_log(s)
 
-    # PyTorch's limit for a zero base: d/da 0**a is 0 where a >= 0.
-    def backward(g):
-        if s == 0:
-            return (where(a >= 0, 0.0, g * (s**a) * log_s),)
-        return (g * (s**a) * log_s,)
+    if s == 0:  # PyTorch's limit for a zero base: d/da 0**a is 0 where a >= 0
 
-    def jvp(t):
-        if s == 0:
+        def backward(g):
+            return (where(a >= 0, 0.0, g * (s**a) * log_s),)
+
+        def jvp(t):
             return where(a >= 0, 0.0, t * (s**a) * log_s)
-        return t * (s**a) * log_s
+
+    else:
+
+        def backward(g):
+            return (g * (s**a) * log_s,)
+
+        def jvp(t):
+            return t * (s**a) * log_s
 
     xp = a._device.xp
     out = _integer_power(xp, xp.asarray(s, dtype=ad.dtype), ad) if ad.dtype.kind in "iu" else s**ad

@@ -434,13 +434,26 @@ def clamp(a: Tensor, min=None, max=None) -> Tensor:  # noqa: A002  (torch's argu
 
     inside, lo_wins, hi_wins = _clamp_masks(a, d, lod, hid, out.shape)
 
-    def backward(g):
-        grads = [lambda: g * inside]
-        if isinstance(lo, Tensor):
-            grads.append(lambda: g * lo_wins)
-        if isinstance(hi, Tensor):
-            grads.append(lambda: g * hi_wins)
-        return tuple(grads)
+    # the rule for the operands that are tensors, chosen here so that each reads as its mathematics
+    if isinstance(lo, Tensor) and isinstance(hi, Tensor):
+
+        def backward(g):
+            return lambda: g * inside, lambda: g * lo_wins, lambda: g * hi_wins
+
+    elif isinstance(lo, Tensor):
+
+        def backward(g):
+            return lambda: g * inside, lambda: g * lo_wins
+
+    elif isinstance(hi, Tensor):
+
+        def backward(g):
+            return lambda: g * inside, lambda: g * hi_wins
+
+    else:
+
+        def backward(g):
+            return (g * inside,)
 
     def jvp(ta, *bound_tangents):
         tangent = ta * inside
@@ -540,13 +553,21 @@ def where(condition, input, other) -> Tensor:  # noqa: A002  (torch's argument n
     if not parents:
         return make_leaf(out, like._device)
 
-    def backward(g):
-        grads = []
-        if isinstance(x, Tensor):
-            grads.append(lambda: where(cond, g, 0.0))
-        if isinstance(y, Tensor):
-            grads.append(lambda: where(cond, 0.0, g))
-        return tuple(grads)
+    # the rule for the operands that are tensors, chosen here so that each reads as its mathematics
+    if isinstance(x, Tensor) and isinstance(y, Tensor):
+
+        def backward(g):
+            return lambda: where(cond, g, 0.0), lambda: where(cond, 0.0, g)
+
+    elif isinstance(x, Tensor):
+
+        def backward(g):
+            return (where(cond, g, 0.0),)
+
+    else:
+
+        def backward(g):
+            return (where(cond, 0.0, g),)
 
     def jvp(*tangents):
         tangents = iter(tangents)

@@ -329,10 +329,15 @@ def put(a: Tensor, key, value, into: Tensor | None = None) -> Tensor:
     _assign(keep, keys, 0)
     kept = make_leaf(keep, a._device)
 
-    def backward(g):
-        if len(parents) == 1:
+    if len(parents) == 1:
+
+        def backward(g):
             return (g * kept,)
-        return g * kept, g[key]
+
+    else:  # the written value is a parent too: it gets the gradient of the places it went to
+
+        def backward(g):
+            return g * kept, g[key]
 
     def jvp(ta, tv=None):
         return ta * kept if tv is None else put(ta * kept, key, tv)

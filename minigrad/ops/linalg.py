@@ -46,30 +46,44 @@ def _matmul_error(a: Tensor, b: Tensor) -> RuntimeError:
 
 def _matmul(a: Tensor, b: Tensor, op: str) -> Tensor:
     ad, bd = a.data, b.data
+    if (ad.ndim == 1 and bd.ndim > 2) or (bd.ndim == 1 and ad.ndim > 2):
+        # a vector against a batch of matrices: as a one-row (one-column) matrix, the dim dropped after (PyTorch's graph)
+        if ad.ndim == 1:
+            return _matmul(a.unsqueeze(0), b, op).squeeze(-2)
+        return _matmul(a, b.unsqueeze(-1), op).squeeze(-1)
     try:
         out = ad @ bd
     except ValueError:
         raise _matmul_error(a, b) from None
     if not (grad.enabled or extras.on):  # no graph, no tangents: the rules are not kept
         return make(out, (a, b), None, op)
-    a_vec, b_vec = ad.ndim == 1, bd.ndim == 1
+    return make(out, (a, b), _matmul_rule(a, b), op, lambda ta, tb: ta @ b + a @ tb)
 
-    def backward(g):
-        # Vectors are (1, k) / (k, 1) matrices here; the engine sums away batch dims broadcasting added.
-        A = a.unsqueeze(0) if a_vec else a
-        Bm = b.unsqueeze(-1) if b_vec else b
-        if a_vec:
-            g = g.unsqueeze(-2 if not b_vec else 0)
-        if b_vec:
-            g = g.unsqueeze(-1)
-        ga = (lambda: (g @ Bm.mT).squeeze(-2)) if a_vec else (lambda: g @ Bm.mT)
-        gb = (lambda: (A.mT @ g).squeeze(-1)) if b_vec else (lambda: A.mT @ g)
-        return ga, gb
 
-    def jvp(ta, tb):
-        return ta @ b + a @ tb
+def _matmul_rule(a: Tensor, b: Tensor):
+    """The backward rule of ``a @ b`` for its operands' ranks, each the formula a lesson writes (``G Bᵀ``,
+    ``Aᵀ G``); the engine sums away the batch dims broadcasting added."""
+    if a.ndim == 1 and b.ndim == 1:  # dot product
 
-    return make(out, (a, b), backward, op, jvp)
+        def backward(g):
+            return lambda: g * b, lambda: g * a
+
+    elif b.ndim == 1:  # matrix @ vector
+
+        def backward(g):
+            return lambda: outer(g, b), lambda: a.mT @ g
+
+    elif a.ndim == 1:  # vector @ matrix
+
+        def backward(g):
+            return lambda: b @ g, lambda: outer(a, g)
+
+    else:
+
+        def backward(g):
+            return lambda: g @ b.mT, lambda: a.mT @ g
+
+    return backward
 
 
 def matmul(a: Tensor, b: Tensor) -> Tensor:

@@ -468,20 +468,36 @@ def norm(a: Tensor, p=2, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
         out = ((ab**p).sum(axis=axes, keepdims=keepdim)) ** (1.0 / p)
     shape = d.shape
 
-    def backward(g):
-        gk = _keep(g, shape, axes, keepdim)
-        if p == 0:
+    # one rule per order, chosen here; _keep puts back the dims the norm summed over, and a zero norm
+    # gets a zero gradient instead of 0/0
+    if p == 0:
+
+        def backward(g):
             return (None,)  # a count: no gradient flows (PyTorch leaves .grad None)
-        if p == 1:
-            return (gk * a.sign(),)
-        nk = _keep(out_ref(), shape, axes, keepdim)
-        if p == inf or p == -inf:
-            hit = (a.abs() == nk).to(g.dtype)
-            return (gk * a.sign() * hit / hit.sum(dim=axes, keepdim=True),)
-        safe = where(nk == 0, 1.0, nk)  # zero norm: zero gradient instead of 0/0
-        if p == 2:
-            return (gk * a / safe,)
-        return (gk * a.sign() * a.abs() ** (p - 1) / safe ** (p - 1),)
+
+    elif p == 1:
+
+        def backward(g):
+            return (_keep(g, shape, axes, keepdim) * a.sign(),)
+
+    elif p == inf or p == -inf:
+
+        def backward(g):
+            hit = (a.abs() == _keep(out_ref(), shape, axes, keepdim)).to(g.dtype)  # the entries that reach it share g
+            return (_keep(g, shape, axes, keepdim) * a.sign() * hit / hit.sum(dim=axes, keepdim=True),)
+
+    elif p == 2:
+
+        def backward(g):
+            norm_kept = _keep(out_ref(), shape, axes, keepdim)
+            return (_keep(g, shape, axes, keepdim) * a / where(norm_kept == 0, 1.0, norm_kept),)
+
+    else:
+
+        def backward(g):
+            norm_kept = _keep(out_ref(), shape, axes, keepdim)
+            safe = where(norm_kept == 0, 1.0, norm_kept)
+            return (_keep(g, shape, axes, keepdim) * a.sign() * a.abs() ** (p - 1) / safe ** (p - 1),)
 
     def jvp(t):
         if p == 0:

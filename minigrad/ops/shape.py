@@ -618,12 +618,18 @@ def _pad_constant(a: Tensor, widths: tuple, value) -> Tensor:
     data = a.data[crop]
     out = a._device.xp.pad(data, grow, mode="constant", constant_values=value)
 
-    def backward(g):
-        # Undo the growth by slicing, then undo the crop by zero padding.
-        inner = tuple(slice(lo, lo + n) for (lo, _), n in zip(grow, data.shape))
-        ungrown = _index_key(g, inner)
-        back = tuple((-lo if lo < 0 else 0, -hi if hi < 0 else 0) for lo, hi in widths)
-        return (_pad_constant(ungrown, back, 0) if any(lo or hi for lo, hi in back) else ungrown,)
+    inner = tuple(slice(lo, lo + n) for (lo, _), n in zip(grow, data.shape))  # where the input went
+    cropped = tuple((-lo if lo < 0 else 0, -hi if hi < 0 else 0) for lo, hi in widths)
+    if any(lo or hi for lo, hi in cropped):
+
+        def backward(g):
+            # undo the growth by slicing, then undo the crop by zero padding
+            return (_pad_constant(_index_key(g, inner), cropped, 0),)
+
+    else:
+
+        def backward(g):
+            return (_index_key(g, inner),)  # undo the growth by slicing
 
     def jvp(t):
         return _pad_constant(t, widths, 0)

@@ -31,6 +31,21 @@ def test_linear_without_bias_and_second_order():
     assert gradgradcheck(lambda x, w: F.linear(x, w) ** 2, (rand64(2, 3), rand64(2, 3)))
 
 
+def test_linear_of_a_batch_of_rows_is_one_node_between_views_and_its_bias_gradient_is_reduced():
+    """As PyTorch's graph: a [2, 3, in] input is viewed as 6 rows, one linear node, viewed back; the bias's
+    gradient is the engine's sum over the rows (a grad_reduced event a learner sees, as lesson 3's bias)."""
+    layer = nn.Linear(3, 2, dtype=D)
+    out = layer(rand64(2, 3, 3, requires_grad=False))
+    assert out.shape == (2, 3, 2) and out.grad_fn.name() == "ReshapeBackward"
+    assert out.grad_fn.next_functions[0][0].name() == "LinearBackward"
+    with mg.trace.record() as tr:
+        out.sum().backward()
+    reduced = [e for e in tr.find("grad_reduced") if e.target == layer.bias.id]
+    assert [(e.from_shape, e.to_shape, e.dims) for e in reduced] == [((6, 2), (2,), (0,))]
+    np.testing.assert_allclose(layer.bias.grad.numpy(), [6.0, 6.0])
+    check_module(nn.Linear(3, 2, dtype=D), rand64(3))  # one row: a [in] input
+
+
 def test_linear_matches_formula_and_skips_unneeded_grads():
     layer = nn.Linear(3, 2, dtype=D)
     x = rand64(4, 3, requires_grad=False)

@@ -49,10 +49,24 @@ def test_cross_entropy_with_class_targets_gradcheck(options):
     assert gradcheck(lambda x: F.cross_entropy(x, target, **options), (rand64(5, 4),))
 
 
-@pytest.mark.parametrize("options", [{}, {"label_smoothing": 0.3}, {"reduction": "none"}], ids=str)
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"label_smoothing": 0.3},
+        {"reduction": "none"},
+        {"reduction": "sum", "weight": [0.5, 2.0, 1.0, 1.5]},
+        {"label_smoothing": 0.2, "weight": [0.5, 2.0, 1.0, 1.5], "reduction": "none"},
+    ],
+    ids=str,
+)
 def test_cross_entropy_with_probability_targets_gradcheck_in_both_inputs(options):
+    options = dict(options)
+    if "weight" in options:
+        options["weight"] = mg.tensor(options["weight"], dtype=mg.float64)
     probs = F.softmax(rand64(3, 4, requires_grad=False), 1).detach().requires_grad_()
     assert gradcheck(lambda x, p: F.cross_entropy(x, p, **options), (rand64(3, 4), probs))
+    assert gradgradcheck(lambda x, p: F.cross_entropy(x, p, **options), (rand64(3, 4), probs))
 
 
 def test_cross_entropy_second_order_and_higher_dims():

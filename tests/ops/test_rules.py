@@ -88,6 +88,96 @@ def test_mul_reads_as_its_rule():
     assert "return lambda: g * b, lambda: g * a" in source
 
 
+# einsum's rule builds one einsum per operand from the subscripts: an algorithm, not a formula per case
+BRANCHING_RULES = {"ops/linalg.py:einsum"}
+
+
+def _branching_rules() -> set:
+    found = set()
+    for path in RULE_FILES:
+        tree = ast.parse(path.read_text(), filename=str(path))
+        for _, rule in _rules(tree):
+            if any(isinstance(n, (ast.If, ast.IfExp)) for n in ast.walk(rule)):
+                owner = next(
+                    f.name
+                    for f in ast.walk(tree)
+                    if isinstance(f, ast.FunctionDef) and f.lineno <= rule.lineno <= f.end_lineno and f is not rule
+                )
+                found.add(f"{path.relative_to(PACKAGE)}:{owner.lstrip('_')}")
+    return found
+
+
+def test_no_rule_branches_on_what_the_forward_already_knew():
+    """An op picks its rule when it is made (by the operands' ranks, which operands are tensors, the
+    reduction, the order of a norm), so the rule a learner reads has no ``if``."""
+    assert _branching_rules() == BRANCHING_RULES
+
+
+def _rule_read_in_the_debugger(out, op: str) -> tuple:
+    """The source lines of ``op``'s rule and its captured names, as the debugger shows them (from a trace)."""
+    from minigrad.trace.describe import rule_source
+
+    with trace.record() as tr:
+        out.sum().backward()
+    (called,) = [e for e in tr.find("closure_called") if tr.nodes[e.node].op == op]
+    lines = [line.strip() for line in rule_source(called.closure.source).splitlines()]
+    return [line for line in lines if not line.startswith(("def ", "#"))], sorted(c.name for c in called.captured)
+
+
+def _x():
+    return rand64(4, 3)
+
+
+@pytest.mark.parametrize(
+    "make_output, op, rule, captured",
+    [
+        (lambda: _x() @ rand64(3, 2), "matmul", "return lambda: g @ b.mT, lambda: a.mT @ g", ["a", "b"]),
+        (lambda: rand64(5, 4, 3) @ rand64(3, 2), "matmul", "return lambda: g @ b.mT, lambda: a.mT @ g", ["a", "b"]),
+        (lambda: _x() @ rand64(3), "matmul", "return lambda: outer(g, b), lambda: a.mT @ g", ["a", "b"]),
+        (lambda: rand64(4) @ _x(), "matmul", "return lambda: b @ g, lambda: outer(a, g)", ["a", "b"]),
+        (lambda: rand64(3) @ rand64(3), "matmul", "return lambda: g * b, lambda: g * a", ["a", "b"]),
+        (
+            lambda: mg.nn.functional.linear(_x(), rand64(2, 3), rand64(2)),
+            "linear",
+            "return lambda: g @ weight, lambda: g.mT @ x, lambda: g",
+            ["weight", "x"],
+        ),
+        (
+            lambda: mg.nn.functional.cross_entropy(_x(), mg.tensor([0, 2, 1, 1])),
+            "cross_entropy",
+            "return ((softmax_node(x, probs, 1) - q) * (g / divisor),)",
+            ["divisor", "probs", "q", "x"],
+        ),
+        (lambda: _x() ** 2, "pow", "return (g * b * a ** (b - 1),)", ["a", "b"]),
+        (lambda: mg.where(_x() > 0, _x(), 0.0), "where", "return (where(cond, g, 0.0),)", ["cond"]),
+    ],
+    ids=[
+        "matmul",
+        "batched matmul",
+        "matrix @ vector",
+        "vector @ matrix",
+        "dot",
+        "linear",
+        "cross_entropy",
+        "pow",
+        "where",
+    ],
+)
+def test_the_rules_lessons_show_read_as_their_formulas(make_output, op, rule, captured):
+    assert _rule_read_in_the_debugger(make_output(), op) == ([rule], captured)
+
+
+@pytest.mark.parametrize(
+    "a_shape, b_shape", [((3,), (2, 3, 4)), ((2, 3, 4), (4,)), ((3,), (3, 4)), ((4, 3), (3,)), ((3,), (3,))]
+)
+def test_matmul_with_vectors_gradchecks_and_a_batch_views_the_vector_as_a_matrix(a_shape, b_shape):
+    a, b = rand64(*a_shape), rand64(*b_shape)
+    assert gradcheck(mg.matmul, (a, b)) and gradgradcheck(mg.matmul, (a, b))
+    out = a @ b
+    batched = max(len(a_shape), len(b_shape)) > 2
+    assert out.grad_fn.name() == ("SqueezeBackward" if batched else "MatmulBackward")  # PyTorch's graph
+
+
 # ---------------------------------------------------------------- the engine around the rules
 def _recording_op(a, b, calls):
     """``a * b`` whose rule records which lazy entries the engine called."""

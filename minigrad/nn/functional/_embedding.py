@@ -11,12 +11,16 @@ __all__ = ["embedding"]
 def _gather_rows(weight: Tensor, indices, padding_idx: int | None) -> Tensor:
     """``weight[indices]``; backward scatters the gradient back into rows (zero at ``padding_idx``)."""
     num_rows = weight.data.shape[0]
-    keep = None if padding_idx is None else make_leaf((indices != padding_idx)[..., None], weight._device)
+    if padding_idx is None:
 
-    def backward(g):
-        if keep is not None:
-            g = g * keep
-        return (_scatter_rows(g, indices, num_rows),)
+        def backward(g):
+            return (_scatter_rows(g, indices, num_rows),)
+
+    else:  # the padding row gets no gradient
+        keep = make_leaf((indices != padding_idx)[..., None], weight._device)
+
+        def backward(g):
+            return (_scatter_rows(g * keep, indices, num_rows),)
 
     def jvp(t):
         return _gather_rows(t, indices, None)

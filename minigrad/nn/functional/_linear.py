@@ -12,8 +12,9 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """Affine map over the last dim: ``x @ weight.T + bias``.
 
     ``x`` is ``[*, in_features]``, ``weight`` ``[out_features, in_features]``,
-    ``bias`` ``[out_features]``. One node in the graph (as PyTorch's addmm), so the
-    training path stays close to the raw matrix products.
+    ``bias`` ``[out_features]``. One node in the graph for a batch of rows (as PyTorch's
+    addmm), so the training path stays close to the raw matrix products; any other input
+    is viewed as rows first and its output viewed back.
     """
     xd, wd = x.data, weight.data
     if wd.ndim != 2 or xd.ndim == 0 or xd.shape[-1] != wd.shape[1]:
@@ -28,29 +29,36 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
             f"linear(): input dtype {xd.dtype} and weight dtype {wd.dtype} differ; "
             f"convert the input (x.to({wd.dtype})) or the module (.to({xd.dtype}))"
         )
+    if xd.ndim != 2:  # rows of any batch shape (or one row): one 2-D product between two views, as PyTorch's graph
+        rows = linear(x.reshape(-1, xd.shape[-1]), weight, bias)
+        return rows.reshape(*xd.shape[:-1], wd.shape[0])
     out = xd @ wd.T
-    parents = (x, weight)
-    if bias is not None:
-        if bias._device is not weight._device:
-            check_same_device(bias, weight, "linear")
-        if bias.data.dtype != wd.dtype:
-            raise RuntimeError(f"self and mat2 must have the same dtype, but got {bias.data.dtype} and {wd.dtype}")
-        if bias.data.shape not in ((), (1,), (wd.shape[0],)):
-            raise RuntimeError(
-                f"linear(): bias of shape {shape_str(bias.data.shape)} does not match the {wd.shape[0]} output features"
-            )
-        out += bias.data
-        parents = (x, weight, bias)
-    in_features, out_features = wd.shape[1], wd.shape[0]
+    if bias is None:
+
+        def backward(g):
+            return lambda: g @ weight, lambda: g.mT @ x
+
+        return make(out, (x, weight), backward, "linear", _linear_jvp(x, weight))
+    if bias._device is not weight._device:
+        check_same_device(bias, weight, "linear")
+    if bias.data.dtype != wd.dtype:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got {bias.data.dtype} and {wd.dtype}")
+    if bias.data.shape not in ((), (1,), (wd.shape[0],)):
+        raise RuntimeError(
+            f"linear(): bias of shape {shape_str(bias.data.shape)} does not match the {wd.shape[0]} output features"
+        )
+    out += bias.data
 
     def backward(g):
-        rows = g if g.ndim == 2 else g.reshape(-1, out_features)
-        x_rows = x if x.ndim == 2 else x.reshape(-1, in_features)
-        grads = (lambda: g @ weight, lambda: rows.mT @ x_rows, lambda: rows.sum(0))
-        return grads if bias is not None else grads[:2]
+        # the bias was added to every row: the engine sums its gradient over the rows
+        return lambda: g @ weight, lambda: g.mT @ x, lambda: g
 
+    return make(out, (x, weight, bias), backward, "linear", _linear_jvp(x, weight))
+
+
+def _linear_jvp(x: Tensor, weight: Tensor):
     def jvp(tx, tw, tb=None):
-        tangent = tx @ weight.transpose(0, 1) + x @ tw.transpose(0, 1)
+        tangent = tx @ weight.mT + x @ tw.mT
         return tangent if tb is None else tangent + tb
 
-    return make(out, parents, backward, "linear", jvp)
+    return jvp

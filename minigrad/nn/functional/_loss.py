@@ -12,6 +12,7 @@ import warnings
 from ... import backend as B
 from ...ops._util import check_same_device, refuse_dtype
 from ...ops.elementwise import clamp, softplus
+from ...ops.reduction import log_softmax
 from ...tensor import Tensor, _tangents_of, make, make_leaf, shape_str
 from ._softmax import softmax_node
 
@@ -236,42 +237,69 @@ def cross_entropy(
         out = per_row.sum() / divisor
     probs = e / total
     dev = input._device
-    q_const = make_leaf(q, dev)
-    row_total = None if unit_rows else make_leaf(q.sum(axis=1, keepdims=True), dev)
     target_parent = t.data.dtype.kind == "f" and (t._rg or bool(_tangents_of(t)))
-    w_const = None if w is None else make_leaf(w, dev)
-
-    def backward(g):
-        # d loss_i / d x_i = sum(Q_i) * softmax(x_i) - Q_i, scaled by the incoming gradient.
-        p = softmax_node(x, probs, 1)
-        if reduction == "none":
-            scale = g.unsqueeze(1)
-        elif reduction == "mean":
-            scale = g / divisor
-        else:
-            scale = g
-        if not target_parent:
-            grad_x = (p - q_const) if row_total is None else (p * row_total - q_const)
-            return (grad_x * scale,)
-        # A target that requires grad: build Q from it with ops, so create_graph sees both inputs.
-        from ._activation import log_softmax
-
-        q_t = t * (1 - label_smoothing) + label_smoothing / num_classes if label_smoothing else t
-        if w_const is not None:
-            q_t = q_t * w_const
-        grad_x = p * q_t.sum(1, keepdim=True) - q_t
-        grad_t = -log_softmax(x, 1) * (1 - label_smoothing) * scale
-        return grad_x * scale, (grad_t if w_const is None else grad_t * w_const)
+    per_row = reduction == "none"
+    divisor = 1.0 if reduction != "mean" else divisor
+    if target_parent:
+        backward = _cross_entropy_rule_with_target(x, probs, t, w, label_smoothing, num_classes, divisor, per_row)
+    else:
+        backward = _cross_entropy_rule(
+            x, probs, make_leaf(q, dev), None if unit_rows else q.sum(1, keepdims=True), divisor, per_row
+        )
 
     def jvp(*tangents):
         # Each row's loss depends on its own row only: its tangent is that row's gradient (g = 1) dotted with the tangent.
         grads = backward(make_leaf(xp.ones(out.shape, dtype=out.dtype), dev))
         total = sum(gr * tn for gr, tn in zip(grads, tangents))
-        return total.sum(1) if reduction == "none" else total.sum()
+        return total.sum(1) if per_row else total.sum()
 
     parents = (x, t) if target_parent else (x,)
     loss = make(out, parents, backward, "cross_entropy", jvp)
     return loss.reshape(loss_shape) if reduction == "none" and loss_shape != (num_rows,) else loss
+
+
+def _cross_entropy_rule(x: Tensor, probs, q: Tensor, q_total, divisor: float, per_row: bool):
+    """cross_entropy's rule for a target that is data: row i's gradient is ``softmax(x_i) * sum(Q_i) - Q_i``
+    (Q: the target distribution, ``sum(Q_i) = 1`` for class indices or a smoothed target), times the row's
+    share of g (``g / divisor`` for the mean). One rule per case, chosen here, so each reads as its mathematics;
+    ``softmax_node`` is softmax(x) from the probabilities the forward computed."""
+    if q_total is None and not per_row:
+
+        def backward(g):
+            return ((softmax_node(x, probs, 1) - q) * (g / divisor),)
+
+    elif q_total is None:
+
+        def backward(g):
+            return ((softmax_node(x, probs, 1) - q) * g.unsqueeze(1),)
+
+    elif not per_row:
+
+        def backward(g):
+            return ((softmax_node(x, probs, 1) * q_total - q) * (g / divisor),)
+
+    else:
+
+        def backward(g):
+            return ((softmax_node(x, probs, 1) * q_total - q) * g.unsqueeze(1),)
+
+    return backward
+
+
+def _cross_entropy_rule_with_target(x, probs, t, w, label_smoothing: float, num_classes: int, divisor, per_row):
+    """cross_entropy's rule for a probability target that requires grad: Q is built from ``t`` with ops
+    (smoothed, weighted), so create_graph sees both inputs; ``d loss / d t = -log_softmax(x)`` through Q."""
+    dev = x._device
+    t_weight = make_leaf(dev.xp.asarray(1.0 - label_smoothing, dtype=x.data.dtype) * (1 if w is None else w), dev)
+    spread = label_smoothing / num_classes * (1 if w is None else make_leaf(w, dev))
+    g_rows = (-1, 1) if per_row else ()
+
+    def backward(g):
+        q = t * t_weight + spread
+        share = g.reshape(g_rows) / divisor
+        return (softmax_node(x, probs, 1) * q.sum(1, keepdim=True) - q) * share, -log_softmax(x, 1) * t_weight * share
+
+    return backward
 
 
 def nll_loss(
@@ -331,11 +359,15 @@ def binary_cross_entropy(input: Tensor, target, weight=None, reduction: str = "m
     y_const = make_leaf(y, input._device)
     w_const = None if w is None else make_leaf(w, input._device)
 
-    def backward(g):
-        grad = (input - y_const) / clamp(input * (1 - input), min=1e-12)
-        if w_const is not None:
-            grad = grad * w_const
-        return (grad * g,)
+    if w_const is None:
+
+        def backward(g):
+            return ((input - y_const) / clamp(input * (1 - input), min=1e-12) * g,)
+
+    else:
+
+        def backward(g):
+            return ((input - y_const) / clamp(input * (1 - input), min=1e-12) * w_const * g,)
 
     def jvp(t):
         slope = (input - y_const) / clamp(input * (1 - input), min=1e-12)
