@@ -42,6 +42,7 @@ from ..ops import (
     linalg,
     matrix,
     reduction,
+    remainders,
     scan,
     scattering,
     shape,
@@ -1018,11 +1019,12 @@ def _table() -> dict:
         *(getattr(compare, n) for n in compare.__all__ if n not in ("equal", "allclose")),
         *(getattr(elementwise, n) for n in elementwise.__all__),
         *(getattr(trig, n) for n in trig.__all__),
+        *(getattr(remainders, n) for n in remainders.__all__),
         *(getattr(activation, n) for n in activation.__all__),
         indexing.masked_fill,
         *(methods[n] for n in ("__radd__", "__rmul__", "__rfloordiv__", "__and__", "__or__", "__xor__")),
         *(methods[n] for n in ("__rand__", "__ror__", "__rxor__", "__invert__", "__eq__", "__ne__")),
-        *(methods[n] for n in ("__lt__", "__le__", "__gt__", "__ge__", "__floordiv__")),
+        *(methods[n] for n in ("__lt__", "__le__", "__gt__", "__ge__", "__floordiv__", "__rmod__")),
         *(methods[n] for n in ("bool", "double", "float", "half", "int", "long", "cpu", "cuda", "type_as")),
     )
     add(trailing, conversion.to, conversion.clone, layout.contiguous, matrix.tril, matrix.triu, shape.pad)
@@ -1075,9 +1077,10 @@ def _table() -> dict:
     add(composite, _loss.mse_loss, _loss.l1_loss)
     add(random_op, _dropout.dropout)
     add(random_like, creation.rand_like, creation.randn_like, creation.randint_like)
-    inplace_names = ("add_", "sub_", "mul_", "div_", "pow_", "clamp_", "fill_", "zero_", "copy_", "masked_fill_")
-    add(inplace_elementwise, *(methods[n] for n in inplace_names))
-    add(inplace_elementwise, *(methods[n] for n in ("__iadd__", "__isub__", "__imul__", "__itruediv__", "__ipow__")))
+    inplace_names = ("add_", "sub_", "mul_", "div_", "pow_", "remainder_", "fmod_", "clamp_", "fill_", "zero_")
+    add(inplace_elementwise, *(methods[n] for n in (*inplace_names, "copy_", "masked_fill_")))
+    operators = ("__iadd__", "__isub__", "__imul__", "__itruediv__", "__ipow__", "__imod__")
+    add(inplace_elementwise, *(methods[n] for n in operators))
     return table
 
 

@@ -199,11 +199,15 @@ def mul(a, b) -> Tensor:
 def div(a, b, rounding_mode=None) -> Tensor:
     """True division with broadcasting (integers divide to the default float dtype)."""
     if rounding_mode is not None:
-        from .elementwise import floor_divide
+        from .elementwise import floor_divide, trunc_divide
 
         if rounding_mode == "floor":
             return floor_divide(a, b)
-        raise ValueError(f"div expected rounding_mode to be one of None or 'floor', but found '{rounding_mode}'")
+        if rounding_mode == "trunc":
+            return trunc_divide(a, b)
+        raise ValueError(
+            f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'"
+        )
     if not isinstance(a, Tensor):
         return rdiv(b, a)
     b = _other(a, b)

@@ -489,13 +489,15 @@ def setitem(t: Tensor, key, value) -> None:
 
 
 def _bind() -> None:
-    from . import arithmetic
+    from . import arithmetic, remainders
 
     T = Tensor
     for name in ("add", "sub", "mul", "div", "pow"):
         method = _inplace_binary(getattr(arithmetic, name))
         setattr(T, name + "_", method)
         setattr(T, f"__i{'truediv' if name == 'div' else name}__", method)
+    T.remainder_ = T.__imod__ = _inplace_binary(remainders.remainder)
+    T.fmod_ = _inplace_binary(remainders.fmod)
     T.zero_ = zero_
     T.fill_ = fill_
     T.copy_ = copy_

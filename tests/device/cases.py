@@ -99,6 +99,8 @@ case("where_sign_round", f(3, 4), f(3, 4))(
     lambda a, b_: mg.where(a > b_, a, b_ * 2) + a.sign() * a + a.floor() + a.ceil() + a.round(decimals=1)
 )
 case("floor_divide", f(3, 4), p(4), second_order=False)(lambda a, b_: mg.floor_divide(a * 4, b_) + a)
+# |a / (b_ + 3)| < 1: the remainders jump only where a crosses 0, far from gradcheck's steps
+case("remainder_fmod", f(3, 4), p(4))(lambda a, b_: mg.remainder(a, b_ + 3) + mg.fmod(a, b_ + 3) + a % 2.5)
 
 # ---------------------------------------------------------------- compare (forward only)
 case("compare_logical", f(3, 4), f(3, 4), second_order=False)(
