@@ -441,26 +441,32 @@ def clamp(a: Tensor, min=None, max=None) -> Tensor:  # noqa: A002  (torch's argu
         def backward(g):
             return lambda: g * inside, lambda: g * lo_wins, lambda: g * hi_wins
 
+        def jvp(ta, t_lo, t_hi):
+            return ta * inside + t_lo * lo_wins + t_hi * hi_wins
+
     elif isinstance(lo, Tensor):
 
         def backward(g):
             return lambda: g * inside, lambda: g * lo_wins
+
+        def jvp(ta, t_lo):
+            return ta * inside + t_lo * lo_wins
 
     elif isinstance(hi, Tensor):
 
         def backward(g):
             return lambda: g * inside, lambda: g * hi_wins
 
+        def jvp(ta, t_hi):
+            return ta * inside + t_hi * hi_wins
+
     else:
 
         def backward(g):
             return (g * inside,)
 
-    def jvp(ta, *bound_tangents):
-        tangent = ta * inside
-        for mask, tb in zip((m for m, x in ((lo_wins, lo), (hi_wins, hi)) if isinstance(x, Tensor)), bound_tangents):
-            tangent = tangent + tb * mask
-        return tangent
+        def jvp(ta):
+            return ta * inside
 
     parents = (a,) + tuple(x for x in (lo, hi) if isinstance(x, Tensor))
     return make(out, parents, backward, "clamp", jvp)
@@ -560,21 +566,24 @@ def where(condition, input, other) -> Tensor:  # noqa: A002  (torch's argument n
         def backward(g):
             return lambda: where(cond, g, 0.0), lambda: where(cond, 0.0, g)
 
+        def jvp(tx, ty):
+            return where(cond, tx, ty)
+
     elif isinstance(x, Tensor):
 
         def backward(g):
             return (where(cond, g, 0.0),)
+
+        def jvp(tx):
+            return where(cond, tx, 0.0)
 
     else:
 
         def backward(g):
             return (where(cond, 0.0, g),)
 
-    def jvp(*tangents):
-        tangents = iter(tangents)
-        tx = next(tangents) if isinstance(x, Tensor) else 0.0
-        ty = next(tangents) if isinstance(y, Tensor) else 0.0
-        return where(cond, tx, ty)
+        def jvp(ty):
+            return where(cond, 0.0, ty)
 
     return make(out, parents, backward, "where", jvp)
 

@@ -334,13 +334,16 @@ def put(a: Tensor, key, value, into: Tensor | None = None) -> Tensor:
         def backward(g):
             return (g * kept,)
 
+        def jvp(ta):
+            return ta * kept
+
     else:  # the written value is a parent too: it gets the gradient of the places it went to
 
         def backward(g):
             return g * kept, g[key]
 
-    def jvp(ta, tv=None):
-        return ta * kept if tv is None else put(ta * kept, key, tv)
+        def jvp(ta, tv):
+            return put(ta * kept, key, tv)
 
     return make(data, parents, backward, "index_put", jvp)
 
@@ -495,12 +498,21 @@ def masked_fill(a: Tensor, mask: Tensor, value) -> Tensor:
     parents = (a, value) if isinstance(value, Tensor) else (a,)
     filled = make_leaf(xp.broadcast_to(m, shape), a._device)
 
-    def backward(g):
-        grads = (lambda: where(filled, 0.0, g), lambda: where(filled, g, 0.0).sum())
-        return grads[: len(parents)]
+    if isinstance(value, Tensor):  # a 0-d tensor fills: it gets the gradient of every place it went to
 
-    def jvp(ta, tv=None):
-        return where(filled, 0.0 if tv is None else tv, ta)
+        def backward(g):
+            return lambda: where(filled, 0.0, g), lambda: where(filled, g, 0.0).sum()
+
+        def jvp(ta, tv):
+            return where(filled, tv, ta)
+
+    else:
+
+        def backward(g):
+            return (where(filled, 0.0, g),)
+
+        def jvp(ta):
+            return where(filled, 0.0, ta)
 
     return make(out, parents, backward, "masked_fill", jvp)
 

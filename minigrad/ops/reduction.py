@@ -475,22 +475,37 @@ def norm(a: Tensor, p=2, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
         def backward(g):
             return (None,)  # a count: no gradient flows (PyTorch leaves .grad None)
 
+        def jvp(t):
+            return zeros_like(t).sum(dim=axes, keepdim=keepdim)
+
     elif p == 1:
 
         def backward(g):
             return (_keep(g, shape, axes, keepdim) * a.sign(),)
 
+        def jvp(t):
+            return (t * a.sign()).sum(dim=axes, keepdim=keepdim)
+
     elif p == inf or p == -inf:
+        reached = _const(a, ab.max(axis=axes, keepdims=True) if p > 0 else ab.min(axis=axes, keepdims=True))
 
         def backward(g):
-            hit = (a.abs() == _keep(out_ref(), shape, axes, keepdim)).to(g.dtype)  # the entries that reach it share g
+            hit = (a.abs() == reached).to(g.dtype)  # the entries that reach the norm share g
             return (_keep(g, shape, axes, keepdim) * a.sign() * hit / hit.sum(dim=axes, keepdim=True),)
+
+        def jvp(t):
+            hit = (a.abs() == reached).to(t.dtype)
+            return (t * a.sign() * hit / hit.sum(dim=axes, keepdim=True)).sum(dim=axes, keepdim=keepdim)
 
     elif p == 2:
 
         def backward(g):
             norm_kept = _keep(out_ref(), shape, axes, keepdim)
             return (_keep(g, shape, axes, keepdim) * a / where(norm_kept == 0, 1.0, norm_kept),)
+
+        def jvp(t):
+            norm_kept = a.norm(2, dim=axes, keepdim=True)
+            return (t * a / where(norm_kept == 0, 1.0, norm_kept)).sum(dim=axes, keepdim=keepdim)
 
     else:
 
@@ -499,18 +514,10 @@ def norm(a: Tensor, p=2, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
             safe = where(norm_kept == 0, 1.0, norm_kept)
             return (_keep(g, shape, axes, keepdim) * a.sign() * a.abs() ** (p - 1) / safe ** (p - 1),)
 
-    def jvp(t):
-        if p == 0:
-            return zeros_like(t).sum(dim=axes, keepdim=keepdim)
-        if p == 1:
-            return (t * a.sign()).sum(dim=axes, keepdim=keepdim)
-        if p == inf or p == -inf:
-            nk = _const(a, ab.max(axis=axes, keepdims=True) if p > 0 else ab.min(axis=axes, keepdims=True))
-            hit = (a.abs() == nk).to(t.dtype)
-            return (t * a.sign() * hit / hit.sum(dim=axes, keepdim=True)).sum(dim=axes, keepdim=keepdim)
-        nk = a.norm(p, dim=axes, keepdim=True)
-        safe = where(nk == 0, 1.0, nk)
-        return (t * a.sign() * a.abs() ** (p - 1) / safe ** (p - 1)).sum(dim=axes, keepdim=keepdim)
+        def jvp(t):
+            norm_kept = a.norm(p, dim=axes, keepdim=True)
+            safe = where(norm_kept == 0, 1.0, norm_kept)
+            return (t * a.sign() * a.abs() ** (p - 1) / safe ** (p - 1)).sum(dim=axes, keepdim=keepdim)
 
     node = make(out, (a,), backward, "norm", jvp)
     out_ref = weakref.ref(node)

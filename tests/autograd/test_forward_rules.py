@@ -281,6 +281,28 @@ MORE_CASES = {
         [_arr((2, 3)), _arr((2, 3), 2)],
     ),
     "contiguous": (lambda a: a.transpose(0, 1).contiguous() * 2, [_arr((2, 3))]),
+    # each case of an op whose rules are picked when it is made (which operands are tensors, ranks, order)
+    "index_put_scalar": (lambda a: _put(a, 0.5), [_arr((3, 4))]),
+    "masked_fill_tensor": (lambda a, v: a.masked_fill(a > 0, v), [_arr((3, 4), away=0.1), _arr((), 2)]),
+    "clamp_both_tensor_bounds": (
+        lambda a, lo, hi: a.clamp(lo, hi),
+        [_arr((6,), away=0.05), _arr((6,), 3) * 0.3 - 0.6, _arr((6,), 4) * 0.3 + 0.6],
+    ),
+    "clamp_tensor_max": (lambda a, hi: a.clamp(max=hi), [_arr((6,)), _arr((6,), 3) + 0.37]),
+    "where_scalar_x": (lambda a, b: mg.where(a > 0, 2.0, b), [_arr((5,), away=0.1), _arr((5,), 2)]),
+    "where_scalar_y": (lambda a: mg.where(a > 0, a, -1.0), [_arr((5,), away=0.1)]),
+    "norm0": (lambda a: a.norm(0, dim=1), [_arr((3, 4), away=0.1)]),
+    "norm_minus_inf": (lambda a: a.norm(float("-inf"), dim=0, keepdim=True), [_arr((3, 4))]),
+    "linear_without_bias": (lambda x, w: F.linear(x, w), [_arr((2, 3)), _arr((4, 3), 2)]),
+    "linear_of_a_batch": (lambda x, w, b: F.linear(x, w, b), [_arr((2, 2, 3)), _arr((4, 3), 2), _arr((4,), 3)]),
+    "matmul_vector_matrix": (lambda a, b: a @ b, [_arr((3,)), _arr((3, 4), 2)]),
+    "matmul_batch_vector": (lambda a, b: a @ b, [_arr((2, 4, 3)), _arr((3,), 2)]),
+    "binary_cross_entropy_weighted": (
+        lambda a: F.binary_cross_entropy(a.sigmoid(), mg.tensor([0.0, 1.0, 1.0]), weight=mg.tensor([0.5, 2.0, 1.0])),
+        [_arr((3,))],
+    ),
+    "remainder": (lambda a, b: mg.remainder(a, b), [_arr((4,)) * 0.2, _arr((4,), 2) * 0.1 + 1.7]),
+    "fmod": (lambda a, b: mg.fmod(a, b), [_arr((4,)) * 0.2, _arr((4,), 2) * 0.1 - 1.7]),
 }
 
 

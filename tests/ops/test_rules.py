@@ -96,7 +96,8 @@ def _branching_rules() -> set:
     found = set()
     for path in RULE_FILES:
         tree = ast.parse(path.read_text(), filename=str(path))
-        for _, rule in _rules(tree):
+        jvps = [(f.name, f) for f in ast.walk(tree) if isinstance(f, ast.FunctionDef) and "jvp" in f.name]
+        for _, rule in [*_rules(tree), *jvps]:
             if any(isinstance(n, (ast.If, ast.IfExp)) for n in ast.walk(rule)):
                 owner = next(
                     f.name
@@ -108,8 +109,8 @@ def _branching_rules() -> set:
 
 
 def test_no_rule_branches_on_what_the_forward_already_knew():
-    """An op picks its rule when it is made (by the operands' ranks, which operands are tensors, the
-    reduction, the order of a norm), so the rule a learner reads has no ``if``."""
+    """An op picks its rules (backward and forward-mode) when it is made (by the operands' ranks, which
+    operands are tensors, the reduction, the order of a norm), so the rule a learner reads has no ``if``."""
     assert _branching_rules() == BRANCHING_RULES
 
 

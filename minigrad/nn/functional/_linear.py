@@ -38,7 +38,10 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         def backward(g):
             return lambda: g @ weight, lambda: g.mT @ x
 
-        return make(out, (x, weight), backward, "linear", _linear_jvp(x, weight))
+        def jvp(tx, tw):
+            return tx @ weight.mT + x @ tw.mT
+
+        return make(out, (x, weight), backward, "linear", jvp)
     if bias._device is not weight._device:
         check_same_device(bias, weight, "linear")
     if bias.data.dtype != wd.dtype:
@@ -53,12 +56,7 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         # the bias was added to every row: the engine sums its gradient over the rows
         return lambda: g @ weight, lambda: g.mT @ x, lambda: g
 
-    return make(out, (x, weight, bias), backward, "linear", _linear_jvp(x, weight))
+    def jvp(tx, tw, tb):
+        return tx @ weight.mT + x @ tw.mT + tb
 
-
-def _linear_jvp(x: Tensor, weight: Tensor):
-    def jvp(tx, tw, tb=None):
-        tangent = tx @ weight.mT + x @ tw.mT
-        return tangent if tb is None else tangent + tb
-
-    return jvp
+    return make(out, (x, weight, bias), backward, "linear", jvp)

@@ -247,11 +247,13 @@ def cross_entropy(
             x, probs, make_leaf(q, dev), None if unit_rows else q.sum(1, keepdims=True), divisor, per_row
         )
 
+    # Each row's loss depends on its own row only: its tangent is that row's gradient (g = 1) dotted with the
+    # tangent, summed over the classes (and over the rows too, for a reduced loss).
+    unit = make_leaf(xp.ones(out.shape, dtype=out.dtype), dev)
+    summed_over = 1 if per_row else None
+
     def jvp(*tangents):
-        # Each row's loss depends on its own row only: its tangent is that row's gradient (g = 1) dotted with the tangent.
-        grads = backward(make_leaf(xp.ones(out.shape, dtype=out.dtype), dev))
-        total = sum(gr * tn for gr, tn in zip(grads, tangents))
-        return total.sum(1) if per_row else total.sum()
+        return sum(gr * tn for gr, tn in zip(backward(unit), tangents)).sum(summed_over)
 
     parents = (x, t) if target_parent else (x,)
     loss = make(out, parents, backward, "cross_entropy", jvp)
@@ -364,14 +366,16 @@ def binary_cross_entropy(input: Tensor, target, weight=None, reduction: str = "m
         def backward(g):
             return ((input - y_const) / clamp(input * (1 - input), min=1e-12) * g,)
 
+        def jvp(t):
+            return t * (input - y_const) / clamp(input * (1 - input), min=1e-12)
+
     else:
 
         def backward(g):
             return ((input - y_const) / clamp(input * (1 - input), min=1e-12) * w_const * g,)
 
-    def jvp(t):
-        slope = (input - y_const) / clamp(input * (1 - input), min=1e-12)
-        return t * slope if w_const is None else t * slope * w_const
+        def jvp(t):
+            return t * (input - y_const) / clamp(input * (1 - input), min=1e-12) * w_const
 
     return _reduce(make(loss, (input,), backward, "binary_cross_entropy", jvp), reduction)
 
