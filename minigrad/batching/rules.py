@@ -1025,6 +1025,7 @@ def _table() -> dict:
         *(methods[n] for n in ("__radd__", "__rmul__", "__rfloordiv__", "__and__", "__or__", "__xor__")),
         *(methods[n] for n in ("__rand__", "__ror__", "__rxor__", "__invert__", "__eq__", "__ne__")),
         *(methods[n] for n in ("__lt__", "__le__", "__gt__", "__ge__", "__floordiv__", "__rmod__")),
+        *(methods[n] for n in ("__lshift__", "__rshift__", "__rlshift__", "__rrshift__")),
         *(methods[n] for n in ("bool", "double", "float", "half", "int", "long", "cpu", "cuda", "type_as")),
     )
     add(trailing, conversion.to, conversion.clone, layout.contiguous, matrix.tril, matrix.triu, shape.pad)
@@ -1081,6 +1082,9 @@ def _table() -> dict:
     add(inplace_elementwise, *(methods[n] for n in (*inplace_names, "copy_", "masked_fill_")))
     operators = ("__iadd__", "__isub__", "__imul__", "__itruediv__", "__ipow__", "__imod__")
     add(inplace_elementwise, *(methods[n] for n in operators))
+    bitwise = ("and", "or", "xor", "left_shift", "right_shift")
+    add(inplace_elementwise, *(methods[f"bitwise_{n}_"] for n in bitwise))
+    add(inplace_elementwise, *(methods[f"__i{n}__"] for n in ("and", "or", "xor", "lshift", "rshift")))
     return table
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import operator
 
+import numpy as np
+
 from .. import backend as B
 from ..tensor import Tensor, make_leaf, shape_str
 from ._util import as_tensor, binary_arrays
@@ -27,6 +29,8 @@ __all__ = [
     "bitwise_or",
     "bitwise_xor",
     "bitwise_not",
+    "bitwise_left_shift",
+    "bitwise_right_shift",
     "isnan",
     "isinf",
     "isfinite",
@@ -142,6 +146,29 @@ def bitwise_xor(a, b) -> Tensor:
     return _apply(_xp_of(a, b).bitwise_xor, a, b, "bitwise_xor")
 
 
+def bitwise_left_shift(a, b) -> Tensor:
+    """``a << b`` for integer tensors, as PyTorch: a shift by the type's width or more, or by a negative
+    amount, gives 0."""
+    return _apply(lambda x, y: _shifted(x, y, "lshift", _xp_of(a, b)), a, b, "bitwise_left_shift")
+
+
+def bitwise_right_shift(a, b) -> Tensor:
+    """``a >> b`` for integer tensors, the sign filling in; a shift by the type's width or more, or by a
+    negative amount, gives 0 (or -1 for a negative ``a``), as PyTorch."""
+    return _apply(lambda x, y: _shifted(x, y, "rshift", _xp_of(a, b)), a, b, "bitwise_right_shift")
+
+
+def _shifted(x, y, op: str, xp):
+    if x.dtype.kind not in "iu":
+        device = "cuda" if xp is not np else "cpu"
+        raise NotImplementedError(f"\"{op}_{device}\" not implemented for '{B.scalar_type_name(x.dtype)}'")
+    in_width = (y >= 0) & (y < x.dtype.itemsize * 8)  # C leaves other shifts undefined; PyTorch defines them
+    by = xp.where(in_width, y, 0).astype(x.dtype)
+    if op == "lshift":
+        return xp.where(in_width, xp.left_shift(x, by), 0).astype(x.dtype)
+    return xp.where(in_width, xp.right_shift(x, by), xp.where(x < 0, -1, 0)).astype(x.dtype)
+
+
 def bitwise_not(a: Tensor) -> Tensor:
     """``~a``: logical NOT on bool tensors, two's-complement NOT on integer tensors."""
     _check_integral("operator.invert", "~", a)
@@ -228,6 +255,9 @@ def _bind() -> None:
         setattr(T, f"__{fn.__name__}__", _comparison_operator(fn, getattr(operator, fn.__name__)))
     for fn in (logical_and, logical_or, logical_xor, logical_not, bitwise_and, bitwise_or, bitwise_xor, bitwise_not):
         setattr(T, fn.__name__, fn)
+    T.bitwise_left_shift, T.bitwise_right_shift = bitwise_left_shift, bitwise_right_shift
+    T.__lshift__, T.__rshift__ = bitwise_left_shift, bitwise_right_shift
+    T.__rlshift__, T.__rrshift__ = _reflected(bitwise_left_shift), _reflected(bitwise_right_shift)
     for fn in (isnan, isinf, isfinite, isclose, allclose, equal):
         setattr(T, fn.__name__, fn)
     T.greater, T.greater_equal, T.less, T.less_equal, T.not_equal = gt, ge, lt, le, ne

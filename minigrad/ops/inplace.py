@@ -489,7 +489,7 @@ def setitem(t: Tensor, key, value) -> None:
 
 
 def _bind() -> None:
-    from . import arithmetic, remainders
+    from . import arithmetic, compare, remainders
 
     T = Tensor
     for name in ("add", "sub", "mul", "div", "pow"):
@@ -498,6 +498,16 @@ def _bind() -> None:
         setattr(T, f"__i{'truediv' if name == 'div' else name}__", method)
     T.remainder_ = T.__imod__ = _inplace_binary(remainders.remainder)
     T.fmod_ = _inplace_binary(remainders.fmod)
+    for name, operator in (
+        ("and", "and"),
+        ("or", "or"),
+        ("xor", "xor"),
+        ("left_shift", "lshift"),
+        ("right_shift", "rshift"),
+    ):
+        method = _inplace_binary(getattr(compare, f"bitwise_{name}"))
+        setattr(T, f"bitwise_{name}_", method)
+        setattr(T, f"__i{operator}__", method)
     T.zero_ = zero_
     T.fill_ = fill_
     T.copy_ = copy_
