@@ -22,6 +22,7 @@ __all__ = [
     "rand",
     "randn",
     "randint",
+    "randperm",
     "zeros_like",
     "ones_like",
     "full_like",
@@ -30,6 +31,7 @@ __all__ = [
     "randn_like",
     "randint_like",
     "manual_seed",
+    "Generator",
     "generator_for",
 ]
 
@@ -44,8 +46,58 @@ def manual_seed(seed: int) -> None:
     _generators.clear()
 
 
-def generator_for(device: B.Device):
-    """The random generator of a device (NumPy's or CuPy's), seeded by manual_seed."""
+class Generator:
+    """A source of random numbers of its own, as ``torch.Generator``: seeded with ``manual_seed``, it
+    draws the same numbers every time, whatever else draws from minigrad's default one. Pass it as
+    ``generator=`` to ``rand``, ``randn``, ``randint``, ``randperm``, ``multinomial``, the ``nn.init``
+    fills, ``DataLoader`` and ``random_split``. (Its numbers are not PyTorch's: NumPy's PCG64 draws them.)
+    """
+
+    def __init__(self, device="cpu") -> None:
+        self.device = B.device(device)
+        self.seed()
+
+    def manual_seed(self, seed: int) -> Generator:
+        """Restart the stream from ``seed``; returns the generator, as PyTorch's."""
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+            raise TypeError(f"manual_seed expected an int, but got {type(seed).__name__}")
+        self._initial_seed = int(seed)
+        self._rng = self.device.xp.random.default_rng(self._initial_seed)
+        return self
+
+    def seed(self) -> int:
+        """Restart the stream from a fresh non-deterministic seed, and return that seed."""
+        self.manual_seed(int(np.random.SeedSequence().entropy) % 2**63)
+        return self._initial_seed
+
+    def initial_seed(self) -> int:
+        """The seed the stream last started from."""
+        return self._initial_seed
+
+    def get_state(self) -> dict:
+        """Where the stream is, to continue it later with ``set_state`` (NumPy's bit-generator state)."""
+        return self._rng.bit_generator.state
+
+    def set_state(self, state: dict) -> Generator:
+        """Continue the stream from a state ``get_state`` returned."""
+        self._rng.bit_generator.state = state
+        return self
+
+    def __repr__(self) -> str:
+        return f"<minigrad.Generator on {self.device}>"
+
+
+def generator_for(device: B.Device, generator: Generator | None = None):
+    """The random generator draws for ``device`` come from: ``generator``'s when given (on that device,
+    as PyTorch requires), else the device's default one (NumPy's or CuPy's), seeded by manual_seed."""
+    if generator is not None:
+        if not isinstance(generator, Generator):
+            raise TypeError(f"argument 'generator' must be Generator, not {type(generator).__name__}")
+        if generator.device.type != device.type:
+            raise RuntimeError(
+                f"Expected a '{device.type}' device type for generator but found '{generator.device.type}'"
+            )
+        return generator._rng
     gen = _generators.get(device)
     if gen is None:
         gen = _generators[device] = device.xp.random.default_rng(_seed)
@@ -139,21 +191,29 @@ def eye(n, m=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     return _finish(dev.xp.eye(n, m, dtype=_dtype(dtype)), dev, requires_grad)
 
 
-def rand(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
+def rand(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Uniform random values in [0, 1)."""
     dev = B.device(device)
     dt = _float_dtype(dtype, "rand")
-    return _finish(generator_for(dev).random(_size(size)).astype(dt), dev, requires_grad)
+    return _finish(generator_for(dev, generator).random(_size(size)).astype(dt), dev, requires_grad)
 
 
-def randn(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
+def randn(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Standard normal random values."""
     dev = B.device(device)
     dt = _float_dtype(dtype, "randn")
-    return _finish(generator_for(dev).standard_normal(_size(size)).astype(dt), dev, requires_grad)
+    return _finish(generator_for(dev, generator).standard_normal(_size(size)).astype(dt), dev, requires_grad)
 
 
-def randint(low, high=None, size=(), dtype=None, device=None) -> Tensor:
+def randperm(n: int, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """A random permutation of ``0 .. n - 1`` (int64 by default)."""
+    if n < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    dev = B.device(device)
+    return _finish(generator_for(dev, generator).permutation(n).astype(_dtype(dtype, B.int64)), dev, requires_grad)
+
+
+def randint(low, high=None, size=(), generator=None, dtype=None, device=None) -> Tensor:
     """Random integers in [low, high) (``randint(high, size)`` also works)."""
     if high is None or isinstance(high, tuple):
         if isinstance(high, tuple):
@@ -164,7 +224,7 @@ def randint(low, high=None, size=(), dtype=None, device=None) -> Tensor:
     dev = B.device(device)
     dt = _dtype(dtype, B.int64)
     return _finish(
-        generator_for(dev)
+        generator_for(dev, generator)
         .integers(low, high, size=_size((size,) if isinstance(size, int) else tuple(size)))
         .astype(dt),
         dev,

@@ -49,17 +49,18 @@ def _lengths(lengths, n: int) -> list:
     return [int(v) for v in lengths]
 
 
-def random_split(dataset, lengths) -> list:
+def random_split(dataset, lengths, generator=None) -> list:
     """Split ``dataset`` into non-overlapping random :class:`Subset` s of the given lengths (or fractions).
 
-    The order is drawn from minigrad's CPU generator, so ``manual_seed`` makes it repeatable.
+    The order is drawn from ``generator`` or else minigrad's CPU generator, so ``manual_seed`` makes it
+    repeatable.
     """
     from .. import backend as B
     from ..creation import generator_for
 
     n = len(dataset)
     counts = _lengths(list(lengths), n)
-    order = generator_for(B.CPU).permutation(n).tolist()
+    order = generator_for(B.CPU, generator).permutation(n).tolist()
     out, start = [], 0
     for count in counts:
         out.append(Subset(dataset, order[start : start + count]))

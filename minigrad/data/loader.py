@@ -53,13 +53,20 @@ class DataLoader:
     ``DataLoader((X, y), ...)`` with a tuple of arrays or tensors. Each batch is a tuple of tensors (on ``device``).
     A TensorDataset is batched by slicing (or one fancy index when shuffling); any
     other dataset (``len`` and ``[i]`` returning tuples of arrays/numbers) is
-    stacked item by item. ``shuffle`` draws a new order each epoch from minigrad's
-    CPU generator (``manual_seed``) or from ``seed``; ``drop_last`` skips a short
-    final batch.
+    stacked item by item. ``shuffle`` draws a new order each epoch from ``generator`` (a CPU
+    :class:`minigrad.Generator`, as PyTorch's), else from a stream seeded by ``seed``, else from
+    minigrad's CPU generator (``manual_seed``); ``drop_last`` skips a short final batch.
     """
 
     def __init__(
-        self, dataset, batch_size: int = 1, shuffle: bool = False, drop_last: bool = False, device=None, seed=None
+        self,
+        dataset,
+        batch_size: int = 1,
+        shuffle: bool = False,
+        drop_last: bool = False,
+        device=None,
+        seed=None,
+        generator=None,
     ):
         if isinstance(dataset, tuple) and dataset and all(_is_batchable(a) for a in dataset):
             dataset = TensorDataset(*dataset)
@@ -70,6 +77,7 @@ class DataLoader:
         self.shuffle = shuffle
         self.drop_last = drop_last
         self.device = B.device(device)
+        self.generator = generator
         self._rng = None if seed is None else np.random.default_rng(seed)
 
     def __len__(self) -> int:
@@ -79,7 +87,7 @@ class DataLoader:
     def _order(self, n: int):
         if not self.shuffle:
             return None
-        rng = self._rng if self._rng is not None else generator_for(B.CPU)
+        rng = self._rng if self._rng is not None and self.generator is None else generator_for(B.CPU, self.generator)
         return rng.permutation(n)
 
     def __iter__(self):

@@ -65,17 +65,18 @@ def _fill(t: Tensor, values) -> Tensor:
     return t
 
 
-def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0) -> Tensor:
-    """Fill with values drawn uniformly from ``[a, b)``."""
-    values = generator_for(tensor._device).random(tensor.data.shape)
+def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
+    """Fill with values drawn uniformly from ``[a, b)`` (from ``generator`` when given)."""
+    values = generator_for(tensor._device, generator).random(tensor.data.shape)
     values *= b - a  # in place: the same numbers as ``a + (b - a) * values`` without two temporaries
     values += a
     return _fill(tensor, values)
 
 
-def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0) -> Tensor:
-    """Fill with values drawn from ``N(mean, std**2)``."""
-    return _fill(tensor, mean + std * generator_for(tensor._device).standard_normal(tensor.data.shape))
+def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
+    """Fill with values drawn from ``N(mean, std**2)`` (from ``generator`` when given)."""
+    values = generator_for(tensor._device, generator).standard_normal(tensor.data.shape)
+    return _fill(tensor, mean + std * values)
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:
@@ -90,17 +91,17 @@ def ones_(tensor: Tensor) -> Tensor:
     return _fill(tensor, 1)
 
 
-def xavier_uniform_(tensor: Tensor, gain: float = 1.0) -> Tensor:
+def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
     """Glorot uniform: ``U(-a, a)`` with ``a = gain * sqrt(6 / (fan_in + fan_out))``."""
     fan_in, fan_out = _fans(tensor)
     a = gain * math.sqrt(6.0 / (fan_in + fan_out))
-    return uniform_(tensor, -a, a)
+    return uniform_(tensor, -a, a, generator)
 
 
-def xavier_normal_(tensor: Tensor, gain: float = 1.0) -> Tensor:
+def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
     """Glorot normal: ``N(0, std**2)`` with ``std = gain * sqrt(2 / (fan_in + fan_out))``."""
     fan_in, fan_out = _fans(tensor)
-    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / (fan_in + fan_out)))
+    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / (fan_in + fan_out)), generator)
 
 
 def _kaiming_std(tensor: Tensor, a: float, mode: str, nonlinearity: str) -> float:
@@ -113,12 +114,16 @@ def _kaiming_std(tensor: Tensor, a: float, mode: str, nonlinearity: str) -> floa
     return calculate_gain(nonlinearity, a) / math.sqrt(fan)
 
 
-def kaiming_uniform_(tensor: Tensor, a: float = 0.0, mode: str = "fan_in", nonlinearity: str = "leaky_relu") -> Tensor:
+def kaiming_uniform_(
+    tensor: Tensor, a: float = 0.0, mode: str = "fan_in", nonlinearity: str = "leaky_relu", generator=None
+) -> Tensor:
     """He uniform: ``U(-b, b)`` with ``b = gain * sqrt(3 / fan)``."""
     bound = math.sqrt(3.0) * _kaiming_std(tensor, a, mode, nonlinearity)
-    return uniform_(tensor, -bound, bound)
+    return uniform_(tensor, -bound, bound, generator)
 
 
-def kaiming_normal_(tensor: Tensor, a: float = 0.0, mode: str = "fan_in", nonlinearity: str = "leaky_relu") -> Tensor:
+def kaiming_normal_(
+    tensor: Tensor, a: float = 0.0, mode: str = "fan_in", nonlinearity: str = "leaky_relu", generator=None
+) -> Tensor:
     """He normal: ``N(0, std**2)`` with ``std = gain / sqrt(fan)``."""
-    return normal_(tensor, 0.0, _kaiming_std(tensor, a, mode, nonlinearity))
+    return normal_(tensor, 0.0, _kaiming_std(tensor, a, mode, nonlinearity), generator)

@@ -31,13 +31,13 @@ def _check(xp, w, num_samples: int, replacement: bool) -> None:
         raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
 
 
-def multinomial(input: Tensor, num_samples: int, replacement: bool = False) -> Tensor:  # noqa: A002
+def multinomial(input: Tensor, num_samples: int, replacement: bool = False, generator=None) -> Tensor:  # noqa: A002
     """``num_samples`` category indices per row of ``input`` (1-D or 2-D non-negative weights).
 
     Weights need not sum to one. Without ``replacement`` each row's categories are drawn at
     most once, in order of drawing (the exponential race: the smallest ``E_i / w_i`` first,
     with ``E_i`` standard exponential, which draws without replacement in proportion to the
-    weights). Follows ``minigrad.manual_seed``; returns int64, not differentiable.
+    weights). Follows ``minigrad.manual_seed`` (or draws from ``generator``); returns int64, not differentiable.
     """
     from ..creation import generator_for
 
@@ -47,7 +47,7 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False) -> T
     _check(xp, w, num_samples, replacement)
     rows = w.reshape(-1, w.shape[-1]).astype(B.float64)
     n_rows, n_cat = rows.shape
-    gen = generator_for(a._device)
+    gen = generator_for(a._device, generator)
     if replacement:
         cdf = rows.cumsum(axis=-1)
         cdf = cdf / cdf[:, -1:]
