@@ -20,22 +20,26 @@ from minigrad.trace.values import format_value
 from .view import AccumulationView, ClosureView, NodeView, PassView, ReturnedView, StepView
 
 VALUE_WIDTH = 60
+INSPECTOR_WIDTH = 48  # the inspector's text width at 80 columns, until the screen says what it is
+NODE_LABELS = len("incoming g") + 1  # the node's label column, and the space after it
+ACCUMULATION_LABELS = len("+ contribution") + 1  # an accumulation's, when it takes a row per term
 SHORT_SIZE = 6  # arrays up to this size are written in the describer's short form in accumulations
 LOOK_BACK = 20_000  # events scanned backwards for a closure or an accumulation
 
 
-def _fmt(snap, width: int = VALUE_WIDTH) -> str | None:
-    return None if snap is None else snap.format(width)
+def _fmt(snap, width: int = VALUE_WIDTH, room: int | None = None) -> str | None:
+    """``snap`` as text: its values when they fit ``width``, else a summary cut to ``room`` columns."""
+    return None if snap is None else snap.format(width, room)
 
 
-def _compact(snap) -> str | None:
+def _compact(snap, room: int) -> str | None:
     """A small array as the describer's short form (``[2.456e-05, 0.001341, 0.42]``), so that an
     accumulation of it fits one line; larger values as :func:`_fmt`."""
     if snap is None:
         return None
     if snap.values is not None and snap.values.size <= SHORT_SIZE:
         return format_value(snap)
-    return _fmt(snap)
+    return _fmt(snap, room=room)
 
 
 def _return_line(source: str) -> int | None:
@@ -52,6 +56,7 @@ class StepModel:
     def __init__(self, trace) -> None:
         self.trace = trace
         self._cache: dict = {}
+        self.width = INSPECTOR_WIDTH  # the screen sets the inspector's real width: summaries fit one line of it
 
     def label(self, node_id) -> str:
         return node_label(self.trace, node_id)
@@ -116,9 +121,9 @@ class StepModel:
             shape=shape_str(info.shape),
             dtype=info.dtype,
             device=info.device,
-            data=_fmt(ns.data if ns is not None else info.data) or "",
-            grad=_fmt(ns.grad) if ns is not None else None,
-            pass_grad=_fmt(ns.pass_grad) if ns is not None else None,
+            data=_fmt(ns.data if ns is not None else info.data, room=self._room(NODE_LABELS)) or "",
+            grad=_fmt(ns.grad, room=self._room(NODE_LABELS)) if ns is not None else None,
+            pass_grad=_fmt(ns.pass_grad, room=self._room(NODE_LABELS)) if ns is not None else None,
             status=(NodeStatus.FORWARD if state.shown_pass is None else ns.status)
             if ns is not None
             else "not created yet",
@@ -150,7 +155,15 @@ class StepModel:
         accumulations.reverse()
         return closure, reductions, accumulations
 
+    def _room(self, labels: int) -> int:
+        """The columns left for a value beside a label column ``labels`` wide (never under 16)."""
+        return max(self.width - labels, 16)
+
     def _closure_view(self, e, reductions: dict) -> ClosureView:
+        info = self.trace.nodes.get(e.node)
+        parents = info.parents if info is not None else ()
+        labels = ["g", *(rule_name(cap.name) for cap in e.captured), *(f"→ {self.label(p)}" for p in parents)]
+        room = self._room(max(map(len, labels)) + 1)
         captured = []
         for cap in e.captured:
             name = rule_name(cap.name)
@@ -163,24 +176,22 @@ class StepModel:
                 alias = f"({who}) " if who != name else ""
                 # the op's own output, as lessons write it, is no weak reference to the learner
                 ref = "weak ref " if cap.kind == "weakref" and cap.name not in RULE_NAMES else ""
-                captured.append((name, f"{alias}{ref}{_fmt(cap.value, 48)}"))
+                captured.append((name, f"{alias}{ref}{_fmt(cap.value, 48, room - len(alias + ref))}"))
             else:
                 captured.append((name, cap.text or ""))
-        info = self.trace.nodes.get(e.node)
-        parents = info.parents if info is not None else ()
         returned = []
         for parent, out in zip(parents, e.outputs, strict=False):
             red = reductions.get(parent)
             returned.append(
                 ReturnedView(
                     parent=self.label(parent),
-                    value=_fmt(out, 48),
+                    value=_fmt(out, 48, room),
                     reduced=_fmt(red.reduced, 48) if red is not None else None,
                     reduction=reduction_text(red) if red is not None else None,
                 )
             )
         closure = e.closure
-        common = dict(captured=captured, incoming=_fmt(e.grad), returned=returned)
+        common = dict(captured=captured, incoming=_fmt(e.grad, room=room), returned=returned)
         if closure is None or not closure.source:
             return ClosureView(**common)
         source = rule_source(closure.source)
@@ -194,12 +205,13 @@ class StepModel:
         )
 
     def _accumulation_view(self, e) -> AccumulationView:
+        room = self._room(ACCUMULATION_LABELS)
         return AccumulationView(
             source=self.label(e.node),
             target=self.label(e.target),
-            contribution=_compact(e.contribution),
-            before=_compact(e.before),
-            after=_compact(e.after),
+            contribution=_compact(e.contribution, room),
+            before=_compact(e.before, room),
+            after=_compact(e.after, room),
             into=e.into,
         )
 

@@ -315,6 +315,8 @@ class DebuggerScreen(Screen):
         if session.cursor < 0 or self.model is None:
             header.show(None, self._state_word())
             return
+        inspector = self.query_one("#inspector", Inspector)
+        self.model.width = inspector.scrollable_content_region.width or self.model.width
         view = self._view = self.model.step(session.cursor)
         header.show(view, self._state_word())
         passes = view.passes
@@ -324,7 +326,7 @@ class DebuggerScreen(Screen):
         node = self.selected if self.selected is not None else view.node_id
         bp_names = {bp.value for bp in session.breakpoints if bp.kind == "node"}
         bp_nodes = {nid for nid, name in self._names.items() if name in bp_names} if bp_names else set()
-        self.query_one("#inspector", Inspector).show(
+        inspector.show(
             self.model.node(session.cursor, node, bp_nodes),
             view.closure,
             view.accumulations,

@@ -78,24 +78,28 @@ class Snapshot:
             return self.values.dtype.kind == "f" and not bool(np.isfinite(self.values).all())
         return self.stats.nan_count > 0 or self.stats.inf_count > 0
 
-    def format(self, width: int = 60) -> str:
+    def format(self, width: int = 60, summary_width: int | None = None) -> str:
         """A one-line text form: the values in the describer's number form when they fit ``width``,
-        else dtype, shape and statistics."""
+        else dtype, shape and statistics. With a ``summary_width``, what does not fit it is left out: the
+        norm first, then the dtype, the mean and the range; the shape and NaN and Inf counts stay."""
         if self.values is not None:
             text = format_array(self.values, width)
             if text is not None:
                 return text
         s = self.describe()
-        parts = [f"{self.dtype}{shape_str(self.shape)}"]
-        if self.dropped:
-            parts.append("(value dropped: over the recording's memory budget)")
+        dropped = ["(value dropped: over the recording's memory budget)"] * bool(self.dropped)
+        stats = []
         if s.min is not None:
-            parts.append(f"min={s.min:.4g} max={s.max:.4g} mean={s.mean:.4g} norm={s.norm:.4g}")
-        if s.nan_count:
-            parts.append(f"nan={s.nan_count}")
-        if s.inf_count:
-            parts.append(f"inf={s.inf_count}")
-        return " ".join(parts)
+            stats = [f"min={s.min:.4g} max={s.max:.4g}", f"mean={s.mean:.4g}", f"norm={s.norm:.4g}"]
+        counts = [f"nan={s.nan_count}"] * bool(s.nan_count) + [f"inf={s.inf_count}"] * bool(s.inf_count)
+
+        def summary(dtype: str, kept: int) -> str:
+            return " ".join([f"{dtype}{shape_str(self.shape)}", *dropped, *stats[:kept], *counts])
+
+        if summary_width is None:
+            return summary(self.dtype, 3)
+        shorter = (summary(self.dtype, 3), summary(self.dtype, 2), summary("", 2), summary("", 1))
+        return next((text for text in shorter if len(text) <= summary_width), summary("", 0))
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, Snapshot):

@@ -45,6 +45,18 @@ def test_describe_and_format_of_full_values():
     assert wide.format(width=20).startswith("float64[50] min=0 max=1")
 
 
+def test_a_summary_gives_up_what_does_not_fit_its_width_norm_first_then_dtype_mean_and_range():
+    snap = snapshot(np.array([0.5, -1.25, np.nan, 3.0, np.inf] * 20))
+    full = "float64[100] min=-1.25 max=3 mean=0.75 norm=14.71 nan=20 inf=20"
+    assert snap.format(20) == full  # no summary width: every statistic, as the describer writes it
+    assert snap.format(20, summary_width=len(full)) == full
+    assert snap.format(20, summary_width=60) == "float64[100] min=-1.25 max=3 mean=0.75 nan=20 inf=20"
+    assert snap.format(20, summary_width=48) == "[100] min=-1.25 max=3 mean=0.75 nan=20 inf=20"
+    assert snap.format(20, summary_width=40) == "[100] min=-1.25 max=3 nan=20 inf=20"
+    assert snap.format(20, summary_width=10) == "[100] nan=20 inf=20"  # the shape and the counts stay
+    assert snapshot(np.array([1.0, 2.0])).format(20, summary_width=5) == "[1, 2]"  # values that fit stay
+
+
 def test_equality():
     a = snapshot(np.array([1.0, np.nan]))
     assert a == snapshot(np.array([1.0, np.nan]))

@@ -52,8 +52,8 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         )
     out += bias.data
 
+    # the bias was added to every row: its gradient is g, which the engine sums over the rows
     def backward(g):
-        # the bias was added to every row: the engine sums its gradient over the rows
         return lambda: g @ weight, lambda: g.mT @ x, lambda: g
 
     def jvp(tx, tw, tb):
