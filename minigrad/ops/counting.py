@@ -1,4 +1,4 @@
-"""Counting values: unique and bincount. Neither is differentiable (their results are integers or
+"""Counting values: unique, unique_consecutive and bincount. Neither is differentiable (their results are integers or
 a set of input values picked by a comparison, as in PyTorch, whose unique has no derivative)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from .. import backend as B
 from ..tensor import Tensor, make_leaf
 from ._util import check_int, check_tensor, normalize_dims
 
-__all__ = ["unique", "bincount"]
+__all__ = ["unique", "unique_consecutive", "bincount"]
 
 
 def unique(
@@ -44,6 +44,40 @@ def unique(
     return out[0] if len(out) == 1 else tuple(out)
 
 
+def unique_consecutive(
+    input: Tensor,  # noqa: A002  (torch's argument name)
+    return_inverse: bool = False,
+    return_counts: bool = False,
+    dim: int | None = None,
+):
+    """``input`` with each run of equal elements (or equal slices along ``dim``) kept once, in order:
+    ``[1, 1, 2, 2, 3, 1, 1]`` gives ``[1, 2, 3, 1]``. With ``return_inverse``, the run each element
+    (slice) belongs to; with ``return_counts``, each run's length. A tuple when either flag is set.
+    """
+    a = check_tensor(input, "unique_consecutive", "input")
+    xp = a._device.xp
+    d = a.data
+    if dim is None:
+        rows = d.reshape(-1, 1)
+        axis, inverse_shape = 0, d.shape
+    else:
+        if d.ndim == 0:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        (axis,) = normalize_dims(check_int(dim, "unique_consecutive", "dim"), d.ndim)
+        rows = xp.moveaxis(d, axis, 0).reshape(d.shape[axis], -1)
+        inverse_shape = (d.shape[axis],)
+    starts = xp.ones(rows.shape[0], dtype=bool)  # where a run begins: a row unlike the one before
+    starts[1:] = (rows[1:] != rows[:-1]).any(axis=1)
+    first = xp.flatnonzero(starts)
+    values = d.reshape(-1)[first] if dim is None else xp.take(d, first, axis=axis)
+    out = [make_leaf(values, a._device)]
+    if return_inverse:
+        out.append(make_leaf((xp.cumsum(starts) - 1).reshape(inverse_shape).astype(B.int64), a._device))
+    if return_counts:
+        out.append(make_leaf(xp.diff(xp.append(first, rows.shape[0])).astype(B.int64), a._device))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
 def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:  # noqa: A002
     """How often each value 0, 1, ... occurs in a 1-D non-negative integer tensor (summing ``weights``).
 
@@ -67,7 +101,7 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
 
 
 def _bind() -> None:
-    for fn in (unique, bincount):
+    for fn in (unique, unique_consecutive, bincount):
         setattr(Tensor, fn.__name__, fn)
 
 

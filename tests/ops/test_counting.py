@@ -71,3 +71,31 @@ def test_unique_matches_torch_on_any_shape(data):
     theirs = torch.unique(torch.tensor(values), return_inverse=True, return_counts=True, dim=dim)
     for o, t in zip(ours, theirs):
         np.testing.assert_array_equal(o.numpy(), t.numpy())
+
+
+def test_unique_consecutive_keeps_each_run_once_in_order():
+    x = mg.tensor([1, 1, 2, 2, 3, 1, 1])
+    assert mg.unique_consecutive(x).tolist() == [1, 2, 3, 1]
+    values, inverse, counts = x.unique_consecutive(return_inverse=True, return_counts=True)
+    assert (
+        values.tolist() == [1, 2, 3, 1]
+        and inverse.tolist() == [0, 0, 1, 1, 2, 3, 3]
+        and counts.tolist() == [2, 2, 1, 2]
+    )
+    rows = mg.tensor([[1, 2], [1, 2], [3, 4]])
+    values, inverse, counts = mg.unique_consecutive(rows, return_inverse=True, return_counts=True, dim=0)
+    assert values.tolist() == [[1, 2], [3, 4]] and inverse.tolist() == [0, 0, 1] and counts.tolist() == [2, 1]
+    assert mg.unique_consecutive(rows, return_inverse=True)[1].tolist() == [[0, 1], [2, 3], [4, 5]]
+    assert mg.unique_consecutive(mg.tensor([], dtype=mg.int64), return_counts=True)[1].tolist() == []
+    with pytest.raises(IndexError, match="Dimension specified as 0 but tensor has no dimensions"):
+        mg.unique_consecutive(mg.tensor(5), dim=0)
+
+
+@pytest.mark.parametrize("dim", [None, 0, 1, -1])
+def test_unique_consecutive_matches_torch(dim):
+    torch = pytest.importorskip("torch")
+    data = np.random.default_rng(3).integers(0, 2, (12, 3)).repeat(2, axis=0)
+    ours = mg.unique_consecutive(mg.tensor(data), return_inverse=True, return_counts=True, dim=dim)
+    theirs = torch.unique_consecutive(torch.tensor(data), return_inverse=True, return_counts=True, dim=dim)
+    for m, t in zip(ours, theirs):
+        np.testing.assert_array_equal(m.numpy(), t.numpy())
