@@ -199,7 +199,7 @@ def mul(a, b) -> Tensor:
 def div(a, b, rounding_mode=None) -> Tensor:
     """True division with broadcasting (integers divide to the default float dtype)."""
     if rounding_mode is not None:
-        from .elementwise import floor_divide, trunc_divide
+        from .division import floor_divide, trunc_divide
 
         if rounding_mode == "floor":
             return floor_divide(a, b)

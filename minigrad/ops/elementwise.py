@@ -40,8 +40,6 @@ __all__ = [
     "minimum",
     "where",
     "sign",
-    "floor_divide",
-    "trunc_divide",
     "floor",
     "ceil",
     "round",
@@ -626,40 +624,6 @@ def round(a: Tensor, decimals: int = 0) -> Tensor:  # noqa: A001  (torch.round)
     return make(out, (a,), _zero_backward, "round", _zero_jvp)
 
 
-def floor_divide(a, b) -> Tensor:
-    """Division rounded down, with broadcasting and type promotion; not differentiable (the result is a constant)."""
-    return _rounded_divide(a, b, "floor_divide")
-
-
-def trunc_divide(a, b) -> Tensor:
-    """Division rounded toward zero (``div(a, b, rounding_mode="trunc")``); not differentiable, as floor_divide."""
-    return _rounded_divide(a, b, "trunc_divide")
-
-
-def _rounded_divide(a, b, op: str) -> Tensor:
-    if not isinstance(a, Tensor):
-        a = as_tensor(a, b)
-    b = as_tensor(b, a)
-    ad, bd = binary_arrays(a, b, op)
-    xp = a._device.xp
-    if ad.dtype.kind in "iu" and bool((bd == 0).any()):
-        raise RuntimeError("ZeroDivisionError")
-    if ad.dtype.kind == "b":
-        ad, bd = ad.astype(B.int64), bd.astype(B.int64)
-    try:
-        with B.quiet(xp):
-            out = xp.floor_divide(ad, bd)
-            if op == "trunc_divide" and out.dtype.kind == "f":
-                out = xp.trunc(ad / bd)
-            elif op == "trunc_divide":  # an integer quotient rounded down: one up where it was negative and inexact
-                out = out + ((out < 0) & (out * bd != ad))
-    except ValueError:
-        raise RuntimeError(
-            f"{op}: shapes {shape_str(a.data.shape)} and {shape_str(b.data.shape)} cannot be broadcast together"
-        ) from None
-    return make_leaf(out, a._device)
-
-
 def _bind() -> None:
     T = Tensor
     for fn in (
@@ -689,13 +653,10 @@ def _bind() -> None:
         clip,
         maximum,
         minimum,
-        floor_divide,
     ):
         setattr(T, fn.__name__, fn)
     T.clip = clamp
     T.where = _tensor_where
-    T.__floordiv__ = floor_divide
-    T.__rfloordiv__ = lambda self, other: floor_divide(other, self)
 
 
 _bind()

@@ -489,15 +489,15 @@ def setitem(t: Tensor, key, value) -> None:
 
 
 def _bind() -> None:
-    from . import arithmetic, compare, remainders
+    from . import arithmetic, compare, division
 
     T = Tensor
     for name in ("add", "sub", "mul", "div", "pow"):
         method = _inplace_binary(getattr(arithmetic, name))
         setattr(T, name + "_", method)
         setattr(T, f"__i{'truediv' if name == 'div' else name}__", method)
-    T.remainder_ = T.__imod__ = _inplace_binary(remainders.remainder)
-    T.fmod_ = _inplace_binary(remainders.fmod)
+    T.remainder_ = T.__imod__ = _inplace_binary(division.remainder)
+    T.fmod_ = _inplace_binary(division.fmod)
     for name, operator in (
         ("and", "and"),
         ("or", "or"),

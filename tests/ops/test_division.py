@@ -1,4 +1,4 @@
-"""remainder (``%``), fmod and div's rounding modes: values, signs, gradients (d/da = 1, d/db = -q)
+"""division: floor_divide (//), div's rounding modes, remainder (``%``) and fmod: values, signs, gradients (d/da = 1, d/db = -q)
 checked by gradcheck in float64, against PyTorch when it is installed, with cases ported from
 PyTorch's test_binary_ufuncs (rewritten here)."""
 
