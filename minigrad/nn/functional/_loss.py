@@ -238,19 +238,18 @@ def cross_entropy(
     probs = e / total
     dev = input._device
     target_parent = t.data.dtype.kind == "f" and (t._rg or bool(_tangents_of(t)))
-    per_row = reduction == "none"
+    each_row = reduction == "none"  # g holds one entry per row
     divisor = 1.0 if reduction != "mean" else divisor
     if target_parent:
-        backward = _cross_entropy_rule_with_target(x, probs, t, w, label_smoothing, num_classes, divisor, per_row)
+        backward = _cross_entropy_rule_with_target(x, probs, t, w, label_smoothing, num_classes, divisor, each_row)
     else:
-        backward = _cross_entropy_rule(
-            x, probs, make_leaf(q, dev), None if unit_rows else q.sum(1, keepdims=True), divisor, per_row
-        )
+        q_total = None if unit_rows else make_leaf(q.sum(1, keepdims=True), dev)
+        backward = _cross_entropy_rule(x, probs, make_leaf(q, dev), q_total, divisor, each_row)
 
     # Each row's loss depends on its own row only: its tangent is that row's gradient (g = 1) dotted with the
     # tangent, summed over the classes (and over the rows too, for a reduced loss).
     unit = make_leaf(xp.ones(out.shape, dtype=out.dtype), dev)
-    summed_over = 1 if per_row else None
+    summed_over = 1 if each_row else None
 
     def jvp(*tangents):
         return sum(gr * tn for gr, tn in zip(backward(unit), tangents)).sum(summed_over)
@@ -260,12 +259,12 @@ def cross_entropy(
     return loss.reshape(loss_shape) if reduction == "none" and loss_shape != (num_rows,) else loss
 
 
-def _cross_entropy_rule(x: Tensor, probs, q: Tensor, q_total, divisor: float, per_row: bool):
+def _cross_entropy_rule(x: Tensor, probs, q: Tensor, q_total, divisor: float, each_row: bool):
     """cross_entropy's rule for a target that is data: row i's gradient is ``softmax(x_i) * sum(Q_i) - Q_i``
     (Q: the target distribution, ``sum(Q_i) = 1`` for class indices or a smoothed target), times the row's
     share of g (``g / divisor`` for the mean). One rule per case, chosen here, so each reads as its mathematics;
     ``softmax_node`` is softmax(x) from the probabilities the forward computed."""
-    if q_total is None and not per_row:
+    if q_total is None and not each_row:
 
         def backward(g):
             return ((softmax_node(x, probs, 1) - q) * (g / divisor),)
@@ -275,7 +274,7 @@ def _cross_entropy_rule(x: Tensor, probs, q: Tensor, q_total, divisor: float, pe
         def backward(g):
             return ((softmax_node(x, probs, 1) - q) * g.unsqueeze(1),)
 
-    elif not per_row:
+    elif not each_row:
 
         def backward(g):
             return ((softmax_node(x, probs, 1) * q_total - q) * (g / divisor),)
@@ -288,13 +287,13 @@ def _cross_entropy_rule(x: Tensor, probs, q: Tensor, q_total, divisor: float, pe
     return backward
 
 
-def _cross_entropy_rule_with_target(x, probs, t, w, label_smoothing: float, num_classes: int, divisor, per_row):
+def _cross_entropy_rule_with_target(x, probs, t, w, label_smoothing: float, num_classes: int, divisor, each_row):
     """cross_entropy's rule for a probability target that requires grad: Q is built from ``t`` with ops
     (smoothed, weighted), so create_graph sees both inputs; ``d loss / d t = -log_softmax(x)`` through Q."""
     dev = x._device
     t_weight = make_leaf(dev.xp.asarray(1.0 - label_smoothing, dtype=x.data.dtype) * (1 if w is None else w), dev)
     spread = label_smoothing / num_classes * (1 if w is None else make_leaf(w, dev))
-    g_rows = (-1, 1) if per_row else ()
+    g_rows = (-1, 1) if each_row else ()
 
     def backward(g):
         q = t * t_weight + spread
