@@ -114,6 +114,7 @@ class StepModel:
         state = self.state(index)
         ns = state.nodes.get(node_id)
         src = info.source
+        room = self._room(NODE_LABELS)
         return NodeView(
             id=node_id,
             name=self.label(node_id),
@@ -121,9 +122,9 @@ class StepModel:
             shape=shape_str(info.shape),
             dtype=info.dtype,
             device=info.device,
-            data=_fmt(ns.data if ns is not None else info.data, room=self._room(NODE_LABELS)) or "",
-            grad=_fmt(ns.grad, room=self._room(NODE_LABELS)) if ns is not None else None,
-            pass_grad=_fmt(ns.pass_grad, room=self._room(NODE_LABELS)) if ns is not None else None,
+            data=_fmt(ns.data if ns is not None else info.data, room=room) or "",
+            grad=_fmt(ns.grad, room=room) if ns is not None else None,
+            pass_grad=_fmt(ns.pass_grad, room=room) if ns is not None else None,
             status=(NodeStatus.FORWARD if state.shown_pass is None else ns.status)
             if ns is not None
             else "not created yet",
