@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import operator
 
-import numpy as np
-
 from .. import backend as B
 from ..tensor import Tensor, make_leaf, shape_str
 from ._util import as_tensor, binary_arrays
@@ -116,8 +114,12 @@ def logical_not(a: Tensor) -> Tensor:
     return make_leaf(a._device.xp.logical_not(a.data), a._device)
 
 
+def _device_of(a, b):
+    return (a if isinstance(a, Tensor) else b)._device
+
+
 def _xp_of(a, b):
-    return (a if isinstance(a, Tensor) else b)._device.xp
+    return _device_of(a, b).xp
 
 
 # ---------------------------------------------------------------- bitwise (integer and bool only)
@@ -149,19 +151,19 @@ def bitwise_xor(a, b) -> Tensor:
 def bitwise_left_shift(a, b) -> Tensor:
     """``a << b`` for integer tensors, as PyTorch: a shift by the type's width or more, or by a negative
     amount, gives 0."""
-    return _apply(lambda x, y: _shifted(x, y, "lshift", _xp_of(a, b)), a, b, "bitwise_left_shift")
+    return _apply(lambda x, y: _shifted(x, y, "lshift", _device_of(a, b)), a, b, "bitwise_left_shift")
 
 
 def bitwise_right_shift(a, b) -> Tensor:
     """``a >> b`` for integer tensors, the sign filling in; a shift by the type's width or more, or by a
     negative amount, gives 0 (or -1 for a negative ``a``), as PyTorch."""
-    return _apply(lambda x, y: _shifted(x, y, "rshift", _xp_of(a, b)), a, b, "bitwise_right_shift")
+    return _apply(lambda x, y: _shifted(x, y, "rshift", _device_of(a, b)), a, b, "bitwise_right_shift")
 
 
-def _shifted(x, y, op: str, xp):
+def _shifted(x, y, op: str, device):
     if x.dtype.kind not in "iu":
-        device = "cuda" if xp is not np else "cpu"
-        raise NotImplementedError(f"\"{op}_{device}\" not implemented for '{B.scalar_type_name(x.dtype)}'")
+        raise NotImplementedError(f"\"{op}_{device.type}\" not implemented for '{B.scalar_type_name(x.dtype)}'")
+    xp = device.xp
     in_width = (y >= 0) & (y < x.dtype.itemsize * 8)  # C leaves other shifts undefined; PyTorch defines them
     by = xp.where(in_width, y, 0).astype(x.dtype)
     if op == "lshift":

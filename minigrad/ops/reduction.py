@@ -487,7 +487,7 @@ def norm(a: Tensor, p=2, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
             return (t * a.sign()).sum(dim=axes, keepdim=keepdim)
 
     elif p == inf or p == -inf:
-        reached = _const(a, ab.max(axis=axes, keepdims=True) if p > 0 else ab.min(axis=axes, keepdims=True))
+        reached = _const(a, out.reshape(tuple(1 if ax in axes else n for ax, n in enumerate(d.shape))))
 
         def backward(g):
             hit = (a.abs() == reached).to(g.dtype)  # the entries that reach the norm share g
