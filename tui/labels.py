@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from minigrad.trace.values import format_array
+
 SMALL = 3  # tensors with at most this many elements show their values
+WIDTH = 28  # ... when their values fit this many characters (else as a larger tensor: its shape, |g|)
 
 
 def _short(snap, grad: bool) -> str:
-    if snap.size <= SMALL and not snap.summarised:
-        return snap.format(28)
+    text = format_array(snap.values, WIDTH) if snap.size <= SMALL and not snap.summarised else None
+    if text is not None:
+        return text
     if grad:
         return f"|g|={snap.describe().norm:.2g}"
     return str(tuple(snap.shape))
