@@ -29,7 +29,8 @@ from ._pytree import tree_flatten, tree_leaves, tree_map, tree_unflatten, treesp
 from .autograd import forward_ad
 from .autograd.grad_mode import enable_grad
 from .creation import eye, ones_like, zeros, zeros_like
-from .tensor import Tensor, _set_tangent, _tangents_of
+from .ops.arithmetic import _pass_through, _same_jvp
+from .tensor import Tensor, _set_tangent, _tangents_of, make
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap", "functional_call"]
 
@@ -123,18 +124,25 @@ def _of_differentiated(func, args: tuple, nums: tuple, drop_aux: bool = False):
 
 
 def _watched(x):
-    """``x`` ready to be differentiated: itself when a graph already tracks it (nested transforms), else a
-    detached copy that requires grad. Inside ``vmap``, the copy is batched at every running level (an
-    unbatched ``x`` expanded over the batch), so each entry gets its own gradient."""
+    """``x`` ready to be differentiated: a new node on its data, an alias differentiable back to ``x`` when a
+    graph already tracks it (nested transforms), else a detached copy that requires grad. Never ``x``
+    itself: the gradient is taken with respect to this argument only, not to the same tensor given as
+    another argument or captured by ``func``. Inside ``vmap``, the copy is batched at every running level
+    (an unbatched ``x`` expanded over the batch), so each entry gets its own gradient."""
     _require_tensor(x)
     levels = _state.vmap.levels
     if levels:
         from .batching.tensor import lift, rewrap
 
-        value = lift(x, levels)
-        return rewrap(value if value.requires_grad else _detach(value).requires_grad_(), levels)
+        return rewrap(_fresh_node(lift(x, levels)), levels)
+    return _fresh_node(x)
+
+
+def _fresh_node(x: Tensor) -> Tensor:
+    if x.requires_grad:
+        return make(x.data.view(), (x,), _pass_through, "alias", _same_jvp)
     # _detach keeps a forward-mode tangent: forward over reverse (hessian = jacfwd(jacrev(f)))
-    return x if x.requires_grad else _detach(x).requires_grad_()
+    return _detach(x).requires_grad_()
 
 
 def _grads(outputs, inputs, cotangents=None, retain_graph=None) -> tuple:

@@ -13,6 +13,10 @@ def _t(a, rg=False):
     return mg.tensor(np.asarray(a, dtype=np.float64), requires_grad=rg)
 
 
+def _values(t):
+    return t.detach().numpy()
+
+
 def f_scalar(x, y):
     return (x.tanh() * y).sum() + (x * x).sum()
 
@@ -51,6 +55,27 @@ def test_grad_and_value_and_aux():
     assert aux2["sum"].item() == pytest.approx(sum(X)) and not aux2["sum"].requires_grad
     with pytest.raises(RuntimeError, match="Expected tensors, got unsupported type <class 'str'>"):
         func.grad(lambda x, y: (f_scalar(x, y), "note"), has_aux=True)(x, y)  # as torch.func refuses it
+
+
+@pytest.mark.parametrize("requires_grad", [False, True])
+def test_a_tensor_given_twice_is_differentiated_at_the_argnums_only(requires_grad):
+    # torch.func: grad(lambda a, b: (a * b).sum())(t, t) is t, whether t requires grad or not (it gave 2t)
+    t = _t(X, requires_grad)
+    np.testing.assert_allclose(_values(func.grad(lambda a, b: (a * b).sum())(t, t)), X)
+    np.testing.assert_allclose(_values(func.grad(lambda a: (a * t).sum())(t)), X)  # t captured by f
+    ga, gb = func.grad(lambda a, b: (a * b).sum(), argnums=(0, 1))(t, t)
+    assert _values(ga).tolist() == _values(gb).tolist() == X
+    _, vjp_fn = func.vjp(lambda a, b: a * b, t, t)
+    assert [_values(g).tolist() for g in vjp_fn(mg.ones(3, dtype=mg.float64))] == [X, X]
+    np.testing.assert_allclose(_values(func.jacrev(lambda a, b: a * b)(t, t)), np.diag(X))
+    per_row = func.vmap(func.grad(lambda a, b: (a * b).sum()))(t.reshape(3, 1), t.reshape(3, 1))
+    np.testing.assert_allclose(_values(per_row), np.reshape(X, (3, 1)))
+
+
+def test_a_gradient_of_a_tensor_that_requires_grad_stays_differentiable_back_to_it():
+    t = _t(X, True)
+    func.grad(lambda a, b: (a * b).sum())(t, t).sum().backward()
+    np.testing.assert_allclose(t.grad.numpy(), np.ones(3))  # as torch.func: d(sum b)/dt
 
 
 def test_grad_errors_are_torch_funcs():
