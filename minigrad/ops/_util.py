@@ -61,6 +61,8 @@ def as_tensor(x, like: Tensor) -> Tensor:
         return x
     if not isinstance(like, Tensor):
         raise TypeError(f"expected at least one Tensor operand, got {type_name(x)} and {type_name(like)}")
+    if isinstance(x, (np.number, np.bool_)) and not isinstance(x, np.complexfloating):
+        x = x.item()  # a NumPy scalar promotes as the Python number it holds, as in PyTorch
     if isinstance(x, _SCALARS):
         dt = B.result_dtype(like, x)
         return make_leaf(like._device.xp.asarray(x, dtype=dt), like._device)

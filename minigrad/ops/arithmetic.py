@@ -42,7 +42,13 @@ def _broadcast_error(a: Tensor, b: Tensor) -> RuntimeError:
 
 
 def _other(a: Tensor, b):
-    """``b`` as a Tensor or a Python scalar; NumPy/CuPy arrays and lists become tensors."""
+    """``b`` as a Tensor or a Python scalar; NumPy/CuPy arrays and lists become tensors.
+
+    A NumPy scalar (``np.float64(2)``) counts as the Python number it holds, as in PyTorch:
+    ``float32 * np.float64`` stays float32, where NumPy's promotion would make it float64.
+    """
+    if isinstance(b, (np.number, np.bool_)) and not isinstance(b, np.complexfloating):
+        return b.item()  # before the test below: np.float64 is a subclass of float
     if isinstance(b, (Tensor, int, float)):
         return b
     return as_tensor(b, a)
@@ -306,7 +312,7 @@ def pow(a, b) -> Tensor:
     return make(ad**b, (a,), backward_scalar, "pow", jvp_scalar)
 
 
-_POWER_OPERANDS = (Tensor, int, float, np.ndarray, np.number, list, tuple)
+_POWER_OPERANDS = (Tensor, int, float, np.ndarray, np.number, np.bool_, list, tuple)
 
 
 def _check_power_operands(base, exponent) -> None:
