@@ -2,15 +2,26 @@
 # `make test` installs what the tests need and runs the whole suite.
 VENV ?= .venv
 PY := $(VENV)/bin/python
+RUNTIME := $(VENV)/.runtime
 STAMP := $(VENV)/.installed
+# -qq: pip prints errors only (a machine's pip configuration can add a page of harmless warnings).
+PIP := $(PY) -m pip install -qq
 
 .PHONY: demo test lint format bench clean
 
-$(STAMP): pyproject.toml
-	python3 -m venv $(VENV)
-	$(PY) -m pip install -q -e '.[dev]'
+# What the debugger needs to run: enough for `make demo`, so the first screen comes quickly.
+$(RUNTIME): pyproject.toml
+	@echo "make: installing minigrad and what it runs on into $(VENV) (once)..."
+	@python3 -m venv $(VENV)
+	@$(PIP) -e .
+	@touch $(RUNTIME)
+
+# What the tests need besides: the dev extras, the PyTorch oracle, tmux and Chromium.
+$(STAMP): $(RUNTIME)
+	@echo "make: installing the test tools into $(VENV) (once)..."
+	@$(PIP) -e '.[dev]'
 	@# PyTorch is an optional oracle: install the local CPU wheel when the machine has one, never a download.
-	@$(PY) -m pip install -q --no-index --no-deps 'torch==2.13.0' 2>/dev/null \
+	@$(PIP) --no-index --no-deps 'torch==2.13.0' 2>/dev/null \
 		|| echo "note: no local PyTorch 2.13.0 wheel; PyTorch parity tests will be skipped"
 	@command -v tmux >/dev/null || (apt-get update -qq && apt-get install -y -qq tmux >/dev/null) \
 		|| echo "note: tmux unavailable; the real-terminal debugger test will be skipped"
@@ -19,7 +30,7 @@ $(STAMP): pyproject.toml
 		|| echo "note: chromium unavailable; the HTML player's browser test will be skipped"
 	touch $(STAMP)
 
-demo: $(STAMP)
+demo: $(RUNTIME)
 	$(VENV)/bin/minigrad-tui
 
 test: $(STAMP)
