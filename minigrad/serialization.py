@@ -2,8 +2,11 @@
 
 The file is a NumPy ``.npz`` archive: one ``.npy`` member per tensor (or array), and one member
 holding the structure as JSON (UTF-8 bytes in a uint8 array). Loading reads it through
-:func:`minigrad.safeio.load_npz` (no pickle, numeric dtypes only, a size limit), so a file from
-someone else can be loaded as safely as PyTorch's ``weights_only=True``.
+:class:`minigrad.safeio.NpzReader` (regular files only, no pickle, numeric dtypes only, a size
+limit checked from the headers before any array is read), so a file from someone else can be
+loaded as safely as PyTorch's ``weights_only=True``. Whatever is wrong with a file (damaged,
+foreign, too large, a structure that is not a dict or nested too deep) raises
+:class:`minigrad.safeio.UnsafeFileError`, a ValueError naming the file and the problem.
 
 What can be saved: tensors, NumPy arrays, ``None``, bools, ints, floats, strings, and dicts
 (keys of those scalar types), lists and tuples of them, nested. A tensor saved twice in one call
@@ -18,7 +21,7 @@ import os
 import numpy as np
 
 from . import backend as B
-from .safeio import DEFAULT_MAX_BYTES, UnsafeFileError, load_npz
+from .safeio import DEFAULT_MAX_BYTES, NpzReader, UnsafeFileError, label
 from .tensor import Tensor, make_leaf
 
 __all__ = ["save", "load"]
@@ -26,6 +29,7 @@ __all__ = ["save", "load"]
 _STRUCTURE = "__minigrad_structure__"
 _FORMAT = "minigrad.save/1"
 _SCALARS = (bool, int, float, str, type(None))
+MAX_DEPTH = 100  # nesting of containers a loaded structure may have
 
 
 class _Writer:
@@ -96,18 +100,23 @@ def save(obj, f) -> None:
 
 
 class _Reader:
-    def __init__(self, arrays: dict, device, where: str):
-        self.arrays = arrays
+    def __init__(self, npz: NpzReader, device, where: str):
+        self.npz = npz
         self.device = device
         self.where = where
+        self._arrays: dict = {}
         self._tensors: dict = {}
 
     def _array(self, name):
-        if not isinstance(name, str) or name not in self.arrays:
+        if not isinstance(name, str) or name == _STRUCTURE or name not in self.npz.headers:
             raise UnsafeFileError(f"{self.where}: the structure names an array {name!r} the file does not hold")
-        return self.arrays[name]
+        if name not in self._arrays:
+            self._arrays[name] = self.npz.array(name)
+        return self._arrays[name]
 
-    def decode(self, node):
+    def decode(self, node, depth: int = 0):
+        if depth > MAX_DEPTH:
+            raise UnsafeFileError(f"{self.where}: the structure is nested more than {MAX_DEPTH} deep")
         if not isinstance(node, dict) or len(node) not in (1, 3):
             raise UnsafeFileError(f"{self.where}: malformed structure entry {str(node)[:80]!r}")
         if "tensor" in node:
@@ -118,13 +127,16 @@ class _Reader:
         if "ndarray" in node:
             return self._array(node["ndarray"])
         if "value" in node:
-            return node["value"]
+            value = node["value"]
+            if not isinstance(value, _SCALARS):
+                raise UnsafeFileError(f"{self.where}: a value entry holds a {type(value).__name__}, not a scalar")
+            return value
         if "dict" in node:
-            return {key: self.decode(value) for key, value in node["dict"]}
+            return {_key(key, self.where): self.decode(value, depth + 1) for key, value in node["dict"]}
         if "list" in node:
-            return [self.decode(v) for v in node["list"]]
+            return [self.decode(v, depth + 1) for v in node["list"]]
         if "tuple" in node:
-            return tuple(self.decode(v) for v in node["tuple"])
+            return tuple(self.decode(v, depth + 1) for v in node["tuple"])
         raise UnsafeFileError(f"{self.where}: unknown structure entry {sorted(node)}")
 
     def _tensor(self, arr, node) -> Tensor:
@@ -136,29 +148,47 @@ class _Reader:
         return make_leaf(data, self.device, requires_grad=bool(node.get("requires_grad")))
 
 
-def load(f, map_location=None, *, weights_only: bool | None = None, max_bytes: int = DEFAULT_MAX_BYTES):
-    """Read back what :func:`save` wrote, onto the CPU or the device ``map_location`` names.
+def _key(key, where: str):
+    if not isinstance(key, _SCALARS):
+        raise UnsafeFileError(f"{where}: a dict key is a {type(key).__name__}, not a scalar")
+    return key
 
-    The file is untrusted input: nothing in it is executed (no pickle), only numeric arrays are
-    read, and a file whose arrays would take more than ``max_bytes`` bytes is refused with a
-    :class:`minigrad.safeio.UnsafeFileError`. ``weights_only`` is accepted for PyTorch's sake:
-    loading is always weights-only.
-    """
-    where = os.fspath(f) if isinstance(f, (str, os.PathLike)) else "the file"
-    arrays = load_npz(f, max_bytes)
-    raw = arrays.pop(_STRUCTURE, None)
-    if raw is None or raw.dtype != np.uint8 or raw.ndim != 1:
+
+def _structure(npz: NpzReader, where: str) -> dict:
+    header = npz.headers.get(_STRUCTURE)
+    if header is None or header[1] != np.uint8 or len(header[0]) != 1:
         raise UnsafeFileError(f"{where}: not a file written by minigrad.save (no structure member)")
+    raw = npz.array(_STRUCTURE)
     try:
         structure = json.loads(raw.tobytes().decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise UnsafeFileError(f"{where}: the structure member is not valid JSON ({exc})") from None
-    if not isinstance(structure, dict) or structure.get("format") != _FORMAT or "root" not in structure:
+    except RecursionError:
+        raise UnsafeFileError(f"{where}: the structure is nested more than {MAX_DEPTH} deep") from None
+    if not isinstance(structure, dict):
+        raise UnsafeFileError(f"{where}: the structure is a JSON {type(structure).__name__}, not an object")
+    if structure.get("format") != _FORMAT or "root" not in structure:
         raise UnsafeFileError(f"{where}: not a file written by minigrad.save (format {structure.get('format')!r})")
+    return structure
+
+
+def load(f, map_location=None, *, weights_only: bool | None = None, max_bytes: int = DEFAULT_MAX_BYTES):
+    """Read back what :func:`save` wrote, onto the CPU or the device ``map_location`` names.
+
+    The file is untrusted input: nothing in it is executed (no pickle), only numeric arrays are
+    read, only a regular file is opened, and a file whose arrays would take more than ``max_bytes``
+    bytes is refused before any array is read. Every problem with the file (damaged, foreign,
+    too large, a malformed structure) raises :class:`minigrad.safeio.UnsafeFileError`, a
+    ValueError naming the file and what is wrong. ``weights_only`` is accepted for PyTorch's
+    sake: loading is always weights-only.
+    """
+    where = label(f)
     device = B.device(map_location) if map_location is not None else B.device("cpu")
-    try:
-        return _Reader(arrays, device, where).decode(structure["root"])
-    except UnsafeFileError:
-        raise
-    except (TypeError, ValueError, KeyError, RecursionError) as exc:
-        raise UnsafeFileError(f"{where}: malformed structure ({type(exc).__name__}: {exc})") from None
+    with NpzReader(f, max_bytes) as npz:
+        structure = _structure(npz, where)
+        try:
+            return _Reader(npz, device, where).decode(structure["root"])
+        except UnsafeFileError:
+            raise
+        except (TypeError, ValueError, KeyError, RecursionError) as exc:
+            raise UnsafeFileError(f"{where}: malformed structure ({type(exc).__name__}: {exc})") from None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import zipfile
 
 import numpy as np
@@ -102,3 +103,47 @@ def test_map_location_names_the_device():
     buffer.seek(0)
     (t,) = mg.load(buffer, map_location="cpu")
     assert t.device == "cpu"
+
+
+def _structure_file(structure) -> io.BytesIO:
+    text = structure if isinstance(structure, str) else json.dumps(structure)
+    return _archive({"__minigrad_structure__": np.frombuffer(text.encode(), dtype=np.uint8)})
+
+
+def test_a_structure_that_is_not_an_object_or_nested_too_deep_is_the_same_error():
+    with pytest.raises(UnsafeFileError, match="the structure is a JSON list, not an object"):
+        mg.load(_structure_file([1, 2]))
+    with pytest.raises(UnsafeFileError, match="nested more than 100 deep"):
+        mg.load(_structure_file("[" * 10_000 + "]" * 10_000))
+    deep = {"value": 1}
+    for _ in range(150):
+        deep = {"list": [deep]}
+    with pytest.raises(UnsafeFileError, match="nested more than 100 deep"):
+        mg.load(_structure_file({"format": "minigrad.save/1", "root": deep}))
+    with pytest.raises(UnsafeFileError, match="a value entry holds a list"):
+        mg.load(_structure_file({"format": "minigrad.save/1", "root": {"value": [1]}}))
+
+
+def test_bit_flips_give_the_saved_object_or_one_error_class_naming_the_file(tmp_path):
+    saved = {"w": mg.arange(12.0).reshape(3, 4), "b": mg.tensor([1, 2], dtype=mg.int32), "meta": {"n": [1, (2, None)]}}
+    mg.save(saved, tmp_path / "ok.pt")
+    raw = (tmp_path / "ok.pt").read_bytes()
+    rng = random.Random(5)
+    outcomes = {"loaded": 0, "refused": 0}
+    for _ in range(400):
+        damaged = bytearray(raw)
+        bit = rng.randrange(len(raw) * 8)
+        damaged[bit // 8] ^= 1 << (bit % 8)
+        (tmp_path / "d.pt").write_bytes(damaged)
+        try:
+            back = mg.load(tmp_path / "d.pt")
+        except UnsafeFileError as exc:  # BadZipFile, bad CRC, "encrypted", unknown compression, ... all become this
+            assert str(tmp_path / "d.pt") in str(exc)
+            outcomes["refused"] += 1
+            continue
+        assert back["meta"] == saved["meta"]
+        for key in ("w", "b"):
+            assert back[key].dtype == saved[key].dtype
+            np.testing.assert_array_equal(back[key].numpy(), saved[key].numpy())
+        outcomes["loaded"] += 1
+    assert outcomes["refused"] > 250 and outcomes["loaded"] > 20, outcomes

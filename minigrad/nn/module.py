@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import backend as B
 from ..autograd.grad_mode import no_grad
-from ..safeio import DEFAULT_MAX_BYTES, load_npz
+from ..safeio import DEFAULT_MAX_BYTES, NpzReader
 from ..tensor import Tensor, make_leaf, mark_written, shape_str
 from .parameter import Parameter
 
@@ -288,44 +288,53 @@ class Module(metaclass=_ModuleMeta):
         With ``strict``, missing and unexpected keys are an error that lists them.
         A shape mismatch is always an error. Returns (missing_keys, unexpected_keys).
         """
+        arrays = {}
+        for key, value in state_dict.items():
+            arr = value.data if isinstance(value, Tensor) else value
+            if not (isinstance(arr, np.ndarray) or B.is_cupy_array(arr)):
+                arr = np.asarray(arr)
+            arrays[key] = arr
+        keys = self._check_state({k: tuple(a.shape) for k, a in arrays.items()}, strict)
+        targets = self._state_targets()
+        with no_grad():
+            for key in targets.keys() & arrays.keys():
+                target = targets[key]
+                target.data[...] = B.to_device_array(arrays[key], target._device)
+                mark_written(target)
+        return keys
+
+    def _state_targets(self) -> dict:
+        """The tensors ``state_dict()`` names, by qualified name (themselves, not detached copies)."""
         own = self.state_dict()
         targets = {}
         for mod_prefix, m in self.named_modules():
             for tensors in (m._parameters, m._buffers):
                 for name, t in tensors.items():
-                    if t is not None:
-                        targets[f"{mod_prefix}.{name}" if mod_prefix else name] = t
-        missing = [k for k in own if k not in state_dict]
-        unexpected = [k for k in state_dict if k not in own]
+                    key = f"{mod_prefix}.{name}" if mod_prefix else name
+                    if key in own:
+                        targets[key] = t
+        return targets
+
+    def _check_state(self, shapes: dict, strict: bool) -> IncompatibleKeys:
+        """Check keys and shapes (``{key: shape}``) against this module, raising PyTorch's RuntimeError
+        listing every problem; the missing and unexpected keys otherwise."""
+        targets = self._state_targets()
+        missing = [k for k in targets if k not in shapes]
+        unexpected = [k for k in shapes if k not in targets]
         errors = []
         if strict:
             if missing:
                 errors.append("Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in missing) + ".")
             if unexpected:
                 errors.append("Unexpected key(s) in state_dict: " + ", ".join(f'"{k}"' for k in unexpected) + ".")
-        values = {}
-        for key in own:
-            if key not in state_dict:
-                continue
-            value = state_dict[key]
-            arr = value.data if isinstance(value, Tensor) else value
-            if not (isinstance(arr, np.ndarray) or B.is_cupy_array(arr)):
-                arr = np.asarray(arr)
-            target = targets[key]
-            if tuple(arr.shape) != tuple(target.data.shape):
+        for key, target in targets.items():
+            if key in shapes and tuple(shapes[key]) != tuple(target.data.shape):
                 errors.append(
-                    f"size mismatch for {key}: copying a param with shape {shape_str(arr.shape)} from checkpoint, "
+                    f"size mismatch for {key}: copying a param with shape {shape_str(shapes[key])} from checkpoint, "
                     f"the shape in current model is {shape_str(target.data.shape)}."
                 )
-                continue
-            values[key] = arr
         if errors:
             raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t" + "\n\t".join(errors))
-        with no_grad():
-            for key, arr in values.items():
-                target = targets[key]
-                target.data[...] = B.to_device_array(arr, target._device)
-                mark_written(target)
         return IncompatibleKeys(missing, unexpected)
 
     def save(self, path) -> None:
@@ -335,10 +344,17 @@ class Module(metaclass=_ModuleMeta):
     def load(self, path, strict: bool = True, max_bytes: int = DEFAULT_MAX_BYTES) -> IncompatibleKeys:
         """Load parameters and buffers saved by ``save(path)``.
 
-        The file is read as untrusted input (:func:`minigrad.safeio.load_npz`): no pickle, and
-        a ValueError naming the limit when its arrays would take more than ``max_bytes`` bytes.
+        The file is read as untrusted input (:class:`minigrad.safeio.NpzReader`): a regular file
+        only, no pickle. Its headers are read first: keys and shapes that do not match this module
+        raise load_state_dict's RuntimeError before any array is read, and arrays that would take
+        more than ``max_bytes`` bytes, or any damage, raise :class:`minigrad.safeio.UnsafeFileError`
+        (a ValueError naming the file).
         """
-        return self.load_state_dict(load_npz(path, max_bytes), strict=strict)
+        with NpzReader(path, max_bytes) as npz:
+            keys = self._check_state({k: shape for k, (shape, _) in npz.headers.items()}, strict)
+            wanted = [k for k in npz.headers if k not in keys.unexpected_keys]
+            self.load_state_dict({k: npz.array(k) for k in wanted}, strict=False)
+        return keys
 
     # ------------------------------------------------------------ repr
     def extra_repr(self) -> str:
