@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 from dataclasses import dataclass, field
 
 from minigrad.trace.breakpoints import Breakpoint, parse_breakpoint
@@ -35,8 +36,11 @@ examples:
   minigrad-tui train.py --lr 0.1       run train.py with its own arguments
   minigrad-tui --break nonfinite x.py  stop when a gradient goes NaN/Inf
   minigrad-tui --replay run.jsonl      open a trace recorded by `minigrad trace`
-  minigrad-tui --web train.py          serve the debugger at http://127.0.0.1:8000 (browser)
+  minigrad-tui --web train.py          serve the debugger at http://127.0.0.1:8000/?token=... (browser)
   minigrad-tui --web --host 0.0.0.0 --port 9000 train.py   ... reachable from other machines
+
+--web: whoever opens the page runs the script with your permissions. The server prints a URL
+with a random token; a request without it gets 403 Forbidden. --no-token only on 127.0.0.1.
 """
 
 
@@ -53,6 +57,9 @@ class Options:
     web: bool = False
     host: str = "127.0.0.1"
     port: int = 8000
+    token: str | None = None
+    no_token: bool = False
+    max_sessions: int = 4
     break_specs: list[str] = field(default_factory=list)
 
 
@@ -88,6 +95,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--host", default="127.0.0.1", help="with --web: the address to listen on (default: 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="with --web: the port to listen on (default: 8000)")
+    parser.add_argument(
+        "--token", help="with --web: the token a browser must present (default: a new random one, printed in the URL)"
+    )
+    parser.add_argument(
+        "--no-token",
+        action="store_true",
+        help="with --web on 127.0.0.1: ask no token (anyone on this machine can connect)",
+    )
+    parser.add_argument(
+        "--max-sessions",
+        type=int,
+        default=4,
+        metavar="N",
+        help="with --web: debugger processes (browser tabs) running at once; the next is refused (default: 4)",
+    )
     return parser
 
 
@@ -97,8 +119,20 @@ def parse_args(argv=None) -> Options:
     ns = parser.parse_args(argv)
     if not ns.web and (ns.host, ns.port) != ("127.0.0.1", 8000):
         parser.error("--host and --port only apply with --web")
+    if not ns.web and (ns.token is not None or ns.no_token or ns.max_sessions != 4):
+        parser.error("--token, --no-token and --max-sessions only apply with --web")
     if not 0 < ns.port < 65536:
         parser.error(f"--port must be between 1 and 65535, got {ns.port}")
+    if ns.token is not None and ns.no_token:
+        parser.error("give either --token or --no-token, not both")
+    if ns.token == "":
+        parser.error("--token must not be empty (use --no-token on 127.0.0.1 for no token)")
+    if ns.no_token and not is_loopback(ns.host):
+        parser.error(
+            f"--no-token is refused with --host {ns.host}: anyone who can reach it could run the script; use a token"
+        )
+    if ns.max_sessions < 1:
+        parser.error(f"--max-sessions must be at least 1, got {ns.max_sessions}")
     if ns.replay and ns.script:
         parser.error("give either a script or --replay RUN.jsonl, not both")
     try:
@@ -115,5 +149,16 @@ def parse_args(argv=None) -> Options:
         web=ns.web,
         host=ns.host,
         port=ns.port,
+        token=ns.token,
+        no_token=ns.no_token,
+        max_sessions=ns.max_sessions,
         break_specs=list(ns.breaks),
     )
+
+
+def is_loopback(host: str) -> bool:
+    """``host`` is a loopback address (127.0.0.1, ::1), which only this machine can reach."""
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False

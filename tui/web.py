@@ -1,17 +1,19 @@
 """``minigrad-tui --web``: the same debugger, served to a browser by textual-serve.
 
 textual-serve starts one debugger process per browser tab (the command below,
-without ``--web``) and relays its screen over a websocket. It listens on
-127.0.0.1 unless ``--host`` says otherwise, so a lab server shares it only on
-purpose.
+without ``--web``) and relays its screen over a websocket. Whoever drives that
+websocket runs the script, so the server asks for a token, as Jupyter does
+(:mod:`tui.web_server`). It listens on 127.0.0.1 unless ``--host`` says
+otherwise, so a lab server shares it only on purpose.
 """
 
 from __future__ import annotations
 
+import secrets
 import shlex
 import sys
 
-from .cli import Options
+from .cli import Options, is_loopback
 
 
 def debugger_command(options: Options) -> str:
@@ -29,17 +31,39 @@ def debugger_command(options: Options) -> str:
     return shlex.join(argv)
 
 
+def server_token(options: Options) -> str | None:
+    """The token the server asks for: ``--token``'s, none with ``--no-token``, else a new random one."""
+    if options.no_token:
+        return None
+    return options.token or secrets.token_urlsafe(32)
+
+
 def serve(options: Options) -> int:
-    """Serve the debugger at ``http://HOST:PORT`` until interrupted; 2 when textual-serve is missing."""
+    """Serve the debugger at ``http://HOST:PORT/?token=...`` until interrupted; 2 when textual-serve is missing."""
     try:
-        from textual_serve.server import Server
+        from .web_server import GuardedServer
     except ImportError:
         print(
             "minigrad-tui: --web needs the textual-serve package: pip install 'minigrad[web]'",
             file=sys.stderr,
         )
         return 2
-    server = Server(debugger_command(options), host=options.host, port=options.port, title="minigrad-tui")
-    print(f"minigrad-tui: open http://{options.host}:{options.port} in a browser (ctrl+c stops)", flush=True)
+    token = server_token(options)
+    server = GuardedServer(
+        debugger_command(options),
+        host=options.host,
+        port=options.port,
+        token=token,
+        max_sessions=options.max_sessions,
+    )
+    if not is_loopback(options.host):
+        print(
+            f"minigrad-tui: warning: listening on {options.host}: anyone on the network who has the token"
+            " can run this script, with your permissions",
+            file=sys.stderr,
+            flush=True,
+        )
+    url = f"http://{options.host}:{options.port}/" + (f"?token={token}" if token else "")
+    print(f"minigrad-tui: open {url} in a browser (ctrl+c stops)", flush=True)
     server.serve()
     return 0
