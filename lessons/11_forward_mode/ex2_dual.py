@@ -24,7 +24,46 @@ class Dual:
     def __repr__(self):
         return f"Dual({self.value}, tangent={self.tangent})"
 
-    raise NotImplementedError("exercise: write __repr__()")
+    @staticmethod
+    def _lift(other):
+        raise NotImplementedError("exercise: write Dual._lift()")
+
+    def __add__(self, other):
+        raise NotImplementedError("exercise: write Dual.__add__()")
+
+    __radd__ = __add__
+
+    def __neg__(self):
+        raise NotImplementedError("exercise: write Dual.__neg__()")
+
+    def __sub__(self, other):
+        raise NotImplementedError("exercise: write Dual.__sub__()")
+
+    def __rsub__(self, other):
+        raise NotImplementedError("exercise: write Dual.__rsub__()")
+
+    def __mul__(self, other):
+        raise NotImplementedError("exercise: write Dual.__mul__()")
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other):
+        raise NotImplementedError("exercise: write Dual.__truediv__()")
+
+    def __rtruediv__(self, other):
+        raise NotImplementedError("exercise: write Dual.__rtruediv__()")
+
+    def __pow__(self, n):
+        raise NotImplementedError("exercise: write Dual.__pow__()")
+
+    def sin(self):
+        raise NotImplementedError("exercise: write Dual.sin()")
+
+    def exp(self):
+        raise NotImplementedError("exercise: write Dual.exp()")
+
+    def tanh(self):
+        raise NotImplementedError("exercise: write Dual.tanh()")
 
 
 def derivative(f, x: float) -> float:

@@ -35,10 +35,14 @@ def test_reference_solutions_pass(lesson):
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=IDS)
-def test_generated_stubs_fail_with_not_implemented(lesson):
+def test_generated_stubs_import_and_fail_each_check_with_not_implemented(lesson):
     results = run_checks(lesson, reference=False)
     wrong = [f"{r.exercise}: {r.description}: {r.explain()}" for r in results if r.passed or not r.not_done]
     assert results and not wrong, "stubs must fail every check with NotImplementedError:\n" + "\n".join(wrong)
+    unloaded = [r.exercise for r in results if r.description.startswith("load ")]
+    assert not unloaded, f"these stubs fail at import, before any check runs: {unloaded}"
+    checked = {r.exercise for r in results}
+    assert checked == {ref.stem for ref in lesson.references}
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=IDS)
@@ -59,6 +63,46 @@ def test_stub_generation_keeps_hints_and_indentation():
     assert "    # HINT: double it\n" in stub
     assert '    raise NotImplementedError("exercise: write f()")\n' in stub
     assert "return 2 * x" not in stub
+
+
+def test_a_solution_block_at_class_level_keeps_each_method_signature():
+    src = (
+        "class Dual:\n"
+        "    def __init__(self, v):\n"
+        "        self.v = v\n"
+        "\n"
+        "    # BEGIN SOLUTION\n"
+        "    @staticmethod\n"
+        "    def lift(x):\n"
+        "        return x\n"
+        "\n"
+        "    def __add__(self, other):\n"
+        '        """Sum."""\n'
+        "        # HINT: add the values\n"
+        "        return Dual(self.v + other.v)\n"
+        "\n"
+        "    __radd__ = __add__\n"
+        "    # END SOLUTION\n"
+        "\n"
+        "\n"
+        "def f(x):\n"
+        "    # BEGIN SOLUTION\n"
+        "    def helper(y):\n"
+        "        return y\n"
+        "    return helper(x)\n"
+        "    # END SOLUTION\n"
+    )
+    stub = generate_stub(src, "ref.py")
+    namespace = {}
+    exec(compile(stub, "stub.py", "exec"), namespace)  # the class body must not raise at import
+    dual = namespace["Dual"](1.0)
+    assert "    @staticmethod\n    def lift(x):\n" in stub
+    assert '        """Sum."""\n        # HINT: add the values\n' in stub
+    assert "    __radd__ = __add__\n" in stub and "self.v + other.v" not in stub
+    with pytest.raises(NotImplementedError, match=r"write Dual\.__add__\(\)"):
+        dual + dual
+    # inside a function a block is one raise, even when it defines a helper
+    assert "def helper" not in stub and 'raise NotImplementedError("exercise: write f()")' in stub
 
 
 @pytest.mark.parametrize(
