@@ -2,22 +2,26 @@
 
 from __future__ import annotations
 
-from .optimizer import Optimizer
+from ..tensor import Tensor
+from .optimizer import Optimizer, check_tensor_hyperparameter, shown
 
 __all__ = ["Adam", "AdamW"]
 
 
 def _check(lr, betas, eps, weight_decay) -> None:
-    if lr < 0.0:
-        raise ValueError(f"Invalid learning rate: {lr}")
-    if eps < 0.0:
-        raise ValueError(f"Invalid epsilon value: {eps}")
+    check_tensor_hyperparameter(lr, "lr")
+    if not 0.0 <= lr:  # written so that NaN is refused
+        raise ValueError(f"Invalid learning rate: {shown(lr)}")
+    if not 0.0 <= eps:
+        raise ValueError(f"Invalid epsilon value: {shown(eps)}")
     if not 0.0 <= betas[0] < 1.0:
-        raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+        raise ValueError(f"Invalid beta parameter at index 0: {shown(betas[0])}")
     if not 0.0 <= betas[1] < 1.0:
-        raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-    if weight_decay < 0.0:
-        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        raise ValueError(f"Invalid beta parameter at index 1: {shown(betas[1])}")
+    if not 0.0 <= weight_decay:
+        raise ValueError(f"Invalid weight_decay value: {shown(weight_decay)}")
+    if not all(isinstance(b, float) for b in betas) and not all(isinstance(b, Tensor) for b in betas):
+        raise ValueError("betas must be either both floats or both Tensors")
 
 
 class Adam(Optimizer):
@@ -32,7 +36,7 @@ class Adam(Optimizer):
     def __init__(
         self,
         params,
-        lr: float = 1e-3,
+        lr: float | Tensor = 1e-3,
         betas=(0.9, 0.999),
         eps: float = 1e-8,
         weight_decay: float = 0.0,
@@ -84,7 +88,7 @@ class AdamW(Adam):
     def __init__(
         self,
         params,
-        lr: float = 1e-3,
+        lr: float | Tensor = 1e-3,
         betas=(0.9, 0.999),
         eps: float = 1e-8,
         weight_decay: float = 1e-2,

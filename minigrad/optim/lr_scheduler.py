@@ -1,13 +1,14 @@
 """Learning-rate schedules: StepLR, ExponentialLR, CosineAnnealingLR.
 
-Each sets ``group["lr"]`` from the epoch count (closed form) on ``step()``; call it
-once per epoch, after ``optimizer.step()``.
+Each sets ``group["lr"]`` from the epoch count (closed form) on ``step()`` (an lr given as a tensor is
+written in place); call it once per epoch, after ``optimizer.step()``.
 """
 
 from __future__ import annotations
 
 import math
 
+from ..tensor import Tensor
 from .optimizer import Optimizer
 
 __all__ = ["LRScheduler", "StepLR", "ExponentialLR", "CosineAnnealingLR"]
@@ -22,7 +23,8 @@ class LRScheduler:
         self.optimizer = optimizer
         for group in optimizer.param_groups:
             if last_epoch == -1:
-                group.setdefault("initial_lr", group["lr"])
+                lr = group["lr"]
+                group.setdefault("initial_lr", lr.clone() if isinstance(lr, Tensor) else lr)
             elif "initial_lr" not in group:
                 raise KeyError("param 'initial_lr' is not specified in param_groups when resuming an optimizer")
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
@@ -37,8 +39,13 @@ class LRScheduler:
         self.last_epoch += 1
         self._last_lr = []
         for group, base in zip(self.optimizer.param_groups, self.base_lrs):
-            group["lr"] = self.lr_at(base, self.last_epoch)
-            self._last_lr.append(group["lr"])
+            lr = self.lr_at(base, self.last_epoch)
+            if isinstance(group["lr"], Tensor):  # the lr tensor the user gave stays the group's, as in PyTorch
+                group["lr"].fill_(float(lr))
+                lr = group["lr"].clone()
+            else:
+                group["lr"] = lr
+            self._last_lr.append(lr)
 
     def get_last_lr(self) -> list:
         """The lr of each group as set by the last ``step()``."""

@@ -77,6 +77,7 @@ class Optimizer:
                 loss = closure()
         with no_grad():
             for group in self.param_groups:
+                hyper = {key: _number(value) for key, value in group.items()}
                 for p in group["params"]:
                     g = p._grad
                     if g is None:
@@ -84,12 +85,13 @@ class Optimizer:
                     state = self.state.get(p)
                     if state is None:
                         state = self.state[p] = {}
-                    self._update(group, p.data, g.data, state, p._device.xp)
+                    self._update(hyper, p.data, g.data, state, p._device.xp)
                     mark_written(p)
         return loss
 
     def _update(self, group: dict, param, grad, state: dict, xp) -> None:
-        """Update the array ``param`` in place from ``grad``; ``xp`` is its array module."""
+        """Update the array ``param`` in place from ``grad``; ``xp`` is its array module; ``group``'s
+        hyperparameters are numbers (a tensor one read as its value at this step)."""
         raise NotImplementedError
 
     # ------------------------------------------------------------ state dicts
@@ -150,6 +152,27 @@ class Optimizer:
                 lines.append(f"    {key}: {group[key]}")
         lines.append(")")
         return "\n".join(lines)
+
+
+def check_tensor_hyperparameter(value, name: str) -> None:
+    """A hyperparameter given as a tensor (``lr=mg.tensor(0.1)``, as PyTorch allows) holds one element."""
+    if isinstance(value, Tensor) and value.numel() != 1:
+        raise ValueError(f"Tensor {name} must be 1-element")
+
+
+def shown(value):
+    """A hyperparameter as an error message shows it: a tensor by its value, as PyTorch formats a 0-d one."""
+    return value.item() if isinstance(value, Tensor) and value.dim() == 0 else value
+
+
+def _number(value):
+    """A hyperparameter as the update uses it: a tensor's value read at each step (a change made to the tensor
+    in place counts), tuples (``betas``) element by element."""
+    if isinstance(value, Tensor):
+        return value.item()
+    if isinstance(value, tuple):
+        return tuple(_number(v) for v in value)
+    return value
 
 
 def _is_array(v) -> bool:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .optimizer import Optimizer
+from ..tensor import Tensor
+from .optimizer import Optimizer, check_tensor_hyperparameter, shown
 
 __all__ = ["RMSprop"]
 
@@ -13,7 +14,7 @@ class RMSprop(Optimizer):
     def __init__(
         self,
         params,
-        lr: float = 1e-2,
+        lr: float | Tensor = 1e-2,
         alpha: float = 0.99,
         eps: float = 1e-8,
         weight_decay: float = 0.0,
@@ -21,16 +22,17 @@ class RMSprop(Optimizer):
         centered: bool = False,
         maximize: bool = False,
     ):
-        if lr < 0.0:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if eps < 0.0:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if momentum < 0.0:
-            raise ValueError(f"Invalid momentum value: {momentum}")
-        if weight_decay < 0.0:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
-        if alpha < 0.0:
-            raise ValueError(f"Invalid alpha value: {alpha}")
+        check_tensor_hyperparameter(lr, "lr")
+        if not 0.0 <= lr:  # written so that NaN is refused
+            raise ValueError(f"Invalid learning rate: {shown(lr)}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {shown(eps)}")
+        if not 0.0 <= momentum:
+            raise ValueError(f"Invalid momentum value: {shown(momentum)}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {shown(weight_decay)}")
+        if not 0.0 <= alpha:
+            raise ValueError(f"Invalid alpha value: {shown(alpha)}")
         defaults = dict(
             lr=lr,
             alpha=alpha,

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .optimizer import Optimizer
+from ..tensor import Tensor
+from .optimizer import Optimizer, check_tensor_hyperparameter, shown
 
 __all__ = ["SGD"]
 
@@ -18,19 +19,20 @@ class SGD(Optimizer):
     def __init__(
         self,
         params,
-        lr: float = 1e-3,
+        lr: float | Tensor = 1e-3,
         momentum: float = 0.0,
         dampening: float = 0.0,
         weight_decay: float = 0.0,
         nesterov: bool = False,
         maximize: bool = False,
     ):
-        if lr < 0.0:
-            raise ValueError(f"Invalid learning rate: {lr}")
+        check_tensor_hyperparameter(lr, "lr")
+        if lr < 0.0:  # PyTorch's test for SGD: a NaN lr passes, where the other optimizers refuse it
+            raise ValueError(f"Invalid learning rate: {shown(lr)}")
         if momentum < 0.0:
-            raise ValueError(f"Invalid momentum value: {momentum}")
+            raise ValueError(f"Invalid momentum value: {shown(momentum)}")
         if weight_decay < 0.0:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+            raise ValueError(f"Invalid weight_decay value: {shown(weight_decay)}")
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         defaults = dict(

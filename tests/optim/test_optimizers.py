@@ -165,6 +165,113 @@ def test_bad_hyperparameters(make, message):
         make([nn.Parameter(mg.ones(1))])
 
 
+def _as_tensors(kwargs: dict) -> dict:
+    """``kwargs`` with every number-valued hyperparameter (and each beta) a 0-d float64 tensor."""
+
+    def tensor(v):
+        return mg.tensor(float(v), dtype=mg.float64)
+
+    out = {}
+    for key, value in kwargs.items():
+        if key == "betas":
+            out[key] = tuple(tensor(b) for b in value)
+        elif isinstance(value, float):
+            out[key] = tensor(value)
+        else:
+            out[key] = value
+    return out
+
+
+@pytest.mark.parametrize("name,kwargs", CONFIGS, ids=lambda v: str(v))
+def test_hyperparameters_given_as_tensors_step_as_their_values(name, kwargs):
+    # lr=mg.tensor(0.1) left the parameter unchanged (param -= lr * grad made a new tensor)
+    start = np.random.default_rng(0).standard_normal((3, 4))
+    p, q = nn.Parameter(mg.tensor(start)), nn.Parameter(mg.tensor(start))
+    opt, topt = getattr(mg.optim, name)([p], **kwargs), getattr(mg.optim, name)([q], **_as_tensors(kwargs))
+    for step in range(4):
+        p.grad = q.grad = mg.tensor(_gradients(step, start.shape))
+        opt.step(), topt.step()
+    assert not np.array_equal(q.data, start)
+    np.testing.assert_array_equal(q.data, p.data)
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW", "RMSprop"])
+def test_an_lr_tensor_changed_in_place_is_read_at_each_step(name):
+    lr = mg.tensor([0.1])  # one element, any shape, as PyTorch accepts
+    p = nn.Parameter(mg.ones(2))
+    opt = getattr(mg.optim, name)([p], lr=lr, weight_decay=0.0)
+    p.grad = mg.ones(2)
+    opt.step()
+    assert (p.data < 1).all()
+    before = p.data.copy()
+    lr.fill_(0.0)
+    opt.step()
+    np.testing.assert_array_equal(p.data, before)
+
+
+NAN = float("nan")
+BAD_HYPERPARAMETERS = [  # torch 2.13's refusals; SGD, as PyTorch's, accepts a NaN lr
+    ("SGD", lambda: {"lr": mg.tensor([0.1, 0.2])}, "Tensor lr must be 1-element"),
+    ("SGD", lambda: {"lr": mg.tensor(-1.0)}, "Invalid learning rate: -1.0"),
+    ("SGD", lambda: {"lr": 0.1, "momentum": mg.tensor(-0.5)}, "Invalid momentum value: -0.5"),
+    ("Adam", lambda: {"lr": NAN}, "Invalid learning rate: nan"),
+    ("Adam", lambda: {"lr": mg.tensor(NAN)}, "Invalid learning rate: nan"),
+    ("Adam", lambda: {"lr": mg.tensor([0.1, 0.2])}, "Tensor lr must be 1-element"),
+    ("Adam", lambda: {"eps": NAN}, "Invalid epsilon value: nan"),
+    ("Adam", lambda: {"betas": (NAN, 0.9)}, "Invalid beta parameter at index 0: nan"),
+    ("Adam", lambda: {"betas": (0.9, NAN)}, "Invalid beta parameter at index 1: nan"),
+    ("Adam", lambda: {"betas": (mg.tensor(0.9), 0.99)}, "betas must be either both floats or both Tensors"),
+    ("Adam", lambda: {"betas": (0, 0.99)}, "betas must be either both floats or both Tensors"),
+    ("Adam", lambda: {"weight_decay": NAN}, "Invalid weight_decay value: nan"),
+    ("AdamW", lambda: {"lr": NAN}, "Invalid learning rate: nan"),
+    ("RMSprop", lambda: {"lr": NAN}, "Invalid learning rate: nan"),
+    ("RMSprop", lambda: {"alpha": NAN}, "Invalid alpha value: nan"),
+    ("RMSprop", lambda: {"eps": NAN}, "Invalid epsilon value: nan"),
+    ("RMSprop", lambda: {"momentum": NAN}, "Invalid momentum value: nan"),
+    ("RMSprop", lambda: {"weight_decay": NAN}, "Invalid weight_decay value: nan"),
+]
+
+
+@pytest.mark.parametrize("name,kwargs,message", BAD_HYPERPARAMETERS)
+def test_nan_and_malformed_tensor_hyperparameters_are_refused(name, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        getattr(mg.optim, name)([nn.Parameter(mg.ones(1))], **kwargs())
+
+
+@pytest.mark.parametrize("name,kwargs,message", BAD_HYPERPARAMETERS)
+def test_the_refusals_are_torchs(name, kwargs, message):
+    torch = pytest.importorskip("torch")
+    theirs = {k: torch.tensor(v.numpy()) if isinstance(v, mg.Tensor) else v for k, v in kwargs().items()}
+    if "betas" in theirs:
+        theirs["betas"] = tuple(torch.tensor(b.numpy()) if isinstance(b, mg.Tensor) else b for b in theirs["betas"])
+    with pytest.raises(ValueError, match=message):
+        getattr(torch.optim, name)([torch.nn.Parameter(torch.ones(1))], **theirs)
+
+
+def test_sgd_accepts_a_nan_lr_as_pytorch_does():
+    p = nn.Parameter(mg.ones(1))
+    opt = mg.optim.SGD([p], lr=NAN)
+    p.grad = mg.ones(1)
+    opt.step()
+    assert np.isnan(p.data).all()
+
+
+def test_a_scheduler_writes_an_lr_tensor_in_place():
+    torch = pytest.importorskip("torch")
+    runs = []
+    for lib in (mg, torch):
+        lr = lib.tensor(0.5, dtype=lib.float64)
+        p = lib.nn.Parameter(lib.ones(2, dtype=lib.float64))
+        opt = lib.optim.SGD([p], lr=lr)
+        sched = lib.optim.lr_scheduler.StepLR(opt, step_size=1, gamma=0.5)
+        for _ in range(3):
+            p.grad = lib.ones(2, dtype=lib.float64)
+            opt.step(), sched.step()
+        assert opt.param_groups[0]["lr"] is lr and sched.get_last_lr()[0] is not lr
+        runs.append((p.detach().numpy().tolist(), float(lr), float(opt.param_groups[0]["initial_lr"])))
+    assert runs[0] == runs[1] == ([0.125, 0.125], 0.0625, 0.5)
+
+
 def test_non_leaf_and_bare_tensor_params_are_rejected():
     w = nn.Parameter(mg.ones(1))
     with pytest.raises(ValueError, match="non-leaf"):
