@@ -18,20 +18,19 @@ notebook's breakpoint field take::
 from __future__ import annotations
 
 import bisect
-import math
 import re
 from dataclasses import dataclass
 
 import numpy as np
 
 from . import events as E
+from .condition import ConditionError, Summarised, parse_condition
 
 __all__ = ["Breakpoint", "HitCounter", "parse_breakpoint", "gradients_of", "SPEC_HELP"]
 
 SPEC_HELP = "a node name, node:NAME, op:OP, pass:KIND or nonfinite, then optionally 'hit N' and 'if CONDITION'"
 PASS_KINDS = ("backward", "grad")
 _SPEC = re.compile(r"^(?P<what>.*?)(?:\s+hit\s+(?P<hit>\d+))?(?:\s+if\s+(?P<cond>.+))?$")
-_NORM = re.compile(r"\|([^|]+)\|")
 
 
 def gradients_of(ev: E.Event) -> tuple:
@@ -53,10 +52,12 @@ class Breakpoint:
     node made by ``op``, starts a pass of kind ``pass_kind`` ("backward" or "grad"), or, with
     ``nonfinite``, when an event shows a gradient holding NaN or Inf. Set exactly one of these.
 
-    ``condition``: a Python expression over the event's gradient ``g`` (a NumPy array;
-    ``|x|`` is the norm of ``x``), e.g. ``"|g| > 10"``; the breakpoint stops only where
-    it is true. A gradient the recorder kept as a summary offers ``|g|``, ``g.max()``,
-    ``g.min()`` and ``g.mean()``. ``hit_count``: stop from the ``hit_count``-th hit on (1: every hit).
+    ``condition``: an expression over the event's gradient ``g`` in the small language of
+    :mod:`minigrad.trace.condition` (arithmetic, comparisons, ``and``/``or``/``not``, ``|x|``
+    the norm of ``x``, and reductions such as ``max(g)`` or ``g.max()``), e.g. ``"|g| > 10"``;
+    the breakpoint stops only where it is true. It is parsed, never run as Python: anything
+    else is a ValueError here. A gradient the recorder kept as a summary offers ``|g|``,
+    ``g.max()``, ``g.min()`` and ``g.mean()``. ``hit_count``: stop from the ``hit_count``-th hit on (1: every hit).
     """
 
     node: int | str | None = None
@@ -75,7 +76,7 @@ class Breakpoint:
         if not isinstance(self.hit_count, int) or self.hit_count < 1:
             raise ValueError(f"hit_count must be a positive int, got {self.hit_count!r}")
         if self.condition is not None:
-            _compile(self.condition)
+            parse_condition(self.condition)
 
     @property
     def kind(self) -> str:
@@ -222,59 +223,18 @@ def parse_breakpoint(spec: str) -> Breakpoint:
 def _make(spec: str, **kw) -> Breakpoint:
     try:
         return Breakpoint(**kw)
-    except (ValueError, SyntaxError) as exc:
+    except ValueError as exc:
         raise ValueError(f"invalid breakpoint {spec!r}: {exc}") from None
 
 
-_compiled: dict = {}
-
-
-def _compile(condition: str):
-    code = _compiled.get(condition)
-    if code is None:
-        text = _NORM.sub(r"norm(\1)", condition)
-        try:
-            code = compile(text, "<breakpoint condition>", "eval")
-        except SyntaxError as exc:
-            raise ValueError(f"the condition {condition!r} is not a Python expression: {exc.msg}") from None
-        _compiled[condition] = code
-    return code
-
-
-class _Summarised:
-    """A gradient kept only as a summary (more values than the recorder's max_values): a condition
-    can still ask for ``|g|``, ``g.max()``, ``g.min()`` and ``g.mean()``."""
-
-    def __init__(self, stats):
-        self.stats = stats
-
-    def max(self):
-        return self.stats.max
-
-    def min(self):
-        return self.stats.min
-
-    def mean(self):
-        return self.stats.mean
-
-
-def _norm(x) -> float:
-    if isinstance(x, _Summarised):
-        return x.stats.norm
-    return float(np.linalg.norm(np.asarray(x, dtype=float).ravel())) if np.size(x) else 0.0
-
-
-_NAMES = {"norm": _norm, "np": np, "math": math, "inf": math.inf}
-
-
 def _holds(condition: str, ev: E.Event) -> bool:
-    """The condition over the event's main gradient; False when it has none or the condition raises."""
+    """The condition over the event's main gradient; False when it has none or the condition cannot be
+    evaluated there (a shape it does not expect, a summary where it needs the values)."""
     grads = gradients_of(ev)
     if not grads:
         return False
-    g = grads[0].values if grads[0].values is not None else _Summarised(grads[0].stats)
+    g = grads[0].values if grads[0].values is not None else Summarised(grads[0].stats)
     try:
-        # the user's own expression, evaluated as pdb evaluates a breakpoint condition
-        return bool(eval(_compile(condition), dict(_NAMES), {"g": g}))  # noqa: S307
-    except Exception:  # a condition that cannot be evaluated here (a shape it does not expect) does not stop
+        return parse_condition(condition).holds({"g": g})
+    except ConditionError:
         return False

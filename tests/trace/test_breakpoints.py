@@ -8,6 +8,7 @@ import pytest
 from minigrad import _events, examples
 from minigrad.trace import Breakpoint, HitCounter, Stepper, Trace, parse_breakpoint, record
 from minigrad.viz.notebook import movement
+from minigrad.viz.notebook import parse_breakpoint as movement_breakpoint
 
 pytestmark = [
     pytest.mark.timeout(120),
@@ -151,7 +152,11 @@ def test_text_form_round_trips():
         ("", "empty"),
         ("op:", "invalid breakpoint"),
         ("pass:forward", "pass kind"),
-        ("loss if |g| >", "not a Python expression"),
+        ("loss if |g| >", "the condition '|g| >' is not a valid expression"),
+        (
+            "loss if g.__class__",
+            "invalid breakpoint 'loss if g.__class__': attribute access '__class__' is not allowed",
+        ),
         ("loss hit 0", "hit_count"),
     ],
 )
@@ -172,7 +177,43 @@ def test_conditions_on_summarised_gradients():
     assert parse_breakpoint("x if |g| > 89").matches(entered, hits)  # |g| = 2 * sqrt(2000) = 89.4
     assert parse_breakpoint("x if g.max() == 2").matches(entered, hits)
     assert not parse_breakpoint("x if |g| > 90").matches(entered, hits)
-    assert not parse_breakpoint("x if g[0] > 0").matches(entered, hits)  # needs the values: no stop
+    assert not parse_breakpoint("x if sum(g) > 0").matches(entered, hits)  # needs the values: no stop
+    assert not parse_breakpoint("x if g > 0").matches(entered, hits)
+
+
+def test_a_condition_that_cannot_be_evaluated_at_an_event_does_not_stop():
+    with record() as tr:
+        exec(compile(TRAINING, "training", "exec"), {"__name__": "__main__"})
+    hits = HitCounter(tr)
+    ambiguous = parse_breakpoint("op:tanh if g > 0")  # a 2x2 gradient is no single truth value
+    assert not any(ambiguous.matches(e, hits) for e in tr.events)
+    assert any(parse_breakpoint("op:tanh if any(g > 0)").matches(e, hits) for e in tr.events)
+
+
+ATTACKS = (
+    "__import__('os').system('touch {marker}') == 0",
+    "open('{marker}', 'w').close() is None",
+    "[open('{marker}', 'w') for _ in g]",
+    "().__class__.__bases__[0].__subclasses__()",
+    "(lambda: open('{marker}', 'w'))()",
+)
+
+
+@pytest.mark.parametrize("attack", ATTACKS)
+def test_a_condition_never_runs_code(tmp_path, attack):
+    # issue 26: the debugger's `i` prompt, the browser, the notebook field and --break all take this text
+    marker = tmp_path / "ran"
+    text = attack.format(marker=marker)
+    with pytest.raises(ValueError, match="not allowed in a condition"):
+        parse_breakpoint(f"op:mul if {text}")
+    with pytest.raises(ValueError, match="not allowed in a condition"):
+        Breakpoint(op="mul", condition=text)
+    with pytest.raises(ValueError, match="not allowed in a condition"):
+        movement_breakpoint(f"loss if {text}")
+    stepper = Stepper(lambda: None)
+    with pytest.raises(ValueError, match="not allowed in a condition"):
+        stepper.add_breakpoint(op="mul", condition=text)
+    assert not marker.exists()
 
 
 def test_reason_says_why_it_stopped():
