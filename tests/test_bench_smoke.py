@@ -123,3 +123,23 @@ def test_function_transform_workloads_run_and_agree(tmp_path):
     for w in workloads.values():
         for pair, r in w["ratios"].items():
             assert r["check_rel_diff"] < 1e-9, (pair, r)
+
+
+def test_real_model_workloads_run_the_same_model_code_as_torch(tmp_path):
+    """W11-W13 (nanoGPT's block, word_language_model's LSTM, the mnist CNN): one model definition
+    runs on both frameworks from the same weights, and the final losses agree."""
+    pytest.importorskip("torch")
+    out = tmp_path / "real.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "bench", "--quick", "--workloads", "W11,W12,W13", "--out", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert proc.returncode == 0, proc.stderr
+    workloads = json.loads(out.read_text())["workloads"]
+    for name in ("W11", "W12", "W13"):
+        peers = workloads[name]["peers"]
+        assert peers["minigrad"]["status"] == "ok" and peers["torch"]["status"] == "ok", (name, peers)
+        assert workloads[name]["ratios"]["minigrad / torch"]["check_rel_diff"] < 1e-4, name
