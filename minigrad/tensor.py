@@ -356,7 +356,18 @@ class Tensor:
         return make_leaf(self.data, self._device)
 
     def detach_(self) -> Tensor:
-        """Cut this tensor from the graph in place, making it a leaf."""
+        """Cut this tensor from the graph in place, making it a leaf.
+
+        Nodes made from it before keep its node as their parent, as in PyTorch
+        (their edges lead to its old node, not to the tensor object).
+        """
+        if self._backward is not None:
+            from .ops.inplace import _split_off
+
+            old = _split_off(self)
+            self._id = next(_ids)
+            self.meta().setdefault("rebased", []).append((self._id, old))
+            _versions.rebased[id(self)] = self
         self._parents = ()
         self._backward = None
         self._op = None

@@ -29,7 +29,7 @@ from ..tensor import (
     node_label,
     shape_str,
 )
-from .saved import check_versions, saves_by_code, saves_values
+from .saved import call_checked, saves_by_code, saves_values
 
 __all__ = ["backward", "grad", "topological_order", "FREED_MESSAGE"]
 
@@ -412,8 +412,8 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
     """Propagate ``seeds`` from ``roots``; accumulate into ``.grad`` of leaves (or of ``inputs``).
 
     The steps: order -> seed -> for each node: enter (hooks) -> store ``.grad``
-    (leaves, or the ``inputs``, and retain_grad nodes) -> check its saved values'
-    versions -> call its rule -> check
+    (leaves, or the ``inputs``, and retain_grad nodes) -> call its rule, checking the
+    versions of the values it saved -> check
     its outputs (``_check_rule_outputs``) -> for each
     parent that needs a gradient: resolve -> reduce/validate -> accumulate -> free
     (after the whole pass, the rules that saved values).
@@ -451,9 +451,8 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
             if keeps:
                 _store_grad(node, g, create_graph, g is buffered and key in owned, pass_id, depth)
             if rule is not None and (expand is None or key in expand):
-                if node._id < clock.last:  # written in place since the node was made: PyTorch's check
-                    check_versions(node)
-                outputs = rule(g)
+                # written in place since the node was made: PyTorch's check of the values the rule saved
+                outputs = call_checked(node, g) if node._id < clock.last else rule(g)
                 parents = node._parents
                 if len(outputs) != len(parents) or _listeners or _anomaly.enabled:
                     outputs = _check_rule_outputs(node, g, outputs, needed, pass_id, depth)
@@ -555,9 +554,7 @@ def _unwatched_pass(roots, seeds, retain_graph, create_graph, pass_id, depth):
                     _store_grad(node, g, create_graph, g is buffered and node in owned, pass_id, depth)
                 if rule is None:
                     continue
-            if node._id < clock.last:
-                check_versions(node)
-            outputs = rule(g)
+            outputs = call_checked(node, g) if node._id < clock.last else rule(g)
             parents = node._parents
             if len(outputs) != len(parents):
                 _check_rule_outputs(node, g, outputs, None, pass_id, depth)
