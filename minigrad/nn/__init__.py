@@ -24,6 +24,7 @@ from .activation import (
     Softsign,
     Tanh,
 )
+from .adaptive_pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d
 from .attention import MultiheadAttention
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv2d, MaxPool2d
@@ -101,6 +102,7 @@ __all__ += [
     "MaxUnpool2d",
 ]
 __all__ += ["GroupNorm", "MultiheadAttention"]
+__all__ += ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d"]
 __all__ += [
     "ModuleDict",
     "ParameterList",

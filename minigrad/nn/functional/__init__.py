@@ -20,6 +20,7 @@ from ._activation import (
     softsign,
     tanh,
 )
+from ._adaptive_pool import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d, adaptive_max_pool2d
 from ._attention import scaled_dot_product_attention
 from ._conv import conv2d, max_pool2d
 from ._conv1d import avg_pool1d, conv1d, max_pool1d
@@ -73,6 +74,7 @@ __all__ += ["hardtanh", "relu6", "hardsigmoid", "hardswish", "mish", "softsign",
 __all__ += ["conv1d", "avg_pool1d", "avg_pool2d", "max_pool1d", "max_unpool1d", "max_unpool2d"]
 __all__ += ["conv_transpose1d", "conv_transpose2d"]
 __all__ += ["group_norm", "one_hot", "scaled_dot_product_attention", "interpolate", "pad"]
+__all__ += ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d", "adaptive_max_pool2d"]
 __all__ += ["huber_loss", "smooth_l1_loss", "kl_div", "cosine_similarity", "normalize"]
 
 from ...ops._entry import FUNCTIONAL_NAMES, check_namespace  # noqa: E402
