@@ -176,6 +176,15 @@ def _exponent_written(lib):
     return [x.grad]
 
 
+def _output_the_rule_reads_written(lib):
+    # cdist(x, c): the rule itself reads the saved output (for every parent's gradient), written since
+    x = lib.tensor([[1.0, 2.0], [3.0, 5.0]], requires_grad=True)
+    y = lib.cdist(x, lib.tensor([[0.0, 1.0]]))
+    y.mul_(2)
+    y.sum().backward()
+    return [x.grad]
+
+
 def _both_need_grad_one_asked(lib):
     # h * w with both requiring grad: PyTorch saved both, and checks both even for backward(inputs=[w])
     x = lib.tensor([1.0, 2.0], requires_grad=True)
