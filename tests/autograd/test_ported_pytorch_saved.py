@@ -196,23 +196,22 @@ def _both_need_grad_one_asked(lib):
     return [x.grad]
 
 
+_OF_ADD = "[minigrad.FloatTensor [2]], which is output 0 of Add, is at version 1; expected version 0"
 _USED = [
     (
         _used_operand_written,
         "[minigrad.FloatTensor [1]], which is output 0 of Copy, is at version 2; expected version 1",
     ),
     (_constant_written, "[minigrad.FloatTensor [2]] is at version 1; expected version 0"),
-    (_divisor_written, "[minigrad.FloatTensor [2]], which is output 0 of Add, is at version 1; expected version 0"),
+    (_divisor_written, _OF_ADD),
+    (_maximum_operand_written, _OF_ADD),
+    (_base_written, _OF_ADD),
+    (_exponent_written, _OF_ADD),
     (
-        _maximum_operand_written,
-        "[minigrad.FloatTensor [2]], which is output 0 of Add, is at version 1; expected version 0",
+        _output_the_rule_reads_written,
+        "[minigrad.FloatTensor [2, 1]], which is output 0 of Cdist, is at version 1; expected version 0",
     ),
-    (_base_written, "[minigrad.FloatTensor [2]], which is output 0 of Add, is at version 1; expected version 0"),
-    (_exponent_written, "[minigrad.FloatTensor [2]], which is output 0 of Add, is at version 1; expected version 0"),
-    (
-        _both_need_grad_one_asked,
-        "[minigrad.FloatTensor [2]], which is output 0 of Add, is at version 1; expected version 0",
-    ),
+    (_both_need_grad_one_asked, _OF_ADD),
 ]
 
 
