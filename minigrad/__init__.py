@@ -29,7 +29,7 @@ from .tensor import Tensor, tensor
 from . import ops
 from .ops import *  # noqa: F401,F403
 from .creation import *  # noqa: F401,F403
-from .interop import from_dlpack
+from .interop import as_tensor, from_dlpack, from_numpy, is_tensor, numel
 from .serialization import load, save
 from . import autograd
 from .autograd import (

@@ -379,6 +379,12 @@ class Tensor:
 
     __str__ = __repr__
 
+    def __format__(self, spec: str) -> str:
+        """A 0-d tensor formats as its number (``f"{loss:.4f}"``), as in PyTorch; others only as ``str``."""
+        if self.data.ndim == 0:
+            return format(self.item(), spec)
+        return object.__format__(self, spec)
+
     def __reduce_ex__(self, protocol):
         return (_rebuild, (B.to_host(self.data), str(self._device), self._rg, self.name))
 
