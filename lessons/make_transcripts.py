@@ -19,6 +19,20 @@ debugger's event log and ``minigrad trace show`` print it: the step number (type
 it after ``g`` in ``minigrad lesson debug N`` to go there), the event, and its
 values. Each transcript is made in a fresh Python process, so node ids do not
 depend on what ran before.
+
+A transcript must read the same on any machine, whatever BLAS kernel or thread
+count summed its values. Two things see to it:
+
+- the describer prints a mean that is zero up to rounding as ``0`` (within
+  ``sqrt(n) * eps * max|x|`` of zero, ``eps`` the dtype's machine epsilon: see
+  ``minigrad.trace.values.rounding_zone``), where the summation order alone would
+  decide its digits (lesson 7's cross-entropy gradient has a mean of -4.657e-12 on
+  one machine, 5.821e-12 on another);
+- ``--check`` compares what a block says, not its bytes: line by line, the words
+  and punctuation exactly (runs of spaces as one), and each number within a
+  relative ``NUMBER_TOLERANCE`` of 1e-3, one unit in the fourth significant digit
+  the describer prints (``0.004455`` and ``0.004456`` agree; ``66`` and ``67``, or
+  ``0`` and ``1e-11``, do not). Integers of 1000 and more may differ by one.
 """
 
 from __future__ import annotations
@@ -33,6 +47,8 @@ LESSONS = Path(__file__).resolve().parent
 TRANSCRIPTS: dict = {}
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")  # object addresses differ from run to run
 WIDTH = 60
+NUMBER_TOLERANCE = 1e-3  # relative: one unit in the fourth significant digit the describer prints
+_NUMBER = re.compile(r"(?<![\w.])([-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?)(?![\w.])")
 
 
 def transcript(key: str):
@@ -309,6 +325,31 @@ def rewritten(readme: Path, texts: dict[str, str]) -> str:
     return _BLOCK.sub(swap, readme.read_text())
 
 
+def _meaning(line: str) -> list:
+    """A line as its words (runs of spaces as one) and numbers (as floats), in order."""
+    parts = _NUMBER.split(line)  # text, number, text, number, ..., text
+    return [float(part) if index % 2 else " ".join(part.split()) for index, part in enumerate(parts)]
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, float) and isinstance(b, float):
+        return abs(a - b) <= NUMBER_TOLERANCE * max(abs(a), abs(b))
+    return a == b
+
+
+def first_difference(have: str, fresh: str) -> str | None:
+    """The first line where two transcripts say different things (None when they agree): the
+    same words, and numbers within a relative ``NUMBER_TOLERANCE``."""
+    have_lines, fresh_lines = have.splitlines(), fresh.splitlines()
+    for old, new in zip(have_lines, fresh_lines):
+        a, b = _meaning(old), _meaning(new)
+        if len(a) != len(b) or not all(_same(x, y) for x, y in zip(a, b)):
+            return f"- {old.strip()}\n+ {new.strip()}"
+    if len(have_lines) != len(fresh_lines):
+        return f"{len(have_lines)} lines, a fresh recording has {len(fresh_lines)}"
+    return None
+
+
 def _by_readme(keys) -> dict[Path, dict[str, str]]:
     out: dict = {}
     for key in keys:
@@ -317,14 +358,18 @@ def _by_readme(keys) -> dict[Path, dict[str, str]]:
 
 
 def stale() -> list[str]:
-    """In the READMEs that quote transcripts: registered ones missing or differing from a fresh
-    recording, and blocks no registered transcript fills."""
+    """In the READMEs that quote transcripts: registered ones missing or saying something else than a
+    fresh recording (:func:`first_difference`), and blocks no registered transcript fills."""
     out = []
     quoting = [key for key in TRANSCRIPTS if blocks(readme_of(key))]
     for readme, texts in _by_readme(quoting).items():
         have = blocks(readme)
         lesson = readme.parent.name
-        out += [f"{lesson}/{name}" for name, text in texts.items() if have.get(name) != text]
+        for name, text in texts.items():
+            if name not in have:
+                out.append(f"{lesson}/{name} (no block quotes it)")
+            elif (difference := first_difference(have[name], text)) is not None:
+                out.append(f"{lesson}/{name}:\n{difference}")
         out += [f"{lesson}/{name} (no such transcript)" for name in have if name not in texts]
     return out
 
@@ -337,7 +382,9 @@ def main(argv: list[str]) -> int:
     if argv[:1] == ["--check"]:
         found = stale()
         for key in found:
-            print(f"stale: {key} (run python lessons/make_transcripts.py)")
+            print(f"stale: {key}")
+        if found:
+            print("run python lessons/make_transcripts.py to rewrite them")
         return 1 if found else 0
     for readme, texts in _by_readme(argv or list(TRANSCRIPTS)).items():
         readme.write_text(rewritten(readme, texts))

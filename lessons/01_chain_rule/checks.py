@@ -3,14 +3,11 @@
 import functools
 import math
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 import minigrad as mg
 from minigrad.course import check
+from minigrad.course.cases import float_tuples
+from minigrad.course.expect import expect_close, expect_len, expect_prediction
 from minigrad.course.recording import as_array, incoming_grads, record_call, record_demo
-
-values = st.floats(min_value=-2.0, max_value=2.0, allow_nan=False)
 
 
 def numeric_grads(a, b, c, eps=1e-6):
@@ -31,9 +28,9 @@ def minigrad_grads(a, b, c):
 
 
 def assert_close(got, want, what):
-    assert len(got) == len(want), f"{what}: expected {len(want)} values, got {len(got)}"
+    expect_len(got, len(want), what)
     for name, x, y in zip("abc", got, want):
-        assert math.isclose(x, y, rel_tol=1e-5, abs_tol=1e-7), f"{what}: d/d{name} is {x}, expected {y}"
+        expect_close(x, y, f"{what}'s d/d{name}", rtol=1e-5, atol=1e-7)
 
 
 @check("ex1_by_hand", "matches finite differences at a = 2, b = -3, c = 10 and a = 0.5, b = 0.2, c = -0.1")
@@ -44,30 +41,30 @@ def _(ex):
 
 @check("ex1_by_hand", "matches minigrad on random inputs")
 def _(ex):
-    @settings(max_examples=50, deadline=None)
-    @given(values, values, values)
-    def prop(a, b, c):
-        assert_close(ex.grads_by_hand(a, b, c), minigrad_grads(a, b, c), f"grads_by_hand({a}, {b}, {c})")
-
-    prop()
+    for a, b, c in float_tuples(-2.0, 2.0, 3, 50, seed=1):
+        assert_close(ex.grads_by_hand(a, b, c), minigrad_grads(a, b, c), f"grads_by_hand({a:.4g}, {b:.4g}, {c:.4g})")
 
 
 @check("ex2_local_rules", "mul_backward, add_backward and tanh_backward are the local rules")
 def _(ex):
-    assert tuple(ex.mul_backward(3.0, -2.0, 0.5)) == (-1.0, 1.5), "mul_backward(a=3, b=-2, g=0.5)"
-    assert tuple(ex.add_backward(0.25)) == (0.25, 0.25), "add_backward(g=0.25)"
+    expect_close(
+        expect_len(ex.mul_backward(3.0, -2.0, 0.5), 2, "mul_backward(a=3, b=-2, g=0.5)"),
+        [-1.0, 1.5],
+        "mul_backward(a=3, b=-2, g=0.5), the gradients for (a, b)",
+    )
+    expect_close(
+        expect_len(ex.add_backward(0.25), 2, "add_backward(g=0.25)"),
+        [0.25, 0.25],
+        "add_backward(g=0.25), the gradients for (d, c)",
+    )
     y = math.tanh(0.3)
-    assert math.isclose(ex.tanh_backward(y, 2.0), 2.0 * (1 - y * y)), "tanh_backward(y=tanh(0.3), g=2)"
+    expect_close(ex.tanh_backward(y, 2.0), 2.0 * (1 - y * y), "tanh_backward(y=tanh(0.3), g=2), the gradient for e")
 
 
 @check("ex2_local_rules", "chain_rule matches minigrad on random inputs")
 def _(ex):
-    @settings(max_examples=50, deadline=None)
-    @given(values, values, values)
-    def prop(a, b, c):
-        assert_close(ex.chain_rule(a, b, c), minigrad_grads(a, b, c), f"chain_rule({a}, {b}, {c})")
-
-    prop()
+    for a, b, c in float_tuples(-2.0, 2.0, 3, 50, seed=2):
+        assert_close(ex.chain_rule(a, b, c), minigrad_grads(a, b, c), f"chain_rule({a:.4g}, {b:.4g}, {c:.4g})")
 
 
 @functools.cache
@@ -79,22 +76,19 @@ def demo_trace():
 def _(ex):
     trace = demo_trace()
     want = [trace.nodes[e.node].label for e in trace.find("node_entered")]
-    got = list(ex.predict_order_entered())
-    assert got == want, f"the order the pass enters the nodes: expected {want}, got {got}"
+    expect_prediction(list(ex.predict_order_entered()), want, "the order the pass enters the nodes")
 
 
 @check("ex3_predict_trace", "predict_grad_entering_d() is the gradient the pass brings into d")
 def _(ex):
     (want,) = incoming_grads(demo_trace(), "d")
-    got = ex.predict_grad_entering_d()
-    assert abs(got - float(want)) < 5e-4, f"the gradient entering d: expected {float(want):.4f}, got {got}"
+    expect_prediction(ex.predict_grad_entering_d(), float(want), "the gradient entering d", rtol=0, atol=5e-4)
 
 
 @check("ex3_predict_trace", "predict_leaf_accumulations() counts the demo's writes into .grad")
 def _(ex):
     want = sum(1 for e in demo_trace().find("grad_accumulated") if e.into == "grad")
-    got = ex.predict_leaf_accumulations()
-    assert got == want, f"grad_accumulated events into a leaf's .grad: expected {want}, got {got}"
+    expect_prediction(ex.predict_leaf_accumulations(), want, "grad_accumulated events into a leaf's .grad")
 
 
 @check("ex4_find_the_bug", "buggy_grad_of_e() is what the buggy MyTanh.backward returns")
@@ -102,20 +96,12 @@ def _(ex):
     trace, _ = record_call(ex.run_buggy)
     closure = next(e for e in trace.find("closure_called") if trace.nodes[e.node].op == "MyTanh")
     want = float(as_array(closure.outputs[0]))
-    got = ex.buggy_grad_of_e()
-    assert abs(got - want) < 5e-4, f"the gradient the buggy rule returns for e: expected {want:.4f}, got {got}"
+    expect_prediction(ex.buggy_grad_of_e(), want, "the gradient the buggy rule returns for e", rtol=0, atol=5e-4)
 
 
 @check("ex4_find_the_bug", "tanh_grad(x, y, g) is the local rule of tanh, on many inputs")
 def _(ex):
-    @settings(max_examples=40, deadline=None)
-    @given(values, values)
-    def prop(x, g):
+    for x, g in float_tuples(-2.0, 2.0, 2, 40, seed=4):
         y = math.tanh(x)
-        got = ex.tanh_grad(x, y, g)
         want = g * (1 - y * y)
-        assert math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-12), (
-            f"tanh_grad at x = {x}, g = {g}: expected {want}, got {got}"
-        )
-
-    prop()
+        expect_close(ex.tanh_grad(x, y, g), want, f"tanh_grad at x = {x:.4g}, g = {g:.4g}", rtol=1e-9, atol=1e-12)

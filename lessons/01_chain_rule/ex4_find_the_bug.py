@@ -4,9 +4,10 @@
 
 `MyTanh` below is tanh written by hand as a custom Function (lesson 6 explains
 Functions; here you only need to read its two methods). Its backward has one
-planted bug: the gradients it gives are wrong, and nothing raises. Step it:
+planted bug: the gradients it gives are wrong, and nothing raises. Step it, from this
+lesson's folder (in your workspace):
 
-    minigrad-tui lessons/01_chain_rule/ex4_find_the_bug.py
+    minigrad-tui ex4_find_the_bug.py
 
 press `n` until the code pane shows `MyTanh.backward`, and compare the gradient it
 returns for `e` with the one you computed by hand in the lesson (0.7864).
@@ -28,7 +29,7 @@ class MyTanh(Function):
     @staticmethod
     def backward(ctx, g):
         x, y = ctx.saved_tensors
-        return g * (1 - x * x)  # the planted bug is on this line
+        return g * (1 - x * x)
 
 
 def run_buggy():
@@ -44,7 +45,7 @@ def run_buggy():
 
 def buggy_grad_of_e() -> float:
     """The gradient MyTanh.backward returns for e in run_buggy(), read off the debugger."""
-    # HINT: e = 2 * -3 + 6.5 = 0.5, and the buggy line uses the input x = e, not the output y.
+    # HINT: e = 2 * -3 + 6.5 = 0.5; evaluate backward's return line with the tensors it saved.
     raise NotImplementedError("exercise: write buggy_grad_of_e()")
 
 

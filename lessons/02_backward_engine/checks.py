@@ -4,11 +4,11 @@ predictions against the demo's recorded trace."""
 import functools
 
 import numpy as np
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import minigrad as mg
 from minigrad.course import check
+from minigrad.course.cases import rng
+from minigrad.course.expect import expect, expect_close, expect_equal, expect_prediction
 from minigrad.course.recording import as_array, contributions_into, incoming_grads, record_demo
 
 
@@ -23,28 +23,41 @@ def random_graph(ops: list, seed: int):
     return nodes[:2], (nodes[-1] * nodes[-2]).sum() + nodes[0].sum()
 
 
-graphs = st.tuples(st.lists(st.sampled_from(["add", "mul", "tanh"]), min_size=1, max_size=12), st.integers(0, 2**16))
+def graphs(n: int, seed: int) -> list:
+    """``n`` (ops, seed) cases for random_graph: one to twelve ops each."""
+    draw = rng(seed)
+    return [
+        (list(draw.choice(["add", "mul", "tanh"], int(draw.integers(1, 13)))), int(draw.integers(0, 2**16)))
+        for _ in range(n)
+    ]
 
 
 @check("ex2_topo_sort", "every node once, parents first, root last, on random graphs with reuse")
 def _(ex):
-    @settings(max_examples=40, deadline=None)
-    @given(graphs)
-    def prop(case):
-        _, root = random_graph(*case)
+    for ops, seed in graphs(40, seed=21):
+        _, root = random_graph(ops, seed)
         order = ex.topo_sort(root)
+        where = f"topo_sort on a random graph of ops {ops}"
         ids = [id(n) for n in order]
-        assert len(ids) == len(set(ids)), "a node appears twice"
-        assert ids[-1] == id(root), "root must come last"
+        expect_equal(len(set(ids)), len(ids), f"{where}: distinct nodes in your order (a node appears twice)")
+        expect(ids[-1] == id(root), f"{where}: the last node", "root", order[-1].op or "a leaf")
         position = {i: k for k, i in enumerate(ids)}
         expected = {id(n) for n in mg.autograd.engine.topological_order([root])}
-        assert set(ids) == expected, "wrong set of nodes (did you skip parents that do not require grad?)"
+        expect(
+            set(ids) == expected,
+            f"{where}: the nodes in your order",
+            f"the {len(expected)} nodes that require grad",
+            f"{len(set(ids))} nodes (did you keep nodes that need no grad, or skip some?)",
+        )
         for n in order:
             for p in n.parents:
                 if p.requires_grad:
-                    assert position[id(p)] < position[id(n)], "a parent comes after its child"
-
-    prop()
+                    expect(
+                        position[id(p)] < position[id(n)],
+                        f"{where}: the position of a {p.op or 'leaf'} node, parent of the {n.op} node at {position[id(n)]}",
+                        "before its child",
+                        position[id(p)],
+                    )
 
 
 @check("ex2_topo_sort", "works on a chain 20 000 ops deep (no recursion)")
@@ -54,7 +67,8 @@ def _(ex):
     for _ in range(20_000):
         y = y * 1.0
     order = ex.topo_sort(y)
-    assert len(order) == 20_001 and order[0] is x and order[-1] is y
+    expect_equal(len(order), 20_001, "the number of nodes in a chain of 20 000 ops")
+    expect(order[0] is x and order[-1] is y, "the chain's order", "x first and the last op last", "another order")
 
 
 @check("ex3_run_backward", "a reused node: b = a + a; c = b * b gives dc/da = 8a")
@@ -62,26 +76,24 @@ def _(ex):
     a = mg.tensor([1.5, -2.0], dtype=mg.float64, requires_grad=True)
     c = ((a + a) * (a + a)).sum()
     grads = ex.run_backward(c)
-    np.testing.assert_allclose(grads[id(a)].numpy(), 8 * a.detach().numpy())
+    expect(id(a) in grads, "run_backward's dict", "an entry for a", sorted(grads))
+    expect_close(grads[id(a)], 8 * a.detach().numpy(), "dc/da for a = [1.5, -2], b = a + a, c = sum(b * b)")
 
 
 @check("ex3_run_backward", "matches minigrad's backward on random graphs")
 def _(ex):
-    @settings(max_examples=40, deadline=None)
-    @given(graphs)
-    def prop(case):
-        leaves, root = random_graph(*case)
+    for ops, seed in graphs(40, seed=23):
+        leaves, root = random_graph(ops, seed)
         mine = ex.run_backward(root)
         expected = mg.autograd.grad(root, leaves, allow_unused=True, retain_graph=True)
-        for leaf, want in zip(leaves, expected):
+        for name, leaf, want in zip(("first", "second"), leaves, expected):
             got = mine.get(id(leaf))
+            what = f"the {name} leaf's gradient, on a random graph of ops {ops}"
             if want is None:
-                assert got is None, "a leaf the output does not use must get no gradient"
+                expect(got is None, what, "none (the output does not use this leaf)", got)
             else:
-                assert got is not None, "a leaf got no gradient"
-                np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-10)
-
-    prop()
+                expect(got is not None, what, "a gradient", "no entry")
+                expect_close(got, want, what, rtol=1e-10, atol=1e-12)
 
 
 @check("ex1_count_uses", "b = a + a; c = b * b: two edges into a, two into b, none into c")
@@ -92,25 +104,22 @@ def _(ex):
     got = ex.count_uses(c)
     want = {id(a): 2, id(b): 2, id(c): 0}
     names = {id(a): "a", id(b): "b", id(c): "c"}
-    assert set(got) == set(want), f"the nodes counted: expected a, b, c, got {len(got)} entries"
+    expect(set(got) == set(want), "the nodes counted", "a, b and c", f"{len(got)} entries")
     for key, n in want.items():
-        assert got[key] == n, f"edges into {names[key]}: expected {n}, got {got[key]}"
+        expect_equal(got[key], n, f"edges into {names[key]}")
 
 
 @check("ex1_count_uses", "every node's count is its number of incoming edges, on random graphs with reuse")
 def _(ex):
-    @settings(max_examples=25, deadline=None)
-    @given(graphs)
-    def prop(case):
-        _, root = random_graph(*case)
+    for ops, seed in graphs(25, seed=22):
+        _, root = random_graph(ops, seed)
         nodes = _graph(root)
         got = ex.count_uses(root)
-        assert set(got) == {id(n) for n in nodes}, f"the graph has {len(nodes)} nodes; you counted {len(got)}"
+        where = f"on a random graph of ops {ops}"
+        expect(set(got) == {id(n) for n in nodes}, f"the nodes counted {where}", f"{len(nodes)} nodes", len(got))
         for node in nodes:
             want = sum(p is node for n in nodes for p in n.parents)
-            assert got[id(node)] == want, f"a node with {want} incoming edges: you counted {got[id(node)]}"
-
-    prop()
+            expect_equal(got[id(node)], want, f"the edges into a {node.op or 'leaf'} node {where}")
 
 
 def _graph(root) -> list:
@@ -138,22 +147,20 @@ def _(ex):
     events = contributions_into(demo_trace(), "b")
     want = [[value(e.before), value(e.contribution), value(e.after)] for e in events]
     got = [list(x) for x in ex.predict_accumulations_into_b()]
-    assert got == want, f"the accumulations into b: expected {want}, got {got}"
+    expect_prediction(got, want, "the accumulations into b (before, contribution, after)")
 
 
 @check("ex4_predict_trace", "predict_grad_entering_a() is the gradient the pass brings into a")
 def _(ex):
     (want,) = incoming_grads(demo_trace(), "a")
-    got = ex.predict_grad_entering_a()
-    assert got == float(want), f"the gradient entering a: expected {float(want)}, got {got}"
+    expect_prediction(ex.predict_grad_entering_a(), float(want), "the gradient entering a")
 
 
 @check("ex4_predict_trace", "predict_order_finished() is the order of the demo's node_finished events")
 def _(ex):
     trace = demo_trace()
     want = [trace.nodes[e.node].label for e in trace.find("node_finished")]
-    got = list(ex.predict_order_finished())
-    assert got == want, f"the order the pass finishes nodes: expected {want}, got {got}"
+    expect_prediction(list(ex.predict_order_finished()), want, "the order the pass finishes nodes")
 
 
 @check("ex5_find_the_bug", "buggy_grad_of_a() is what the buggy engine gives on the demo")
@@ -162,8 +169,7 @@ def _(ex):
     b = a + a
     c = b * b
     want = float(ex.buggy_run_backward(c)[id(a)].item())
-    got = ex.buggy_grad_of_a()
-    assert got == want, f"the buggy engine's gradient of a: expected {want}, got {got}"
+    expect_prediction(ex.buggy_grad_of_a(), want, "the buggy engine's gradient of a")
 
 
 @check("ex5_find_the_bug", "with accumulate() in place of the planted line the engine matches minigrad")
@@ -182,9 +188,8 @@ def _(ex):
 
     a = mg.tensor(3.0, dtype=mg.float64, requires_grad=True)
     b = a + a
-    got = fixed_run_backward(b * b)[id(a)].item()
-    assert got == 24.0, f"dc/da for a = 3, b = a + a, c = b * b: expected 24.0, got {got}"
+    expect_close(fixed_run_backward(b * b)[id(a)], 24.0, "dc/da for a = 3, b = a + a, c = b * b, with your accumulate")
     leaves, root = random_graph(["mul", "add", "tanh", "mul"], 7)
     mine = fixed_run_backward(root)
-    for leaf, want in zip(leaves, mg.autograd.grad(root, leaves, retain_graph=True)):
-        np.testing.assert_allclose(mine[id(leaf)].numpy(), want.numpy(), rtol=1e-10, err_msg="a leaf's gradient")
+    for name, leaf, want in zip(("first", "second"), leaves, mg.autograd.grad(root, leaves, retain_graph=True)):
+        expect_close(mine[id(leaf)], want, f"the {name} leaf's gradient on a graph with reuse", rtol=1e-10)

@@ -5,9 +5,9 @@
 `BiasAdd` below adds a bias row to a batch, written by hand as a custom Function.
 Its backward has a planted bug. On a square batch the shapes still agree, so the
 engine has nothing to reduce, raises nothing, and the wrong numbers flow into
-`b.grad`. Find it in the debugger:
+`b.grad`. Find it in the debugger, from this lesson's folder:
 
-    minigrad-tui lessons/03_broadcasting/ex5_find_the_bug.py
+    minigrad-tui ex5_find_the_bug.py
 
 press `n` until the pass calls BiasAdd.backward (the code pane shows it), and read
 the gradient it returns for `b`. Then answer, and write the fixed backward.
@@ -26,7 +26,7 @@ class BiasAdd(Function):
 
     @staticmethod
     def backward(ctx, g):
-        return g, g.sum(1)  # the planted bug is on this line
+        return g, g.sum(1)
 
 
 def run_buggy():

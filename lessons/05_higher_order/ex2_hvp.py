@@ -4,7 +4,8 @@
 
 `f` maps a tensor `x` to a scalar tensor. Return H(x) @ v, where H is the Hessian of
 `f` at `x`, as a tensor with x's shape — without building H. Use
-`minigrad.autograd.grad` twice.
+`minigrad.autograd.grad` twice. The check passes an `x` that requires grad (a leaf)
+and a `v` that does not.
 """
 
 from minigrad.autograd import grad

@@ -3,10 +3,10 @@
 """Exercise 6.5 (debugging) — a hand-written backward that gradcheck rejects.
 
 `Cube` (y = x**3) has a planted bug in its backward. It raises nothing, and at x = 1
-it even gives the right number. Find it two ways:
+it even gives the right number. Find it two ways, from this lesson's folder:
 
-    python lessons/06_custom_functions/ex5_find_the_bug.py      gradcheck names the element
-    minigrad-tui lessons/06_custom_functions/ex5_find_the_bug.py
+    python ex5_find_the_bug.py      gradcheck names the element
+    minigrad-tui ex5_find_the_bug.py
 
 In the debugger, press `n` until the code pane shows `Cube.backward` and compare what
 it returns for x with 3x² computed by hand.
@@ -27,7 +27,7 @@ class Cube(Function):
     @staticmethod
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
-        return g * 3 * x  # the planted bug is on this line
+        return g * 3 * x
 
 
 def run_buggy():
@@ -40,7 +40,7 @@ def run_buggy():
 
 def buggy_grad_of_x() -> list:
     """What the buggy Cube.backward returns for x in run_buggy() (read it off the debugger)."""
-    # HINT: g is 1 everywhere (the gradient of a sum); the buggy line returns 3 * x.
+    # HINT: g is 1 everywhere (the gradient of a sum); evaluate backward's return line at run_buggy's x.
     raise NotImplementedError("exercise: write buggy_grad_of_x()")
 
 

@@ -7,6 +7,7 @@ import minigrad as mg
 from minigrad import nn
 from minigrad.autograd import gradcheck
 from minigrad.course import check
+from minigrad.course.expect import expect, expect_close, expect_equal, expect_len, expect_prediction
 from minigrad.course.recording import contributions_into, pass_ids, record_call
 
 
@@ -14,11 +15,16 @@ from minigrad.course.recording import contributions_into, pass_ids, record_call
 def _(ex):
     layer = ex.Linear(64, 10)
     params = dict(layer.named_parameters())
-    assert set(params) == {"weight", "bias"}, f"named_parameters() gives {sorted(params)}, expected weight and bias"
-    assert params["weight"].shape == (10, 64), f"weight shape {list(params['weight'].shape)}, expected [10, 64]"
-    assert params["bias"].shape == (10,), f"bias shape {list(params['bias'].shape)}, expected [10]"
+    expect_equal(sorted(params), ["bias", "weight"], "the names named_parameters() gives")
+    expect_equal(list(params["weight"].shape), [10, 64], "the weight's shape for Linear(64, 10)")
+    expect_equal(list(params["bias"].shape), [10], "the bias's shape for Linear(64, 10)")
     w = params["weight"].detach().numpy()
-    assert np.abs(w).max() <= 1 / 8, "weights must lie in [-1/sqrt(64), 1/sqrt(64)] = [-0.125, 0.125]"
+    expect(
+        np.abs(w).max() <= 1 / 8,
+        "the largest |weight| of Linear(64, 10)",
+        "at most 1/sqrt(64) = 0.125",
+        np.abs(w).max(),
+    )
     assert w.std() > 0.05, f"weights look degenerate (std {w.std():.3g}); draw them uniformly over the range"
     assert (w < 0).any() and (w > 0).any(), "the range is symmetric around zero"
 
@@ -30,10 +36,11 @@ def _(ex):
     x = mg.tensor(rng.standard_normal((4, 5)).astype(np.float32), requires_grad=True)
     out = layer(x)
     want = nn.functional.linear(x, layer.weight, layer.bias)
-    np.testing.assert_allclose(out.detach().numpy(), want.detach().numpy(), rtol=1e-6, atol=1e-6)
+    expect_close(out.detach(), want.detach(), "Linear(5, 3) of a 4x5 batch, against x @ W.T + b", rtol=1e-6, atol=1e-6)
     out.sum().backward()
-    assert layer.weight.grad is not None and layer.bias.grad is not None, "the parameters got no gradient"
-    np.testing.assert_allclose(layer.bias.grad.numpy(), np.full(3, 4.0), err_msg="bias gradient")
+    expect(layer.weight.grad is not None, "weight.grad after backward", "a gradient", None)
+    expect(layer.bias.grad is not None, "bias.grad after backward", "a gradient", None)
+    expect_close(layer.bias.grad, np.full(3, 4.0), "bias.grad after sum(layer(x)).backward() on 4 rows")
 
 
 @check("ex2_linear", "gradcheck in float64 for the input; W.grad = Gᵀx and b.grad = ΣG for a random G")
@@ -41,11 +48,11 @@ def _(ex):
     rng = np.random.default_rng(71)
     layer = ex.Linear(3, 2).double()
     x = mg.tensor(rng.standard_normal((4, 3)), requires_grad=True)
-    assert gradcheck(layer, (x,))
+    expect(gradcheck(layer, (x,)), "gradcheck of your Linear(3, 2) in float64", "True", False)
     G = rng.standard_normal((4, 2))
     (layer(x) * mg.tensor(G)).sum().backward()
-    np.testing.assert_allclose(layer.weight.grad.numpy(), G.T @ x.detach().numpy(), rtol=1e-12, err_msg="W.grad")
-    np.testing.assert_allclose(layer.bias.grad.numpy(), G.sum(0), rtol=1e-12, err_msg="b.grad")
+    expect_close(layer.weight.grad, G.T @ x.detach().numpy(), "W.grad for a random G (Gᵀx)", rtol=1e-12)
+    expect_close(layer.bias.grad, G.sum(0), "b.grad for a random G (ΣG over the rows)", rtol=1e-12)
 
 
 def regression_problem(seed):
@@ -74,8 +81,8 @@ def _(ex):
     for lr, m in [(0.1, 0.9), (0.5, 0.0), (0.05, 0.5)]:
         got = run_optimizer(ex.SGDMomentum, {"lr": lr, "momentum": m}, 72)
         want = run_optimizer(mg.optim.SGD, {"lr": lr, "momentum": m}, 72)
-        for g, w in zip(got, want):
-            np.testing.assert_allclose(g, w, rtol=1e-10, err_msg=f"SGD lr={lr} momentum={m}")
+        for name, g, w in zip(("W", "b"), got, want):
+            expect_close(g, w, f"{name} after 15 steps of SGDMomentum(lr={lr}, momentum={m})", rtol=1e-10)
 
 
 @check("ex3_optimizers", "Adam follows minigrad.optim.Adam for 15 steps")
@@ -83,8 +90,8 @@ def _(ex):
     for lr, betas in [(0.01, (0.9, 0.999)), (0.1, (0.5, 0.9))]:
         got = run_optimizer(ex.Adam, {"lr": lr, "betas": betas}, 73)
         want = run_optimizer(mg.optim.Adam, {"lr": lr, "betas": betas}, 73)
-        for g, w in zip(got, want):
-            np.testing.assert_allclose(g, w, rtol=1e-10, err_msg=f"Adam lr={lr} betas={betas}")
+        for name, g, w in zip(("W", "b"), got, want):
+            expect_close(g, w, f"{name} after 15 steps of Adam(lr={lr}, betas={betas})", rtol=1e-10)
 
 
 @check("ex3_optimizers", "step() skips parameters without a gradient and records no graph")
@@ -96,8 +103,15 @@ def _(ex):
         (a * a).sum().backward()
         before = b.detach().numpy().copy()
         opt.step()
-        np.testing.assert_array_equal(b.detach().numpy(), before, err_msg="b had no .grad and must not move")
-        assert a.is_leaf and a.grad_fn is None, "the update was recorded in a graph: update p.data"
+        expect_close(
+            b.detach(), before, f"{type(opt).__name__}: b, which had no .grad (it must not move)", rtol=0, atol=0
+        )
+        expect(
+            a.is_leaf and a.grad_fn is None,
+            f"{type(opt).__name__}: a after step()",
+            "a leaf (update p.data, no graph)",
+            a.grad_fn,
+        )
         opt.zero_grad()
 
 
@@ -106,10 +120,9 @@ def _(ex):
     X, y = mg.data.make_moons(40, noise=0.1, seed=3)
     model, losses = ex.buggy_train(X, y, steps=2)
     want = [p.grad for p in model.parameters()]
-    got = ex.grad_when_step_runs()
     assert all(g is None for g in want), "sanity: zero_grad() sets every .grad to None"
-    assert got is None, f"every parameter's .grad when step() runs: expected None, got {got!r}"
     assert losses[0] == losses[1], "sanity: the buggy loop does not learn"
+    expect_prediction(ex.grad_when_step_runs(), None, "every parameter's .grad when step() runs")
 
 
 @check("ex5_find_the_bug", "train_moons: at least 95% accuracy on 400 new moons points")
@@ -119,9 +132,9 @@ def _(ex):
     X_test, y_test = mg.data.make_moons(400, noise=0.1, seed=8)
     with mg.no_grad():
         logits = model(mg.tensor(X_test))
-    assert logits.shape == (400, 2), f"the model returned logits of shape {list(logits.shape)}, expected [400, 2]"
+    expect_equal(list(logits.shape), [400, 2], "the shape of your model's logits for 400 points")
     accuracy = float((logits.numpy().argmax(1) == y_test).mean())
-    assert accuracy >= 0.95, f"held-out accuracy {accuracy:.1%}, need 95%"
+    expect(accuracy >= 0.95, "held-out accuracy on 400 new points", "at least 95%", f"{accuracy:.1%}")
 
 
 def forgotten_zero_grad():
@@ -138,16 +151,14 @@ def forgotten_zero_grad():
 def _(ex):
     trace, _ = record_call(forgotten_zero_grad)
     want = [contributions_into(trace, "w", pid, into="grad")[-1].after.values.item() for pid in pass_ids(trace)]
-    got = list(ex.predict_w_grad_after_each_pass())
-    assert len(got) == len(want), f"there are {len(want)} passes; you gave {len(got)} values"
-    np.testing.assert_allclose(got, want, rtol=1e-6, err_msg="w.grad after passes 1 and 2")
+    got = [float(v) for v in ex.predict_w_grad_after_each_pass()]
+    expect_prediction(got, want, "w.grad after passes 1 and 2", rtol=1e-6)
 
 
 @check("ex4_predict_trace", "predict_final_w() is w after the second step")
 def _(ex):
     _, w = record_call(forgotten_zero_grad)
-    got = ex.predict_final_w()
-    assert abs(got - w.item()) < 1e-5, f"you predicted w = {got}; it ends at {w.item():.6g}"
+    expect_prediction(ex.predict_final_w(), w.item(), "w after the second step", rtol=0, atol=1e-5)
 
 
 @check("ex1_sgd_by_hand", "loss, gradient and new w of each step match minigrad's SGD on (3w - 1)**2")
@@ -163,8 +174,12 @@ def _(ex):
             g = w.grad.item()
             optimizer.step()
             want.append((loss.item(), g, w.item()))
-        got = [tuple(float(v) for v in row) for row in ex.sgd_steps(w0, lr, 3)]
-        assert len(got) == 3, f"three steps: expected 3 rows, got {len(got)}"
-        np.testing.assert_allclose(
-            got, want, rtol=1e-12, err_msg=f"(loss, gradient, new w) per step from w0 = {w0}, lr = {lr}"
-        )
+        rows = expect_len(ex.sgd_steps(w0, lr, 3), 3, f"sgd_steps({w0}, {lr}, 3), one row per step")
+        for k, (row, right) in enumerate(zip(rows, want), 1):
+            where = f"step {k} from w0 = {w0}, lr = {lr}"
+            expect_close(
+                expect_len(row, 3, f"{where}: (loss, gradient, new w)"),
+                right,
+                f"(loss, gradient, new w) at {where}",
+                rtol=1e-12,
+            )

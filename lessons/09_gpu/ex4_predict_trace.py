@@ -10,7 +10,8 @@ devices and dtypes:
         xd = x.to(device, dtype)
         (xd * xd).sum().backward()
 
-Answer for any device — the check runs "cpu" here, and "cuda" too where there is a GPU.
+Answer for any device: the check asks about "cpu" and "cuda:0" on every machine (these are
+predictions, they need no GPU; where there is one, it also records the run there).
 """
 
 

@@ -23,7 +23,7 @@ ENGINES = {
 
 
 def load_engine(which: str):
-    """The Value class of one engine; yours falls back to the reference while it is unfinished."""
+    """(the Value class of one engine, the engine's name); yours falls back to the reference while it is unfinished."""
     engine = load_module(ENGINES[which], f"lesson10_{which}_engine")
     if which == "yours":
         try:
@@ -31,7 +31,7 @@ def load_engine(which: str):
         except NotImplementedError:
             print("your engine (ex2_value.py) is not finished yet: stepping the reference engine")
             return load_engine("reference")
-    return engine.Value
+    return engine.Value, which
 
 
 def build(Value):
@@ -47,10 +47,10 @@ def build(Value):
 
 
 which = sys.argv[1] if len(sys.argv) > 1 and sys.argv[1] in ENGINES else "yours"
-Value = load_engine(which)
+Value, stepped = load_engine(which)
 L, a = build(Value)
 L.backward()
-engine = "your engine:" if which == "yours" else f"{which} engine:"
+engine = "your engine:" if stepped == "yours" else f"{stepped} engine:"
 print(f"{engine:<18} L = {L.data:.6f}   dL/da = {a.grad:.6f}")
 
 ta = mg.tensor(2.0, dtype=mg.float64, requires_grad=True)

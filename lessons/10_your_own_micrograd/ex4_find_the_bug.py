@@ -29,6 +29,7 @@ def right_gradient_of_first_wrong_node() -> float:
     raise NotImplementedError("exercise: write right_gradient_of_first_wrong_node()")
 
 
-def fixed_tanh_rule(x: float):
-    """The corrected rule of f = tanh(x): return (tanh(x), rule), rule: g -> (gradient for x,)."""
-    raise NotImplementedError("exercise: write fixed_tanh_rule()")
+def fixed_rule(x: float):
+    """The rule of the op you named in wrong_op(), corrected: at input x, return (the op's output,
+    rule), where rule maps the incoming gradient g to (gradient for x,), as in exercise 10.1."""
+    raise NotImplementedError("exercise: write fixed_rule()")

@@ -14,8 +14,8 @@ def failures(tmp_path, number, source, exercise=1):
     return [r for r in results if r.exercise == path.stem and not r.passed]
 
 
-def test_a_wrong_result_names_the_function_and_what_it_returned(tmp_path):
-    # lesson 4.2 answered with the gradients read after they were restored (None): the check calls .numpy()
+def test_a_none_where_numbers_were_expected_is_said_in_the_lessons_words(tmp_path):
+    # lesson 4.2 answered with the gradients read after they were restored (None)
     wrong = (
         "def grad_via_backward(output, inputs):\n"
         "    output.backward(inputs=list(inputs), retain_graph=True)\n"
@@ -26,8 +26,13 @@ def test_a_wrong_result_names_the_function_and_what_it_returned(tmp_path):
     failed = failures(tmp_path, 4, wrong, exercise=2)
     assert failed
     text = failed[0].explain()
-    assert text.startswith("your grad_via_backward() returned (None, None)"), text
-    assert "could not use" in text
+    assert text == "grad_via_backward's gradient of a: expected [ 7., 2., -1.], got None", text
+
+
+def test_a_result_the_check_cannot_use_names_the_function_and_what_it_returned(tmp_path):
+    failed = failures(tmp_path, 3, "def predict_reduction_of_b():\n    return 3\n", exercise=4)
+    text = next(r.explain() for r in failed if "reduction" in r.description)
+    assert text.startswith("your predict_reduction_of_b() returned 3, which the check could not use"), text
 
 
 def test_an_exception_in_the_learners_code_points_at_their_line(tmp_path):

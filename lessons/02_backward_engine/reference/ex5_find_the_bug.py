@@ -1,30 +1,31 @@
 """Exercise 2.5 (debugging) — an engine that forgets to add.
 
-`buggy_run_backward` below is the loop of exercise 2.3 with one planted bug, the most
-common one in hand-written engines. On a graph where no node is used twice it gives
-the right answer; on the lesson's demo it does not. Compare what it does with the
-accumulation events of `minigrad lesson debug 2` (press `g` and type 9, the first
-accumulation into b; each one shows before + contribution = after).
+`buggy_run_backward` below is an engine of another shape than exercise 2.3's loop: it
+pushes each gradient down to the parents as soon as a rule returns it, following every
+path from the root (no topological order). It has one planted bug, the most common one in
+hand-written engines. On a graph where no node is used twice it gives the right answer; on
+the lesson's demo it does not. Compare what it does with the accumulation events of
+`minigrad lesson debug 2` (press `g` and type 9, the first accumulation into b; each one
+shows before + contribution = after).
 """
 
 import minigrad as mg
-from minigrad.autograd.engine import topological_order
 
 
 def buggy_run_backward(root) -> dict:
     """{id(node): gradient} for root's graph; one line is wrong."""
-    grads = {id(root): mg.ones_like(root)}
+    grads = {}
+
+    def push(node, g):
+        grads[id(node)] = g
+        if node._backward is None:
+            return
+        for parent, contribution in zip(node.parents, node._backward(g)):
+            if contribution is not None and parent.requires_grad:
+                push(parent, contribution() if callable(contribution) else contribution)
+
     with mg.no_grad():
-        for node in reversed(topological_order([root])):
-            g = grads.get(id(node))
-            if g is None or node._backward is None:
-                continue
-            for parent, contribution in zip(node.parents, node._backward(g)):
-                if contribution is None or not parent.requires_grad:
-                    continue
-                if callable(contribution):
-                    contribution = contribution()
-                grads[id(parent)] = contribution  # the planted bug is on this line
+        push(root, mg.ones_like(root))
     return grads
 
 
@@ -37,7 +38,7 @@ def buggy_grad_of_a() -> float:
 
 
 def accumulate(grads: dict, node, contribution) -> None:
-    """Add `contribution` into grads[id(node)], the fix for the planted line."""
+    """Record `contribution` in grads[id(node)] as a correct engine must (the fix for the planted line)."""
     # BEGIN SOLUTION
     # HINT: the first contribution to arrive starts the sum; later ones are added to it.
     key = id(node)

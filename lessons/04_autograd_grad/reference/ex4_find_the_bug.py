@@ -1,10 +1,11 @@
 """Exercise 4.4 (debugging) — a grad() that forgets one of its five steps.
 
-`buggy_grad` below computes gradients with `backward(inputs=...)` and restores
-every `.grad` afterwards, but it has one planted bug: when an input already holds a
-`.grad`, its answer is wrong. Step it:
+`buggy_grad` below computes gradients with `backward(inputs=...)` and puts every
+`.grad` back afterwards (it is not safe against a pass that raises, as exercise 4.2
+must be; that is not the bug here), but it has one planted bug: when an input already holds a
+`.grad`, its answer is wrong. Step it, from this lesson's folder:
 
-    minigrad-tui lessons/04_autograd_grad/ex4_find_the_bug.py
+    minigrad-tui ex4_find_the_bug.py
 
 and look at the accumulation into `a.grad` near the end of the pass: what is
 `before`? Compare with the demo's pass (`minigrad lesson debug 4`), where it is None.
@@ -14,14 +15,13 @@ import minigrad as mg
 
 
 def buggy_grad(output, inputs) -> tuple:
-    """d output / d each input, leaving .grad as it was; one step is missing."""
-    saved = [t.grad for t in inputs]
-    try:
-        output.backward(inputs=list(inputs), retain_graph=True)
-        return tuple(t.grad for t in inputs)
-    finally:
-        for t, g in zip(inputs, saved):
-            t.grad = g
+    """d output / d each input, leaving .grad as it was; one of the five steps is missing."""
+    before = {id(t): t.grad for t in inputs}
+    output.backward(inputs=list(inputs), retain_graph=True)
+    grads = tuple(t.grad for t in inputs)
+    for t in inputs:
+        t.grad = before[id(t)]
+    return grads
 
 
 def run_buggy():
@@ -52,4 +52,4 @@ def clear_before_run(inputs) -> None:
 
 if __name__ == "__main__":
     da, db = run_buggy()
-    print("buggy grad of a:", da, " (the right answer is [7, 2, -1])")
+    print("buggy grad of a:", da)

@@ -1,9 +1,9 @@
 """Exercise 5.5 (debugging) — a second derivative that cannot be taken.
 
 `buggy_second_derivative` below raises a RuntimeError instead of returning f''(x).
-Step it in the debugger:
+Step it in the debugger, from this lesson's folder:
 
-    minigrad-tui lessons/05_higher_order/ex5_find_the_bug.py
+    minigrad-tui ex5_find_the_bug.py
 
 and compare its first pass with the first pass of the lesson's demo
 (`minigrad lesson debug 5`): in the demo the rule's call is surrounded by

@@ -1,9 +1,9 @@
 """Exercise 7.5 (debugging) — a training loop that never learns.
 
 `buggy_train` below runs without an error, prints a loss, and ends where it started:
-its accuracy on the moons stays at chance. One line is in the wrong place. Step it:
+its accuracy on the moons stays at chance. One line is in the wrong place. Step it, from this lesson's folder:
 
-    minigrad-tui lessons/07_training/ex5_find_the_bug.py
+    minigrad-tui ex5_find_the_bug.py
 
 go to the first pass (`g`, `p1`, Enter) and watch a weight (`/`, `weight`, Enter, `w`): its gradient
 arrives during each pass — and what is left of it when `optimizer.step()` runs?
@@ -25,7 +25,7 @@ def buggy_train(X, y, steps=20):
     for _ in range(steps):
         loss = F.cross_entropy(model(x), target)
         loss.backward()
-        optimizer.zero_grad()  # the planted bug is on this line
+        optimizer.zero_grad()
         optimizer.step()
         losses.append(loss.item())
     return model, losses

@@ -13,7 +13,7 @@ def buggy_step(w, u, lr=0.1):
     """One step of gradient descent on loss = sum(w * u), with a planted bug."""
     loss = (w * u).sum()
     with mg.no_grad():
-        w.mul_(10)  # the planted bug: w changes while mul's rule still needs it
+        w.mul_(10)
     loss.backward()
     return loss
 

@@ -2,9 +2,9 @@
 
 `buggy_gradient` below makes a tensor that requires grad, moves it to the compute
 device (and to float64, so that the move is a real `to` node even on a CPU), and
-reads its gradient after backward — which is None. Step it:
+reads its gradient after backward — which is None. Step it, from this lesson's folder:
 
-    minigrad-tui lessons/09_gpu/ex5_find_the_bug.py
+    minigrad-tui ex5_find_the_bug.py
 
 and look at the last accumulation of the pass: into which node's `.grad` does the
 gradient go? Is that the tensor `x` names? Then answer and fix.
@@ -15,7 +15,7 @@ import minigrad as mg
 
 def buggy_gradient(device="cpu"):
     """The gradient of sum(x * x) with respect to x, for x = [1, 2, 3]; one line is wrong."""
-    x = mg.tensor([1.0, 2.0, 3.0], requires_grad=True).to(device, mg.float64)  # the planted bug
+    x = mg.tensor([1.0, 2.0, 3.0], requires_grad=True).to(device, mg.float64)
     (x * x).sum().backward()
     return x.grad
 
