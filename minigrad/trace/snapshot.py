@@ -17,7 +17,7 @@ import numpy as np
 from .. import backend as B
 from ..tensor import Tensor, shape_str
 from .summary import HEAD_VALUES, Stats, summarise
-from .values import format_array
+from .values import format_array, stats_mean
 
 __all__ = ["Snapshot", "Stats", "snapshot", "DEFAULT_MAX_VALUES", "HEAD_VALUES"]
 
@@ -90,7 +90,8 @@ class Snapshot:
         dropped = ["(value dropped: over the recording's memory budget)"] * bool(self.dropped)
         stats = []
         if s.min is not None:
-            stats = [f"min={s.min:.4g} max={s.max:.4g}", f"mean={s.mean:.4g}", f"norm={s.norm:.4g}"]
+            mean = stats_mean(s, self.dtype, self.size)  # 0 when zero up to rounding: the same on any machine
+            stats = [f"min={s.min:.4g} max={s.max:.4g}", f"mean={mean:.4g}", f"norm={s.norm:.4g}"]
         counts = [f"nan={s.nan_count}"] * bool(s.nan_count) + [f"inf={s.inf_count}"] * bool(s.inf_count)
 
         def summary(dtype: str, kept: int) -> str:

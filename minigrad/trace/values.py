@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-__all__ = ["format_value", "format_number", "format_array"]
+__all__ = ["format_value", "format_number", "mean_or_zero", "stats_mean", "rounding_zone", "format_array"]
 
 
 def format_number(x, precision: int = 4) -> str:
@@ -35,6 +35,41 @@ def format_number(x, precision: int = 4) -> str:
     return f"{x:.{precision}g}"
 
 
+def rounding_zone(dtype, count: int, scale: float) -> float:
+    """How far from zero the mean of ``count`` values of ``dtype``, none larger than ``scale`` in
+    magnitude, can land by rounding alone: ``sqrt(count) * eps * scale``, ``eps`` the dtype's machine
+    epsilon (0 for integers and booleans, whose sums are exact).
+
+    Summing n such values in some order (BLAS kernels and thread counts choose it) rounds each
+    partial sum; the error of the mean is at most ``(n - 1) * eps/2 * scale`` and is of size
+    ``sqrt(n) * eps/2 * scale`` in practice (Higham and Mary's probabilistic bound). Values that
+    cancel, such as a softmax gradient whose rows sum to 0, have a mean made of that error only:
+    lesson 7's ``float32[100, 2]`` gradient, scale 0.006117, printed a mean of -4.657e-12,
+    5.821e-12 or -1.397e-11 depending on the machine, all inside its zone of 1.0e-08.
+    """
+    try:
+        dtype = np.dtype(dtype)
+    except TypeError:
+        return 0.0
+    if dtype.kind not in "fc":
+        return 0.0
+    return math.sqrt(count) * float(np.finfo(dtype).eps) * scale
+
+
+def mean_or_zero(mean: float, *, dtype, count: int, scale: float) -> float:
+    """The mean, or 0.0 when it is zero up to rounding (within :func:`rounding_zone` of zero): there
+    the order of summation alone decides its digits, which differ from machine to machine, and the
+    lesson texts and every view must print the same on any machine."""
+    return 0.0 if abs(mean) <= rounding_zone(dtype, count, scale) else float(mean)
+
+
+def stats_mean(stats, dtype, size: int) -> float:
+    """:func:`mean_or_zero` of summary statistics (:class:`~minigrad.trace.summary.Stats` of ``size``
+    values of ``dtype``, their mean over the finite ones)."""
+    finite = size - stats.nan_count - stats.inf_count
+    return mean_or_zero(stats.mean, dtype=dtype, count=finite, scale=max(-stats.min, stats.max))
+
+
 def _summary(arr: np.ndarray, precision: int) -> str:
     """``mean/std/min/max`` of a large array, with counts of non-finite entries."""
     if arr.dtype.kind not in "fiub":
@@ -43,9 +78,11 @@ def _summary(arr: np.ndarray, precision: int) -> str:
     finite = vals[np.isfinite(vals)]
     parts = []
     if finite.size:
+        lo, hi = finite.min(), finite.max()
+        mean = mean_or_zero(finite.mean(), dtype=arr.dtype, count=finite.size, scale=max(-lo, hi))
         parts.append(
-            f"mean {format_number(finite.mean(), precision)} std {format_number(finite.std(), precision)} "
-            f"min {format_number(finite.min(), precision)} max {format_number(finite.max(), precision)}"
+            f"mean {format_number(mean, precision)} std {format_number(finite.std(), precision)} "
+            f"min {format_number(lo, precision)} max {format_number(hi, precision)}"
         )
     n_nan = int(np.isnan(vals).sum())
     n_inf = int(np.isinf(vals).sum())
@@ -72,7 +109,7 @@ def format_value(value, precision: int = 4, max_inline: int = 6) -> str:
         if getattr(value, "dropped", False):
             return "dropped (over the recording's memory budget)"
         if value.values is None:
-            return _stats_summary(value.stats, precision)
+            return _stats_summary(value, precision)
         value = value.values
     if isinstance(value, (bool, int, float, np.generic)):
         return format_number(value, precision)
@@ -84,12 +121,13 @@ def format_value(value, precision: int = 4, max_inline: int = 6) -> str:
     return _summary(arr, precision)
 
 
-def _stats_summary(stats, precision: int) -> str:
-    """Text for a recorded summary (min, max, mean, norm, NaN/Inf counts)."""
-    parts = []
+def _stats_summary(snap, precision: int) -> str:
+    """Text for a snapshot's recorded summary (min, max, mean, norm, NaN/Inf counts)."""
+    stats, parts = snap.stats, []
     if stats.mean is not None:
+        mean = stats_mean(stats, snap.dtype, math.prod(snap.shape))
         parts.append(
-            f"mean {format_number(stats.mean, precision)} min {format_number(stats.min, precision)} "
+            f"mean {format_number(mean, precision)} min {format_number(stats.min, precision)} "
             f"max {format_number(stats.max, precision)} norm {format_number(stats.norm, precision)}"
         )
     if stats.nan_count:
