@@ -11,7 +11,7 @@ import argparse
 import importlib
 import sys
 
-SUBCOMMANDS = ["demo", "lesson", "trace", "render"]
+SUBCOMMANDS = ["demo", "lesson", "run", "trace", "render"]
 
 
 def build_parser() -> argparse.ArgumentParser:

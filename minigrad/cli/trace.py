@@ -8,12 +8,15 @@ import runpy
 import sys
 import traceback
 
+from .run import add_torch_option, torch_imports
+
 DESCRIPTION = """\
 Record every execution event of a script (tensors created, each backward()/grad()
 pass node by node, gradients flowing along each edge) into a JSON Lines trace,
 or print a recorded trace as readable text.
 
   minigrad trace script.py [ARGS...] -o run.jsonl     record (the script runs headless)
+  minigrad trace --torch train.py -o run.jsonl        ... a PyTorch script, its `import torch` on minigrad
   minigrad trace show run.jsonl [--from K] [--to M]   print steps K..M
 
 Options for recording go before the script, or "-o FILE" as the last two
@@ -33,7 +36,7 @@ def register(sub) -> None:
         help="record a script's execution events (trace SCRIPT) or print a trace (trace show FILE)",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        usage="minigrad trace [-o FILE] [--max-values N] [--max-bytes N] [--no-sources] [--no-names] "
+        usage="minigrad trace [-o FILE] [--torch] [--max-values N] [--max-bytes N] [--no-sources] [--no-names] "
         "SCRIPT [ARGS...]\n"
         "       minigrad trace show FILE [--from K] [--to M] [--kind KIND] [--node NODE] [--brief]",
     )
@@ -60,6 +63,7 @@ def register(sub) -> None:
         help="memory budget of the recorded values in bytes (default 256 MB): beyond it values become "
         "summaries, then the oldest passes outlines without values",
     )
+    add_torch_option(p)
     p.add_argument("--no-sources", action="store_true", help="do not record the source line that made each tensor")
     p.add_argument("--no-names", action="store_true", help="do not learn tensor names from variable names")
     p.set_defaults(func=run)
@@ -116,7 +120,7 @@ def record_script(args) -> int:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", TraceBudgetWarning)  # said once below, without a source line
-            with record(**options, names=not args.no_names, meta=meta) as tr:
+            with torch_imports(args.torch), record(**options, names=not args.no_names, meta=meta) as tr:
                 try:
                     runpy.run_path(path, run_name="__main__")
                 except SystemExit as exc:

@@ -1,0 +1,209 @@
+"""The torch import hook in-process: what ``import torch`` gives while it is installed, the one message
+a missing name raises, and that nothing of it is left (a real torch comes back) once uninstalled."""
+
+import importlib.util
+import sys
+
+import numpy as np
+import pytest
+
+import minigrad as mg
+from minigrad.compat import MissingTorchName, install_torch, torch_installed, uninstall_torch
+from minigrad.compat.hook import TorchModule
+
+REAL_TORCH = importlib.util.find_spec("torch") is not None
+
+
+@pytest.fixture
+def torch():
+    with install_torch():
+        import torch
+
+        yield torch
+    assert not torch_installed()
+
+
+def test_torch_and_its_modules_are_minigrads(torch):
+    import torch.nn as nn
+    import torch.nn.functional as F
+    import torch.optim
+    import torch.utils.data
+    from torch.utils.data import DataLoader, TensorDataset
+
+    assert isinstance(torch, TorchModule)
+    assert torch.tensor is mg.tensor and torch.Tensor is mg.Tensor and torch.float32 is mg.float32
+    assert nn.Linear is mg.nn.Linear and nn.functional is F and F.cross_entropy is mg.nn.functional.cross_entropy
+    assert torch.optim.AdamW is mg.optim.AdamW and torch.optim.lr_scheduler.StepLR is mg.optim.lr_scheduler.StepLR
+    assert DataLoader is mg.data.DataLoader and TensorDataset is mg.data.TensorDataset
+    assert torch.autograd.grad is mg.autograd.grad and torch.func.vmap is mg.func.vmap
+    assert torch.linalg.vector_norm is mg.linalg.vector_norm
+    assert torch.special.expit is mg.sigmoid
+    assert torch.nn.utils.clip_grad_norm_ is mg.nn.utils.clip_grad_norm_
+    assert torch.from_numpy is mg.from_numpy and torch.is_tensor(torch.zeros(1))
+
+
+def test_a_missing_name_raises_one_message_naming_it(torch):
+    with pytest.raises(MissingTorchName) as caught:
+        torch.fft.rfft(torch.zeros(4))
+    assert str(caught.value) == "minigrad has no torch.fft.rfft (not implemented); see README 'PyTorch coverage'"
+    assert isinstance(caught.value, AttributeError)
+    with pytest.raises(MissingTorchName, match=r"^minigrad has no torch\.nn\.TransformerEncoderLayerX "):
+        torch.nn.TransformerEncoderLayerX()
+    with pytest.raises(MissingTorchName, match=r"no torch\.utils\.checkpoint\.checkpoint "):
+        import torch.utils.checkpoint
+
+        torch.utils.checkpoint.checkpoint(torch.sin, torch.zeros(1))
+
+
+def test_hasattr_and_getattr_with_a_default_keep_working(torch):
+    assert not hasattr(torch, "no_such_function")
+    assert getattr(torch.nn.functional, "no_such_function", "default") == "default"
+    assert hasattr(torch, "fft") and hasattr(torch.cuda, "is_available")
+
+
+def test_minigrads_own_modules_are_not_torch_names(torch):
+    # minigrad.trace is the debugger's recorder; torch.trace is a matrix function minigrad lacks
+    with pytest.raises(MissingTorchName, match=r"torch\.trace "):
+        torch.trace(torch.eye(2))
+    assert "trace" not in dir(torch) and "viz" not in dir(torch) and "tensor" in dir(torch)
+
+
+def test_a_missing_module_raises_module_not_found_with_the_message(torch):
+    with pytest.raises(ModuleNotFoundError, match=r"^minigrad has no torch\.no_such_module \(not implemented\)"):
+        import torch.no_such_module  # noqa: F401
+    import torch.distributions.normal as normal  # torch has it: importable, its names missing
+
+    with pytest.raises(MissingTorchName, match=r"torch\.distributions\.normal\.Normal"):
+        normal.Normal(0.0, 1.0)
+
+
+def test_multi_process_names_import_and_raise_when_called(torch):
+    from torch.distributed import destroy_process_group, init_process_group
+    from torch.nn.parallel import DistributedDataParallel
+
+    assert torch.distributed.is_available() is False and torch.distributed.is_initialized() is False
+    for fn in (init_process_group, destroy_process_group, DistributedDataParallel):
+        with pytest.raises(NotImplementedError, match="minigrad has no torch"):
+            fn()
+
+
+def test_cpu_only_queries_answer_as_torchs_cpu_build(torch):
+    assert torch.cuda.is_available() is False and torch.cuda.device_count() == 0
+    assert torch.cuda.manual_seed_all(0) is None and torch.cuda.manual_seed(0) is None
+    assert torch.cuda.is_bf16_supported() is False and torch.cuda.memory_allocated() == 0
+    torch.cuda.empty_cache()
+    with pytest.raises(AssertionError, match="not compiled with CUDA"):
+        torch.cuda.synchronize()
+    for backend in (torch.backends.cudnn, torch.backends.mps, torch.backends.mkldnn):
+        assert backend.is_available() is False
+    assert torch.backends.mps.is_built() is False and torch.backends.cuda.is_built() is False
+    torch.backends.cudnn.benchmark = True
+    torch.backends.cuda.matmul.allow_tf32 = True
+    assert torch.accelerator.is_available() is False and torch.accelerator.current_accelerator() is None
+    assert torch.accelerator.device_count() == 0 and torch.mps.is_available() is False
+    assert torch.version.cuda is None and torch.__version__.startswith("2.8.0+minigrad")
+
+
+def test_disabled_grad_scaler_and_autocast_change_nothing(torch):
+    scaler = torch.amp.GradScaler(enabled=False)
+    net = torch.nn.Linear(2, 1)
+    opt = torch.optim.SGD(net.parameters(), lr=0.1)
+    before = net.weight.detach().numpy().copy()
+    loss = net(torch.ones(1, 2)).sum()
+    assert scaler.scale(loss) is loss and not scaler.is_enabled() and scaler.get_scale() == 1.0
+    scaler.scale(loss).backward()
+    scaler.unscale_(opt)
+    scaler.step(opt)
+    scaler.update()
+    assert not np.array_equal(net.weight.detach().numpy(), before)
+    with pytest.warns(UserWarning, match="GradScaler is enabled, but CUDA is not available"):
+        assert not torch.cuda.amp.GradScaler().is_enabled()
+    with pytest.warns(UserWarning, match="device_type of 'cuda'"), torch.autocast(device_type="cuda"):
+        pass
+    with torch.autocast(device_type="cpu", enabled=False):
+        pass
+    with pytest.raises(NotImplementedError, match="minigrad has no torch.autocast on the CPU"):
+        torch.autocast(device_type="cpu", dtype=torch.bfloat16)
+
+
+def test_compile_returns_the_function_with_a_one_line_notice(torch, capsys):
+    net = torch.nn.Linear(2, 2)
+    assert torch.compile(net) is net
+
+    @torch.compile(mode="reduce-overhead")
+    def f(x):
+        return x * 2
+
+    assert f(torch.tensor(2.0)).item() == 4.0
+    notices = capsys.readouterr().err.splitlines()
+    assert notices == [
+        "minigrad: torch.compile(Linear) returns it unchanged (minigrad does not compile)",
+        "minigrad: torch.compile(f) returns it unchanged (minigrad does not compile)",
+    ]
+
+
+def test_matmul_precision_and_determinism_settings(torch):
+    torch.set_float32_matmul_precision("high")
+    assert torch.get_float32_matmul_precision() == "high"
+    torch.set_float32_matmul_precision("highest")
+    with pytest.raises(RuntimeError, match="'highest', 'high' or 'medium'"):
+        torch.set_float32_matmul_precision("fast")
+    torch.use_deterministic_algorithms(True)
+    assert torch.are_deterministic_algorithms_enabled()
+    torch.use_deterministic_algorithms(False)
+
+
+def test_bfloat16_can_be_named_and_compared_but_not_computed_in(torch):
+    assert torch.float32 != torch.bfloat16 and torch.bfloat16 not in (torch.float16, torch.float32)
+    assert repr(torch.bfloat16) == "torch.bfloat16" and isinstance(torch.float32, torch.dtype)
+    message = r"minigrad has no torch\.bfloat16 tensors \(not implemented\)"
+    with pytest.raises(NotImplementedError, match=message):
+        torch.zeros(2, dtype=torch.bfloat16)
+    with pytest.raises(NotImplementedError, match=message):
+        torch.ones(2).to(torch.bfloat16)
+
+
+def test_data_parallel_without_gpus_runs_the_module(torch):
+    net = torch.nn.Linear(2, 3)
+    wrapped = torch.nn.DataParallel(net)
+    assert torch.nn.DataParallel is torch.nn.parallel.DataParallel
+    x = torch.ones(4, 2)
+    np.testing.assert_array_equal(wrapped(x).detach().numpy(), net(x).detach().numpy())
+    assert set(wrapped.state_dict()) == {"module.weight", "module.bias"}
+
+
+def test_install_twice_gives_the_one_hook_and_uninstall_removes_it():
+    hook = install_torch()
+    try:
+        assert install_torch() is hook and torch_installed()
+        import torch
+
+        assert isinstance(torch, TorchModule)
+    finally:
+        uninstall_torch()
+    assert not torch_installed() and not isinstance(sys.modules.get("torch"), TorchModule)
+    assert not any(isinstance(m, TorchModule) for m in sys.modules.values())
+
+
+@pytest.mark.skipif(not REAL_TORCH, reason="needs a real torch installed")
+def test_a_real_torch_is_set_aside_and_restored():
+    import torch as real
+
+    with install_torch():
+        import torch
+
+        assert torch is not real and isinstance(torch, TorchModule)
+    import torch
+
+    assert torch is real and sys.modules["torch.nn"] is real.nn
+    assert not isinstance(sys.modules.get("torch.nn.functional"), TorchModule)
+
+
+def test_no_torch_module_of_the_hook_is_found_without_it():
+    with install_torch():
+        import torch.cuda  # noqa: F401
+    try:
+        import torch
+    except ImportError:  # no real torch here: nothing answers the name
+        return
+    assert not isinstance(torch, TorchModule)
