@@ -7,6 +7,8 @@ import sys
 
 from textual.app import App, SystemCommand
 
+from minigrad.cli.run import torch_imports
+
 from .cli import Options, parse_args
 from .runner import ReplaySource, ScriptRunner
 from .screen import KEYS, DebuggerScreen
@@ -98,7 +100,8 @@ def main(argv=None) -> int:
     except (OSError, ValueError) as exc:
         print(f"minigrad-tui: cannot open {options.replay}: {exc}", file=sys.stderr)
         return 2
-    app.run()
+    with torch_imports(options.torch):
+        app.run()
     return 0 if app.source.state != "error" else 1
 
 

@@ -36,6 +36,7 @@ examples:
   minigrad-tui train.py --lr 0.1       run train.py with its own arguments
   minigrad-tui --break nonfinite x.py  stop when a gradient goes NaN/Inf
   minigrad-tui --replay run.jsonl      open a trace recorded by `minigrad trace`
+  minigrad-tui --torch train.py        step through an unmodified PyTorch script (its torch is minigrad)
   minigrad-tui --web train.py          serve the debugger at http://127.0.0.1:8000/?token=... (browser)
   minigrad-tui --web --host 0.0.0.0 --port 9000 train.py   ... reachable from other machines
 
@@ -61,6 +62,7 @@ class Options:
     no_token: bool = False
     max_sessions: int = 4
     break_specs: list[str] = field(default_factory=list)
+    torch: bool = False
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -74,6 +76,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("script_args", nargs=argparse.REMAINDER, help="arguments passed to the script as sys.argv[1:]")
     parser.add_argument("--replay", metavar="RUN.jsonl", help="open a recorded trace instead of running code")
     parser.add_argument("--device", choices=["cpu", "cuda"], help="default device for the script's tensors")
+    parser.add_argument(
+        "--torch",
+        action="store_true",
+        help="resolve the script's `import torch` (and torch.*) to minigrad, for this run only",
+    )
     parser.add_argument(
         "--break",
         dest="breaks",
@@ -153,6 +160,7 @@ def parse_args(argv=None) -> Options:
         no_token=ns.no_token,
         max_sessions=ns.max_sessions,
         break_specs=list(ns.breaks),
+        torch=ns.torch,
     )
 
 

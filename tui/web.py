@@ -23,6 +23,8 @@ def debugger_command(options: Options) -> str:
         argv += ["--replay", options.replay]
     if options.device:
         argv += ["--device", options.device]
+    if options.torch:
+        argv.append("--torch")
     for spec in options.break_specs:
         argv += ["--break", spec]
     argv += ["--export-dir", options.export_dir]
