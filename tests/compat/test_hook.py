@@ -172,6 +172,10 @@ def test_data_parallel_without_gpus_runs_the_module(torch):
     assert set(wrapped.state_dict()) == {"module.weight", "module.bias"}
 
 
+def test_reachable_after_a_plain_import_minigrad():
+    assert mg.compat.install_torch is install_torch
+
+
 def test_install_twice_gives_the_one_hook_and_uninstall_removes_it():
     hook = install_torch()
     try:
