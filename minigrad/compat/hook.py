@@ -2,9 +2,10 @@
 
 A finder on ``sys.meta_path`` answers every ``torch`` module name with a :class:`TorchModule`:
 a module object that shows its minigrad module's names (:mod:`minigrad.compat.layout` says
-which) plus compat names, and raises :class:`MissingTorchName` for any other. Installing
-sets aside a real ``torch`` already imported; uninstalling removes the hook's modules and
-puts the real ones back, so nothing outside the run sees minigrad as torch.
+which) plus compat names, and raises :class:`MissingTorchName` for any other; a Tensor method
+minigrad lacks raises it too while the hook is installed. Installing sets aside a real ``torch``
+already imported; uninstalling removes the hook's modules and puts the real ones back, so nothing
+outside the run sees minigrad as torch.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import importlib.machinery
 import sys
 import types
 
+from ..tensor import Tensor
 from .errors import MissingTorchName, missing_message
 from .layout import MODULES, STUBS, Entry, entry_for
 
@@ -106,6 +108,13 @@ class TorchFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         """Nothing to run: a TorchModule has its names from the start."""
 
 
+def _missing_tensor_attribute(self, name: str):
+    """``Tensor.__getattr__`` while the hook is installed: called only for a name the lookup did not find."""
+    if name.startswith("_") or hasattr(type(self), name):  # a property or slot that failed: not a missing name
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+    raise MissingTorchName(f"torch.Tensor.{name}")
+
+
 class TorchHook:
     """The installed hook; ``with`` it to uninstall on leaving, or call :meth:`uninstall`."""
 
@@ -122,6 +131,7 @@ class TorchHook:
         if not self.active:
             return
         sys.meta_path.remove(self.finder)
+        del Tensor.__getattr__
         for name in [n for n in sys.modules if _is_torch(n)]:
             del sys.modules[name]
         sys.modules.update(self.set_aside)
@@ -146,6 +156,7 @@ def install() -> TorchHook:
         del sys.modules[name]
     finder = TorchFinder()
     sys.meta_path.insert(0, finder)
+    Tensor.__getattr__ = _missing_tensor_attribute
     _hook = TorchHook(finder, set_aside)
     return _hook
 

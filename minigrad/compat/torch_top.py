@@ -3,6 +3,7 @@ the queries a CPU-only program makes, ``torch.compile``, and dtypes minigrad ref
 
 from __future__ import annotations
 
+import math
 import sys
 
 import numpy as np
@@ -18,6 +19,11 @@ __all__ = [
     "bfloat16",
     "compile",
     "dtype",
+    "e",
+    "inf",
+    "nan",
+    "pi",
+    "Size",
     "get_float32_matmul_precision",
     "set_float32_matmul_precision",
     "use_deterministic_algorithms",
@@ -29,6 +35,9 @@ VERSION = {"__version__": __version__, "cuda": None, "hip": None, "debug": False
 
 #: ``isinstance(torch.float32, torch.dtype)`` holds: minigrad's dtypes are NumPy's.
 dtype = np.dtype
+#: A minigrad shape is a tuple: ``x.shape == torch.Size([2, 3])`` compares as in torch.
+Size = tuple
+e, inf, nan, pi = math.e, math.inf, math.nan, math.pi
 
 
 class UnsupportedDtype:

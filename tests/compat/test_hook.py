@@ -55,6 +55,27 @@ def test_a_missing_name_raises_one_message_naming_it(torch):
         torch.utils.checkpoint.checkpoint(torch.sin, torch.zeros(1))
 
 
+def test_a_missing_tensor_method_raises_the_message_while_installed():
+    x = mg.ones(2)
+    with install_torch():
+        with pytest.raises(
+            MissingTorchName, match=r"^minigrad has no torch\.Tensor\.no_such_method \(not implemented\)"
+        ):
+            x.no_such_method()
+        assert not hasattr(x, "no_such_method") and getattr(x, "no_such_method", 1) == 1
+        with pytest.raises(AttributeError) as private:
+            x._no_such_field()
+        assert type(private.value) is AttributeError
+    with pytest.raises(AttributeError) as after:
+        x.no_such_method()
+    assert type(after.value) is AttributeError and "__getattr__" not in vars(mg.Tensor)
+
+
+def test_torch_constants_and_size(torch):
+    assert torch.inf == float("inf") and torch.pi == pytest.approx(3.14159265) and torch.nan != torch.nan
+    assert torch.zeros(2, 3).shape == torch.Size([2, 3]) and isinstance(torch.zeros(1).shape, torch.Size)
+
+
 def test_hasattr_and_getattr_with_a_default_keep_working(torch):
     assert not hasattr(torch, "no_such_function")
     assert getattr(torch.nn.functional, "no_such_function", "default") == "default"
