@@ -8,6 +8,7 @@ import minigrad as mg
 from minigrad.trace import record
 from minigrad.trace.describe import headline
 from minigrad.viz.notebook import MOVES, movement, parse_breakpoint, step_html
+from tests.notebook_kernel import execute_notebook
 
 
 def _nested_trace():
@@ -215,7 +216,7 @@ def test_the_widget_front_end_renders_and_sends_moves(tmp_path, trace):
 
 def test_the_stepper_in_a_notebook_run_by_nbclient(tmp_path):
     """A kernel records a trace, displays it, and moves the widget through its traitlets."""
-    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("nbclient")
     nbformat = pytest.importorskip("nbformat")
     pytest.importorskip("ipykernel")
     pytest.importorskip("anywidget")
@@ -231,7 +232,7 @@ def test_the_stepper_in_a_notebook_run_by_nbclient(tmp_path):
         "print(w.step, w.total, '|', w.headline, '|', '<svg' in w.svg)",
     ]
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
-    nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
+    execute_notebook(notebook, timeout=120)  # a kernel on socket files of its own: no TCP port to share
     shown = notebook.cells[0].outputs
     assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in shown)
     printed = "".join(o.get("text", "") for o in notebook.cells[1].outputs)
