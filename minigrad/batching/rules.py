@@ -48,6 +48,7 @@ from ..ops import (
     shape,
     trig,
 )
+from ..ops._entry import extremum_arguments
 from ..tensor import Tensor
 from . import levels
 from .dispatch import call, loop
@@ -239,8 +240,8 @@ by_dim_required = _by_dim("dim", all_when_none=False)
 
 def extremum(fn, level, args, kwargs):
     """``max``/``min``: with another tensor, elementwise; with ``dim``, a reduction; alone, over every dim."""
-    other = args[1] if len(args) > 1 else kwargs.get("dim", kwargs.get("other"))
-    if isinstance(other, Tensor):
+    args, kwargs = extremum_arguments(args, kwargs)  # a batched tensor's methods come here without op entry
+    if isinstance(kwargs.get("other"), Tensor):
         return broadcasting(fn, level, args, kwargs)
     if _get(fn, args, kwargs, "dim") is None:
         whole = reduction.amax if fn is reduction.max else reduction.amin

@@ -184,6 +184,51 @@ def _checks(fn, op: str, names: dict) -> tuple:
     return tuple(out)
 
 
+# Arguments that name dims: PyTorch takes an integer tensor there as the int it holds (``x.sum(dim=t)``).
+_DIM_NAMES = {"dim", "dims", "dim0", "dim1", "source", "destination", "start_dim", "end_dim"}
+
+
+def _integer_tensor_as_int(value, zero_dim_only: bool):
+    """The int an integer (or bool) tensor of one element holds, else None: PyTorch reads such a tensor as an
+    int where an int is expected (a 0-d one only), and as one dim where a list of ints is."""
+    if not isinstance(value, Tensor) or value.data.dtype.kind not in "biu" or value.data.size != 1:
+        return None
+    if zero_dim_only and value.data.ndim:
+        return None
+    return int(value.data.item())
+
+
+def _dim_from_tensors(check: _Check, value):
+    """``value`` (a tensor, or a list holding tensors, given as a dim) with each integer tensor read as the int
+    it holds, when that is what ``check`` accepts; None otherwise (the argument is refused)."""
+    if check.name not in _DIM_NAMES:
+        return None
+    zero_dim_only = check.kind in (INT, OPTIONAL_INT)  # an int argument; a list of ints takes any one element
+    if isinstance(value, (tuple, list)):
+        ints = [d if _is_int(d) else _integer_tensor_as_int(d, zero_dim_only) for d in value]
+        converted = None if None in ints else type(value)(ints)
+    else:
+        converted = _integer_tensor_as_int(value, zero_dim_only)
+    return converted if converted is not None and check.kind.accepts(converted) else None
+
+
+def extremum_arguments(args: tuple, kwargs: dict) -> tuple:
+    """``max``/``min`` as PyTorch's overloads read them: a tensor alone after the input is ``other``
+    (elementwise); a 0-d integer tensor given as ``dim=`` or with ``keepdim`` is the dim it holds."""
+    if len(args) == 2 and isinstance(args[1], Tensor) and "keepdim" not in kwargs:
+        return args[:1], {**kwargs, "other": args[1]}
+    if len(args) > 1 and isinstance(args[1], Tensor):
+        dim = _integer_tensor_as_int(args[1], True)
+        return (args if dim is None else (args[0], dim, *args[2:])), kwargs
+    if isinstance(kwargs.get("dim"), Tensor):
+        dim = _integer_tensor_as_int(kwargs["dim"], True)
+        return args, (kwargs if dim is None else {**kwargs, "dim": dim})
+    return args, kwargs
+
+
+_REWRITES = {"max": extremum_arguments, "min": extremum_arguments}
+
+
 def _type_error(op: str, check: _Check, value, by_position: bool, method: bool) -> TypeError:
     name = _DISPLAY.get(check.name, check.name)  # torch's name for the argument
     where = f" (position {check.position + (0 if method else 1)})" if by_position else ""
@@ -230,12 +275,26 @@ def checked(fn, names: dict = _NAMES, method: bool = False):
         for position, name, accepts, check in plan:
             if position < n:
                 if not accepts(args[position]):
-                    raise _type_error(op, check, args[position], True, method)
+                    dim = _dim_from_tensors(check, args[position])
+                    if dim is None:
+                        raise _type_error(op, check, args[position], True, method)
+                    args = (*args[:position], dim, *args[position + 1 :])
             elif kwargs and name in kwargs and not accepts(kwargs[name]):
-                raise _type_error(op, check, kwargs[name], False, method)
+                dim = _dim_from_tensors(check, kwargs[name])
+                if dim is None:
+                    raise _type_error(op, check, kwargs[name], False, method)
+                kwargs[name] = dim
         if _vmap.levels:
             return _batched_call(fn, args, kwargs)
         return fn(*args, **kwargs)
+
+    rewrite = _REWRITES.get(op)
+    if rewrite is not None:  # only the ops whose arguments PyTorch reads by how they are given
+        checked_entry = entry
+
+        def entry(*args, **kwargs):
+            args, kwargs = rewrite(args, kwargs)
+            return checked_entry(*args, **kwargs)
 
     entry.__name__, entry.__qualname__, entry.__doc__ = fn.__name__, fn.__qualname__, fn.__doc__
     entry.__module__, entry.__wrapped__ = fn.__module__, fn

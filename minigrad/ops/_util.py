@@ -106,12 +106,13 @@ def normalize_dims(dim, ndim: int) -> tuple:
         return dim  # already normalized (the engine's and the rules' own calls)
     dims = (dim,) if isinstance(dim, (int, np.integer)) else tuple(dim)
     low, high = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)
-    out = []
-    for d in dims:
+    for d in dims:  # every dim's type and range before any repetition, as PyTorch checks them
         if isinstance(d, bool) or not isinstance(d, (int, np.integer)):
             raise TypeError(f"dim must be an int or a tuple of ints, got {type(d).__name__}")
         if d < low or d > high:
             raise IndexError(f"Dimension out of range (expected to be in range of [{low}, {high}], but got {d})")
+    out = []
+    for d in dims:
         d = int(d) % ndim if ndim else 0
         if d in out:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from .. import backend as B
 from ..tensor import Tensor, make, make_leaf
-from ._util import check_tensor, normalize_dims
-from .reduction import _expand_back
+from ._util import check_tensor
+from .reduction import _axes, _expand_back
 
 __all__ = ["nansum", "nanmean"]
 
@@ -21,7 +21,7 @@ def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Ten
     if d.dtype.kind != "f":
         return a.sum(dim, keepdim, dtype=dtype)
     xp = a._device.xp
-    axes = normalize_dims(dim if dim != () else None, d.ndim)
+    axes = _axes(dim, d.ndim)
     shape = d.shape
     present = ~xp.isnan(d)
     out = xp.where(present, d, 0).sum(axis=axes, keepdims=keepdim, dtype=B.to_dtype(dtype) if dtype else None)

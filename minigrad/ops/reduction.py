@@ -60,7 +60,7 @@ def _keep(t: Tensor, shape: tuple, axes: tuple, keepdim: bool) -> Tensor:
 
 
 def _axes(dim, ndim: int) -> tuple:
-    """Reduced axes; None and an empty tuple both mean every dim."""
+    """Reduced axes; None and an empty tuple or list all mean every dim, as in PyTorch."""
     if isinstance(dim, (tuple, list)) and len(dim) == 0:
         dim = None
     return normalize_dims(dim, ndim)
@@ -98,8 +98,8 @@ def _check_nonempty(d, axes: tuple, op: str, dim) -> None:
 
 # ---------------------------------------------------------------- sum, mean, var, std
 def sum(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:  # noqa: A001  (torch.sum)
-    """Sum over ``dim`` (all dims when None). Integer and bool tensors sum to int64."""
-    axes = normalize_dims(dim, a.data.ndim)
+    """Sum over ``dim`` (all dims when None or empty). Integer and bool tensors sum to int64."""
+    axes = _axes(dim, a.data.ndim)
     d = a.data
     out_dtype = B.to_dtype(dtype) if dtype is not None else (B.int64 if d.dtype.kind in "biu" else d.dtype)
     out = d.sum(axis=axes, keepdims=keepdim, dtype=out_dtype)
@@ -117,7 +117,7 @@ def sum(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:  # no
 
 
 def mean(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
-    """Mean over ``dim`` (all dims when None); floating tensors only, as in PyTorch."""
+    """Mean over ``dim`` (all dims when None or empty); floating tensors only, as in PyTorch."""
     d = a.data
     if dtype is not None:
         d = d.astype(B.to_dtype(dtype))
@@ -126,7 +126,7 @@ def mean(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
             "mean(): could not infer output dtype. Input dtype must be either a floating point or "
             f"complex dtype. Got: {d.dtype}"
         )
-    axes = normalize_dims(dim, d.ndim)
+    axes = _axes(dim, d.ndim)
     shape = d.shape
     count = _count(shape, axes)
 
@@ -241,6 +241,8 @@ def _indexed_extremum(a: Tensor, dim, keepdim: bool, is_max: bool, op: str):
     """(values, indices) along one dim; the gradient goes to the returned index."""
     if isinstance(dim, (tuple, list)):
         raise TypeError(f"{op}(): dim must be an int, got {type(dim).__name__} (use a{op} for several dims)")
+    if isinstance(dim, Tensor):  # a 0-d integer tensor was read as its int at op entry
+        raise TypeError(f"{op}(): argument 'dim' must be int, not Tensor")
     d = a.data
     xp = a._device.xp
     result = MaxResult if is_max else MinResult
@@ -269,23 +271,35 @@ def _indexed_extremum(a: Tensor, dim, keepdim: bool, is_max: bool, op: str):
     return result(make(values, (a,), backward, op, jvp), make_leaf(indices.astype(B.int64, copy=False), a._device))
 
 
-def max(a: Tensor, dim=None, keepdim: bool = False):  # noqa: A001  (torch.max)
-    """The largest element; with ``dim``, a ``(values, indices)`` named tuple; with a tensor, ``maximum``.
+def _elementwise_other(op: str, dim, other) -> bool:
+    """Whether ``max``/``min`` is the elementwise one (``other`` given), refusing ``other`` with a dim."""
+    if other is None:
+        return False
+    if dim is not None:
+        raise TypeError(f"{op}() received an invalid combination of arguments: 'other' and 'dim' given together")
+    return True
+
+
+def max(a: Tensor, dim=None, keepdim: bool = False, *, other=None):  # noqa: A001  (torch.max)
+    """The largest element; with ``dim``, a ``(values, indices)`` named tuple; with a tensor ``other``,
+    ``maximum``. As PyTorch's overloads: ``a.max(t)`` is ``a.max(other=t)``; ``a.max(dim=t)`` and
+    ``a.max(t, keepdim)`` read a 0-d integer tensor ``t`` as a dim (op entry, ``_entry``).
 
     ``a.max()`` splits the gradient evenly among tied maxima; ``a.max(dim)`` sends it
     to the index it returns (the first maximum).
     """
-    if isinstance(dim, Tensor):
-        return maximum(a, dim)
+    if _elementwise_other("max", dim, other):
+        return maximum(a, other)
     if dim is None:
         return _even_extremum(a, None, False, True, "max")
     return _indexed_extremum(a, dim, keepdim, True, "max")
 
 
-def min(a: Tensor, dim=None, keepdim: bool = False):  # noqa: A001  (torch.min)
-    """The smallest element; with ``dim``, a ``(values, indices)`` named tuple; with a tensor, ``minimum``."""
-    if isinstance(dim, Tensor):
-        return minimum(a, dim)
+def min(a: Tensor, dim=None, keepdim: bool = False, *, other=None):  # noqa: A001  (torch.min)
+    """The smallest element; with ``dim``, a ``(values, indices)`` named tuple; with a tensor ``other``,
+    ``minimum`` (arguments read as :func:`max`'s)."""
+    if _elementwise_other("min", dim, other):
+        return minimum(a, other)
     if dim is None:
         return _even_extremum(a, None, False, False, "min")
     return _indexed_extremum(a, dim, keepdim, False, "min")

@@ -132,6 +132,13 @@ def test_layer_norm_gradcheck_and_values():
         layer(rand64(4, 3, 2))
 
 
+@pytest.mark.parametrize("empty", [[], ()])
+def test_layer_norm_over_no_dims_is_refused(empty):
+    # it gave zeros (a mean over dim=() reduced nothing); torch refuses an empty normalized_shape
+    with pytest.raises(RuntimeError, match=r"Expected normalized_shape to be at least 1-dimensional.* = \[\]"):
+        F.layer_norm(rand64(2, 3), empty)
+
+
 @pytest.mark.parametrize("shape", [(5, 3), (4, 3, 2)])
 def test_batch_norm_gradcheck_in_train_and_eval(shape):
     layer = nn.BatchNorm1d(3, dtype=D)

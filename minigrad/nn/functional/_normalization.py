@@ -12,6 +12,11 @@ def layer_norm(x: Tensor, normalized_shape, weight=None, bias=None, eps: float =
     """Normalise over the last ``len(normalized_shape)`` dims to mean 0, variance 1; then scale and shift."""
     normalized_shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
     k = len(normalized_shape)
+    if not k:  # no dims to normalise over (a mean over dims=() would take every dim)
+        raise RuntimeError(
+            "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but "
+            f"got normalized_shape = {list(normalized_shape)}"
+        )
     if x.data.shape[x.data.ndim - k :] != normalized_shape or x.data.ndim < k:
         raise RuntimeError(
             f"Given normalized_shape={shape_str(normalized_shape)}, expected input with shape "
