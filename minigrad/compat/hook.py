@@ -50,14 +50,16 @@ class TorchModule(types.ModuleType):
 
     def __init__(self, name: str, entry: Entry):
         super().__init__(name)
-        self.__dict__["_minigrad_backing"] = importlib.import_module(entry.backing) if entry.backing else None
-        self.__dict__["_minigrad_children"] = _children(name)
-        backing = self.__dict__["_minigrad_backing"]
+        backing = importlib.import_module(entry.backing) if entry.backing else None
+        self._minigrad_backing = backing
+        self._minigrad_children = _children(name)
         if backing is not None and backing.__doc__:
             self.__doc__ = backing.__doc__
         self.__dict__.update(_compat_names(entry.extras))
 
     def __getattr__(self, name: str):
+        if name == "__all__":  # what ``from torch.nn import *`` takes
+            return [n for n in dir(self) if not n.startswith("_")]
         if name.startswith("__") and name.endswith("__"):
             raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
         path = f"{self.__name__}.{name}"

@@ -82,6 +82,12 @@ def test_hasattr_and_getattr_with_a_default_keep_working(torch):
     assert hasattr(torch, "fft") and hasattr(torch.cuda, "is_available")
 
 
+def test_star_imports_take_the_torch_names(torch):
+    names = {}
+    exec("from torch.nn import *", names)  # noqa: S102  (the statement under test)
+    assert names["Linear"] is mg.nn.Linear and names["functional"] is torch.nn.functional
+
+
 def test_minigrads_own_modules_are_not_torch_names(torch):
     # minigrad.trace is the debugger's recorder; torch.trace is a matrix function minigrad lacks
     with pytest.raises(MissingTorchName, match=r"torch\.trace "):
