@@ -1,6 +1,6 @@
 """Lesson 1 demo: the chain rule on f = tanh(a * b + c), watched node by node.
 
-Run headless with `python lessons/01_chain_rule/demo.py`, or step through it with
+Run headless with `python demo.py` in the lesson's folder, or step through it with
 `minigrad lesson debug 1`.
 """
 

@@ -1,6 +1,6 @@
 """Lesson 2 demo: a node reused twice, so its gradient is a sum of contributions.
 
-Run headless with `python lessons/02_backward_engine/demo.py`, or step through it with
+Run headless with `python demo.py` in the lesson's folder, or step through it with
 `minigrad lesson debug 2` and watch the grad_accumulated events: two into `b` (one per
 edge of `b * b`), two into `a` (one per edge of `a + a`).
 """

@@ -1,6 +1,6 @@
 """Lesson 3 demo: a broadcast add and a matmul, so gradients are summed back to each shape.
 
-Run headless with `python lessons/03_broadcasting/demo.py`, or step through it with
+Run headless with `python demo.py` in the lesson's folder, or step through it with
 `minigrad lesson debug 3`: at the `add` node the engine reduces the (2, 3) gradient
 meant for `b` to b's shape (3,) — a `grad_reduced` event — before it accumulates it.
 """

@@ -1,6 +1,6 @@
 """Lesson 6 demo: a custom Function (Swish), a hook on its output, and gradcheck.
 
-Run headless with `python lessons/06_custom_functions/demo.py`, or step through it with
+Run headless with `python demo.py` in the lesson's folder, or step through it with
 `minigrad lesson debug 6`: when the pass reaches `h`, the closure shown is Swish.backward
 — your code — and the inspector lists what it captured.
 """

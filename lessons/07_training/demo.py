@@ -1,6 +1,6 @@
 """Lesson 7 demo: two SGD steps on one weight, by hand; then an MLP learns the two moons with Adam.
 
-Run headless with `python lessons/07_training/demo.py`, or step through it with
+Run headless with `python demo.py` in the lesson's folder, or step through it with
 `minigrad lesson debug 7`: each step is one backward() pass from `loss` down to the
 weights, then the optimizer changes the weights' data (outside any pass).
 """

@@ -1,10 +1,10 @@
 """Lesson 8 demo: a vanishing gradient, a NaN that appears only in the backward pass, and a
 weight changed in place between forward and backward.
 
-Run headless with `python lessons/08_debugging_gradients/demo.py`. To hunt the NaN, stop
+Run headless with `python demo.py` in the lesson's folder. To hunt the NaN, stop
 at the first non-finite gradient with `minigrad-tui --break nonfinite
-lessons/08_debugging_gradients/demo.py`, or record and read the trace:
-`minigrad trace lessons/08_debugging_gradients/demo.py -o run.jsonl`, then
+demo.py`, or record and read the trace:
+`minigrad trace demo.py -o run.jsonl`, then
 `minigrad trace show run.jsonl --node x`.
 """
 

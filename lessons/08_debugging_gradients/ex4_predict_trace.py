@@ -4,7 +4,7 @@
 
 Answer from demo.py and the lesson alone; `minigrad lesson check 8` records the
 demo and compares. Then confirm with `minigrad-tui --break nonfinite
-lessons/08_debugging_gradients/demo.py` and `minigrad trace ... / trace show`.
+demo.py` and `minigrad trace ... / trace show`.
 """
 
 

@@ -1,6 +1,6 @@
 """Lesson 9 demo: the same training step on the GPU when there is one, on the CPU otherwise.
 
-Run headless with `python lessons/09_gpu/demo.py`, or step through it with `minigrad lesson
+Run headless with `python demo.py` in the lesson's folder, or step through it with `minigrad lesson
 debug 9`: the `to` node moves x to the compute device, and its closure moves the gradient back.
 """
 

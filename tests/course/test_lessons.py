@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from minigrad.course import generate_stub, list_lessons, run_checks, stub_is_current
+from minigrad.course import find_lesson, generate_stub, list_lessons, run_checks, stub_is_current
 from minigrad.course.lessons import lessons_root
 
 LESSONS = list_lessons()
@@ -128,3 +128,43 @@ def test_cli_unknown_lesson_is_a_clear_error():
 
     with pytest.raises(LookupError, match=r"there is no lesson 99; lessons available: 1(, \d+)*$"):
         find_lesson(99)
+
+
+def test_lesson_texts_quote_tanhs_rule_as_the_source_writes_it():
+    import inspect
+
+    from minigrad.ops import elementwise
+
+    (rule,) = [line.strip() for line in inspect.getsource(elementwise.tanh).splitlines() if "return (g *" in line]
+    quoted = rule.removeprefix("return (").removesuffix(",)")
+    for number in (1, 5, 11):
+        text = (find_lesson(number).path / "README.md").read_text()
+        assert "y * y" not in text and "y*y" not in text, f"lesson {number} quotes tanh's rule as g * (1 - y * y)"
+        assert quoted in text, f"lesson {number} should quote tanh's rule as the source writes it: {quoted}"
+
+
+def test_commands_in_what_a_learner_receives_work_from_a_workspace():
+    """A pip user's workspace has NN_topic/ folders, not the checkout's lessons/ nor its examples and benchmarks."""
+    import re
+
+    command = re.compile(r"`(?:python|minigrad-tui|minigrad trace)[^`]*lessons/\d\d_[^`]*`")
+    for lesson in LESSONS:
+        files = [lesson.path / "README.md", lesson.hints_file, lesson.demo, *lesson.references]
+        for path in files:
+            text = path.read_text()
+            assert not command.search(text), f"{path}: {command.search(text).group(0)} fails in a workspace"
+            for paragraph in text.split("\n\n"):
+                if "python -m bench" in paragraph or "examples/train_digits.py" in paragraph:
+                    assert "source" in paragraph, f"{path}: {paragraph.strip()} (not installed with the package)"
+
+
+def test_lesson_numbers_are_not_typed_by_hand_where_a_run_decides_them():
+    import re
+
+    forward = (find_lesson(11).path / "README.md").read_text()
+    assert not re.search(r"\d ms\b", forward), "lesson 11 types timings by hand: the demo prints them"
+    assert "about seven" not in forward and "half the digits" not in forward
+    custom = (find_lesson(6).path / "README.md").read_text()
+    assert "= 8.320278" in custom and "8.166577" in custom, "lesson 6's by-hand sums are exact, not float32's"
+    training = (find_lesson(7).path / "README.md").read_text()
+    assert "`Linear(2, 3)`, then `Linear(3, 2)`" in training, "lesson 7's text names the network its figure draws"
