@@ -15,6 +15,7 @@ import inspect
 from .. import creation, ops
 from ..autograd.grad_mode import no_grad
 from ..nn.functional import (
+    _adaptive_pool,
     _attention,
     _conv,
     _conv1d,
@@ -802,8 +803,8 @@ def conv_rule(fn, level, args, kwargs):
 
 
 def batch_of_samples_rule(fn, level, args, kwargs):
-    """``group_norm``, ``interpolate``: each of the N samples of ``[N, C, ...]`` on its own, so a batched
-    input folds into N (the other arguments unbatched)."""
+    """``group_norm``, ``interpolate``, the adaptive pools: each of the N samples of ``[N, C, ...]`` on its
+    own, so a batched input folds into N (the other arguments unbatched)."""
     x = _get(fn, args, kwargs, _first_name(fn))
     v = value_at(x, level)
     others = [a for a in list(args) + list(kwargs.values()) if a is not x]
@@ -1070,6 +1071,8 @@ def _table() -> dict:
     add(trace_rule, matrix.trace)
     add(conv_rule, _conv.conv2d, _conv1d.conv1d, _conv_transpose.conv_transpose2d, _conv_transpose.conv_transpose1d)
     add(batch_of_samples_rule, _group_norm.group_norm, _interpolate.interpolate)
+    adaptive = ("adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d", "adaptive_max_pool2d")
+    add(batch_of_samples_rule, *(getattr(_adaptive_pool, name) for name in adaptive))
     add(one_hot_rule, _one_hot.one_hot)
     add(batch_norm_rule, _normalization.batch_norm)
     add(cross_rule, matrix.cross)

@@ -96,3 +96,24 @@ def test_layers_and_reprs():
 )
 def test_refusals_as_torch(call):
     raises_like_torch(call)
+
+
+@pytest.mark.parametrize(
+    ("fn", "shape", "out"),
+    [
+        (F.adaptive_avg_pool2d, (3, 2, 3, 5, 7), (2, 3)),
+        (F.adaptive_max_pool2d, (3, 2, 5, 7), (2, 3)),
+        (F.adaptive_avg_pool1d, (3, 2, 7), 3),
+        (F.adaptive_max_pool1d, (3, 2, 2, 7), 3),
+    ],
+)
+def test_vmap_batches_each_sample_without_a_loop(fn, shape, out):
+    import warnings
+
+    from minigrad.func import vmap
+
+    x = mg.tensor(np.random.default_rng(2).standard_normal(shape))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the loop fallback warns of its performance drop
+        batched = vmap(lambda t: fn(t, out))(x)
+    np.testing.assert_array_equal(batched.numpy(), mg.stack([fn(x[i], out) for i in range(shape[0])]).numpy())
