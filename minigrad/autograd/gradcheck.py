@@ -26,8 +26,19 @@ def _differentiable(t) -> bool:
 
 
 def _outputs(fn, inputs) -> tuple:
-    """The floating-point tensor outputs of ``fn`` (integer or bool outputs have no gradient)."""
-    return tuple(o for o in _as_tuple(fn(*inputs)) if isinstance(o, Tensor) and o.data.dtype.kind == "f")
+    """The floating-point tensor outputs of ``fn`` (integer or bool outputs have no gradient). An output that is
+    not a tensor (None, a string, a number) is refused in the words of ``torch.autograd.functional``: it was
+    skipped, and a function returning only such values passed."""
+    returned = fn(*inputs)
+    outs = _as_tuple(returned)
+    for i, o in enumerate(outs):
+        if not isinstance(o, Tensor):
+            where = f"the value at index {i} has" if isinstance(returned, (tuple, list)) else "the given outputs have"
+            raise TypeError(
+                "The outputs of the user-provided function given to gradcheck must be either a Tensor or a tuple of "
+                f"Tensors but {where} type {type(o)}."
+            )
+    return tuple(o for o in outs if o.data.dtype.kind == "f")
 
 
 def _flat_outputs(fn, inputs) -> np.ndarray:

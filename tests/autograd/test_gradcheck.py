@@ -112,3 +112,26 @@ def test_errors_and_warnings_about_inputs():
         gradcheck(lambda t: t * 2, (mg.ones(2),))
     with pytest.warns(UserWarning, match="Input #0 requires gradient and is not a double precision"):
         gradcheck(lambda t: t * 2, (mg.ones(2, requires_grad=True),), atol=1e-2, rtol=1e-2, eps=1e-2)
+
+
+@pytest.mark.parametrize(
+    "fn,where",
+    [
+        (lambda t: "a", "the given outputs have type <class 'str'>"),
+        (lambda t: None, "the given outputs have type <class 'NoneType'>"),
+        (lambda t: 3.0, "the given outputs have type <class 'float'>"),
+        (lambda t: (t * 2, None), "the value at index 1 has type <class 'NoneType'>"),
+        (lambda t: [t * 2, "a"], "the value at index 1 has type <class 'str'>"),
+    ],
+)
+def test_an_output_that_is_not_a_tensor_is_refused(fn, where):
+    # such outputs were skipped: gradcheck(lambda z: 'a', (x,)) and a function returning None passed
+    x = rand64(3, seed=2)
+    for check in (gradcheck, gradgradcheck):
+        with pytest.raises(TypeError, match=f"must be either a Tensor or a tuple of Tensors but {where}"):
+            check(fn, (x,))
+
+
+def test_integer_outputs_beside_floating_ones_are_still_skipped():
+    x = rand64(3, seed=3)
+    assert gradcheck(lambda t: (t * 2, t.argmax()), (x,))
