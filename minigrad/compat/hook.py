@@ -118,11 +118,16 @@ def _missing_tensor_attribute(self, name: str):
 
 
 class TorchHook:
-    """The installed hook; ``with`` it to uninstall on leaving, or call :meth:`uninstall`."""
+    """A handle on the installed hook; ``with`` it to uninstall on leaving, or call :meth:`uninstall`.
 
-    def __init__(self, finder: TorchFinder, set_aside: dict):
+    The handle of a call made while the hook was already installed (``with install_torch():`` in a
+    notebook that installed it before) leaves the hook installed: its first installer owns it.
+    """
+
+    def __init__(self, finder: TorchFinder, set_aside: dict, owner: bool = True):
         self.finder = finder
         self.set_aside = set_aside
+        self.owner = owner
 
     @property
     def active(self) -> bool:
@@ -130,7 +135,7 @@ class TorchHook:
 
     def uninstall(self) -> None:
         """Remove the finder and the hook's torch modules; put back a real torch set aside at install."""
-        if not self.active:
+        if not self.owner or not self.active:
             return
         sys.meta_path.remove(self.finder)
         del Tensor.__getattr__
@@ -149,10 +154,10 @@ _hook: TorchHook | None = None
 
 
 def install() -> TorchHook:
-    """Install the hook (once: a second call returns the installed one)."""
+    """Install the hook; while it is installed, a further call returns a handle that leaves it so."""
     global _hook
     if _hook is not None and _hook.active:
-        return _hook
+        return TorchHook(_hook.finder, {}, owner=False)
     set_aside = {n: m for n, m in sys.modules.items() if _is_torch(n)}
     for name in set_aside:
         del sys.modules[name]

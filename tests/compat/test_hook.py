@@ -203,10 +203,14 @@ def test_reachable_after_a_plain_import_minigrad():
     assert mg.compat.install_torch is install_torch
 
 
-def test_install_twice_gives_the_one_hook_and_uninstall_removes_it():
-    hook = install_torch()
+def test_a_nested_install_leaves_the_hook_installed_and_uninstall_removes_it():
+    install_torch()
     try:
-        assert install_torch() is hook and torch_installed()
+        with install_torch():
+            import torch
+
+            assert isinstance(torch, TorchModule)
+        assert torch_installed()
         import torch
 
         assert isinstance(torch, TorchModule)
