@@ -6,7 +6,11 @@ Textual is imported only when it runs.
 
 
 def main(argv=None) -> int:
-    """Run ``minigrad-tui`` with ``argv`` (default: ``sys.argv[1:]``); returns the exit code."""
-    from .app import main as run_app
+    """Run ``minigrad-tui`` with ``argv`` (default: ``sys.argv[1:]``); returns the exit code
+    (130, quietly, for a ctrl+c while it starts, as a shell expects)."""
+    try:
+        from .app import main as run_app
 
-    return run_app(argv)
+        return run_app(argv)
+    except KeyboardInterrupt:
+        return 130

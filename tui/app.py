@@ -13,7 +13,7 @@ from .cli import Options, parse_args
 from .runner import ReplaySource, ScriptRunner
 from .screen import KEYS, DebuggerScreen
 from .session import Session
-from .terminal_guard import run_in_child
+from .terminal_guard import keys_kept_from_the_script, run_in_child, screen_reported
 
 
 class DebuggerApp(App):
@@ -100,10 +100,12 @@ def main(argv=None) -> int:
     except (OSError, ValueError) as exc:
         print(f"minigrad-tui: cannot open {options.replay}: {exc}", file=sys.stderr)
         return 2
-    with torch_imports(options.torch):
+    with screen_reported(), keys_kept_from_the_script(), torch_imports(options.torch):
         app.run()
     return 0 if app.source.state != "error" else 1
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    import tui
+
+    sys.exit(tui.main())  # the package's entry, which ends a ctrl+c while starting quietly
