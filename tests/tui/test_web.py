@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import re
 import shlex
@@ -169,8 +170,10 @@ async def _guarded(token="right-token", max_sessions=4):
     await client.start_server()
     try:
         yield client, server
+        await _until(lambda: server.live_sessions == 0)
     finally:
         await client.close()
+        gc.collect()  # textual-serve leaves each debugger's stdin pipe open: close it while its loop runs
 
 
 def _origin(client) -> str:
