@@ -18,8 +18,14 @@ def _none() -> None:
 
 #: A backend this build lacks (mps, mkldnn, mkl, openmp, opt_einsum).
 ABSENT = {"is_available": _false, "is_built": _false, "enabled": False}
-CUDNN = {"is_available": _false, "version": _none, "enabled": True, "benchmark": False, "deterministic": False}
-CUDNN["allow_tf32"] = True
+CUDNN = {
+    "is_available": _false,
+    "version": _none,
+    "enabled": True,
+    "benchmark": False,
+    "deterministic": False,
+    "allow_tf32": True,
+}
 CUDA = {
     "is_built": _false,
     "matmul": SimpleNamespace(
