@@ -7,6 +7,7 @@ from ...tensor import Tensor, make, make_leaf, shape_str
 from .._conv_padding import same_padding
 from .._im2col import Geometry, col2im, im2col, windows
 from ._pooling import _pooled_size
+from ._tiled_pool import max_pool2d_tiled
 
 __all__ = ["conv2d", "max_pool2d"]
 
@@ -77,6 +78,10 @@ def max_pool2d(
             f"max_pool2d(): pad should be at most half of effective kernel size, but got pad={geo.padding}, "
             f"kernel_size={geo.kernel}"
         )
+    if geo.stride == geo.kernel and not any(geo.padding) and geo.dilation == (1, 1):
+        pooled = max_pool2d_tiled(x, geo, ceil_mode, return_indices)
+        if pooled is not None:
+            return pooled
     if ceil_mode:
         x = _pad_for_ceil_mode(x, geo)
     xp = x._device.xp

@@ -1,0 +1,76 @@
+"""max_pool2d when its windows tile the input: stride equal to the kernel, no padding, no dilation.
+
+Then every window is a ``kh x kw`` tile of a reshape ``[N, C, oh, kh, ow, kw]``, so the max is a
+few elementwise maxima and the gradient goes back through the same reshape: no window copies.
+This is the pool of most CNNs (``F.max_pool2d(x, 2)``).
+"""
+
+from __future__ import annotations
+
+import functools
+
+from ...ops.shape import pad
+from ...tensor import Tensor, make, make_leaf
+
+__all__ = ["max_pool2d_tiled"]
+
+
+def max_pool2d_tiled(x: Tensor, geo, ceil_mode: bool, return_indices: bool):
+    """max_pool2d of a ``[N, C, H, W]`` input whose windows tile it, or ``None`` to go the general way.
+
+    The general way takes ceil_mode's partial windows and a NaN maximum (its gradient goes to
+    the first NaN). The trailing rows and columns that fill no whole window are left out, as
+    torch does; the gradient goes to each window's first maximum in row-major order.
+    """
+    xp = x._device.xp
+    (kh, kw), (n, c, h, w) = geo.kernel, x.data.shape
+    if ceil_mode and (h % kh or w % kw):
+        return None
+    oh, ow = geo.out_hw(x.data.shape, "max_pool2d()")
+    tiles = x.data[:, :, : oh * kh, : ow * kw].reshape(n, c, oh, kh, ow, kw)
+    cells = [tiles[:, :, :, i, :, j] for i in range(kh) for j in range(kw)]
+    out = functools.reduce(xp.maximum, cells)
+    if xp.isnan(out).any():
+        return None
+    first = _first_maximum(xp, cells, out, tiles.shape)
+    mask = make_leaf(first.astype(x.data.dtype), x._device)
+    crop = (0, w - ow * kw, 0, h - oh * kh)
+
+    def backward(g):
+        spread = (g.reshape(n, c, oh, 1, ow, 1) * mask).reshape(n, c, oh * kh, ow * kw)
+        return (pad(spread, crop) if any(crop) else spread,)
+
+    def jvp(t):
+        picked = t[:, :, : oh * kh, : ow * kw].reshape(n, c, oh, kh, ow, kw) * mask
+        return picked.sum((3, 5))
+
+    pooled = make(out, (x,), backward, "max_pool2d", jvp)
+    if not return_indices:
+        return pooled
+    return pooled, make_leaf(_plane_positions(xp, first, w), x._device)
+
+
+def _first_maximum(xp, cells: list, out, shape: tuple):
+    """A boolean ``shape`` array, true at each tile's first element equal to its max (row-major order)."""
+    first = xp.empty(shape, dtype=bool)
+    kw = shape[5]
+    taken = None
+    for p, cell in enumerate(cells):
+        hit = first[:, :, :, p // kw, :, p % kw]
+        xp.equal(cell, out, out=hit)
+        if taken is None:
+            taken = hit.copy()
+            continue
+        hit &= ~taken
+        if p < len(cells) - 1:
+            taken |= hit
+    return first
+
+
+def _plane_positions(xp, first, width: int):
+    """``[N, C, oh, ow]`` int64: where in its input plane (``row * W + column``) each window's maximum lies."""
+    n, c, oh, kh, ow, kw = first.shape
+    in_window = first.transpose(0, 1, 2, 4, 3, 5).reshape(n, c, oh, ow, kh * kw).argmax(-1)
+    rows = (xp.arange(oh) * kh)[:, None] + in_window // kw
+    cols = (xp.arange(ow) * kw)[None, :] + in_window % kw
+    return (rows * width + cols).astype(xp.int64)

@@ -1,0 +1,58 @@
+"""max_pool2d whose windows tile the input (stride == kernel, no padding): torch's values, indices, gradients."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import minigrad as mg
+import minigrad.nn.functional as F
+from minigrad.autograd import gradgradcheck
+from tests.torch_oracle import Arr, check
+
+
+def distinct(*shape, seed: int = 0) -> Arr:
+    """Values without ties, so the finite differences of a max are clean."""
+    rng = np.random.default_rng(seed)
+    return Arr(rng.permutation(int(np.prod(shape))).reshape(shape) / 10.0)
+
+
+@pytest.mark.parametrize(
+    ("shape", "kwargs"),
+    [
+        ((2, 3, 8, 8), {"kernel_size": 2}),
+        ((2, 3, 7, 9), {"kernel_size": 2}),  # a row and a column that fill no window are left out
+        ((2, 3, 9, 8), {"kernel_size": (3, 2)}),
+        ((2, 3, 6, 6), {"kernel_size": 3, "ceil_mode": True}),  # ceil_mode adds nothing when the tiles fit
+        ((3, 6, 4), {"kernel_size": 2}),  # unbatched
+        ((1, 2, 4, 4), {"kernel_size": 1}),
+    ],
+)
+def test_tiled_max_pool_matches_torch(shape, kwargs):
+    pytest.importorskip("torch")
+    check(lambda lib, x: lib.nn.functional.max_pool2d(x, return_indices=True, **kwargs), distinct(*shape))
+
+
+def test_tied_windows_send_the_gradient_to_their_first_maximum_as_torch():
+    """After a relu whole windows are 0: each one's gradient goes to its first element only."""
+    pytest.importorskip("torch")
+    x = np.random.default_rng(2).standard_normal((2, 3, 6, 7))
+    x[0, 0, :2, :2] = 0.5
+    x[1, 2, 2:4, 4:6] = [[0.1, 0.7], [0.7, 0.7]]
+    check(lambda lib, x: lib.nn.functional.max_pool2d(x.relu(), 2, return_indices=True), Arr(x), gradcheck_=False)
+
+
+def test_a_nan_window_pools_to_nan_with_its_gradient_on_the_nan_as_torch():
+    pytest.importorskip("torch")
+    x = np.arange(32.0).reshape(1, 2, 4, 4)
+    x[0, 1, 1, 0] = np.nan
+    check(lambda lib, x: lib.nn.functional.max_pool2d(x, 2, return_indices=True), Arr(x), gradcheck_=False)
+
+
+def test_tiled_max_pool_is_twice_differentiable_and_has_a_tangent():
+    x = mg.tensor(distinct(2, 2, 5, 4).data, requires_grad=True)
+    assert gradgradcheck(lambda x: F.max_pool2d(x, 2) ** 2, (x,))
+    t = mg.tensor(np.random.default_rng(3).standard_normal((2, 2, 5, 4)))
+    out, tangent = mg.func.jvp(lambda x: F.max_pool2d(x, 2), (x.detach(),), (t,))
+    expected = F.max_pool2d(x.detach() + 1e-6 * t, 2) - out
+    np.testing.assert_allclose(tangent.data, expected.data / 1e-6, rtol=1e-5)
