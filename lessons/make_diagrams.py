@@ -170,18 +170,18 @@ def _():
 
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
-_ID = re.compile(r"\b([to])(\d+)\b|(?<=[A-Za-z_>])#(\d+)\b")
+_ID = re.compile(r"\b([to])(\d+)\b")
 
 
 def normalise(dot: str) -> str:
-    """Renumber process-dependent node ids (``t12``, ``o12``, ``mul#12``) in order of appearance,
-    and drop object addresses (``<... object at 0x7f...>``)."""
+    """Renumber Graphviz's node ids (``t12``, ``o12``) in order of appearance, and drop object addresses
+    (``<... object at 0x7f...>``). Labels (``mul#12``) keep their numbers: each diagram is drawn in a
+    fresh process, as each transcript is, so a figure names a node as the transcript beside it does."""
     numbers: dict = {}
 
     def renumber(m):
-        n = m.group(2) or m.group(3)
-        k = numbers.setdefault(n, len(numbers) + 1)
-        return f"{m.group(1)}{k}" if m.group(1) else f"#{k}"
+        k = numbers.setdefault(m.group(2), len(numbers) + 1)
+        return f"{m.group(1)}{k}"
 
     return _ID.sub(renumber, _ADDRESS.sub(" at 0x…", dot))
 

@@ -20,7 +20,9 @@ v0 = [1.0, 0.5]
 
 # ---- forward mode: one pass, the derivative along v
 with fwAD.dual_level():
-    x = fwAD.make_dual(mg.tensor(x0, dtype=mg.float64, name="x"), mg.tensor(v0, dtype=mg.float64, name="v"))
+    # make_dual combines a primal and its tangent into a new tensor, x: its graph starts there
+    x = fwAD.make_dual(mg.tensor(x0, dtype=mg.float64, name="x0"), mg.tensor(v0, dtype=mg.float64, name="v"))
+    x.name = "x"
     h = x * x
     t = h.tanh()
     y = t.sum()

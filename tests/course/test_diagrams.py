@@ -41,10 +41,17 @@ def test_readme_links_existing_diagrams(lesson):
     assert not missing, f"lesson {lesson.number} links missing images {missing}"
 
 
-def test_normalise_renumbers_ids_and_keeps_colours():
+def test_normalise_renumbers_ids_and_keeps_labels_and_colours():
     normalise = load_script().normalise
-    a = 't17 [label="mul#17", color="#555555"]\n o17 -> t17\n t9 [label=<<B>#9</B>>] at 0x7f00ab'
-    b = 't3 [label="mul#3", color="#555555"]\n o3 -> t3\n t40 [label=<<B>#40</B>>] at 0x7fffff'
+    a = 't17 [label="mul#5", color="#555555"]\n o17 -> t17\n t9 [label=<<B>#9</B>>] at 0x7f00ab'
+    b = 't3 [label="mul#5", color="#555555"]\n o3 -> t3\n t40 [label=<<B>#9</B>>] at 0x7fffff'
     assert normalise(a) == normalise(b)
-    assert 'color="#555555"' in normalise(a)
+    assert 'color="#555555"' in normalise(a) and "mul#5" in normalise(a), "a label names a node as transcripts do"
     assert normalise("t5 -> t8\nt8") != normalise("t5 -> t8\nt5"), "renumbering must keep which node is which"
+
+
+def test_a_figure_names_nodes_as_the_transcript_beside_it():
+    script = load_script()
+    labels = set(re.findall(r"<B>(\w+#\d+)</B>", script.fresh_dot("05_higher_order/create_graph")))
+    text = (lessons_root() / "05_higher_order" / "README.md").read_text()
+    assert labels and all(label in text for label in labels), labels
