@@ -17,6 +17,18 @@ __all__ = ["Module"]
 IncompatibleKeys = namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])
 
 
+def _type_name(value) -> str:
+    """A value's type as PyTorch's ``torch.typename`` names it (``float``, ``minigrad.nn.linear.Linear``)."""
+    kind = type(value)
+    if isinstance(value, Tensor):
+        return "minigrad.Tensor"
+    return kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
+
+
+def _kept_kind_error(value, kind: str, name: str, expected: str) -> str:
+    return f"cannot assign '{_type_name(value)}' as {kind} '{name}' ({expected} expected)"
+
+
 class _ModuleMeta(type):
     """Names a module's parameters and buffers (``fc1.weight``) once its ``__init__`` has run."""
 
@@ -51,19 +63,45 @@ class Module(metaclass=_ModuleMeta):
 
     # ------------------------------------------------------------ registration
     def __setattr__(self, name: str, value) -> None:
+        """Register a Parameter or a Module; a name already registered keeps its kind, as in PyTorch: a parameter
+        takes a Parameter or None, a child module a Module or None, a buffer a Tensor or None (anything
+        else is refused: a plain tensor assigned to ``weight`` used to drop it from ``parameters()``)."""
         if "_parameters" not in self.__dict__:
             raise AttributeError(f"cannot assign '{name}' before Module.__init__() call")
-        for table in (self._parameters, self._modules, self._buffers):
-            table.pop(name, None)
-        self.__dict__.pop(name, None)
         if isinstance(value, Parameter):
+            self._forget(name, keep=self._parameters)
             self._parameters[name] = value
             value.name = self._qualify(name)
+        elif name in self._parameters:
+            if value is not None:
+                raise TypeError(_kept_kind_error(value, "parameter", name, "minigrad.nn.Parameter or None"))
+            self._parameters[name] = None
         elif isinstance(value, Module):
+            self._forget(name, keep=self._modules)
             self._modules[name] = value
             value._name_tensors(self._qualify(name))
+        elif name in self._modules:
+            if value is not None:
+                raise TypeError(_kept_kind_error(value, "child module", name, "minigrad.nn.Module or None"))
+            self._modules[name] = None
+        elif name in self._buffers:
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(_kept_kind_error(value, "buffer", name, "minigrad.Tensor or None"))
+            self._buffers[name] = value
+            if value is not None:
+                value.name = self._qualify(name)
         else:
             object.__setattr__(self, name, value)
+
+    def _forget(self, name: str, keep: dict) -> None:
+        """Unregister ``name`` wherever it is (an attribute, a parameter, a child module, a buffer) but in ``keep``,
+        the table about to take it (where it keeps its place, as in PyTorch)."""
+        self.__dict__.pop(name, None)
+        for table in (self._parameters, self._modules, self._buffers):
+            if table is not keep:
+                table.pop(name, None)
+        if keep is not self._buffers:
+            self._non_persistent.discard(name)
 
     def __getattr__(self, name: str):
         d = self.__dict__
@@ -96,8 +134,7 @@ class Module(metaclass=_ModuleMeta):
             raise TypeError(
                 f"cannot assign '{type(tensor).__name__}' object to buffer '{name}' (Tensor or None required)"
             )
-        self.__setattr__(name, None)
-        del self.__dict__[name]
+        self._forget(name, keep=self._buffers)
         self._buffers[name] = tensor
         if persistent:
             self._non_persistent.discard(name)
@@ -114,8 +151,7 @@ class Module(metaclass=_ModuleMeta):
             self.__setattr__(name, module)
 
     def _set_none(self, name: str, table: dict) -> None:
-        self.__setattr__(name, None)
-        del self.__dict__[name]
+        self._forget(name, keep=table)
         table[name] = None
 
     def _qualify(self, name: str) -> str:

@@ -195,6 +195,50 @@ def test_attribute_errors_and_missing_forward():
         Forgot()
 
 
+@pytest.mark.parametrize(
+    "value,words",
+    [
+        (lambda: mg.ones(4, 3), "'minigrad.Tensor' as parameter 'weight'"),
+        (lambda: 3.0, "'float' as parameter 'weight'"),
+        (lambda: nn.Linear(2, 2), "'minigrad.nn.linear.Linear' as parameter 'weight'"),
+    ],
+)
+def test_a_parameter_takes_only_a_parameter_or_none(value, words):
+    # m.weight = mg.ones(4, 3) was accepted and the weight vanished from parameters(); torch refuses it
+    m = nn.Linear(3, 4)
+    with pytest.raises(TypeError, match=f"cannot assign {words} \\(minigrad.nn.Parameter or None expected\\)"):
+        m.weight = value()
+    assert [name for name, _ in m.named_parameters()] == ["weight", "bias"]
+
+
+def test_a_parameter_set_to_none_stays_registered_in_its_place():
+    m = nn.Linear(3, 4)
+    m.weight = None
+    assert m.weight is None and [name for name, _ in m.named_parameters()] == ["bias"]
+    m.weight = nn.Parameter(mg.ones(4, 3))
+    assert [name for name, _ in m.named_parameters()] == ["weight", "bias"]  # as torch: the same slot
+
+
+def test_a_buffer_takes_a_tensor_and_stays_a_buffer():
+    # a tensor assigned to a buffer's name made it a plain attribute, gone from buffers() and state_dict()
+    m = nn.BatchNorm1d(3)
+    m.running_mean = mg.full((3,), 2.0)
+    assert "running_mean" in dict(m.named_buffers()) and m.state_dict()["running_mean"].tolist() == [2.0] * 3
+    assert m.running_mean.name == "running_mean"
+    with pytest.raises(TypeError, match="cannot assign 'float' as buffer 'running_var' \\(minigrad.Tensor or None"):
+        m.running_var = 1.0
+    m.running_var = nn.Parameter(mg.ones(3))  # a Parameter moves it to the parameters, as torch
+    assert "running_var" not in dict(m.named_buffers()) and "running_var" in dict(m.named_parameters())
+
+
+def test_a_child_module_takes_only_a_module_or_none():
+    seq = nn.Sequential(nn.Linear(2, 2))
+    with pytest.raises(TypeError, match="cannot assign 'minigrad.Tensor' as child module '0' \\(minigrad.nn.Module"):
+        setattr(seq, "0", mg.ones(2))
+    setattr(seq, "0", None)
+    assert list(seq.named_parameters()) == []
+
+
 def test_deepcopy_and_pickle_keep_parameters_and_names():
     import copy
     import pickle
