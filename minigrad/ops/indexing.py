@@ -319,7 +319,12 @@ def put(a: Tensor, key, value, into: Tensor | None = None) -> Tensor:
     if isinstance(value, Tensor):
         value = value.data
     elif isinstance(value, (list, tuple, np.ndarray)):
-        value = B.to_device_array(np.asarray(value), a._device)
+        array = np.asarray(value)
+        if array.dtype.kind not in "biufc":  # None or text among the elements: NumPy would write NaN or fail
+            raise TypeError(f"can't assign a {type(value).__name__} holding non-numbers to a {_typed(a)}")
+        value = B.to_device_array(array, a._device)
+    elif not isinstance(value, (int, float, complex, np.number, np.bool_)):  # bool is an int
+        raise TypeError(f"can't assign a {type(value).__name__} to a {_typed(a)}")  # None wrote NaN
     keys, _ = normalize_key(a, key)
     data = a.data if into is not None else a.data.copy()
     _assign(data, keys, value)
@@ -346,6 +351,11 @@ def put(a: Tensor, key, value, into: Tensor | None = None) -> Tensor:
             return put(ta * kept, key, tv)
 
     return make(data, parents, backward, "index_put", jvp)
+
+
+def _typed(a: Tensor) -> str:
+    """A tensor as PyTorch's refusal of a written value names it (``torch.FloatTensor``): by its dtype."""
+    return f"{B.scalar_type_name(a.data.dtype)}Tensor"
 
 
 def _assign(data, keys: tuple, value) -> None:

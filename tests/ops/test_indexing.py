@@ -175,6 +175,25 @@ def test_setitem_errors():
         x[3] = 1.0
 
 
+@pytest.mark.parametrize(
+    "value,words",
+    [
+        (None, "can't assign a NoneType to a FloatTensor"),
+        ("a", "can't assign a str to a FloatTensor"),
+        (object(), "can't assign a object to a FloatTensor"),
+        ([None, 1.0, 2.0, 3.0], "can't assign a list holding non-numbers to a FloatTensor"),
+        (("a", "b", "c", "d"), "can't assign a tuple holding non-numbers to a FloatTensor"),
+    ],
+)
+@pytest.mark.parametrize("in_graph", [False, True])
+def test_setitem_refuses_a_value_that_is_not_a_number(value, words, in_graph):
+    # u[0] = None filled the row with NaN (NumPy's reading of None); torch refuses it
+    x = mg.zeros(3, 4, requires_grad=in_graph) * 1
+    with pytest.raises(TypeError, match=words):
+        x[0] = value
+    np.testing.assert_array_equal(x.detach().numpy(), np.zeros((3, 4)))
+
+
 # ---------------------------------------------------------------- gather, index_select, take_along_dim, masked_fill
 def test_gather_values_and_grad():
     x = rand64(3, 4, seed=4)
