@@ -310,20 +310,38 @@ def elu(a: Tensor, alpha: float = 1.0) -> Tensor:
     return out
 
 
+def _normal_pdf(a: Tensor) -> Tensor:
+    """phi(a) = exp(-a**2 / 2) / sqrt(2 pi), the standard normal density."""
+    return (a * a * -0.5).exp() * _INV_SQRT_2PI
+
+
+def _normal_cdf(a: Tensor) -> Tensor:
+    """Phi(a) = (1 + erf(a / sqrt 2)) / 2, as ``torch.special.ndtr``; backward g * phi(a)."""
+
+    def backward(g):
+        return (g * _normal_pdf(a),)
+
+    def jvp(t):
+        return t * _normal_pdf(a)
+
+    return make(0.5 * (1 + _erf_array(a._device.xp, _float_data(a) / _SQRT_2)), (a,), backward, "ndtr", jvp)
+
+
 def gelu(a: Tensor, approximate: str = "none") -> Tensor:
-    """Gaussian error linear unit: a * Phi(a), or its tanh approximation with ``approximate='tanh'``."""
+    """Gaussian error linear unit: a * Phi(a), or its tanh approximation with ``approximate='tanh'``.
+
+    The rule reads the forward's Phi(a) (or its tanh), kept as a tensor of ``a``: the backward
+    needs no second erf, and differentiating the rule (create_graph) still differentiates it.
+    """
     refuse_dtype(a, "GeluKernelImpl", "biu")
     if approximate not in ("none", "tanh"):
         raise RuntimeError(f"approximate argument must be either none or tanh, got '{approximate}'")
-    xp = a._device.xp
-    d = _float_data(a)
     if approximate == "tanh":
-        t = xp.tanh(_SQRT_2_OVER_PI * (d + _GELU_TANH_C * d * d * d))
+        inner = (a * a * a * _GELU_TANH_C + a) * _SQRT_2_OVER_PI
+        th = inner.tanh()
 
-        def slope():
-            th = (((a * a * a) * _GELU_TANH_C + a) * _SQRT_2_OVER_PI).tanh()
-            inner = (a * a * (3 * _GELU_TANH_C) + 1) * _SQRT_2_OVER_PI
-            return (th + 1) * 0.5 + a * 0.5 * (1 - th * th) * inner
+        def slope():  # d/da of a * (1 + th) / 2, th = tanh(sqrt(2/pi) (a + c a**3))
+            return (th + 1) * 0.5 + a * 0.5 * (1 - th * th) * (a * a * (3 * _GELU_TANH_C) + 1) * _SQRT_2_OVER_PI
 
         def backward_tanh(g):
             return (g * slope(),)
@@ -331,17 +349,17 @@ def gelu(a: Tensor, approximate: str = "none") -> Tensor:
         def jvp_tanh(t):
             return t * slope()
 
-        return make(0.5 * d * (1 + t), (a,), backward_tanh, "gelu", jvp_tanh)
+        return make(0.5 * _float_data(a) * (1 + th.data), (a,), backward_tanh, "gelu", jvp_tanh)
+
+    cdf = _normal_cdf(a)
 
     def backward(g):
-        cdf = (erf(a / _SQRT_2) + 1) * 0.5
-        pdf = (a * a * -0.5).exp() * _INV_SQRT_2PI
-        return (g * (cdf + a * pdf),)
+        return (g * (cdf + a * _normal_pdf(a)),)
 
     def jvp(t):
-        return t * ((erf(a / _SQRT_2) + 1) * 0.5 + a * (a * a * -0.5).exp() * _INV_SQRT_2PI)
+        return t * (cdf + a * _normal_pdf(a))
 
-    return make(0.5 * d * (1 + _erf_array(xp, d / _SQRT_2)), (a,), backward, "gelu", jvp)
+    return make(_float_data(a) * cdf.data, (a,), backward, "gelu", jvp)
 
 
 def silu(a: Tensor) -> Tensor:
