@@ -56,7 +56,8 @@ class Stepper:
     Breakpoint that caused the pause, or None), ``output`` (:class:`OutputCapture`
     of the script's stdout/stderr; a traceback of an uncaught error is written
     to it too), ``exception``, ``exit_code`` (SystemExit code), ``result``
-    (the callable's return value).
+    (the callable's return value). The trace numbers the script thread's passes from 1, as it ran
+    them (other threads' passes, which the trace leaves out, do not count).
 
     ``start_paused``: pause at the first event (else run to a breakpoint).
     ``max_values``, ``max_bytes``, ``sources``, ``names``: as for :func:`minigrad.trace.record`
@@ -106,6 +107,8 @@ class Stepper:
         self._released = False
         self._stopping = False
         self._thread: threading.Thread | None = None
+        self._pass_numbers: dict = {}  # the engine's id of a pass of the script's thread -> its number there
+        self._passes_counted = 0
         self._converter = Converter(max_values=max_values, sources=sources, names=names, threads=set())
         self._budget = Budget(self.trace, self._converter, max_bytes)
         self._converter.sink = self._budget.append
@@ -220,6 +223,8 @@ class Stepper:
 
     # ------------------------------------------------------------ worker side
     def _listener(self, kind, fields) -> None:
+        if fields.get("pass_id") is not None and threading.get_ident() in self._converter.threads:
+            fields = {**fields, "pass_id": self._pass_number(kind, fields)}
         for ev in self._converter.handle(kind, fields):
             if self.on_event is not None:
                 self.on_event(ev)
@@ -232,6 +237,18 @@ class Stepper:
             hit = self._should_pause(ev)
             if hit is not False:
                 self._block(ev, hit)
+
+    def _pass_number(self, kind, fields) -> int:
+        """The pass's number among the script thread's passes, from 1 (the engine numbers the passes of
+        every thread together: after 200 passes in other threads, the script's first would be pass 201)."""
+        engine_id = fields["pass_id"]
+        if kind == "pass_started" and fields["depth"] == 1:
+            self._pass_numbers.clear()  # the thread's earlier passes have all ended
+        number = self._pass_numbers.get(engine_id)
+        if number is None:
+            self._passes_counted += 1
+            number = self._pass_numbers[engine_id] = self._passes_counted
+        return number
 
     def _should_pause(self, ev):
         """False, or the Breakpoint (None when no breakpoint) that makes the script pause at ``ev``."""
