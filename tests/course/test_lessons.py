@@ -168,3 +168,11 @@ def test_lesson_numbers_are_not_typed_by_hand_where_a_run_decides_them():
     assert "= 8.320278" in custom and "8.166577" in custom, "lesson 6's by-hand sums are exact, not float32's"
     training = (find_lesson(7).path / "README.md").read_text()
     assert "`Linear(2, 3)`, then `Linear(3, 2)`" in training, "lesson 7's text names the network its figure draws"
+
+
+def test_lesson_10_demo_names_the_engine_it_stepped():
+    # the checkout's ex2_value.py is the unfinished stub: the demo falls back to the reference engine
+    demo = find_lesson(10).demo
+    out = subprocess.run([sys.executable, str(demo)], capture_output=True, text=True, timeout=120).stdout
+    assert "stepping the reference engine" in out
+    assert "reference engine:" in out and "your engine:" not in out, out
