@@ -1,5 +1,7 @@
 """Layers: gradients by gradcheck (float64), behaviour, and forward values against PyTorch."""
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -222,6 +224,24 @@ def test_conv_and_pool_errors_name_the_layer():
         nn.Conv2d(1, 1, 5)(mg.randn(1, 1, 3, 3))
     with pytest.raises(RuntimeError, match="at most half"):
         F.max_pool2d(mg.randn(1, 1, 4, 4), 2, padding=2)
+
+
+@pytest.mark.parametrize(
+    "conv,x,weight,given",
+    [
+        (F.conv2d, (1, 2, 5, 5), (3, 2, 3, 3), "Given weight of size [3, 2, 3, 3]"),
+        (F.conv1d, (1, 2, 5), (3, 2, 3), "Given weight of size [3, 2, 3]"),
+        (F.conv_transpose2d, (1, 2, 5, 5), (2, 3, 3, 3), "Given transposed=1, weight of size [2, 3, 3, 3]"),
+        (F.conv_transpose1d, (1, 2, 5), (2, 3, 3), "Given transposed=1, weight of size [2, 3, 3]"),
+    ],
+)
+@pytest.mark.parametrize("bias", [(3, 1), (1, 3), (4,), ()])
+def test_a_conv_bias_must_hold_one_value_per_output_channel(conv, x, weight, given, bias):
+    # a [3, 1] or [1, 3] bias was broadcast into the output; torch refuses any shape but [out_channels]
+    message = f"{given}, expected bias to be 1-dimensional with 3 elements, but got bias of size {list(bias)} instead"
+    with pytest.raises(RuntimeError, match=re.escape(message)):
+        conv(rand64(*x), rand64(*weight), mg.ones(bias, dtype=D))
+    assert conv(rand64(*x), rand64(*weight), mg.ones(3, dtype=D)).shape[1] == 3
 
 
 def test_mlp_helper():

@@ -17,6 +17,16 @@ def _check_4d(x: Tensor, who: str) -> None:
         raise RuntimeError(f"{who}: expected a 4-D input [N, C, H, W], got input of shape {shape_str(x.data.shape)}")
 
 
+def check_bias(weight: Tensor, bias: Tensor | None, channels: int, transposed: bool) -> None:
+    """PyTorch's refusal of a bias that is not one value per output channel (a [3, 1] bias was broadcast)."""
+    if bias is not None and bias.data.shape != (channels,):
+        given = "Given transposed=1, weight" if transposed else "Given weight"
+        raise RuntimeError(
+            f"{given} of size {shape_str(weight.data.shape)}, expected bias to be 1-dimensional with {channels} "
+            f"elements, but got bias of size {shape_str(bias.data.shape)} instead"
+        )
+
+
 def conv2d(
     x: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1, groups: int = 1
 ) -> Tensor:
@@ -39,6 +49,7 @@ def conv2d(
             f"conv2d(): input of shape {shape_str(x.data.shape)} has {x.data.shape[1]} channels, but weight of "
             f"shape {shape_str(weight.data.shape)} with groups={groups} expects {in_channels}"
         )
+    check_bias(weight, bias, out_channels, transposed=False)
     if bias is not None and bias.data.dtype != x.data.dtype:
         raise RuntimeError(f"Input type ({x.data.dtype}) and bias type ({bias.data.dtype}) should be the same")
     x, padding = same_padding(x, padding, (kh, kw), stride, dilation, "conv2d()")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...tensor import Tensor, shape_str
 from .._conv_padding import same_padding
-from ._conv import conv2d, max_pool2d
+from ._conv import check_bias, conv2d, max_pool2d
 from ._pooling import avg_pool2d
 
 __all__ = ["conv1d", "avg_pool1d", "max_pool1d"]
@@ -43,6 +43,7 @@ def conv1d(
     x, unbatched = batched(input, "conv1d()")
     if weight.data.ndim != 3:
         raise RuntimeError(f"conv1d(): expected a 3-D weight [O, C/groups, k], got {shape_str(weight.data.shape)}")
+    check_bias(weight, bias, weight.data.shape[0], transposed=False)
     x, padding = same_padding(x, padding, (weight.data.shape[2],), stride, dilation, "conv1d()")
     out = conv2d(
         x.unsqueeze(2),

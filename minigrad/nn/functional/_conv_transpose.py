@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ...tensor import Tensor, shape_str
 from .._im2col import Geometry, col2im, pair
+from ._conv import check_bias
 from ._conv1d import batched, one
 
 __all__ = ["conv_transpose2d", "conv_transpose1d"]
@@ -57,6 +58,7 @@ def conv_transpose2d(
     if out_h < 1 or out_w < 1:
         raise RuntimeError(f"conv_transpose2d(): the output size {out_h}x{out_w} is too small (non-positive)")
     c_out = per_group * groups
+    check_bias(weight, bias, c_out, transposed=True)
     k = per_group * kh * kw
     # weight^T per group: [G, C_out/G * kh * kw, C_in/G] times the input's [N, G, C_in/G, H*W]
     wt = weight.reshape(groups, c_in // groups, k).transpose(1, 2)
@@ -81,6 +83,8 @@ def conv_transpose1d(
     x, unbatched = batched(input, "conv_transpose1d()")
     if not isinstance(weight, Tensor) or weight.data.ndim != 3:
         raise RuntimeError("conv_transpose1d(): expected a 3-D weight [C_in, C_out/groups, k]")
+    if isinstance(groups, int) and groups >= 1:  # a bad groups is refused by conv_transpose2d
+        check_bias(weight, bias, weight.data.shape[1] * groups, transposed=True)
     out = conv_transpose2d(
         x.unsqueeze(2),
         weight.unsqueeze(2),
