@@ -49,6 +49,12 @@ class GuardedServer(Server):
     async def on_startup(self, app: web.Application) -> None:
         """Print nothing: textual-serve's banner names the URL without its token (serve() prints it with)."""
 
+    async def handle_index(self, request: web.Request) -> web.Response:
+        # The page's websocket and assets at the address the browser used (textual-serve writes --host
+        # into them, and no browser elsewhere reaches ws://0.0.0.0); no await runs between the two lines.
+        self.public_url = f"{request.scheme}://{request.host}"
+        return await super().handle_index(request)
+
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()
         app.middlewares.append(self._check_access)

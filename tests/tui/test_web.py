@@ -320,3 +320,12 @@ def test_unsafe_or_meaningless_web_options_are_refused(argv, message, capsys):
 def test_no_token_is_allowed_on_loopback():
     assert parse_args(["--web", "--no-token"]).no_token
     assert parse_args(["--web", "--host", "::1", "--no-token"]).no_token
+
+
+async def test_the_page_points_its_websocket_at_the_address_the_browser_used():
+    """Served on 0.0.0.0 and opened as http://lab.example:9000, the page must not send the browser to ws://0.0.0.0."""
+    async with _guarded() as (client, server):
+        page = await client.get("/?token=right-token", headers={"Host": "lab.example:9000"})
+        text = await page.text()
+        assert "ws://lab.example:9000/ws" in text
+        assert "http://lab.example:9000/static/" in text
