@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import secrets
 import shlex
+import socket
 import sys
 
 from .cli import Options, is_loopback
@@ -28,6 +29,8 @@ def debugger_command(options: Options) -> str:
     for spec in options.break_specs:
         argv += ["--break", spec]
     argv += ["--export-dir", options.export_dir]
+    if not options.no_token:  # the browser presented the token: its user may use the console (Python)
+        argv.append("--web-token")
     if options.script:
         argv += [options.script, *options.script_args]
     return shlex.join(argv)
@@ -38,6 +41,15 @@ def server_token(options: Options) -> str | None:
     if options.no_token:
         return None
     return options.token or secrets.token_urlsafe(32)
+
+
+def server_url(host: str, port: int, token: str | None) -> str:
+    """The URL to open: on every address (0.0.0.0, ::), this machine's name, which other machines can use."""
+    if host in ("0.0.0.0", "::"):
+        host = socket.gethostname()
+    elif ":" in host:  # an IPv6 address
+        host = f"[{host}]"
+    return f"http://{host}:{port}/" + (f"?token={token}" if token else "")
 
 
 def serve(options: Options) -> int:
@@ -65,7 +77,6 @@ def serve(options: Options) -> int:
             file=sys.stderr,
             flush=True,
         )
-    url = f"http://{options.host}:{options.port}/" + (f"?token={token}" if token else "")
-    print(f"minigrad-tui: open {url} in a browser (ctrl+c stops)", flush=True)
+    print(f"minigrad-tui: open {server_url(options.host, options.port, token)} in a browser (ctrl+c stops)", flush=True)
     server.serve()
     return 0

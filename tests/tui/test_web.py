@@ -329,3 +329,11 @@ async def test_the_page_points_its_websocket_at_the_address_the_browser_used():
         text = await page.text()
         assert "ws://lab.example:9000/ws" in text
         assert "http://lab.example:9000/static/" in text
+
+
+def test_the_printed_url_names_a_host_a_browser_can_open():
+    from tui.web import server_url
+
+    assert server_url("127.0.0.1", 8000, "t") == "http://127.0.0.1:8000/?token=t"
+    assert server_url("::1", 8000, None) == "http://[::1]:8000/"
+    assert server_url("0.0.0.0", 9000, "t") == f"http://{socket.gethostname()}:9000/?token=t"
