@@ -709,6 +709,8 @@ def _to_array(data, dtype, device):
                 f"could not convert data of type {type(data).__name__} to a tensor: "
                 "the elements are not all numbers, or the nested lists are ragged"
             )
+        if from_python and arr.dtype.kind == "c" and dt is not None and dt.kind in "iuf":
+            _refuse_complex(dt)  # NumPy would drop the imaginary part: tensor(1j, dtype=float32) was 0.0
         if dt is None:
             arr = arr.astype(_natural_dtype(arr.dtype, from_python), copy=False)
         src = B.CPU
@@ -718,6 +720,14 @@ def _to_array(data, dtype, device):
     if dev != src:
         arr = B.to_device_array(arr, dev)
     return arr, dev
+
+
+def _refuse_complex(dt: np.dtype) -> None:
+    """Python's refusal of a complex number where a real one is expected, as ``torch.tensor`` raises it (a
+    NumPy complex array is cast, as there)."""
+    if dt.kind == "f":
+        raise TypeError("must be real number, not complex")
+    raise TypeError("'complex' object cannot be interpreted as an integer")
 
 
 def _natural_dtype(dt: np.dtype, from_python: bool) -> np.dtype:

@@ -45,6 +45,26 @@ def test_dtype_argument_and_aliases():
     assert (mg.double, mg.long, mg.half, mg.bool) == (mg.float64, mg.int64, mg.float16, mg.bool_)
 
 
+@pytest.mark.parametrize(
+    "data,dtype,message",
+    [
+        (1j, mg.float32, "must be real number, not complex"),
+        ([2.0, 1 + 0j], mg.float64, "must be real number, not complex"),
+        ([[1j]], mg.int64, "'complex' object cannot be interpreted as an integer"),
+    ],
+)
+def test_a_python_complex_given_a_real_dtype_is_refused(data, dtype, message):
+    # mg.tensor(1j, dtype=float32) gave 0.0 (NumPy drops the imaginary part); torch.tensor raises
+    with pytest.raises(TypeError, match=message):
+        mg.tensor(data, dtype=dtype)
+    with pytest.raises(TypeError, match=message):
+        mg.as_tensor(data, dtype=dtype)
+
+
+def test_a_complex_given_bool_is_its_truth_as_in_torch():
+    assert mg.tensor([1j, 0j], dtype=mg.bool_).tolist() == [True, False]
+
+
 def test_tensor_copies_its_input_and_is_contiguous():
     arr = np.arange(6.0).reshape(2, 3)
     t = mg.tensor(arr)
