@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import functools
+import math
+from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 
 from . import _state
 from . import backend as B
 from .ops._entry import checked
-from .tensor import Tensor, make_leaf
+from .tensor import Tensor, make_leaf, type_name
 
 __all__ = [
     "zeros",
@@ -104,160 +107,404 @@ def generator_for(device: B.Device, generator: Generator | None = None):
     return gen
 
 
-def _size(size) -> tuple:
+# ---------------------------------------------------------------- argument checks, in PyTorch's words
+_INT64 = np.iinfo(np.int64)
+
+
+class _Kind(NamedTuple):
+    """What an argument takes: ``problem(value)`` says what is wrong with its type (None: nothing), in
+    PyTorch's words; ``convert(value)`` gives the value the factory uses, refusing values out of range."""
+
+    problem: Callable
+    convert: Callable
+
+
+def _is_int(value) -> bool:
+    if isinstance(value, Tensor):  # a 0-d integer tensor stands for the int it holds, as in PyTorch
+        return value.data.ndim == 0 and value.data.dtype.kind in "iu"
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _is_number(value) -> bool:
+    if isinstance(value, Tensor):
+        return value.data.ndim == 0
+    return isinstance(value, (bool, int, float, np.bool_, np.integer, np.floating))
+
+
+def _python(value):
+    """The Python number a 0-d tensor or a NumPy scalar holds."""
+    if isinstance(value, Tensor):
+        return value.item()
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _to_number(value):
+    value = _python(value)
+    if isinstance(value, int) and not -(2**63) <= value < 2**64:  # PyTorch's scalars hold int64 and uint64 values
+        raise ValueError(f"{value}, which does not fit in 64 bits")
+    return value
+
+
+def _to_endpoint(value) -> float:
+    if isinstance(value, Tensor) and value.data.ndim != 0:
+        raise RuntimeError(
+            f"linspace only supports 0-dimensional start and end tensors, but got a tensor with {value.data.ndim} "
+            "dimension(s)."
+        )
+    return float(_to_number(value))
+
+
+def _fits_int64(value) -> bool:
+    return _INT64.min <= value <= _INT64.max
+
+
+def _int_problem(value):
+    return None if _is_int(value) else f"must be int, not {type_name(value)}"
+
+
+def _to_int(value) -> int:
+    value = int(_python(value))
+    if not _fits_int64(value):
+        raise ValueError(f"{value}, which does not fit in int64")
+    return value
+
+
+def _dims_problem(dims):
+    """What is wrong with the sequence of sizes ``dims``: an element that is not an int, or past int64."""
+    if not isinstance(dims, (tuple, list)):
+        return f"must be tuple of ints, not {type_name(dims)}"
+    for i, d in enumerate(dims):
+        if not _is_int(d):
+            return f"must be tuple of ints, but found element of type {type_name(d)} at pos {i}"
+        if not _fits_int64(_python(d)):
+            return f"must be tuple of ints, but the element at pos {i} ({d}) does not fit in int64"
+    return None
+
+
+def _to_dims(dims) -> tuple:
+    out = tuple(int(_python(d)) for d in dims)
+    for d in out:
+        if d < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {d}: {list(out)}")
+    return out
+
+
+def _packed(size: tuple):
+    """``zeros(2, 3)``, ``zeros((2, 3))`` and ``zeros([2, 3])`` alike: the sequence of sizes given."""
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
-        size = tuple(size[0])
-    for s in size:
-        if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
-            raise TypeError(f"size must be a tuple of ints, but got an element of type {type(s).__name__}")
-        if s < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
-    return tuple(int(s) for s in size)
+        return size[0]
+    if len(size) == 1 and not _is_int(size[0]):
+        return size[0]  # refused by _dims_problem as not a tuple of ints
+    return size
 
 
-def _finish(arr, dev, requires_grad, name=None) -> Tensor:
+def _dtype_problem(dtype):
+    if dtype is None:
+        return None
+    try:
+        B.to_dtype(dtype)
+    except TypeError as exc:
+        return f"must be a dtype: {exc}"
+    return None
+
+
+def _flag_problem(value):
+    return None if value is None or isinstance(value, bool) else f"must be bool, not {type_name(value)}"
+
+
+INT = _Kind(_int_problem, _to_int)
+NUMBER = _Kind(lambda v: None if _is_number(v) else f"must be Number, not {type_name(v)}", _to_number)
+ENDPOINT = _Kind(  # linspace's start and end: a number, or a tensor (of one element, checked with the values)
+    lambda v: None if _is_number(v) or isinstance(v, Tensor) else f"must be Number, not {type_name(v)}", _to_endpoint
+)
+SIZE = _Kind(_dims_problem, _to_dims)  # a tuple or list of sizes
+SIZES = _Kind(lambda size: _dims_problem(_packed(size)), lambda size: _to_dims(_packed(size)))  # ``*size``
+TEMPLATE = _Kind(lambda v: None if isinstance(v, Tensor) else f"must be Tensor, not {type_name(v)}", lambda v: v)
+_KEYWORDS = {
+    "dtype": _Kind(_dtype_problem, lambda v: None if v is None else B.to_dtype(v)),
+    "requires_grad": _Kind(_flag_problem, bool),
+}
+
+
+def _args(op: str, positional: list, **keywords) -> list:
+    """A factory's arguments checked as PyTorch's parser checks them, and converted.
+
+    ``positional`` lists ``(name, kind, value)`` in position order; ``keywords`` are the keyword-only
+    arguments (``dtype``, ``requires_grad``). Every type is checked before any value, so the error is
+    a TypeError naming the first argument of the wrong type (``eye(): argument 'n' (position 1) must be
+    int, not float``) whatever the others hold; then the values are converted (0-d tensors and NumPy
+    scalars to Python numbers, sizes to a tuple, dtypes to NumPy's), ints past int64 and negative
+    sizes refused.
+    """
+    specs = [(name, kind, value, f" (position {i})") for i, (name, kind, value) in enumerate(positional, 1)]
+    specs += [(name, _KEYWORDS[name], value, "") for name, value in keywords.items()]
+    for name, kind, value, where in specs:
+        problem = kind.problem(value)
+        if problem is not None:
+            raise TypeError(f"{op}(): argument '{name}'{where} {problem}")
+    out = []
+    for name, kind, value, where in specs:
+        try:
+            out.append(kind.convert(value))
+        except ValueError as exc:
+            raise ValueError(f"{op}(): argument '{name}'{where} is {exc}") from None
+    return out
+
+
+def _fits(value, dt: np.dtype) -> None:
+    """PyTorch's error for a value that the dtype ``dt`` cannot hold (an int past its range, a NaN as an int)."""
+    if dt.kind == "b":
+        return
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        ok = math.isfinite(value) and info.min <= value <= info.max
+    else:
+        ok = not math.isfinite(value) or abs(value) <= float(np.finfo(dt).max)
+    if not ok:
+        raise RuntimeError(f"value cannot be converted to type {dt} without overflow")
+
+
+def _largest(dt: np.dtype):
+    """The largest whole number the dtype ``dt`` holds."""
+    if dt.kind == "b":
+        return 1
+    return int(np.iinfo(dt).max) if dt.kind in "iu" else float(np.finfo(dt).max)
+
+
+def _finish(arr, dev, requires_grad: bool, name=None) -> Tensor:
     t = make_leaf(arr, dev, name=name)
     if requires_grad:
         t.requires_grad_(True)
     return t
 
 
-def _dtype(dtype, default=None):
-    return B.to_dtype(dtype) if dtype is not None else (default or B.get_default_dtype())
-
-
-def _float_dtype(dtype, op: str):
-    dt = _dtype(dtype)
+def _float_dtype(dt, op: str):
+    dt = dt or B.get_default_dtype()
     if dt.kind != "f":
         raise RuntimeError(f"{op}(): expected a floating point dtype, got {dt} (use randint for integers)")
     return dt
 
 
+# ---------------------------------------------------------------- the factories
 def zeros(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A tensor of zeros."""
+    shape, dt, grad = _args("zeros", [("size", SIZES, size)], dtype=dtype, requires_grad=requires_grad)
     dev = B.device(device)
-    return _finish(dev.xp.zeros(_size(size), dtype=_dtype(dtype)), dev, requires_grad)
+    return _finish(dev.xp.zeros(shape, dtype=dt or B.get_default_dtype()), dev, grad)
 
 
 def ones(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A tensor of ones."""
+    shape, dt, grad = _args("ones", [("size", SIZES, size)], dtype=dtype, requires_grad=requires_grad)
     dev = B.device(device)
-    return _finish(dev.xp.ones(_size(size), dtype=_dtype(dtype)), dev, requires_grad)
+    return _finish(dev.xp.ones(shape, dtype=dt or B.get_default_dtype()), dev, grad)
 
 
 def empty(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
     """An uninitialised tensor (zeros here, so results are reproducible)."""
-    return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+    shape, dt, grad = _args("empty", [("size", SIZES, size)], dtype=dtype, requires_grad=requires_grad)
+    dev = B.device(device)
+    return _finish(dev.xp.zeros(shape, dtype=dt or B.get_default_dtype()), dev, grad)
 
 
 def full(size, fill_value, dtype=None, device=None, requires_grad=False) -> Tensor:
-    """A tensor filled with ``fill_value`` (dtype inferred from it when not given)."""
-    if not isinstance(fill_value, (int, float, np.number, np.bool_)):
-        raise TypeError(f"full(): argument 'fill_value' (position 2) must be Number, not {type(fill_value).__name__}")
-    dev = B.device(device)
-    dt = _dtype(dtype, B.scalar_dtype(fill_value))
-    return _finish(
-        dev.xp.full(_size((size,) if isinstance(size, int) else tuple(size)), fill_value, dtype=dt), dev, requires_grad
+    """A tensor of shape ``size`` (a tuple or list) filled with ``fill_value`` (dtype inferred from it when not given)."""
+    shape, fill_value, dt, grad = _args(
+        "full", [("size", SIZE, size), ("fill_value", NUMBER, fill_value)], dtype=dtype, requires_grad=requires_grad
     )
+    return _filled(shape, fill_value, dt or B.scalar_dtype(fill_value), device, grad)
+
+
+def _filled(shape: tuple, fill_value, dt, device, requires_grad: bool) -> Tensor:
+    _fits(fill_value, dt)
+    fill_value = bool(fill_value) if dt.kind == "b" else float(fill_value) if dt.kind == "f" else fill_value
+    dev = B.device(device)
+    return _finish(dev.xp.full(shape, fill_value, dtype=dt), dev, requires_grad)
 
 
 def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Values from ``start`` (default 0) up to ``end`` (excluded) by ``step``."""
-    if end is None:
-        start, end = 0, start
-    if step == 0:
+    given = [("end", NUMBER, start)] if end is None else [("start", NUMBER, start), ("end", NUMBER, end)]
+    *bounds, step, dt, grad = _args(
+        "arange", [*given, ("step", NUMBER, step)], dtype=dtype, requires_grad=requires_grad
+    )
+    start, end = bounds if len(bounds) == 2 else (0, bounds[0])
+    all_int = all(isinstance(v, int) for v in (start, end, step))
+    dt = dt or (B.int64 if all_int else B.get_default_dtype())
+    if dt.kind in "biu" and not all(_fits_int64(v) for v in (start, end, step) if isinstance(v, int)):
+        raise RuntimeError("value cannot be converted to type int64 without overflow")
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise RuntimeError(f"unsupported range: {start} -> {end}")
+    count, first, stride = _arange_count(start, end, step, dt)
+    dev = B.device(device)
+    return _finish((first + dev.xp.arange(count) * stride).astype(dt), dev, grad)
+
+
+def _arange_count(start, end, step, dt) -> tuple:
+    """``(count, first, stride)`` of ``arange`` as PyTorch reckons them: the step's sign checked against
+    the bounds as given; int64 counts with the bounds and the step truncated to ints
+    (``arange(0.5, dtype=int64)`` is empty), every other dtype with them as given (an infinite step
+    gives no element, where NumPy gives one); an integer dtype steps from the truncated start by the
+    truncated step."""
+    if dt.kind in "biu" and not math.isfinite(step):
+        raise RuntimeError("value cannot be converted to type int64 without overflow")
+    truncated = (int(start), int(end), int(step)) if dt.kind in "biu" else None
+    if not (step > 0 or step < 0) or (dt == B.int64 and truncated[2] == 0):
         raise RuntimeError("step must be nonzero")
-    if (end - start) / step < 0:
+    if (step > 0 and end < start) or (step < 0 and end > start):
         raise RuntimeError(
             f"upper bound and larger bound inconsistent with step sign (start={start}, end={end}, step={step})"
         )
-    dev = B.device(device)
-    all_int = all(isinstance(v, int) for v in (start, end, step))
-    dt = _dtype(dtype, B.int64 if all_int else None)
-    return _finish(dev.xp.arange(start, end, step).astype(dt), dev, requires_grad)
+    if dt == B.int64:
+        low, high, by = truncated
+        span = high - low + by - (1 if by > 0 else -1)
+        count = max(0, span // by if span * by >= 0 else 0)  # C's truncating division of like-signed ints
+    else:
+        count = math.ceil((end - start) / step)
+    if count > _INT64.max:
+        raise RuntimeError(f"arange(): too many elements, possible overflow (start={start}, end={end}, step={step})")
+    first, _, stride = truncated if dt.kind in "biu" else (float(start), end, float(step))
+    return count, first, stride
 
 
 def linspace(start, end, steps, dtype=None, device=None, requires_grad=False) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
+    start, end, steps, dt, grad = _args(
+        "linspace",
+        [("start", ENDPOINT, start), ("end", ENDPOINT, end), ("steps", INT, steps)],
+        dtype=dtype,
+        requires_grad=requires_grad,
+    )
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
+    dt = dt or B.get_default_dtype()
+    if steps:
+        _fits(start, dt)
+        _fits(end, dt)
+    if steps and dt.kind in "iu":  # PyTorch spaces the ends as ints of the dtype
+        start, end = int(start), int(end)
     dev = B.device(device)
-    return _finish(dev.xp.linspace(start, end, steps).astype(_dtype(dtype)), dev, requires_grad)
+    return _finish(_spaced(dev.xp, start, end, steps).astype(dt), dev, grad)
+
+
+def _spaced(xp, start: float, end: float, steps: int):
+    """PyTorch's linspace values: the first half stepped up from ``start``, the second down from ``end`` (so
+    both ends are exact; infinite or NaN ends give PyTorch's NaNs and infinities, not NumPy's)."""
+    if steps == 1:
+        return xp.full(1, start)
+    step = (end - start) / (steps - 1) if steps > 1 else 0.0
+    i = xp.arange(steps, dtype=xp.float64)
+    with B.quiet(xp):
+        return xp.where(i < steps // 2, start + step * i, end - step * (steps - 1 - i))
 
 
 def eye(n, m=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """The identity matrix (n x m)."""
+    given = [("n", INT, n)] if m is None else [("n", INT, n), ("m", INT, m)]
+    *sizes, dt, grad = _args("eye", given, dtype=dtype, requires_grad=requires_grad)
+    for name, v in zip(("n", "m"), sizes):
+        if v < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {v}")
     dev = B.device(device)
-    return _finish(dev.xp.eye(n, m, dtype=_dtype(dtype)), dev, requires_grad)
+    return _finish(dev.xp.eye(sizes[0], sizes[-1], dtype=dt or B.get_default_dtype()), dev, grad)
 
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Uniform random values in [0, 1)."""
+    shape, dt, grad = _args("rand", [("size", SIZES, size)], dtype=dtype, requires_grad=requires_grad)
     dev = B.device(device)
-    dt = _float_dtype(dtype, "rand")
-    return _finish(generator_for(dev, generator).random(_size(size)).astype(dt), dev, requires_grad)
+    dt = _float_dtype(dt, "rand")
+    return _finish(generator_for(dev, generator).random(shape).astype(dt), dev, grad)
 
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Standard normal random values."""
+    shape, dt, grad = _args("randn", [("size", SIZES, size)], dtype=dtype, requires_grad=requires_grad)
     dev = B.device(device)
-    dt = _float_dtype(dtype, "randn")
-    return _finish(generator_for(dev, generator).standard_normal(_size(size)).astype(dt), dev, requires_grad)
+    dt = _float_dtype(dt, "randn")
+    return _finish(generator_for(dev, generator).standard_normal(shape).astype(dt), dev, grad)
 
 
 def randperm(n: int, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A random permutation of ``0 .. n - 1`` (int64 by default)."""
+    n, dt, grad = _args("randperm", [("n", INT, n)], dtype=dtype, requires_grad=requires_grad)
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    dt = dt or B.int64
+    limit = 2049 if dt == B.float16 else _largest(dt) + 1  # float16 holds every whole number up to 2048 only
+    if n > limit:
+        raise RuntimeError(f"n cannot be greater than {limit} for {dt}")
     dev = B.device(device)
-    return _finish(generator_for(dev, generator).permutation(n).astype(_dtype(dtype, B.int64)), dev, requires_grad)
+    return _finish(generator_for(dev, generator).permutation(n).astype(dt), dev, grad)
 
 
-def randint(low, high=None, size=(), generator=None, dtype=None, device=None) -> Tensor:
-    """Random integers in [low, high) (``randint(high, size)`` also works)."""
-    if high is None or isinstance(high, tuple):
-        if isinstance(high, tuple):
-            size = high
-        low, high = 0, low
+def randint(low, high=None, size=None, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """Random integers in [low, high) of shape ``size`` (a tuple or list); ``randint(high, size)`` also works."""
+    if size is None:
+        if high is None:
+            raise TypeError("randint(): missing the argument 'size' (a tuple of ints)")
+        given = [("high", INT, low), ("size", SIZE, high)]
+    else:
+        given = [("low", INT, low), ("high", INT, high), ("size", SIZE, size)]
+    *bounds, size, dt, grad = _args("randint", given, dtype=dtype, requires_grad=requires_grad)
+    low, high = bounds if len(bounds) == 2 else (0, bounds[0])
     if high <= low:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    dt = dt or B.int64
+    smallest = 0 if dt.kind == "b" else -_largest(dt) - (dt.kind in "iu")
+    for what, v in (("from", low), ("to - 1", high - 1)):
+        if not smallest <= v <= _largest(dt):
+            raise RuntimeError(f"{what} is out of bounds for {dt}")
     dev = B.device(device)
-    dt = _dtype(dtype, B.int64)
-    return _finish(
-        generator_for(dev, generator)
-        .integers(low, high, size=_size((size,) if isinstance(size, int) else tuple(size)))
-        .astype(dt),
-        dev,
-        False,
-    )
+    return _finish(generator_for(dev, generator).integers(low, high, size=size).astype(dt), dev, grad)
 
 
 def zeros_like(t: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return zeros(t.shape, dtype=dtype or t.dtype, device=device or t.device, requires_grad=requires_grad)
+    """Zeros in ``t``'s shape, dtype and device (unless given)."""
+    t, dt, grad = _args("zeros_like", [("input", TEMPLATE, t)], dtype=dtype, requires_grad=requires_grad)
+    return zeros(t.shape, dtype=dt or t.dtype, device=device or t.device, requires_grad=grad)
 
 
 def ones_like(t: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return ones(t.shape, dtype=dtype or t.dtype, device=device or t.device, requires_grad=requires_grad)
+    """Ones in ``t``'s shape, dtype and device (unless given)."""
+    t, dt, grad = _args("ones_like", [("input", TEMPLATE, t)], dtype=dtype, requires_grad=requires_grad)
+    return ones(t.shape, dtype=dt or t.dtype, device=device or t.device, requires_grad=grad)
 
 
 def empty_like(t: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return empty(t.shape, dtype=dtype or t.dtype, device=device or t.device, requires_grad=requires_grad)
+    """An uninitialised tensor (zeros) in ``t``'s shape, dtype and device (unless given)."""
+    t, dt, grad = _args("empty_like", [("input", TEMPLATE, t)], dtype=dtype, requires_grad=requires_grad)
+    return empty(t.shape, dtype=dt or t.dtype, device=device or t.device, requires_grad=grad)
 
 
 def full_like(t: Tensor, fill_value, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return full(t.shape, fill_value, dtype=dtype or t.dtype, device=device or t.device, requires_grad=requires_grad)
+    """``fill_value`` in ``t``'s shape, dtype and device (unless given)."""
+    t, fill_value, dt, grad = _args(
+        "full_like",
+        [("input", TEMPLATE, t), ("fill_value", NUMBER, fill_value)],
+        dtype=dtype,
+        requires_grad=requires_grad,
+    )
+    return _filled(t.shape, fill_value, dt or t.dtype, device or t.device, grad)
 
 
 def rand_like(t: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """Uniform random values in [0, 1) in ``t``'s shape, dtype and device (unless given)."""
     return rand.__wrapped__(t.shape, dtype=dtype or t.dtype, device=device or t.device, requires_grad=requires_grad)
 
 
 def randn_like(t: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """Standard normal random values in ``t``'s shape, dtype and device (unless given)."""
     return randn.__wrapped__(t.shape, dtype=dtype or t.dtype, device=device or t.device, requires_grad=requires_grad)
 
 
-def randint_like(t: Tensor, low, high=None, dtype=None, device=None) -> Tensor:
-    return randint.__wrapped__(low, high, t.shape, dtype=dtype or t.dtype, device=device or t.device)
+def randint_like(t: Tensor, low, high=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """Random integers in [low, high) in ``t``'s shape, dtype and device (unless given)."""
+    if high is None:
+        low, high = 0, low
+    return randint.__wrapped__(
+        low, high, t.shape, dtype=dtype or t.dtype, device=device or t.device, requires_grad=requires_grad
+    )
 
 
 def _vmapped_factory(fn):

@@ -114,8 +114,11 @@ class Tensor:
         self._meta = None
         if _inference.entered and _grad_state.inference:
             _mark_inference(self)
-        if requires_grad:
-            self.requires_grad_(True)
+        if requires_grad is not False:
+            if not isinstance(requires_grad, bool):
+                raise TypeError(f"tensor(): argument 'requires_grad' must be bool, not {type_name(requires_grad)}")
+            if requires_grad:
+                self.requires_grad_(True)
         if _listeners:
             _events.emit("node_created", node=self, depth=_state.passes.depth)
 
@@ -127,10 +130,16 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
+        if not isinstance(value, bool):
+            raise RuntimeError("requires_grad must be a bool")
         self.requires_grad_(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Set requires_grad in place (leaves only; floating dtypes only). Returns self."""
+        if not isinstance(requires_grad, bool):
+            raise TypeError(
+                f"requires_grad_(): argument 'requires_grad' (position 1) must be bool, not {type_name(requires_grad)}"
+            )
         requires_grad = bool(requires_grad)
         if requires_grad and self.is_inference() and not _grad_state.inference:
             raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
@@ -614,6 +623,12 @@ def blank_tensor(cls: type, device: B.Device) -> Tensor:
     t.name = None
     t._meta = None
     return t
+
+
+def type_name(value) -> str:
+    """A type's name as PyTorch's errors print it (``numpy.bool`` for NumPy's, which are not Python's)."""
+    kind = type(value)
+    return f"numpy.{kind.__name__}" if kind.__module__ == "numpy" else kind.__name__
 
 
 def make_leaf(data, device: B.Device, requires_grad: bool = False, name: str | None = None) -> Tensor:

@@ -17,7 +17,7 @@ import minigrad as mg
         (lambda: mg.ones(2, 2, dtype=mg.bool_), (2, 2), mg.bool_, True),
         (lambda: mg.empty(2, 0), (2, 0), mg.float32, None),
         (lambda: mg.full((2,), 1.5), (2,), mg.float32, 1.5),
-        (lambda: mg.full(3, 7), (3,), mg.int64, 7),
+        (lambda: mg.full([3], 7), (3,), mg.int64, 7),
         (lambda: mg.full([1, 2], True), (1, 2), mg.bool_, True),
         (lambda: mg.full((2,), 3, dtype=mg.float16), (2,), mg.float16, 3.0),
     ],
@@ -66,7 +66,7 @@ def test_random_factories():
     assert n.dtype == mg.float64 and abs(n.numpy().mean()) < 0.1 and abs(n.numpy().std() - 1) < 0.1
     r = mg.randint(3, 5, (2, 2))
     assert r.dtype == mg.int64 and r.shape == (2, 2) and set(np.unique(r.numpy())) <= {3, 4}
-    assert mg.randint(5, (3,)).shape == (3,) and mg.randint(0, 5, 3).shape == (3,)
+    assert mg.randint(5, (3,)).shape == (3,) and mg.randint(0, 5, [3]).shape == (3,)
     assert mg.rand(2, 2, requires_grad=True).requires_grad
 
 
@@ -74,7 +74,7 @@ def test_random_factories():
     "fn, exc, text",
     [
         (lambda: mg.zeros(2, -1), RuntimeError, "negative dimension -1"),
-        (lambda: mg.zeros(2.5), TypeError, "size must be a tuple of ints"),
+        (lambda: mg.zeros(2.5), TypeError, "zeros(): argument 'size' (position 1) must be tuple of ints, not float"),
         (lambda: mg.ones(2, dtype=mg.int64, requires_grad=True), RuntimeError, "only Tensors of floating point"),
         (lambda: mg.rand(2, dtype=mg.int64), RuntimeError, "rand(): expected a floating point dtype, got int64"),
         (lambda: mg.randn(2, dtype=mg.bool_), RuntimeError, "randn(): expected a floating point dtype, got bool"),
@@ -109,3 +109,131 @@ def test_manual_seed_reproducibility():
     assert a == b
     mg.manual_seed(124)
     assert mg.rand(5).tolist() != a[0]
+
+
+# Bad arguments get PyTorch's error class and words, naming the factory and the argument (NumPy's
+# AxisError, AttributeError or a silent wrap-around before).
+@pytest.mark.parametrize(
+    "fn, exc, text",
+    [
+        (
+            lambda: mg.zeros(2, "a"),
+            TypeError,
+            "zeros(): argument 'size' (position 1) must be tuple of ints, but found element of type str at pos 1",
+        ),
+        (
+            lambda: mg.ones([2, 3.0]),
+            TypeError,
+            "ones(): argument 'size' (position 1) must be tuple of ints, but found element of type float at pos 1",
+        ),
+        (lambda: mg.empty(True), TypeError, "empty(): argument 'size' (position 1) must be tuple of ints, not bool"),
+        (lambda: mg.zeros(2**63), TypeError, "(9223372036854775808) does not fit in int64"),
+        (lambda: mg.zeros(2, requires_grad=1), TypeError, "zeros(): argument 'requires_grad' must be bool, not int"),
+        (lambda: mg.rand(2, requires_grad="yes"), TypeError, "rand(): argument 'requires_grad' must be bool, not str"),
+        (lambda: mg.full(2, 1.0), TypeError, "full(): argument 'size' (position 1) must be tuple of ints, not int"),
+        (lambda: mg.full((2,), [1]), TypeError, "full(): argument 'fill_value' (position 2) must be Number, not list"),
+        (lambda: mg.full((2,), 2**63), RuntimeError, "value cannot be converted to type int64 without overflow"),
+        (
+            lambda: mg.full((2,), 2**40, dtype=mg.int32),
+            RuntimeError,
+            "value cannot be converted to type int32 without overflow",
+        ),
+        (lambda: mg.full((2,), float("nan"), dtype=mg.int64), RuntimeError, "value cannot be converted to type int64"),
+        (lambda: mg.full((2,), 1e6, dtype=mg.float16), RuntimeError, "value cannot be converted to type float16"),
+        (lambda: mg.arange("a"), TypeError, "arange(): argument 'end' (position 1) must be Number, not str"),
+        (lambda: mg.arange([1, 2]), TypeError, "arange(): argument 'end' (position 1) must be Number, not list"),
+        (
+            lambda: mg.arange(1, "b", 2),
+            TypeError,
+            "arange(): argument 'end' (position 2) must be Number, not str",
+        ),
+        (
+            lambda: mg.arange(1, 5, step=None),
+            TypeError,
+            "arange(): argument 'step' (position 3) must be Number, not NoneType",
+        ),
+        (lambda: mg.arange(2**63), RuntimeError, "value cannot be converted to type int64 without overflow"),
+        (lambda: mg.arange(0, float("nan")), RuntimeError, "unsupported range: 0 -> nan"),
+        (lambda: mg.arange(0, float("inf")), RuntimeError, "unsupported range: 0 -> inf"),
+        (lambda: mg.eye(2.5), TypeError, "eye(): argument 'n' (position 1) must be int, not float"),
+        (lambda: mg.eye(True), TypeError, "eye(): argument 'n' (position 1) must be int, not bool"),
+        (lambda: mg.eye(2, 3.0), TypeError, "eye(): argument 'm' (position 2) must be int, not float"),
+        (lambda: mg.eye(-1), RuntimeError, "n must be greater or equal to 0, got -1"),
+        (lambda: mg.eye(2, -1), RuntimeError, "m must be greater or equal to 0, got -1"),
+        (
+            lambda: mg.eye(2**63),
+            ValueError,
+            "eye(): argument 'n' (position 1) is 9223372036854775808, which does not fit in int64",
+        ),
+        (lambda: mg.linspace(0, 1, 2.5), TypeError, "linspace(): argument 'steps' (position 3) must be int, not float"),
+        (
+            lambda: mg.linspace([0], 1, 3),
+            TypeError,
+            "linspace(): argument 'start' (position 1) must be Number, not list",
+        ),
+        (lambda: mg.linspace(0, "a", 3), TypeError, "linspace(): argument 'end' (position 2) must be Number, not str"),
+        (lambda: mg.randint(2.5, (2,)), TypeError, "randint(): argument 'high' (position 1) must be int, not float"),
+        (lambda: mg.randint(5, 2), TypeError, "randint(): argument 'size' (position 2) must be tuple of ints, not int"),
+        (
+            lambda: mg.randint(0, 5, 3),
+            TypeError,
+            "randint(): argument 'size' (position 3) must be tuple of ints, not int",
+        ),
+        (lambda: mg.randint(5), TypeError, "randint(): missing the argument 'size'"),
+        (lambda: mg.randint(0, 2**63, (2,)), ValueError, "argument 'high' (position 2) is 9223372036854775808"),
+        (lambda: mg.randint(0, 5, (2,), dtype=mg.bool_), RuntimeError, "to - 1 is out of bounds for bool"),
+        (lambda: mg.randint(-1, 1, (2,), dtype=mg.bool_), RuntimeError, "from is out of bounds for bool"),
+        (lambda: mg.randperm(2.5), TypeError, "randperm(): argument 'n' (position 1) must be int, not float"),
+        (lambda: mg.randperm(None), TypeError, "randperm(): argument 'n' (position 1) must be int, not NoneType"),
+        (lambda: mg.randperm(2050, dtype=mg.float16), RuntimeError, "n cannot be greater than 2049 for float16"),
+        (lambda: mg.zeros_like(3), TypeError, "zeros_like(): argument 'input' (position 1) must be Tensor, not int"),
+        (
+            lambda: mg.ones_like([1, 2]),
+            TypeError,
+            "ones_like(): argument 'input' (position 1) must be Tensor, not list",
+        ),
+        (
+            lambda: mg.full_like(None, 1),
+            TypeError,
+            "full_like(): argument 'input' (position 1) must be Tensor, not NoneType",
+        ),
+        (
+            lambda: mg.zeros_like(mg.ones(2), requires_grad=2),
+            TypeError,
+            "zeros_like(): argument 'requires_grad' must be bool, not int",
+        ),
+        (lambda: mg.full_like(mg.ones(2, dtype=mg.int64), 2**63), RuntimeError, "cannot be converted to type int64"),
+    ],
+)
+def test_bad_arguments_are_named_as_torch_names_them(fn, exc, text):
+    with pytest.raises(exc) as info:
+        fn()
+    assert text in str(info.value)
+
+
+def test_numbers_a_factory_takes_as_torch_does():
+    # a 0-d tensor or a NumPy scalar where a number is expected; a bool is a number but not an int
+    assert mg.arange(mg.tensor(3)).tolist() == [0, 1, 2] and mg.arange(mg.tensor(3)).dtype == mg.int64
+    assert mg.arange(True).tolist() == [0]
+    assert mg.eye(np.int64(2)).shape == (2, 2) and mg.eye(mg.tensor(2)).shape == (2, 2)
+    assert mg.linspace(mg.tensor(0.0), 1, np.int64(3)).tolist() == [0.0, 0.5, 1.0]
+    assert mg.full((2,), mg.tensor(1)).dtype == mg.int64 and mg.full((2,), np.float64(1.5)).tolist() == [1.5, 1.5]
+    assert mg.full((2,), 2**63, dtype=mg.float32).dtype == mg.float32  # past int64, but a float holds it
+    assert mg.zeros(np.int64(2), mg.tensor(3)).shape == (2, 3)
+    assert mg.randint(mg.tensor(3), [4]).shape == (4,) and mg.randperm(np.int64(3)).shape == (3,)
+
+
+def test_requires_grad_must_be_a_bool():
+    t = mg.zeros(2)
+    with pytest.raises(
+        TypeError, match=r"requires_grad_\(\): argument 'requires_grad' \(position 1\) must be bool, not int"
+    ):
+        t.requires_grad_(1)
+    with pytest.raises(RuntimeError, match="requires_grad must be a bool"):
+        t.requires_grad = "yes"
+    with pytest.raises(TypeError, match=r"tensor\(\): argument 'requires_grad' must be bool, not int"):
+        mg.tensor(1.0, requires_grad=1)
+    with pytest.raises(TypeError, match="must be bool, not numpy.bool"):  # NumPy's bool is not one, as in PyTorch
+        mg.tensor(1.0, requires_grad=np.True_)
+    assert mg.zeros(2, requires_grad=None).requires_grad is False  # a factory's None is its default
+    assert not t.requires_grad_(False).requires_grad
