@@ -237,3 +237,22 @@ def test_requires_grad_must_be_a_bool():
         mg.tensor(1.0, requires_grad=np.True_)
     assert mg.zeros(2, requires_grad=None).requires_grad is False  # a factory's None is its default
     assert not t.requires_grad_(False).requires_grad
+
+
+def test_arange_and_linspace_count_and_space_as_torch():
+    assert mg.arange(0.5, dtype=mg.int64).tolist() == []  # int64 truncates the bounds first
+    assert mg.arange(0.5, 5, dtype=mg.int64).tolist() == [0, 1, 2, 3, 4]
+    assert mg.arange(-3.7, 4.2, 1.3, dtype=mg.int64).tolist() == [-3, -2, -1, 0, 1, 2, 3]
+    assert mg.arange(-1, 0, float("inf")).tolist() == []  # NumPy gives [-1.0]
+    with pytest.raises(RuntimeError, match="inconsistent with step sign"):
+        mg.arange(2.5, 2, dtype=mg.int64)  # the sign is checked on the bounds as given
+    with pytest.raises(RuntimeError, match="step must be nonzero"):
+        mg.arange(0, 10, 0.5, dtype=mg.int64)  # the step truncates to 0
+    assert mg.linspace(-2.5, 7, 4, dtype=mg.int32).tolist() == [-2, 1, 4, 7]  # the ends as ints, then spaced
+    assert mg.linspace(0, 1, 3, dtype=mg.int64).tolist() == [0, 0, 1]
+    ends = mg.linspace(float("inf"), 1, 3).tolist()
+    assert np.isnan(ends[0]) and ends[1] == float("inf") and np.isnan(ends[2])  # NumPy gives [nan, nan, 1]
+    with pytest.raises(RuntimeError, match="value cannot be converted to type float16 without overflow"):
+        mg.linspace(0, 1e6, 2, dtype=mg.float16)
+    with pytest.raises(RuntimeError, match="linspace only supports 0-dimensional start and end tensors"):
+        mg.linspace(mg.zeros(2), 1, 3)
