@@ -6,10 +6,14 @@ import functools
 import numpy as np
 
 import minigrad as mg
+from minigrad.autograd.engine import topological_order
 from minigrad.course import check
 from minigrad.course.cases import rng
+from minigrad.course.checking import load_reference
 from minigrad.course.expect import expect, expect_close, expect_equal, expect_prediction
+from minigrad.course.handwritten import accumulation, report_result, traced_engine
 from minigrad.course.recording import as_array, contributions_into, incoming_grads, record_demo
+from minigrad.course.tracediff import explained_by_trace
 
 
 def random_graph(ops: list, seed: int):
@@ -27,7 +31,10 @@ def graphs(n: int, seed: int) -> list:
     """``n`` (ops, seed) cases for random_graph: one to twelve ops each."""
     draw = rng(seed)
     return [
-        (list(draw.choice(["add", "mul", "tanh"], int(draw.integers(1, 13)))), int(draw.integers(0, 2**16)))
+        (
+            [str(op) for op in draw.choice(["add", "mul", "tanh"], int(draw.integers(1, 13)))],
+            int(draw.integers(0, 2**16)),
+        )
         for _ in range(n)
     ]
 
@@ -71,29 +78,52 @@ def _(ex):
     expect(order[0] is x and order[-1] is y, "the chain's order", "x first and the last op last", "another order")
 
 
+LEAF_NAMES = ("first_leaf", "second_leaf")  # how a random graph's leaves are named in a recorded run
+
+
+def engine_run(engine, root, leaves, names=None):
+    """A run of ``engine`` (a function root -> {id(node): gradient}) on root's graph, its rule calls
+    and its result for ``leaves`` recorded (for the first difference from the reference's engine)."""
+
+    def run():
+        with traced_engine(root, names) as watch:
+            report_result(watch, leaves, engine(root))
+
+    return run
+
+
+def engine_runs(ex, root, leaves, names=None):
+    """The learner's run_backward and the reference's on the same graph (see explained_by_trace)."""
+    reference = load_reference(2, "ex3_run_backward").run_backward
+    return engine_run(ex.run_backward, root, leaves, names), engine_run(reference, root, leaves, names)
+
+
 @check("ex3_run_backward", "a reused node: b = a + a; c = b * b gives dc/da = 8a")
 def _(ex):
     a = mg.tensor([1.5, -2.0], dtype=mg.float64, requires_grad=True)
-    c = ((a + a) * (a + a)).sum()
-    grads = ex.run_backward(c)
-    expect(id(a) in grads, "run_backward's dict", "an entry for a", sorted(grads))
-    expect_close(grads[id(a)], 8 * a.detach().numpy(), "dc/da for a = [1.5, -2], b = a + a, c = sum(b * b)")
+    b = a + a
+    c = (b * b).sum()
+    with explained_by_trace(*engine_runs(ex, c, [a], {"a": a, "b": b, "c": c})):
+        grads = ex.run_backward(c)
+        expect(id(a) in grads, "run_backward's dict", "an entry for a", sorted(grads))
+        expect_close(grads[id(a)], 8 * a.detach().numpy(), "dc/da for a = [1.5, -2], b = a + a, c = sum(b * b)")
 
 
 @check("ex3_run_backward", "matches minigrad's backward on random graphs")
 def _(ex):
     for ops, seed in graphs(40, seed=23):
         leaves, root = random_graph(ops, seed)
-        mine = ex.run_backward(root)
-        expected = mg.autograd.grad(root, leaves, allow_unused=True, retain_graph=True)
-        for name, leaf, want in zip(("first", "second"), leaves, expected):
-            got = mine.get(id(leaf))
-            what = f"the {name} leaf's gradient, on a random graph of ops {ops}"
-            if want is None:
-                expect(got is None, what, "none (the output does not use this leaf)", got)
-            else:
-                expect(got is not None, what, "a gradient", "no entry")
-                expect_close(got, want, what, rtol=1e-10, atol=1e-12)
+        with explained_by_trace(*engine_runs(ex, root, leaves, dict(zip(LEAF_NAMES, leaves)))):
+            mine = ex.run_backward(root)
+            expected = mg.autograd.grad(root, leaves, allow_unused=True, retain_graph=True)
+            for name, leaf, want in zip(("first", "second"), leaves, expected):
+                got = mine.get(id(leaf))
+                what = f"the {name} leaf's gradient, on a random graph of ops {ops}"
+                if want is None:
+                    expect(got is None, what, "none (the output does not use this leaf)", got)
+                else:
+                    expect(got is not None, what, "a gradient", "no entry")
+                    expect_close(got, want, what, rtol=1e-10, atol=1e-12)
 
 
 @check("ex1_count_uses", "b = a + a; c = b * b: two edges into a, two into b, none into c")
@@ -172,24 +202,49 @@ def _(ex):
     expect_prediction(ex.buggy_grad_of_a(), want, "the buggy engine's gradient of a")
 
 
+def fixed_run_backward(accumulate, root, watch=None):
+    """Exercise 2.3's engine with ``accumulate`` in place of the planted line (each accumulation
+    recorded when ``watch`` is given)."""
+    grads = {id(root): mg.ones_like(root)}
+    with mg.no_grad():
+        for node in reversed(topological_order([root])):
+            g = grads.get(id(node))
+            if g is None or node._backward is None:
+                continue
+            for parent, contribution in zip(node.parents, node._backward(g)):
+                if contribution is not None and parent.requires_grad:
+                    c = contribution() if callable(contribution) else contribution
+                    before = grads.get(id(parent))
+                    before = None if before is None else before.numpy().copy()  # an in-place += changes it
+                    accumulate(grads, parent, c)
+                    if watch is not None:
+                        accumulation(watch, node, parent, c, before, grads.get(id(parent)))
+    return grads
+
+
+def accumulate_runs(ex, root, leaves, names=None):
+    """The engine with the learner's accumulate and with the reference's, recorded on root's graph."""
+
+    def run(accumulate):
+        def go():
+            with traced_engine(root, names) as watch:
+                report_result(watch, leaves, fixed_run_backward(accumulate, root, watch))
+
+        return go
+
+    return run(ex.accumulate), run(load_reference(2, "ex5_find_the_bug").accumulate)
+
+
 @check("ex5_find_the_bug", "with accumulate() in place of the planted line the engine matches minigrad")
 def _(ex):
-    def fixed_run_backward(root):
-        grads = {id(root): mg.ones_like(root)}
-        with mg.no_grad():
-            for node in reversed(mg.autograd.engine.topological_order([root])):
-                g = grads.get(id(node))
-                if g is None or node._backward is None:
-                    continue
-                for parent, contribution in zip(node.parents, node._backward(g)):
-                    if contribution is not None and parent.requires_grad:
-                        ex.accumulate(grads, parent, contribution() if callable(contribution) else contribution)
-        return grads
-
     a = mg.tensor(3.0, dtype=mg.float64, requires_grad=True)
     b = a + a
-    expect_close(fixed_run_backward(b * b)[id(a)], 24.0, "dc/da for a = 3, b = a + a, c = b * b, with your accumulate")
+    c = b * b
+    with explained_by_trace(*accumulate_runs(ex, c, [a], {"a": a, "b": b, "c": c})):
+        got = fixed_run_backward(ex.accumulate, c)[id(a)]
+        expect_close(got, 24.0, "dc/da for a = 3, b = a + a, c = b * b, with your accumulate")
     leaves, root = random_graph(["mul", "add", "tanh", "mul"], 7)
-    mine = fixed_run_backward(root)
-    for name, leaf, want in zip(("first", "second"), leaves, mg.autograd.grad(root, leaves, retain_graph=True)):
-        expect_close(mine[id(leaf)], want, f"the {name} leaf's gradient on a graph with reuse", rtol=1e-10)
+    with explained_by_trace(*accumulate_runs(ex, root, leaves, dict(zip(LEAF_NAMES, leaves)))):
+        mine = fixed_run_backward(ex.accumulate, root)
+        for name, leaf, want in zip(("first", "second"), leaves, mg.autograd.grad(root, leaves, retain_graph=True)):
+            expect_close(mine[id(leaf)], want, f"the {name} leaf's gradient on a graph with reuse", rtol=1e-10)

@@ -10,8 +10,24 @@ import minigrad as mg
 from minigrad.autograd import Function, grad, gradcheck, gradgradcheck
 from minigrad.course import check
 from minigrad.course.cases import rng
+from minigrad.course.checking import load_reference
 from minigrad.course.expect import expect, expect_close, expect_equal, expect_prediction
 from minigrad.course.recording import as_array, contributions_into, incoming_grads, pass_ids, record_call, record_demo
+from minigrad.course.tracediff import explained_by_trace
+
+
+def function_runs(mine, reference, x):
+    """``fn(x).sum().backward()`` for the learner's and the reference's ``fn`` on the same ``x`` (a
+    NumPy array, the leaf ``x``): the two runs explained_by_trace compares."""
+
+    def run(fn):
+        def go():
+            x_ = mg.tensor(x, dtype=mg.float64, requires_grad=True, name="x")
+            fn(x_).sum().backward()
+
+        return go
+
+    return run(mine), run(reference)
 
 
 def finite64(n: int, seed: int) -> list:
@@ -35,14 +51,16 @@ def _(ex):
 
 @check("ex2_softplus", "forward matches log(1 + e^x), gradient matches minigrad's softplus, on random inputs")
 def _(ex):
+    reference = load_reference(6, "ex2_softplus").softplus
     for x in finite64(25, seed=61):
-        t = mg.tensor(x, requires_grad=True)
-        y = ex.softplus(t)
-        where = f"at x = {np.round(x, 4).tolist()}"
-        expect_close(y.detach(), np.logaddexp(0.0, x), f"softplus {where}", rtol=1e-12, atol=1e-300)
-        (got,) = grad(y.sum(), t)
-        (want,) = grad(t.softplus(threshold=math.inf).sum(), t)
-        expect_close(got, want, f"the gradient of softplus {where}", rtol=1e-12, atol=1e-300)
+        with explained_by_trace(*function_runs(ex.softplus, reference, x), rtol=1e-12, atol=1e-300):
+            t = mg.tensor(x, requires_grad=True)
+            y = ex.softplus(t)
+            where = f"at x = {np.round(x, 4).tolist()}"
+            expect_close(y.detach(), np.logaddexp(0.0, x), f"softplus {where}", rtol=1e-12, atol=1e-300)
+            (got,) = grad(y.sum(), t)
+            (want,) = grad(t.softplus(threshold=math.inf).sum(), t)
+            expect_close(got, want, f"the gradient of softplus {where}", rtol=1e-12, atol=1e-300)
 
 
 @check("ex2_softplus", "stable at ±1000: finite values 0 and 1000, gradients 0 and 1")
@@ -138,11 +156,13 @@ def _(ex):
 
 @check("ex1_square", "Square's value and gradient match x * x, and gradcheck/gradgradcheck pass")
 def _(ex):
-    x = mg.tensor([-1.5, 0.0, 2.0], dtype=mg.float64, requires_grad=True)
-    y = ex.Square.apply(x)
-    expect_close(y.detach(), [2.25, 0.0, 4.0], "Square.apply(x) for x = [-1.5, 0, 2]")
-    y.sum().backward()
-    expect_close(x.grad, [-3.0, 0.0, 4.0], "x.grad (2x) for x = [-1.5, 0, 2]")
+    reference = load_reference(6, "ex1_square").Square
+    with explained_by_trace(*function_runs(ex.Square.apply, reference.apply, np.array([-1.5, 0.0, 2.0]))):
+        x = mg.tensor([-1.5, 0.0, 2.0], dtype=mg.float64, requires_grad=True)
+        y = ex.Square.apply(x)
+        expect_close(y.detach(), [2.25, 0.0, 4.0], "Square.apply(x) for x = [-1.5, 0, 2]")
+        y.sum().backward()
+        expect_close(x.grad, [-3.0, 0.0, 4.0], "x.grad (2x) for x = [-1.5, 0, 2]")
     x64 = mg.tensor([0.3, -1.2], dtype=mg.float64, requires_grad=True)
     expect(gradcheck(ex.Square.apply, (x64,)), "gradcheck of Square", "True", False)
     expect(
@@ -153,20 +173,21 @@ def _(ex):
     )
 
 
-class _CubeChecked(Function):
-    """Cube with the learner's cube_backward, for the checks."""
+def cube_with(rule):
+    """Cube (y = x**3) as a Function whose backward is ``rule(x, g)``: the learner's cube_backward or the reference's."""
 
-    backward_rule = None
+    class Cube(Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x * x
 
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return x * x * x
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return rule(x, g)
 
-    @staticmethod
-    def backward(ctx, g):
-        (x,) = ctx.saved_tensors
-        return _CubeChecked.backward_rule(x, g)
+    return Cube
 
 
 @check("ex5_find_the_bug", "buggy_grad_of_x() is what the buggy Cube.backward returns")
@@ -179,14 +200,16 @@ def _(ex):
 
 @check("ex5_find_the_bug", "Cube with cube_backward passes gradcheck and gradgradcheck")
 def _(ex):
-    _CubeChecked.backward_rule = ex.cube_backward
-    x = mg.tensor([1.0, 2.0, -3.0], dtype=mg.float64, requires_grad=True)
-    _CubeChecked.apply(x).sum().backward()
-    expect_close(x.grad, [3.0, 12.0, 27.0], "x.grad (3x²) for x = [1, 2, -3]")
+    cube = cube_with(ex.cube_backward)
+    reference = cube_with(load_reference(6, "ex5_find_the_bug").cube_backward)
+    with explained_by_trace(*function_runs(cube.apply, reference.apply, np.array([1.0, 2.0, -3.0]))):
+        x = mg.tensor([1.0, 2.0, -3.0], dtype=mg.float64, requires_grad=True)
+        cube.apply(x).sum().backward()
+        expect_close(x.grad, [3.0, 12.0, 27.0], "x.grad (3x²) for x = [1, 2, -3]")
     x64 = mg.tensor([0.4, -1.1], dtype=mg.float64, requires_grad=True)
-    expect(gradcheck(_CubeChecked.apply, (x64,)), "gradcheck of Cube with your backward", "True", False)
+    expect(gradcheck(cube.apply, (x64,)), "gradcheck of Cube with your backward", "True", False)
     expect(
-        gradgradcheck(_CubeChecked.apply, (x64,)),
+        gradgradcheck(cube.apply, (x64,)),
         "gradgradcheck of Cube (write the rule with Tensor ops)",
         "True",
         False,

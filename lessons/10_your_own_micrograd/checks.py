@@ -8,8 +8,10 @@ import math
 import minigrad as mg
 from minigrad.course import check, find_lesson
 from minigrad.course.cases import float_tuples, rng
+from minigrad.course.checking import load_reference
 from minigrad.course.expect import expect, expect_close, expect_equal, expect_len, expect_prediction, expect_type
 from minigrad.course.recording import as_array, contributions_into, incoming_grads, record_call, record_demo
+from minigrad.course.tracediff import explained_by_trace
 
 LESSON = find_lesson(10)
 
@@ -70,11 +72,25 @@ def run_both(ex, name, args):
     return (out.data, [v.grad for v in mine]), (ref.item(), [t.grad.item() for t in tensors])
 
 
+def engine_runs(ex, f, args):
+    """``f`` on the values ``args`` (named a, b, c) and its backward pass, on the learner's engine and
+    on the reference engine: the two runs explained_by_trace compares."""
+
+    def run(Value):
+        def go():
+            f(*(Value(x, name=n) for x, n in zip(args, "abc"))).backward()
+
+        return go
+
+    return run(ex.Value), run(load_reference(10, "ex2_value").Value)
+
+
 def agree(ex, name, args):
-    (value, grads), (want_value, want_grads) = run_both(ex, name, args)
-    where = f"{name} at a, b, c = {args}"
-    expect_close(value, want_value, f"the value of {where}", rtol=1e-9, atol=1e-12)
-    expect_close(grads, want_grads, f"the gradients (a, b, c) of {where}, against minigrad", rtol=1e-7, atol=1e-10)
+    with explained_by_trace(*engine_runs(ex, EXPRESSIONS[name], args), rtol=1e-7, atol=1e-10):
+        (value, grads), (want_value, want_grads) = run_both(ex, name, args)
+        where = f"{name} at a, b, c = {args}"
+        expect_close(value, want_value, f"the value of {where}", rtol=1e-9, atol=1e-12)
+        expect_close(grads, want_grads, f"the gradients (a, b, c) of {where}, against minigrad", rtol=1e-7, atol=1e-10)
 
 
 @check("ex2_value", "values and gradients match minigrad on four expressions at fixed points")
@@ -100,9 +116,10 @@ def _(ex):
         ("a + a", lambda a, b: a + a, 2.0),
         ("a * b + a", lambda a, b: a * b + a, 5.0),
     ]:
-        a, b = ex.Value(3.0), ex.Value(4.0)
-        f(a, b).backward()
-        expect_close(a.grad, want, f"a.grad after ({text}).backward() with a = 3, b = 4")
+        with explained_by_trace(*engine_runs(ex, f, (3.0, 4.0))):
+            a, b = ex.Value(3.0), ex.Value(4.0)
+            f(a, b).backward()
+            expect_close(a.grad, want, f"a.grad after ({text}).backward() with a = 3, b = 4")
 
 
 @check("ex2_value", "a 5 000-deep chain works (topological order without recursion)")
@@ -123,7 +140,11 @@ def _(ex):
         L.backward()
         return a
 
-    trace, a = record_call(run)
+    with explained_by_trace(*engine_runs(ex, lambda a, b, c: (a * b + c).tanh() * a, (2.0, -3.0, 10.0))):
+        check_events(*record_call(run))
+
+
+def check_events(trace, a):
     kinds = [e.kind for e in trace.events if e.pass_id is not None]
     expect(kinds[:2] == ["pass_started", "seeded"], "the pass's first events", "pass_started, seeded", kinds[:2])
     expect_equal(kinds[-1], "pass_finished", "the pass's last event")

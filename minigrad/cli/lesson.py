@@ -10,6 +10,7 @@ The minigrad course. Each lesson has a text, a demo that runs under the debugger
 
   minigrad lesson start 1 --dir ~/minigrad-course   copy lesson 1 into a folder of yours
   minigrad lesson check 1                           run its checks on your files: PASS / TODO / FAIL
+  minigrad lesson check 2 --debug                   ... and open the debugger where your run parts from the reference's
   minigrad lesson hint 1.1                          one more hint for exercise 1.1 each time
 
 The lessons installed with minigrad stay read-only: your files and your progress
@@ -50,6 +51,12 @@ def register(sub) -> None:
         "--file",
         type=Path,
         help="check this file instead of the lesson's exercise file (lessons with one exercise only)",
+    )
+    chk.add_argument(
+        "--debug",
+        action="store_true",
+        help="open the debugger on your run, at the first step where it parts from the reference's "
+        "(exercises that build an engine, a rule or a Function)",
     )
     hint = action("hint", _hint, "show one more hint for an exercise (N.k, e.g. 4.1)", number=False)
     hint.add_argument("exercise", help="the exercise, as LESSON.EXERCISE (e.g. 4.1)")
@@ -149,7 +156,48 @@ def _check(args) -> int:
         print(f"stuck? `minigrad lesson hint {lesson.number}.K` shows a hint for exercise {lesson.number}.K")
     if ws is not None:
         ws.record_checks(lesson, results)
-    return 0 if passed == len(results) else 1
+    code = 0 if passed == len(results) else 1
+    if args.debug:
+        divergence = first_divergence_of(results)
+        if divergence is None:
+            print("\n--debug: no check failed where a run parts from the reference's; nothing to open")
+            return code
+        path = save_run(divergence, lesson)
+        print(f"\nopening your run at step {divergence.step} (saved in {path}: `minigrad-tui --replay {path}`)")
+        open_debugger(divergence, str(path))
+    return code
+
+
+def first_divergence_of(results):
+    """The Divergence of the first check that failed with one (a TraceDivergence), or None."""
+    from minigrad.course.tracediff import TraceDivergence
+
+    return next((r.error.divergence for r in results if isinstance(r.error, TraceDivergence)), None)
+
+
+def save_run(divergence, lesson) -> Path:
+    """Save the learner's recorded run in the temporary folder (so it can be replayed again); returns its path."""
+    import tempfile
+
+    path = Path(tempfile.gettempdir()) / f"minigrad-lesson-{lesson.number:02d}-run.jsonl"
+    divergence.mine.save(path)
+    return path
+
+
+def debugger_app(divergence, title: str):
+    """The debugger (minigrad-tui's app) over the learner's recorded run, its cursor at the divergence's step."""
+    from tui.app import DebuggerApp
+    from tui.runner import ReplaySource
+
+    app = DebuggerApp(ReplaySource(divergence.mine), title)
+    events = app.session.events
+    app.session.go(next((i for i, e in enumerate(events) if e.seq >= divergence.step), len(events) - 1))
+    return app
+
+
+def open_debugger(divergence, title: str) -> None:
+    """Run the debugger in this terminal on the learner's run, opened at the divergence's step."""
+    debugger_app(divergence, title).run()
 
 
 def _hint(args) -> int:

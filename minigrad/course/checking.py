@@ -137,6 +137,19 @@ def load_module(path: Path, name: str):
     return module
 
 
+def load_reference(number: int, exercise: str):
+    """The reference solution of ``exercise`` (its file's stem) in lesson ``number``, as a module:
+    what a check runs beside the learner's code on the same inputs."""
+    from .lessons import find_lesson
+
+    return _reference_at(find_lesson(number).path / "reference" / f"{exercise}.py")
+
+
+@functools.cache
+def _reference_at(path: Path):
+    return load_module(path, f"minigrad_reference_{path.parent.parent.name}_{path.stem}")
+
+
 def _load_checks(lesson) -> dict[str, list]:
     _registry.clear()
     load_module(lesson.path / "checks.py", f"minigrad_lesson_{lesson.number:02d}_checks")
