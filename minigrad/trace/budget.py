@@ -1,36 +1,45 @@
 """A recording's memory budget: what gives way, and in which order, when a trace grows too large.
 
 :class:`Budget` sits between the :class:`~minigrad.trace.convert.Converter` and the
-:class:`~minigrad.trace.trace.Trace` and counts the bytes the recorded values take
-(each snapshot once, however many events share it, as the converter takes it, plus a
-fixed cost per event).
+:class:`~minigrad.trace.trace.Trace` and counts the bytes the trace holds: the recorded
+values (each snapshot once, however many events share it, as the converter takes it),
+plus a fixed cost per event and per node record (measured: what an event's record,
+its tuples and the trace's and converter's entries for a node take).
 When the count passes ``max_bytes``:
 
 1. full values give way to summaries: every value recorded so far is replaced by
-   its statistics and later values are recorded as statistics only;
-2. if that is not enough, the oldest events become outlines: their values are
-   dropped altogether (their ops, shapes, node ids and kinds stay), oldest pass first,
-   until the count is back under three quarters of the budget.
+   its statistics and later values are recorded as statistics only (except values of
+   at most ``KEPT_WHOLE`` elements, which take no more than their summary);
+2. if that is not enough, the oldest passes are dropped whole, with the forward events
+   before them, until the count is back under three quarters of the budget
+   (:meth:`~minigrad.trace.trace.Trace.drop`: the creation of each node a later event
+   still refers to is kept, the trace is renumbered from 0, and ``Trace.dropped`` says
+   which passes went). Only a pass that is over can be dropped: a single pass larger
+   than the budget is kept whole.
 
-The trace remembers where each stage begins (``Trace.summarised_before``,
-``Trace.outlined_before``), so ``state_at`` says when a step lies in a reduced
-region, and ``Budget.message()`` says in one sentence what was dropped.
+So however long the run, the trace holds about ``max_bytes`` (within 1.5 times it, as
+the tests measure with tracemalloc). The trace remembers where summaries begin
+(``Trace.summarised_before``), ``state_at`` says it at each step (``State.reduced``,
+``State.dropped``), and ``Budget.message()`` says in one sentence what was dropped.
 """
 
 from __future__ import annotations
 
+import array
 import dataclasses
 
 from ..safeio import format_bytes
 from . import events as E
-from .snapshot import Snapshot, outline, summary_of
+from .snapshot import Snapshot, summary_of
 
 __all__ = ["Budget", "DEFAULT_MAX_BYTES", "event_bytes", "map_snapshots", "snapshot_bytes"]
 
 DEFAULT_MAX_BYTES = 256 * 1024 * 1024
-EVENT_BYTES = 200  # an event record, its tuples and its node ids, roughly
-SNAPSHOT_BYTES = 250  # a Snapshot record without its values
-STATS_BYTES = 450  # a summary: the Stats record, its numbers and its first values
+EVENT_BYTES = 450  # an event record, its tuples, its node ids and its list slot (measured: 380 to 520)
+NODE_BYTES = 600  # a node's record in the trace and the converter, beyond its node_created event
+SNAPSHOT_BYTES = 320  # a Snapshot record, and its array's, without the values (measured)
+STATS_BYTES = 400  # a summary: the Stats record, its numbers and its first values (measured: 250 to 650)
+KEPT_WHOLE = STATS_BYTES // 8  # values of this many elements or fewer take no more than their summary
 
 
 def snapshot_bytes(snap: Snapshot) -> int:
@@ -52,19 +61,30 @@ def map_snapshots(value, fn):
         return value if all(a is b for a, b in zip(out, value)) else out
     if isinstance(value, (E.Event, E.NodeInfo, E.Captured)):
         changes = {}
-        for f in dataclasses.fields(value):
-            v = getattr(value, f.name)
+        for name in _field_names(type(value)):
+            v = getattr(value, name)
             if isinstance(v, (Snapshot, tuple, E.NodeInfo, E.Captured)):
                 new = map_snapshots(v, fn)
                 if new is not v:
-                    changes[f.name] = new
+                    changes[name] = new
         return dataclasses.replace(value, **changes) if changes else value
     return value  # ints, strings, None, options (plain values), closure and source records
 
 
+_FIELD_NAMES: dict = {}
+
+
+def _field_names(cls) -> tuple:
+    """The field names of a record class, once (``dataclasses.fields`` makes a tuple at each call)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
+
+
 def event_bytes(ev, seen: dict) -> int:
     """The bytes ``ev`` adds to a trace, counting each snapshot not yet in ``seen`` (id -> snapshot)."""
-    total = EVENT_BYTES
+    total = EVENT_BYTES + (NODE_BYTES if isinstance(ev, E.NodeCreated) else 0)
 
     def count(snap):
         nonlocal total
@@ -77,6 +97,13 @@ def event_bytes(ev, seen: dict) -> int:
     return total
 
 
+def _summarised(snap: Snapshot) -> Snapshot:
+    """The snapshot's summary, unless its values take no more than a summary would."""
+    if snap.values is not None and snap.values.size <= KEPT_WHOLE:
+        return snap
+    return summary_of(snap)
+
+
 class Budget:
     """Keeps ``trace`` within ``max_bytes`` as ``converter`` records into it (``append`` is the sink)."""
 
@@ -87,14 +114,18 @@ class Budget:
         self.converter = converter
         self.max_bytes = max_bytes
         self.used = 0
-        self._limit = max_bytes  # make room past this count (raised when even outlines do not fit)
+        self._costs = array.array("q")  # what each event of the trace counts for (its first snapshots' bytes)
+        self._limit = max_bytes  # make room past this count (raised while one pass alone is over it)
         self._counted = converter.snapshot_bytes  # the converter's count already in self.used
 
     def append(self, ev) -> None:
-        """Add ``ev`` to the trace, then make room when the budget is exceeded."""
+        """Add ``ev`` to the trace, then make room when the budget is exceeded (dropping older passes
+        renumbers ``ev`` in place)."""
         self.trace.append(ev)
         made = self.converter.snapshot_bytes
-        self.used += EVENT_BYTES + made - self._counted
+        cost = EVENT_BYTES + (NODE_BYTES if isinstance(ev, E.NodeCreated) else 0) + made - self._counted
+        self._costs.append(cost)
+        self.used += cost
         self._counted = made
         if self.used > self._limit:
             self._make_room()
@@ -104,38 +135,44 @@ class Budget:
     def _make_room(self) -> None:
         trace = self.trace
         if trace.summarised_before is None:
-            self.converter.max_values = 0  # from now on: statistics only
-            self._rewrite(0, len(trace.events), summary_of)
+            self.converter.max_values = KEPT_WHOLE  # from now on: statistics only, but for the smallest values
+            self._rewrite(0, len(trace.events), _summarised)
             trace.summarised_before = len(trace.events)
             self._said()
             if self.used <= self.max_bytes:
                 return
-        self._outline_oldest()
+        self._drop_oldest()
         self._said()
 
     def _said(self) -> None:
         self.trace.budget_message = self.message()
 
-    def _outline_oldest(self) -> None:
-        """Outline whole passes, oldest first, until the count is under three quarters of the budget."""
-        trace = self.trace
-        events = trace.events
+    def _drop_oldest(self) -> None:
+        """Drop whole passes, oldest first, until the count is under three quarters of the budget (or no
+        finished pass is left to drop)."""
+        events, costs = self.trace.events, self._costs
         target = self.max_bytes * 3 // 4
-        start = trace.outlined_before or 0
-        seen: dict = {}
+        active: dict = {}  # pass id -> depth, of the passes started and not ended at the walk's position
         freed = 0
-        end = start
-        while end < len(events) and self.used - freed > target:
-            ev = events[end]
-            freed += event_bytes(ev, seen) - EVENT_BYTES
-            end += 1
-            if ev.pass_id is not None:  # finish the pass this event belongs to
-                while end < len(events) and events[end].pass_id == ev.pass_id:
-                    freed += event_bytes(events[end], seen) - EVENT_BYTES
-                    end += 1
-        if end > start:
-            self._rewrite(start, end, outline)
-            trace.outlined_before = end
+        cut = 0  # the last position after a pass where no pass is active
+        for i in range(len(events) - 1):  # the event just appended stays
+            ev = events[i]
+            freed += costs[i]
+            if isinstance(ev, E.PassStarted):
+                active[ev.pass_id] = ev.depth
+            elif isinstance(ev, (E.PassFinished, E.ErrorEvent)) and ev.pass_id in active:
+                depth = active.pop(ev.pass_id)
+                for nested in [p for p, d in active.items() if d > depth]:
+                    del active[nested]
+                if not active:
+                    cut = i + 1
+                    if self.used - freed <= target:
+                        break
+        if cut:
+            forgotten, kept_at = self.trace.drop(cut)
+            self.converter.forget(forgotten, len(events))
+            self._costs = array.array("q", [costs[i] for i in kept_at]) + costs[cut:]
+            self.used = sum(self._costs)
 
     def _rewrite(self, start: int, stop: int, fn) -> None:
         """Replace the snapshots of ``events[start:stop]`` (and of their nodes' records) by ``fn`` of them,
@@ -155,7 +192,8 @@ class Budget:
     def recount(self) -> None:
         """Count the bytes of every event again (after the trace's snapshots were replaced)."""
         seen: dict = {}
-        self.used = sum(event_bytes(ev, seen) for ev in list(self.trace.events))
+        self._costs = array.array("q", (event_bytes(ev, seen) for ev in list(self.trace.events)))
+        self.used = sum(self._costs)
         self._counted = self.converter.snapshot_bytes
 
     def message(self) -> str | None:
@@ -164,14 +202,14 @@ class Budget:
         if trace.summarised_before is None:
             return None
         limit = format_bytes(self.max_bytes)
-        text = (
-            f"the recording reached its memory budget of {limit} (max_bytes): values of events "
-            f"0..{trace.summarised_before - 1} were replaced by summaries (min/max/mean/norm) and later "
-            "values recorded as summaries"
-        )
-        if trace.outlined_before:
+        text = f"the recording reached its memory budget of {limit} (max_bytes): "
+        if trace.summarised_before:
             text += (
-                f"; events 0..{trace.outlined_before - 1} (the oldest passes) kept only their outline "
-                "(ops, shapes, node ids), their values were dropped"
+                f"values of events 0..{trace.summarised_before - 1} were replaced by summaries (min/max/mean/norm) "
+                "and later values recorded as summaries"
             )
+        else:
+            text += "values were recorded as summaries (min/max/mean/norm)"
+        if trace.dropped is not None:
+            text += f"; {trace.dropped}"
         return text + "."

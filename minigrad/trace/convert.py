@@ -244,6 +244,18 @@ class Converter:
         if self.sink is not None:
             self.sink(ev)
 
+    def forget(self, nodes, count: int) -> None:
+        """The trace dropped its oldest events and the records of ``nodes``, and now holds ``count`` events:
+        number the next event ``count``, and register any of those nodes again (late) if it is seen again."""
+        with self._lock:
+            shift = self._count - count
+            self._count = count
+            for entry in self._pending.values():
+                entry[1] -= shift
+            self._known.difference_update(nodes)
+            for nid in nodes:
+                self._name_of.pop(nid, None)
+
     def _snap(self, t):
         """A snapshot of a tensor or array, shared with earlier events while it cannot have changed.
 

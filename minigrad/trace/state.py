@@ -73,8 +73,10 @@ class State:
     ``current_edge`` ((source, target) ids) are what the event is about.
     ``passes`` are the active passes, outermost first; ``save_stack`` grad()'s
     stashes, outermost first; ``error`` the last error event of the shown pass;
-    ``dropped``: a sentence when the recording's memory budget reduced this step's
-    values (to summaries, or to an outline without values), else None.
+    ``reduced``: a sentence when the recording's memory budget reduced this step's
+    values (to summaries, or to an outline without values), else None;
+    ``dropped``: a :class:`~minigrad.trace.trace.Dropped` listing the earlier passes the
+    budget dropped from the trace (``dropped.pass_ids``), else None.
     """
 
     step: int
@@ -86,7 +88,8 @@ class State:
     passes: tuple
     save_stack: tuple
     error: E.ErrorEvent | None
-    dropped: str | None = None
+    reduced: str | None = None
+    dropped: object = None  # a trace.Dropped (trace.py imports this module)
 
 
 class NodeStates(Mapping):

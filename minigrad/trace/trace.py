@@ -15,9 +15,65 @@ from . import events as E
 from .files import FORMAT_NAME, SCHEMA_VERSION, TraceFormatError, read_trace, write_trace
 from .state import Replay, State
 
-__all__ = ["Trace", "TraceFormatError", "SCHEMA_VERSION", "FORMAT_NAME"]
+__all__ = ["Trace", "Dropped", "TraceFormatError", "SCHEMA_VERSION", "FORMAT_NAME"]
 
 _CHECKPOINT_EVERY = 256  # least events between two replay checkpoints
+
+
+@dataclasses.dataclass(frozen=True)
+class Dropped:
+    """The oldest passes a recording's memory budget dropped whole (with the forward events before them).
+
+    ``passes``: how many; ``pass_ids``: their ids, oldest first, as a range (ids of passes
+    recorded elsewhere, such as another thread's, may fall inside it); ``events``: how many
+    events went with them. The trace's steps are numbered from the first event kept.
+    """
+
+    passes: int
+    first_pass: int
+    last_pass: int
+    events: int
+
+    @property
+    def pass_ids(self) -> range:
+        return range(self.first_pass, self.last_pass + 1)
+
+    def __str__(self) -> str:
+        ids = f"pass {self.first_pass}" if self.passes == 1 else f"passes {self.first_pass}..{self.last_pass}"
+        return (
+            f"the {self.passes} earliest {'pass' if self.passes == 1 else 'passes'} ({ids}, {self.events} events) "
+            "were dropped to keep the recording within its memory budget (record(max_bytes=...))"
+        )
+
+    def then(self, passes: int, first_pass: int, last_pass: int, events: int) -> Dropped:
+        """These dropped passes followed by the next ones dropped."""
+        return Dropped(self.passes + passes, self.first_pass, last_pass, self.events + events)
+
+    def to_json(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, d) -> Dropped:
+        if not isinstance(d, dict) or set(d) != {f.name for f in dataclasses.fields(cls)}:
+            raise ValueError(f"expected {{'passes', 'first_pass', 'last_pass', 'events'}}, got {str(d)[:80]}")
+        if any(type(v) is not int or v < 0 for v in d.values()) or d["first_pass"] > d["last_pass"]:
+            raise ValueError(f"expected counts and pass ids (first <= last), got {str(d)[:80]}")
+        return cls(**d)
+
+
+def node_refs(ev: E.Event):
+    """The ids of the nodes ``ev`` refers to (for a node_created event: its own and its parents')."""
+    for name in ("node", "target"):
+        nid = getattr(ev, name, None)
+        if type(nid) is int:
+            yield nid
+    for name in ("roots", "inputs", "edges", "nodes", "parents"):
+        yield from getattr(ev, name, None) or ()
+    for name in ("saved", "restored"):
+        for nid, _ in getattr(ev, name, None) or ():
+            yield nid
+    if isinstance(ev, E.NodeCreated):
+        yield from ev.info.parents
 
 
 class Trace:
@@ -30,7 +86,9 @@ class Trace:
     ``summarised_before`` / ``outlined_before``: when a recording's memory budget
     was reached, the events before these indices hold summaries / outlines only
     (see :mod:`~minigrad.trace.budget`), and ``budget_message`` says so in one
-    sentence; None otherwise.
+    sentence; None otherwise. ``dropped``: a :class:`Dropped` when the budget dropped
+    the oldest passes (then the trace starts with the creation of the nodes its events
+    still refer to), else None.
     """
 
     def __init__(self, events=(), meta=None):
@@ -44,6 +102,7 @@ class Trace:
         self.summarised_before: int | None = None
         self.outlined_before: int | None = None
         self.budget_message: str | None = None
+        self.dropped: Dropped | None = None
         for ev in events:
             self.append(ev)
 
@@ -104,7 +163,52 @@ class Trace:
             self._checkpoint_at = [0]
             self._generation += 1
 
-    def _dropped(self, step: int) -> str | None:
+    def drop(self, stop: int) -> tuple[set, list]:
+        """Forget ``events[:stop]`` (whole passes, with the forward events before them), keeping the creation
+        of each node a later event still refers to (directly or as an ancestor): those come first, then the
+        later events, all renumbered from 0. Records what went in ``dropped``; returns the ids of the nodes
+        forgotten and the former indices of the creations kept."""
+        with self._lock:
+            gone, kept = self.events[:stop], self.events[stop:]
+            needed = {nid for ev in kept for nid in node_refs(ev)}
+            stack = list(needed)
+            while stack:
+                info = self.nodes.get(stack.pop())
+                for parent in info.parents if info is not None else ():
+                    if parent not in needed:
+                        needed.add(parent)
+                        stack.append(parent)
+            created = [i for i, ev in enumerate(gone) if isinstance(ev, E.NodeCreated)]
+            kept_at = [i for i in created if gone[i].node in needed]
+            carried = [gone[i] for i in kept_at]
+            forgotten = {gone[i].node for i in created} - needed
+            passes = [ev.pass_id for ev in gone if isinstance(ev, E.PassStarted)]
+            shift = stop - len(carried)
+            for ev in kept:
+                # in place: a copy of each kept event would double the trace's memory while it is made, and
+                # whoever holds an event (a paused Stepper, a viewer) sees its new number
+                object.__setattr__(ev, "seq", ev.seq - shift)
+            self.events[:] = [
+                dataclasses.replace(ev, seq=i, pass_id=None, depth=0, info=self.nodes[ev.node], late=True)
+                for i, ev in enumerate(carried)
+            ] + kept
+            for nid in forgotten:
+                del self.nodes[nid]
+            if passes:
+                first, last, n = min(passes), max(passes), len(passes)
+                self.dropped = (
+                    Dropped(n, first, last, shift) if self.dropped is None else self.dropped.then(n, first, last, shift)
+                )
+            for name in ("summarised_before", "outlined_before"):
+                at = getattr(self, name)
+                if at:  # the carried creations come from before the mark, or were recorded reduced after it
+                    setattr(self, name, max(at - shift, len(carried)))
+            self._checkpoints = {0: Replay()}
+            self._checkpoint_at = [0]
+            self._generation += 1
+        return forgotten, kept_at
+
+    def _reduced(self, step: int) -> str | None:
         if self.outlined_before is not None and step < self.outlined_before:
             return (
                 f"step {step} is in the outline of the recording (events 0..{self.outlined_before - 1}): its "
@@ -184,8 +288,10 @@ class Trace:
                         bisect.insort(self._checkpoint_at, done)
                 last = done
         state = replay.state(step, events[step])
-        dropped = self._dropped(step)
-        return state if dropped is None else dataclasses.replace(state, dropped=dropped)
+        reduced = self._reduced(step)
+        if reduced is None and self.dropped is None:
+            return state
+        return dataclasses.replace(state, reduced=reduced, dropped=self.dropped)
 
     # ------------------------------------------------------------ files
     def save(self, path) -> None:

@@ -79,7 +79,7 @@ def test_failing_script_still_saves_its_trace(tmp_path, capsys):
     out = tmp_path / "bad.jsonl"
     assert main(["trace", str(bad), "-o", str(out)]) == 1
     assert "boom" in capsys.readouterr().err
-    header = json.loads(out.read_text().splitlines()[0])
+    header = json.loads(out.read_text().splitlines()[0])["header"]
     assert header["meta"]["exit_code"] == 1
     assert Trace.load(out).node("x")
 

@@ -2,7 +2,11 @@
 
 import gzip
 import json
+import os
+import random
 import re
+import tracemalloc
+import zlib
 
 import numpy as np
 import pytest
@@ -11,6 +15,7 @@ from hypothesis import strategies as st
 
 import minigrad as mg
 from minigrad.trace import Trace, TraceFormatError, record
+from minigrad.trace.files import checked_record
 
 
 def _recorded():
@@ -26,13 +31,23 @@ def _recorded():
 
 @pytest.fixture(scope="module")
 def valid_lines(tmp_path_factory):
+    """The header and the events of a saved trace, as JSON values (without their checksums)."""
     path = tmp_path_factory.mktemp("trace") / "run.jsonl"
     _recorded().save(path)
-    return [json.loads(line) for line in path.read_text().splitlines()]
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    return [records[0]["header"]] + [r["event"] for r in records[1:]]
+
+
+def _text(lines) -> str:
+    """Lines as a version 3 file holds them, each with its checksum (a string is written as it is)."""
+    return "".join(
+        x + "\n" if isinstance(x, str) else checked_record("header" if i == 0 else "event", x).decode()
+        for i, x in enumerate(lines)
+    )
 
 
 def _write(path, lines):
-    path.write_text("".join((x if isinstance(x, str) else json.dumps(x)) + "\n" for x in lines))
+    path.write_text(_text(lines))
     return path
 
 
@@ -105,7 +120,7 @@ def test_missing_field_and_wrong_shapes_of_lines(tmp_path, valid_lines):
 
 
 def test_truncated_last_line(tmp_path, valid_lines):
-    text = "".join(json.dumps(d) + "\n" for d in valid_lines)
+    text = _text(valid_lines)
     path = tmp_path / "cut.jsonl"
     path.write_text(text[: len(text) - 40])
     with pytest.raises(TraceFormatError, match=rf"line {len(valid_lines)}: damaged event \(truncated line"):
@@ -114,24 +129,113 @@ def test_truncated_last_line(tmp_path, valid_lines):
 
 def test_not_utf8_and_cut_gzip(tmp_path, valid_lines):
     path = tmp_path / "bytes.jsonl"
-    path.write_bytes(json.dumps(valid_lines[0]).encode() + b"\n\xff\xfe{}\n")
-    with pytest.raises(TraceFormatError, match="line 2: not UTF-8"):
+    body = b"\xff\xfe{}"
+    path.write_bytes(_text(valid_lines[:1]).encode() + b'{"crc":"%08x","event":%s}\n' % (zlib.crc32(body), body))
+    with pytest.raises(TraceFormatError, match=r"line 2: damaged event \(not JSON: not UTF-8"):
         Trace.load(path)
     gz = tmp_path / "run.jsonl.gz"
-    gz.write_bytes(gzip.compress("".join(json.dumps(d) + "\n" for d in valid_lines).encode())[:-30])
+    gz.write_bytes(gzip.compress(_text(valid_lines).encode())[:-30])
     with pytest.raises(TraceFormatError, match="line [0-9]+: cannot read the file"):
         Trace.load(gz)
 
 
-def test_a_small_gzip_expanding_past_the_limit_is_refused(tmp_path, valid_lines):
-    header = json.dumps(valid_lines[0]) + "\n"
+def _peak(fn):
+    """The most memory ``fn()`` held at once (tracemalloc), and the error it raised."""
+    tracemalloc.start()
+    try:
+        with pytest.raises(TraceFormatError) as err:
+            fn()
+        return tracemalloc.get_traced_memory()[1], str(err.value)
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_small_gzip_expanding_past_the_limit_is_refused_while_reading(tmp_path, valid_lines):
     bomb = tmp_path / "bomb.jsonl.gz"
     with gzip.open(bomb, "wb") as fh:
-        fh.write(header.encode())
-        fh.write(b" " * 50_000_000 + b"\n")
+        fh.write(_text(valid_lines[:1]).encode())
+        fh.write(b" " * 50_000_000 + b"\n")  # one line of 50 MB
     assert bomb.stat().st_size < 200_000
-    with pytest.raises(TraceFormatError, match=r"line 2: the trace is larger than the limit of 10000000 bytes"):
-        Trace.load(bomb, max_bytes=10_000_000)
+    peak, message = _peak(lambda: Trace.load(bomb, max_bytes=10_000_000))
+    assert "line 2: the line is longer than the limit of 1048576 bytes" in message
+    assert peak < 3_000_000, f"{peak / 1e6:.1f} MB held"
+    with gzip.open(bomb, "wb") as fh:
+        fh.write(_text(valid_lines[:1]).encode())
+        fh.write(b"\n" * 50_000_000)  # short lines, 50 MB of them
+    peak, message = _peak(lambda: Trace.load(bomb, max_bytes=10_000_000))
+    assert "the trace is larger than the limit of 10000000 bytes" in message
+    assert peak < 3_000_000, f"{peak / 1e6:.1f} MB held"
+
+
+def test_a_gzip_without_a_newline_is_refused_at_the_line_limit(tmp_path):
+    bomb = tmp_path / "bomb.jsonl.gz"
+    with gzip.open(bomb, "wb") as fh:
+        for _ in range(64):
+            fh.write(bytes(1 << 20))  # 64 MB of zeros, no newline: 64 kB on disk
+    assert bomb.stat().st_size < 200_000
+    peak, message = _peak(lambda: Trace.load(bomb, max_bytes=32_000_000))
+    assert "line 1: the line is longer than the limit of 2000000 bytes" in message
+    assert peak < 6_000_000, f"{peak / 1e6:.1f} MB held"
+
+
+def test_events_that_would_take_more_than_the_limit_once_loaded_are_refused(tmp_path):
+    with record() as tr:
+        w = mg.tensor(2.0, requires_grad=True)
+        for _ in range(300):
+            (w * w).backward()
+    path = tmp_path / "many.jsonl"
+    tr.save(path)
+    assert path.stat().st_size < 1_500_000  # each short line becomes a record, its tuples and its snapshots
+    peak, message = _peak(lambda: Trace.load(path, max_bytes=2_000_000))
+    assert "the events read so far would take more than the limit of 2000000 bytes once loaded" in message
+    assert peak < 3_000_000, f"{peak / 1e6:.1f} MB held"
+
+
+@pytest.mark.parametrize("kind", ["dev_zero", "fifo", "directory"])
+def test_what_is_not_a_regular_file_is_refused_without_reading(tmp_path, kind):
+    if kind == "fifo":
+        if not hasattr(os, "mkfifo"):
+            pytest.skip("no FIFOs on this system")
+        os.mkfifo(tmp_path / "run.jsonl")
+        path = tmp_path / "run.jsonl"
+    elif kind == "directory":
+        path = tmp_path
+    else:
+        if not os.path.exists("/dev/zero"):
+            pytest.skip("no /dev/zero on this system")
+        path = "/dev/zero"
+    with pytest.raises(TraceFormatError, match="not a regular file"):
+        Trace.load(path)  # a FIFO without a writer would block a plain open(): this one returns at once
+
+
+def test_a_file_larger_than_the_limit_on_disk_is_refused_before_reading(tmp_path):
+    path = tmp_path / "large.jsonl"
+    path.write_bytes(b"\n" * 3_000_000)
+    with pytest.raises(TraceFormatError, match="the file is 3.0 MB, over the limit"):
+        Trace.load(path, max_bytes=1_000_000)
+
+
+@pytest.mark.parametrize("name", ["run.jsonl", "run.jsonl.gz"])
+def test_bit_flips_give_the_trace_or_a_trace_format_error(tmp_path, name):
+    path = tmp_path / name
+    original = _recorded()
+    original.save(path)
+    raw = path.read_bytes()
+    rng = random.Random(26)
+    outcomes = {"loaded": 0, "refused": 0}
+    for _ in range(400):
+        damaged = bytearray(raw)
+        bit = rng.randrange(len(raw) * 8)
+        damaged[bit // 8] ^= 1 << (bit % 8)
+        (tmp_path / ("d" + name)).write_bytes(damaged)
+        try:
+            back = Trace.load(tmp_path / ("d" + name))
+        except TraceFormatError:
+            outcomes["refused"] += 1
+            continue
+        assert back.events == original.events and back.meta == original.meta  # never altered values
+        outcomes["loaded"] += 1
+    assert outcomes["refused"] >= 350, outcomes
 
 
 _ODD_VALUES = st.sampled_from(

@@ -3,12 +3,14 @@
 import base64
 import gzip
 import json
+import zlib
 
 import numpy as np
 import pytest
 
 import minigrad as mg
 from minigrad.trace import SCHEMA_VERSION, Snapshot, Trace, TraceFormatError, record, snapshot
+from minigrad.trace.files import checked_record
 
 pytestmark = pytest.mark.filterwarnings("ignore:divide by zero:RuntimeWarning")
 
@@ -40,8 +42,14 @@ def test_round_trip_is_lossless(tmp_path, max_values, name):
     inf_grad = [e for e in back.events if e.kind == "node_entered" and e.grad.has_nonfinite()]
     assert inf_grad, "the sqrt(0) gradient is infinite and must survive the round trip"
     text = gzip.decompress(path.read_bytes()).decode() if name.endswith(".gz") else path.read_text()
-    header = json.loads(text.splitlines()[0])
-    assert header["format"] == "minigrad-trace" and header["version"] == SCHEMA_VERSION == 2
+    header = _unchecked(text.splitlines())[0]
+    assert header["format"] == "minigrad-trace" and header["version"] == SCHEMA_VERSION == 3
+
+
+def _unchecked(lines) -> list:
+    """The header and events of a version 3 file's lines, without their checksums."""
+    records = [json.loads(line) for line in lines]
+    return [records[0]["header"]] + [r["event"] for r in records[1:]]
 
 
 def _as_version_1(value):
@@ -61,7 +69,7 @@ def test_version_1_files_still_load(tmp_path):
     tr = _recorded()
     path = tmp_path / "run.jsonl"
     tr.save(path)
-    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    lines = _unchecked(path.read_text().splitlines())
     lines[0]["version"] = 1
     old = tmp_path / "old.jsonl"
     old.write_text("\n".join(json.dumps(_as_version_1(d)) for d in lines) + "\n")
@@ -95,10 +103,10 @@ def _saved_lines(tmp_path):
 
 def test_wrong_version_names_line_one(tmp_path):
     path, lines = _saved_lines(tmp_path)
-    header = json.loads(lines[0])
+    header = _unchecked(lines)[0]
     header["version"] = SCHEMA_VERSION + 1
-    path.write_text("\n".join([json.dumps(header)] + lines[1:]) + "\n")
-    with pytest.raises(TraceFormatError, match=r"line 1: trace schema version 3 is not supported"):
+    path.write_text("\n".join([checked_record("header", header).decode().strip()] + lines[1:]) + "\n")
+    with pytest.raises(TraceFormatError, match=r"line 1: trace schema version 4 is not supported"):
         Trace.load(path)
 
 
@@ -198,7 +206,8 @@ def test_error_events_keep_the_users_folded_traceback(tmp_path, capsys):
 
 def test_error_events_saved_before_tracebacks_were_kept_still_load(tmp_path):
     out = _recorded_error(tmp_path)
-    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    lines = _unchecked(out.read_text().splitlines())
+    lines[0]["version"] = 2
     for d in lines[1:]:
         if d["kind"] == "error":
             del d["raised_at"], d["traceback"]
@@ -207,3 +216,39 @@ def test_error_events_saved_before_tracebacks_were_kept_still_load(tmp_path):
     (error,) = Trace.load(old).find("error")
     assert (error.raised_at, error.traceback) == (None, "")
     assert error.message == "my backward is wrong"
+
+
+def test_every_record_carries_the_crc32_of_its_json(tmp_path):
+    path, lines = _saved_lines(tmp_path)
+    for i, line in enumerate(lines):
+        record = json.loads(line)
+        (key,) = set(record) - {"crc"}
+        assert key == ("header" if i == 0 else "event")
+        body = line[line.index(f'"{key}":') + len(key) + 3 : -1].encode()
+        assert record["crc"] == f"{zlib.crc32(body):08x}"
+
+
+def test_checksums_and_versions_must_agree(tmp_path):
+    path, lines = _saved_lines(tmp_path)
+    records = _unchecked(lines)
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))  # version 3 records without checksums
+    with pytest.raises(TraceFormatError, match="line 1: a version 3 header without a checksum"):
+        Trace.load(path)
+    records[0]["version"] = 2
+    path.write_text("".join(checked_record("header" if i == 0 else "event", r).decode() for i, r in enumerate(records)))
+    with pytest.raises(TraceFormatError, match="line 1: a version 2 header with a checksum"):
+        Trace.load(path)
+    path.write_text("\n".join([lines[0], json.dumps(records[1]), *lines[2:]]) + "\n")
+    with pytest.raises(TraceFormatError, match=r"line 2: damaged event \(not a checked event record"):
+        Trace.load(path)
+
+
+def test_a_value_changed_by_hand_is_refused_by_its_checksum(tmp_path):
+    path, lines = _saved_lines(tmp_path)
+    idx = next(i for i, line in enumerate(lines) if '"b64":"' in line)
+    start = lines[idx].index('"b64":"') + 7
+    changed = "A" if lines[idx][start] != "A" else "B"
+    lines[idx] = lines[idx][:start] + changed + lines[idx][start + 1 :]  # still valid base64 and JSON
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(TraceFormatError, match=rf"line {idx + 1}: damaged event \(its checksum does not match"):
+        Trace.load(path)
