@@ -4,10 +4,13 @@ import functools
 import math
 
 import minigrad as mg
+from minigrad.autograd import Function
 from minigrad.course import check
 from minigrad.course.cases import float_tuples
+from minigrad.course.checking import load_reference
 from minigrad.course.expect import expect_close, expect_len, expect_prediction
 from minigrad.course.recording import as_array, incoming_grads, record_call, record_demo
+from minigrad.course.tracediff import explained_by_trace
 
 
 def numeric_grads(a, b, c, eps=1e-6):
@@ -101,7 +104,38 @@ def _(ex):
 
 @check("ex4_find_the_bug", "tanh_grad(x, y, g) is the local rule of tanh, on many inputs")
 def _(ex):
+    reference = tanh_with(load_reference(1, "ex4_find_the_bug").tanh_grad)
     for x, g in float_tuples(-2.0, 2.0, 2, 40, seed=4):
         y = math.tanh(x)
         want = g * (1 - y * y)
-        expect_close(ex.tanh_grad(x, y, g), want, f"tanh_grad at x = {x:.4g}, g = {g:.4g}", rtol=1e-9, atol=1e-12)
+        with explained_by_trace(tanh_run(tanh_with(ex.tanh_grad), x, g), tanh_run(reference, x, g)):
+            got = ex.tanh_grad(x, y, g)
+            expect_close(got, want, f"tanh_grad at x = {x:.4g}, g = {g:.4g}", rtol=1e-9, atol=1e-12)
+
+
+def tanh_with(tanh_grad):
+    """MyTanh (y = tanh(x)) as a Function whose rule is ``tanh_grad(x, y, g)`` on numbers."""
+
+    class MyTanh(Function):
+        @staticmethod
+        def forward(ctx, x):
+            y = x.tanh()
+            ctx.save_for_backward(x, y)
+            return y
+
+        @staticmethod
+        def backward(ctx, g):
+            x, y = ctx.saved_tensors
+            return mg.tensor(tanh_grad(x.item(), y.item(), g.item()), dtype=mg.float64)
+
+    return MyTanh
+
+
+def tanh_run(my_tanh, x: float, g: float):
+    """``my_tanh.apply(x).backward(g)`` on a fresh leaf x."""
+
+    def run():
+        x_ = mg.tensor(x, dtype=mg.float64, requires_grad=True, name="x")
+        my_tanh.apply(x_).backward(mg.tensor(g, dtype=mg.float64))
+
+    return run

@@ -6,10 +6,13 @@ import functools
 import numpy as np
 
 import minigrad as mg
+from minigrad.autograd import Function
 from minigrad.course import check
 from minigrad.course.cases import rng
+from minigrad.course.checking import load_reference
 from minigrad.course.expect import expect_close, expect_equal, expect_prediction
 from minigrad.course.recording import as_array, incoming_grads, record_call, record_demo
+from minigrad.course.tracediff import explained_by_trace
 
 
 def broadcast_cases(n: int, seed: int) -> list:
@@ -120,9 +123,38 @@ def _(ex):
 @check("ex5_find_the_bug", "bias_grad(g) is dL/db for any batch (a square one included)")
 def _(ex):
     rng = np.random.default_rng(5)
+    reference = bias_add_with(load_reference(3, "ex5_find_the_bug").bias_grad)
     for rows, cols in [(3, 3), (4, 2), (1, 5)]:
         x = mg.tensor(rng.standard_normal((rows, cols)))
         b = mg.tensor(rng.standard_normal(cols), requires_grad=True)
         g = mg.tensor(rng.standard_normal((rows, cols)))
         (x + b).backward(g)
-        expect_close(ex.bias_grad(g), b.grad, f"dL/db for a {rows}x{cols} batch", rtol=1e-6)
+        runs = (bias_add_run(bias_add_with(ex.bias_grad), x, b, g), bias_add_run(reference, x, b, g))
+        with explained_by_trace(*runs):
+            expect_close(ex.bias_grad(g), b.grad, f"dL/db for a {rows}x{cols} batch", rtol=1e-6)
+
+
+def bias_add_with(bias_grad):
+    """BiasAdd (out = x + b, b broadcast over the rows) as a Function whose rule gives b ``bias_grad(g)``."""
+
+    class BiasAdd(Function):
+        @staticmethod
+        def forward(ctx, x, b):
+            return x + b
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, bias_grad(g)
+
+    return BiasAdd
+
+
+def bias_add_run(bias_add, x, b, g):
+    """``bias_add.apply(x, b).backward(g)`` on fresh leaves x and b with the values of ``x`` and ``b``."""
+
+    def run():
+        x_ = mg.tensor(x.numpy(), name="x")
+        b_ = mg.tensor(b.detach().numpy(), requires_grad=True, name="b")
+        bias_add.apply(x_, b_).backward(g)
+
+    return run

@@ -31,6 +31,12 @@ def planted(tmp_path, number: int, stem: str, old: str, new: str):
 # (lesson, exercise, the planted wrong answer (old, new), the first difference the check reports)
 PLANTED = [
     (
+        1,
+        "ex4_find_the_bug",
+        ("    return g * (1 - y * y)\n", "    return g * (1 - x * x)\n"),
+        "your rule for MyTanh returned 6 for `x`; the reference returns -0.1413",
+    ),
+    (
         2,
         "ex3_run_backward",
         (
@@ -47,6 +53,12 @@ PLANTED = [
             "grads[key] = contribution",
         ),
         "your accumulation into `b` replaced 6 with 6 — before + contribution should be 12",
+    ),
+    (
+        3,
+        "ex5_find_the_bug",
+        ("    return g.sum(0)\n", "    return g.sum(1)\n"),
+        "your rule for BiasAdd returned [0.8446, -2.979, -1.831] for `b`; the reference returns [-3.32, 1.028, -1.674]",
     ),
     (
         6,
@@ -90,7 +102,7 @@ def test_a_planted_wrong_answer_is_told_by_its_first_difference(tmp_path, number
 
 
 def test_the_references_pass_without_a_difference():
-    for number in (2, 6, 10):
+    for number in (1, 2, 3, 6, 10):
         results = run_checks(find_lesson(number), reference=True)
         assert all(r.passed for r in results), [(r.description, r.explain()) for r in results if not r.passed]
 
