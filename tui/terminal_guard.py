@@ -22,6 +22,8 @@ import signal
 import subprocess
 import sys
 
+from .child_python import python_running
+
 CHILD_ENV = "MINIGRAD_TUI_CHILD"  # in the child: the descriptor of the pipe its reports go to
 SCREEN_OPENED = b"o"
 SCREEN_CLOSED = b"c"
@@ -75,7 +77,7 @@ def _run_child(argv: list) -> tuple:
     try:
         try:
             child = subprocess.Popen(
-                [sys.executable, "-c", "from tui.terminal_guard import child_main; child_main()", *argv],
+                [*python_running("from tui.terminal_guard import child_main; child_main()"), *argv],
                 env={**os.environ, CHILD_ENV: str(report_end)},
                 pass_fds=(report_end,),
             )

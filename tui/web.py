@@ -14,12 +14,13 @@ import shlex
 import socket
 import sys
 
+from .child_python import python_running
 from .cli import Options, is_loopback
 
 
 def debugger_command(options: Options) -> str:
     """The shell command that runs the debugger in a terminal for ``options`` (what each tab runs)."""
-    argv = [sys.executable, "-m", "tui.app"]
+    argv = python_running("import tui; sys.exit(tui.main())")
     if options.replay:
         argv += ["--replay", options.replay]
     if options.device:

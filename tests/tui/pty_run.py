@@ -17,9 +17,10 @@ REPO = Path(__file__).resolve().parents[2]
 
 class PtyRun:
     """``python -m tui.app argv`` as the session leader of a new 80x24 pseudo-terminal, its controlling
-    terminal (so ctrl+c written to it interrupts the process group, as in a shell)."""
+    terminal (so ctrl+c written to it interrupts the process group, as in a shell). With ``cwd``, the
+    installed ``minigrad-tui`` command runs there instead, as a user starts it from any folder."""
 
-    def __init__(self, argv: list) -> None:
+    def __init__(self, argv: list, cwd: Path | None = None) -> None:
         self.master, self.slave = os.openpty()
         fcntl.ioctl(self.slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
         self.settings_before = termios.tcgetattr(self.slave)
@@ -27,11 +28,13 @@ class PtyRun:
         env = {**os.environ, "TERM": "xterm-256color"}
         env.pop("MINIGRAD_TUI_CHILD", None)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tui.app", *argv],
+            [str(Path(sys.executable).with_name("minigrad-tui")) if cwd else sys.executable]
+            + ([] if cwd else ["-m", "tui.app"])
+            + argv,
             stdin=self.slave,
             stdout=self.slave,
             stderr=self.slave,
-            cwd=REPO,
+            cwd=cwd or REPO,
             env=env,
             start_new_session=True,
             preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),

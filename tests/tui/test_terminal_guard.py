@@ -83,3 +83,23 @@ def test_fd_0_is_the_terminal_again_once_the_debugger_returned():
         assert os.path.samestat(os.fstat(sys.__stdin__.fileno()), before)
     assert os.path.samestat(os.fstat(0), before)
     assert sys.__stdin__.fileno() == 0
+
+
+def test_the_script_imports_as_python_script_py_would_from_any_folder(tmp_path):
+    """Started from a folder holding a folder named ``minigrad`` (a clone's parent), the script still
+    imports the package: its own folder comes first on sys.path, the working directory not at all."""
+    workdir = tmp_path / "work"
+    (workdir / "minigrad").mkdir(parents=True)
+    report = tmp_path / "path.txt"
+    script = os.path.join(os.path.dirname(__file__), "scripts", "reports_its_path.py")
+    run = PtyRun([script, str(report)], cwd=workdir)
+    try:
+        run.wait_for(lambda: report.exists() and report.read_text().count("\n") == 3, what="the script's report")
+        lines = report.read_text().splitlines()
+        assert lines[0] == "tensor is a function"
+        assert lines[1] == f"path[0] {os.path.dirname(script)}"
+        assert lines[2] == f"name __main__ file {script} argv [{str(report)!r}]"
+        run.send(b"q")
+        assert run.finish() == 0
+    finally:
+        run.close()

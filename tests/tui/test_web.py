@@ -18,6 +18,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from tui.child_python import python_running
 from tui.cli import parse_args
 from tui.web import debugger_command
 
@@ -27,7 +28,7 @@ ANSI = re.compile(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][A-Z0-9]|\x1b[=>]")
 def test_each_tab_runs_the_same_debugger_without_web():
     options = parse_args(["--web", "--port", "9001", "--break", "loss", "--device", "cpu", "train.py", "--lr", "0.1"])
     argv = shlex.split(debugger_command(options))
-    assert argv[:3] == [sys.executable, "-m", "tui.app"]
+    assert argv[:3] == python_running("import tui; sys.exit(tui.main())")  # no cwd on the script's sys.path
     again = parse_args(argv[3:])
     assert not again.web
     assert (again.script, again.script_args, again.device) == ("train.py", ["--lr", "0.1"], "cpu")
