@@ -61,14 +61,18 @@ Trace
 yields a :class:`Trace`: ``events`` (list, ``events[k].seq == k``), ``nodes``
 (id -> NodeInfo with the latest name), ``node(id_or_name)``, ``find(kind, node, pass_id)``,
 ``state_at(k)`` and ``save(path)`` / ``Trace.load(path, max_bytes=1 GiB)`` (JSON Lines,
-schema version 2 in the header, values as base64 of little-endian bytes, gzip when the
-name ends ``.gz``; version 1 files still load). Loading treats the file as untrusted:
-every field is checked and any damage is one :class:`TraceFormatError` naming the line.
+schema version 3 in the header, a CRC-32 per record, values as base64 of little-endian
+bytes, gzip when the name ends ``.gz``; version 1 and 2 files, without checksums, still
+load). Loading treats the file as untrusted: a regular file only, memory bounded while
+reading (see :mod:`~minigrad.trace.files`), every checksum and field checked, and any
+damage is one :class:`TraceFormatError` (an ``UnsafeFileError``) naming the line.
 
-Memory budget: beyond ``max_bytes`` of recorded values, full values give way to
-summaries, then the oldest passes to outlines (kinds, node ids, ops and shapes, no
-values); a :class:`TraceBudgetWarning` says what was dropped, ``Trace.summarised_before``
-/ ``Trace.outlined_before`` where, and ``State.dropped`` says it at each reduced step.
+Memory budget: beyond ``max_bytes``, full values give way to summaries, then the oldest
+passes are dropped whole (the trace keeps the creation of the nodes later events refer
+to, and is numbered from 0 again), so memory stays within the budget however long the
+run; a :class:`TraceBudgetWarning` says what was dropped, ``Trace.summarised_before``
+where values became summaries, ``Trace.dropped`` (a :class:`Dropped`) which passes went,
+and ``State.reduced`` / ``State.dropped`` say it at each step.
 Recording from several threads: each event goes to the recording of the thread that
 made it (an ``all_threads`` recording takes the threads that have none of their own).
 
@@ -78,7 +82,7 @@ made it (an ``all_threads`` recording takes the threads that have none of their 
 UNTOUCHED, PENDING, ACTIVE, DONE, FAILED — every viewer's one vocabulary), ``freed``), ``event``, ``current_node``, ``current_edge``
 ((source, target)), ``shown_pass``, ``passes`` (active :class:`PassState`,
 outermost first), ``save_stack`` (grad()'s :class:`SavedGrads`, outermost first),
-``error``, ``dropped``. Replays start from checkpoints that share unchanged values
+``error``, ``reduced``, ``dropped``. Replays start from checkpoints that share unchanged values
 (memory grows with the events, not with their square). ``.grad``/``.data`` changes the user makes outside the engine
 (zero_grad, optimizer steps) appear at the next event that shows them.
 
@@ -140,7 +144,7 @@ from .snapshot import DEFAULT_MAX_VALUES, Snapshot, Stats, snapshot
 from .state import NodeState, PassState, SavedGrads, State
 from .status import NodeStatus
 from .stepper import Stepper, StepperStopped
-from .trace import SCHEMA_VERSION, Trace, TraceFormatError
+from .trace import SCHEMA_VERSION, Dropped, Trace, TraceFormatError
 
 __all__ = [
     "BACKWARD_KINDS",
@@ -149,6 +153,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "Breakpoint",
     "Captured",
+    "Dropped",
     "ClosureCalled",
     "ClosureInfo",
     "ErrorEvent",

@@ -59,10 +59,11 @@ def record(
     """Record the events of the block into a :class:`~minigrad.trace.trace.Trace` (yielded at entry).
 
     ``max_values``: tensors with more elements are kept as summaries (default 1024).
-    ``max_bytes``: the memory budget of the recorded values (default 256 MB). Beyond it,
-    full values give way to summaries, then the oldest passes to outlines without
-    values (see :mod:`~minigrad.trace.budget`); one :class:`TraceBudgetWarning` at the
-    end of the block says what was dropped, and ``state_at`` says it for each step.
+    ``max_bytes``: the memory budget of the recording (default 256 MB). Beyond it, full
+    values give way to summaries, then the oldest passes are dropped whole, so the trace
+    stays within it however long the run (see :mod:`~minigrad.trace.budget`); one
+    :class:`TraceBudgetWarning` at the end of the block says what was dropped,
+    ``Trace.dropped`` which passes, and ``state_at`` says it for each step.
     ``sources``: record the user's file/line/text for each new node.
     ``names``: learn node names from the variables the user's code binds them to.
     ``all_threads``: record events from every thread, not only the one entering the block
