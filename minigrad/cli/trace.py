@@ -18,6 +18,7 @@ or print a recorded trace as readable text.
   minigrad trace script.py [ARGS...] -o run.jsonl     record (the script runs headless)
   minigrad trace --torch train.py -o run.jsonl        ... a PyTorch script, its `import torch` on minigrad
   minigrad trace show run.jsonl [--from K] [--to M]   print steps K..M
+  minigrad trace show run.jsonl --values              ... with every recorded value in full
 
 Options for recording go before the script, or "-o FILE" as the last two
 arguments; everything else after the script is passed to it (sys.argv).
@@ -38,7 +39,7 @@ def register(sub) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         usage="minigrad trace [-o FILE] [--torch] [--max-values N] [--max-bytes N] [--no-sources] [--no-names] "
         "SCRIPT [ARGS...]\n"
-        "       minigrad trace show FILE [--from K] [--to M] [--kind KIND] [--node NODE] [--brief]",
+        "       minigrad trace show FILE [--from K] [--to M] [--kind KIND] [--node NODE] [--brief] [--values]",
     )
     p.add_argument("script", metavar="SCRIPT", help='the Python script to run, or "show" to print a trace')
     p.add_argument("script_args", nargs=argparse.REMAINDER, metavar="ARGS", help="arguments for the script")
@@ -78,6 +79,11 @@ def _show_parser() -> argparse.ArgumentParser:
     p.add_argument("--node", metavar="NODE", help="only events about this node (id or name)")
     p.add_argument("--brief", action="store_true", help="one line per step, without values")
     p.add_argument("--width", type=int, default=70, metavar="W", help="values wider than W are summarised")
+    p.add_argument(
+        "--values",
+        action="store_true",
+        help="after each step, every value it recorded in full, each line led by its indices",
+    )
     return p
 
 
@@ -183,3 +189,25 @@ def _print_events(trace, args, node) -> None:
         if node is not None and node not in (ev.node_id, getattr(ev, "target", None)):
             continue
         print(format_event(ev, trace, with_details=not args.brief, width=args.width))
+        if args.values:
+            _print_values(ev, trace, " " * 11 + "  " * max(ev.depth - 1, 0) + " " * 18)
+
+
+def _print_values(ev, trace, pad: str) -> None:
+    """Each value ``ev`` recorded, whole (the recorder kept at most ``--max-values`` elements of each)."""
+    from minigrad.tensor import shape_str
+    from minigrad.trace.describe import event_values
+    from minigrad.trace.values import indexed_lines
+
+    for what, snap in event_values(ev, trace):
+        try:
+            lines = indexed_lines(snap.array(), width=100)
+        except ValueError as exc:  # only a summary (or nothing) was kept: say so and why
+            lines = [str(exc)]
+        head = f"{pad}{what}, {snap.dtype}{shape_str(snap.shape)}"
+        if snap.values is not None and snap.values.ndim == 0:
+            print(f"{head} = {lines[0]}")
+            continue
+        print(f"{head}:")
+        for line in lines:
+            print(f"{pad}  {line}")

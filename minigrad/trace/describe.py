@@ -25,6 +25,7 @@ __all__ = [
     "DETAILS",
     "headline",
     "details",
+    "event_values",
     "format_event",
     "node_label",
     "reduction_text",
@@ -283,4 +284,46 @@ DETAILS = {
         + [f"tangent of {w.label(ev.node)} = {w.value(ev.tangent)}"]
         + ([f"rule: {_rule_body(rule_source(ev.rule.source))}"] if ev.rule is not None else [])
     ),
+}
+
+
+def event_values(ev: E.Event, trace) -> list:
+    """The values ``ev`` recorded, as (what it is, Snapshot) pairs in the words of its long form
+    (``gradient in``, ``captured out (h)``, ``returned for a``, ``x.grad``): what a whole-value view
+    and ``minigrad trace show --values`` print. Values not recorded (None) are left out."""
+    w = _Words(trace, LONG_WIDTH)
+    pairs = VALUES[type(ev)](ev, w) if type(ev) in VALUES else []
+    return [(what, snap) for what, snap in pairs if snap is not None]
+
+
+def _closure_values(ev: E.ClosureCalled, w: _Words) -> list:
+    info = w.nodes.get(ev.node)
+    parents = info.parents if info is not None else ()
+    out = [("gradient in (g)", ev.grad)]
+    for c in ev.captured:
+        if c.value is not None:
+            who = w.label(c.tensor_id) if c.tensor_id is not None else rule_name(c.name)
+            ref = f" ({who})" if who != rule_name(c.name) else ""
+            out.append((f"captured {rule_name(c.name)}{ref}", c.value))
+    for i, o in enumerate(ev.outputs):
+        out.append((f"returned for {w.label(parents[i]) if i < len(parents) else f'parent {i}'}", o))
+    return out
+
+
+#: Event class -> its values, named (see :func:`event_values`).
+VALUES = {
+    E.NodeCreated: lambda ev, w: [(f"{w.label(ev.node)} data", ev.info.data)],
+    E.PassStarted: lambda ev, w: [(f"seed of {w.label(r)}", s) for r, s in zip(ev.roots, ev.seeds)],
+    E.GradsSaved: lambda ev, w: [(f"saved {w.label(n)}.grad", g) for n, g in ev.saved],
+    E.Seeded: lambda ev, w: [(f"seed of {w.label(ev.node)}", ev.grad)],
+    E.NodeEntered: lambda ev, w: [(f"gradient of {w.label(ev.node)}", ev.grad), (f"{w.label(ev.node)} data", ev.data)],
+    E.ClosureCalled: _closure_values,
+    E.GradReduced: lambda ev, w: [("contribution", ev.contribution), ("reduced", ev.reduced)],
+    E.GradAccumulated: lambda ev, w: [("before", ev.before), ("contribution", ev.contribution), ("after", ev.after)],
+    E.GradsRestored: lambda ev, w: [(f"restored {w.label(n)}.grad", g) for n, g in ev.restored],
+    E.PassFinished: lambda ev, w: [(f"result[{i}]", r) for i, r in enumerate(ev.results or ())],
+    E.TangentComputed: lambda ev, w: [
+        *((f"tangent of {w.label(p)}", t) for p, t in zip(ev.parents, ev.tangents)),
+        (f"tangent of {w.label(ev.node)}", ev.tangent),
+    ],
 }

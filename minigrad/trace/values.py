@@ -7,7 +7,17 @@ import math
 
 import numpy as np
 
-__all__ = ["format_value", "format_number", "mean_or_zero", "stats_mean", "rounding_zone", "format_array"]
+__all__ = [
+    "format_value",
+    "format_number",
+    "mean_or_zero",
+    "stats_mean",
+    "rounding_zone",
+    "format_array",
+    "parse_index",
+    "indexed_lines",
+    "VIEW_LIMIT",
+]
 
 
 def format_number(x, precision: int = 4) -> str:
@@ -159,3 +169,104 @@ def _nested(arr: np.ndarray, precision: int) -> str:
     if arr.ndim == 1:
         return "[" + ", ".join(format_number(v, precision) for v in arr.tolist()) + "]"
     return "[" + ", ".join(_nested(sub, precision) for sub in arr) + "]"
+
+
+#: How many elements a whole-value view prints at once (``minigrad trace show --values``, the debugger's value
+#: view); a larger value is shown a slice at a time.
+VIEW_LIMIT = 10_000
+
+
+def parse_index(text: str, ndim: int) -> tuple:
+    """A NumPy-style index written as text (``"0:10, :"``, ``"3"``, ``"-1, ::2"``, ``"..., 0"``, ``"[2:]"``)
+    as a tuple of ints, slices and Ellipsis, for an array of ``ndim`` dimensions. It is parsed, never run as
+    Python: anything but integers, colons, commas and ``...`` is a ValueError naming what was wrong."""
+    body = text.strip()
+    if body.startswith("[") and body.endswith("]"):
+        body = body[1:-1].strip()
+    if not body:
+        return ()
+    index = []
+    for part in (p.strip() for p in body.split(",")):
+        if part == "...":
+            index.append(Ellipsis)
+        elif ":" in part:
+            bounds = part.split(":")
+            if len(bounds) > 3:
+                raise ValueError(f"invalid slice {part!r}: at most start:stop:step")
+            start, stop, step = (_index_int(b, part) if b.strip() else None for b in bounds + [""] * (3 - len(bounds)))
+            if step == 0:
+                raise ValueError(f"invalid slice {part!r}: slice step cannot be zero")
+            index.append(slice(start, stop, step))
+        else:
+            index.append(_index_int(part, part))
+    if index.count(Ellipsis) > 1:
+        raise ValueError("an index can only have a single ellipsis ('...')")
+    given = len(index) - index.count(Ellipsis)
+    if given > ndim:
+        raise ValueError(f"too many indices for array: array is {ndim}-dimensional, but {given} were indexed")
+    return tuple(index)
+
+
+def _index_int(word: str, part: str) -> int:
+    word = word.strip()
+    digits = word[1:] if word[:1] in "+-" else word
+    if not digits.isdigit() or not digits.isascii():
+        raise ValueError(f"invalid index {part!r}: expected an integer, a slice (start:stop:step) or '...'")
+    return int(word)
+
+
+def _full_index(index: tuple, shape: tuple) -> tuple:
+    """``index`` with its Ellipsis expanded and trailing ``:`` added, one entry per axis of ``shape``."""
+    if Ellipsis in index:
+        at = index.index(Ellipsis)
+        fill = len(shape) - (len(index) - 1)
+        index = index[:at] + (slice(None),) * fill + index[at + 1 :]
+    return index + (slice(None),) * (len(shape) - len(index))
+
+
+def indexed_lines(arr, width: int = 80, index: tuple = ()) -> list:
+    """``arr[index]`` as text lines, each led by where its values lie in ``arr`` (``[1, 0:6]  0.1 0.2 ...``:
+    row 1, columns 0 to 5): NumPy's own number format (one precision and width for every value), as many
+    values a line as fit ``width``. IndexError as NumPy raises it for an index out of range."""
+    arr = np.asarray(arr)
+    full = _full_index(index, arr.shape)
+    part = arr[full]
+    # where each axis of ``part`` lies in ``arr``: an int fixes an axis of ``arr``, a slice maps positions
+    axes = [range(*e.indices(d)) if isinstance(e, slice) else (e + d if e < 0 else e) for e, d in zip(full, arr.shape)]
+    if part.size == 0:
+        return [f"(no values: the selection has shape {list(part.shape)})"]
+    if part.ndim == 0:
+        return [f"{_label(axes)}  {np.array2string(part)}" if axes else np.array2string(part)]
+    # one line of NumPy's text, its values padded to one width (decimal points aligned) and cut at the bars
+    flat = np.array2string(part.reshape(-1), threshold=part.size + 1, max_line_width=2**31, separator="|")
+    words = flat[1:-1].split("|")
+    cell = max(map(len, words))
+    sliced = [i for i, a in enumerate(axes) if isinstance(a, range)]
+    last, n = sliced[-1], part.shape[-1]
+    longest = len(_label([max(a) if isinstance(a, range) else a for a in axes])) + 2 * len(str(max(axes[last])))
+    per_line = max(1, (width - longest - 1) // (cell + 1))
+    rows = []
+    for row_number, row in enumerate(np.ndindex(part.shape[:-1])):
+        fixed = list(axes)
+        for i, position in zip(sliced[:-1], row):
+            fixed[i] = axes[i][position]
+        for a in range(0, n, per_line):
+            b = min(a + per_line, n)
+            fixed[last] = axes[last][a:b]
+            values = " ".join(w.rjust(cell) for w in words[row_number * n + a : row_number * n + b])
+            rows.append((_label(fixed), values))
+    label_width = max(len(label) for label, _ in rows)
+    return [f"{label:<{label_width}} {values}".rstrip() for label, values in rows]
+
+
+def _label(axes: list) -> str:
+    """``[i, j, a:b]``: a fixed axis by its index, a range of one as ``a:b`` (with its step when not 1)."""
+    return "[" + ", ".join(_range_text(a) if isinstance(a, range) else str(a) for a in axes) + "]"
+
+
+def _range_text(r: range) -> str:
+    first, last = r[0], r[-1]
+    if r.step == 1:
+        return f"{first}:{last + 1}"
+    end = last + (1 if r.step > 0 else -1)
+    return f"{first}:{end if end >= 0 else ''}:{r.step}"
