@@ -8,12 +8,14 @@ import numpy as np
 
 import minigrad as mg
 from minigrad import func
+from minigrad.autograd import Function
 from minigrad.autograd import forward_ad as fwAD
 from minigrad.course import check, find_lesson
 from minigrad.course.cases import floats
-from minigrad.course.checking import load_module
+from minigrad.course.checking import load_module, load_reference
 from minigrad.course.expect import expect, expect_close, expect_prediction, expect_type
 from minigrad.course.recording import as_array, record_call, record_demo
+from minigrad.course.tracediff import explained_by_trace
 
 LESSON = find_lesson(11)
 X, V = [0.5, -1.0], [1.0, 0.5]
@@ -180,4 +182,33 @@ def _(ex):
         return np.log1p(np.exp(z))
 
     want = (softplus(x.numpy() + eps * t.numpy()) - softplus(x.numpy() - eps * t.numpy())) / (2 * eps)
-    expect_close(ex.softplus_tangent(x, t).numpy(), want, "softplus_tangent against finite differences", rtol=1e-6)
+    reference = load_reference(11, "ex4_find_the_bug").softplus_tangent
+    with explained_by_trace(tangent_run(ex.softplus_tangent, x, t), tangent_run(reference, x, t), rtol=1e-6):
+        expect_close(ex.softplus_tangent(x, t).numpy(), want, "softplus_tangent against finite differences", rtol=1e-6)
+
+
+def softplus_with(tangent_rule):
+    """Softplus as a Function whose jvp is ``tangent_rule(x, t)``."""
+
+    class Softplus(Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_forward(x)
+            return (x.exp() + 1).log()
+
+        @staticmethod
+        def jvp(ctx, t):
+            (x,) = ctx.saved_tensors
+            return tangent_rule(x, t)
+
+    return Softplus
+
+
+def tangent_run(tangent_rule, x, t):
+    """Softplus with ``tangent_rule`` at the dual ``x + t·ε``, recorded: its tangent_computed event."""
+
+    def run():
+        with fwAD.dual_level():
+            fwAD.unpack_dual(softplus_with(tangent_rule).apply(fwAD.make_dual(x, t)))
+
+    return run

@@ -74,17 +74,32 @@ class _Keys:
         self._table: dict = {}
 
     def of_trace(self, trace) -> dict:
+        nodes = trace.nodes
         keys, leaves = {}, {}
-        for nid, info in trace.nodes.items():
+        for nid, info in nodes.items():
             if info.op is None:
                 if info.name:
                     raw = ("leaf", info.name)
                 else:
                     n = leaves[info.requires_grad] = leaves.get(info.requires_grad, 0) + 1
                     raw = ("leaf", info.requires_grad, n)
-            else:
-                raw = (info.op, tuple(keys.get(p, ("?", p)) for p in info.parents))
-            keys[nid] = self._table.setdefault(raw, len(self._table))
+                keys[nid] = self._table.setdefault(raw, len(self._table))
+        # an op's key needs its parents' (a node made before recording joins the trace after its children)
+        for nid in nodes:
+            stack = [nid]
+            while stack:
+                top = stack[-1]
+                if top in keys:
+                    stack.pop()
+                    continue
+                info = nodes.get(top)
+                waiting = [p for p in info.parents if p in nodes and p not in keys] if info is not None else []
+                if waiting:
+                    stack.extend(waiting)
+                    continue
+                stack.pop()
+                parents = tuple(keys.get(p, ("?", p)) for p in info.parents) if info is not None else ()
+                keys[top] = self._table.setdefault((info.op if info else "?", parents), len(self._table))
         return keys
 
 
@@ -233,11 +248,10 @@ def _value_difference(mine_ev, ref_ev, w: _Words, rtol: float, atol: float) -> s
     if isinstance(mine_ev, E.NodeCreated):
         if _same(mine_ev.info.data, ref_ev.info.data, rtol, atol):
             return None
-        made = f"{mine_ev.info.op}(...)" if mine_ev.info.op else "the leaf"
-        return (
-            f"your {made} made {w.label(mine_ev.node)} = {_text(mine_ev.info.data)}; "
-            f"the reference makes {_text(ref_ev.info.data)}"
-        )
+        node, got, want = w.label(mine_ev.node), _text(mine_ev.info.data), _text(ref_ev.info.data)
+        if mine_ev.info.op is None:
+            return f"your leaf {node} is {got}; the reference's is {want}"
+        return f"your {mine_ev.info.op} made {node} = {got}; the reference makes {want}"
     if isinstance(mine_ev, E.GradReduced):
         if _same(mine_ev.reduced, ref_ev.reduced, rtol, atol):
             return None
@@ -249,8 +263,8 @@ def _value_difference(mine_ev, ref_ev, w: _Words, rtol: float, atol: float) -> s
         if _same(mine_ev.tangent, ref_ev.tangent, rtol, atol):
             return None
         return (
-            f"your forward rule for {mine_ev.op} gave {w.label(mine_ev.node)} the tangent {_text(mine_ev.tangent)}; "
-            f"the reference gives {_text(ref_ev.tangent)}"
+            f"your forward rule for {mine_ev.op} returned the tangent {_text(mine_ev.tangent)}; "
+            f"the reference returns {_text(ref_ev.tangent)}"
         )
     return None
 

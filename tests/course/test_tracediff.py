@@ -87,6 +87,13 @@ PLANTED = [
         ),
         "your rule for tanh returned 0.9639 for `add#",
     ),
+    (
+        11,
+        "ex4_find_the_bug",
+        ("    return t * x.sigmoid()\n", "    return t * (-x).sigmoid()\n"),
+        "your forward rule for Softplus returned the tangent [0.8808, -0.25, 0.3649]; "
+        "the reference returns [0.1192, -0.25, 1.635]",
+    ),
 ]
 
 
@@ -102,7 +109,7 @@ def test_a_planted_wrong_answer_is_told_by_its_first_difference(tmp_path, number
 
 
 def test_the_references_pass_without_a_difference():
-    for number in (1, 2, 3, 6, 10):
+    for number in (1, 2, 3, 6, 10, 11):
         results = run_checks(find_lesson(number), reference=True)
         assert all(r.passed for r in results), [(r.description, r.explain()) for r in results if not r.passed]
 
@@ -158,6 +165,23 @@ def test_an_extra_event_is_told_as_the_learners_run_doing_it():
     found = first_divergence(mine, engine_run([(None, 1.0, 1.0), (1.0, 1.0, 2.0)]))
     third = [e for e in mine.events if e.kind == "grad_accumulated"][2]
     assert found.message == f"step {third.seq}: your run accumulates into `a` here; the reference does not"
+
+
+def test_a_node_made_before_recording_is_paired_by_its_place_in_the_graph():
+    import minigrad as mg
+
+    x = mg.tensor([1.0, 2.0], dtype=mg.float64, requires_grad=True)  # made before either recording
+
+    def run(scale):
+        return record_run(lambda: (x * scale).sum().backward())
+
+    assert first_divergence(run(2.0), run(2.0)) is None
+    found = first_divergence(run(3.0), run(2.0))
+    assert (
+        found is not None
+        and "your mul made `mul#" in found.message
+        and "= [3, 6]; the reference makes [2, 4]" in found.message
+    )
 
 
 def test_another_valid_order_of_the_pass_does_not_part():
