@@ -108,6 +108,14 @@ def test_a_planted_wrong_answer_is_told_by_its_first_difference(tmp_path, number
     assert ": expected " in expected_got and ", got " in expected_got, expected_got  # the check's own line stays
 
 
+@pytest.mark.parametrize("number, stem", [(2, "ex3_run_backward"), (6, "ex1_square")])
+def test_the_lesson_text_quotes_the_first_difference_its_check_gives(tmp_path, number, stem):
+    (_, _, change, _) = next(p for p in PLANTED if p[:2] == (number, stem))
+    head = planted(tmp_path, number, stem, *change)[0].explain().split("\n", 1)[0]
+    text = (find_lesson(number).path / "README.md").read_text()
+    assert f"```text\n{head}\n```" in text, f"lesson {number}'s text should quote: {head}"
+
+
 def test_the_references_pass_without_a_difference():
     for number in (1, 2, 3, 6, 10, 11):
         results = run_checks(find_lesson(number), reference=True)
