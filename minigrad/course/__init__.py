@@ -5,8 +5,10 @@ the debugger and headless), ``reference/exN_*.py`` (the solutions, between
 ``# BEGIN SOLUTION`` / ``# END SOLUTION`` markers), the learner's ``exN_*.py``
 generated from them, ``checks.py`` whose functions, registered with :func:`check`,
 test an exercise module (:mod:`~minigrad.course.expect` words their failures; :mod:`~minigrad.course.cases`
-gives them many inputs; they import nothing the wheel does not depend on, no test library), and
-``hints.md`` (:mod:`~minigrad.course.hints`). The learner works in a
+gives them many inputs; they import nothing the wheel does not depend on, no test library;
+where an exercise builds an engine, a rule or a Function, :mod:`~minigrad.course.tracediff` names
+the first event where the learner's run parts from the reference's, which
+:func:`~minigrad.course.checking.load_reference` loads), and ``hints.md`` (:mod:`~minigrad.course.hints`). The learner works in a
 :class:`~minigrad.course.workspace.Workspace` of their own (``minigrad lesson start N --dir DIR``).
 """
 
