@@ -269,17 +269,19 @@ class Trace:
         one is kept only after at least as many events as its copy costs, so the
         memory they take grows with the number of events, not with its square.
         """
-        events = self.events
-        n = len(events)
-        if not -n <= step < n:
-            raise IndexError(f"step {step} out of range for a trace of {n} events")
-        step %= n
-        with self._lock:
+        with self._lock:  # the events to replay, taken at once: dropping older passes renumbers them
+            n = len(self.events)
+            if not -n <= step < n:
+                raise IndexError(f"step {step} out of range for a trace of {n} events")
+            step %= n
             last = self._checkpoint_at[bisect.bisect_right(self._checkpoint_at, step + 1) - 1]
             replay = self._checkpoints[last].copy()
             generation = self._generation
-        for i in range(last, step + 1):
-            replay.apply(events[i])
+            events, event = self.events[last : step + 1], self.events[step]
+            dropped = self.dropped
+            reduced = self._reduced(step)
+        for i, ev in enumerate(events, start=last):
+            replay.apply(ev)
             done = i + 1
             if done % _CHECKPOINT_EVERY == 0 and done - last >= max(_CHECKPOINT_EVERY, replay.size):
                 with self._lock:
@@ -287,11 +289,10 @@ class Trace:
                         self._checkpoints[done] = replay.copy()
                         bisect.insort(self._checkpoint_at, done)
                 last = done
-        state = replay.state(step, events[step])
-        reduced = self._reduced(step)
-        if reduced is None and self.dropped is None:
+        state = replay.state(step, event)
+        if reduced is None and dropped is None:
             return state
-        return dataclasses.replace(state, reduced=reduced, dropped=self.dropped)
+        return dataclasses.replace(state, reduced=reduced, dropped=dropped)
 
     # ------------------------------------------------------------ files
     def save(self, path) -> None:

@@ -120,3 +120,36 @@ def test_stepper_keeps_its_budget_too():
     assert s.trace.summarised_before is not None and "memory budget" in s.trace.budget_message
     assert _recorded_bytes(s.trace) <= 300_000
     assert s.trace.state_at(0).dropped == s.trace.dropped is not None
+
+
+def test_nodes_later_events_refer_to_outlive_the_passes_dropped_around_them(tmp_path):
+    with pytest.warns(TraceBudgetWarning), record(max_bytes=300_000) as tr:
+        w = mg.tensor(np.linspace(-1, 1, 32 * 32).reshape(32, 32), dtype=mg.float64, requires_grad=True)
+        early = w * 2  # made before the first pass, used by every pass
+        for i in range(30):
+            y = (w @ w).tanh()
+            if i == 1:
+                old = y
+            (y.sum() + early.sum()).backward(retain_graph=True)
+        old.sum().backward()  # made in a pass dropped long ago: created again, late
+    assert tr.dropped.passes > 1
+    assert {w.id, early.id, old.id} <= set(tr.nodes)
+    created = [e for e in tr.events if e.kind == "node_created" and e.node == old.id]
+    assert len(created) == 1 and created[0].late
+    tr.save(tmp_path / "t.jsonl")
+    back = Trace.load(tmp_path / "t.jsonl")  # every id a kept event names is created before it
+    assert back.events == tr.events and back.dropped == tr.dropped
+    assert back.state_at(-1).nodes[old.id].status.name == "DONE"
+
+
+def test_a_paused_stepper_points_at_its_event_after_passes_were_dropped():
+    from minigrad.trace import Stepper
+
+    s = Stepper(lambda: _train(30), start_paused=True, max_bytes=300_000).start()
+    checked = 0
+    while s.wait(timeout=60) == "paused":
+        ev = s.paused_at
+        assert s.trace.events[ev.seq] is ev  # renumbered in place: the pause and the trace agree
+        checked += 1
+        s.step_node()
+    assert s.status == "finished" and s.trace.dropped is not None and checked > 30
