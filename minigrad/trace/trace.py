@@ -1,7 +1,8 @@
 """Trace: the recorded events of a run, its graph, and its state at any step.
 
-Saved as JSON Lines (see :mod:`~minigrad.trace.files`): a header line
-``{"format": "minigrad-trace", "version": N, ...}`` then one event per line.
+Saved as JSON Lines (see :mod:`~minigrad.trace.files`): a header record
+``{"format": "minigrad-trace", "version": 3, ...}`` then one event per line, each line
+with the CRC-32 of its record.
 """
 
 from __future__ import annotations
@@ -296,13 +297,15 @@ class Trace:
 
     # ------------------------------------------------------------ files
     def save(self, path) -> None:
-        """Write the trace as JSON Lines (header line, then one event per line; values as base64),
-        gzip-compressed when ``path`` ends ``.gz``."""
+        """Write the trace as JSON Lines (header line, then one event per line, each with its CRC-32;
+        values as base64), gzip-compressed when ``path`` ends ``.gz``."""
         write_trace(self, path)
 
     @classmethod
     def load(cls, path, max_bytes: int = DEFAULT_MAX_BYTES) -> Trace:
-        """Read a trace written by :meth:`save` (format version 1 or 2, gzip or not), checking every
-        field; :class:`TraceFormatError` naming the line when it cannot, or when the file would
-        expand beyond ``max_bytes`` bytes."""
+        """Read a trace written by :meth:`save` (format version 3, or 1 and 2 without checksums; gzip
+        or not), checking every record's checksum and every field. The file is untrusted: only a
+        regular file is opened, and reading stops past ``max_bytes`` bytes (decompressed), a line
+        longer than a sixteenth of it, or events that would take more than it once loaded. Every
+        problem is one :class:`TraceFormatError` (a ValueError) naming the file and line."""
         return read_trace(cls, path, max_bytes)
