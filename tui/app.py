@@ -22,13 +22,18 @@ class DebuggerApp(App):
     CSS_PATH = "debugger.tcss"
     TITLE = "minigrad-tui"
 
-    def __init__(self, source, title: str, breakpoints=(), export_dir: str = ".") -> None:
+    def __init__(self, source, title: str, breakpoints=(), export_dir: str = ".", web_token: bool = False) -> None:
         super().__init__()
+        self.web_token = web_token
         self.source = source
         self.session = Session(source, breakpoints)
         source.breakpoints = self.session.breakpoints
         self.source_title = title
         self.export_dir = export_dir
+
+    def console_allowed(self) -> bool:
+        """The expression console runs Python: in this terminal, or in a browser that presented the server's token."""
+        return not self.is_web or self.web_token
 
     def on_mount(self) -> None:
         self.push_screen(DebuggerScreen(self.session, self.source_title, self.export_dir))
@@ -79,7 +84,7 @@ def build_app(options: Options) -> DebuggerApp:
 
         source = ScriptRunner(examples.path("demo"), [], options.device)
         title = "built-in example"
-    return DebuggerApp(source, title, options.breakpoints, options.export_dir)
+    return DebuggerApp(source, title, options.breakpoints, options.export_dir, options.web_token)
 
 
 def main(argv=None) -> int:

@@ -63,6 +63,7 @@ class Options:
     max_sessions: int = 4
     break_specs: list[str] = field(default_factory=list)
     torch: bool = False
+    web_token: bool = False  # a --web tab whose browser presented the server's token (set by tui.web, not typed)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -117,6 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="with --web: debugger processes (browser tabs) running at once; the next is refused (default: 4)",
     )
+    parser.add_argument("--web-token", action="store_true", help=argparse.SUPPRESS)
     return parser
 
 
@@ -161,6 +163,7 @@ def parse_args(argv=None) -> Options:
         max_sessions=ns.max_sessions,
         break_specs=list(ns.breaks),
         torch=ns.torch,
+        web_token=ns.web_token,
     )
 
 

@@ -13,7 +13,15 @@ import numpy as np
 
 from minigrad.tensor import shape_str
 from minigrad.trace.breakpoints import gradients_of
-from minigrad.trace.describe import RULE_NAMES, headline, node_label, reduction_text, rule_name, rule_source
+from minigrad.trace.describe import (
+    RULE_NAMES,
+    event_values,
+    headline,
+    node_label,
+    reduction_text,
+    rule_name,
+    rule_source,
+)
 from minigrad.trace.status import NodeStatus
 from minigrad.trace.values import format_value
 
@@ -133,6 +141,54 @@ class StepModel:
             breakpoint=node_id in breakpoints,
         )
 
+    def values(self, index: int, node_id) -> list:
+        """Every value the step panel shows at step ``index``, as (what it is, Snapshot) pairs: the node's
+        (``node_id``, the selected one) data, incoming gradient and ``.grad``, then the rule's (``g``, each
+        captured value, what it returned), the reductions' and the accumulations'. The value view lists them."""
+        events, state = self.trace.events, self.state(index)
+        out = []
+        info = self.trace.nodes.get(node_id) if node_id is not None else None
+        if info is not None:
+            label, ns = self.label(node_id), state.nodes.get(node_id)
+            out.append((f"{label} data", ns.data if ns is not None else info.data))
+            if ns is not None:
+                out += [(f"{label} incoming g", ns.pass_grad), (f"{label}.grad", ns.grad)]
+        event = events[index]
+        closure, reductions, accumulations = self._visit(events, index, state.current_node, event.pass_id)
+        last = self._last_accumulation(events, index, event.pass_id)
+        shown = [closure, *reductions.values(), *accumulations, last if not accumulations else None, event]
+        seen = set()
+        for e in shown:
+            if e is None or id(e) in seen:
+                continue
+            seen.add(id(e))
+            where = ""
+            if e.kind in ("grad_accumulated", "grad_reduced"):
+                target = self.label(e.target)
+                where = f"{target}.grad " if getattr(e, "into", "") == "grad" else f"{self.label(e.node)} -> {target} "
+            out += [(where + what, snap) for what, snap in event_values(e, self.trace)]
+        return [(what, snap) for what, snap in out if snap is not None]
+
+    def scope_values(self, index: int) -> tuple:
+        """The console's recorded names at step ``index``: ((name, Snapshot) of each node's value there,
+        (name, Snapshot) of the rule's ``g`` and captured values as the rule's source names them)."""
+        events, state = self.trace.events, self.state(index)
+        nodes = [
+            (info.name or info.label, state.nodes[nid].data)
+            for nid, info in self.trace.nodes.items()
+            if nid in state.nodes
+        ]
+        event = events[index]
+        closure, _, _ = self._visit(events, index, state.current_node, event.pass_id)
+        rule = []
+        node = state.nodes.get(state.current_node) if state.current_node is not None else None
+        if node is not None and node.pass_grad is not None:
+            rule.append(("g", node.pass_grad))
+        if closure is not None:
+            rule.append(("g", closure.grad))
+            rule += [(rule_name(cap.name), cap.value) for cap in closure.captured]
+        return nodes, rule
+
     def _visit(self, events, index, node_id, pass_id) -> tuple:
         """The current node's visit up to ``index``: its closure_called event (or None), its
         grad_reduced events by target, and its grad_accumulated events in order."""
@@ -217,6 +273,11 @@ class StepModel:
         )
 
     def _accumulation(self, events, index, pass_id) -> AccumulationView | None:
+        e = self._last_accumulation(events, index, pass_id)
+        return self._accumulation_view(e) if e is not None else None
+
+    def _last_accumulation(self, events, index, pass_id):
+        """The pass's last grad_accumulated event up to ``index`` (None before its first)."""
         if pass_id is None:
             return None
         for i in range(index, max(-1, index - LOOK_BACK), -1):
@@ -224,7 +285,7 @@ class StepModel:
             if e.pass_id != pass_id:
                 continue
             if e.kind == "grad_accumulated":
-                return self._accumulation_view(e)
+                return e
             if e.kind == "pass_started":
                 return None
         return None
@@ -253,10 +314,17 @@ class StepModel:
         return views
 
 
+def breakpoint_text(bp, trace) -> str:
+    """``breakpoint on h (#12) hit 2 if |g| > 10``: a breakpoint on a node by its id says the node's label too."""
+    if isinstance(bp.node, int):
+        return f"breakpoint on {node_label(trace, bp.node)} (#{bp.node}){str(bp)[len(str(bp.node)) :]}"
+    return f"breakpoint {bp}"
+
+
 def stop_reason(bp, event, trace) -> str:
     """Why a breakpoint stopped here, in words: ``nonfinite: gradient of y has inf at [1]``."""
     if not bp.nonfinite:
-        return f"breakpoint {bp}"
+        return breakpoint_text(bp, trace)
     for snap in gradients_of(event):
         if snap.has_nonfinite():
             where = ""

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from minigrad.trace import Stepper
 from minigrad.trace.output import OutputCapture
 from minigrad.trace.tracebacks import user_traceback
+from minigrad.trace.values import VIEW_LIMIT
 
 from . import navigation
 
@@ -89,7 +90,10 @@ class ScriptRunner(_StatusSource):
     def start(self) -> None:
         try:
             self._set_device()
-            self.stepper = Stepper(self.path, self.argv, on_pause=self._on_pause, on_end=self._on_end)
+            # every value up to the value view's size is kept whole (x shows it); larger ones are summaries
+            self.stepper = Stepper(
+                self.path, self.argv, on_pause=self._on_pause, on_end=self._on_end, max_values=VIEW_LIMIT
+            )
         except Exception as exc:  # missing script, bad device: shown by the debugger, not a crash
             from minigrad.trace import Trace
 

@@ -15,12 +15,14 @@ from textual.widgets import Footer, TabbedContent, TabPane
 from minigrad.trace.breakpoints import Breakpoint, parse_breakpoint
 from minigrad.trace.describe import headline
 
+from . import console
 from . import navigation as nav
 from .layout import layout_graph
-from .model import StepModel, stop_reason
+from .model import StepModel, breakpoint_text, stop_reason
 from .raster import rasterize
 from .scope import GraphScope
 from .session import Session
+from .widgets.console_pane import ConsoleHistory, ConsolePane
 from .widgets.error_panel import ErrorPanel
 from .widgets.event_log import EventLog
 from .widgets.graph_canvas import GraphCanvas
@@ -31,6 +33,7 @@ from .widgets.inspector import Inspector
 from .widgets.pass_stack import PassStack
 from .widgets.prompt import Prompt
 from .widgets.script_output import ScriptOutput
+from .widgets.value_view import ValuePicker, ValueView
 from .widgets.watch_panel import WatchPanel
 
 MAX_DRAWN_NODES = 3000
@@ -63,6 +66,8 @@ KEYS = [
     ("g", "goto", "go to a step (12) or a pass (p2)"),
     ("slash", "search", "search a node by name"),
     ("w", "watch", "watch the selected node (value and grad at every step)"),
+    ("x", "values", "a value of this step whole, with its indices (pick one; a slice for large ones)"),
+    ("colon", "console", "console: evaluate a Python expression over this step (out, g, names, the script's)"),
     ("a", "toggle_all", "graph: this pass's nodes / all nodes"),
     ("v", "toggle_tree", "switch between the drawn graph and the tree"),
     ("F", "toggle_follow", "follow the current node on/off"),
@@ -138,6 +143,7 @@ class DebuggerScreen(Screen):
         self._posted_status = None
         self._told_error = None  # the title of the error last notified
         self._view = None  # the StepView last rendered
+        self.console_history = ConsoleHistory()
 
     # ------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -324,8 +330,10 @@ class DebuggerScreen(Screen):
             self.pass_pick = None
         self.query_one("#passes", PassStack).show(passes, self._picked_pass(passes))
         node = self.selected if self.selected is not None else view.node_id
-        bp_names = {bp.value for bp in session.breakpoints if bp.kind == "node"}
-        bp_nodes = {nid for nid, name in self._names.items() if name in bp_names} if bp_names else set()
+        bp_nodes = {bp.node for bp in session.breakpoints if isinstance(bp.node, int)}
+        bp_names = {bp.node for bp in session.breakpoints if isinstance(bp.node, str)}  # --break NAME
+        if bp_names:
+            bp_nodes |= {nid for nid, name in self._names.items() if name in bp_names}
         inspector.show(
             self.model.node(session.cursor, node, bp_nodes),
             view.closure,
@@ -471,13 +479,13 @@ class DebuggerScreen(Screen):
 
     def _toggle(self, bp: Breakpoint) -> None:
         on = self.session.toggle(bp)
-        self.notify(f"breakpoint {bp} {'set' if on else 'removed'}")
+        self.notify(f"{breakpoint_text(bp, self.session.trace)} {'set' if on else 'removed'}")
         self.render_step()
 
     def action_break_node(self) -> None:
         node = self._selected_node()
-        if node is not None:
-            self._toggle(Breakpoint(node=self._names.get(node, str(node))))
+        if node is not None:  # the node itself (its id), whatever name it is given later
+            self._toggle(Breakpoint(node=node))
 
     def action_break_if(self) -> None:
         node = self._selected_node()
@@ -487,16 +495,20 @@ class DebuggerScreen(Screen):
         name = self._names.get(node, str(node))
         self.app.push_screen(
             Prompt(f"stop at {name} when (hit N, if CONDITION on g):", "hit 2 if |g| > 10"),
-            lambda answer: self._break_if(name, answer),
+            lambda answer: self._break_if(node, answer),
         )
 
-    def _break_if(self, name: str, answer: str | None) -> None:
+    def _break_if(self, node: int, answer: str | None) -> None:
         if answer is None:
             return
-        try:
-            bp = parse_breakpoint(f"node:{name} {answer}".strip())
+        try:  # the hit count and condition as --break reads them, on the node itself
+            bp = dataclasses.replace(parse_breakpoint(f"node:{node} {answer}".strip()), node=node)
         except ValueError as exc:
-            self.notify(str(exc), title="not a breakpoint", severity="error")
+            self.notify(
+                str(exc).replace(f"node:{node}", self._names.get(node, str(node))),
+                title="not a breakpoint",
+                severity="error",
+            )
             return
         self._toggle(bp)
 
@@ -608,6 +620,41 @@ class DebuggerScreen(Screen):
             self.watched.append(node)
         self.render_step()
 
+    def action_values(self) -> None:
+        if self.model is None or self.session.cursor < 0:
+            return
+        values = self.model.values(self.session.cursor, self._selected_node())
+        if not values:
+            self.notify("no values recorded at this step", severity="warning")
+            return
+
+        def show(picked: int | None) -> None:
+            if picked is not None:
+                self.app.push_screen(ValueView(*values[picked]))
+
+        self.app.push_screen(ValuePicker(values), show)
+
+    def action_console(self) -> None:
+        if self.model is None or self.session.cursor < 0:
+            return
+        if not getattr(self.app, "console_allowed", lambda: True)():
+            self.notify(
+                "the console runs Python: in a browser only when the server asks for its token (no --no-token)",
+                title="console off",
+                severity="warning",
+            )
+            return
+        index, source = self.session.cursor, self.session.source
+        nodes, rule = console.recorded_names(self.model, index)
+        here = source.live and not self.session.running and source.status.paused_at == index
+        frame = console.script_frame(source.path) if here else None
+        script = console.script_names(frame) if frame is not None else None
+        where = "the script's variables" if script is not None else "recorded values only (the script is not here)"
+        rule_words = ", ".join(dict.fromkeys(rule)) or "no rule"
+        title = f"step {self.session.events[index].seq} · {rule_words} · node names · {where} · escape closes"
+        scope = console.build_scope(nodes, script, rule)
+        self.app.push_screen(ConsolePane(scope, title, self.console_history))
+
     def action_toggle_all(self) -> None:
         self.show_all = not self.show_all
         self.render_step()
@@ -662,4 +709,4 @@ class DebuggerScreen(Screen):
 
 
 def _key_name(key: str) -> str:
-    return {"question_mark": "?", "right": "→", "left": "←"}.get(key, key)
+    return {"question_mark": "?", "right": "→", "left": "←", "colon": ":"}.get(key, key)

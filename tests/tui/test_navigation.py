@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.command import CommandList, CommandPalette
 from textual.widgets._footer import FooterKey
 
+from minigrad.trace import Breakpoint
 from tui.widgets.event_log import EventLog
 from tui.widgets.help_screen import HelpScreen
 
@@ -80,9 +81,9 @@ async def test_breakpoint_from_the_command_line_on_an_op():
 async def test_toggle_breakpoint_on_selected_node_and_continue():
     async with debugger() as (app, pilot):
         await press(app, pilot, "N")  # at loss; selected node = loss's current node
-        app.screen.selected = next(i for i, n in app.session.trace.nodes.items() if n.label == "c")
+        c = app.screen.selected = next(i for i, n in app.session.trace.nodes.items() if n.label == "c")
         await press(app, pilot, "b")
-        assert [str(b) for b in app.session.breakpoints] == ["c"]
+        assert app.session.breakpoints == [Breakpoint(node=c)]  # the node itself, by its id
         assert "● bp" in text(app.screen.query_one("#node-info"))
         await press(app, pilot, "c")
         ev = current_event(app)
