@@ -53,6 +53,13 @@ from .parameter import Parameter
 from .parameter_containers import ParameterDict, ParameterList
 from .pooling import AvgPool1d, AvgPool2d, MaxPool1d, MaxUnpool1d, MaxUnpool2d
 from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
+from .transformer import (
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
 
 __all__ = [
     "functional",
@@ -113,3 +120,10 @@ __all__ += [
     "CosineSimilarity",
 ]
 __all__ += ["RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell"]
+__all__ += [
+    "Transformer",
+    "TransformerEncoder",
+    "TransformerEncoderLayer",
+    "TransformerDecoder",
+    "TransformerDecoderLayer",
+]
