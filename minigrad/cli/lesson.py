@@ -163,7 +163,10 @@ def _check(args) -> int:
             print("\n--debug: no check failed where a run parts from the reference's; nothing to open")
             return code
         path = save_run(divergence, lesson)
-        print(f"\nopening your run at step {divergence.step} (saved in {path}: `minigrad-tui --replay {path}`)")
+        print(
+            f"\nyour run is saved in {path} (`minigrad-tui --replay {path}`, then `g` {divergence.step}); "
+            f"opening it at step {divergence.step}"
+        )
         open_debugger(divergence, str(path))
     return code
 
@@ -196,7 +199,11 @@ def debugger_app(divergence, title: str):
 
 
 def open_debugger(divergence, title: str) -> None:
-    """Run the debugger in this terminal on the learner's run, opened at the divergence's step."""
+    """Run the debugger in this terminal on the learner's run, opened at the divergence's step
+    (without a terminal, say so: the saved run can be replayed later)."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print("--debug: not a terminal, so no debugger opens here")
+        return
     debugger_app(divergence, title).run()
 
 

@@ -237,7 +237,7 @@ def test_check_debug_opens_the_debugger_on_the_learners_run_at_the_first_differe
     out = capsys.readouterr().out
     ((divergence, title),) = opened
     assert "FAIL  ex1_square" in out and f"step {divergence.step}: your rule for Square" in out
-    assert f"opening your run at step {divergence.step}" in out
+    assert f"opening it at step {divergence.step}" in out and f"`g` {divergence.step}" in out
     rule = divergence.mine.events[divergence.step]
     assert rule.kind == "closure_called" and divergence.mine.nodes[rule.node].op == "Square"
     saved = Trace.load(title)  # the run is saved where the message says, for --replay
@@ -248,6 +248,12 @@ def test_check_debug_without_a_trace_difference_opens_nothing(tmp_path, monkeypa
     monkeypatch.setattr(lesson_cli, "open_debugger", lambda *a: pytest.fail("opened the debugger"))
     assert main(["lesson", "check", "6", "--reference", "--debug"]) == 0
     assert "nothing to open" in capsys.readouterr().out
+
+
+def test_without_a_terminal_the_debugger_is_not_started(capsys):
+    divergence = planted_failure().error.divergence
+    lesson_cli.open_debugger(divergence, "your run")  # pytest's stdout is not a terminal
+    assert "not a terminal" in capsys.readouterr().out
 
 
 def test_the_debugger_opens_at_the_step():
