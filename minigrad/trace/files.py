@@ -13,9 +13,11 @@ read, unchecked.
 
 Reading checks everything (:mod:`~minigrad.trace.schema`) and bounds the memory while
 reading, not after: only a regular file is opened, no more than ``max_bytes`` bytes are
-read (decompressed), no line may be longer than :func:`line_limit` of it, and the
-loaded events may not take more than ``max_bytes`` bytes, so loading holds at most about
-twice ``max_bytes``. Every problem is one :class:`TraceFormatError` naming the file and line.
+read (decompressed), no line may be longer than :func:`line_limit` (a thirty-second of it:
+parsing a line's JSON takes up to about 25 times its length, for a line of empty lists),
+and the loaded events may not take more than ``max_bytes`` bytes, so loading holds at
+most about twice ``max_bytes``. Every problem is one :class:`TraceFormatError` naming the
+file and line.
 """
 
 from __future__ import annotations
@@ -58,9 +60,9 @@ class TraceFormatError(UnsafeFileError):
 
 
 def line_limit(max_bytes: int) -> int:
-    """The longest line a trace file read with ``max_bytes`` may have: a sixteenth of it, at least 1 MiB
+    """The longest line a trace file read with ``max_bytes`` may have: a thirty-second of it, at least 1 MiB
     (a line's JSON may take several times its length while it is parsed)."""
-    return min(max_bytes, max(1 << 20, max_bytes // 16))
+    return min(max_bytes, max(1 << 20, max_bytes // 32))
 
 
 def checked_record(key: str, value) -> bytes:
@@ -129,7 +131,7 @@ class _Lines:
         self.lineno += 1
         return self.error(
             f"the line is longer than the limit of {self.max_line} bytes "
-            f"(a sixteenth of max_bytes={self.max_bytes}; pass a larger one if you trust the file)"
+            f"(a thirty-second of max_bytes={self.max_bytes}; pass a larger one if you trust the file)"
         )
 
     def next(self) -> tuple[bytes, bool] | None:

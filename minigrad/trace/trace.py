@@ -306,6 +306,6 @@ class Trace:
         """Read a trace written by :meth:`save` (format version 3, or 1 and 2 without checksums; gzip
         or not), checking every record's checksum and every field. The file is untrusted: only a
         regular file is opened, and reading stops past ``max_bytes`` bytes (decompressed), a line
-        longer than a sixteenth of it, or events that would take more than it once loaded. Every
+        longer than a thirty-second of it, or events that would take more than it once loaded. Every
         problem is one :class:`TraceFormatError` (a ValueError) naming the file and line."""
         return read_trace(cls, path, max_bytes)
