@@ -27,6 +27,7 @@ from .. import backend as B
 from ..tensor import Tensor
 from . import events as E
 from .budget import SNAPSHOT_BYTES, snapshot_bytes
+from .function_names import input_names, saved_names
 from .snapshot import DEFAULT_MAX_VALUES, snapshot, type_name
 from .tracebacks import live_frames, stack_ids, user_traceback
 
@@ -437,6 +438,11 @@ class Converter:
         cells = getattr(fn, "__closure__", None)
         if code is None or not cells:
             return ()
+        if getattr(fn, "__wrapped__", None) is not None and {"args", "cls", "ctx"} <= set(code.co_freevars):
+            cell = dict(zip(code.co_freevars, cells))
+            return self._function_captured(
+                cell["cls"].cell_contents, cell["ctx"].cell_contents, cell["args"].cell_contents
+            )
         out = []
         for name, cell in zip(code.co_freevars, cells):
             try:
@@ -458,6 +464,34 @@ class Converter:
                 out.append(E.Captured(name, "tensor", shadow._id, self._snap(shadow)))
             elif isinstance(v, np.ndarray) or B.is_cupy_array(v):
                 out.append(E.Captured(name, "array", value=self._snap(v)))
+            else:
+                out.append(E.Captured(name, "value", text=_short_repr(v)))
+        return tuple(out)
+
+    def _function_captured(self, cls, ctx, args) -> tuple:
+        """What a custom Function's backward reads, by the names its source gives them: the saved tensors
+        as ``backward`` unpacks them, what ``forward`` set on ``ctx`` (``ctx.k``), and the inputs by
+        ``forward``'s parameter names (an input that is also saved is listed once, as saved)."""
+        out, shown = [], set()
+        saved = ctx._saved  # not ctx.saved_tensors: unpacking a saved output may make a node while recording
+        names = saved_names(cls.backward)
+        for i, t in enumerate(saved):
+            name = names[i] if i < len(names) and names[i] else f"saved_tensors[{i}]"
+            if isinstance(t, Tensor):
+                out.append(E.Captured(name, "tensor", t._id, self._snap(t)))
+                shown.add(t._id)
+            else:
+                out.append(E.Captured(name, "value", text="a saved output" if callable(t) else _short_repr(t)))
+        for key, v in vars(ctx).items():
+            if not key.startswith("_") and key not in ("needs_input_grad", "materialize_grads"):
+                if isinstance(v, Tensor):
+                    out.append(E.Captured(f"ctx.{key}", "tensor", v._id, self._snap(v)))
+                else:
+                    out.append(E.Captured(f"ctx.{key}", "value", text=_short_repr(v)))
+        for name, v in zip(input_names(cls.forward, len(args)), args):
+            if isinstance(v, Tensor):
+                if v._id not in shown:
+                    out.append(E.Captured(name, "tensor", v._id, self._snap(v)))
             else:
                 out.append(E.Captured(name, "value", text=_short_repr(v)))
         return tuple(out)

@@ -1,5 +1,6 @@
 """The one describer: every event kind has words, short and long, and each viewer uses the same ones."""
 
+import numpy as np
 import pytest
 
 import minigrad as mg
@@ -56,3 +57,37 @@ def test_the_viewers_use_the_same_words(trace):
     assert viz.draw(trace, step=k).graph.title.startswith(step_text(k, len(trace.events)))
     assert player_data(trace, [k])["steps"][0]["text"] == words
     assert step_text(k, len(trace.events)) in step_html(trace, k)
+
+
+def test_a_custom_functions_rule_shows_what_it_saved_and_its_inputs_by_their_names():
+    from minigrad.autograd import Function
+
+    class Swish(Function):
+        @staticmethod
+        def forward(ctx, x, beta):
+            s = (x * beta).sigmoid()
+            ctx.save_for_backward(x, s)
+            ctx.beta = beta
+            return x * s
+
+        @staticmethod
+        def backward(ctx, g):
+            x, s = ctx.saved_tensors
+            return g * (s + x * s * (1 - s)), None
+
+    x = mg.tensor([-2.0, 0.5, 3.0], requires_grad=True, name="x")
+    with record() as tr:
+        h = Swish.apply(x, 1.0)
+        h.sum().backward()
+    rule = next(e for e in tr.events if e.kind == "closure_called" and tr.nodes[e.node].op == "Swish")
+    assert [(c.name, c.kind) for c in rule.captured] == [
+        ("x", "tensor"),
+        ("s", "tensor"),
+        ("ctx.beta", "value"),
+        ("beta", "value"),
+    ]
+    s = rule.captured[1].value.values
+    assert s.tolist() == pytest.approx((1 / (1 + np.exp(-np.array([-2.0, 0.5, 3.0])))).tolist(), rel=1e-6)
+    lines = details(rule, tr)
+    assert "captured x = [-2, 0.5, 3]" in lines
+    assert not any(w in line for line in lines for w in ("FunctionCtx", "captured args", "captured cls"))
