@@ -154,10 +154,21 @@ def _key(key, where: str):
     return key
 
 
-def _structure(npz: NpzReader, where: str) -> dict:
+def _structure_limit(max_bytes: int) -> int:
+    """The most bytes the structure's JSON may take: a thirty-second of ``max_bytes``, at least 1 MiB
+    (parsing JSON takes up to about 25 times its length)."""
+    return min(max_bytes, max(1 << 20, max_bytes // 32))
+
+
+def _structure(npz: NpzReader, where: str, max_bytes: int) -> dict:
     header = npz.headers.get(_STRUCTURE)
     if header is None or header[1] != np.uint8 or len(header[0]) != 1:
         raise UnsafeFileError(f"{where}: not a file written by minigrad.save (no structure member)")
+    if header[0][0] > _structure_limit(max_bytes):
+        raise UnsafeFileError(
+            f"{where}: the structure takes {header[0][0]} bytes, over the limit of {_structure_limit(max_bytes)} "
+            f"(a thirty-second of max_bytes={max_bytes}; pass a larger max_bytes if you trust the file)"
+        )
     raw = npz.array(_STRUCTURE)
     try:
         structure = json.loads(raw.tobytes().decode("utf-8"))
@@ -185,7 +196,7 @@ def load(f, map_location=None, *, weights_only: bool | None = None, max_bytes: i
     where = label(f)
     device = B.device(map_location) if map_location is not None else B.device("cpu")
     with NpzReader(f, max_bytes) as npz:
-        structure = _structure(npz, where)
+        structure = _structure(npz, where, max_bytes)
         try:
             return _Reader(npz, device, where).decode(structure["root"])
         except UnsafeFileError:

@@ -147,3 +147,10 @@ def test_bit_flips_give_the_saved_object_or_one_error_class_naming_the_file(tmp_
             np.testing.assert_array_equal(back[key].numpy(), saved[key].numpy())
         outcomes["loaded"] += 1
     assert outcomes["refused"] > 250 and outcomes["loaded"] > 20, outcomes
+
+
+def test_a_structure_larger_than_its_share_of_the_limit_is_refused_before_parsing():
+    structure = {"format": "minigrad.save/1", "root": {"list": [{"list": []}] * 200_000}}  # 2.6 MB of JSON
+    with pytest.raises(UnsafeFileError, match=r"the structure takes 2[0-9]{6} bytes, over the limit of 1048576"):
+        mg.load(_structure_file(structure), max_bytes=10_000_000)
+    assert len(mg.load(_structure_file(structure), max_bytes=100_000_000)) == 200_000
