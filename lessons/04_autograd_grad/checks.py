@@ -7,14 +7,30 @@ import numpy as np
 
 import minigrad as mg
 from minigrad.course import check
+from minigrad.course.checking import load_reference
 from minigrad.course.expect import expect, expect_close, expect_len, expect_prediction, expect_raises
 from minigrad.course.recording import as_array, contributions_into, incoming_grads, record_demo
+from minigrad.course.tracediff import explained_by_trace
 
 
 def seed_example():
-    a = mg.tensor([2.0, -1.0, 0.5], requires_grad=True)
-    b = mg.tensor([3.0, 4.0, -2.0], requires_grad=True)
+    a = mg.tensor([2.0, -1.0, 0.5], requires_grad=True, name="a")
+    b = mg.tensor([3.0, 4.0, -2.0], requires_grad=True, name="b")
     return a, b, (a * b).sum() + (a * a).sum()
+
+
+def grad_runs(ex, a_grad=None):
+    """grad_via_backward on the seed example (a.grad holding ``a_grad`` first), the learner's and the reference's."""
+
+    def run(grad_via_backward):
+        def go():
+            a, b, out = seed_example()
+            a.grad = None if a_grad is None else mg.tensor(a_grad)
+            grad_via_backward(out, (a, b))
+
+        return go
+
+    return run(ex.grad_via_backward), run(load_reference(4, "ex2_save_restore").grad_via_backward)
 
 
 def expect_grad(t, want, what):
@@ -26,18 +42,20 @@ def expect_grad(t, want, what):
 @check("ex2_save_restore", "returns the seed example's gradients, da = [7, 2, -1], db = [2, -1, 0.5]")
 def _(ex):
     a, b, out = seed_example()
-    da, db = expect_len(ex.grad_via_backward(out, (a, b)), 2, "grad_via_backward(out, (a, b))")
-    expect_close(da, [7.0, 2.0, -1.0], "grad_via_backward's gradient of a")
-    expect_close(db, [2.0, -1.0, 0.5], "grad_via_backward's gradient of b")
+    with explained_by_trace(*grad_runs(ex)):
+        da, db = expect_len(ex.grad_via_backward(out, (a, b)), 2, "grad_via_backward(out, (a, b))")
+        expect_close(da, [7.0, 2.0, -1.0], "grad_via_backward's gradient of a")
+        expect_close(db, [2.0, -1.0, 0.5], "grad_via_backward's gradient of b")
 
 
 @check("ex2_save_restore", "leaves existing .grad values untouched")
 def _(ex):
     a, b, out = seed_example()
     a.grad = mg.tensor([1.0, 1.0, 1.0])
-    ex.grad_via_backward(out, (a, b))
-    expect_grad(a, [1.0, 1.0, 1.0], "a.grad after grad_via_backward, which held [1, 1, 1] before")
-    expect(b.grad is None, "b.grad after grad_via_backward, which was None before", "None", b.grad)
+    with explained_by_trace(*grad_runs(ex, a_grad=[1.0, 1.0, 1.0])):
+        ex.grad_via_backward(out, (a, b))
+        expect_grad(a, [1.0, 1.0, 1.0], "a.grad after grad_via_backward, which held [1, 1, 1] before")
+        expect(b.grad is None, "b.grad after grad_via_backward, which was None before", "None", b.grad)
 
 
 @check("ex2_save_restore", "restores .grad even when a hook raises in the middle of the pass")
@@ -136,15 +154,26 @@ def _(ex):
 
 @check("ex4_find_the_bug", "with clear_before_run the five steps give [7, 2, -1] and keep a.grad")
 def _(ex):
-    a, b, out = seed_example()
-    a.grad = mg.tensor([100.0, 100.0, 100.0])
-    saved = [a.grad, b.grad]
-    ex.clear_before_run((a, b))
-    try:
-        out.backward(inputs=[a, b], retain_graph=True)
-        da, db = a.grad, b.grad
-    finally:
-        a.grad, b.grad = saved
-    expect(da is not None, "a.grad after clear_before_run and backward", "the pass's gradient", None)
-    expect_close(da, [7.0, 2.0, -1.0], "a.grad after clear_before_run and backward")
-    expect_close(db, [2.0, -1.0, 0.5], "b.grad after clear_before_run and backward")
+    reference = load_reference(4, "ex4_find_the_bug").clear_before_run
+    with explained_by_trace(five_steps(ex.clear_before_run), five_steps(reference)):
+        da, db = five_steps(ex.clear_before_run)()
+        expect(da is not None, "a.grad after clear_before_run and backward", "the pass's gradient", None)
+        expect_close(da, [7.0, 2.0, -1.0], "a.grad after clear_before_run and backward")
+        expect_close(db, [2.0, -1.0, 0.5], "b.grad after clear_before_run and backward")
+
+
+def five_steps(clear_before_run):
+    """The seed example with a.grad = [100, 100, 100]: save, ``clear_before_run``, run, collect, restore."""
+
+    def run():
+        a, b, out = seed_example()
+        a.grad = mg.tensor([100.0, 100.0, 100.0])
+        saved = [a.grad, b.grad]
+        clear_before_run((a, b))
+        try:
+            out.backward(inputs=[a, b], retain_graph=True)
+            return a.grad, b.grad
+        finally:
+            a.grad, b.grad = saved
+
+    return run

@@ -15,7 +15,9 @@ Node ids differ between two runs, so events are paired by what they are about: a
 its op and its parents (a leaf by its name, else by the order leaves were made), and an event by its
 kind, its node (and target), and how many such events came before it. Values are compared with a
 tolerance; the order of a pass is not compared, so an engine that visits nodes in another valid
-order parts from the reference only where a value differs.
+order parts from the reference only where a value differs (what a ``.grad`` held before an
+accumulation into it is compared: both runs are minigrad's engine there, and a ``.grad`` left over
+from before the pass is the difference that matters).
 """
 
 from __future__ import annotations
@@ -207,6 +209,12 @@ def _value_difference(mine_ev, ref_ev, w: _Words, rtol: float, atol: float) -> s
                     f"your accumulation into {target} replaced {_text(before)} with {_text(after)}"
                     f" — before + contribution should be {_text(want)}"
                 )
+        if mine_ev.into == "grad" and not _same(mine_ev.before, ref_ev.before, rtol, atol):
+            held = f"`{target[1:-1]}.grad`"
+            return (
+                f"{held} held {_text(mine_ev.before)} before your run's accumulation into it; "
+                f"in the reference's run it held {_text(ref_ev.before)}"
+            )
         if not _same(mine_ev.contribution, ref_ev.contribution, rtol, atol):
             source = w.label(mine_ev.node)
             return (

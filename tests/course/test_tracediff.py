@@ -55,6 +55,18 @@ PLANTED = [
         "your accumulation into `b` replaced 6 with 6 — before + contribution should be 12",
     ),
     (
+        4,
+        "ex2_save_restore",
+        ("    for t in inputs:\n        t.grad = None\n    try:", "    try:"),
+        "`a.grad` held [1, 1, 1] before your run's accumulation into it; in the reference's run it held None",
+    ),
+    (
+        4,
+        "ex4_find_the_bug",
+        ("    for t in inputs:\n        t.grad = None\n    # END", "    pass\n    # END"),
+        "`a.grad` held [100, 100, 100] before your run's accumulation into it; in the reference's run it held None",
+    ),
+    (
         3,
         "ex5_find_the_bug",
         ("    return g.sum(0)\n", "    return g.sum(1)\n"),
@@ -117,7 +129,7 @@ def test_the_lesson_text_quotes_the_first_difference_its_check_gives(tmp_path, n
 
 
 def test_the_references_pass_without_a_difference():
-    for number in (1, 2, 3, 6, 10, 11):
+    for number in (1, 2, 3, 4, 6, 10, 11):
         results = run_checks(find_lesson(number), reference=True)
         assert all(r.passed for r in results), [(r.description, r.explain()) for r in results if not r.passed]
 
@@ -181,6 +193,7 @@ def test_a_node_made_before_recording_is_paired_by_its_place_in_the_graph():
     x = mg.tensor([1.0, 2.0], dtype=mg.float64, requires_grad=True)  # made before either recording
 
     def run(scale):
+        x.grad = None
         return record_run(lambda: (x * scale).sum().backward())
 
     assert first_divergence(run(2.0), run(2.0)) is None
