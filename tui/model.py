@@ -104,16 +104,23 @@ class StepModel:
         view.passes = self._passes(state, event)
         if state.error is not None:
             view.error = f"{state.error.error_type}: {state.error.message}"
-        if state.dropped is not None:
-            view.dropped = self._budget_line(index)
+        if state.reduced is not None or state.dropped is not None:
+            view.dropped = self._budget_line(index, state)
         return view
 
-    def _budget_line(self, index: int) -> str:
-        """What the memory budget did to this step, in one line (``State.dropped`` says it at length)."""
+    def _budget_line(self, index: int, state) -> str:
+        """What the memory budget did to this step, in one line (``State.reduced`` and ``State.dropped``
+        say it at length): the earlier passes it dropped first, then what became of this step's values."""
         trace = self.trace
+        said = []
+        if state.dropped is not None:
+            n = state.dropped.passes
+            said.append(f"{n} earlier pass{'' if n == 1 else 'es'} dropped")
         if trace.outlined_before is not None and index < trace.outlined_before:
-            return "budget: values dropped here (outline only)"
-        return f"budget: values are summaries (from step {trace.summarised_before})"
+            said.append("values dropped here (outline only)")
+        elif state.reduced is not None:
+            said.append(f"values are summaries (from step {trace.summarised_before})")
+        return "budget: " + "; ".join(said)
 
     def node(self, index: int, node_id, breakpoints: set) -> NodeView | None:
         info = self.trace.nodes.get(node_id)

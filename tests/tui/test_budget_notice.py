@@ -1,4 +1,4 @@
-"""A recording that went over its memory budget says so in one line, at each step it reduced."""
+"""A recording that went over its memory budget says so in one line: the passes it dropped, the values it reduced."""
 
 from __future__ import annotations
 
@@ -22,11 +22,11 @@ def _over_budget_trace():
             for _ in range(40):
                 (w @ w).tanh().sum().backward()
                 w.grad = None
-    assert trace.outlined_before is not None
+    assert trace.dropped is not None and trace.summarised_before is not None
     return trace
 
 
-async def test_the_inspector_says_what_the_budget_dropped():
+async def test_the_inspector_says_that_earlier_passes_were_dropped_at_every_step():
     trace = _over_budget_trace()
     app = DebuggerApp(ReplaySource(trace), "over budget")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -34,9 +34,25 @@ async def test_the_inspector_says_what_the_budget_dropped():
         notice = app.screen.query_one("#budget")
         assert notice.display
         (line,) = text(notice).strip().splitlines()
-        assert "values dropped here (outline only)" in line
+        assert f"budget: {trace.dropped.passes} earlier passes dropped" in line
         await press(app, pilot, "end")
         (line,) = text(notice).strip().splitlines()
+        assert f"budget: {trace.dropped.passes} earlier passes dropped; values are summ" in line
+
+
+async def test_the_inspector_says_which_values_are_summaries():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with record(max_bytes=1_500_000) as trace:
+            w = mg.tensor(np.linspace(-1, 1, 32 * 32).reshape(32, 32), dtype=mg.float64, requires_grad=True)
+            for _ in range(40):
+                (w @ w).tanh().sum().backward()
+    assert trace.dropped is None and trace.summarised_before
+    app = DebuggerApp(ReplaySource(trace), "over budget")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: settled(app) and app.screen.model is not None)
+        await press(app, pilot, "end")
+        (line,) = text(app.screen.query_one("#budget")).strip().splitlines()
         assert f"values are summaries (from step {trace.summarised_before})" in line
 
 
