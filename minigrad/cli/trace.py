@@ -183,6 +183,8 @@ def _print_events(trace, args, node) -> None:
     if script:
         print(f"# {script} {' '.join(trace.meta.get('argv', []))}".rstrip())
     print(f"# {len(trace.events)} events, {len(trace.nodes)} nodes; steps {args.start}..{stop}")
+    if trace.dropped is not None:
+        print(f"# {trace.dropped}: step 0 is the first event kept")
     for ev in trace.events[max(args.start, 0) : stop + 1]:
         if args.kind and ev.kind not in args.kind:
             continue

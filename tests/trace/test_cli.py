@@ -111,6 +111,13 @@ def test_max_bytes_says_once_what_was_dropped_and_gz_output(tmp_path, capsys):
     assert err.count("memory budget of 100.0 kB") == 1 and "summaries" in err
     tr = Trace.load(out)
     assert tr.summarised_before is not None and tr.budget_message in err
+    assert main(["trace", "show", str(out), "--brief"]) == 0
+    head = capsys.readouterr().out.splitlines()[:3]
+    assert f"# the {tr.dropped.passes} earliest passes (passes {tr.dropped.first_pass}.." in head[2]
+    assert head[2].endswith(
+        "were dropped to keep the recording within its memory budget (record(max_bytes=...)): "
+        "step 0 is the first event kept"
+    )
     assert main(["trace", "--max-bytes", "0", str(script)]) == 2
 
 
