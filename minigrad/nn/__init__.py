@@ -26,6 +26,7 @@ from .activation import (
 )
 from .adaptive_pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d
 from .attention import MultiheadAttention
+from .composed_activation import CELU, GLU, SELU, Hardshrink, PReLU, Softmin, Softshrink, Tanhshrink, Threshold
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv2d, MaxPool2d
 from .conv_transpose import Conv1d, ConvTranspose1d, ConvTranspose2d
@@ -34,6 +35,7 @@ from .dropout import Dropout
 from .embedding import Embedding
 from .flatten import Flatten
 from .group_norm import GroupNorm
+from .instance_rms_norm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, RMSNorm
 from .linear import Identity, Linear
 from .loss import (
     BCELoss,
@@ -127,3 +129,5 @@ __all__ += [
     "TransformerDecoder",
     "TransformerDecoderLayer",
 ]
+__all__ += ["SELU", "CELU", "GLU", "Softmin", "Hardshrink", "Softshrink", "Tanhshrink", "Threshold", "PReLU"]
+__all__ += ["RMSNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]

@@ -22,12 +22,24 @@ from ._activation import (
 )
 from ._adaptive_pool import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d, adaptive_max_pool2d
 from ._attention import scaled_dot_product_attention
+from ._composed_activation import (
+    celu,
+    glu,
+    hardshrink,
+    prelu,
+    selu,
+    softmin,
+    softshrink,
+    tanhshrink,
+    threshold,
+)
 from ._conv import conv2d, max_pool2d
 from ._conv1d import avg_pool1d, conv1d, max_pool1d
 from ._conv_transpose import conv_transpose1d, conv_transpose2d
 from ._dropout import dropout
 from ._embedding import embedding
 from ._group_norm import group_norm
+from ._instance_rms_norm import instance_norm, rms_norm
 from ._interpolate import interpolate
 from ._linear import linear
 from ._loss import (
@@ -76,6 +88,8 @@ __all__ += ["conv_transpose1d", "conv_transpose2d"]
 __all__ += ["group_norm", "one_hot", "scaled_dot_product_attention", "interpolate", "pad"]
 __all__ += ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d", "adaptive_max_pool2d"]
 __all__ += ["huber_loss", "smooth_l1_loss", "kl_div", "cosine_similarity", "normalize"]
+__all__ += ["selu", "celu", "glu", "softmin", "hardshrink", "softshrink", "tanhshrink", "threshold", "prelu"]
+__all__ += ["rms_norm", "instance_norm"]
 
 from ...ops._entry import FUNCTIONAL_NAMES, check_namespace  # noqa: E402
 
