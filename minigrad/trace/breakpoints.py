@@ -169,11 +169,14 @@ class HitCounter:
 
     Hits are counted over ``trace.events`` from the start (the trace may grow, as a
     running Stepper's does), so the count at an event is the same live and in replay.
+    When the recording's memory budget drops its oldest passes, the hits counted in
+    them still count (at negative positions).
     """
 
     def __init__(self, trace):
         self.trace = trace
         self._seqs: dict = {}  # Breakpoint -> (events scanned, seqs of its hits)
+        self._shifted = 0  # the events the trace had dropped when the seqs were last renumbered
 
     @property
     def nodes(self) -> dict:
@@ -181,6 +184,10 @@ class HitCounter:
 
     def hits(self, bp: Breakpoint, upto: int | None = None) -> int:
         """How often ``bp`` was hit at events ``0..upto`` (all recorded events when None)."""
+        dropped = self.trace.dropped.events if self.trace.dropped is not None else 0
+        if dropped != self._shifted:  # the trace was renumbered from its first kept event
+            shift, self._shifted = dropped - self._shifted, dropped
+            self._seqs = {b: (max(n - shift, 0), [s - shift for s in seqs]) for b, (n, seqs) in self._seqs.items()}
         events = self.trace.events
         end = len(events) if upto is None else min(upto + 1, len(events))
         scanned, seqs = self._seqs.get(bp, (0, []))

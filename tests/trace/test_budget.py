@@ -153,3 +153,18 @@ def test_a_paused_stepper_points_at_its_event_after_passes_were_dropped():
         checked += 1
         s.step_node()
     assert s.status == "finished" and s.trace.dropped is not None and checked > 30
+
+
+def test_a_hit_count_counts_the_hits_in_passes_dropped_since():
+    from minigrad.trace import Stepper, parse_breakpoint
+
+    s = Stepper(lambda: _train(30), start_paused=False, max_bytes=300_000)
+    s.breakpoints.append(parse_breakpoint("op:tanh hit 25"))
+    s.start()
+    assert s.wait(timeout=60) == "paused"
+    ev = s.paused_at
+    assert ev.kind == "node_entered" and s.trace.nodes[ev.node].op == "tanh"
+    assert s.trace.dropped is not None
+    passes = s.trace.dropped.passes + sum(e.kind == "pass_started" for e in s.trace.events)
+    assert passes == 25  # the 25th tanh entered, in the 25th pass
+    s.stop()
