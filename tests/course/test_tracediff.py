@@ -277,11 +277,11 @@ def test_the_debugger_opens_at_the_step():
 
     async def opened_at():
         async with app.run_test(size=(120, 40)) as pilot:
-            for _ in range(100):
-                if app.screen.model is not None:
-                    break
+            deadline = asyncio.get_running_loop().time() + 30
+            while getattr(app.screen, "model", None) is None:  # the debugger's screen has taken in the trace
+                assert asyncio.get_running_loop().time() < deadline, "the debugger did not show the run"
                 await pilot.pause(0.02)
-            await pilot.pause(0.05)
+            await pilot.pause()
             return app.session.events[app.session.cursor].seq
 
     assert asyncio.run(opened_at()) == divergence.step
