@@ -378,8 +378,9 @@ def linspace(start, end, steps, dtype=None, device=None, requires_grad=False) ->
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     dt = dt or B.get_default_dtype()
-    if steps:
+    if steps:  # PyTorch converts the ends it uses (one step is the start alone)
         _fits(start, dt)
+    if steps > 1:
         _fits(end, dt)
     if steps and dt.kind in "iu":  # PyTorch spaces the ends as ints of the dtype
         start, end = int(start), int(end)

@@ -101,6 +101,8 @@ class Tensor:
     __array_priority__ = 1000  # make ndarray <op> Tensor defer to Tensor's reflected op
 
     def __init__(self, data, dtype=None, device=None, requires_grad=False, name=None):
+        if requires_grad is not False and not isinstance(requires_grad, bool):
+            raise TypeError(f"tensor(): argument 'requires_grad' must be bool, not {type_name(requires_grad)}")
         arr, dev = _to_array(data, dtype, device)
         self.data = arr
         self._grad = None
@@ -114,11 +116,8 @@ class Tensor:
         self._meta = None
         if _inference.entered and _grad_state.inference:
             _mark_inference(self)
-        if requires_grad is not False:
-            if not isinstance(requires_grad, bool):
-                raise TypeError(f"tensor(): argument 'requires_grad' must be bool, not {type_name(requires_grad)}")
-            if requires_grad:
-                self.requires_grad_(True)
+        if requires_grad:
+            self.requires_grad_(True)
         if _listeners:
             _events.emit("node_created", node=self, depth=_state.passes.depth)
 
@@ -719,6 +718,10 @@ def _to_array(data, dtype, device):
             arr = np.array(data, order="C")  # contiguous, like torch.tensor (gradcheck perturbs a flat view)
         except (ValueError, TypeError) as exc:
             raise TypeError(f"could not convert data of type {type(data).__name__} to a tensor: {exc}") from None
+        if from_python and (arr.dtype.kind in "uO" or (arr.dtype.kind == "f" and isinstance(data, (list, tuple)))):
+            arr = _wide_ints(data, arr, dt)
+        if arr.dtype.kind in "SUV":  # text is no number, whatever dtype is asked for (NumPy would parse "1")
+            raise _unsupported_data(arr.dtype)
         if arr.dtype == object:
             raise TypeError(
                 f"could not convert data of type {type(data).__name__} to a tensor: "
@@ -726,6 +729,8 @@ def _to_array(data, dtype, device):
             )
         if from_python and arr.dtype.kind == "c" and dt is not None and dt.kind in "iuf":
             _refuse_complex(dt)  # NumPy would drop the imaginary part: tensor(1j, dtype=float32) was 0.0
+        if dt is not None and dt.kind in "iu" and arr.dtype.kind in "fiu" and not isinstance(data, np.ndarray):
+            _refuse_overflow(arr, dt)  # NumPy would wrap: tensor(2**40, dtype=int32) was 0, NaN a huge negative
         if dt is None:
             arr = arr.astype(_natural_dtype(arr.dtype, from_python), copy=False)
         src = B.CPU
@@ -745,6 +750,42 @@ def _refuse_complex(dt: np.dtype) -> None:
     raise TypeError("'complex' object cannot be interpreted as an integer")
 
 
+def _refuse_overflow(arr, dt) -> None:
+    """PyTorch's error for numbers an integer dtype ``dt`` cannot hold (NaN, infinities, ints past its range)."""
+    if arr.dtype == dt or not arr.size:
+        return
+    info = np.iinfo(dt)
+    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
+        raise RuntimeError(f"value cannot be converted to type {dt} without overflow")
+    if arr.min() < info.min or arr.max() > info.max:
+        raise RuntimeError(f"value cannot be converted to type {dt} without overflow")
+
+
+def _wide_ints(data, arr, dt):
+    """``arr``, NumPy's array of the Python ``data``, checked for ints past int64 (NumPy makes them uint64,
+    float64 or object): PyTorch refuses one unless the tensor is floating or bool (a float or bool dtype is
+    given, or none is and a float is among the data), where it is a float."""
+    if arr.dtype.kind == "f" and not np.abs(arr).max(initial=0) >= 2.0**63:
+        return arr
+    leaves, todo = [], [data]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, (list, tuple)):
+            todo.extend(item)
+        elif isinstance(item, (bool, int, float)):
+            leaves.append(item)
+        else:  # not a Python number: the usual conversion errors say what is wrong
+            return arr
+    wide = next((x for x in leaves if type(x) is int and not -(2**63) <= x < 2**63), None)
+    if wide is None:
+        return arr
+    if not (dt.kind in "fb" if dt is not None else any(isinstance(x, float) for x in leaves)):
+        raise ValueError(
+            f"could not convert data of type {type(data).__name__} to a tensor: {wide} does not fit in int64"
+        )
+    return np.array(data, dtype=np.float64) if arr.dtype == object else arr
+
+
 def _natural_dtype(dt: np.dtype, from_python: bool) -> np.dtype:
     if dt.kind == "f":
         if from_python:
@@ -754,7 +795,11 @@ def _natural_dtype(dt: np.dtype, from_python: bool) -> np.dtype:
         return dt if dt in B.SUPPORTED_DTYPES else B.int64
     if dt.kind == "b":
         return B.bool_
-    raise TypeError(f"unsupported data type {dt} for a tensor; minigrad supports floating, integer and bool data")
+    raise _unsupported_data(dt)
+
+
+def _unsupported_data(dt: np.dtype) -> TypeError:
+    return TypeError(f"unsupported data type {dt} for a tensor; minigrad supports floating, integer and bool data")
 
 
 def tensor(data, dtype=None, device=None, requires_grad: bool = False, name: str | None = None) -> Tensor:

@@ -256,3 +256,29 @@ def test_arange_and_linspace_count_and_space_as_torch():
         mg.linspace(0, 1e6, 2, dtype=mg.float16)
     with pytest.raises(RuntimeError, match="linspace only supports 0-dimensional start and end tensors"):
         mg.linspace(mg.zeros(2), 1, 3)
+
+
+@pytest.mark.parametrize(
+    "data, dtype, exc, text",
+    [
+        (2**63, None, ValueError, "9223372036854775808 does not fit in int64"),  # NumPy wrapped it to -2**63
+        ([1, 2**63], None, ValueError, "does not fit in int64"),  # NumPy made a float tensor of it
+        ([[1], [2**64]], None, ValueError, "does not fit in int64"),
+        (-(2**63) - 1, None, ValueError, "does not fit in int64"),
+        ([1.5, -(2**63) - 1], mg.int64, ValueError, "does not fit in int64"),
+        (float("nan"), mg.int64, RuntimeError, "value cannot be converted to type int64 without overflow"),
+        (2**40, mg.int32, RuntimeError, "value cannot be converted to type int32 without overflow"),
+        ([1.5, float("inf")], mg.int32, RuntimeError, "value cannot be converted to type int32 without overflow"),
+        ("a", mg.float32, TypeError, "unsupported data type <U1 for a tensor"),
+    ],
+)
+def test_tensor_refuses_numbers_its_dtype_cannot_hold(data, dtype, exc, text):
+    with pytest.raises(exc, match=text):
+        mg.tensor(data, dtype=dtype)
+
+
+def test_tensor_takes_wide_ints_as_floats_where_torch_does():
+    assert mg.tensor([1, 2**63], dtype=mg.float32).tolist() == [1.0, 2.0**63]
+    assert mg.tensor([2**64, 1.5]).dtype == mg.float32 and mg.tensor(2**64, dtype=mg.float64).item() == 2.0**64
+    assert mg.tensor([2**63], dtype=mg.bool_).tolist() == [True]
+    assert mg.tensor(-(2**63)).item() == -(2**63) and mg.tensor(-1.7, dtype=mg.int64).item() == -1

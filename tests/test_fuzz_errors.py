@@ -76,6 +76,9 @@ _NUMBERS = [
 _SIZES = [(2,), (2, 3), [3], (), [2, 2.5], (2, -1), (True,), 2, None, "a", (2**63,), [T(2, "int64")]]
 _DTYPES = [None, D("float32"), D("float64"), D("float16"), D("int64"), D("int32"), D("bool"), 3]
 _FLAGS = [False, True, 1, 0, None, "a", np.True_]
+# tensor()'s data (None and ragged lists are left out: PyTorch's errors for them are ValueError, TypeError
+# or RuntimeError by the shape of the data; minigrad's is one TypeError)
+_DATA = [[1, 2**63], [2**64, 1.5], [[1], [2]], [True, 2], [1.5, -(2**63) - 1], [[2**63]], []]
 _TEMPLATES = [T([1.0, 2.0], "float32"), T([[1, 2]], "int64"), T(1.5, "float64"), 3, [1.0], None]
 
 # (name, a pool per positional argument, how many of them at least, keyword pools)
@@ -91,6 +94,7 @@ CALLS = [
     ("eye", [_DIMS, [d for d in _DIMS if d is not None]], 1, {"dtype": _DTYPES, "requires_grad": _FLAGS}),
     ("randint", [_NUMBERS, _NUMBERS + _SIZES, [s for s in _SIZES if s is not None]], 2, {"dtype": _DTYPES}),
     ("randperm", [_DIMS], 1, {"dtype": [None, D("int32"), D("float32"), D("float16")]}),
+    ("tensor", [[v for v in _NUMBERS if v is not None] + _DATA], 1, {"dtype": _DTYPES, "requires_grad": _FLAGS}),
     ("zeros_like", [_TEMPLATES], 1, {"dtype": _DTYPES, "requires_grad": _FLAGS}),
     ("ones_like", [_TEMPLATES], 1, {"dtype": _DTYPES}),
     ("empty_like", [_TEMPLATES], 1, {"requires_grad": _FLAGS}),
@@ -132,7 +136,7 @@ def _made(value, lib):
 
 
 def _call(lib, name, args, kwargs):
-    args = tuple(tuple(_made(v, lib) for v in a) if isinstance(a, (tuple, list)) else _made(a, lib) for a in args)
+    args = tuple(type(a)(_made(v, lib) for v in a) if isinstance(a, (tuple, list)) else _made(a, lib) for a in args)
     kwargs = {k: _made(v, lib) for k, v in kwargs.items()}
     return getattr(lib, name)(*args, **kwargs)
 
