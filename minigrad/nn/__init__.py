@@ -26,6 +26,7 @@ from .activation import (
 )
 from .adaptive_pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d
 from .attention import MultiheadAttention
+from .channel_dropout import AlphaDropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout
 from .composed_activation import CELU, GLU, SELU, Hardshrink, PReLU, Softmin, Softshrink, Tanhshrink, Threshold
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv2d, MaxPool2d
@@ -33,7 +34,7 @@ from .conv_transpose import Conv1d, ConvTranspose1d, ConvTranspose2d
 from .distance import CosineSimilarity
 from .dropout import Dropout
 from .embedding import Embedding
-from .flatten import Flatten
+from .flatten import Flatten, Unflatten
 from .group_norm import GroupNorm
 from .instance_rms_norm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, RMSNorm
 from .linear import Identity, Linear
@@ -51,10 +52,28 @@ from .loss import (
 from .mlp import MLP
 from .module import Module
 from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
+from .padding import (
+    CircularPad1d,
+    CircularPad2d,
+    CircularPad3d,
+    ConstantPad1d,
+    ConstantPad2d,
+    ConstantPad3d,
+    ReflectionPad1d,
+    ReflectionPad2d,
+    ReflectionPad3d,
+    ReplicationPad1d,
+    ReplicationPad2d,
+    ReplicationPad3d,
+    ZeroPad1d,
+    ZeroPad2d,
+    ZeroPad3d,
+)
 from .parameter import Parameter
 from .parameter_containers import ParameterDict, ParameterList
 from .pooling import AvgPool1d, AvgPool2d, MaxPool1d, MaxUnpool1d, MaxUnpool2d
 from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
+from .resampling import PixelShuffle, PixelUnshuffle, Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 from .transformer import (
     Transformer,
     TransformerDecoder,
@@ -131,3 +150,22 @@ __all__ += [
 ]
 __all__ += ["SELU", "CELU", "GLU", "Softmin", "Hardshrink", "Softshrink", "Tanhshrink", "Threshold", "PReLU"]
 __all__ += ["RMSNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
+__all__ += ["Unflatten", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout"]
+__all__ += ["Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "PixelShuffle", "PixelUnshuffle"]
+__all__ += [
+    "ZeroPad1d",
+    "ZeroPad2d",
+    "ZeroPad3d",
+    "ConstantPad1d",
+    "ConstantPad2d",
+    "ConstantPad3d",
+    "ReflectionPad1d",
+    "ReflectionPad2d",
+    "ReflectionPad3d",
+    "ReplicationPad1d",
+    "ReplicationPad2d",
+    "ReplicationPad3d",
+    "CircularPad1d",
+    "CircularPad2d",
+    "CircularPad3d",
+]

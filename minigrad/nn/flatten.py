@@ -1,12 +1,12 @@
-"""Flatten layer."""
+"""Flatten and Unflatten layers."""
 
 from __future__ import annotations
 
-from ..ops import flatten  # the public op: inside vmap it goes to its batching rule
+from ..ops import flatten, unflatten  # the public op: inside vmap it goes to its batching rule
 from ..tensor import Tensor
 from .module import Module
 
-__all__ = ["Flatten"]
+__all__ = ["Flatten", "Unflatten"]
 
 
 class Flatten(Module):
@@ -22,3 +22,18 @@ class Flatten(Module):
 
     def extra_repr(self) -> str:
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
+
+
+class Unflatten(Module):
+    """Split dim ``dim`` into ``unflattened_size`` (one entry may be -1): the inverse of Flatten."""
+
+    def __init__(self, dim: int, unflattened_size):
+        super().__init__()
+        self.dim = dim
+        self.unflattened_size = unflattened_size
+
+    def forward(self, x: Tensor) -> Tensor:
+        return unflatten(x, self.dim, self.unflattened_size)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}, unflattened_size={self.unflattened_size}"

@@ -22,6 +22,7 @@ from ._activation import (
 )
 from ._adaptive_pool import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d, adaptive_max_pool2d
 from ._attention import scaled_dot_product_attention
+from ._channel_dropout import alpha_dropout, dropout1d, dropout2d, dropout3d, feature_alpha_dropout
 from ._composed_activation import (
     celu,
     glu,
@@ -52,6 +53,7 @@ from ._loss import (
 )
 from ._normalization import batch_norm, layer_norm
 from ._one_hot import one_hot
+from ._pixel_shuffle import pixel_shuffle, pixel_unshuffle
 from ._pooling import avg_pool2d
 from ._robust_loss import huber_loss, kl_div, smooth_l1_loss
 from ._similarity import cosine_similarity, normalize
@@ -90,6 +92,8 @@ __all__ += ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d",
 __all__ += ["huber_loss", "smooth_l1_loss", "kl_div", "cosine_similarity", "normalize"]
 __all__ += ["selu", "celu", "glu", "softmin", "hardshrink", "softshrink", "tanhshrink", "threshold", "prelu"]
 __all__ += ["rms_norm", "instance_norm"]
+__all__ += ["dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout"]
+__all__ += ["pixel_shuffle", "pixel_unshuffle"]
 
 from ...ops._entry import FUNCTIONAL_NAMES, check_namespace  # noqa: E402
 
