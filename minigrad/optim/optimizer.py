@@ -8,6 +8,7 @@ record graphs.
 from __future__ import annotations
 
 import copy
+from collections import defaultdict
 
 import numpy as np
 
@@ -19,11 +20,12 @@ __all__ = ["Optimizer"]
 
 
 class Optimizer:
-    """Base class: holds ``param_groups`` (dicts of params and hyperparameters) and ``state``."""
+    """Base class: holds ``param_groups`` (dicts of params and hyperparameters) and ``state`` (a
+    ``defaultdict(dict)`` keyed by parameter, as PyTorch's)."""
 
     def __init__(self, params, defaults: dict):
         self.defaults = defaults
-        self.state: dict = {}
+        self.state: defaultdict = defaultdict(dict)
         self.param_groups: list = []
         if isinstance(params, Tensor):
             raise TypeError(
@@ -133,7 +135,7 @@ class Optimizer:
         for mine, saved in zip(self.param_groups, saved_groups):
             for p, idx in zip(mine["params"], saved["params"]):
                 by_index[idx] = p
-        new_state = {}
+        new_state = defaultdict(dict)
         for idx, entries in state_dict["state"].items():
             p = by_index[idx]
             new_state[p] = {k: _state_value(v, p, k) for k, v in entries.items()}
