@@ -14,6 +14,9 @@ from .runner import ReplaySource, ScriptRunner
 from .screen import KEYS, DebuggerScreen
 from .session import Session
 from .terminal_guard import keys_kept_from_the_script, run_in_child, screen_reported
+from .widgets.prompt import Prompt
+
+EXPORT_DIR = "minigrad-exports"  # the folder offered at the first export
 
 
 class DebuggerApp(App):
@@ -22,7 +25,9 @@ class DebuggerApp(App):
     CSS_PATH = "debugger.tcss"
     TITLE = "minigrad-tui"
 
-    def __init__(self, source, title: str, breakpoints=(), export_dir: str = ".", web_token: bool = False) -> None:
+    def __init__(
+        self, source, title: str, breakpoints=(), export_dir: str | None = None, web_token: bool = False
+    ) -> None:
         super().__init__()
         self.web_token = web_token
         self.source = source
@@ -36,14 +41,16 @@ class DebuggerApp(App):
         return not self.is_web or self.web_token
 
     def on_mount(self) -> None:
-        self.push_screen(DebuggerScreen(self.session, self.source_title, self.export_dir))
+        self.push_screen(DebuggerScreen(self.session, self.source_title))
         self.source.start()
 
     def get_system_commands(self, screen):
         for command in super().get_system_commands(screen):
             if command.title == "Screenshot":  # Textual's goes to the downloads folder: ours to --export-dir
                 command = SystemCommand(
-                    "Screenshot", f"Save an SVG of the screen in {self.export_dir}", self.action_screenshot_to_dir
+                    "Screenshot",
+                    f"Save an SVG of the screen in {self.export_dir or 'a folder you name (' + EXPORT_DIR + '/)'}",
+                    self.action_screenshot_to_dir,
                 )
             yield command
         if isinstance(screen, DebuggerScreen):
@@ -51,15 +58,48 @@ class DebuggerApp(App):
                 callback = getattr(screen, f"action_{action}", None) or getattr(self, f"action_{action}")
                 yield SystemCommand(description.capitalize(), f"key: {key}", callback)
 
-    def action_screenshot_to_dir(self) -> str | None:
-        """Save an SVG of the whole screen in the export directory; returns its path (None when it failed)."""
+    def with_export_dir(self, then) -> None:
+        """Call ``then(folder)`` with the export folder, asking for it at the first export when ``--export-dir``
+        did not name one (``minigrad-exports`` offered, made if missing). The root of a git checkout is
+        refused: exports never land among a project's own files unasked."""
+        if self.export_dir is not None:
+            then(self.export_dir)
+            return
+        question = "export to which folder? (asked once; made if missing)"
+        self.push_screen(
+            Prompt(question, EXPORT_DIR, value=EXPORT_DIR), lambda answer: self._export_dir_named(answer, then)
+        )
+
+    def _export_dir_named(self, answer: str | None, then) -> None:
+        if not answer:
+            return
+        folder = os.path.abspath(os.path.expanduser(answer))
+        if os.path.exists(os.path.join(folder, ".git")):
+            self.notify(
+                f"{folder} is the root of a git checkout: name a folder inside it, such as {EXPORT_DIR}",
+                title="nothing exported",
+                severity="warning",
+            )
+            return
         try:
-            path = self.save_screenshot(path=self.export_dir)
+            os.makedirs(folder, exist_ok=True)
+        except OSError as exc:
+            self.notify(f"{type(exc).__name__}: {exc}", title="nothing exported", severity="error")
+            return
+        self.export_dir = folder
+        then(folder)
+
+    def action_screenshot_to_dir(self) -> None:
+        """Save an SVG of the whole screen in the export folder (asked for at the first export)."""
+        self.with_export_dir(self._screenshot_into)
+
+    def _screenshot_into(self, folder: str) -> None:
+        try:
+            path = self.save_screenshot(path=folder)
         except OSError as exc:  # a failed screenshot must not end the session
             self.notify(f"{type(exc).__name__}: {exc}", title="screenshot failed", severity="error")
-            return None
+            return
         self.notify(f"wrote {path}", title="screenshot")
-        return path
 
     def action_quit(self) -> None:
         self.source.stop()

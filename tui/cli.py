@@ -54,7 +54,7 @@ class Options:
     replay: str | None = None
     device: str | None = None
     breakpoints: list[Breakpoint] = field(default_factory=list)
-    export_dir: str = "."
+    export_dir: str | None = None  # None: asked at the first export (minigrad-exports/ offered)
     web: bool = False
     host: str = "127.0.0.1"
     port: int = 8000
@@ -92,9 +92,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--export-dir",
-        default=".",
+        default=None,
         metavar="DIR",
-        help="where e writes step SVGs and the palette's Screenshot the screen's (default: .)",
+        help="where e writes step SVGs and the palette's Screenshot the screen's (default: asked at the first "
+        "export, ./minigrad-exports/ offered)",
     )
     parser.add_argument(
         "--web",

@@ -60,7 +60,7 @@ KEYS = [
     ("u", "up", "up the pass stack (outer pass)"),
     ("d", "down", "down the pass stack (inner pass)"),
     ("p", "pause", "pause a running script"),
-    ("e", "export", "export the current step as SVG"),
+    ("e", "export", "export the current step as SVG (into a folder named at the first export: minigrad-exports/)"),
     ("[", "select_prev", "select the previous node"),
     ("]", "select_next", "select the next node"),
     ("g", "goto", "go to a step (12) or a pass (p2)"),
@@ -119,11 +119,10 @@ class DebuggerScreen(Screen):
         Binding("shift+down", "pan(0, 4)", "pan down", show=False),
     ]
 
-    def __init__(self, session: Session, title: str, export_dir: str = ".") -> None:
+    def __init__(self, session: Session, title: str) -> None:
         super().__init__()
         self.session = session
         self.title_text = title
-        self.export_dir = export_dir
         self.model = None
         self.selected = None
         self.pass_pick: int | None = None
@@ -674,11 +673,13 @@ class DebuggerScreen(Screen):
         self.render_step()
 
     def action_export(self) -> None:
-        if self.session.cursor < 0:
-            return
+        if self.session.cursor >= 0:
+            self.app.with_export_dir(self._export_into)
+
+    def _export_into(self, folder: str) -> None:
         from minigrad import viz
 
-        path = os.path.join(self.export_dir, f"step-{self.session.cursor:05d}.svg")
+        path = os.path.join(folder, f"step-{self.session.cursor:05d}.svg")
         try:
             viz.draw(self.session.trace, step=self.session.cursor).save(path)
         except Exception as exc:  # a failed export must not end the session

@@ -29,7 +29,8 @@ def debugger_command(options: Options) -> str:
         argv.append("--torch")
     for spec in options.break_specs:
         argv += ["--break", spec]
-    argv += ["--export-dir", options.export_dir]
+    if options.export_dir is not None:
+        argv += ["--export-dir", options.export_dir]
     if not options.no_token:  # the browser presented the token: its user may use the console (Python)
         argv.append("--web-token")
     if options.script:

@@ -3,6 +3,8 @@ the step, ``b``/``i`` on a node stop where backward enters that very node, live 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 import minigrad as mg
@@ -210,3 +212,27 @@ async def test_i_puts_a_hit_count_and_a_condition_on_the_node_itself():
         await press(app, pilot, "c")
         stop = current_event(app)
         assert stop.kind == "node_entered" and stop.node == w and stop.pass_id == 2  # the second pass's entry
+
+
+async def test_e_asks_once_for_a_folder_and_refuses_a_git_checkouts_root(tmp_path, monkeypatch):
+    lesson = str(Path(LESSON_1).resolve())
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir()  # the working directory is a checkout's root
+    async with debugger(lesson, size=(80, 24)) as (app, pilot):
+        await press(app, pilot, "s")
+        await pilot.press("e")
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "Prompt")
+        assert app.screen.query_one("Input").value == "minigrad-exports"
+        app.screen.query_one("Input").value = "."
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        assert any("root of a git checkout" in n.message for n in app._notifications)
+        assert not list(tmp_path.glob("*.svg")) and app.export_dir is None
+        await pilot.press("e")
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "Prompt")
+        await pilot.press("enter")  # the folder offered
+        await wait_until(pilot, lambda: list((tmp_path / "minigrad-exports").glob("*.svg")))
+        await press(app, pilot, "s")
+        await pilot.press("e")  # named once: no question the second time
+        await wait_until(pilot, lambda: len(list((tmp_path / "minigrad-exports").glob("*.svg"))) == 2)
+        assert type(app.screen).__name__ == "DebuggerScreen"

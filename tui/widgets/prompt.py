@@ -18,15 +18,16 @@ class Prompt(ModalScreen):
     Prompt > Vertical { width: 60; max-width: 95%; height: auto; border: thick $accent; padding: 0 1; }
     """
 
-    def __init__(self, question: str, placeholder: str = "") -> None:
+    def __init__(self, question: str, placeholder: str = "", value: str = "") -> None:
         super().__init__()
         self.question = question
         self.placeholder = placeholder
+        self.value = value
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(self.question)
-            yield Input(placeholder=self.placeholder, id="answer")
+            yield Input(self.value, placeholder=self.placeholder, id="answer")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value.strip())
