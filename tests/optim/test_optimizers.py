@@ -308,7 +308,9 @@ def test_scheduler_state_dict_and_errors():
         sched.step()
     state = sched.state_dict()
     assert state["last_epoch"] == 3 and "optimizer" not in state
-    other = mg.optim.lr_scheduler.StepLR(mg.optim.SGD([nn.Parameter(mg.ones(1))], lr=1.0), step_size=2)
+    other_opt = mg.optim.SGD([nn.Parameter(mg.ones(1))], lr=1.0)
+    other = mg.optim.lr_scheduler.StepLR(other_opt, step_size=2)
+    other_opt.load_state_dict(opt.state_dict())  # resuming takes both, as in PyTorch: the schedule is chainable
     other.load_state_dict(state)
     other.step()
     assert other.get_last_lr() == pytest.approx([0.01])
