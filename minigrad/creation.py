@@ -45,8 +45,17 @@ _generators: dict = {}
 def manual_seed(seed: int) -> None:
     """Seed minigrad's random numbers on every device (rand, randn, randint, init, dropout)."""
     global _seed
-    _seed = int(seed)
+    if isinstance(seed, float) and not math.isfinite(seed):
+        raise ValueError(f"manual_seed(): the seed {seed} is not a finite number")
+    _seed = _seed_value(int(seed))
     _generators.clear()
+
+
+def _seed_value(seed: int) -> int:
+    """``seed`` as the unsigned 64-bit value PyTorch keeps: a negative one wraps around (-1 is 2**64 - 1)."""
+    if not -(2**63) <= seed < 2**64:
+        raise ValueError(f"manual_seed(): the seed {seed} does not fit in 64 bits")
+    return seed % 2**64
 
 
 class Generator:
@@ -64,7 +73,7 @@ class Generator:
         """Restart the stream from ``seed``; returns the generator, as PyTorch's."""
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
             raise TypeError(f"manual_seed expected an int, but got {type(seed).__name__}")
-        self._initial_seed = int(seed)
+        self._initial_seed = _seed_value(int(seed))
         self._rng = self.device.xp.random.default_rng(self._initial_seed)
         return self
 

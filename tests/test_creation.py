@@ -282,3 +282,13 @@ def test_tensor_takes_wide_ints_as_floats_where_torch_does():
     assert mg.tensor([2**64, 1.5]).dtype == mg.float32 and mg.tensor(2**64, dtype=mg.float64).item() == 2.0**64
     assert mg.tensor([2**63], dtype=mg.bool_).tolist() == [True]
     assert mg.tensor(-(2**63)).item() == -(2**63) and mg.tensor(-1.7, dtype=mg.int64).item() == -1
+
+
+def test_manual_seed_takes_any_64_bit_seed_as_torch():
+    mg.manual_seed(-1)  # kept as 2**64 - 1, as PyTorch keeps it (the next draw raised NumPy's ValueError)
+    first = mg.rand(3).tolist()
+    mg.manual_seed(2**64 - 1)
+    assert mg.rand(3).tolist() == first
+    assert mg.Generator().manual_seed(-1).initial_seed() == 2**64 - 1
+    with pytest.raises(ValueError, match="the seed 18446744073709551616 does not fit in 64 bits"):
+        mg.manual_seed(2**64)

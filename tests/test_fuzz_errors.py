@@ -94,6 +94,7 @@ CALLS = [
     ("eye", [_DIMS, [d for d in _DIMS if d is not None]], 1, {"dtype": _DTYPES, "requires_grad": _FLAGS}),
     ("randint", [_NUMBERS, _NUMBERS + _SIZES, [s for s in _SIZES if s is not None]], 2, {"dtype": _DTYPES}),
     ("randperm", [_DIMS], 1, {"dtype": [None, D("int32"), D("float32"), D("float16")]}),
+    ("manual_seed", [_NUMBERS], 1, {}),
     ("tensor", [[v for v in _NUMBERS if v is not None] + _DATA], 1, {"dtype": _DTYPES, "requires_grad": _FLAGS}),
     ("zeros_like", [_TEMPLATES], 1, {"dtype": _DTYPES, "requires_grad": _FLAGS}),
     ("ones_like", [_TEMPLATES], 1, {"dtype": _DTYPES}),
@@ -188,6 +189,8 @@ def _compare(name, args, kwargs) -> None:
         )
         return
     assert our_error is None, f"{call}: torch gave {theirs!r}, minigrad raised {our_error!r}"
+    if name == "manual_seed":  # no tensor to compare
+        return
     assert tuple(ours.shape) == tuple(theirs.shape), call
     assert str(ours.dtype).removeprefix("minigrad.") == str(theirs.dtype).removeprefix("torch."), call
     assert ours.requires_grad == theirs.requires_grad, call
