@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -100,7 +101,7 @@ class _Keys:
                     stack.extend(waiting)
                     continue
                 stack.pop()
-                parents = tuple(keys.get(p, ("?", p)) for p in info.parents) if info is not None else ()
+                parents = tuple(keys.get(p, "?") for p in info.parents) if info is not None else ()
                 keys[top] = self._table.setdefault((info.op if info else "?", parents), len(self._table))
         return keys
 
@@ -126,7 +127,7 @@ def _paired(trace, keys: dict) -> list:
     for ev in trace.events:
         if not isinstance(ev, COMPARED):
             continue
-        sig = _signature(ev, lambda nid: keys.get(nid, ("?", nid)))
+        sig = _signature(ev, lambda nid: keys.get(nid, "?"))  # a node the trace does not know: no id to go by
         if sig is None:
             continue
         n = seen[sig] = seen.get(sig, 0) + 1
@@ -152,18 +153,20 @@ def _same(a, b, rtol: float, atol: float) -> bool:
     return x.shape == y.shape and bool(np.allclose(x, y, rtol=rtol, atol=atol, equal_nan=True))
 
 
-def _text(value) -> str:
-    return format_value(value)
+_text = format_value  # values as the debugger's headlines show them
 
 
 class _Words:
     """The phrases of one comparison: labels in the learner's trace (what their debugger shows)."""
 
-    def __init__(self, mine, reference):
-        self.mine, self.reference = mine, reference
+    def __init__(self, mine):
+        self.mine = mine
 
     def label(self, nid, trace=None) -> str:
         return f"`{node_label(trace if trace is not None else self.mine, nid)}`"
+
+    def grad_of(self, nid, trace=None) -> str:
+        return f"`{node_label(trace if trace is not None else self.mine, nid)}.grad`"
 
     def op(self, nid, trace=None) -> str:
         info = (trace if trace is not None else self.mine).nodes.get(nid)
@@ -173,7 +176,7 @@ class _Words:
         """What ``ev`` does, as a verb phrase: ``accumulates into b``, ``calls the rule of e (tanh)``."""
         lab = lambda nid: self.label(nid, trace)  # noqa: E731
         if isinstance(ev, E.GradAccumulated):
-            return f"accumulates into {lab(ev.target)}" + (".grad" if ev.into == "grad" else "")
+            return f"accumulates into {self.grad_of(ev.target, trace) if ev.into == 'grad' else lab(ev.target)}"
         if isinstance(ev, E.GradReduced):
             return f"reduces the gradient {lab(ev.node)} sends to {lab(ev.target)}"
         if isinstance(ev, E.ClosureCalled):
@@ -189,8 +192,22 @@ class _Words:
         if isinstance(ev, E.TangentComputed):
             return f"computes the tangent of {lab(ev.node)}"
         if isinstance(ev, E.ErrorEvent):
-            return f"raises {ev.error_type}: {(ev.message or '').splitlines()[0] if ev.message else ''}".rstrip(": ")
+            first_line = ev.message.splitlines()[0] if ev.message else ""
+            return f"raises {ev.error_type}: {first_line}" if first_line else f"raises {ev.error_type}"
         return ev.kind
+
+
+_PACKAGE = Path(__file__).resolve().parents[1]
+
+
+def _is_minigrads(closure) -> bool:
+    """The rule is one of minigrad's own (not written in an exercise or a check)."""
+    if closure is None:
+        return False
+    try:
+        return _PACKAGE in Path(closure.file).resolve().parents
+    except (OSError, ValueError):
+        return False
 
 
 def _value_difference(mine_ev, ref_ev, w: _Words, rtol: float, atol: float) -> str | None:
@@ -210,9 +227,8 @@ def _value_difference(mine_ev, ref_ev, w: _Words, rtol: float, atol: float) -> s
                     f" — before + contribution should be {_text(want)}"
                 )
         if mine_ev.into == "grad" and not _same(mine_ev.before, ref_ev.before, rtol, atol):
-            held = f"`{target[1:-1]}.grad`"
             return (
-                f"{held} held {_text(mine_ev.before)} before your run's accumulation into it; "
+                f"{w.grad_of(mine_ev.target)} held {_text(mine_ev.before)} before your run's accumulation into it; "
                 f"in the reference's run it held {_text(ref_ev.before)}"
             )
         if not _same(mine_ev.contribution, ref_ev.contribution, rtol, atol):
@@ -239,6 +255,11 @@ def _value_difference(mine_ev, ref_ev, w: _Words, rtol: float, atol: float) -> s
         for i, (got, want) in enumerate(zip(mine_ev.outputs, ref_ev.outputs)):
             if not _same(got, want, rtol, atol):
                 to = w.label(parents[i]) if i < len(parents) else f"parent {i}"
+                if _is_minigrads(mine_ev.closure):
+                    return (
+                        f"in your run the {w.op(mine_ev.node)} rule of {node} returned {_text(got)} for {to}; "
+                        f"in the reference's, {_text(want)}"
+                    )
                 return (
                     f"your rule for {w.op(mine_ev.node)} returned {_text(got)} for {to}; "
                     f"the reference returns {_text(want)}"
@@ -290,7 +311,7 @@ def first_divergence(mine, reference, rtol: float = 1e-6, atol: float = 1e-9) ->
     ref_pairs = _paired(reference, keys.of_trace(reference))
     mine_by_key = {k: ev for k, ev in mine_pairs}
     ref_by_key = {k: ev for k, ev in ref_pairs}
-    w = _Words(mine, reference)
+    w = _Words(mine)
     found = []  # (position in the learner's run, step, message)
 
     for k, ev in mine_pairs:
@@ -314,8 +335,14 @@ def first_divergence(mine, reference, rtol: float = 1e-6, atol: float = 1e-9) ->
             continue
         if isinstance(ref, E.NodeCreated):
             continue
-        step = next((e.seq for e in mine.events if e.seq > previous and isinstance(e, COMPARED)), last_seq)
-        found.append((previous + 0.5, step, f"the reference {w.doing(ref, reference)} here; your run never does"))
+        # where the reference's event would be: the learner's next event of the pass, if any
+        here = next(((hk, e) for hk, e in mine_pairs if e.seq > previous and not isinstance(e, E.NodeCreated)), None)
+        text = f"the reference {w.doing(ref, reference)} here; your run "
+        if here is not None and here[0] not in ref_by_key:
+            text += f"{w.doing(here[1], mine)} instead"
+        else:
+            text += "never does"
+        found.append((previous + 0.5, here[1].seq if here is not None else last_seq, text))
         break
 
     if not found:

@@ -205,6 +205,38 @@ def test_a_node_made_before_recording_is_paired_by_its_place_in_the_graph():
     )
 
 
+def leaves_run(inputs=None, hook=None):
+    """sum(a * b).backward(inputs=...) on fresh leaves a and b, recorded (``hook`` on b's gradient)."""
+    import minigrad as mg
+
+    def run():
+        a = mg.tensor([1.0, 2.0], requires_grad=True, name="a")
+        b = mg.tensor([3.0, 4.0], requires_grad=True, name="b")
+        if hook is not None:
+            b.register_hook(hook)
+        chosen = None if inputs is None else [{"a": a, "b": b}[n] for n in inputs]
+        (a * b).sum().backward(inputs=chosen)
+
+    return record_run(run)
+
+
+def test_a_rule_of_minigrads_is_not_called_the_learners():
+    found = first_divergence(leaves_run(), leaves_run(inputs=["a"]))
+    assert found is not None
+    # minigrad's mul rule computes b's gradient only where the pass asks for it
+    assert "in your run the mul rule of `mul#" in found.message
+    assert found.message.endswith("returned [1, 2] for `b`; in the reference's, None")
+
+
+def test_an_error_in_the_learners_run_is_said_where_the_reference_goes_on():
+    def boom(g):
+        raise ValueError("boom")
+
+    found = first_divergence(leaves_run(hook=boom), leaves_run())
+    assert found is not None
+    assert found.message.endswith("the reference enters `b` here; your run raises ValueError: boom instead")
+
+
 def test_another_valid_order_of_the_pass_does_not_part():
     def run(order):
         def go():
