@@ -31,7 +31,7 @@ from .composed_activation import CELU, GLU, SELU, Hardshrink, PReLU, Softmin, So
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv2d, MaxPool2d
 from .conv_transpose import Conv1d, ConvTranspose1d, ConvTranspose2d
-from .distance import CosineSimilarity
+from .distance import CosineSimilarity, PairwiseDistance
 from .dropout import Dropout
 from .embedding import Embedding
 from .flatten import Flatten, Unflatten
@@ -48,6 +48,16 @@ from .loss import (
     MSELoss,
     NLLLoss,
     SmoothL1Loss,
+)
+from .margin_loss import (
+    CosineEmbeddingLoss,
+    GaussianNLLLoss,
+    HingeEmbeddingLoss,
+    MarginRankingLoss,
+    MultiMarginLoss,
+    PoissonNLLLoss,
+    SoftMarginLoss,
+    TripletMarginLoss,
 )
 from .mlp import MLP
 from .module import Module
@@ -168,4 +178,15 @@ __all__ += [
     "CircularPad1d",
     "CircularPad2d",
     "CircularPad3d",
+]
+__all__ += [
+    "PairwiseDistance",
+    "CosineEmbeddingLoss",
+    "MarginRankingLoss",
+    "HingeEmbeddingLoss",
+    "SoftMarginLoss",
+    "MultiMarginLoss",
+    "TripletMarginLoss",
+    "PoissonNLLLoss",
+    "GaussianNLLLoss",
 ]

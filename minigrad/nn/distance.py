@@ -1,11 +1,12 @@
-"""CosineSimilarity as a module (see ``functional.cosine_similarity``)."""
+"""CosineSimilarity and PairwiseDistance as modules (see ``functional.cosine_similarity``,
+``functional.pairwise_distance``)."""
 
 from __future__ import annotations
 
 from . import functional as F
 from .module import Module
 
-__all__ = ["CosineSimilarity"]
+__all__ = ["CosineSimilarity", "PairwiseDistance"]
 
 
 class CosineSimilarity(Module):
@@ -18,3 +19,14 @@ class CosineSimilarity(Module):
 
     def forward(self, x1, x2):
         return F.cosine_similarity(x1, x2, self.dim, self.eps)
+
+
+class PairwiseDistance(Module):
+    """The ``p``-norm of ``x1 - x2 + eps`` along the last dim."""
+
+    def __init__(self, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False):
+        super().__init__()
+        self.norm, self.eps, self.keepdim = p, eps, keepdim
+
+    def forward(self, x1, x2):
+        return F.pairwise_distance(x1, x2, self.norm, self.eps, self.keepdim)

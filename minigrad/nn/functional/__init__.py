@@ -42,6 +42,7 @@ from ._embedding import embedding
 from ._group_norm import group_norm
 from ._instance_rms_norm import instance_norm, rms_norm
 from ._interpolate import interpolate
+from ._likelihood_loss import gaussian_nll_loss, poisson_nll_loss
 from ._linear import linear
 from ._loss import (
     binary_cross_entropy,
@@ -50,6 +51,15 @@ from ._loss import (
     l1_loss,
     mse_loss,
     nll_loss,
+)
+from ._margin_loss import (
+    cosine_embedding_loss,
+    hinge_embedding_loss,
+    margin_ranking_loss,
+    multi_margin_loss,
+    pairwise_distance,
+    soft_margin_loss,
+    triplet_margin_loss,
 )
 from ._normalization import batch_norm, layer_norm
 from ._one_hot import one_hot
@@ -94,6 +104,8 @@ __all__ += ["selu", "celu", "glu", "softmin", "hardshrink", "softshrink", "tanhs
 __all__ += ["rms_norm", "instance_norm"]
 __all__ += ["dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout"]
 __all__ += ["pixel_shuffle", "pixel_unshuffle"]
+__all__ += ["pairwise_distance", "cosine_embedding_loss", "margin_ranking_loss", "hinge_embedding_loss"]
+__all__ += ["soft_margin_loss", "multi_margin_loss", "triplet_margin_loss", "poisson_nll_loss", "gaussian_nll_loss"]
 
 from ...ops._entry import FUNCTIONAL_NAMES, check_namespace  # noqa: E402
 

@@ -1,0 +1,150 @@
+"""Margin, embedding and likelihood losses as modules: CosineEmbeddingLoss, MarginRankingLoss,
+HingeEmbeddingLoss, SoftMarginLoss, MultiMarginLoss, TripletMarginLoss, PoissonNLLLoss, GaussianNLLLoss."""
+
+from __future__ import annotations
+
+from ..tensor import Tensor
+from .functional import _likelihood_loss as L
+from .functional import _margin_loss as M
+from .functional._robust_loss import _legacy_reduction
+from .loss import _Loss
+
+__all__ = [
+    "CosineEmbeddingLoss",
+    "MarginRankingLoss",
+    "HingeEmbeddingLoss",
+    "SoftMarginLoss",
+    "MultiMarginLoss",
+    "TripletMarginLoss",
+    "PoissonNLLLoss",
+    "GaussianNLLLoss",
+]
+
+
+class _LegacyLoss(_Loss):
+    """A loss that takes PyTorch's deprecated ``size_average``/``reduce`` flags beside ``reduction``."""
+
+    def __init__(self, size_average=None, reduce=None, reduction: str = "mean"):
+        super().__init__(_legacy_reduction(size_average, reduce, reduction, type(self).__name__))
+
+
+class CosineEmbeddingLoss(_LegacyLoss):
+    """``1 - cos`` for similar pairs (target 1), ``max(0, cos - margin)`` for dissimilar ones (target -1)."""
+
+    def __init__(self, margin: float = 0.0, size_average=None, reduce=None, reduction: str = "mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+    def forward(self, input1: Tensor, input2: Tensor, target: Tensor) -> Tensor:
+        return M.cosine_embedding_loss(input1, input2, target, margin=self.margin, reduction=self.reduction)
+
+
+class MarginRankingLoss(_LegacyLoss):
+    """``max(0, -target * (x1 - x2) + margin)``."""
+
+    def __init__(self, margin: float = 0.0, size_average=None, reduce=None, reduction: str = "mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+    def forward(self, input1: Tensor, input2: Tensor, target: Tensor) -> Tensor:
+        return M.margin_ranking_loss(input1, input2, target, margin=self.margin, reduction=self.reduction)
+
+
+class HingeEmbeddingLoss(_LegacyLoss):
+    """``x`` for target 1, ``max(0, margin - x)`` for target -1."""
+
+    def __init__(self, margin: float = 1.0, size_average=None, reduce=None, reduction: str = "mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return M.hinge_embedding_loss(input, target, margin=self.margin, reduction=self.reduction)
+
+
+class SoftMarginLoss(_LegacyLoss):
+    """``log(1 + exp(-target * x))``."""
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return M.soft_margin_loss(input, target, reduction=self.reduction)
+
+
+class MultiMarginLoss(_LegacyLoss):
+    """The multi-class hinge loss (``p`` 1 or 2), with optional per-class ``weight`` (a buffer, as PyTorch)."""
+
+    def __init__(
+        self,
+        p: int = 1,
+        margin: float = 1.0,
+        weight: Tensor | None = None,
+        size_average=None,
+        reduce=None,
+        reduction: str = "mean",
+    ):
+        super().__init__(size_average, reduce, reduction)
+        if p not in (1, 2):
+            raise ValueError("only p == 1 and p == 2 supported")
+        if weight is not None and weight.dim() != 1:
+            raise ValueError(f"MultiMarginLoss: expected weight to be None or 1D tensor, got {weight.dim()}D instead")
+        self.register_buffer("weight", weight)
+        self.p, self.margin = p, margin
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return M.multi_margin_loss(
+            input, target, p=self.p, margin=self.margin, weight=self.weight, reduction=self.reduction
+        )
+
+
+class TripletMarginLoss(_LegacyLoss):
+    """``max(0, margin + d(anchor, positive) - d(anchor, negative))`` with the ``p``-norm distance."""
+
+    def __init__(
+        self,
+        margin: float = 1.0,
+        p: float = 2.0,
+        eps: float = 1e-6,
+        swap: bool = False,
+        size_average=None,
+        reduce=None,
+        reduction: str = "mean",
+    ):
+        super().__init__(size_average, reduce, reduction)
+        if margin <= 0:
+            raise ValueError(f"TripletMarginLoss: expected margin to be greater than 0, got {margin} instead")
+        self.margin, self.p, self.eps, self.swap = margin, p, eps, swap
+
+    def forward(self, anchor: Tensor, positive: Tensor, negative: Tensor) -> Tensor:
+        return M.triplet_margin_loss(
+            anchor, positive, negative, self.margin, self.p, self.eps, self.swap, reduction=self.reduction
+        )
+
+
+class PoissonNLLLoss(_LegacyLoss):
+    """Negative log-likelihood of a Poisson target (see ``functional.poisson_nll_loss``)."""
+
+    def __init__(
+        self,
+        log_input: bool = True,
+        full: bool = False,
+        size_average=None,
+        eps: float = 1e-8,
+        reduce=None,
+        reduction: str = "mean",
+    ):
+        super().__init__(size_average, reduce, reduction)
+        self.log_input, self.full, self.eps = log_input, full, eps
+
+    def forward(self, log_input: Tensor, target: Tensor) -> Tensor:
+        return L.poisson_nll_loss(
+            log_input, target, log_input=self.log_input, full=self.full, eps=self.eps, reduction=self.reduction
+        )
+
+
+class GaussianNLLLoss(_Loss):
+    """Negative log-likelihood of a Gaussian target with predicted mean and variance."""
+
+    def __init__(self, *, full: bool = False, eps: float = 1e-6, reduction: str = "mean"):
+        super().__init__(reduction)
+        self.full, self.eps = full, eps
+
+    def forward(self, input: Tensor, target: Tensor, var) -> Tensor:  # noqa: A002
+        return L.gaussian_nll_loss(input, target, var, full=self.full, eps=self.eps, reduction=self.reduction)
