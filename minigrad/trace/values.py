@@ -243,7 +243,9 @@ def indexed_lines(arr, width: int = 80, index: tuple = ()) -> list:
     cell = max(map(len, words))
     sliced = [i for i, a in enumerate(axes) if isinstance(a, range)]
     last, n = sliced[-1], part.shape[-1]
-    longest = len(_label([max(a) if isinstance(a, range) else a for a in axes])) + 2 * len(str(max(axes[last])))
+    widest = [max(a) if isinstance(a, range) else a for a in axes]  # the longest indices a line can show
+    widest[last] = range(max(axes[last]), max(axes[last]) + 1)
+    longest = len(_label(widest))
     per_line = max(1, (width - longest - 1) // (cell + 1))
     rows = []
     for row_number, row in enumerate(np.ndindex(part.shape[:-1])):

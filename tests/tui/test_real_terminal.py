@@ -180,3 +180,37 @@ def test_lesson_1_as_its_text_says_on_an_80x24_terminal(tmux):
     press_n_until("mul rule of d returns", "step 24 of", "→ a -2.359", "→ b 1.573", "d mul -6 g=0.…│")
     send("q")
     wait_for("EXIT-CODE-0")
+
+
+@pytest.mark.parametrize("tmux", [(80, 24)], indirect=True)
+def test_a_value_whole_and_the_console_on_an_80x24_terminal(tmux):
+    """At tanh's rule of lesson 1: ``x`` shows a value whole, ``:`` evaluates the rule by hand, an error in
+    an expression is printed and the session goes on."""
+    send, pane, wait_for = tmux
+    send("clear; echo READY", "Enter")
+    wait_for("READY")
+    send(f"{_command()} --break f lessons/01_chain_rule/demo.py; echo EXIT-CODE-$?", "Enter")
+    wait_for("create leaf a")
+    send("c")
+    wait_for("enter f with gradient")
+    send("s")
+    wait_for("tanh rule of f returns")
+    send("x")
+    wait_for("which value?", "captured out (f)", "returned for e")
+    send("Enter")  # the first: the node's own value
+    shown = wait_for("f data  float32[]  1 values", "0.4621172", "escape closes")
+    assert all(len(line) <= 80 for line in shown.splitlines())
+    send("Escape")
+    wait_for("tanh rule of f returns", "[paused]", "q quit")  # the footer: the view has closed
+    send(":")
+    wait_for("g, out", "a Python expression")
+    send("-l", "g * (1 - out**2)")
+    send("Enter")
+    wait_for(">>> g * (1 - out**2)", "float32[] = 0.7864477")
+    send("-l", "out[0]")
+    send("Enter")
+    wait_for("IndexError")
+    send("Escape")
+    wait_for("tanh rule of f returns", "[paused]", "q quit")
+    send("q")
+    wait_for("EXIT-CODE-0")

@@ -46,7 +46,6 @@ class ConsolePane(ModalScreen):
     ConsolePane > Vertical { width: 100%; height: 70%; border: thick $accent; background: $panel; padding: 0 1; }
     ConsolePane #console-title { height: 1; color: $text-muted; }
     ConsolePane RichLog { height: 1fr; }
-    ConsolePane Input { height: 1; border: none; padding: 0; }
     """
 
     def __init__(self, scope: dict, title: str, history: ConsoleHistory) -> None:

@@ -75,9 +75,9 @@ class ValueView(ModalScreen):
     ValueView { align: center middle; }
     ValueView > Vertical { width: 100%; height: 100%; border: thick $accent; padding: 0 1; background: $panel; }
     ValueView #value-title { height: 1; text-style: bold; }
-    ValueView Horizontal { height: 1; }
-    ValueView #index-label { width: auto; padding-right: 1; }
-    ValueView Input { border: none; height: 1; padding: 0; width: 1fr; }
+    ValueView Horizontal { height: auto; }
+    ValueView Horizontal Label { width: auto; padding: 1 1 0 0; }
+    ValueView Input { width: 1fr; }
     ValueView #value-note { height: auto; color: $warning; }
     ValueView Log { height: 1fr; }
     """
@@ -100,7 +100,7 @@ class ValueView(ModalScreen):
             yield Log(auto_scroll=False, id="value-lines")
 
     def on_mount(self) -> None:
-        self.show(self.index_text)
+        self.call_after_refresh(self.show, self.index_text)  # once laid out: lines as wide as the view
         self.query_one(Log).focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
