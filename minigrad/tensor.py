@@ -735,7 +735,8 @@ def _to_array(data, dtype, device):
             arr = arr.astype(_natural_dtype(arr.dtype, from_python), copy=False)
         src = B.CPU
     if dt is not None and arr.dtype != dt:
-        arr = arr.astype(dt)
+        with np.errstate(over="ignore"):  # a float too large for float16 is inf, without NumPy's warning (PyTorch's)
+            arr = arr.astype(dt)
     dev = (B.get_default_device() if src is B.CPU else src) if device is None else B.device(device)
     if dev != src:
         arr = B.to_device_array(arr, dev)

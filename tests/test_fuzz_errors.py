@@ -198,6 +198,7 @@ def _compare(name, args, kwargs) -> None:
         np.testing.assert_allclose(_values(ours), _values(theirs), rtol=1e-6, atol=1e-6, err_msg=call)
 
 
+@pytest.mark.filterwarnings("ignore:To copy construct from a tensor")  # torch.tensor(a tensor)
 @pytest.mark.parametrize("spec", CALLS, ids=[c[0] for c in CALLS])
 def test_factory_arguments_fuzzed_against_torch(spec):
     @settings(max_examples=120, deadline=None, derandomize=True)
