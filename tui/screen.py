@@ -138,6 +138,7 @@ class DebuggerScreen(Screen):
         self._layout_busy = False
         self._named = 0
         self._names: dict = {}
+        self._dropped = None  # the trace's Dropped when its events were last taken in
         self.shown_status = None
         self._posted_status = None
         self._told_error = None  # the title of the error last notified
@@ -213,6 +214,17 @@ class DebuggerScreen(Screen):
 
         The graph is laid out again only once the script stops.
         """
+        trace, session = self.session.trace, self.session
+        if trace.dropped is not self._dropped:  # the memory budget dropped older passes: learn the rest anew
+            shift = (trace.dropped.events if trace.dropped is not None else 0) - (
+                self._dropped.events if self._dropped is not None else 0
+            )
+            if session.cursor >= 0:  # the kept events were renumbered from 0: follow the one shown
+                session.cursor = max(session.cursor - shift, 0)
+            self._dropped = trace.dropped
+            self._named, self._names = 0, {}
+            self.scope = GraphScope(trace.nodes)
+            self._layouts.clear()
         events = self.session.events
         n = len(events)
         for e in events[self._named : n]:

@@ -64,3 +64,22 @@ async def test_no_notice_within_the_budget():
         await wait_until(pilot, lambda: settled(app) and app.screen.model is not None)
         await press(app, pilot, "end")
         assert not app.screen.query_one("#budget").display
+
+
+async def test_passes_dropped_while_the_debugger_shows_the_trace_are_learnt_anew():
+    trace = _over_budget_trace()
+    app = DebuggerApp(ReplaySource(trace), "over budget")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: settled(app) and app.screen.model is not None)
+        await press(app, pilot, "end", "up", "up")
+        shown = app.session.events[app.session.cursor]
+        before = trace.dropped.passes
+        cut = next(i + 1 for i, e in enumerate(trace.events) if e.kind == "pass_finished")
+        trace.drop(cut)  # what a live recording's budget does between two polls
+        app.screen.poll()
+        assert app.session.events[app.session.cursor] is shown  # the cursor follows the renumbered event
+        await press(app, pilot, "end")
+        (line,) = text(app.screen.query_one("#budget")).strip().splitlines()
+        assert f"budget: {before + 1} earlier passes dropped" in line
+        created = {e.node for e in trace.events if e.kind == "node_created"}
+        assert set(app.screen._names) == created  # names learnt again from the renumbered events
