@@ -36,7 +36,7 @@ __all__ = ["Budget", "DEFAULT_MAX_BYTES", "event_bytes", "map_snapshots", "snaps
 
 DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 # Fixed costs, set from tracemalloc: with them the count of a training loop's trace comes out at 1 to 1.3
-# times what the trace really holds (200 bytes an event, no cost per node, counted half of it).
+# times what the trace really holds (200 bytes an event and nothing for a node undercounted it).
 EVENT_BYTES = 450  # an event record, its tuples, its node ids and its list slot
 NODE_BYTES = 600  # a node's record in the trace and the converter, beyond its node_created event
 SNAPSHOT_BYTES = 320  # a Snapshot record and its array's, without the values (measured: 300 to 330)
