@@ -26,6 +26,7 @@ from .activation import (
 )
 from .adaptive_pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d
 from .attention import MultiheadAttention
+from .bilinear import Bilinear
 from .channel_dropout import AlphaDropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout
 from .composed_activation import CELU, GLU, SELU, Hardshrink, PReLU, Softmin, Softshrink, Tanhshrink, Threshold
 from .container import ModuleDict, ModuleList, Sequential
@@ -34,7 +35,9 @@ from .conv_transpose import Conv1d, ConvTranspose1d, ConvTranspose2d
 from .distance import CosineSimilarity, PairwiseDistance
 from .dropout import Dropout
 from .embedding import Embedding
+from .embedding_bag import EmbeddingBag
 from .flatten import Flatten, Unflatten
+from .fold import Fold, Unfold
 from .group_norm import GroupNorm
 from .instance_rms_norm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, RMSNorm
 from .linear import Identity, Linear
@@ -190,3 +193,4 @@ __all__ += [
     "PoissonNLLLoss",
     "GaussianNLLLoss",
 ]
+__all__ += ["Unfold", "Fold", "Bilinear", "EmbeddingBag"]

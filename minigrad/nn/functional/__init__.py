@@ -22,6 +22,7 @@ from ._activation import (
 )
 from ._adaptive_pool import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d, adaptive_max_pool2d
 from ._attention import scaled_dot_product_attention
+from ._bilinear import bilinear
 from ._channel_dropout import alpha_dropout, dropout1d, dropout2d, dropout3d, feature_alpha_dropout
 from ._composed_activation import (
     celu,
@@ -39,6 +40,8 @@ from ._conv1d import avg_pool1d, conv1d, max_pool1d
 from ._conv_transpose import conv_transpose1d, conv_transpose2d
 from ._dropout import dropout
 from ._embedding import embedding
+from ._embedding_bag import embedding_bag
+from ._fold import fold, unfold
 from ._group_norm import group_norm
 from ._instance_rms_norm import instance_norm, rms_norm
 from ._interpolate import interpolate
@@ -106,6 +109,7 @@ __all__ += ["dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "feature_alp
 __all__ += ["pixel_shuffle", "pixel_unshuffle"]
 __all__ += ["pairwise_distance", "cosine_embedding_loss", "margin_ranking_loss", "hinge_embedding_loss"]
 __all__ += ["soft_margin_loss", "multi_margin_loss", "triplet_margin_loss", "poisson_nll_loss", "gaussian_nll_loss"]
+__all__ += ["unfold", "fold", "bilinear", "embedding_bag"]
 
 from ...ops._entry import FUNCTIONAL_NAMES, check_namespace  # noqa: E402
 
