@@ -221,14 +221,14 @@ def _flag_problem(value):
     return None if value is None or isinstance(value, bool) else f"must be bool, not {type_name(value)}"
 
 
-INT = _Kind(_int_problem, _to_int)
-NUMBER = _Kind(lambda v: None if _is_number(v) else f"must be Number, not {type_name(v)}", _to_number)
-ENDPOINT = _Kind(  # linspace's start and end: a number, or a tensor (of one element, checked with the values)
+_INT = _Kind(_int_problem, _to_int)
+_NUMBER = _Kind(lambda v: None if _is_number(v) else f"must be Number, not {type_name(v)}", _to_number)
+_ENDPOINT = _Kind(  # linspace's start and end: a number, or a tensor (of one element, checked with the values)
     lambda v: None if _is_number(v) or isinstance(v, Tensor) else f"must be Number, not {type_name(v)}", _to_endpoint
 )
-SIZE = _Kind(_dims_problem, _to_dims)  # a tuple or list of sizes
-SIZES = _Kind(lambda size: _dims_problem(_packed(size)), lambda size: _to_dims(_packed(size)))  # ``*size``
-TEMPLATE = _Kind(lambda v: None if isinstance(v, Tensor) else f"must be Tensor, not {type_name(v)}", lambda v: v)
+_SIZE = _Kind(_dims_problem, _to_dims)  # a tuple or list of sizes
+_SIZES = _Kind(lambda size: _dims_problem(_packed(size)), lambda size: _to_dims(_packed(size)))  # ``*size``
+_TEMPLATE = _Kind(lambda v: None if isinstance(v, Tensor) else f"must be Tensor, not {type_name(v)}", lambda v: v)
 _KEYWORDS = {
     "dtype": _Kind(_dtype_problem, lambda v: None if v is None else B.to_dtype(v)),
     "requires_grad": _Kind(_flag_problem, bool),
@@ -297,21 +297,21 @@ def _float_dtype(dt, op: str):
 # ---------------------------------------------------------------- the factories
 def zeros(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A tensor of zeros."""
-    shape, dt, grad = _args("zeros", [("size", SIZES, size)], dtype=dtype, requires_grad=requires_grad)
+    shape, dt, grad = _args("zeros", [("size", _SIZES, size)], dtype=dtype, requires_grad=requires_grad)
     dev = B.device(device)
     return _finish(dev.xp.zeros(shape, dtype=dt or B.get_default_dtype()), dev, grad)
 
 
 def ones(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A tensor of ones."""
-    shape, dt, grad = _args("ones", [("size", SIZES, size)], dtype=dtype, requires_grad=requires_grad)
+    shape, dt, grad = _args("ones", [("size", _SIZES, size)], dtype=dtype, requires_grad=requires_grad)
     dev = B.device(device)
     return _finish(dev.xp.ones(shape, dtype=dt or B.get_default_dtype()), dev, grad)
 
 
 def empty(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
     """An uninitialised tensor (zeros here, so results are reproducible)."""
-    shape, dt, grad = _args("empty", [("size", SIZES, size)], dtype=dtype, requires_grad=requires_grad)
+    shape, dt, grad = _args("empty", [("size", _SIZES, size)], dtype=dtype, requires_grad=requires_grad)
     dev = B.device(device)
     return _finish(dev.xp.zeros(shape, dtype=dt or B.get_default_dtype()), dev, grad)
 
@@ -319,7 +319,7 @@ def empty(*size, dtype=None, device=None, requires_grad=False) -> Tensor:
 def full(size, fill_value, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A tensor of shape ``size`` (a tuple or list) filled with ``fill_value`` (dtype inferred from it when not given)."""
     shape, fill_value, dt, grad = _args(
-        "full", [("size", SIZE, size), ("fill_value", NUMBER, fill_value)], dtype=dtype, requires_grad=requires_grad
+        "full", [("size", _SIZE, size), ("fill_value", _NUMBER, fill_value)], dtype=dtype, requires_grad=requires_grad
     )
     return _filled(shape, fill_value, dt or B.scalar_dtype(fill_value), device, grad)
 
@@ -333,9 +333,9 @@ def _filled(shape: tuple, fill_value, dt, device, requires_grad: bool) -> Tensor
 
 def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Values from ``start`` (default 0) up to ``end`` (excluded) by ``step``."""
-    given = [("end", NUMBER, start)] if end is None else [("start", NUMBER, start), ("end", NUMBER, end)]
+    given = [("end", _NUMBER, start)] if end is None else [("start", _NUMBER, start), ("end", _NUMBER, end)]
     *bounds, step, dt, grad = _args(
-        "arange", [*given, ("step", NUMBER, step)], dtype=dtype, requires_grad=requires_grad
+        "arange", [*given, ("step", _NUMBER, step)], dtype=dtype, requires_grad=requires_grad
     )
     start, end = bounds if len(bounds) == 2 else (0, bounds[0])
     all_int = all(isinstance(v, int) for v in (start, end, step))
@@ -380,7 +380,7 @@ def linspace(start, end, steps, dtype=None, device=None, requires_grad=False) ->
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
     start, end, steps, dt, grad = _args(
         "linspace",
-        [("start", ENDPOINT, start), ("end", ENDPOINT, end), ("steps", INT, steps)],
+        [("start", _ENDPOINT, start), ("end", _ENDPOINT, end), ("steps", _INT, steps)],
         dtype=dtype,
         requires_grad=requires_grad,
     )
@@ -410,7 +410,7 @@ def _spaced(xp, start: float, end: float, steps: int):
 
 def eye(n, m=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """The identity matrix (n x m)."""
-    given = [("n", INT, n)] if m is None else [("n", INT, n), ("m", INT, m)]
+    given = [("n", _INT, n)] if m is None else [("n", _INT, n), ("m", _INT, m)]
     *sizes, dt, grad = _args("eye", given, dtype=dtype, requires_grad=requires_grad)
     for name, v in zip(("n", "m"), sizes):
         if v < 0:
@@ -421,7 +421,7 @@ def eye(n, m=None, dtype=None, device=None, requires_grad=False) -> Tensor:
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Uniform random values in [0, 1)."""
-    shape, dt, grad = _args("rand", [("size", SIZES, size)], dtype=dtype, requires_grad=requires_grad)
+    shape, dt, grad = _args("rand", [("size", _SIZES, size)], dtype=dtype, requires_grad=requires_grad)
     dev = B.device(device)
     dt = _float_dtype(dt, "rand")
     return _finish(generator_for(dev, generator).random(shape).astype(dt), dev, grad)
@@ -429,7 +429,7 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad=False) ->
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Standard normal random values."""
-    shape, dt, grad = _args("randn", [("size", SIZES, size)], dtype=dtype, requires_grad=requires_grad)
+    shape, dt, grad = _args("randn", [("size", _SIZES, size)], dtype=dtype, requires_grad=requires_grad)
     dev = B.device(device)
     dt = _float_dtype(dt, "randn")
     return _finish(generator_for(dev, generator).standard_normal(shape).astype(dt), dev, grad)
@@ -437,7 +437,7 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False) -
 
 def randperm(n: int, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A random permutation of ``0 .. n - 1`` (int64 by default)."""
-    n, dt, grad = _args("randperm", [("n", INT, n)], dtype=dtype, requires_grad=requires_grad)
+    n, dt, grad = _args("randperm", [("n", _INT, n)], dtype=dtype, requires_grad=requires_grad)
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     dt = dt or B.int64
@@ -453,9 +453,9 @@ def randint(low, high=None, size=None, generator=None, dtype=None, device=None, 
     if size is None:
         if high is None:
             raise TypeError("randint(): missing the argument 'size' (a tuple of ints)")
-        given = [("high", INT, low), ("size", SIZE, high)]
+        given = [("high", _INT, low), ("size", _SIZE, high)]
     else:
-        given = [("low", INT, low), ("high", INT, high), ("size", SIZE, size)]
+        given = [("low", _INT, low), ("high", _INT, high), ("size", _SIZE, size)]
     *bounds, size, dt, grad = _args("randint", given, dtype=dtype, requires_grad=requires_grad)
     low, high = bounds if len(bounds) == 2 else (0, bounds[0])
     if high <= low:
@@ -471,19 +471,19 @@ def randint(low, high=None, size=None, generator=None, dtype=None, device=None, 
 
 def zeros_like(t: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Zeros in ``t``'s shape, dtype and device (unless given)."""
-    t, dt, grad = _args("zeros_like", [("input", TEMPLATE, t)], dtype=dtype, requires_grad=requires_grad)
+    t, dt, grad = _args("zeros_like", [("input", _TEMPLATE, t)], dtype=dtype, requires_grad=requires_grad)
     return zeros(t.shape, dtype=dt or t.dtype, device=device or t.device, requires_grad=grad)
 
 
 def ones_like(t: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Ones in ``t``'s shape, dtype and device (unless given)."""
-    t, dt, grad = _args("ones_like", [("input", TEMPLATE, t)], dtype=dtype, requires_grad=requires_grad)
+    t, dt, grad = _args("ones_like", [("input", _TEMPLATE, t)], dtype=dtype, requires_grad=requires_grad)
     return ones(t.shape, dtype=dt or t.dtype, device=device or t.device, requires_grad=grad)
 
 
 def empty_like(t: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
     """An uninitialised tensor (zeros) in ``t``'s shape, dtype and device (unless given)."""
-    t, dt, grad = _args("empty_like", [("input", TEMPLATE, t)], dtype=dtype, requires_grad=requires_grad)
+    t, dt, grad = _args("empty_like", [("input", _TEMPLATE, t)], dtype=dtype, requires_grad=requires_grad)
     return empty(t.shape, dtype=dt or t.dtype, device=device or t.device, requires_grad=grad)
 
 
@@ -491,7 +491,7 @@ def full_like(t: Tensor, fill_value, dtype=None, device=None, requires_grad=Fals
     """``fill_value`` in ``t``'s shape, dtype and device (unless given)."""
     t, fill_value, dt, grad = _args(
         "full_like",
-        [("input", TEMPLATE, t), ("fill_value", NUMBER, fill_value)],
+        [("input", _TEMPLATE, t), ("fill_value", _NUMBER, fill_value)],
         dtype=dtype,
         requires_grad=requires_grad,
     )
