@@ -1,10 +1,10 @@
-"""Dataset, Subset and random_split, as ``torch.utils.data``."""
+"""Dataset, IterableDataset, Subset and random_split, as ``torch.utils.data``."""
 
 from __future__ import annotations
 
 import math
 
-__all__ = ["Dataset", "Subset", "random_split"]
+__all__ = ["Dataset", "IterableDataset", "Subset", "random_split"]
 
 
 class Dataset:
@@ -15,6 +15,13 @@ class Dataset:
 
     def __len__(self) -> int:
         raise NotImplementedError(f"Subclasses of Dataset should implement __len__ ({type(self).__name__})")
+
+
+class IterableDataset(Dataset):
+    """A stream-style dataset: subclasses define ``__iter__()``; a DataLoader batches what it yields in order."""
+
+    def __iter__(self):
+        raise NotImplementedError(f"Subclasses of IterableDataset should implement __iter__ ({type(self).__name__})")
 
 
 class Subset(Dataset):

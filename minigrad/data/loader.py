@@ -1,23 +1,26 @@
-"""TensorDataset and DataLoader: mini-batches of tensors from arrays."""
+"""TensorDataset and DataLoader, as ``torch.utils.data``'s (``torch.utils.data.dataloader`` is this module)."""
 
 from __future__ import annotations
+
+import sys
 
 import numpy as np
 
 from .. import backend as B
-from ..creation import generator_for
+from ..creation import Generator
 from ..tensor import Tensor, make_leaf, shape_str
-from .dataset import Dataset
+from .collate import default_collate, default_convert
+from .dataset import Dataset, IterableDataset
+from .sampler import BatchSampler, RandomSampler, SequentialSampler
 
-__all__ = ["TensorDataset", "DataLoader"]
+__all__ = ["TensorDataset", "DataLoader", "default_collate", "default_convert", "get_worker_info"]
 
 
-def _as_array(a):
+def _as_tensor(a) -> Tensor:
     if isinstance(a, Tensor):
-        return a.data
-    if isinstance(a, np.ndarray) or B.is_cupy_array(a):
         return a
-    return np.asarray(a)
+    arr = a if isinstance(a, np.ndarray) or B.is_cupy_array(a) else np.asarray(a)
+    return make_leaf(arr, B.device_of_array(arr))
 
 
 def _is_batchable(a) -> bool:
@@ -25,101 +28,184 @@ def _is_batchable(a) -> bool:
 
 
 class TensorDataset(Dataset):
-    """Arrays or tensors that share their first dim; item ``i`` is the tuple of their ``i``-th rows."""
+    """Tensors (or arrays) that share their first dim; item ``i`` is the tuple of their ``i``-th rows."""
 
-    def __init__(self, *arrays):
-        if not arrays:
-            raise ValueError("TensorDataset needs at least one array")
-        self.arrays = tuple(_as_array(a) for a in arrays)
-        n = len(self.arrays[0])
-        for a in self.arrays:
-            if a.ndim == 0 or len(a) != n:
-                raise ValueError(
-                    "Size mismatch between tensors: every array needs the same first dim, got shapes "
-                    + ", ".join(shape_str(x.shape) for x in self.arrays)
-                )
+    def __init__(self, *tensors):
+        if not tensors:
+            raise ValueError("TensorDataset needs at least one tensor")
+        self.tensors = tuple(_as_tensor(t) for t in tensors)
+        n = self.tensors[0].shape[0] if self.tensors[0].dim() else None
+        if any(t.dim() == 0 or t.shape[0] != n for t in self.tensors):
+            raise ValueError(
+                "Size mismatch between tensors: every tensor needs the same first dim, got shapes "
+                + ", ".join(shape_str(t.shape) for t in self.tensors)
+            )
 
     def __len__(self) -> int:
-        return len(self.arrays[0])
+        return self.tensors[0].shape[0]
 
     def __getitem__(self, index):
-        return tuple(a[index] for a in self.arrays)
+        return tuple(t[index] for t in self.tensors)
+
+
+def get_worker_info():
+    """None: minigrad loads every batch in the main process, where PyTorch's answer is None too."""
+    return None
 
 
 class DataLoader:
-    """Iterate over a dataset in mini-batches of tensors.
+    """Iterate over a dataset in batches, as ``torch.utils.data.DataLoader``.
 
-    ``DataLoader(TensorDataset(X, y), batch_size=32, shuffle=True)``, or directly
-    ``DataLoader((X, y), ...)`` with a tuple of arrays or tensors. Each batch is a tuple of tensors (on ``device``).
-    A TensorDataset is batched by slicing (or one fancy index when shuffling); any
-    other dataset (``len`` and ``[i]`` returning tuples of arrays/numbers) is
-    stacked item by item. ``shuffle`` draws a new order each epoch from ``generator`` (a CPU
-    :class:`minigrad.Generator`, as PyTorch's), else from a stream seeded by ``seed``, else from
-    minigrad's CPU generator (``manual_seed``); ``drop_last`` skips a short final batch.
+    Indices come from ``sampler`` (default: in order, or a :class:`RandomSampler` with ``shuffle``, drawing
+    from ``generator``), grouped by ``batch_sampler`` (default: ``batch_size`` at a time, ``drop_last``
+    dropping a short last batch); ``collate_fn`` (default :func:`default_collate`) makes each batch.
+    ``batch_size=None`` gives items one by one (through :func:`default_convert`). A TensorDataset with the
+    default collation is batched by one index per tensor instead of item by item.
+
+    ``num_workers > 0`` loads in the main process all the same (saying so once on stderr); ``pin_memory``,
+    ``timeout``, ``worker_init_fn``, ``prefetch_factor``, ``persistent_workers`` are accepted for PyTorch's
+    sake. minigrad's own: ``DataLoader((X, y), ...)`` takes a tuple of arrays or tensors; ``device=`` moves
+    every batch there; ``seed=`` shuffles from a generator of its own seeded so.
     """
 
     def __init__(
         self,
         dataset,
-        batch_size: int = 1,
-        shuffle: bool = False,
+        batch_size: int | None = 1,
+        shuffle: bool | None = None,
+        sampler=None,
+        batch_sampler=None,
+        num_workers: int = 0,
+        collate_fn=None,
+        pin_memory: bool = False,
         drop_last: bool = False,
+        timeout: float = 0,
+        worker_init_fn=None,
+        multiprocessing_context=None,
+        generator=None,
+        *,
+        prefetch_factor: int | None = None,
+        persistent_workers: bool = False,
+        pin_memory_device: str = "",
+        in_order: bool = True,
         device=None,
         seed=None,
-        generator=None,
     ):
         if isinstance(dataset, tuple) and dataset and all(_is_batchable(a) for a in dataset):
             dataset = TensorDataset(*dataset)
-        if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
-            raise ValueError(f"batch_size should be a positive integer value, but got batch_size={batch_size}")
+        _check_workers(num_workers, timeout, prefetch_factor, persistent_workers)
+        if seed is not None and generator is None:
+            generator = Generator().manual_seed(seed)
+        iterable = isinstance(dataset, IterableDataset)
+        if iterable and (shuffle not in (None, False) or sampler is not None or batch_sampler is not None):
+            raise ValueError(
+                f"DataLoader with IterableDataset: expected unspecified shuffle, sampler and batch_sampler options, "
+                f"but got shuffle={shuffle}, sampler={sampler}, batch_sampler={batch_sampler}"
+            )
+        if sampler is not None and shuffle:
+            raise ValueError("sampler option is mutually exclusive with shuffle")
+        if batch_sampler is not None:
+            if batch_size != 1 or shuffle or sampler is not None or drop_last:
+                raise ValueError(
+                    "batch_sampler option is mutually exclusive with batch_size, shuffle, sampler, and drop_last"
+                )
+            batch_size, drop_last = None, False
+        elif batch_size is None and drop_last:
+            raise ValueError("batch_size=None option disables auto-batching and is mutually exclusive with drop_last")
+        if not iterable and sampler is None:
+            sampler = RandomSampler(dataset, generator=generator) if shuffle else SequentialSampler(dataset)
+        if not iterable and batch_size is not None and batch_sampler is None:
+            batch_sampler = BatchSampler(sampler, batch_size, drop_last)
+        elif iterable and batch_size is not None:
+            BatchSampler(range(1), batch_size, drop_last)  # the same checks of batch_size and drop_last
         self.dataset = dataset
-        self.batch_size = int(batch_size)
-        self.shuffle = shuffle
+        self.batch_size = batch_size
         self.drop_last = drop_last
-        self.device = B.device(device)
+        self.sampler = sampler
+        self.batch_sampler = batch_sampler
+        self.num_workers = num_workers
+        self.collate_fn = collate_fn if collate_fn is not None else (
+            default_collate if batch_size is not None or batch_sampler is not None else default_convert
+        )  # fmt: skip
+        self.pin_memory = pin_memory
+        self.timeout = timeout
+        self.worker_init_fn = worker_init_fn
         self.generator = generator
-        self._rng = None if seed is None else np.random.default_rng(seed)
+        self.device = None if device is None else B.device(device)
+        if num_workers > 0:
+            print(
+                f"minigrad: DataLoader(num_workers={num_workers}) loads in the main process "
+                "(minigrad starts no worker processes)",
+                file=sys.stderr,
+            )
 
     def __len__(self) -> int:
-        n = len(self.dataset)
-        return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
-
-    def _order(self, n: int):
-        if not self.shuffle:
-            return None
-        rng = self._rng if self._rng is not None and self.generator is None else generator_for(B.CPU, self.generator)
-        return rng.permutation(n)
+        if isinstance(self.dataset, IterableDataset):
+            n = len(self.dataset)
+            if self.batch_size is None:
+                return n
+            return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
+        return len(self.batch_sampler) if self.batch_sampler is not None else len(self.sampler)
 
     def __iter__(self):
-        n = len(self.dataset)
-        order = self._order(n)
-        stop = n - n % self.batch_size if self.drop_last else n
-        for start in range(0, stop, self.batch_size):
-            end = min(start + self.batch_size, n)
-            index = slice(start, end) if order is None else order[start:end]
-            if isinstance(self.dataset, TensorDataset):
-                columns = self.dataset[index]
-                if order is None:  # slices are views: copy, so changing a batch cannot change the dataset
-                    columns = tuple(c.copy() for c in columns)
-            else:
-                rows = range(start, end) if order is None else index
-                columns = _stack([self.dataset[int(i)] for i in rows])
-            yield tuple(self._tensor(c) for c in columns)
+        for batch in self._batches():
+            yield batch if self.device is None else _to_device(batch, self.device)
 
-    def _tensor(self, arr) -> Tensor:
-        arr = _as_array(arr)
-        dev = B.device_of_array(arr)
-        if dev != self.device:
-            arr = B.to_device_array(arr, self.device)
-        return make_leaf(arr, self.device)
+    def _batches(self):
+        dataset, collate = self.dataset, self.collate_fn
+        if isinstance(dataset, IterableDataset):
+            yield from self._iterable_batches()
+        elif self.batch_sampler is None:
+            for index in self.sampler:
+                yield collate(dataset[index])
+        elif isinstance(dataset, TensorDataset) and collate is default_collate:
+            for indices in self.batch_sampler:
+                rows = np.asarray(indices, dtype=np.int64)  # one fancy index: a copy, never a view of the data
+                yield [make_leaf(t.data[rows], t._device) for t in dataset.tensors]
+        else:
+            for indices in self.batch_sampler:
+                yield collate([dataset[i] for i in indices])
+
+    def _iterable_batches(self):
+        if self.batch_size is None:
+            for item in self.dataset:
+                yield self.collate_fn(item)
+            return
+        batch = []
+        for item in self.dataset:
+            batch.append(item)
+            if len(batch) == self.batch_size:
+                yield self.collate_fn(batch)
+                batch = []
+        if batch and not self.drop_last:
+            yield self.collate_fn(batch)
 
 
-def _stack(items: list) -> tuple:
-    first = items[0]
-    if not isinstance(first, tuple):
-        return (np.stack([_host(x) for x in items]),)
-    return tuple(np.stack([_host(item[k]) for item in items]) for k in range(len(first)))
+def _check_workers(num_workers, timeout, prefetch_factor, persistent_workers) -> None:
+    if num_workers < 0:
+        raise ValueError("num_workers option should be non-negative; use num_workers=0 to disable multiprocessing.")
+    if timeout < 0:
+        raise ValueError("timeout option should be non-negative")
+    if num_workers == 0 and prefetch_factor is not None:
+        raise ValueError(
+            "prefetch_factor option could only be specified in multiprocessing.let num_workers > 0 to enable "
+            "multiprocessing, otherwise set prefetch_factor to None."
+        )
+    if persistent_workers and num_workers == 0:
+        raise ValueError("persistent_workers option needs num_workers > 0")
 
 
-def _host(x):
-    return B.to_host(x.data) if isinstance(x, Tensor) else np.asarray(x)
+def _to_device(batch, device):
+    if isinstance(batch, Tensor):
+        if batch._device == device:
+            return batch
+        return make_leaf(B.to_device_array(batch.data, device), device)
+    if isinstance(batch, dict):
+        return {k: _to_device(v, device) for k, v in batch.items()}
+    if isinstance(batch, list):
+        return [_to_device(v, device) for v in batch]
+    if isinstance(batch, tuple):
+        return type(batch)(*(_to_device(v, device) for v in batch)) if hasattr(batch, "_fields") else tuple(
+            _to_device(v, device) for v in batch
+        )  # fmt: skip
+    return batch

@@ -1,5 +1,37 @@
 """``torch.utils.data``'s names: the same objects as :mod:`minigrad.data`."""
 
-from ..data import DataLoader, Dataset, Subset, TensorDataset, random_split
+from ..data import (
+    BatchSampler,
+    DataLoader,
+    Dataset,
+    IterableDataset,
+    RandomSampler,
+    Sampler,
+    SequentialSampler,
+    Subset,
+    SubsetRandomSampler,
+    TensorDataset,
+    WeightedRandomSampler,
+    default_collate,
+    default_convert,
+    get_worker_info,
+    random_split,
+)
 
-__all__ = ["DataLoader", "Dataset", "Subset", "TensorDataset", "random_split"]
+__all__ = [
+    "DataLoader",
+    "Dataset",
+    "IterableDataset",
+    "Subset",
+    "TensorDataset",
+    "random_split",
+    "default_collate",
+    "default_convert",
+    "get_worker_info",
+    "Sampler",
+    "SequentialSampler",
+    "RandomSampler",
+    "SubsetRandomSampler",
+    "WeightedRandomSampler",
+    "BatchSampler",
+]
