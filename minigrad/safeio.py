@@ -7,9 +7,10 @@ Every loader of minigrad data goes through here: :class:`NpzReader` (and
 - only regular files are opened: a FIFO, a device such as ``/dev/zero``, a socket or a
   directory is refused (opening does not wait for a FIFO's writer);
 - nothing is read past a size cap, checked *while* reading (a file on disk larger than
-  the cap is refused before reading; an archive's arrays are sized from their headers
-  before any array is read, so a small archive that would expand to gigabytes is refused
-  with a message naming the limit);
+  the cap is refused before reading; so is an archive whose directory would take more
+  than :func:`directory_limit` once parsed; an archive's arrays are sized from their
+  headers before any array is read, so a small archive that would expand to gigabytes
+  is refused with a message naming the limit);
 - no pickle: each ``.npy`` member must hold a numeric dtype (an object array would need
   pickle code to load);
 - every way a file can be damaged (a bad zip, a cut or bit-flipped member, an encrypted
@@ -37,6 +38,7 @@ __all__ = [
     "load_npz",
     "open_regular",
     "check_size",
+    "directory_limit",
     "format_bytes",
 ]
 
@@ -169,6 +171,36 @@ def _read_header(fp, where: str):
     return shape, fortran, dtype
 
 
+def directory_limit(max_bytes: int) -> int:
+    """The most bytes an archive's central directory may take: a sixty-fourth of ``max_bytes``, at
+    least 1 MiB (zipfile keeps a record of several times an entry's 46 bytes for each)."""
+    return max(1 << 20, max_bytes // 64)
+
+
+def _directory_size(fp, where: str) -> int:
+    """The central directory's size, as the end of a zip archive declares it (0 when it declares none:
+    zipfile then says what is wrong)."""
+    fp.seek(0, os.SEEK_END)
+    size = fp.tell()
+    tail_start = max(0, size - (22 + 0xFFFF + 20))  # the end record, its comment, a zip64 locator
+    fp.seek(tail_start)
+    tail = fp.read(size - tail_start)
+    at = tail.rfind(b"PK\x05\x06")
+    if at < 0 or len(tail) < at + 22:
+        return 0
+    entries, directory = struct.unpack("<HI", tail[at + 10 : at + 16])
+    if (entries == 0xFFFF or directory == 0xFFFFFFFF) and at >= 20 and tail[at - 20 : at - 16] == b"PK\x06\x07":
+        (record,) = struct.unpack("<Q", tail[at - 12 : at - 4])  # where the zip64 end record lies
+        if record + 56 > size:
+            raise UnsafeFileError(f"{where}: damaged file (its zip64 end record lies past the end)")
+        fp.seek(record)
+        zip64 = fp.read(56)
+        if zip64[:4] != b"PK\x06\x06":
+            raise UnsafeFileError(f"{where}: damaged file (no zip64 end record where its locator says)")
+        (directory,) = struct.unpack("<Q", zip64[40:48])
+    return directory
+
+
 class NpzReader:
     """An open ``.npz`` archive whose members' headers are read and checked, and whose arrays are
     read only when asked (:meth:`array`). A path or a seekable binary file object.
@@ -186,6 +218,15 @@ class NpzReader:
             self._own = path = open_regular(path, max_bytes + _ZIP_SLACK)
         try:
             with reading(self.where):
+                directory = _directory_size(path, self.where)
+                if directory > directory_limit(max_bytes):
+                    raise UnsafeFileError(
+                        f"{self.where}: the archive's directory takes {format_bytes(directory)}, over the limit of "
+                        f"{format_bytes(directory_limit(max_bytes))} (a sixty-fourth of max_bytes={max_bytes}: "
+                        "each entry costs several times its size once read; pass a larger max_bytes if you trust "
+                        "the file)"
+                    )
+                path.seek(0)
                 self._archive = zipfile.ZipFile(path)
                 self._members = {}
                 self.headers = {}

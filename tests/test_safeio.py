@@ -191,3 +191,16 @@ def test_no_pickle_anywhere_in_minigrad():
     for path in root.rglob("*.py"):
         text = path.read_text()
         assert not re.search(r"^\s*(import pickle|from pickle)|allow_pickle\s*=\s*True|np\.load\(", text, re.M), path
+
+
+@pytest.mark.parametrize("entries", [30_000, 70_000])  # 70 000 entries need zip64's end record
+def test_an_archive_whose_directory_would_take_too_much_memory_is_refused_before_reading_it(tmp_path, entries):
+    path = tmp_path / "many.npz"
+    with zipfile.ZipFile(path, "w") as zf:
+        for i in range(entries):
+            zf.writestr(f"a{i}.npy", b"")
+    size = path.stat().st_size
+    peak, raised = _peak(lambda: load_npz(path, max_bytes=64_000_000))
+    assert isinstance(raised, UnsafeFileError), raised
+    assert "the archive's directory takes" in str(raised) and "over the limit of 1.0 MB" in str(raised)
+    assert peak < 1_000_000, f"{peak / 1e6:.1f} MB held to refuse a {size / 1e6:.1f} MB archive"
