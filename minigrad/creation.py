@@ -235,17 +235,18 @@ _KEYWORDS = {
 }
 
 
-def _args(op: str, positional: list, **keywords) -> list:
+def _args(op: str, positional: list, first: int = 1, **keywords) -> list:
     """A factory's arguments checked as PyTorch's parser checks them, and converted.
 
-    ``positional`` lists ``(name, kind, value)`` in position order; ``keywords`` are the keyword-only
+    ``positional`` lists ``(name, kind, value)`` in position order from position ``first`` (the ones
+    before it checked by the caller); ``keywords`` are the keyword-only
     arguments (``dtype``, ``requires_grad``). Every type is checked before any value, so the error is
     a TypeError naming the first argument of the wrong type (``eye(): argument 'n' (position 1) must be
     int, not float``) whatever the others hold; then the values are converted (0-d tensors and NumPy
     scalars to Python numbers, sizes to a tuple, dtypes to NumPy's), ints past int64 and negative
     sizes refused.
     """
-    specs = [(name, kind, value, f" (position {i})") for i, (name, kind, value) in enumerate(positional, 1)]
+    specs = [(name, kind, value, f" (position {i})") for i, (name, kind, value) in enumerate(positional, first)]
     specs += [(name, _KEYWORDS[name], value, "") for name, value in keywords.items()]
     for name, kind, value, where in specs:
         problem = kind.problem(value)
@@ -421,18 +422,20 @@ def eye(n, m=None, dtype=None, device=None, requires_grad=False) -> Tensor:
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Uniform random values in [0, 1)."""
-    shape, dt, grad = _args("rand", [("size", _SIZES, size)], dtype=dtype, requires_grad=requires_grad)
-    dev = B.device(device)
-    dt = _float_dtype(dt, "rand")
-    return _finish(generator_for(dev, generator).random(shape).astype(dt), dev, grad)
+    return _drawn("rand", "random", size, generator, dtype, device, requires_grad)
 
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Standard normal random values."""
-    shape, dt, grad = _args("randn", [("size", _SIZES, size)], dtype=dtype, requires_grad=requires_grad)
+    return _drawn("randn", "standard_normal", size, generator, dtype, device, requires_grad)
+
+
+def _drawn(op: str, draw: str, size: tuple, generator, dtype, device, requires_grad) -> Tensor:
+    """Floats from the generator's method ``draw``, for ``op`` (``rand``, ``randn`` and their ``_like`` forms)."""
+    shape, dt, grad = _args(op, [("size", _SIZES, size)], dtype=dtype, requires_grad=requires_grad)
     dev = B.device(device)
-    dt = _float_dtype(dt, "randn")
-    return _finish(generator_for(dev, generator).standard_normal(shape).astype(dt), dev, grad)
+    dt = _float_dtype(dt, op)
+    return _finish(getattr(generator_for(dev, generator), draw)(shape).astype(dt), dev, grad)
 
 
 def randperm(n: int, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
@@ -456,7 +459,12 @@ def randint(low, high=None, size=None, generator=None, dtype=None, device=None, 
         given = [("high", _INT, low), ("size", _SIZE, high)]
     else:
         given = [("low", _INT, low), ("high", _INT, high), ("size", _SIZE, size)]
-    *bounds, size, dt, grad = _args("randint", given, dtype=dtype, requires_grad=requires_grad)
+    return _random_ints("randint", given, 1, generator, dtype, device, requires_grad)
+
+
+def _random_ints(op: str, given: list, first: int, generator, dtype, device, requires_grad) -> Tensor:
+    """Integers in [low, high) for ``op``: ``given`` is ``[low,] high, size`` as ``_args`` takes them."""
+    *bounds, size, dt, grad = _args(op, given, first, dtype=dtype, requires_grad=requires_grad)
     low, high = bounds if len(bounds) == 2 else (0, bounds[0])
     if high <= low:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
@@ -469,51 +477,67 @@ def randint(low, high=None, size=None, generator=None, dtype=None, device=None, 
     return _finish(generator_for(dev, generator).integers(low, high, size=size).astype(dt), dev, grad)
 
 
-def zeros_like(t: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
-    """Zeros in ``t``'s shape, dtype and device (unless given)."""
-    t, dt, grad = _args("zeros_like", [("input", _TEMPLATE, t)], dtype=dtype, requires_grad=requires_grad)
+def zeros_like(input: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """Zeros in ``input``'s shape, dtype and device (unless given)."""
+    t, dt, grad = _args("zeros_like", [("input", _TEMPLATE, input)], dtype=dtype, requires_grad=requires_grad)
     return zeros(t.shape, dtype=dt or t.dtype, device=device or t.device, requires_grad=grad)
 
 
-def ones_like(t: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
-    """Ones in ``t``'s shape, dtype and device (unless given)."""
-    t, dt, grad = _args("ones_like", [("input", _TEMPLATE, t)], dtype=dtype, requires_grad=requires_grad)
+def ones_like(input: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """Ones in ``input``'s shape, dtype and device (unless given)."""
+    t, dt, grad = _args("ones_like", [("input", _TEMPLATE, input)], dtype=dtype, requires_grad=requires_grad)
     return ones(t.shape, dtype=dt or t.dtype, device=device or t.device, requires_grad=grad)
 
 
-def empty_like(t: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
-    """An uninitialised tensor (zeros) in ``t``'s shape, dtype and device (unless given)."""
-    t, dt, grad = _args("empty_like", [("input", _TEMPLATE, t)], dtype=dtype, requires_grad=requires_grad)
+def empty_like(input: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """An uninitialised tensor (zeros) in ``input``'s shape, dtype and device (unless given)."""
+    t, dt, grad = _args("empty_like", [("input", _TEMPLATE, input)], dtype=dtype, requires_grad=requires_grad)
     return empty(t.shape, dtype=dt or t.dtype, device=device or t.device, requires_grad=grad)
 
 
-def full_like(t: Tensor, fill_value, dtype=None, device=None, requires_grad=False) -> Tensor:
-    """``fill_value`` in ``t``'s shape, dtype and device (unless given)."""
+def full_like(input: Tensor, fill_value, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """``fill_value`` in ``input``'s shape, dtype and device (unless given)."""
     t, fill_value, dt, grad = _args(
         "full_like",
-        [("input", _TEMPLATE, t), ("fill_value", _NUMBER, fill_value)],
+        [("input", _TEMPLATE, input), ("fill_value", _NUMBER, fill_value)],
         dtype=dtype,
         requires_grad=requires_grad,
     )
     return _filled(t.shape, fill_value, dt or t.dtype, device or t.device, grad)
 
 
-def rand_like(t: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
-    """Uniform random values in [0, 1) in ``t``'s shape, dtype and device (unless given)."""
-    return rand.__wrapped__(t.shape, dtype=dtype or t.dtype, device=device or t.device, requires_grad=requires_grad)
+def rand_like(input: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """Uniform random values in [0, 1) in ``input``'s shape, dtype and device (unless given)."""
+    return _drawn(
+        "rand_like", "random", (input.shape,), None, dtype or input.dtype, device or input.device, requires_grad
+    )
 
 
-def randn_like(t: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
-    """Standard normal random values in ``t``'s shape, dtype and device (unless given)."""
-    return randn.__wrapped__(t.shape, dtype=dtype or t.dtype, device=device or t.device, requires_grad=requires_grad)
+def randn_like(input: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """Standard normal random values in ``input``'s shape, dtype and device (unless given)."""
+    return _drawn(
+        "randn_like",
+        "standard_normal",
+        (input.shape,),
+        None,
+        dtype or input.dtype,
+        device or input.device,
+        requires_grad,
+    )
 
 
-def randint_like(t: Tensor, low, high=None, dtype=None, device=None, requires_grad=False) -> Tensor:
-    """Random integers in [low, high) in ``t``'s shape, dtype and device (unless given)."""
-    if high is None:
-        low, high = 0, low
-    return randint.__wrapped__(
-        low, high, t.shape, dtype=dtype or t.dtype, device=device or t.device, requires_grad=requires_grad
+def randint_like(input: Tensor, low, high=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """Random integers in [low, high) in ``input``'s shape, dtype and device (unless given);
+    ``randint_like(input, high)`` also works."""
+    given = [("high", _INT, low)] if high is None else [("low", _INT, low), ("high", _INT, high)]
+    return _random_ints(
+        "randint_like",
+        [*given, ("size", _SIZE, input.shape)],
+        2,  # after the input
+        None,
+        dtype or input.dtype,
+        device or input.device,
+        requires_grad,
     )
 
 

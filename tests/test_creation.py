@@ -292,3 +292,16 @@ def test_manual_seed_takes_any_64_bit_seed_as_torch():
     assert mg.Generator().manual_seed(-1).initial_seed() == 2**64 - 1
     with pytest.raises(ValueError, match="the seed 18446744073709551616 does not fit in 64 bits"):
         mg.manual_seed(2**64)
+
+
+def test_like_factories_name_themselves_and_take_input_by_keyword():
+    t = mg.ones(2)
+    assert mg.zeros_like(input=t).tolist() == [0.0, 0.0] and mg.full_like(input=t, fill_value=3).tolist() == [3.0] * 2
+    with pytest.raises(TypeError, match=r"rand_like\(\): argument 'input' \(position 1\) must be Tensor, not int"):
+        mg.rand_like(3)
+    with pytest.raises(TypeError, match=r"randn_like\(\): argument 'requires_grad' must be bool, not int"):
+        mg.randn_like(t, requires_grad=1)
+    with pytest.raises(TypeError, match=r"randint_like\(\): argument 'high' \(position 2\) must be int, not float"):
+        mg.randint_like(t, 2.5)
+    with pytest.raises(RuntimeError, match=r"randn_like\(\): expected a floating point dtype, got int64"):
+        mg.randn_like(mg.ones(2, dtype=mg.int64))
