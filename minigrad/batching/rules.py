@@ -17,17 +17,23 @@ from ..autograd.grad_mode import no_grad
 from ..nn.functional import (
     _adaptive_pool,
     _attention,
+    _bilinear,
+    _composed_activation,
     _conv,
     _conv1d,
     _conv_transpose,
     _dropout,
     _embedding,
     _group_norm,
+    _instance_rms_norm,
     _interpolate,
+    _likelihood_loss,
     _linear,
     _loss,
+    _margin_loss,
     _normalization,
     _one_hot,
+    _pixel_shuffle,
     _pooling,
     _unpool,
 )
@@ -1080,6 +1086,11 @@ def _table() -> dict:
     add(windowed_rule, _conv.max_pool2d, _pooling.avg_pool2d, _conv1d.max_pool1d, _conv1d.avg_pool1d)
     add(unpool_rule, _unpool.max_unpool2d, _unpool.max_unpool1d)
     add(composite, _loss.mse_loss, _loss.l1_loss)
+    add(composite, *(getattr(_composed_activation, n) for n in _composed_activation.__all__))
+    add(composite, _instance_rms_norm.rms_norm, _instance_rms_norm.instance_norm, _bilinear.bilinear)
+    add(composite, _pixel_shuffle.pixel_shuffle, _pixel_shuffle.pixel_unshuffle, _likelihood_loss.poisson_nll_loss)
+    # multi_margin_loss and gaussian_nll_loss check values (labels, negative variances): the loop runs them
+    add(composite, *(getattr(_margin_loss, n) for n in _margin_loss.__all__ if n != "multi_margin_loss"))
     add(random_op, _dropout.dropout)
     add(random_like, creation.rand_like, creation.randn_like, creation.randint_like)
     inplace_names = ("add_", "sub_", "mul_", "div_", "pow_", "remainder_", "fmod_", "clamp_", "fill_", "zero_")

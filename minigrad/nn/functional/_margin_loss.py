@@ -7,8 +7,7 @@ hinge), so its gradient is theirs and the debugger shows the ops it is made of.
 
 from __future__ import annotations
 
-from ...ops.elementwise import where
-from ...ops.reduction import norm
+from ...ops import norm, where  # the public ops: inside vmap they reach their batching rules
 from ...tensor import Tensor, shape_str
 from ._loss import _check_reduction, _reduce
 from ._robust_loss import _legacy_reduction
