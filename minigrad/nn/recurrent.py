@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import math
 
+from .. import _state
 from ..creation import zeros
 from ..ops.shape import cat, stack
 from ..tensor import Tensor, shape_str
 from . import init
 from .functional import dropout, linear
+from .functional._lstm_layer import lstm_layer
 from .module import Module
 from .parameter import Parameter
 
@@ -151,8 +153,12 @@ class RNNBase(Module):
         """``x`` of shape (L, N, H_in) through every layer; ``state`` is h0 (or (h0, c0)), stacked per layer.
 
         Each layer's sequence is kept as a list of per-step tensors: slicing one stacked tensor at
-        every step would make each step's gradient a full-size scatter (quadratic in L).
+        every step would make each step's gradient a full-size scatter (quadratic in L). An LSTM runs
+        each layer as one op instead (``_run_lstm_layers``), but under ``vmap``, whose batching rules
+        its per-step ops have.
         """
+        if self.mode == "LSTM" and not _state.vmap.levels:
+            return self._run_lstm_layers(x, state)
         step = _step_for(self.mode)
         lstm = self.mode == "LSTM"
         directions = 2 if self.bidirectional else 1
@@ -176,6 +182,27 @@ class RNNBase(Module):
         if lstm:
             return stack(sequence), (stack([f[0] for f in finals]), stack([f[1] for f in finals]))
         return stack(sequence), stack(finals)
+
+    def _run_lstm_layers(self, x: Tensor, state: tuple):
+        """The LSTM as ``_run``, each layer and direction one ``lstm_layer`` op after one product for its input."""
+        directions = 2 if self.bidirectional else 1
+        hidden = self.hidden_size
+        sequence, finals_h, finals_c = x, [], []
+        for layer in range(self.num_layers):
+            outputs = []
+            for direction in range(directions):
+                index = layer * directions + direction
+                w_ih, w_hh, b_ih, b_hh = self._weights(layer, direction == 1)
+                source = sequence.flip(0) if direction == 1 else sequence
+                states = lstm_layer(linear(source, w_ih, b_ih), state[0][index], state[1][index], w_hh, b_hh)
+                hs = states[..., :hidden]
+                finals_h.append(hs[-1])
+                finals_c.append(states[-1, :, hidden:])
+                outputs.append(hs.flip(0) if direction == 1 else hs)
+            sequence = outputs[0] if directions == 1 else cat(outputs, -1)
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                sequence = dropout(sequence, self.dropout, True)
+        return sequence, (stack(finals_h), stack(finals_c))
 
     def forward(self, input: Tensor, hx=None):  # noqa: A002
         batched = self._check_input(input)

@@ -1,0 +1,60 @@
+"""nn.LSTM's layers as one ``lstm_layer`` op each: the gradients of every output (the sequence, h_n and c_n)
+as torch's, second derivatives, the forward-mode tangent."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import minigrad as mg
+from minigrad.autograd import gradcheck, gradgradcheck
+
+CONFIGS = [{"num_layers": 2}, {"bidirectional": True}, {"bias": False}]
+
+
+def _rand(*shape, seed=0):
+    return np.random.default_rng(seed).standard_normal(shape)
+
+
+@pytest.mark.parametrize("kwargs", CONFIGS, ids=lambda k: ",".join(k))
+def test_gradients_through_the_final_states_match_torch(kwargs):
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    theirs = torch.nn.LSTM(3, 4, **kwargs).double()
+    ours = mg.nn.LSTM(3, 4, **kwargs, dtype=mg.float64)
+    ours.load_state_dict(theirs.state_dict())
+    layers = kwargs.get("num_layers", 1) * (2 if kwargs.get("bidirectional") else 1)
+    arrays = [_rand(5, 2, 3), _rand(layers, 2, 4, seed=1), _rand(layers, 2, 4, seed=2)]
+    mx, mh, mc = (mg.tensor(a, requires_grad=True) for a in arrays)
+    tx, th, tc = (torch.tensor(a, requires_grad=True) for a in arrays)
+    (mo, (mhn, mcn)), (to, (thn, tcn)) = ours(mx, (mh, mc)), theirs(tx, (th, tc))
+    weights = [_rand(*t.shape, seed=3 + k) for k, t in enumerate((to, thn, tcn))]
+    sum((m * mg.tensor(w)).sum() for m, w in zip((mo, mhn, mcn), weights)).backward()
+    sum((t * torch.tensor(w)).sum() for t, w in zip((to, thn, tcn), weights)).backward()
+    for m, t in [(mx, tx), (mh, th), (mc, tc)] + list(zip(ours.parameters(), theirs.parameters())):
+        np.testing.assert_allclose(m.grad.numpy(), t.grad.numpy(), rtol=1e-9, atol=1e-12)
+
+
+def test_lstm_is_twice_differentiable_in_its_inputs_and_weights():
+    mg.manual_seed(0)
+    lstm = mg.nn.LSTM(2, 3, num_layers=2, dtype=mg.float64)
+    x, h0, c0 = (mg.tensor(_rand(4, 2, s, seed=k), requires_grad=True) for k, s in enumerate((2, 3, 3)))
+    h0, c0 = h0[:2].detach().requires_grad_(), c0[:2].detach().requires_grad_()
+    params = tuple(lstm.parameters())
+
+    def f(x, h0, c0, *weights):
+        out, (hn, cn) = lstm(x, (h0, c0))
+        return out.tanh().sum(0) + cn.sum(0)
+
+    assert gradcheck(f, (x, h0, c0) + params)
+    assert gradgradcheck(f, (x, h0, c0) + params[:2])
+
+
+def test_forward_mode_tangent_is_the_directional_derivative():
+    mg.manual_seed(0)
+    lstm = mg.nn.LSTM(3, 4, bidirectional=True, dtype=mg.float64)
+    x, t = mg.tensor(_rand(5, 2, 3)), mg.tensor(_rand(5, 2, 3, seed=1))
+    out, tangent = mg.func.jvp(lambda x: lstm(x)[0], (x,), (t,))
+    step = 1e-6
+    expected = (lstm(x + step * t)[0] - lstm(x - step * t)[0]) / (2 * step)
+    np.testing.assert_allclose(tangent.detach().numpy(), expected.detach().numpy(), rtol=1e-6, atol=1e-8)
