@@ -41,6 +41,8 @@ MODULES = {
     "torch.utils.data": Entry("minigrad.data"),
     "torch.utils.data.dataloader": Entry("minigrad.data.loader"),
     "torch.utils.data.dataset": Entry("minigrad.data.dataset"),
+    "torch.utils.data.sampler": Entry("minigrad.data.sampler"),
+    "torch.utils.checkpoint": Entry("minigrad.utils.checkpoint"),
     "torch.cuda": Entry(None, f"{_COMPAT}.torch_cuda"),
     "torch.cuda.amp": Entry(None, f"{_COMPAT}.torch_amp:CUDA_AMP"),
     "torch.amp": Entry(None, f"{_COMPAT}.torch_amp"),
@@ -93,7 +95,6 @@ STUBS = (
     "storage",
     "testing",
     "types",
-    "utils.checkpoint",
 )
 
 
