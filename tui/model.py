@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import os
 
-import numpy as np
-
 from minigrad.tensor import shape_str
-from minigrad.trace.breakpoints import gradients_of
 from minigrad.trace.describe import (
     RULE_NAMES,
     event_values,
@@ -328,21 +325,18 @@ def breakpoint_text(bp, trace) -> str:
     return f"breakpoint {bp}"
 
 
-def stop_reason(bp, event, trace) -> str:
-    """Why a breakpoint stopped here, in words: ``nonfinite: gradient of y has inf at [1]``."""
+def stop_reason(bp, event, hits) -> str:
+    """Why a breakpoint stopped here, in words (``hits``: the session's HitCounter). For ``nonfinite``,
+    where the NaN or Inf was born and, as anomaly mode says it, the forward line that made the node whose
+    rule (or accumulation) made it: ``nonfinite: gradient of x has inf at [1]`` then
+    ``y = log(x) made at demo.py:4  y = x.log()``."""
+    trace = hits.trace
     if not bp.nonfinite:
         return breakpoint_text(bp, trace)
-    for snap in gradients_of(event):
-        if snap.has_nonfinite():
-            where = ""
-            if snap.values is not None:
-                bad = np.argwhere(~np.isfinite(np.asarray(snap.values, dtype=float)))
-                index = bad[0].tolist() if len(bad) else []
-                value = np.asarray(snap.values, dtype=float)[tuple(index)] if len(bad) else float("nan")
-                kind = "nan" if np.isnan(value) else "inf"
-                where = f" has {kind} at {index}" if index else f" is {kind}"
-            else:
-                where = " has NaN/Inf"
-            node = getattr(event, "target", None) if event.kind == "grad_accumulated" else event.node_id
-            return f"nonfinite: gradient of {node_label(trace, node)}{where}"
-    return "nonfinite"
+    text = bp.reason(event, hits).replace(": the gradient of ", ": gradient of ", 1)  # one line at 80 columns
+    info = trace.nodes.get(event.node_id)
+    if info is not None and info.source is not None:
+        made = f"{info.op}({', '.join(node_label(trace, p) for p in info.parents)})" if info.op else "a leaf"
+        where = f"{os.path.basename(info.source.file)}:{info.source.line}  {info.source.text}"
+        text += f"\n{node_label(trace, info.id)} = {made} made at {where}"
+    return text

@@ -392,7 +392,7 @@ class DebuggerScreen(Screen):
         session = self.session
         bp = session.stopped_by()
         if bp is not None:
-            return stop_reason(bp, session.events[session.cursor], session.trace)
+            return stop_reason(bp, session.events[session.cursor], session.hits)
         event = session.events[session.cursor]
         if event.kind != "error":
             return None

@@ -26,7 +26,7 @@ import numpy as np
 from . import events as E
 from .condition import ConditionError, Summarised, parse_condition
 
-__all__ = ["Breakpoint", "HitCounter", "parse_breakpoint", "gradients_of", "SPEC_HELP"]
+__all__ = ["Breakpoint", "HitCounter", "parse_breakpoint", "gradients_of", "nonfinite_born", "SPEC_HELP"]
 
 SPEC_HELP = "a node name, node:NAME, op:OP, pass:KIND or nonfinite, then optionally 'hit N' and 'if CONDITION'"
 PASS_KINDS = ("backward", "grad")
@@ -50,7 +50,8 @@ def gradients_of(ev: E.Event) -> tuple:
 class Breakpoint:
     """Stop when the pass enters ``node`` (an id, a name or a label such as ``mul#3``), enters a
     node made by ``op``, starts a pass of kind ``pass_kind`` ("backward" or "grad"), or, with
-    ``nonfinite``, when an event shows a gradient holding NaN or Inf. Set exactly one of these.
+    ``nonfinite``, where a gradient holding NaN or Inf is born (:func:`nonfinite_born`: once, not at
+    each event it flows through). Set exactly one of these.
 
     ``condition``: an expression over the event's gradient ``g`` in the small language of
     :mod:`minigrad.trace.condition` (arithmetic, comparisons, ``and``/``or``/``not``, ``|x|``
@@ -127,7 +128,7 @@ class Breakpoint:
 
     def _criterion(self, ev: E.Event, nodes) -> bool:
         if self.nonfinite:
-            return any(g.has_nonfinite() for g in gradients_of(ev))
+            return nonfinite_born(ev)
         if self.pass_kind is not None:
             return isinstance(ev, E.PassStarted) and ev.pass_kind == self.pass_kind
         if not isinstance(ev, E.NodeEntered):
@@ -140,6 +141,23 @@ class Breakpoint:
         if self.op is not None:
             return info.op == self.op
         return self.node in (info.name, info.label, str(info.id))
+
+
+def nonfinite_born(ev: E.Event) -> bool:
+    """True where ``ev`` makes a NaN or Inf gradient out of finite ones: a seed, a rule returning one for a finite
+    incoming gradient, a reduction or an accumulation of finite terms that overflows. Where one only flows on
+    (the accumulation of a NaN contribution, the next node entered with it, its rule) is no birth: the
+    ``nonfinite`` breakpoint stops once per NaN, where anomaly mode would raise."""
+    if isinstance(ev, E.Seeded):
+        return ev.grad.has_nonfinite()
+    if isinstance(ev, E.ClosureCalled):
+        return not ev.grad.has_nonfinite() and any(o is not None and o.has_nonfinite() for o in ev.outputs)
+    if isinstance(ev, E.GradReduced):
+        return ev.reduced.has_nonfinite() and not ev.contribution.has_nonfinite()
+    if isinstance(ev, E.GradAccumulated):
+        before = ev.before is not None and ev.before.has_nonfinite()
+        return ev.after.has_nonfinite() and not (before or ev.contribution.has_nonfinite())
+    return False
 
 
 def _nonfinite_text(ev: E.Event, nodes) -> str:

@@ -7,6 +7,7 @@ import pytest
 
 from minigrad import _events, examples
 from minigrad.trace import Breakpoint, HitCounter, Stepper, Trace, parse_breakpoint, record
+from minigrad.trace.breakpoints import gradients_of
 from minigrad.viz.notebook import movement
 from minigrad.viz.notebook import parse_breakpoint as movement_breakpoint
 
@@ -43,9 +44,9 @@ CASES = {
     "op and node": (examples.source("demo"), ["op:mul", "a"]),
     "node hit count": (TRAINING, ["loss hit 3", "op:tanh if |g| > 4"]),
     "nested grad()": (examples.source("nested_grad"), ["pass:grad", "op:mul", "x hit 2"]),
-    "nonfinite": (examples.source("nonfinite"), ["nonfinite hit 2", "pass:backward"]),
+    "nonfinite": (examples.source("nonfinite"), ["nonfinite", "pass:backward"]),  # one NaN born: one stop
     "higher order": (examples.source("higher_order"), ["op:mul hit 3", "pass:backward", "op:sum if g.max() > 0.5"]),
-    "broadcast and condition": (BROADCAST, ["op:mul if |g| > 100", "w", "nonfinite"]),
+    "broadcast and condition": (BROADCAST, ["op:mul if |g| > 100", "w", "nonfinite hit 2"]),  # exp overflows twice
 }
 
 
@@ -214,6 +215,17 @@ def test_a_condition_never_runs_code(tmp_path, attack):
     with pytest.raises(ValueError, match="not allowed in a condition"):
         stepper.add_breakpoint(op="mul", condition=text)
     assert not marker.exists()
+
+
+def test_nonfinite_stops_once_where_the_nan_is_born():
+    with record() as tr:
+        examples.run("nonfinite")
+    hits = HitCounter(tr)
+    bp = parse_breakpoint("nonfinite")
+    flowing = [e for e in tr.events if any(g.has_nonfinite() for g in gradients_of(e))]
+    assert len(flowing) > 2  # the rule, its accumulation into x.grad, ...
+    (stop,) = [e for e in tr.events if bp.matches(e, hits)]
+    assert stop is flowing[0] and stop.kind == "closure_called" and tr.nodes[stop.node].op == "sqrt"
 
 
 def test_reason_says_why_it_stopped():

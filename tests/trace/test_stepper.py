@@ -130,12 +130,7 @@ def test_nonfinite_gradient_breakpoint(tmp_path):
     ev = s.paused_at
     assert ev.kind == "closure_called" and s.trace.nodes[ev.node].op == "sqrt"
     assert np.isinf(ev.outputs[0].array()[0])
-    s.continue_()
-    assert s.wait(T) == "paused"
-    assert s.paused_at.kind == "grad_accumulated"
-    s.add_breakpoint(nonfinite=True)
-    s.breakpoints.clear()
-    s.continue_()
+    s.continue_()  # where the inf flows on (its accumulation into x.grad) is no new stop
     assert s.wait(T) == "finished"
 
 

@@ -236,3 +236,15 @@ async def test_e_asks_once_for_a_folder_and_refuses_a_git_checkouts_root(tmp_pat
         await pilot.press("e")  # named once: no question the second time
         await wait_until(pilot, lambda: len(list((tmp_path / "minigrad-exports").glob("*.svg"))) == 2)
         assert type(app.screen).__name__ == "DebuggerScreen"
+
+
+async def test_nonfinite_stops_once_where_the_inf_is_born_and_names_the_line_that_made_its_node():
+    async with debugger("--break", "nonfinite", "tests/tui/scripts/nonfinite.py", size=(80, 24)) as (app, pilot):
+        await press(app, pilot, "c")
+        stop = current_event(app)
+        assert stop.kind == "closure_called" and app.session.trace.nodes[stop.node].op == "log"
+        reason = text(app.screen.query_one("#stop-reason"))
+        assert "● stopped: nonfinite: gradient of x has inf at [1]" in reason
+        assert "y = log(x) made at nonfinite.py:4  y = x.log()" in reason
+        await press(app, pilot, "c")  # the inf flows on into x.grad: no second stop
+        assert app.source.state == "finished"
