@@ -76,6 +76,12 @@ class _Writer:
         if isinstance(obj, (list, tuple)):
             kind = "list" if isinstance(obj, list) else "tuple"
             return {kind: [self.encode(v, f"{where}[{i}]") for i, v in enumerate(obj)]}
+        if callable(getattr(obj, "state_dict", None)):  # a Module, an optimizer, a scheduler: torch.save(model)
+            raise TypeError(
+                f"minigrad.save: cannot save {where}, a whole {type(obj).__name__}: minigrad never pickles objects. "
+                "Save its state_dict() instead, minigrad.save(model.state_dict(), path), and load it into a new "
+                "one with model.load_state_dict(minigrad.load(path))"
+            )
         raise TypeError(
             f"minigrad.save: cannot save {where} of type {type(obj).__name__} (only tensors, arrays, numbers, "
             "strings, None, and dicts, lists and tuples of them: a file that never needs pickle)"
@@ -191,10 +197,12 @@ def load(f, map_location=None, *, weights_only: bool | None = None, max_bytes: i
     bytes is refused before any array is read. Every problem with the file (damaged, foreign,
     too large, a malformed structure) raises :class:`minigrad.safeio.UnsafeFileError`, a
     ValueError naming the file and what is wrong. ``weights_only`` is accepted for PyTorch's
-    sake: loading is always weights-only.
+    sake: loading is always weights-only. ``map_location`` is a device (or its name); PyTorch's
+    other forms are read as it reads them for a file saved on the CPU: a dict maps ``"cpu"`` (else
+    stays on the CPU), a function (``lambda storage, loc: storage``) leaves tensors on the CPU.
     """
     where = label(f)
-    device = B.device(map_location) if map_location is not None else B.device("cpu")
+    device = _load_device(map_location)
     with NpzReader(f, max_bytes) as npz:
         structure = _structure(npz, where, max_bytes)
         try:
@@ -203,3 +211,12 @@ def load(f, map_location=None, *, weights_only: bool | None = None, max_bytes: i
             raise
         except (TypeError, ValueError, KeyError, RecursionError) as exc:
             raise UnsafeFileError(f"{where}: malformed structure ({type(exc).__name__}: {exc})") from None
+
+
+def _load_device(map_location):
+    """The device ``load`` puts tensors on, from ``map_location`` (None, a device, a name, a dict, a function)."""
+    if isinstance(map_location, dict):
+        map_location = map_location.get("cpu")
+    if map_location is None or callable(map_location) and not isinstance(map_location, (str, B.Device)):
+        return B.device("cpu")
+    return B.device(map_location)
