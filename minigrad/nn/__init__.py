@@ -94,6 +94,7 @@ from .transformer import (
     TransformerEncoder,
     TransformerEncoderLayer,
 )
+from .volumetric import AvgPool3d, BatchNorm3d, Conv3d, ConvTranspose3d, MaxPool3d
 
 __all__ = [
     "functional",
@@ -194,3 +195,4 @@ __all__ += [
     "GaussianNLLLoss",
 ]
 __all__ += ["Unfold", "Fold", "Bilinear", "EmbeddingBag"]
+__all__ += ["Conv3d", "ConvTranspose3d", "MaxPool3d", "AvgPool3d", "BatchNorm3d"]
