@@ -86,6 +86,10 @@ ALLOWED = {
     "number",
     "floating",
     "bool_",
+    "complexfloating",
+    "finfo",
+    "inf",
+    "errstate",  # NumPy's floating-point warning switch: nothing to do with where the data lives
     "int64",
     "float64",
     "dtype",
