@@ -121,6 +121,9 @@ class RNNBase(Module):
         for p in self.parameters():
             init.uniform_(p, -bound, bound)
 
+    def flatten_parameters(self) -> None:
+        """Nothing to do: PyTorch packs the weights into one cuDNN buffer here; minigrad keeps them as they are."""
+
     def _weights(self, layer: int, reverse: bool) -> tuple:
         name = f"l{layer}{'_reverse' if reverse else ''}"
         get = self._parameters.get
