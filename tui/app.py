@@ -7,7 +7,7 @@ import sys
 
 from textual.app import App, SystemCommand
 
-from minigrad.cli.run import torch_imports
+from minigrad.compat import torch_imports
 
 from .cli import Options, parse_args
 from .runner import ReplaySource, ScriptRunner

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import runpy
 import sys
 import traceback
+
+from ..compat import torch_imports
 
 DESCRIPTION = """\
 Run a Python script as `python SCRIPT ARGS...` would, in this process.
@@ -42,15 +43,6 @@ def add_torch_option(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="resolve the script's `import torch` (and torch.*) to minigrad, for this run only",
     )
-
-
-def torch_imports(enabled: bool):
-    """A context in which ``import torch`` gives minigrad when ``enabled`` (else it changes nothing)."""
-    if not enabled:
-        return contextlib.nullcontext()
-    from minigrad.compat import install_torch
-
-    return install_torch()
 
 
 def run(args) -> int:

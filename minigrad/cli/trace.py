@@ -8,7 +8,8 @@ import runpy
 import sys
 import traceback
 
-from .run import add_torch_option, torch_imports
+from ..compat import torch_imports
+from .run import add_torch_option
 
 DESCRIPTION = """\
 Record every execution event of a script (tensors created, each backward()/grad()

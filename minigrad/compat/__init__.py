@@ -14,10 +14,12 @@ A real torch already imported is set aside while the hook is installed and resto
 
 from __future__ import annotations
 
+import contextlib
+
 from .errors import MissingTorchName
 from .hook import TorchHook, installed, uninstall
 
-__all__ = ["MissingTorchName", "TorchHook", "install_torch", "torch_installed", "uninstall_torch"]
+__all__ = ["MissingTorchName", "TorchHook", "install_torch", "torch_imports", "torch_installed", "uninstall_torch"]
 
 
 def install_torch() -> TorchHook:
@@ -25,6 +27,12 @@ def install_torch() -> TorchHook:
     from .hook import install
 
     return install()
+
+
+def torch_imports(enabled: bool):
+    """A context in which ``import torch`` gives minigrad when ``enabled`` (else it changes nothing):
+    what ``--torch`` does around a run in every command that has it."""
+    return install_torch() if enabled else contextlib.nullcontext()
 
 
 uninstall_torch = uninstall
