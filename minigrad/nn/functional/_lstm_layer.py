@@ -50,15 +50,15 @@ def lstm_layer(x_proj: Tensor, h0: Tensor, c0: Tensor, w_hh: Tensor, b_hh: Tenso
         i, f, _, o = gates.sigmoid().chunk(4, -1)
         g, tanh_c = gates.chunk(4, -1)[2].tanh(), cs.tanh()
         dh_dc = o * (1 - tanh_c * tanh_c)  # what h_t's gradient adds to c_t's
-        dc_difg = cat([g * i * (1 - i), c_prev * f * (1 - f), i * (1 - g * g)], -1)  # c_t's to z_i, z_f, z_g
-        dh_do = tanh_c * o * (1 - o)  # h_t's to z_o
+        # what c_t's gradient becomes in z_i, z_f, z_g, and h_t's in z_o
+        to_gates = cat([g * i * (1 - i), c_prev * f * (1 - f), i * (1 - g * g), tanh_c * o * (1 - o)], -1)
         grad_h, grad_c = _halves(grad, hidden)
         carry_h, carry_c = zeros_like(h0), zeros_like(c0)
         grad_gates = [None] * steps
         for t in reversed(range(steps)):
             gh = grad_h[t] + carry_h
             gc = grad_c[t] + carry_c + gh * dh_dc[t]
-            grad_gates[t] = cat([cat([gc, gc, gc], -1) * dc_difg[t], gh * dh_do[t]], -1)
+            grad_gates[t] = cat([gc, gc, gc, gh], -1) * to_gates[t]
             carry_h, carry_c = grad_gates[t] @ w_hh, gc * f[t]
         grad_gates = stack(grad_gates)
         rows = steps * grad_gates.shape[1]
