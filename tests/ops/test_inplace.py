@@ -625,7 +625,10 @@ def _view_under_no_grad_then_write_the_base(lib, root):
 )
 def test_a_view_made_before_its_base_joined_the_graph_joins_it_as_in_torch(fn):
     ours, theirs = _root_grads(fn)
-    assert ours == theirs
+    if isinstance(theirs, str):
+        assert ours == theirs
+    else:  # NumPy's and torch's exp may differ in the last bit (7.2e11 in _view_of_a_view), by machine
+        np.testing.assert_allclose(ours, theirs, rtol=1e-13, atol=0)
 
 
 def test_a_view_made_before_its_base_joined_the_graph_carries_the_gradient():
