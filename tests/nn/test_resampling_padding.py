@@ -105,3 +105,17 @@ def test_padding_layers_match_torch(name, args, shape):
     torch = pytest.importorskip("torch")
     check(lambda lib, x: getattr(lib.nn, name)(*args)(x), arr(*shape))
     assert repr(getattr(mg.nn, name)(*args)) == repr(getattr(torch.nn, name)(*args))
+
+
+@pytest.mark.parametrize(
+    ("name", "kwargs"),
+    [
+        ("upsample", dict(scale_factor=2, mode="bilinear")),
+        ("upsample_nearest", dict(size=(5, 3))),
+        ("upsample_bilinear", dict(scale_factor=2)),
+    ],
+)
+def test_deprecated_upsample_functions_warn_and_match_torch(name, kwargs):
+    pytest.importorskip("torch")
+    with pytest.warns(UserWarning, match=f"`nn.functional.{name}` is deprecated"):
+        check(lambda lib, x: getattr(lib.nn.functional, name)(x, **kwargs), arr(1, 2, 3, 4))

@@ -71,6 +71,7 @@ from ._pooling import avg_pool2d
 from ._robust_loss import huber_loss, kl_div, smooth_l1_loss
 from ._similarity import cosine_similarity, normalize
 from ._unpool import max_unpool1d, max_unpool2d
+from ._upsample import upsample, upsample_bilinear, upsample_nearest
 from ._volumetric import avg_pool3d, conv3d, conv_transpose3d, max_pool3d
 
 __all__ = [
@@ -112,6 +113,7 @@ __all__ += ["pairwise_distance", "cosine_embedding_loss", "margin_ranking_loss",
 __all__ += ["soft_margin_loss", "multi_margin_loss", "triplet_margin_loss", "poisson_nll_loss", "gaussian_nll_loss"]
 __all__ += ["unfold", "fold", "bilinear", "embedding_bag"]
 __all__ += ["conv3d", "conv_transpose3d", "max_pool3d", "avg_pool3d"]
+__all__ += ["upsample", "upsample_nearest", "upsample_bilinear"]
 
 from ...ops._entry import FUNCTIONAL_NAMES, check_namespace  # noqa: E402
 

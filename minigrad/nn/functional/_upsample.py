@@ -1,0 +1,34 @@
+"""upsample, upsample_nearest and upsample_bilinear: PyTorch's deprecated names for ``interpolate``."""
+
+from __future__ import annotations
+
+import warnings
+
+from ...tensor import Tensor
+from ._interpolate import interpolate
+
+__all__ = ["upsample", "upsample_nearest", "upsample_bilinear"]
+
+
+def _deprecated(name: str) -> None:
+    warnings.warn(
+        f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` instead.", UserWarning, stacklevel=3
+    )
+
+
+def upsample(input: Tensor, size=None, scale_factor=None, mode: str = "nearest", align_corners=None) -> Tensor:  # noqa: A002
+    """``interpolate(input, size, scale_factor, mode, align_corners)``, with PyTorch's deprecation warning."""
+    _deprecated("upsample")
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input: Tensor, size=None, scale_factor=None) -> Tensor:  # noqa: A002
+    """``interpolate(..., mode="nearest")``, with PyTorch's deprecation warning."""
+    _deprecated("upsample_nearest")
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input: Tensor, size=None, scale_factor=None) -> Tensor:  # noqa: A002
+    """``interpolate(..., mode="bilinear", align_corners=True)``, with PyTorch's deprecation warning."""
+    _deprecated("upsample_bilinear")
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
