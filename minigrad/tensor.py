@@ -359,6 +359,26 @@ class Tensor:
         return (self[i] for i in range(self.data.shape[0]))
 
     # ------------------------------------------------------------ copies and moves
+    _STAYS = ("retains_grad", "rebased", "views")  # what belongs to the tensor object, not to its node
+
+    def _split_off(self) -> Tensor:
+        """A new tensor object taking over this one's node (op, parents, rule, id, hooks) with a copy of its
+        value: what earlier nodes keep as their parent when this tensor is written in place or detached."""
+        old = Tensor.__new__(Tensor)
+        old.data = self.data.copy()
+        old._grad = None
+        old._rg = self._rg
+        old._parents = self._parents
+        old._backward = self._backward
+        old._op = self._op
+        old._id = self._id
+        old._device = self._device
+        old.name = self.name
+        meta = self._meta or {}
+        old._meta = {k: v for k, v in meta.items() if k not in self._STAYS} or None
+        self._meta = {k: v for k, v in meta.items() if k in self._STAYS} or None
+        return old
+
     def detach(self) -> Tensor:
         """A new leaf sharing this tensor's data, cut from the graph."""
         return make_leaf(self.data, self._device)
@@ -370,9 +390,7 @@ class Tensor:
         (their edges lead to its old node, not to the tensor object).
         """
         if self._backward is not None:
-            from .ops.inplace import _split_off
-
-            old = _split_off(self)
+            old = self._split_off()
             self._id = next(_ids)
             self.meta().setdefault("rebased", []).append((self._id, old))
             _versions.rebased[id(self)] = self

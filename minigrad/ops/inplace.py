@@ -96,7 +96,7 @@ def _record(t: Tensor, name: str, fn, args: tuple, written: bool) -> Tensor:
     _events.listeners[:] = [lambda kind, fields: made.append((kind, fields))] if listeners else []
     try:
         if base is None:
-            old = _split_off(t)
+            old = t._split_off()
             result = fn(old, *tuple(old if a is t else a for a in args))
             if not written:
                 write(t, result, name)
@@ -245,8 +245,8 @@ def _rebase_through_view(t: Tensor, base: Tensor, name: str, fn, args: tuple, wr
     from .indexing import put
 
     positions = Tensor(_positions_in(base.data, t.data), device=t._device)
-    old_view = _split_off(t)
-    old_base = _split_off(base)
+    old_view = t._split_off()
+    old_base = base._split_off()
     flat = old_base.reshape(-1)
     before = flat[positions]
     result = fn(before, *tuple(before if a is t else old_base if a is base else a for a in args))
@@ -275,7 +275,7 @@ def _regraph_views(base: Tensor, written: Tensor) -> list:
             positions = Tensor(_positions_in(base.data, view.data), device=view._device)
         except RuntimeError:
             continue  # a view whose elements are not base's elements (another dtype): nothing to gather
-        old = _split_off(view)
+        old = view._split_off()
         if _viewed(old)[1]:
             _take_node(view, _refusal_node(base), old, "as_strided")
         else:
@@ -342,28 +342,6 @@ def _positions_in(base, view) -> np.ndarray:
             "minigrad cannot record an in-place operation on this view: its elements are not elements of its base"
         )
     return order[at]
-
-
-_STAYS = ("retains_grad", "rebased", "views")  # what belongs to the tensor object, not to its node
-
-
-def _split_off(t: Tensor) -> Tensor:
-    """A new tensor object taking over ``t``'s node (op, parents, rule, id, hooks) with a copy of its value."""
-    old = Tensor.__new__(Tensor)
-    old.data = t.data.copy()
-    old._grad = None
-    old._rg = t._rg
-    old._parents = t._parents
-    old._backward = t._backward
-    old._op = t._op
-    old._id = t._id
-    old._device = t._device
-    old.name = t.name
-    meta = t._meta or {}
-    moved = {k: v for k, v in meta.items() if k not in _STAYS}
-    old._meta = moved or None
-    t._meta = {k: v for k, v in meta.items() if k in _STAYS} or None
-    return old
 
 
 def _take_node(t: Tensor, result: Tensor, old: Tensor, name: str) -> None:
