@@ -54,6 +54,7 @@ from .loss import (
 )
 from .margin_loss import (
     CosineEmbeddingLoss,
+    CTCLoss,
     GaussianNLLLoss,
     HingeEmbeddingLoss,
     MarginRankingLoss,
@@ -196,3 +197,4 @@ __all__ += [
 ]
 __all__ += ["Unfold", "Fold", "Bilinear", "EmbeddingBag"]
 __all__ += ["Conv3d", "ConvTranspose3d", "MaxPool3d", "AvgPool3d", "BatchNorm3d"]
+__all__ += ["CTCLoss"]

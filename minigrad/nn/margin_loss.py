@@ -1,11 +1,13 @@
 """Margin, embedding and likelihood losses as modules: CosineEmbeddingLoss, MarginRankingLoss,
-HingeEmbeddingLoss, SoftMarginLoss, MultiMarginLoss, TripletMarginLoss, PoissonNLLLoss, GaussianNLLLoss."""
+HingeEmbeddingLoss, SoftMarginLoss, MultiMarginLoss, TripletMarginLoss, PoissonNLLLoss, GaussianNLLLoss,
+CTCLoss."""
 
 from __future__ import annotations
 
 from ..tensor import Tensor
 from .functional import _likelihood_loss as L
 from .functional import _margin_loss as M
+from .functional._ctc_loss import ctc_loss
 from .functional._robust_loss import _legacy_reduction
 from .loss import _Loss
 
@@ -18,6 +20,7 @@ __all__ = [
     "TripletMarginLoss",
     "PoissonNLLLoss",
     "GaussianNLLLoss",
+    "CTCLoss",
 ]
 
 
@@ -148,3 +151,16 @@ class GaussianNLLLoss(_Loss):
 
     def forward(self, input: Tensor, target: Tensor, var) -> Tensor:  # noqa: A002
         return L.gaussian_nll_loss(input, target, var, full=self.full, eps=self.eps, reduction=self.reduction)
+
+
+class CTCLoss(_Loss):
+    """Connectionist temporal classification loss (see ``functional.ctc_loss``)."""
+
+    def __init__(self, blank: int = 0, reduction: str = "mean", zero_infinity: bool = False):
+        super().__init__(reduction)
+        self.blank, self.zero_infinity = blank, zero_infinity
+
+    def forward(self, log_probs: Tensor, targets: Tensor, input_lengths, target_lengths) -> Tensor:
+        return ctc_loss(
+            log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction, self.zero_infinity
+        )

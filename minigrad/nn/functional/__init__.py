@@ -38,6 +38,7 @@ from ._composed_activation import (
 from ._conv import conv2d, max_pool2d
 from ._conv1d import avg_pool1d, conv1d, max_pool1d
 from ._conv_transpose import conv_transpose1d, conv_transpose2d
+from ._ctc_loss import ctc_loss
 from ._dropout import dropout
 from ._embedding import embedding
 from ._embedding_bag import embedding_bag
@@ -114,6 +115,7 @@ __all__ += ["soft_margin_loss", "multi_margin_loss", "triplet_margin_loss", "poi
 __all__ += ["unfold", "fold", "bilinear", "embedding_bag"]
 __all__ += ["conv3d", "conv_transpose3d", "max_pool3d", "avg_pool3d"]
 __all__ += ["upsample", "upsample_nearest", "upsample_bilinear"]
+__all__ += ["ctc_loss"]
 
 from ...ops._entry import FUNCTIONAL_NAMES, check_namespace  # noqa: E402
 
