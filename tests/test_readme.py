@@ -17,3 +17,13 @@ def test_quickstart_prints_what_its_comments_say():
     with contextlib.redirect_stdout(out):
         exec(compile(code, "README quickstart", "exec"), {"__name__": "__main__"})
     assert out.getvalue().splitlines() == expected
+
+
+def test_the_readme_and_help_name_every_reduction_a_condition_takes():
+    """The breakpoint condition language is written down where users look for it: README and ``--help``."""
+    from minigrad.trace.condition import FUNCTIONS
+    from tui.cli import EPILOG
+
+    words = " ".join(sorted(FUNCTIONS))
+    assert f"`{words}`" in " ".join(README.read_text().split())
+    assert words in " ".join(EPILOG.split())

@@ -23,7 +23,9 @@ breakpoints (--break, repeatable; also toggled with b / B in the debugger):
   nonfinite   any gradient that holds NaN or Inf
   pass:KIND   the start of a backward() or grad() pass, e.g. --break pass:grad
   ... hit N   stop from the Nth hit on, e.g. --break "op:mul hit 3"
-  ... if COND only where the gradient g meets COND (|g| is its norm), e.g. --break "loss if |g| > 10"
+  ... if COND only where the gradient g meets COND, e.g. --break "loss if |g| > 10"; COND takes
+              numbers, g, arithmetic, comparisons, and/or/not, |x| (norm) and abs all any isfinite
+              isinf isnan max mean min norm sum -- nothing else (it is never run as Python)
 
 keys: n next event (steps over nested passes), s step into, N next node, f finish node,
 r run to the end of the pass, left/right back/forward, home/end first/last, c continue,
