@@ -100,3 +100,20 @@ def test_dropout2d_warns_as_torch_on_3d_input():
 )
 def test_refusals_as_torch(call):
     raises_like_torch(call)
+
+
+@pytest.mark.parametrize(
+    ("fn", "shape"),
+    [(F.dropout2d, (2, 3, 4, 4)), (F.dropout1d, (3, 4)), (F.dropout3d, (2, 2, 2, 2)), (F.alpha_dropout, (6,))],
+)
+def test_inplace_writes_the_input_and_backward_runs(fn, shape):
+    mg.manual_seed(0)
+    w = mg.ones(*shape, requires_grad=True)
+    y = w * 2
+    out = fn(y, 0.5, True, True)
+    assert out is y
+    out.sum().backward()
+    mg.manual_seed(0)
+    expected = fn(mg.ones(*shape) * 2, 0.5, True).numpy()
+    np.testing.assert_allclose(y.detach().numpy(), expected)
+    assert w.grad.shape == shape

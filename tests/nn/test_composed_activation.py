@@ -118,3 +118,21 @@ def test_refusal_words():
         F.softshrink(mg.zeros(2), -1.0)
     with pytest.raises(RuntimeError, match="Found parameter numbers = 3 and channel size = 4"):
         F.prelu(mg.zeros(2, 4), mg.zeros(3))
+
+
+@pytest.mark.parametrize("name", ["selu", "celu", "threshold"])
+def test_inplace_on_a_graph_tensor_backpropagates_as_torch(name):
+    torch = pytest.importorskip("torch")
+    calls = {
+        "selu": lambda f, y: f.selu(y, inplace=True),
+        "celu": lambda f, y: f.celu(y, inplace=True),
+        "threshold": lambda f, y: f.threshold(y, 0.1, 0.0, inplace=True),
+    }
+    grads = []
+    for lib, f in ((mg, F), (torch, torch.nn.functional)):
+        w = lib.tensor([1.0, 2.0, 0.5], requires_grad=True)
+        y = w * 2 - 3
+        assert calls[name](f, y) is y
+        y.sum().backward()
+        grads.append(w.grad.numpy())
+    np.testing.assert_allclose(grads[0], grads[1], rtol=1e-6)

@@ -36,6 +36,8 @@ def _dropout(x: Tensor, p: float, training: bool, inplace: bool, per_channel: bo
         return x
     if per_channel and x.data.ndim < 2:
         raise RuntimeError(f"Feature dropout requires at least 2 dimensions in the input, got {x.data.ndim}")
+    if inplace:  # the ops read a clone, so the write into x does not change what their rules saved
+        return x.copy_(_dropout(x.clone(), p, training, False, per_channel, alpha))
     if p == 1.0:
         out = x * 0.0
     else:
@@ -46,7 +48,7 @@ def _dropout(x: Tensor, p: float, training: bool, inplace: bool, per_channel: bo
             out = x * make_leaf(scale, x._device) + make_leaf(shift, x._device)
         else:
             out = x * make_leaf(keep * (1.0 / (1.0 - p)), x._device)
-    return x.copy_(out) if inplace else out
+    return out
 
 
 def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:  # noqa: A002
@@ -65,8 +67,9 @@ def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
 def _channels(input: Tensor, p, training, inplace, batched: bool) -> Tensor:  # noqa: A002
     if batched:
         return _dropout(input, p, training, inplace, per_channel=True, alpha=False)
-    out = _dropout(input.unsqueeze(0), p, training, False, per_channel=True, alpha=False).squeeze(0)
-    return input.copy_(out) if inplace and out is not input else out
+    if inplace and training and p > 0.0:
+        return input.copy_(_channels(input.clone(), p, training, False, batched))
+    return _dropout(input.unsqueeze(0), p, training, False, per_channel=True, alpha=False).squeeze(0)
 
 
 def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:  # noqa: A002
@@ -82,7 +85,7 @@ def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
             "Note that dropout2d exists to provide channel-wise dropout on inputs with 2 spatial dimensions, a "
             "channel dimension, and an optional batch dimension (i.e. 3D or 4D inputs).",
             UserWarning,
-            stacklevel=2,
+            stacklevel=3,  # the caller's line, past the argument check
         )
     if ndim == 3:
         warnings.warn(
@@ -91,7 +94,7 @@ def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
             "change in a future release to interpret the input as one without a batch dimension, i.e. shape "
             "(C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using dropout1d instead.",
             UserWarning,
-            stacklevel=2,
+            stacklevel=3,  # the caller's line, past the argument check
         )
     return _dropout(input, p, training, inplace, per_channel=True, alpha=False)
 
@@ -107,7 +110,7 @@ def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
             "Note that dropout3d exists to provide channel-wise dropout on inputs with 3 spatial dimensions, a "
             "channel dimension, and an optional batch dimension (i.e. 4D or 5D inputs).",
             UserWarning,
-            stacklevel=2,
+            stacklevel=3,  # the caller's line, past the argument check
         )
     return _channels(input, p, training, inplace, batched=ndim == 5)
 

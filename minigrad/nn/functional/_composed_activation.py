@@ -21,20 +21,24 @@ SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
 
 
-def _result(input: Tensor, out: Tensor, inplace: bool) -> Tensor:  # noqa: A002
-    return input.copy_(out) if inplace else out
+def _apply(fn, input: Tensor, inplace: bool) -> Tensor:  # noqa: A002
+    """``fn(input)``; with ``inplace``, written into ``input``. The ops then read a clone of it, so what they
+    saved for their rules is not the tensor the write changes (PyTorch's in-place kernels save their result)."""
+    if not inplace:
+        return fn(input)
+    return input.copy_(fn(input.clone()))
 
 
 def selu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
     """``scale * elu(x, alpha)`` with the self-normalising constants ``alpha ~ 1.6733``, ``scale ~ 1.0507``."""
-    return _result(input, SELU_SCALE * elu(input, SELU_ALPHA), inplace)
+    return _apply(lambda x: SELU_SCALE * elu(x, SELU_ALPHA), input, inplace)
 
 
 def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:  # noqa: A002
     """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``: ``alpha * elu(x / alpha)``."""
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
-    return _result(input, alpha * elu(input / alpha), inplace)
+    return _apply(lambda x: alpha * elu(x / alpha), input, inplace)
 
 
 def glu(input: Tensor, dim: int = -1) -> Tensor:  # noqa: A002
@@ -97,7 +101,7 @@ def tanhshrink(input: Tensor) -> Tensor:  # noqa: A002
 
 def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:  # noqa: A002
     """``x`` where ``x > threshold``, else ``value``."""
-    return _result(input, where(input > threshold, input, value), inplace)
+    return _apply(lambda x: where(x > threshold, x, value), input, inplace)
 
 
 def prelu(input: Tensor, weight: Tensor) -> Tensor:  # noqa: A002
