@@ -116,7 +116,9 @@ class LBFGS(Optimizer):
     ``backward()`` and returns the loss; it runs up to ``max_iter`` iterations (``max_eval`` closure
     calls) and returns the first loss. ``line_search_fn="strong_wolfe"`` picks each step length by a
     strong-Wolfe line search; otherwise the step is ``lr`` (the first scaled by ``1 / sum|g|``).
-    All parameters form one group, as in PyTorch.
+    All parameters form one group, as in PyTorch. Step lengths and curvature scalars are Python floats
+    (PyTorch keeps some as tensors of the parameters' dtype): in float64 the iterates are PyTorch's, in
+    float32 they agree to rounding, which the line search's branches can amplify over many iterations.
     """
 
     def __init__(
