@@ -2,8 +2,9 @@
 toy 2-D sets, the sklearn digits, Dataset, IterableDataset, Subset, random_split, TensorDataset, the
 samplers, default_collate and DataLoader."""
 
+from . import distributed
 from .collate import default_collate, default_convert
-from .dataset import Dataset, IterableDataset, Subset, random_split
+from .dataset import ConcatDataset, Dataset, IterableDataset, Subset, random_split
 from .digits import load_digits, train_test_split
 from .loader import DataLoader, TensorDataset, get_worker_info
 from .sampler import (
@@ -24,6 +25,7 @@ __all__ = [
     "train_test_split",
     "Dataset",
     "IterableDataset",
+    "ConcatDataset",
     "Subset",
     "random_split",
     "TensorDataset",
@@ -37,4 +39,5 @@ __all__ = [
     "SubsetRandomSampler",
     "WeightedRandomSampler",
     "BatchSampler",
+    "distributed",
 ]

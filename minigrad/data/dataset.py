@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import bisect
 import math
+from itertools import accumulate
 
-__all__ = ["Dataset", "IterableDataset", "Subset", "random_split"]
+__all__ = ["Dataset", "IterableDataset", "ConcatDataset", "Subset", "random_split"]
 
 
 class Dataset:
@@ -16,12 +18,39 @@ class Dataset:
     def __len__(self) -> int:
         raise NotImplementedError(f"Subclasses of Dataset should implement __len__ ({type(self).__name__})")
 
+    def __add__(self, other) -> ConcatDataset:
+        return ConcatDataset([self, other])
+
 
 class IterableDataset(Dataset):
     """A stream-style dataset: subclasses define ``__iter__()``; a DataLoader batches what it yields in order."""
 
     def __iter__(self):
         raise NotImplementedError(f"Subclasses of IterableDataset should implement __iter__ ({type(self).__name__})")
+
+
+class ConcatDataset(Dataset):
+    """The items of ``datasets``, one after another."""
+
+    def __init__(self, datasets):
+        self.datasets = list(datasets)
+        if not self.datasets:
+            raise AssertionError("datasets should not be an empty iterable")
+        if any(isinstance(d, IterableDataset) for d in self.datasets):
+            raise AssertionError("ConcatDataset does not support IterableDataset")
+        self.cumulative_sizes = list(accumulate(len(d) for d in self.datasets))
+
+    def __len__(self) -> int:
+        return self.cumulative_sizes[-1]
+
+    def __getitem__(self, index):
+        if index < 0:
+            if -index > len(self):
+                raise ValueError("absolute value of index should not exceed dataset length")
+            index += len(self)
+        which = bisect.bisect_right(self.cumulative_sizes, index)
+        start = self.cumulative_sizes[which - 1] if which else 0
+        return self.datasets[which][index - start]
 
 
 class Subset(Dataset):

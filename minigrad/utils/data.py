@@ -2,6 +2,7 @@
 
 from ..data import (
     BatchSampler,
+    ConcatDataset,
     DataLoader,
     Dataset,
     IterableDataset,
@@ -22,6 +23,7 @@ __all__ = [
     "DataLoader",
     "Dataset",
     "IterableDataset",
+    "ConcatDataset",
     "Subset",
     "TensorDataset",
     "random_split",

@@ -194,3 +194,39 @@ def test_torch_module_paths_serve_the_loader_and_samplers():
 
         assert dataloader.DataLoader is data.DataLoader and dataloader.default_collate is default_collate
         assert sampler.BatchSampler is data.BatchSampler and WeightedRandomSampler is data.WeightedRandomSampler
+
+
+@pytest.mark.parametrize("drop_last", [False, True])
+def test_distributed_sampler_shares_as_torchs(drop_last):
+    torch = pytest.importorskip("torch")
+    for rank in range(3):
+        ours = data.distributed.DistributedSampler(
+            range(10), num_replicas=3, rank=rank, shuffle=False, drop_last=drop_last
+        )
+        theirs = torch.utils.data.distributed.DistributedSampler(
+            range(10), num_replicas=3, rank=rank, shuffle=False, drop_last=drop_last
+        )
+        assert list(ours) == list(theirs) and len(ours) == len(theirs)
+
+
+def test_distributed_sampler_shuffles_by_epoch_and_needs_its_replicas():
+    shares = [data.distributed.DistributedSampler(range(9), num_replicas=3, rank=r, seed=4) for r in range(3)]
+    first = [list(s) for s in shares]
+    assert sorted(sum(first, [])) == list(range(9))  # the replicas split one order between them
+    for s in shares:
+        s.set_epoch(1)
+    assert [list(s) for s in shares] != first and sorted(sum((list(s) for s in shares), [])) == list(range(9))
+    with pytest.raises(RuntimeError, match="Requires distributed package to be available"):
+        data.distributed.DistributedSampler(range(9))
+    with pytest.raises(ValueError, match=r"Invalid rank 3, rank should be in the interval \[0, 2\]"):
+        data.distributed.DistributedSampler(range(9), num_replicas=3, rank=3)
+
+
+def test_concat_dataset_and_adding_datasets():
+    torch = pytest.importorskip("torch")
+    parts = [Items("array", 2), Items("array", 3)]
+    ours, theirs = data.ConcatDataset(parts), torch.utils.data.ConcatDataset(parts)
+    assert len(ours) == len(theirs) == 5 and ours.cumulative_sizes == theirs.cumulative_sizes
+    for i in range(-5, 5):
+        np.testing.assert_array_equal(ours[i], theirs[i])
+    assert len(parts[0] + parts[1]) == 5

@@ -217,3 +217,7 @@ def test_cycle_momentum_needs_a_momentum():
     opt = mg.optim.Adagrad([nn.Parameter(mg.ones(1))])
     with pytest.raises(ValueError, match="optimizer must support momentum or beta1"):
         mg.optim.lr_scheduler.OneCycleLR(opt, max_lr=0.1, total_steps=4)
+
+
+def test_the_old_base_name_is_the_base():
+    assert mg.optim.lr_scheduler._LRScheduler is mg.optim.lr_scheduler.LRScheduler

@@ -22,6 +22,8 @@ from .decay import (
 )
 from .plateau import ReduceLROnPlateau
 
+_LRScheduler = LRScheduler  # PyTorch's old name, still used by older code
+
 __all__ = [
     "LRScheduler",
     "LambdaLR",
