@@ -26,9 +26,10 @@ from .splitting import *  # noqa: F401,F403
 from .nan_reduction import *  # noqa: F401,F403
 from .distance import *  # noqa: F401,F403
 from .division import *  # noqa: F401,F403
+from .special import *  # noqa: F401,F403
 
 from . import activation, counting, distance, layout, matrix, nan_reduction, sampling, scan, scattering  # noqa: E402
-from . import division, sorting, splitting  # noqa: E402
+from . import division, sorting, special, splitting  # noqa: E402
 from . import inplace  # noqa: F401,E402  (binds the in-place methods)
 from ._entry import check_namespace  # noqa: E402
 from ..tensor import Tensor  # noqa: E402
@@ -55,5 +56,6 @@ _MODULES = (
     nan_reduction,
     distance,
     division,
+    special,
 )
 check_namespace(globals(), [name for module in _MODULES for name in module.__all__], methods=Tensor)

@@ -147,6 +147,7 @@ _OVERRIDES = {
     "pad": {"pad": INTS},
     "layer_norm": {"normalized_shape": SIZE},
     "tensor_split": {"indices": None},  # a list of split points here, not an index tensor
+    "xlogy": {"input": TENSOR_OR_NUMBER},
 }
 # torch's names for the arguments minigrad calls ``a`` and ``b``.
 _DISPLAY = {"a": "input", "x": "input", "b": "other"}
