@@ -53,6 +53,7 @@ from ..ops import (
     scan,
     scattering,
     shape,
+    special,
     trig,
 )
 from ..ops._entry import extremum_arguments
@@ -1027,6 +1028,7 @@ def _table() -> dict:
         *(getattr(compare, n) for n in compare.__all__ if n not in ("equal", "allclose")),
         *(getattr(elementwise, n) for n in elementwise.__all__),
         *(getattr(trig, n) for n in trig.__all__),
+        *(getattr(special, n) for n in special.__all__),
         *(getattr(division, n) for n in division.__all__),
         *(getattr(activation, n) for n in activation.__all__),
         indexing.masked_fill,
