@@ -1088,9 +1088,11 @@ def _table() -> dict:
     add(windowed_rule, _conv.max_pool2d, _pooling.avg_pool2d, _conv1d.max_pool1d, _conv1d.avg_pool1d)
     add(unpool_rule, _unpool.max_unpool2d, _unpool.max_unpool1d)
     add(composite, _loss.mse_loss, _loss.l1_loss)
-    add(composite, *(getattr(_composed_activation, n) for n in _composed_activation.__all__))
+    random_draws = ("rrelu", "gumbel_softmax")  # their noise would be one draw for the whole batch: the loop runs them
+    add(composite, *(getattr(_composed_activation, n) for n in _composed_activation.__all__ if n not in random_draws))
     add(composite, _instance_rms_norm.rms_norm, _instance_rms_norm.instance_norm, _bilinear.bilinear)
     add(composite, _pixel_shuffle.pixel_shuffle, _pixel_shuffle.pixel_unshuffle, _likelihood_loss.poisson_nll_loss)
+    add(composite, _pixel_shuffle.channel_shuffle, _instance_rms_norm.local_response_norm)
     # multi_margin_loss and gaussian_nll_loss check values (labels, negative variances): the loop runs them
     add(composite, *(getattr(_margin_loss, n) for n in _margin_loss.__all__ if n != "multi_margin_loss"))
     add(random_op, _dropout.dropout)

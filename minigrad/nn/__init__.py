@@ -28,7 +28,19 @@ from .adaptive_pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxP
 from .attention import MultiheadAttention
 from .bilinear import Bilinear
 from .channel_dropout import AlphaDropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout
-from .composed_activation import CELU, GLU, SELU, Hardshrink, PReLU, Softmin, Softshrink, Tanhshrink, Threshold
+from .composed_activation import (
+    CELU,
+    GLU,
+    SELU,
+    Hardshrink,
+    PReLU,
+    RReLU,
+    Softmax2d,
+    Softmin,
+    Softshrink,
+    Tanhshrink,
+    Threshold,
+)
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv2d, MaxPool2d
 from .conv_transpose import Conv1d, ConvTranspose1d, ConvTranspose2d
@@ -39,7 +51,7 @@ from .embedding_bag import EmbeddingBag
 from .flatten import Flatten, Unflatten
 from .fold import Fold, Unfold
 from .group_norm import GroupNorm
-from .instance_rms_norm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, RMSNorm
+from .instance_rms_norm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, LocalResponseNorm, RMSNorm
 from .linear import Identity, Linear
 from .loss import (
     BCELoss,
@@ -52,16 +64,19 @@ from .loss import (
     NLLLoss,
     SmoothL1Loss,
 )
+from .lp_pool import LPPool1d, LPPool2d
 from .margin_loss import (
     CosineEmbeddingLoss,
     CTCLoss,
     GaussianNLLLoss,
     HingeEmbeddingLoss,
     MarginRankingLoss,
+    MultiLabelSoftMarginLoss,
     MultiMarginLoss,
     PoissonNLLLoss,
     SoftMarginLoss,
     TripletMarginLoss,
+    TripletMarginWithDistanceLoss,
 )
 from .mlp import MLP
 from .module import Module
@@ -87,7 +102,14 @@ from .parameter import Parameter
 from .parameter_containers import ParameterDict, ParameterList
 from .pooling import AvgPool1d, AvgPool2d, MaxPool1d, MaxUnpool1d, MaxUnpool2d
 from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
-from .resampling import PixelShuffle, PixelUnshuffle, Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
+from .resampling import (
+    ChannelShuffle,
+    PixelShuffle,
+    PixelUnshuffle,
+    Upsample,
+    UpsamplingBilinear2d,
+    UpsamplingNearest2d,
+)
 from .transformer import (
     Transformer,
     TransformerDecoder,
@@ -198,3 +220,5 @@ __all__ += [
 __all__ += ["Unfold", "Fold", "Bilinear", "EmbeddingBag"]
 __all__ += ["Conv3d", "ConvTranspose3d", "MaxPool3d", "AvgPool3d", "BatchNorm3d"]
 __all__ += ["CTCLoss"]
+__all__ += ["RReLU", "Softmax2d", "ChannelShuffle", "LocalResponseNorm", "LPPool1d", "LPPool2d"]
+__all__ += ["MultiLabelSoftMarginLoss", "TripletMarginWithDistanceLoss"]

@@ -1,14 +1,17 @@
-"""Activation layers built from elementwise ops: SELU, CELU, GLU, Softmin, the shrinks, Threshold and PReLU."""
+"""Activation layers built from elementwise ops: SELU, CELU, GLU, Softmin, Softmax2d, the shrinks, Threshold,
+PReLU and RReLU."""
 
 from __future__ import annotations
 
 from ..creation import full
+from ..ops import softmax
 from ..tensor import Tensor
 from .functional import _composed_activation as A
 from .module import Module
 from .parameter import Parameter
 
 __all__ = ["SELU", "CELU", "GLU", "Softmin", "Hardshrink", "Softshrink", "Tanhshrink", "Threshold", "PReLU"]
+__all__ += ["RReLU", "Softmax2d"]
 
 
 def _inplace_words(inplace: bool, lead: str = ", ") -> str:
@@ -136,3 +139,26 @@ class PReLU(Module):
 
     def extra_repr(self) -> str:
         return f"num_parameters={self.num_parameters}"
+
+
+class RReLU(Module):
+    """``x`` where positive, else ``a * x`` with ``a`` uniform in ``[lower, upper]`` (training) or their mean (eval)."""
+
+    def __init__(self, lower: float = 1.0 / 8, upper: float = 1.0 / 3, inplace: bool = False):
+        super().__init__()
+        self.lower, self.upper, self.inplace = lower, upper, inplace
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return A.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"lower={self.lower}, upper={self.upper}{_inplace_words(self.inplace)}"
+
+
+class Softmax2d(Module):
+    """Softmax over the channels of ``[N, C, H, W]`` (or ``[C, H, W]``) at each position."""
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        if input.dim() not in (3, 4):
+            raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead")
+        return softmax(input, -3)

@@ -1,4 +1,5 @@
-"""RMSNorm and InstanceNorm1d/2d/3d, as torch.nn's (same parameters, buffers and state_dict names)."""
+"""RMSNorm, InstanceNorm1d/2d/3d and LocalResponseNorm, as torch.nn's (same parameters, buffers and
+state_dict names)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from .functional import _instance_rms_norm as N
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["RMSNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
+__all__ = ["RMSNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LocalResponseNorm"]
 
 
 class RMSNorm(Module):
@@ -134,3 +135,17 @@ class InstanceNorm3d(_InstanceNorm):
     """Instance normalisation of ``[N, C, D, H, W]`` (or ``[C, D, H, W]``)."""
 
     _SPATIAL = 3
+
+
+class LocalResponseNorm(Module):
+    """Each value divided by ``(k + alpha * mean of squares over size neighbouring channels) ** beta``."""
+
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0):
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return N.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self) -> str:
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"

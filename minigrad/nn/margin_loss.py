@@ -1,6 +1,6 @@
 """Margin, embedding and likelihood losses as modules: CosineEmbeddingLoss, MarginRankingLoss,
 HingeEmbeddingLoss, SoftMarginLoss, MultiMarginLoss, TripletMarginLoss, PoissonNLLLoss, GaussianNLLLoss,
-CTCLoss."""
+CTCLoss, TripletMarginWithDistanceLoss, MultiLabelSoftMarginLoss."""
 
 from __future__ import annotations
 
@@ -21,6 +21,8 @@ __all__ = [
     "PoissonNLLLoss",
     "GaussianNLLLoss",
     "CTCLoss",
+    "TripletMarginWithDistanceLoss",
+    "MultiLabelSoftMarginLoss",
 ]
 
 
@@ -164,3 +166,37 @@ class CTCLoss(_Loss):
         return ctc_loss(
             log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction, self.zero_infinity
         )
+
+
+class TripletMarginWithDistanceLoss(_Loss):
+    """TripletMarginLoss with any ``distance_function`` (``pairwise_distance`` when None)."""
+
+    def __init__(self, *, distance_function=None, margin: float = 1.0, swap: bool = False, reduction: str = "mean"):
+        super().__init__(reduction)
+        if margin <= 0:
+            raise ValueError(
+                f"TripletMarginWithDistanceLoss: expected margin to be greater than 0, got {margin} instead"
+            )
+        self.distance_function, self.margin, self.swap = distance_function, margin, swap
+
+    def forward(self, anchor: Tensor, positive: Tensor, negative: Tensor) -> Tensor:
+        return M.triplet_margin_with_distance_loss(
+            anchor,
+            positive,
+            negative,
+            distance_function=self.distance_function,
+            margin=self.margin,
+            swap=self.swap,
+            reduction=self.reduction,
+        )
+
+
+class MultiLabelSoftMarginLoss(_LegacyLoss):
+    """The per-class logistic loss of 0/1 targets, averaged over classes; ``weight`` per class (a buffer)."""
+
+    def __init__(self, weight: Tensor | None = None, size_average=None, reduce=None, reduction: str = "mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return M.multilabel_soft_margin_loss(input, target, self.weight, reduction=self.reduction)

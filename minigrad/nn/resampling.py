@@ -1,4 +1,4 @@
-"""Upsample (and UpsamplingNearest2d/UpsamplingBilinear2d), PixelShuffle and PixelUnshuffle."""
+"""Upsample (and UpsamplingNearest2d/UpsamplingBilinear2d), PixelShuffle, PixelUnshuffle and ChannelShuffle."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from .functional._interpolate import interpolate
 from .module import Module
 
 __all__ = ["Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "PixelShuffle", "PixelUnshuffle"]
+__all__ += ["ChannelShuffle"]
 
 
 def _float_factors(scale_factor):
@@ -93,3 +94,17 @@ class PixelUnshuffle(Module):
 
     def extra_repr(self) -> str:
         return f"downscale_factor={self.downscale_factor}"
+
+
+class ChannelShuffle(Module):
+    """The channels of ``[N, C, *]``, seen as ``groups`` rows, read column by column."""
+
+    def __init__(self, groups: int):
+        super().__init__()
+        self.groups = groups
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return P.channel_shuffle(input, self.groups)
+
+    def extra_repr(self) -> str:
+        return f"groups={self.groups}"

@@ -41,6 +41,10 @@ CASES = {
     "soft_margin_loss": (F.soft_margin_loss, X, SIGNS),
     "triplet_margin_loss": (lambda a, p, n: F.triplet_margin_loss(a, p, n, swap=True), X, 2 * X, 3 * X),
     "poisson_nll_loss": (lambda a, t: F.poisson_nll_loss(a, t, full=True), X, 3 * np.abs(X)),
+    "multilabel_soft_margin_loss": (F.multilabel_soft_margin_loss, X, (SIGNS > 0).astype(float)),
+    "triplet_margin_with_distance_loss": (F.triplet_margin_with_distance_loss, X, 2 * X, 3 * X),
+    "channel_shuffle": (lambda t: F.channel_shuffle(t, 2), RNG.standard_normal((3, 2, 4, 3))),
+    "local_response_norm": (lambda t: F.local_response_norm(t, 3), RNG.standard_normal((3, 2, 5, 4))),
 }
 
 

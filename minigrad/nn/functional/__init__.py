@@ -27,8 +27,10 @@ from ._channel_dropout import alpha_dropout, dropout1d, dropout2d, dropout3d, fe
 from ._composed_activation import (
     celu,
     glu,
+    gumbel_softmax,
     hardshrink,
     prelu,
+    rrelu,
     selu,
     softmin,
     softshrink,
@@ -44,7 +46,7 @@ from ._embedding import embedding
 from ._embedding_bag import embedding_bag
 from ._fold import fold, unfold
 from ._group_norm import group_norm
-from ._instance_rms_norm import instance_norm, rms_norm
+from ._instance_rms_norm import instance_norm, local_response_norm, rms_norm
 from ._interpolate import interpolate
 from ._likelihood_loss import gaussian_nll_loss, poisson_nll_loss
 from ._linear import linear
@@ -56,18 +58,21 @@ from ._loss import (
     mse_loss,
     nll_loss,
 )
+from ._lp_pool import lp_pool1d, lp_pool2d
 from ._margin_loss import (
     cosine_embedding_loss,
     hinge_embedding_loss,
     margin_ranking_loss,
     multi_margin_loss,
+    multilabel_soft_margin_loss,
     pairwise_distance,
     soft_margin_loss,
     triplet_margin_loss,
+    triplet_margin_with_distance_loss,
 )
 from ._normalization import batch_norm, layer_norm
 from ._one_hot import one_hot
-from ._pixel_shuffle import pixel_shuffle, pixel_unshuffle
+from ._pixel_shuffle import channel_shuffle, pixel_shuffle, pixel_unshuffle
 from ._pooling import avg_pool2d
 from ._robust_loss import huber_loss, kl_div, smooth_l1_loss
 from ._similarity import cosine_similarity, normalize
@@ -116,6 +121,8 @@ __all__ += ["unfold", "fold", "bilinear", "embedding_bag"]
 __all__ += ["conv3d", "conv_transpose3d", "max_pool3d", "avg_pool3d"]
 __all__ += ["upsample", "upsample_nearest", "upsample_bilinear"]
 __all__ += ["ctc_loss"]
+__all__ += ["rrelu", "gumbel_softmax", "channel_shuffle", "local_response_norm", "lp_pool1d", "lp_pool2d"]
+__all__ += ["multilabel_soft_margin_loss", "triplet_margin_with_distance_loss"]
 
 from ...ops._entry import FUNCTIONAL_NAMES, check_namespace  # noqa: E402
 

@@ -1,4 +1,5 @@
-"""Activations composed of elementwise ops: selu, celu, glu, softmin, the shrinks, threshold and prelu.
+"""Activations composed of elementwise ops: selu, celu, glu, softmin, the shrinks, threshold, prelu, rrelu
+and gumbel_softmax.
 
 Each is written with differentiable ops (``where`` picks a piece, ``elu``/``sigmoid``/``tanh`` give
 the curves), so its gradient is the pieces' gradients and the debugger shows the ops it is made of.
@@ -12,10 +13,12 @@ import warnings
 import numpy as np
 
 from ...backend import scalar_type_name
+from ...creation import generator_for, zeros_like
 from ...ops import elu, sigmoid, softmax, tanh, where  # the public ops: inside vmap they reach their batching rules
 from ...tensor import Tensor
 
 __all__ = ["selu", "celu", "glu", "softmin", "hardshrink", "softshrink", "tanhshrink", "threshold", "prelu"]
+__all__ += ["rrelu", "gumbel_softmax"]
 
 SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
@@ -119,3 +122,33 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:  # noqa: A002
         )
     slope = weight.reshape(()) if n == 1 else weight.reshape((n,) + (1,) * (input.dim() - 2))
     return where(input > 0, input, slope * input)
+
+
+def rrelu(
+    input: Tensor,  # noqa: A002
+    lower: float = 1.0 / 8,
+    upper: float = 1.0 / 3,
+    training: bool = False,
+    inplace: bool = False,
+) -> Tensor:
+    """``x`` where positive, else ``a * x``: ``a`` drawn uniformly from ``[lower, upper]`` for each element
+    while ``training``, ``(lower + upper) / 2`` otherwise."""
+    if not training:
+        return _apply(lambda x: where(x >= 0, x, x * ((lower + upper) / 2)), input, inplace)
+    draws = generator_for(input._device).random(tuple(input.shape)) * (upper - lower) + lower
+    slopes = Tensor(draws.astype(input.data.dtype), device=input.device)
+    return _apply(lambda x: where(x >= 0, x, x * slopes), input, inplace)
+
+
+def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10, dim: int = -1) -> Tensor:
+    """A sample from the Gumbel-softmax distribution: ``softmax((logits + g) / tau)`` with Gumbel noise ``g``;
+    ``hard`` gives the one-hot of its largest entry, with the soft sample's gradient (straight-through)."""
+    uniform = generator_for(logits._device).random(tuple(logits.shape))
+    noise = -logits._device.xp.log(-logits._device.xp.log1p(-uniform))  # -log of an Exp(1) draw
+    gumbels = (logits + Tensor(noise.astype(logits.data.dtype), device=logits.device)) / tau
+    soft = softmax(gumbels, dim)
+    if not hard:
+        return soft
+    index = soft.argmax(dim, keepdim=True)
+    one_hot = zeros_like(logits).scatter(dim, index, 1.0)
+    return one_hot - soft.detach() + soft

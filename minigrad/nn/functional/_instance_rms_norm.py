@@ -1,13 +1,15 @@
-"""rms_norm and instance_norm, composed of differentiable ops (so every order of derivative works)."""
+"""rms_norm, instance_norm and local_response_norm, composed of differentiable ops (so every order of
+derivative works)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ...autograd.grad_mode import no_grad
+from ...ops import pad
 from ...tensor import Tensor, make_leaf, shape_str
 
-__all__ = ["rms_norm", "instance_norm"]
+__all__ = ["rms_norm", "instance_norm", "local_response_norm"]
 
 
 def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, eps: float | None = None) -> Tensor:  # noqa: A002
@@ -76,3 +78,20 @@ def instance_norm(
     if bias is not None:
         y = y + bias.reshape(stat_shape)
     return y
+
+
+def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> Tensor:  # noqa: A002
+    """``x / (k + alpha * mean of x**2 over the size neighbouring channels) ** beta`` (AlexNet's LRN), the
+    neighbourhood zero-padded at the ends as PyTorch's."""
+    if input.dim() < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality input (got {input.dim()} dimensions)")
+    if input.numel() == 0:
+        return input
+    channels = input.shape[1]
+    squares = input * input
+    widths = [0, 0] * (input.dim() - 2) + [size // 2, (size - 1) // 2]
+    padded = pad(squares, widths)
+    window = padded[:, :channels]
+    for i in range(1, size):
+        window = window + padded[:, i : i + channels]
+    return input / (window * (alpha / size) + k) ** beta

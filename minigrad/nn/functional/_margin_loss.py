@@ -1,5 +1,6 @@
 """Margin and embedding losses: cosine_embedding_loss, margin_ranking_loss, hinge_embedding_loss,
-soft_margin_loss, multi_margin_loss, triplet_margin_loss, and pairwise_distance.
+soft_margin_loss, multi_margin_loss, multilabel_soft_margin_loss, triplet_margin_loss (also with any
+distance function), and pairwise_distance.
 
 Each is PyTorch's formula written with differentiable ops (``where`` picks a case, ``clamp`` is the
 hinge), so its gradient is theirs and the debugger shows the ops it is made of.
@@ -7,7 +8,7 @@ hinge), so its gradient is theirs and the debugger shows the ops it is made of.
 
 from __future__ import annotations
 
-from ...ops import norm, where  # the public ops: inside vmap they reach their batching rules
+from ...ops import logsigmoid, minimum, norm, where  # the public ops: inside vmap they reach their batching rules
 from ...tensor import Tensor, shape_str
 from ._loss import _check_reduction, _reduce
 from ._robust_loss import _legacy_reduction
@@ -20,6 +21,8 @@ __all__ = [
     "soft_margin_loss",
     "multi_margin_loss",
     "triplet_margin_loss",
+    "triplet_margin_with_distance_loss",
+    "multilabel_soft_margin_loss",
 ]
 
 
@@ -181,6 +184,10 @@ def triplet_margin_loss(
     """``max(0, margin + d(a, p) - d(a, n))`` with ``d`` the ``p``-norm distance (``swap``: the smaller of
     ``d(a, n)`` and ``d(p, n)``)."""
     reduction = _reduction(size_average, reduce, reduction, "triplet_margin_loss")
+    return _triplet(anchor, positive, negative, lambda a, b: pairwise_distance(a, b, p, eps), margin, swap, reduction)
+
+
+def _triplet(anchor: Tensor, positive: Tensor, negative: Tensor, distance, margin, swap: bool, reduction: str):
     dims = (anchor.dim(), positive.dim(), negative.dim())
     if len(set(dims)) != 1:
         raise RuntimeError(
@@ -189,8 +196,43 @@ def triplet_margin_loss(
         )
     if margin <= 0:
         raise ValueError(f"margin must be greater than 0, got {margin}")
-    to_positive = pairwise_distance(anchor, positive, p, eps)
-    to_negative = pairwise_distance(anchor, negative, p, eps)
+    to_positive = distance(anchor, positive)
+    to_negative = distance(anchor, negative)
     if swap:
-        to_negative = to_negative.minimum(pairwise_distance(positive, negative, p, eps))
+        to_negative = minimum(to_negative, distance(positive, negative))
     return _reduce((margin + to_positive - to_negative).clamp(min=0), reduction)
+
+
+def triplet_margin_with_distance_loss(
+    anchor: Tensor,
+    positive: Tensor,
+    negative: Tensor,
+    *,
+    distance_function=None,
+    margin: float = 1.0,
+    swap: bool = False,
+    reduction: str = "mean",
+) -> Tensor:
+    """``max(0, margin + d(anchor, positive) - d(anchor, negative))`` with ``d`` any function of two tensors
+    (``pairwise_distance`` when None)."""
+    _check_reduction(reduction)
+    distance = pairwise_distance if distance_function is None else distance_function
+    return _triplet(anchor, positive, negative, distance, margin, swap, reduction)
+
+
+def multilabel_soft_margin_loss(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+) -> Tensor:
+    """The logistic loss of each class's 0/1 ``target`` (times ``weight`` when given), averaged over the
+    classes (the last dim)."""
+    reduction = _reduction(size_average, reduce, reduction, "multilabel_soft_margin_loss")
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    loss = loss.sum(input.dim() - 1) / input.shape[-1]
+    return _reduce(loss, reduction)

@@ -1,11 +1,12 @@
-"""pixel_shuffle and pixel_unshuffle: channels traded for spatial resolution, as a reshape, a permute and a
-reshape (their rules move the gradient back the same way)."""
+"""pixel_shuffle and pixel_unshuffle (channels traded for spatial resolution) and channel_shuffle (channels
+interleaved across groups): each a reshape, a permute and a reshape (their rules move the gradient back
+the same way)."""
 
 from __future__ import annotations
 
 from ...tensor import Tensor
 
-__all__ = ["pixel_shuffle", "pixel_unshuffle"]
+__all__ = ["pixel_shuffle", "pixel_unshuffle", "channel_shuffle"]
 
 
 def _check(input: Tensor, factor: int, op: str, what: str) -> None:  # noqa: A002
@@ -49,3 +50,19 @@ def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:  # noqa: A0
     x = input.reshape(*batch, c, h // r, r, w // r, r)
     x = x.permute(*range(n), n, n + 2, n + 4, n + 1, n + 3)
     return x.reshape(*batch, c * r * r, h // r, w // r)
+
+
+def channel_shuffle(input: Tensor, groups: int) -> Tensor:  # noqa: A002
+    """``[N, C, *]`` with its channels, seen as ``groups`` rows of ``C / groups``, read column by column
+    (ShuffleNet's shuffle)."""
+    if input.dim() < 3:
+        raise RuntimeError(
+            f"channel_shuffle expects input to have at least 3 dimensions, but got input with {input.dim()} "
+            "dimension(s)"
+        )
+    if groups <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of groups:{groups}")
+    n, c, *rest = input.shape
+    if c % groups:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels and {groups} groups.")
+    return input.reshape(n, groups, c // groups, *rest).transpose(1, 2).reshape(n, c, *rest)
