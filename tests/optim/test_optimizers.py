@@ -305,6 +305,7 @@ def test_scheduler_state_dict_and_errors():
     opt = mg.optim.SGD([nn.Parameter(mg.ones(1))], lr=1.0)
     sched = mg.optim.lr_scheduler.StepLR(opt, step_size=2)
     for _ in range(3):
+        opt.step()
         sched.step()
     state = sched.state_dict()
     assert state["last_epoch"] == 3 and "optimizer" not in state

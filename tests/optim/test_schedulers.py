@@ -103,6 +103,7 @@ def test_one_cycle_refuses_a_step_past_its_end():
     opt = _optimizer(mg, momentum=0.9)
     sched = mg.optim.lr_scheduler.OneCycleLR(opt, max_lr=0.1, total_steps=3)
     for _ in range(3):
+        opt.step()
         sched.step()
     with pytest.raises(ValueError, match="Tried to step 4 times. The specified number of total steps is 3"):
         sched.step()
@@ -147,6 +148,7 @@ def test_state_dict_resumes_a_schedule():
                 opt.load_state_dict(saved_opt)
                 sched = mg.optim.lr_scheduler.OneCycleLR(opt, max_lr=0.5, total_steps=12, last_epoch=step - 1)
                 sched.load_state_dict(saved)
+            opt.step()
             sched.step()
             lrs.append(opt.param_groups[0]["lr"])
         return lrs
@@ -168,6 +170,7 @@ def test_an_lr_tensor_is_written_in_place():
     lr = mg.tensor(0.4, dtype=mg.float64)
     opt = mg.optim.SGD([nn.Parameter(mg.ones(1))], lr=lr)
     sched = mg.optim.lr_scheduler.MultiplicativeLR(opt, lambda e: 0.5)
+    opt.step()
     sched.step()
     assert opt.param_groups[0]["lr"] is lr and lr.item() == 0.2
     assert sched.get_last_lr()[0] is not lr
@@ -176,6 +179,7 @@ def test_an_lr_tensor_is_written_in_place():
 def test_step_with_an_epoch_uses_the_closed_form_and_warns():
     opt = _optimizer(mg)
     sched = mg.optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.5)
+    opt.step()
     with pytest.warns(UserWarning, match="epoch parameter in `scheduler.step\\(\\)`"):
         sched.step(5)
     assert sched.get_last_lr() == pytest.approx([0.05, 0.0125])
@@ -221,3 +225,17 @@ def test_cycle_momentum_needs_a_momentum():
 
 def test_the_old_base_name_is_the_base():
     assert mg.optim.lr_scheduler._LRScheduler is mg.optim.lr_scheduler.LRScheduler
+
+
+def test_stepping_the_schedule_first_warns_as_pytorch():
+    opt = _optimizer(mg)
+    sched = mg.optim.lr_scheduler.StepLR(opt, step_size=1)
+    with pytest.warns(UserWarning, match=r"Detected call of `lr_scheduler.step\(\)` before `optimizer.step\(\)`"):
+        sched.step()
+    opt = _optimizer(mg)
+    sched = mg.optim.lr_scheduler.StepLR(opt, step_size=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        opt.step()
+        sched.step()
+        sched.step()

@@ -8,13 +8,20 @@ An lr given as a tensor stays the group's tensor, written in place.
 
 from __future__ import annotations
 
+import functools
 import warnings
+import weakref
 
 from ...tensor import Tensor
 from ..optimizer import Optimizer
 
 __all__ = ["LRScheduler", "group_values", "set_group_value", "per_group", "EPOCH_DEPRECATION_WARNING"]
 
+STEP_ORDER_WARNING = (
+    "Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and later, you should "
+    "call them in the opposite order: `optimizer.step()` before `lr_scheduler.step()`.  Failure to do this will "
+    "result in PyTorch skipping the first value of the learning rate schedule."
+)
 EPOCH_DEPRECATION_WARNING = (
     "The epoch parameter in `scheduler.step()` was not necessary and is being deprecated where possible. "
     "Please use `scheduler.step()` to step the scheduler. During the deprecation, if epoch is different from "
@@ -73,6 +80,7 @@ class LRScheduler:
                     )
         self.base_lrs = group_values(optimizer, "initial_lr")
         self.last_epoch = last_epoch
+        _watch_step(optimizer)
         self._initial_step()
 
     def _initial_step(self) -> None:
@@ -89,6 +97,8 @@ class LRScheduler:
 
     def step(self, epoch: int | None = None) -> None:
         """Advance one epoch (or, deprecated, to ``epoch``) and set every group's lr."""
+        if self._step_count == 1 and not getattr(self.optimizer, "_opt_called", True):
+            warnings.warn(STEP_ORDER_WARNING, UserWarning, stacklevel=2)
         self._step_count += 1
         if epoch is not None:
             warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
@@ -117,3 +127,22 @@ class LRScheduler:
     def load_state_dict(self, state_dict: dict) -> None:
         """Restore what :meth:`state_dict` returned."""
         self.__dict__.update(state_dict)
+
+
+def _watch_step(optimizer: Optimizer) -> None:
+    """Make ``optimizer.step`` note that it ran (``_opt_called``), so that a schedule stepped first can warn
+    as PyTorch's does. The wrapper holds the optimizer weakly: no reference cycle."""
+    step = optimizer.step
+    if getattr(step, "_watched_by_scheduler", False) or not hasattr(step, "__func__"):
+        return
+    owner, function = weakref.ref(optimizer), step.__func__
+
+    @functools.wraps(function)
+    def watched(*args, **kwargs):
+        opt = owner()
+        opt._opt_called = True
+        return function(opt, *args, **kwargs)
+
+    watched._watched_by_scheduler = True
+    optimizer._opt_called = False
+    optimizer.step = watched
