@@ -94,7 +94,7 @@ def engine_run(engine, root, leaves, names=None):
 
 def engine_runs(ex, root, leaves, names=None):
     """The learner's run_backward and the reference's on the same graph (see explained_by_trace)."""
-    reference = load_reference(2, "ex3_run_backward").run_backward
+    reference = load_reference("ex3_run_backward").run_backward
     return engine_run(ex.run_backward, root, leaves, names), engine_run(reference, root, leaves, names)
 
 
@@ -166,7 +166,7 @@ def _graph(root) -> list:
 
 @functools.cache
 def demo_trace():
-    return record_demo(2)
+    return record_demo()
 
 
 @check("ex4_predict_trace", "predict_accumulations_into_b() is before/contribution/after of both events into b")
@@ -232,7 +232,7 @@ def accumulate_runs(ex, root, leaves, names=None):
 
         return go
 
-    return run(ex.accumulate), run(load_reference(2, "ex5_find_the_bug").accumulate)
+    return run(ex.accumulate), run(load_reference("ex5_find_the_bug").accumulate)
 
 
 @check("ex5_find_the_bug", "with accumulate() in place of the planted line the engine matches minigrad")

@@ -30,7 +30,7 @@ def grad_runs(ex, a_grad=None):
 
         return go
 
-    return run(ex.grad_via_backward), run(load_reference(4, "ex2_save_restore").grad_via_backward)
+    return run(ex.grad_via_backward), run(load_reference("ex2_save_restore").grad_via_backward)
 
 
 def expect_grad(t, want, what):
@@ -96,7 +96,7 @@ def _(ex):
 
 @functools.cache
 def demo_trace():
-    return record_demo(4)
+    return record_demo()
 
 
 def names_of(trace, pairs) -> dict:
@@ -154,7 +154,7 @@ def _(ex):
 
 @check("ex4_find_the_bug", "with clear_before_run the five steps give [7, 2, -1] and keep a.grad")
 def _(ex):
-    reference = load_reference(4, "ex4_find_the_bug").clear_before_run
+    reference = load_reference("ex4_find_the_bug").clear_before_run
     with explained_by_trace(five_steps(ex.clear_before_run), five_steps(reference)):
         da, db = five_steps(ex.clear_before_run)()
         expect(da is not None, "a.grad after clear_before_run and backward", "the pass's gradient", None)

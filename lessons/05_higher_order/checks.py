@@ -54,7 +54,7 @@ def _(ex):
 
 @functools.cache
 def demo_trace():
-    return record_demo(5)
+    return record_demo()
 
 
 @check("ex4_predict_trace", "predict_incoming_grad_of_x() matches x's node_entered gradient in each pass")

@@ -121,7 +121,7 @@ def _(ex):
 def demo_trace():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        return record_demo(8)
+        return record_demo()
 
 
 def first_nonfinite_closure(trace):

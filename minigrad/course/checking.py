@@ -9,16 +9,19 @@ check was using. Calls into the exercise module are observed for that (its funct
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.util
 import inspect
 import reprlib
 import sys
 import traceback
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 
 _registry: dict[str, list] = {}
+_current: ContextVar = ContextVar("minigrad_course_lesson", default=None)
 
 
 def check(exercise: str, description: str):
@@ -137,12 +140,52 @@ def load_module(path: Path, name: str):
     return module
 
 
-def load_reference(number: int, exercise: str):
-    """The reference solution of ``exercise`` (its file's stem) in lesson ``number``, as a module:
-    what a check runs beside the learner's code on the same inputs."""
+@contextlib.contextmanager
+def in_lesson(lesson):
+    """Within this block :func:`this_lesson` is ``lesson`` (what :func:`run_checks` does around a lesson's checks)."""
+    token = _current.set(lesson)
+    try:
+        yield lesson
+    finally:
+        _current.reset(token)
+
+
+def this_lesson():
+    """The lesson whose checks are being loaded or run (what a check uses instead of typing its number).
+
+    A LookupError outside :func:`run_checks`: a script or a test names the lesson with
+    :func:`~minigrad.course.lessons.find_lesson`.
+    """
+    lesson = _current.get()
+    if lesson is None:
+        raise LookupError(
+            "no lesson's checks are running: this_lesson() works inside checks.py (run by `minigrad lesson check N`); "
+            "elsewhere name the lesson, find_lesson(N)"
+        )
+    return lesson
+
+
+def load_reference(*where):
+    """The reference solution of an exercise, as a module: what a check runs beside the learner's code
+    on the same inputs.
+
+    ``load_reference("ex2_value")`` in a lesson's checks.py loads that lesson's ``reference/ex2_value.py``
+    (the lesson is :func:`this_lesson`); ``load_reference(10, "ex2_value")`` names the lesson by number.
+    """
     from .lessons import find_lesson
 
-    return _reference_at(find_lesson(number).path / "reference" / f"{exercise}.py")
+    if len(where) == 1:
+        lesson, (exercise,) = this_lesson(), where
+    elif len(where) == 2:
+        lesson, exercise = find_lesson(where[0]), where[1]
+    else:
+        raise TypeError(f"load_reference(exercise) or load_reference(number, exercise), got {len(where)} arguments")
+    exercise = exercise.removesuffix(".py")
+    path = lesson.path / "reference" / f"{exercise}.py"
+    if not path.exists():
+        have = ", ".join(ref.stem for ref in lesson.references) or "none"
+        raise FileNotFoundError(f"lesson {lesson.number} has no reference {exercise!r}; its exercises: {have}")
+    return _reference_at(path)
 
 
 @functools.cache
@@ -164,6 +207,11 @@ def run_checks(
     The learner's files are ``exercise_dir/exK_*.py`` (default: the lesson folder);
     ``exercise_file`` replaces the file of a lesson's only exercise.
     """
+    with in_lesson(lesson):
+        return _run(lesson, reference, exercise_file, exercise_dir)
+
+
+def _run(lesson, reference: bool, exercise_file: Path | None, exercise_dir: Path | None) -> list[CheckResult]:
     checks = _load_checks(lesson)
     results = []
     for ref in lesson.references:

@@ -17,13 +17,17 @@ import numpy as np
 __all__ = ["record_demo", "record_call", "incoming_grads", "contributions_into", "pass_ids", "as_array"]
 
 
-def record_demo(lesson, argv: tuple = ()):
-    """Run ``lesson``'s demo.py (a Lesson or a lesson number) under ``trace.record()``; its output is discarded."""
+def record_demo(lesson=None, argv: tuple = ()):
+    """Run ``lesson``'s demo.py (a Lesson or a lesson number; in a lesson's checks, that lesson when
+    omitted) under ``trace.record()``; its output is discarded."""
     from minigrad.trace import record
 
+    from .checking import this_lesson
     from .lessons import find_lesson
 
-    if isinstance(lesson, int):
+    if lesson is None:
+        lesson = this_lesson()
+    elif isinstance(lesson, int):
         lesson = find_lesson(lesson)
     saved_argv = sys.argv
     sys.argv = [str(lesson.demo), *argv]

@@ -1,36 +1,23 @@
-"""Lesson texts a learner can take alone: length, exercises of every kind, hints, a summary, a pointer
-onwards, and the debugger transcripts they quote up to date with the demos."""
+"""Lesson texts a learner can take alone: the rules of each lesson.toml (length, exercises of every kind,
+hints, a summary, a pointer onwards), and the debugger transcripts they quote up to date with the demos."""
 
 from __future__ import annotations
 
 import importlib.util
 import os
-import re
 import subprocess
 import sys
 
 import pytest
 
 from minigrad.course import list_lessons
-from minigrad.course.hints import load_hints
 from minigrad.course.lessons import lessons_root
+from minigrad.course.manifest import Rules
+from minigrad.course.rules import prose_words, text_problems
 
-TAUGHT = list_lessons()
+TAUGHT = [lesson for lesson in list_lessons() if lesson.path.parent == lessons_root()]  # the built-in course
 IDS = [f"{lesson.number:02d}" for lesson in TAUGHT]
 SCRIPT = lessons_root() / "make_transcripts.py"
-FENCE = re.compile(r"^```.*?^```", re.DOTALL | re.MULTILINE)
-KINDS = ("Warm-up", "Implementation", "Prediction", "Debugging")
-
-
-def prose_words(text: str) -> int:
-    """Words outside fenced code blocks (transcripts and code are not counted)."""
-    return len(FENCE.sub("", text).split())
-
-
-def exercise_items(text: str) -> list[str]:
-    """The numbered items of the README's Exercises section."""
-    section = text.split("\n## Exercises", 1)[1].split("\n## ", 1)[0]
-    return re.findall(r"^\d+\. (.*)$", section, re.MULTILINE)
 
 
 def load_script():
@@ -41,36 +28,21 @@ def load_script():
 
 
 @pytest.mark.parametrize("lesson", TAUGHT, ids=IDS)
-def test_text_is_long_enough_to_learn_from_and_short_enough_to_finish(lesson):
-    words = prose_words((lesson.path / "README.md").read_text())
-    assert 1500 <= words <= 3000, f"lesson {lesson.number} has {words} words of prose; a lesson has 1 500–3 000"
+def test_keeps_the_rules_of_its_lesson_toml(lesson):
+    """Length, 3-5 exercises of every kind named in the text, hints, a summary with a pointer onwards:
+    the rules its lesson.toml states (minigrad.course.rules), which lessons/AUTHORING.md writes out."""
+    problems = text_problems(lesson)
+    assert not problems, "\n".join(problems)
 
 
 @pytest.mark.parametrize("lesson", TAUGHT, ids=IDS)
-def test_three_to_five_exercises_of_every_kind(lesson):
-    items = exercise_items((lesson.path / "README.md").read_text())
-    assert 3 <= len(items) <= 5, f"lesson {lesson.number} lists {len(items)} exercises"
-    assert len(items) == len(lesson.references), "the text lists each exercise of reference/ once"
-    for ref, item in zip(lesson.references, items):
-        assert f"`{ref.name}`" in item, f"exercise {item!r} should name {ref.name}"
-    kinds = {kind for item in items for kind in KINDS if item.startswith(f"**{kind}**")}
-    assert kinds == set(KINDS), f"lesson {lesson.number} lacks a {sorted(set(KINDS) - kinds)} exercise"
-
-
-@pytest.mark.parametrize("lesson", TAUGHT, ids=IDS)
-def test_every_exercise_has_progressive_hints(lesson):
-    hints = load_hints(lesson)
-    want = [f"{lesson.number}.{k}" for k in range(1, len(lesson.references) + 1)]
-    assert sorted(hints) == want, f"hints.md sections {sorted(hints)}, exercises {want}"
-    few = [key for key, parts in hints.items() if len(parts) < 2]
-    assert not few, f"exercises {few} need at least two hints, gentlest first"
-
-
-@pytest.mark.parametrize("lesson", TAUGHT, ids=IDS)
-def test_ends_with_a_summary_and_the_next_step(lesson):
-    text = (lesson.path / "README.md").read_text()
-    assert "\n## Summary\n" in text, f"lesson {lesson.number} has no Summary section"
-    assert "**Next:**" in text.split("\n## Summary\n", 1)[1], "the summary ends with a pointer to what comes next"
+def test_a_built_in_lesson_keeps_the_house_standard(lesson):
+    """A teacher's lesson.toml may set other bounds; the course's own lessons keep the house rules."""
+    manifest = lesson.manifest
+    assert manifest.rules == Rules(), f"lesson {lesson.number}'s lesson.toml relaxes the house rules: {manifest.rules}"
+    assert manifest.number == lesson.number and lesson.key == f"{manifest.number:02d}_{manifest.slug}"
+    heading = (lesson.path / "README.md").read_text().splitlines()[0]
+    assert heading == f"# Lesson {manifest.number} — {manifest.title}", "the README's title is lesson.toml's"
 
 
 @pytest.mark.parametrize("lesson", TAUGHT, ids=IDS)
