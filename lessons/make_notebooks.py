@@ -30,8 +30,10 @@ trace"""
 
 
 def lesson_dirs() -> list[Path]:
-    """Every lesson folder that has a text and a demo, in course order."""
-    return sorted(p for p in LESSONS.glob("[0-9][0-9]_*") if (p / "README.md").exists() and (p / "demo.py").exists())
+    """Every lesson folder on the lesson path (minigrad.course.lessons) that has a text and a demo, in course order."""
+    from minigrad.course import list_lessons
+
+    return [lesson.path for lesson in list_lessons() if (lesson.path / "README.md").exists() and lesson.demo.exists()]
 
 
 def _markdown_cell(text: str) -> str:
@@ -91,7 +93,7 @@ def main(argv=None) -> int:
             path.write_text(text)
     verb = "stale" if "--check" in args else "wrote"
     for path in stale:
-        print(f"{verb}: {path.relative_to(LESSONS.parent)}")
+        print(f"{verb}: {path.relative_to(LESSONS.parent) if path.is_relative_to(LESSONS.parent) else path}")
     return 1 if stale and "--check" in args else 0
 
 

@@ -13,8 +13,10 @@ quotes are never typed by hand: a README holds a block
     ```
     <!-- /transcript -->
 
-and the function registered here as ``NN_topic/NAME`` records the lesson's demo
-with ``minigrad.trace.record()`` and picks the steps. Each step is printed as the
+and the function the lesson's ``screens.py`` declares with ``@transcript("NAME")``
+(see minigrad.course.screens; every lesson on the lesson path is searched, its key
+``NN_topic/NAME``) records the lesson's demo with ``minigrad.trace.record()`` and
+picks the steps. Each step is printed as the
 debugger's event log and ``minigrad trace show`` print it: the step number (type
 it after ``g`` in ``minigrad lesson debug N`` to go there), the event, and its
 values. Each transcript is made in a fresh Python process, so node ids do not
@@ -40,35 +42,26 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import warnings
 from pathlib import Path
 
 LESSONS = Path(__file__).resolve().parent
-TRANSCRIPTS: dict = {}
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")  # object addresses differ from run to run
 WIDTH = 60
 NUMBER_TOLERANCE = 1e-3  # relative: one unit in the fourth significant digit the describer prints
 _NUMBER = re.compile(r"(?<![\w.])([-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?)(?![\w.])")
 
 
-def transcript(key: str):
-    """Register a function returning ``(trace, steps)`` as the block NAME of ``lessons/<lesson>/README.md``."""
+def _discover() -> tuple[dict, dict]:
+    from minigrad.course.screens import screens_on_path
 
-    def register(fn):
-        TRANSCRIPTS[key] = fn
-        return fn
-
-    return register
-
-
-def steps_of(trace, kind: str, node: str | None = None) -> list[int]:
-    """The steps of every ``kind`` event (about ``node``, when given)."""
-    return [e.seq for e in trace.find(kind, node)] if node else [e.seq for e in trace.find(kind)]
+    found = screens_on_path("transcripts")
+    return {key: make for key, (_, make) in found.items()}, {
+        key.split("/")[0]: lesson for key, (lesson, _) in found.items()
+    }
 
 
-def pass_steps(trace, pass_id: int, kinds: tuple = ()) -> list[int]:
-    """The steps of pass ``pass_id`` (only events of ``kinds`` when given)."""
-    return [e.seq for e in trace.events if e.pass_id == pass_id and (not kinds or e.kind in kinds)]
+# "NN_topic/NAME" -> the function making it, from every lesson's screens.py on the lesson path
+TRANSCRIPTS, _LESSONS = _discover()
 
 
 def render(trace, steps) -> str:
@@ -84,212 +77,6 @@ def render(trace, steps) -> str:
     return "\n".join(_ADDRESS.sub(" at 0x…", line.rstrip()) for line in lines) + "\n"
 
 
-def _demo(number: int, *, quiet_warnings: bool = False):
-    from minigrad.course.recording import record_demo
-
-    with warnings.catch_warnings():
-        if quiet_warnings:
-            warnings.simplefilter("ignore", RuntimeWarning)
-        return record_demo(number)
-
-
-# ---------------------------------------------------------------- lesson 1
-@transcript("01_chain_rule/top")
-def _():
-    trace = _demo(1)
-    first_handoff = steps_of(trace, "grad_accumulated", "f")[0]
-    return trace, [s for s in pass_steps(trace, 1) if s <= first_handoff]
-
-
-@transcript("01_chain_rule/add")
-def _():
-    trace = _demo(1)
-    return trace, [*steps_of(trace, "closure_called", "e"), *steps_of(trace, "grad_accumulated", "e")]
-
-
-@transcript("01_chain_rule/leaves")
-def _():
-    trace = _demo(1)
-    leaves = [e.seq for e in trace.find("grad_accumulated") if e.into == "grad"]
-    return trace, sorted([*steps_of(trace, "closure_called", "d"), *leaves])
-
-
-# ---------------------------------------------------------------- lesson 2
-@transcript("02_backward_engine/into_b")
-def _():
-    trace = _demo(2)
-    return trace, [
-        *steps_of(trace, "seeded"),
-        *steps_of(trace, "closure_called", "c"),
-        *steps_of(trace, "grad_accumulated", "c"),
-    ]
-
-
-@transcript("02_backward_engine/into_a")
-def _():
-    trace = _demo(2)
-    return trace, [
-        *steps_of(trace, "closure_called", "b"),
-        *steps_of(trace, "grad_accumulated", "b"),
-        *steps_of(trace, "grad_accumulated", "a"),
-    ]
-
-
-# ---------------------------------------------------------------- lesson 3
-@transcript("03_broadcasting/forward")
-def _():
-    trace = _demo(3)
-    return trace, steps_of(trace, "node_created")[3:5]
-
-
-@transcript("03_broadcasting/reduction")
-def _():
-    trace = _demo(3)
-    closure = steps_of(trace, "closure_called", "h")[0]
-    reduced = steps_of(trace, "grad_reduced")
-    into_b = [e.seq for e in trace.find("grad_accumulated") if e.target == trace.node("b").id]
-    return trace, [closure, *reduced, *into_b]
-
-
-@transcript("03_broadcasting/matmul")
-def _():
-    trace = _demo(3)
-    return trace, steps_of(trace, "closure_called", "y")
-
-
-# ---------------------------------------------------------------- lesson 4
-@transcript("04_autograd_grad/save_restore")
-def _():
-    trace = _demo(4)
-    return trace, [
-        *steps_of(trace, "pass_started"),
-        *steps_of(trace, "grads_saved"),
-        *steps_of(trace, "grads_restored"),
-        *steps_of(trace, "pass_finished"),
-    ]
-
-
-@transcript("04_autograd_grad/into_a")
-def _():
-    trace = _demo(4)
-    a = trace.node("a").id
-    return trace, [e.seq for e in trace.events if e.kind == "grad_accumulated" and e.target == a]
-
-
-# ---------------------------------------------------------------- lesson 5
-def _inside_pass(trace, pass_id: int, kinds: tuple) -> list[int]:
-    """Steps of ``kinds`` from pass ``pass_id``'s start to its end, nested events and new nodes included."""
-    start = trace.find("pass_started", pass_id=pass_id)[0].seq
-    end = trace.find("pass_finished", pass_id=pass_id)[0].seq
-    return [e.seq for e in trace.events[start : end + 1] if e.kind in kinds]
-
-
-@transcript("05_higher_order/first_pass")
-def _():
-    trace = _demo(5)
-    return trace, _inside_pass(trace, 1, ("node_created", "closure_called", "pass_finished"))
-
-
-@transcript("05_higher_order/second_pass")
-def _():
-    trace = _demo(5)
-    return trace, _inside_pass(trace, 2, ("pass_started", "closure_called", "pass_finished"))
-
-
-@transcript("05_higher_order/third_pass")
-def _():
-    trace = _demo(5)
-    return trace, _inside_pass(trace, 3, ("node_created", "node_entered", "pass_finished"))
-
-
-# ---------------------------------------------------------------- lesson 6
-@transcript("06_custom_functions/at_h")
-def _():
-    trace = _demo(6)
-    first = trace.find("pass_started")[0].pass_id
-    h = trace.node("h").id
-    into_h = [e.seq for e in trace.events if e.kind == "grad_accumulated" and e.target == h and e.pass_id == first]
-    entered = [e.seq for e in trace.find("node_entered", "h") if e.pass_id == first]
-    closure = [e.seq for e in trace.find("closure_called", "h") if e.pass_id == first]
-    return trace, [*into_h, *entered, *closure]
-
-
-# ---------------------------------------------------------------- lesson 7
-@transcript("07_training/two_steps")
-def _():
-    trace = _demo(7)
-    w = trace.node("w").id
-    first_two = [e.pass_id for e in trace.find("pass_started")][:2]
-
-    def about_w(e) -> bool:
-        entered = e.kind == "node_entered" and e.node_id == w
-        return entered or (e.kind == "grad_accumulated" and e.target == w and e.into == "grad")
-
-    return trace, [e.seq for e in trace.events if e.pass_id in first_two and about_w(e)]
-
-
-@transcript("07_training/cross_entropy")
-def _():
-    trace = _demo(7)
-    first = next(e for e in trace.events if e.kind == "closure_called" and trace.nodes[e.node].op == "cross_entropy")
-    return trace, [first.seq]
-
-
-# ---------------------------------------------------------------- lesson 8
-@transcript("08_debugging_gradients/nan_at_root")
-def _():
-    trace = _demo(8, quiet_warnings=True)
-    return trace, [*steps_of(trace, "node_entered", "root"), *steps_of(trace, "closure_called", "root")]
-
-
-@transcript("08_debugging_gradients/stale")
-def _():
-    trace = _demo(8, quiet_warnings=True)
-    return trace, steps_of(trace, "closure_called", "scaled")
-
-
-@transcript("08_debugging_gradients/refused")
-def _():
-    trace = _demo(8, quiet_warnings=True)
-    last = trace.find("pass_started")[-1].pass_id
-    scaled2 = trace.node("scaled2").id
-    return trace, [
-        e.seq
-        for e in trace.events
-        if e.pass_id == last and (e.kind == "error" or (e.kind == "closure_called" and e.node_id == scaled2))
-    ]
-
-
-# ---------------------------------------------------------------- lesson 9
-@transcript("09_gpu/to_rule")
-def _():
-    trace = _demo(9)
-    v = trace.node("v").id
-    into_v = [e.seq for e in trace.find("grad_accumulated") if e.target == v]
-    return trace, [*steps_of(trace, "node_created", "vd"), *steps_of(trace, "closure_called", "vd"), *into_v]
-
-
-# ---------------------------------------------------------------- lesson 10
-@transcript("10_your_own_micrograd/rule_of_f")
-def _():
-    from minigrad.course.recording import record_demo
-
-    trace = record_demo(10, argv=("reference",))
-    first = trace.find("pass_started")[0].pass_id
-    rule = next(e.seq for e in trace.find("closure_called", "f") if e.pass_id == first)
-    into_e = next(e.seq for e in trace.find("grad_accumulated") if e.pass_id == first and e.seq > rule)
-    return trace, [rule, into_e]
-
-
-# ---------------------------------------------------------------- lesson 11
-@transcript("11_forward_mode/tangents")
-def _():
-    trace = _demo(11)
-    events = trace.find("tangent_computed")
-    first_unpack = next(i for i, e in enumerate(events) if e.op == "unpack_dual")
-    return trace, [e.seq for e in events[:first_unpack]]
-
-
 # ---------------------------------------------------------------- machinery
 _BLOCK = re.compile(
     r"(<!-- transcript: (?P<name>[\w-]+) -->\n```text\n)(?P<body>.*?)(```\n<!-- /transcript -->)", re.DOTALL
@@ -297,7 +84,7 @@ _BLOCK = re.compile(
 
 
 def readme_of(key: str) -> Path:
-    return LESSONS / key.split("/")[0] / "README.md"
+    return _LESSONS[key.split("/")[0]].path / "README.md"
 
 
 def fresh_text(key: str) -> str:
@@ -388,7 +175,7 @@ def main(argv: list[str]) -> int:
         return 1 if found else 0
     for readme, texts in _by_readme(argv or list(TRANSCRIPTS)).items():
         readme.write_text(rewritten(readme, texts))
-        print(f"wrote {len(texts)} transcript(s) into {readme.relative_to(LESSONS)}")
+        print(f"wrote {len(texts)} transcript(s) into {readme.parent.name}/{readme.name}")
     return 0
 
 

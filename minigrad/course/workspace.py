@@ -26,8 +26,8 @@ from .stubs import generate_stub
 __all__ = ["Workspace", "find_workspace", "default_workspace", "PROGRESS_FILE"]
 
 PROGRESS_FILE = ".minigrad-course.json"
-# what a lesson folder holds that is not the learner's to copy: solutions, checks, hints, build leftovers
-_NOT_COPIED = ("reference", "checks.py", "hints.md", "__pycache__", "*.pyc", PROGRESS_FILE)
+# what a lesson folder holds that is not the learner's to copy: solutions, checks, hints, the screens' code, build leftovers
+_NOT_COPIED = ("reference", "checks.py", "hints.md", "screens.py", "__pycache__", "*.pyc", PROGRESS_FILE)
 
 
 def _config_dir() -> Path:
