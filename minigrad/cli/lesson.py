@@ -1,7 +1,8 @@
-"""``minigrad lesson list|show|start|check|hint|debug|reset|progress``: the course from the terminal."""
+"""``minigrad lesson list|show|start|check|hint|debug|reset|progress|new|lint``: the course from the terminal."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -19,6 +20,11 @@ $MINIGRAD_WORKSPACE, the current folder (or one above it), or the last `start`; 
 source checkout without one, the checkout's lessons/ folder is the workspace.
 Hints live in lessons/NN_topic/hints.md: a '## N.k' section per exercise, hints separated
 by '---' lines (see minigrad.course.hints).
+
+Teachers: `minigrad lesson new 12 attention --dir FOLDER` writes a lesson skeleton that passes its
+own checks; put FOLDER on $MINIGRAD_LESSONS (folders separated by ':', ';' on Windows) to list
+it after the built-in lessons; `minigrad lesson lint 12` checks its text against its lesson.toml.
+lessons/AUTHORING.md in the source repository says the rest.
 """
 
 
@@ -65,6 +71,16 @@ def register(sub) -> None:
     dbg.add_argument("demo_args", nargs="*", metavar="ARG", help="arguments for the demo (lesson 10: reference, buggy)")
     action("reset", _reset, "regenerate a lesson's exercise files in your workspace (discards your answers)")
     action("progress", _progress, "what you have started, passed, and how many hints you used", number=False)
+    new = action("new", _new, "write a new lesson's skeleton (for teachers): it passes its own checks", workspace=False)
+    new.add_argument("slug", help="the lesson's short name: lower-case letters, digits and underscores")
+    new.add_argument("--title", help="the lesson's title (default: from the slug)")
+    new.add_argument(
+        "--dir",
+        type=Path,
+        help="the folder to write NN_slug/ into (default: the checkout's lessons/ in a source checkout, "
+        "else the current folder)",
+    )
+    action("lint", _lint, "check a lesson's text against the rules of its lesson.toml (for teachers)", workspace=False)
 
 
 def _lesson(number: int):
@@ -220,7 +236,11 @@ def _hint(args) -> int:
     if key not in known:
         print(f"lesson {number} has exercises {', '.join(known)}; there is no {key}", file=sys.stderr)
         return 2
-    hints = load_hints(lesson).get(key, [])
+    try:
+        hints = load_hints(lesson).get(key, [])
+    except ValueError as exc:  # a hints file that names another lesson, or is malformed
+        print(exc, file=sys.stderr)
+        return 2
     if not hints:
         print(f"exercise {key} has no hints yet; its file's comments and the lesson text are the help there is")
         return 0
@@ -299,3 +319,37 @@ def _progress(args) -> int:
                 state += f"; {hints} hint{'s' if hints != 1 else ''} used"
         print(f"{lesson.number:2d}  {lesson.title:<60.60}  {state}")
     return 0
+
+
+def _new(args) -> int:
+    from minigrad.course.lessons import is_checkout, lesson_folders, lessons_root
+    from minigrad.course.scaffold import new_lesson
+
+    folder = args.dir or (lessons_root() if is_checkout() else Path.cwd())
+    try:
+        path = new_lesson(args.number, args.slug, folder, args.title)
+    except (ValueError, FileExistsError) as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    print(f"wrote lesson {args.number} in {path}")
+    if Path(folder).resolve() not in [f.resolve() for f in lesson_folders()]:
+        print(f"put {Path(folder).resolve()} on MINIGRAD_LESSONS (folders separated by '{os.pathsep}') to list it")
+    n = args.number
+    print(
+        f"\n  minigrad lesson check {n} --reference   its reference solutions pass their checks\n"
+        f"  minigrad lesson lint {n}                its text keeps the rules of its lesson.toml\n"
+        "then write your lesson over the skeleton (lessons/AUTHORING.md in the source repository says how)"
+    )
+    return 0
+
+
+def _lint(args) -> int:
+    from minigrad.course.rules import text_problems
+
+    lesson = _lesson(args.number)
+    problems = text_problems(lesson)
+    for problem in problems:
+        print(f"{lesson.key}: {problem}")
+    if not problems:
+        print(f"lesson {lesson.number} keeps the rules of its lesson.toml")
+    return 1 if problems else 0
