@@ -123,6 +123,12 @@ class Checkpoint(Function):
         out = run(*args, **kwargs)  # apply runs forward with grad off
         if isinstance(out, list):
             out = tuple(out)
+        outs = out if isinstance(out, tuple) else (out,)
+        if not all(isinstance(o, Tensor) for o in outs):
+            kinds = ", ".join(type(o).__name__ for o in outs)
+            raise TypeError(
+                f"checkpoint: the function must return a Tensor or a tuple of Tensors, but returned {kinds}"
+            )
         return out
 
     @staticmethod

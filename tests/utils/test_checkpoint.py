@@ -115,6 +115,8 @@ def test_keyword_arguments_and_torchs_refusals():
         checkpoint(lambda t: t * 2, x)
     with pytest.raises(ValueError, match="only supported when use_reentrant=False"):
         checkpoint(lambda t: t, x, use_reentrant=True, debug=True)
+    with pytest.raises(TypeError, match="must return a Tensor or a tuple of Tensors, but returned Tensor, int"):
+        checkpoint(lambda t: (t * 2, 3), x, use_reentrant=False)
 
 
 def test_matches_torchs_checkpoint():
