@@ -27,9 +27,10 @@ from .nan_reduction import *  # noqa: F401,F403
 from .distance import *  # noqa: F401,F403
 from .division import *  # noqa: F401,F403
 from .special import *  # noqa: F401,F403
+from .tensor_methods import *  # noqa: F401,F403
 
 from . import activation, counting, distance, layout, matrix, nan_reduction, sampling, scan, scattering  # noqa: E402
-from . import division, sorting, special, splitting  # noqa: E402
+from . import division, sorting, special, splitting, tensor_methods  # noqa: E402
 from . import inplace  # noqa: F401,E402  (binds the in-place methods)
 from ._entry import check_namespace  # noqa: E402
 from ..tensor import Tensor  # noqa: E402
@@ -57,5 +58,10 @@ _MODULES = (
     distance,
     division,
     special,
+    tensor_methods,
 )
 check_namespace(globals(), [name for module in _MODULES for name in module.__all__], methods=Tensor)
+
+from . import inplace_variants  # noqa: E402  (made from the checked methods above)
+
+inplace_variants._bind()

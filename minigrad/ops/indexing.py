@@ -48,7 +48,7 @@ def _array_item(item, dev: B.Device):
     """An index array on ``dev`` from a Tensor, list/tuple, NumPy or CuPy array; bool or integer only."""
     if isinstance(item, Tensor):
         arr = item.data
-    elif isinstance(item, (list, tuple)):
+    elif isinstance(item, (list, tuple, range)):
         arr = np.asarray(item)
         if arr.dtype == object:
             raise IndexError("nested lists used as indices must be rectangular lists of integers or booleans")
@@ -63,7 +63,7 @@ def _array_item(item, dev: B.Device):
 
 
 def _is_array(item) -> bool:
-    return isinstance(item, (Tensor, list, tuple, np.ndarray)) or B.is_cupy_array(item)
+    return isinstance(item, (Tensor, list, tuple, range, np.ndarray)) or B.is_cupy_array(item)
 
 
 def normalize_key(a: Tensor, key) -> tuple[tuple, bool]:

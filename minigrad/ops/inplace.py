@@ -352,6 +352,8 @@ def _take_node(t: Tensor, result: Tensor, old: Tensor, name: str) -> None:
     t._op = name
     t._id = result._id
     t.meta().setdefault("rebased", []).append((result._id, old))
+    # a rule that reads its op's output (exp's, tanh's) holds ``result`` weakly: the node keeps it alive
+    t._meta["output"] = result
     _versions.rebased[id(t)] = t
 
 

@@ -1,0 +1,214 @@
+"""PyTorch's in-place variants of the ops minigrad has (``x.exp_()``, ``x.clamp_min_(0)``,
+``x.index_add_(0, i, s)``), each derived from its out-of-place op, plus the random fills
+(``uniform_``, ``normal_``, ``bernoulli_``, ``exponential_``).
+
+PyTorch defines each of these as "compute the out-of-place result, write it into the tensor": so
+one method per name is made here from the op's name, and it goes through ``apply_inplace``, which
+bumps the version counter and, under grad mode, records the write as the op's node ``exp_`` (see
+``ops/inplace.py``). Tensor operands (the ``source`` of ``index_add_``, the ``other`` of
+``hypot_``) are passed to it as operands, so a write with an operand that requires grad is
+recorded too. Ops that change the tensor's shape (``unsqueeze_``, ``t_``) are not of this kind.
+"""
+
+from __future__ import annotations
+
+from ..creation import generator_for
+from ..tensor import Tensor, make
+from .inplace import apply_inplace
+
+__all__ = ["INPLACE_VARIANTS", "inplace_variant"]
+
+#: torch.Tensor's in-place methods whose meaning is "the op of the same name, written into self".
+INPLACE_VARIANTS = (
+    "abs",
+    "absolute",
+    "acos",
+    "acosh",
+    "addbmm",
+    "addcdiv",
+    "addcmul",
+    "addmm",
+    "addmv",
+    "arccos",
+    "arccosh",
+    "arcsin",
+    "arcsinh",
+    "arctan",
+    "arctan2",
+    "arctanh",
+    "asin",
+    "asinh",
+    "atan",
+    "atan2",
+    "atanh",
+    "baddbmm",
+    "bitwise_not",
+    "ceil",
+    "clamp_max",
+    "clamp_min",
+    "clip",
+    "cos",
+    "cosh",
+    "cumprod",
+    "cumsum",
+    "digamma",
+    "divide",
+    "eq",
+    "erf",
+    "erfinv",
+    "exp",
+    "exp2",
+    "expm1",
+    "fix",
+    "floor",
+    "floor_divide",
+    "fmax",
+    "fmin",
+    "frac",
+    "ge",
+    "greater",
+    "greater_equal",
+    "gt",
+    "heaviside",
+    "hypot",
+    "index_add",
+    "index_copy",
+    "index_fill",
+    "le",
+    "lerp",
+    "less",
+    "less_equal",
+    "lgamma",
+    "log",
+    "log10",
+    "log1p",
+    "log2",
+    "logical_and",
+    "logical_not",
+    "logical_or",
+    "logical_xor",
+    "logit",
+    "lt",
+    "masked_scatter",
+    "multiply",
+    "nan_to_num",
+    "ne",
+    "neg",
+    "negative",
+    "not_equal",
+    "polygamma",
+    "reciprocal",
+    "relu",
+    "renorm",
+    "round",
+    "rsqrt",
+    "scatter",
+    "scatter_add",
+    "sgn",
+    "sigmoid",
+    "sign",
+    "sin",
+    "sinc",
+    "sinh",
+    "sqrt",
+    "square",
+    "subtract",
+    "tan",
+    "tanh",
+    "tril",
+    "triu",
+    "true_divide",
+    "trunc",
+    "xlogy",
+)
+
+
+def inplace_variant(name: str):
+    """The method ``<name>_``: ``<name>`` of the tensor and the same arguments, written into the tensor."""
+    op = getattr(Tensor, name)
+
+    def method(self, *args, **kwargs):
+        keys = tuple(kwargs)
+        n = len(args)
+
+        def out_of_place(t, *operands):
+            return op(t, *operands[:n], **dict(zip(keys, operands[n:])))
+
+        return apply_inplace(self, name + "_", out_of_place, *args, *kwargs.values())
+
+    method.__name__ = method.__qualname__ = name + "_"
+    method.__doc__ = f"In-place ``{name}``: writes its result into this tensor (recorded under grad mode)."
+    return method
+
+
+# ---------------------------------------------------------------- random fills
+def _drawn_rule(g):
+    return (g * 0,)
+
+
+def _drawn_tangent(t):
+    return t * 0
+
+
+def _fill_with(t: Tensor, values, name: str) -> Tensor:
+    """``t`` filled with ``values`` drawn for it: the values do not depend on ``t`` (a zero rule)."""
+
+    def filled(s):
+        return make(values.astype(s.data.dtype, copy=False), (s,), _drawn_rule, name, _drawn_tangent)
+
+    return apply_inplace(t, name + "_", filled)
+
+
+def _floating(t: Tensor, name: str) -> None:
+    if t.data.dtype.kind != "f":
+        raise NotImplementedError(f"\"{name}_kernel_cpu\" not implemented for '{t.data.dtype.name.capitalize()}'")
+
+
+def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator=None, **kwargs) -> Tensor:
+    """Fill with values drawn uniformly from ``[from, to)`` (torch's keyword ``from`` is accepted)."""
+    from_ = kwargs.pop("from", from_)
+    if kwargs:
+        raise TypeError(f"uniform_() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    _floating(self, "uniform")
+    if from_ > to:
+        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={from_} > to={to}")
+    values = generator_for(self._device, generator).random(self.data.shape) * (to - from_) + from_
+    return _fill_with(self, values, "uniform")
+
+
+def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator=None) -> Tensor:
+    """Fill with values drawn from N(mean, std**2)."""
+    _floating(self, "normal")
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+    values = generator_for(self._device, generator).standard_normal(self.data.shape) * std + mean
+    return _fill_with(self, values, "normal")
+
+
+def bernoulli_(self: Tensor, p: float = 0.5, *, generator=None) -> Tensor:
+    """Fill with 1 (probability ``p``) or 0."""
+    if not 0 <= p <= 1:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
+    values = generator_for(self._device, generator).random(self.data.shape) < p
+    return _fill_with(self, values, "bernoulli")
+
+
+def exponential_(self: Tensor, lambd: float = 1.0, *, generator=None) -> Tensor:
+    """Fill with values drawn from the exponential distribution of rate ``lambd``."""
+    _floating(self, "exponential")
+    if lambd <= 0:
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
+    values = generator_for(self._device, generator).standard_exponential(self.data.shape) / lambd
+    return _fill_with(self, values, "exponential")
+
+
+def _bind() -> None:
+    for name in INPLACE_VARIANTS:
+        if hasattr(Tensor, name) and not hasattr(Tensor, name + "_"):
+            setattr(Tensor, name + "_", inplace_variant(name))
+    Tensor.uniform_, Tensor.normal_, Tensor.bernoulli_, Tensor.exponential_ = (
+        uniform_,
+        normal_,
+        bernoulli_,
+        exponential_,
+    )

@@ -1,0 +1,214 @@
+"""torch's in-place variants derived from the out-of-place ops (``exp_``, ``clamp_min_``, ``index_add_``...)
+and the random fills: values, versions, recorded gradients and refusals as torch's."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+import minigrad as mg
+from minigrad.ops.inplace_variants import INPLACE_VARIANTS
+from tests.ops.strategies import arrays, shapes, values
+
+# torch's in-place methods that change the shape or are not "the op, written into self"
+NOT_DERIVED = {"squeeze_", "unsqueeze_", "t_", "transpose_", "swapaxes_", "swapdims_", "as_strided_", "resize_"}
+
+# name -> (input range, extra arguments); every one is run on x and on torch's x, then through a recorded write
+CASES = {
+    "abs": ((-2, 2), ()),
+    "acosh": ((1.2, 3), ()),
+    "asinh": ((-2, 2), ()),
+    "atanh": ((-0.8, 0.8), ()),
+    "ceil": ((-2, 2), ()),
+    "clamp_min": ((-2, 2), (0.3,)),
+    "clamp_max": ((-2, 2), (0.3,)),
+    "clip": ((-2, 2), (-0.5, 0.5)),
+    "cos": ((-2, 2), ()),
+    "digamma": ((0.5, 3), ()),
+    "erf": ((-2, 2), ()),
+    "erfinv": ((-0.9, 0.9), ()),
+    "exp": ((-2, 2), ()),
+    "exp2": ((-2, 2), ()),
+    "expm1": ((-2, 2), ()),
+    "floor": ((-2, 2), ()),
+    "frac": ((-2, 2), ()),
+    "lgamma": ((0.5, 3), ()),
+    "log": ((0.2, 3), ()),
+    "log10": ((0.2, 3), ()),
+    "log1p": ((0.2, 3), ()),
+    "log2": ((0.2, 3), ()),
+    "logit": ((0.1, 0.9), ()),
+    "neg": ((-2, 2), ()),
+    "negative": ((-2, 2), ()),
+    "reciprocal": ((0.5, 2), ()),
+    "relu": ((-2, 2), ()),
+    "round": ((-2, 2), ()),
+    "rsqrt": ((0.5, 2), ()),
+    "sigmoid": ((-2, 2), ()),
+    "sign": ((-2, 2), ()),
+    "sin": ((-2, 2), ()),
+    "sinc": ((-2, 2), ()),
+    "sinh": ((-2, 2), ()),
+    "sqrt": ((0.5, 2), ()),
+    "square": ((-2, 2), ()),
+    "tan": ((-1, 1), ()),
+    "tanh": ((-2, 2), ()),
+    "trunc": ((-2, 2), ()),
+    "cumsum": ((-2, 2), (1,)),
+    "cumprod": ((-2, 2), (0,)),
+    "tril": ((-2, 2), ()),
+    "triu": ((-2, 2), (1,)),
+    "nan_to_num": ((-2, 2), ()),
+    "multiply": ((-2, 2), (1.5,)),
+    "subtract": ((-2, 2), (1.5,)),
+    "true_divide": ((-2, 2), (1.5,)),
+    "lerp": ((-2, 2), ("other", 0.3)),
+    "hypot": ((-2, 2), ("other",)),
+    "atan2": ((-2, 2), ("other",)),
+    "xlogy": ((-2, 2), ("positive",)),
+}
+
+
+# torch has no derivative for these written in place: its gradient is taken from the out-of-place op
+TORCH_HAS_NO_INPLACE_RULE = {"acosh", "asinh", "atanh"}
+
+
+def _operand(lib, a, rng_seed: int):
+    rng = np.random.default_rng(rng_seed)
+    if a == "other":
+        return lib.tensor(rng.uniform(-2, 2, (3, 4)))
+    if a == "positive":
+        return lib.tensor(rng.uniform(0.5, 2, (3, 4)))
+    return a
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_values_versions_and_recorded_gradient_match_torch(name):
+    torch = pytest.importorskip("torch")
+    (low, high), extra = CASES[name]
+    data = np.random.default_rng(0).uniform(low, high, (3, 4))
+    results = []
+    for lib in (mg, torch):
+        x = lib.tensor(data.copy())
+        args = [_operand(lib, a, 1) for a in extra]
+        out = getattr(x, name + "_")(*args)
+        assert out is x and x._version == 1
+        w = lib.tensor(data.copy(), requires_grad=True)
+        y = w * 1
+        if lib is torch and name in TORCH_HAS_NO_INPLACE_RULE:
+            y = getattr(y, name)(*args)
+        else:
+            getattr(y, name + "_")(*args)
+        assert y.grad_fn is not None
+        (y * lib.tensor(np.arange(12.0).reshape(3, 4))).sum().backward()
+        results.append((x.detach().numpy(), w.grad.numpy()))
+    (ours, our_grad), (theirs, their_grad) = results
+    np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(our_grad, their_grad, rtol=1e-8, atol=1e-12)  # SciPy's trigamma vs torch's
+
+
+def test_every_torch_inplace_method_of_an_op_minigrad_has_exists():
+    torch = pytest.importorskip("torch")
+    names = [n for n in dir(torch.Tensor) if n.endswith("_") and not n.startswith("_") and n not in NOT_DERIVED]
+    missing = [n for n in names if hasattr(mg.Tensor, n[:-1]) and not hasattr(mg.Tensor, n)]
+    assert missing == []
+    assert all(hasattr(mg.Tensor, n + "_") for n in INPLACE_VARIANTS if hasattr(mg.Tensor, n))
+
+
+def test_an_operand_that_requires_grad_is_recorded():
+    torch = pytest.importorskip("torch")
+    grads = []
+    for lib in (mg, torch):
+        x = lib.zeros(4, dtype=lib.float64)
+        src = lib.tensor([1.0, 2.0, 3.0], dtype=lib.float64, requires_grad=True)
+        x.index_add_(0, lib.tensor([0, 0, 3]), src, alpha=2.0)
+        (x * lib.tensor([1.0, 2.0, 3.0, 4.0], dtype=lib.float64)).sum().backward()
+        grads.append((x.detach().numpy(), src.grad.numpy()))
+    np.testing.assert_array_equal(grads[0][0], grads[1][0])
+    np.testing.assert_array_equal(grads[0][1], grads[1][1])
+
+
+def test_self_as_operand_uses_the_old_value():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 1
+    y.hypot_(y)
+    y.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [np.sqrt(2)] * 2)
+
+
+def test_a_saved_value_written_later_is_refused_and_a_leaf_refuses():
+    w = mg.tensor([0.5, 1.0], requires_grad=True)
+    a = w * 1
+    b = a.sin()
+    a.exp_()
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        b.sum().backward()
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+        w.sigmoid_()
+
+
+def test_a_result_the_dtype_cannot_hold_is_refused():
+    with pytest.raises(RuntimeError, match="can't be cast to the desired output type"):
+        mg.tensor([1, 2]).exp_()
+
+
+def test_comparisons_write_zeros_and_ones_in_the_tensors_dtype():
+    torch = pytest.importorskip("torch")
+    for name in ("lt_", "ge_", "ne_"):
+        x, t = mg.tensor([1.0, 2.0, 3.0]), torch.tensor([1.0, 2.0, 3.0])
+        getattr(x, name)(2.0)
+        getattr(t, name)(2.0)
+        np.testing.assert_array_equal(x.numpy(), t.numpy())
+        assert x.dtype == mg.float32
+
+
+def test_random_fills_are_seeded_in_range_and_bump_the_version():
+    x = mg.empty(1000, dtype=mg.float64)
+    mg.manual_seed(0)
+    x.uniform_(-2, 3)
+    first = x.numpy().copy()
+    assert x._version == 1 and first.min() >= -2 and first.max() < 3
+    mg.manual_seed(0)
+    x.uniform_(-2, 3)
+    np.testing.assert_array_equal(first, x.numpy())
+    x.normal_(5.0, 0.01)
+    assert abs(x.numpy().mean() - 5.0) < 0.01
+    x.exponential_(2.0)
+    assert x.numpy().min() >= 0 and abs(x.numpy().mean() - 0.5) < 0.1
+    x.bernoulli_(0.25)
+    assert set(np.unique(x.numpy())) <= {0.0, 1.0}
+    x.uniform_(**{"from": 1.0, "to": 2.0})
+    assert x.numpy().min() >= 1.0
+    assert x._version == 6
+
+
+def test_random_fills_refuse_like_torch():
+    with pytest.raises(RuntimeError, match="uniform_ expects to return a \\[from, to\\) range"):
+        mg.zeros(2).uniform_(2, 1)
+    with pytest.raises(RuntimeError, match="normal expects std >= 0.0"):
+        mg.zeros(2).normal_(0, -1)
+    with pytest.raises(NotImplementedError, match="not implemented for 'Int64'"):
+        mg.zeros(2, dtype=mg.int64).normal_()
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+        mg.zeros(2, requires_grad=True).normal_()
+    with mg.no_grad():
+        w = mg.zeros(2, requires_grad=True)
+        w.normal_()  # initialising a parameter, as nn.init does
+
+
+def test_a_random_fill_of_a_graph_tensor_cuts_the_gradient():
+    w = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = w * 2
+    y.uniform_()
+    (y * 3).sum().backward()
+    np.testing.assert_array_equal(w.grad.numpy(), [0.0, 0.0])
+
+
+@settings(max_examples=25, deadline=None)
+@given(arrays(shapes(max_dims=3), values(-3, 3)))
+def test_inplace_equals_out_of_place(a):
+    for name in ("exp", "tanh", "sigmoid", "relu", "frac", "asinh"):
+        x = mg.tensor(a.copy())
+        getattr(x, name + "_")()
+        np.testing.assert_array_equal(x.numpy(), getattr(mg.tensor(a), name)().numpy())
