@@ -323,6 +323,13 @@ OPTIMIZERS: dict[str, Callable] = {
     "adam_amsgrad_wd": lambda ps: mg.optim.Adam(ps, lr=0.01, amsgrad=True, weight_decay=0.1),
     "adamw": lambda ps: mg.optim.AdamW(ps, lr=0.01, weight_decay=0.1),
     "rmsprop_centered_momentum": lambda ps: mg.optim.RMSprop(ps, lr=0.01, centered=True, momentum=0.5),
+    "adagrad_decay_wd": lambda ps: mg.optim.Adagrad(ps, lr=0.1, lr_decay=0.1, weight_decay=0.1),
+    "adadelta": lambda ps: mg.optim.Adadelta(ps, weight_decay=0.1),
+    "adamax": lambda ps: mg.optim.Adamax(ps, weight_decay=0.1),
+    "nadam_decoupled": lambda ps: mg.optim.NAdam(ps, weight_decay=0.1, decoupled_weight_decay=True),
+    "radam": lambda ps: mg.optim.RAdam(ps, lr=0.01, weight_decay=0.1),
+    "asgd": lambda ps: mg.optim.ASGD(ps, t0=1, weight_decay=0.1),
+    "rprop": lambda ps: mg.optim.Rprop(ps, lr=0.05),
 }
 
 
