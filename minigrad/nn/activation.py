@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..tensor import Tensor
 from . import functional as F
+from .functional._inplace import written_into
 from .module import Module
 
 __all__ = ["ReLU", "Tanh", "Sigmoid", "GELU", "LeakyReLU", "SiLU", "Softmax", "LogSoftmax"]
@@ -13,8 +14,15 @@ __all__ += ["Hardtanh", "ReLU6", "Hardsigmoid", "Hardswish", "Mish", "Softsign",
 class ReLU(Module):
     """``max(x, 0)`` elementwise."""
 
+    def __init__(self, inplace: bool = False):
+        super().__init__()
+        self.inplace = inplace
+
     def forward(self, x: Tensor) -> Tensor:
-        return F.relu(x)
+        return written_into(F.relu, x, self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
 
 
 class Tanh(Module):
@@ -50,29 +58,29 @@ class GELU(Module):
 class LeakyReLU(Module):
     """``x`` where positive, else ``negative_slope * x``."""
 
-    def __init__(self, negative_slope: float = 0.01):
+    def __init__(self, negative_slope: float = 0.01, inplace: bool = False):
         super().__init__()
-        self.negative_slope = negative_slope
+        self.negative_slope, self.inplace = negative_slope, inplace
 
     def forward(self, x: Tensor) -> Tensor:
-        return F.leaky_relu(x, self.negative_slope)
+        return written_into(lambda t: F.leaky_relu(t, self.negative_slope), x, self.inplace)
 
     def extra_repr(self) -> str:
-        return f"negative_slope={self.negative_slope}"
+        return f"negative_slope={self.negative_slope}{', inplace=True' if self.inplace else ''}"
 
 
 class ELU(Module):
     """``x`` where positive, else ``alpha * (exp(x) - 1)``."""
 
-    def __init__(self, alpha: float = 1.0):
+    def __init__(self, alpha: float = 1.0, inplace: bool = False):
         super().__init__()
-        self.alpha = alpha
+        self.alpha, self.inplace = alpha, inplace
 
     def forward(self, x: Tensor) -> Tensor:
-        return F.elu(x, self.alpha)
+        return written_into(lambda t: F.elu(t, self.alpha), x, self.inplace)
 
     def extra_repr(self) -> str:
-        return f"alpha={self.alpha}"
+        return f"alpha={self.alpha}{', inplace=True' if self.inplace else ''}"
 
 
 class Softplus(Module):
@@ -92,8 +100,15 @@ class Softplus(Module):
 class SiLU(Module):
     """``x * sigmoid(x)``."""
 
+    def __init__(self, inplace: bool = False):
+        super().__init__()
+        self.inplace = inplace
+
     def forward(self, x: Tensor) -> Tensor:
-        return F.silu(x)
+        return written_into(F.silu, x, self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
 
 
 class Softmax(Module):
@@ -127,45 +142,67 @@ class LogSoftmax(Module):
 class Hardtanh(Module):
     """``x`` clipped to ``[min_val, max_val]``."""
 
-    def __init__(self, min_val: float = -1.0, max_val: float = 1.0):
+    def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False):
         super().__init__()
         if min_val > max_val:
             raise ValueError("min_val cannot be greater than max_val")
-        self.min_val, self.max_val = min_val, max_val
+        self.min_val, self.max_val, self.inplace = min_val, max_val, inplace
 
     def forward(self, x: Tensor) -> Tensor:
-        return F.hardtanh(x, self.min_val, self.max_val)
+        return written_into(lambda t: F.hardtanh(t, self.min_val, self.max_val), x, self.inplace)
 
     def extra_repr(self) -> str:
-        return f"min_val={self.min_val}, max_val={self.max_val}"
+        return f"min_val={self.min_val}, max_val={self.max_val}{', inplace=True' if self.inplace else ''}"
 
 
 class ReLU6(Module):
     """``min(max(x, 0), 6)``."""
 
+    def __init__(self, inplace: bool = False):
+        super().__init__()
+        self.inplace = inplace
+
     def forward(self, x: Tensor) -> Tensor:
-        return F.relu6(x)
+        return written_into(F.relu6, x, self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
 
 
 class Hardsigmoid(Module):
     """``relu6(x + 3) / 6``."""
 
+    def __init__(self, inplace: bool = False):
+        super().__init__()
+        self.inplace = inplace
+
     def forward(self, x: Tensor) -> Tensor:
-        return F.hardsigmoid(x)
+        return written_into(F.hardsigmoid, x, self.inplace)
 
 
 class Hardswish(Module):
     """``x * relu6(x + 3) / 6``."""
 
+    def __init__(self, inplace: bool = False):
+        super().__init__()
+        self.inplace = inplace
+
     def forward(self, x: Tensor) -> Tensor:
-        return F.hardswish(x)
+        return written_into(F.hardswish, x, self.inplace)
 
 
 class Mish(Module):
     """``x * tanh(softplus(x))``."""
 
+    def __init__(self, inplace: bool = False):
+        super().__init__()
+        self.inplace = inplace
+
     def forward(self, x: Tensor) -> Tensor:
-        return F.mish(x)
+        return written_into(F.mish, x, self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
 
 
 class Softsign(Module):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..tensor import Tensor
 from .functional import dropout
+from .functional._inplace import written_into
 from .module import Module
 
 __all__ = ["Dropout"]
@@ -12,14 +13,16 @@ __all__ = ["Dropout"]
 class Dropout(Module):
     """Zero each element with probability ``p`` in training mode (scaling the rest by 1/(1-p)); identity in eval."""
 
-    def __init__(self, p: float = 0.5):
+    def __init__(self, p: float = 0.5, inplace: bool = False):
         super().__init__()
         if not 0.0 <= p <= 1.0:
             raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-        self.p = p
+        self.p, self.inplace = p, inplace
 
     def forward(self, x: Tensor) -> Tensor:
-        return dropout(x, self.p, self.training)
+        if not self.training or self.p == 0.0:
+            return x
+        return written_into(lambda t: dropout(t, self.p, self.training), x, self.inplace)
 
     def extra_repr(self) -> str:
-        return f"p={self.p}"
+        return f"p={self.p}{', inplace=True' if self.inplace else ''}"

@@ -16,6 +16,7 @@ from ...backend import scalar_type_name
 from ...creation import generator_for, zeros_like
 from ...ops import elu, sigmoid, softmax, tanh, where  # the public ops: inside vmap they reach their batching rules
 from ...tensor import Tensor
+from ._inplace import written_into
 
 __all__ = ["selu", "celu", "glu", "softmin", "hardshrink", "softshrink", "tanhshrink", "threshold", "prelu"]
 __all__ += ["rrelu", "gumbel_softmax"]
@@ -24,24 +25,16 @@ SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
 
 
-def _apply(fn, input: Tensor, inplace: bool) -> Tensor:  # noqa: A002
-    """``fn(input)``; with ``inplace``, written into ``input``. The ops then read a clone of it, so what they
-    saved for their rules is not the tensor the write changes (PyTorch's in-place kernels save their result)."""
-    if not inplace:
-        return fn(input)
-    return input.copy_(fn(input.clone()))
-
-
 def selu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
     """``scale * elu(x, alpha)`` with the self-normalising constants ``alpha ~ 1.6733``, ``scale ~ 1.0507``."""
-    return _apply(lambda x: SELU_SCALE * elu(x, SELU_ALPHA), input, inplace)
+    return written_into(lambda x: SELU_SCALE * elu(x, SELU_ALPHA), input, inplace)
 
 
 def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:  # noqa: A002
     """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``: ``alpha * elu(x / alpha)``."""
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
-    return _apply(lambda x: alpha * elu(x / alpha), input, inplace)
+    return written_into(lambda x: alpha * elu(x / alpha), input, inplace)
 
 
 def glu(input: Tensor, dim: int = -1) -> Tensor:  # noqa: A002
@@ -104,7 +97,7 @@ def tanhshrink(input: Tensor) -> Tensor:  # noqa: A002
 
 def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:  # noqa: A002
     """``x`` where ``x > threshold``, else ``value``."""
-    return _apply(lambda x: where(x > threshold, x, value), input, inplace)
+    return written_into(lambda x: where(x > threshold, x, value), input, inplace)
 
 
 def prelu(input: Tensor, weight: Tensor) -> Tensor:  # noqa: A002
@@ -134,10 +127,10 @@ def rrelu(
     """``x`` where positive, else ``a * x``: ``a`` drawn uniformly from ``[lower, upper]`` for each element
     while ``training``, ``(lower + upper) / 2`` otherwise."""
     if not training:
-        return _apply(lambda x: where(x >= 0, x, x * ((lower + upper) / 2)), input, inplace)
+        return written_into(lambda x: where(x >= 0, x, x * ((lower + upper) / 2)), input, inplace)
     draws = generator_for(input._device).random(tuple(input.shape)) * (upper - lower) + lower
     slopes = Tensor(draws.astype(input.data.dtype), device=input.device)
-    return _apply(lambda x: where(x >= 0, x, x * slopes), input, inplace)
+    return written_into(lambda x: where(x >= 0, x, x * slopes), input, inplace)
 
 
 def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10, dim: int = -1) -> Tensor:
