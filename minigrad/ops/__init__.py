@@ -28,9 +28,10 @@ from .distance import *  # noqa: F401,F403
 from .division import *  # noqa: F401,F403
 from .special import *  # noqa: F401,F403
 from .tensor_methods import *  # noqa: F401,F403
+from .selection import *  # noqa: F401,F403
 
 from . import activation, counting, distance, layout, matrix, nan_reduction, sampling, scan, scattering  # noqa: E402
-from . import division, sorting, special, splitting, tensor_methods  # noqa: E402
+from . import division, selection, sorting, special, splitting, tensor_methods  # noqa: E402
 from . import inplace  # noqa: F401,E402  (binds the in-place methods)
 from ._entry import check_namespace  # noqa: E402
 from ..tensor import Tensor  # noqa: E402
@@ -59,6 +60,7 @@ _MODULES = (
     division,
     special,
     tensor_methods,
+    selection,
 )
 check_namespace(globals(), [name for module in _MODULES for name in module.__all__], methods=Tensor)
 

@@ -1,0 +1,195 @@
+"""Selecting and placing by index or mask: all/any, count_nonzero, nonzero, masked_select,
+masked_scatter, index_add, index_fill, index_copy.
+
+The differentiable ones are composed of the ops PyTorch's definitions name (a mask picks with
+``getitem``, a placement is ``index_put``/``scatter_add``), so the debugger shows those ops and
+their rules; the boolean and counting ones are not differentiable and return plain tensors.
+"""
+
+from __future__ import annotations
+
+from .. import backend as B
+from ..tensor import Tensor, make_leaf, shape_str
+from ._util import broadcast_shapes, check_int, check_tensor, normalize_dims
+from .indexing import check_index_bounds, put
+
+__all__ = [
+    "all",
+    "any",
+    "count_nonzero",
+    "nonzero",
+    "masked_select",
+    "masked_scatter",
+    "index_add",
+    "index_fill",
+    "index_copy",
+]
+
+
+# ---------------------------------------------------------------- truth and counting
+def _truth(input: Tensor, dim, keepdim: bool, op: str, reduce) -> Tensor:  # noqa: A002
+    a = check_tensor(input, op, "input")
+    d = a.data
+    axes = None if dim is None else normalize_dims(dim, max(d.ndim, 1))
+    if d.ndim == 0:
+        axes = None
+    return make_leaf(reduce(d != 0, axis=axes, keepdims=keepdim), a._device)
+
+
+def all(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001,A002  (torch's names)
+    """Whether every element (along ``dim``: one int or a tuple) is nonzero; a bool tensor."""
+    a = check_tensor(input, "all", "input")
+    return _truth(a, dim, keepdim, "all", a._device.xp.all)
+
+
+def any(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001,A002
+    """Whether some element (along ``dim``: one int or a tuple) is nonzero; a bool tensor."""
+    a = check_tensor(input, "any", "input")
+    return _truth(a, dim, keepdim, "any", a._device.xp.any)
+
+
+def count_nonzero(input: Tensor, dim=None) -> Tensor:  # noqa: A002
+    """The number of nonzero elements (along ``dim``: one int or a tuple), as int64."""
+    a = check_tensor(input, "count_nonzero", "input")
+    d = a.data
+    axes = None if dim is None or d.ndim == 0 else normalize_dims(dim, d.ndim)
+    return make_leaf(a._device.xp.count_nonzero(d, axis=axes).astype(B.int64), a._device)
+
+
+def nonzero(input: Tensor, *, as_tuple: bool = False):  # noqa: A002
+    """The indices of the nonzero elements: an int64 tensor of shape [n, ndim], or with ``as_tuple``
+    one 1-D index tensor per dim (usable as an index: ``x[x.nonzero(as_tuple=True)]``)."""
+    a = check_tensor(input, "nonzero", "input")
+    xp = a._device.xp
+    d = a.data if a.data.ndim else a.data.reshape(1)
+    found = tuple(i.astype(B.int64) for i in xp.nonzero(d))
+    if as_tuple:
+        return tuple(make_leaf(i, a._device) for i in found)
+    stacked = xp.stack(found, axis=1) if found else xp.zeros((0, 0), dtype=B.int64)
+    return make_leaf(stacked if a.data.ndim else stacked[:, :0], a._device)
+
+
+# ---------------------------------------------------------------- masks
+def _bool_mask(mask, op: str) -> Tensor:
+    m = check_tensor(mask, op, "mask")
+    if m.data.dtype.kind != "b":
+        raise RuntimeError(f"{op}: expected BoolTensor for mask")
+    return m
+
+
+def masked_select(input: Tensor, mask: Tensor) -> Tensor:  # noqa: A002
+    """The elements of ``input`` where ``mask`` is True, as a 1-D tensor (both broadcast first)."""
+    a = check_tensor(input, "masked_select", "input")
+    m = _bool_mask(mask, "masked_select")
+    shape = broadcast_shapes(a.data.shape, m.data.shape)
+    return a.expand(*shape)[m.expand(*shape)]
+
+
+def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:  # noqa: A002
+    """``input`` with the places where ``mask`` is True filled, in order, from ``source``'s first elements."""
+    a = check_tensor(input, "masked_scatter", "input")
+    m = _bool_mask(mask, "masked_scatter_")
+    s = check_tensor(source, "masked_scatter", "source")
+    if s.data.dtype != a.data.dtype:
+        raise RuntimeError(
+            f"masked_scatter_: expected self and source to have same dtypes but got {B.scalar_type_name(a.data.dtype)}"
+            f" and {B.scalar_type_name(s.data.dtype)}"
+        )
+    shape = broadcast_shapes(a.data.shape, m.data.shape)
+    full_mask = m.expand(*shape)
+    count = int(full_mask.data.sum())
+    if count > s.numel():
+        raise RuntimeError("Number of elements of source < number of ones in mask")
+    return put(a.expand(*shape), full_mask, s.reshape(-1)[:count])
+
+
+# ---------------------------------------------------------------- placing along a dim
+def _index_along(a: Tensor, dim, index, op: str, sized: Tensor | None, error=RuntimeError):
+    """The axis and the 1-D int64 index, after PyTorch's checks (the source's size along the axis too)."""
+    axis = (normalize_dims(check_int(dim, op, "dim"), max(a.data.ndim, 1)) or (0,))[0]
+    idx = check_tensor(index, op, "index")
+    if idx.data.dtype.kind not in "iu":
+        raise error(
+            f"{op}(): Expected dtype int64 for index."
+            if op != "index_add_"
+            else f"{op}(): Expected dtype int32/int64 for index but got: {B.scalar_type_name(idx.data.dtype)}"
+        )
+    if idx.data.ndim > 1:
+        raise IndexError(f"{op}(): Index is supposed to be a vector")
+    flat = idx.reshape(-1)
+    if sized is not None:
+        along = sized.data.shape[axis] if sized.data.ndim else 1
+        if flat.numel() != along:
+            raise error(
+                f"{op}(): Number of indices ({flat.numel()}) should be equal to source.size(dim)"
+                + (f": ({along}), for dim: {axis}" if op == "index_add_" else f" ({along})")
+            )
+        expected = list(a.data.shape or (1,))
+        expected[axis] = along
+        if tuple(sized.data.shape or (1,)) != tuple(expected):
+            raise RuntimeError(
+                f"{op}(): Source/destination tensor must have same slice shapes. Destination slice shape: "
+                f"{shape_str(tuple(expected))} at dimension {axis} and source slice shape: "
+                f"{shape_str(sized.data.shape)} at dimension 0."
+            )
+    check_index_bounds(flat.data, 0, a.data.shape[axis] if a.data.ndim else 1)
+    return axis, flat
+
+
+def _key(axis: int, idx: Tensor) -> tuple:
+    return (slice(None),) * axis + (idx,)
+
+
+def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha=1) -> Tensor:  # noqa: A002
+    """``input`` with ``alpha * source``'s slices added at ``index`` along ``dim`` (repeats add up): a
+    ``scatter_add`` of the source into ``input``."""
+    a = check_tensor(input, "index_add", "input")
+    s = check_tensor(source, "index_add", "source")
+    axis, idx = _index_along(a, dim, index, "index_add_", s)
+    if a.data.ndim == 0:
+        return a + s.reshape(()) * alpha
+    shape = [1] * a.data.ndim
+    shape[axis] = -1
+    spread = idx.reshape(*shape).expand(*s.data.shape)
+    return a.scatter_add(axis, spread, s if alpha == 1 else s * alpha)
+
+
+def index_fill(input: Tensor, dim: int, index: Tensor, value) -> Tensor:  # noqa: A002
+    """``input`` with the slices at ``index`` along ``dim`` set to ``value`` (a number or a 0-d tensor)."""
+    a = check_tensor(input, "index_fill", "input")
+    axis, idx = _index_along(a, dim, index, "index_fill_", None, IndexError)
+    if isinstance(value, Tensor) and value.data.ndim:
+        raise RuntimeError(
+            f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with {value.data.ndim} dimension(s)."
+        )
+    xp = a._device.xp
+    size = a.data.shape[axis] if a.data.ndim else 1
+    hit = xp.zeros(size, dtype=bool)
+    hit[idx.data] = True
+    shape = [1] * a.data.ndim
+    if a.data.ndim:
+        shape[axis] = size
+    return a.masked_fill(make_leaf(hit.reshape(shape), a._device), value)
+
+
+def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:  # noqa: A002
+    """``input`` with ``source``'s slices written at ``index`` along ``dim`` (an ``index_put``)."""
+    a = check_tensor(input, "index_copy", "input")
+    s = check_tensor(source, "index_copy", "source")
+    axis, idx = _index_along(a, dim, index, "index_copy_", s, IndexError)
+    if s.data.dtype != a.data.dtype:
+        raise RuntimeError(
+            f"index_copy_(): self and source expected to have the same dtype, but got (self) "
+            f"{B.scalar_type_name(a.data.dtype)} and (source) {B.scalar_type_name(s.data.dtype)}"
+        )
+    if a.data.ndim == 0:
+        return put(a, (), s.reshape(()))
+    return put(a, _key(axis, idx), s)
+
+
+def _bind() -> None:
+    for fn in (all, any, count_nonzero, nonzero, masked_select, masked_scatter, index_add, index_fill, index_copy):
+        setattr(Tensor, fn.__name__, fn)
+
+
+_bind()
