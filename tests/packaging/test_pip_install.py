@@ -147,3 +147,17 @@ def test_lesson_1_end_to_end_from_the_wheel(fresh, tmp_path):
     demo = run([py, ws / "10_your_own_micrograd" / "demo.py"], home, env).stdout
     assert "stepping the reference engine" in demo and "dL/da = 0.991284" in demo
     assert "reference engine:" in demo and "your engine:" not in demo
+
+
+def test_a_teachers_lesson_from_the_wheel(fresh, tmp_path):
+    """`minigrad lesson new` works from the wheel alone (its skeleton is package data), and a folder on
+    MINIGRAD_LESSONS is listed after the built-in lessons."""
+    _, minigrad, _, env, home = fresh
+    course = tmp_path / "course"
+    course.mkdir()
+    run([minigrad, "lesson", "new", "12", "attention", "--dir", course], home, env)
+    env = env | {"MINIGRAD_LESSONS": str(course)}
+    listed = run([minigrad, "lesson", "list"], home, env).stdout.splitlines()
+    assert listed[-1].startswith("12  Attention") and listed[0].startswith(" 1  "), listed
+    assert "4 of 4 checks passed" in run([minigrad, "lesson", "check", "12", "--reference"], home, env).stdout
+    run([minigrad, "lesson", "lint", "12"], home, env)
