@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from ..tensor import Tensor
 from .functional import dropout
-from .functional._inplace import written_into
 from .module import Module
 
 __all__ = ["Dropout"]
@@ -20,9 +19,7 @@ class Dropout(Module):
         self.p, self.inplace = p, inplace
 
     def forward(self, x: Tensor) -> Tensor:
-        if not self.training or self.p == 0.0:
-            return x
-        return written_into(lambda t: dropout(t, self.p, self.training), x, self.inplace)
+        return dropout(x, self.p, self.training, self.inplace)
 
     def extra_repr(self) -> str:
         return f"p={self.p}{', inplace=True' if self.inplace else ''}"

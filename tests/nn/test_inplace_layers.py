@@ -59,3 +59,14 @@ def test_inplace_dropout_writes_its_input_in_training_only():
     layer.eval()
     z = mg.ones(3)
     assert layer(z) is z
+
+
+def test_functional_dropout_inplace_writes_its_input():
+    mg.manual_seed(0)
+    w = mg.ones(100, requires_grad=True)
+    y = w * 1.0
+    assert mg.nn.functional.dropout(y, 0.3, True, True) is y
+    y.sum().backward()
+    np.testing.assert_allclose(w.grad.numpy(), (y.detach().numpy() != 0) / 0.7)
+    z = mg.ones(3)
+    assert mg.nn.functional.dropout(z, 0.3, False, True) is z
