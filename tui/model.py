@@ -99,6 +99,11 @@ class StepModel:
         view.accumulations = [self._accumulation_view(e) for e in accumulations]
         view.accumulation = self._accumulation(events, index, event.pass_id)
         view.passes = self._passes(state, event)
+        if event.kind in ("grads_saved", "grads_restored"):
+            pairs = event.saved if event.kind == "grads_saved" else event.restored
+            room = self._room(max((len(self.label(n)) + 8 for n, _ in pairs), default=8))
+            words = "grad() saves" if event.kind == "grads_saved" else "grad() restores"
+            view.grad_stack = (words, [(f"{self.label(n)}.grad", _fmt(g, room=room) or "None") for n, g in pairs])
         if state.error is not None:
             view.error = f"{state.error.error_type}: {state.error.message}"
         if state.reduced is not None or state.dropped is not None:

@@ -71,13 +71,15 @@ KEYS = [
     ("a", "toggle_all", "graph: this pass's nodes / all nodes"),
     ("v", "toggle_tree", "switch between the drawn graph and the tree"),
     ("F", "toggle_follow", "follow the current node on/off"),
+    ("pageup", "panel_up", "scroll the step panel up"),
+    ("pagedown", "panel_down", "scroll the step panel down (what does not fit under the rule)"),
     ("question_mark", "help", "this help"),
     ("q", "quit", "quit (ends the script)"),
 ]
 FOOTER_KEYS = {"n", "s", "left", "c", "b", "f", "r", "g", "p", "question_mark", "q"}  # the rest: `?` and the palette
 # the footer's words for its keys (the help and the palette use the long ones)
 FOOTER_WORDS = {"b": "break", "g": "go to", "question_mark": "help", "left": "back"}
-PRIORITY_KEYS = {"home", "end", "left", "right"}
+PRIORITY_KEYS = {"home", "end", "left", "right", "pageup", "pagedown"}
 # keys that move the cursor or prompt for a place to go: nothing to do while the script runs
 MOVING_ACTIONS = {"goto", "search", "up", "down"}
 
@@ -341,6 +343,7 @@ class DebuggerScreen(Screen):
             self.pass_pick = None
         self.query_one("#passes", PassStack).show(passes, self._picked_pass(passes))
         node = self.selected if self.selected is not None else view.node_id
+        only_node = node != view.node_id  # another node selected: that node alone, not this step's rule
         bp_nodes = {bp.node for bp in session.breakpoints if isinstance(bp.node, int)}
         bp_names = {bp.node for bp in session.breakpoints if isinstance(bp.node, str)}  # --break NAME
         if bp_names:
@@ -352,6 +355,8 @@ class DebuggerScreen(Screen):
             view.accumulation,
             self._stop_reason(),
             view.dropped,
+            view.grad_stack,
+            only_node,
         )
         pane = self.query_one("#graph-pane")
         use_tree = self._use_tree()
@@ -432,6 +437,8 @@ class DebuggerScreen(Screen):
     def _go(self, movement) -> None:
         if self.session.running:
             return
+        self.selected = None  # a step shows its own node, also when the script has to run to it
+        self.pass_pick = None
         if self.session.move(movement):
             self._moved()
         else:
@@ -666,6 +673,12 @@ class DebuggerScreen(Screen):
         scope = console.build_scope(nodes, script, rule)
         self.app.push_screen(ConsolePane(scope, title, self.console_history))
 
+    def action_panel_up(self) -> None:
+        self.query_one("#inspector", Inspector).scroll_page_up(animate=False)
+
+    def action_panel_down(self) -> None:
+        self.query_one("#inspector", Inspector).scroll_page_down(animate=False)
+
     def action_toggle_all(self) -> None:
         self.show_all = not self.show_all
         self.render_step()
@@ -722,4 +735,6 @@ class DebuggerScreen(Screen):
 
 
 def _key_name(key: str) -> str:
-    return {"question_mark": "?", "right": "→", "left": "←", "colon": ":"}.get(key, key)
+    return {"question_mark": "?", "right": "→", "left": "←", "colon": ":", "pageup": "PgUp", "pagedown": "PgDn"}.get(
+        key, key
+    )

@@ -94,3 +94,4 @@ class StepView:
     statuses: dict = field(default_factory=dict)
     error: str | None = None
     dropped: str | None = None  # one line when the recording's memory budget reduced this step's values
+    grad_stack: tuple | None = None  # at grads_saved/grads_restored: (words, [(``x.grad``, value text)])

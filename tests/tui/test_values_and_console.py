@@ -15,7 +15,7 @@ from tui.app import DebuggerApp
 from tui.cli import parse_args
 from tui.web import debugger_command
 
-from .helpers import current_event, debugger, debugger_screen, press, text, wait_until
+from .helpers import current_event, debugger, debugger_screen, header, press, text, wait_until
 
 LESSON_1 = "lessons/01_chain_rule/demo.py"
 
@@ -248,3 +248,43 @@ async def test_nonfinite_stops_once_where_the_inf_is_born_and_names_the_line_tha
         assert "y = log(x) made at nonfinite.py:4  y = x.log()" in reason
         await press(app, pilot, "c")  # the inf flows on into x.grad: no second stop
         assert app.source.state == "finished"
+
+
+async def test_grads_stack_reads_on_80x24_and_the_header_names_the_grad_pass():
+    async with debugger("tests/tui/scripts/nested_grad.py", size=(80, 24)) as (app, pilot):
+        while current_event(app).kind != "grads_saved":
+            await press(app, pilot, "s")
+        assert "grad() p2, depth 1 · grad() saves the .grad of x" in header(app)
+        shown = text(app.screen.query_one("#grad-stack"))
+        assert "grad() saves:" in shown and "x.grad = [2, -4, 6]" in shown  # backward() left x.grad = 2x
+        while current_event(app).kind != "grads_restored":
+            await press(app, pilot, "s")
+        shown = text(app.screen.query_one("#grad-stack"))
+        assert "grad() restores:" in shown and "x.grad = [2, -4, 6]" in shown
+        assert app.screen.query_one("#grad-stack").region.height > 0  # on screen at 80×24, not scrolled away
+        await press(app, pilot, "s")
+        assert current_event(app).kind != "grads_restored" and not app.screen.query_one("#grad-stack").display
+
+
+async def test_another_node_selected_is_shown_alone_and_pgdn_scrolls_the_panel():
+    async with debugger("--break", "d", LESSON_1, size=(80, 24)) as (app, pilot):
+        await press(app, pilot, "c", "s")  # mul's rule of d
+        inspector = app.screen.query_one("#inspector")
+        assert inspector.query_one("#closure-info").display
+        a = next(i for i, n in app.session.trace.nodes.items() if n.label == "a")
+        for _ in range(len(app.session.trace.nodes)):
+            if app.screen.selected == a:
+                break
+            await press(app, pilot, "]")
+        assert text(inspector.query_one("#node-info")).startswith("a (leaf)")
+        assert not inspector.query_one("#closure-info").display  # not a's header over d's rule
+        assert "made at" in text(inspector.query_one("#node-info"))  # a alone, whole
+        await press(app, pilot, "s")
+        assert inspector.query_one("#closure-info").display and app.screen.selected is None
+        inspector.scroll_home(animate=False)
+        await pilot.pause(0.05)
+        if inspector.max_scroll_y:
+            await press(app, pilot, "pagedown")
+            assert inspector.scroll_y > 0
+            await press(app, pilot, "pageup")
+            assert inspector.scroll_y == 0

@@ -35,6 +35,9 @@ class StepHeader(Static):
             words = Text("  waiting for the first event", style="italic")
         else:
             words = Text(f"  {view.title}", style="bold" if view.kind != "error" else "bold red")
+            inner = view.passes[-1] if view.passes else None
+            if inner is not None and inner.kind == "grad":  # inside grad(): which pass, how deep
+                words = Text.assemble((f"  grad() p{inner.pass_id}, depth {inner.depth} · ", "magenta"), words[2:])
         one_line = width >= TWO_LINES_BELOW and where.cell_len + words.cell_len + status.cell_len <= width
         if one_line:
             text = Text.assemble(where, words, status)

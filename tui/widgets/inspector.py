@@ -127,11 +127,12 @@ class Inspector(VerticalScroll):
     def compose(self):
         yield Static(id="budget")
         yield Static(id="stop-reason")
+        yield Static(id="grad-stack")
         yield Static(id="node-info", classes="section")
-        yield Static("rule", classes="section-title")
-        yield Static(id="closure-info", classes="section")
-        yield Static("accumulate", classes="section-title")
-        yield Static(id="accumulation-info", classes="section")
+        yield Static("rule", classes="section-title step-part")
+        yield Static(id="closure-info", classes="section step-part")
+        yield Static("accumulate", classes="section-title step-part")
+        yield Static(id="accumulation-info", classes="section step-part")
 
     def show(
         self,
@@ -141,7 +142,10 @@ class Inspector(VerticalScroll):
         last: AccumulationView | None = None,
         reason: str | None = None,
         dropped: str | None = None,
+        grad_stack: tuple | None = None,
+        only_node: bool = False,
     ) -> None:
+        """Show the step; ``only_node``: another node than the step's is selected, shown alone and whole."""
         budget = self.query_one("#budget", Static)
         budget.display = dropped is not None
         if dropped is not None:
@@ -155,11 +159,17 @@ class Inspector(VerticalScroll):
             if rest:
                 text.append("\n" + rest, style="red")
             stop.update(text)
-        self.query_one("#node-info", Static).update(node_renderable(node, brief=closure is not None))
+        stack = self.query_one("#grad-stack", Static)
+        stack.display = grad_stack is not None
+        if grad_stack is not None:  # what grad() stashes (or puts back), as the event's long form says it
+            words, pairs = grad_stack
+            stack.update(Group(Text(f"{words}:", style="bold"), _fields([(f"  {k} =", v) for k, v in pairs])))
+        self.query_one("#node-info", Static).update(node_renderable(node, brief=closure is not None and not only_node))
+        self.set_class(only_node, "only-node")
         self.query_one("#closure-info", Static).update(closure_renderable(closure))
         width = self.scrollable_content_region.width or ONE_LINE_WIDTH
         self.query_one("#accumulation-info", Static).update(accumulation_renderable(accumulations, last, width))
-        if accumulations:  # the step's newest value is the accumulation: keep it on screen
+        if accumulations and not only_node:  # the step's newest value is the accumulation: keep it on screen
             self.call_after_refresh(self.scroll_end, animate=False)
         else:
             self.scroll_home(animate=False)
