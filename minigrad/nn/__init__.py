@@ -117,7 +117,15 @@ from .transformer import (
     TransformerEncoder,
     TransformerEncoderLayer,
 )
-from .volumetric import AvgPool3d, BatchNorm3d, Conv3d, ConvTranspose3d, MaxPool3d
+from .volumetric import (
+    AdaptiveAvgPool3d,
+    AdaptiveMaxPool3d,
+    AvgPool3d,
+    BatchNorm3d,
+    Conv3d,
+    ConvTranspose3d,
+    MaxPool3d,
+)
 
 __all__ = [
     "functional",
@@ -222,3 +230,4 @@ __all__ += ["Conv3d", "ConvTranspose3d", "MaxPool3d", "AvgPool3d", "BatchNorm3d"
 __all__ += ["CTCLoss"]
 __all__ += ["RReLU", "Softmax2d", "ChannelShuffle", "LocalResponseNorm", "LPPool1d", "LPPool2d"]
 __all__ += ["MultiLabelSoftMarginLoss", "TripletMarginWithDistanceLoss"]
+__all__ += ["AdaptiveAvgPool3d", "AdaptiveMaxPool3d"]

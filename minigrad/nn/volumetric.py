@@ -1,15 +1,25 @@
-"""Layers on ``[N, C, D, H, W]`` volumes: Conv3d, ConvTranspose3d, MaxPool3d, AvgPool3d and BatchNorm3d."""
+"""Layers on ``[N, C, D, H, W]`` volumes: Conv3d, ConvTranspose3d, MaxPool3d, AvgPool3d, AdaptiveAvgPool3d,
+AdaptiveMaxPool3d and BatchNorm3d."""
 
 from __future__ import annotations
 
 from ..ops import pad
 from ..tensor import Tensor
 from .conv_transpose import _ConvNd, _ConvTransposeNd
+from .functional import _adaptive_pool3d as A
 from .functional import _volumetric as V
 from .module import Module
 from .normalization import BatchNorm1d
 
-__all__ = ["Conv3d", "ConvTranspose3d", "MaxPool3d", "AvgPool3d", "BatchNorm3d"]
+__all__ = [
+    "Conv3d",
+    "ConvTranspose3d",
+    "MaxPool3d",
+    "AvgPool3d",
+    "BatchNorm3d",
+    "AdaptiveAvgPool3d",
+    "AdaptiveMaxPool3d",
+]
 
 
 class Conv3d(_ConvNd):
@@ -119,3 +129,31 @@ class BatchNorm3d(BatchNorm1d):
     """Batch normalisation of ``[N, C, D, H, W]`` volumes over each channel ``C``."""
 
     _INPUT_DIMS = {5: "[N, C, D, H, W]"}
+
+
+class AdaptiveAvgPool3d(Module):
+    """The mean of each of ``output_size`` bins of ``[N, C, D, H, W]``, whatever the input's size."""
+
+    def __init__(self, output_size):
+        super().__init__()
+        self.output_size = output_size
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return A.adaptive_avg_pool3d(input, self.output_size)
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveMaxPool3d(Module):
+    """The maximum of each of ``output_size`` bins of ``[N, C, D, H, W]``, whatever the input's size."""
+
+    def __init__(self, output_size, return_indices: bool = False):
+        super().__init__()
+        self.output_size, self.return_indices = output_size, return_indices
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return A.adaptive_max_pool3d(input, self.output_size, self.return_indices)
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"

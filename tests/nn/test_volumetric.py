@@ -127,3 +127,21 @@ def test_batch_norm3d_matches_torch():
 )
 def test_refusals_as_torch(call):
     raises_like_torch(call)
+
+
+@pytest.mark.parametrize(
+    ("shape", "out"), [((2, 2, 5, 7, 6), (2, 3, 4)), ((3, 4, 6, 5), 2), ((1, 2, 4, 4, 4), (None, 2, 3))]
+)
+@pytest.mark.parametrize("name", ["adaptive_avg_pool3d", "adaptive_max_pool3d"])
+def test_adaptive_pools_3d_match_torch(name, shape, out):
+    pytest.importorskip("torch")
+    check(lambda lib, x: getattr(_f(lib), name)(x, out), arr(*shape))
+
+
+def test_adaptive_pool_3d_layers_as_torch():
+    torch = pytest.importorskip("torch")
+    check(lambda lib, x: lib.nn.AdaptiveAvgPool3d(1)(x), arr(2, 3, 3, 4, 5))
+    check(lambda lib, x: lib.nn.AdaptiveMaxPool3d((2, 1, 2))(x), arr(2, 3, 3, 4, 5))
+    assert repr(mg.nn.AdaptiveAvgPool3d((1, 2, 3))) == repr(torch.nn.AdaptiveAvgPool3d((1, 2, 3)))
+    with pytest.raises(RuntimeError, match="Expected 4D or 5D tensor"):
+        F.adaptive_avg_pool3d(mg.zeros(2, 3, 4), 1)

@@ -21,6 +21,7 @@ from ._activation import (
     tanh,
 )
 from ._adaptive_pool import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d, adaptive_max_pool2d
+from ._adaptive_pool3d import adaptive_avg_pool3d, adaptive_max_pool3d
 from ._attention import scaled_dot_product_attention
 from ._bilinear import bilinear
 from ._channel_dropout import alpha_dropout, dropout1d, dropout2d, dropout3d, feature_alpha_dropout
@@ -123,6 +124,7 @@ __all__ += ["upsample", "upsample_nearest", "upsample_bilinear"]
 __all__ += ["ctc_loss"]
 __all__ += ["rrelu", "gumbel_softmax", "channel_shuffle", "local_response_norm", "lp_pool1d", "lp_pool2d"]
 __all__ += ["multilabel_soft_margin_loss", "triplet_margin_with_distance_loss"]
+__all__ += ["adaptive_avg_pool3d", "adaptive_max_pool3d"]
 
 from ...ops._entry import FUNCTIONAL_NAMES, check_namespace  # noqa: E402
 
