@@ -214,3 +214,28 @@ def test_a_value_whole_and_the_console_on_an_80x24_terminal(tmux):
     wait_for("tanh rule of f returns", "[paused]", "q quit")
     send("q")
     wait_for("EXIT-CODE-0")
+
+
+@pytest.mark.parametrize("tmux", [(80, 24)], indirect=True)
+def test_b_at_a_nodes_creation_stops_where_backward_enters_it_on_an_80x24_terminal(tmux):
+    send, pane, wait_for = tmux
+    send("clear; echo READY", "Enter")
+    wait_for("READY")
+    send(f"{_command()} lessons/01_chain_rule/demo.py; echo EXIT-CODE-$?", "Enter")
+    wait_for("create leaf a")
+    for _ in range(8):  # to d's creation: the step that makes it, before backward
+        if "= mul(a, b)" in pane().splitlines()[1]:
+            break
+        step = re.search(r"step (\d+) of", pane()).group(1)
+        send("s")
+        deadline = time.monotonic() + 10
+        while re.search(r"step (\d+) of", pane()).group(1) == step and time.monotonic() < deadline:
+            time.sleep(0.05)
+    wait_for("= mul(a, b)", "[paused]")
+    send("b")
+    wait_for(re.compile(r"breakpoint on \S+ \(#\d+\) set"))
+    send("c")
+    shown = wait_for("enter d with gradient", re.compile(r"● stopped: breakpoint on d \(#\d+\)"))
+    assert all(len(line) <= 80 for line in shown.splitlines())
+    send("q")
+    wait_for("EXIT-CODE-0")
