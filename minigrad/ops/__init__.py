@@ -30,9 +30,10 @@ from .special import *  # noqa: F401,F403
 from .tensor_methods import *  # noqa: F401,F403
 from .selection import *  # noqa: F401,F403
 from .products import *  # noqa: F401,F403
+from .arranging import *  # noqa: F401,F403
 
 from . import activation, counting, distance, layout, matrix, nan_reduction, sampling, scan, scattering  # noqa: E402
-from . import division, products, selection, sorting, special, splitting, tensor_methods  # noqa: E402
+from . import arranging, division, products, selection, sorting, special, splitting, tensor_methods  # noqa: E402
 from . import inplace  # noqa: F401,E402  (binds the in-place methods)
 from ._entry import check_namespace  # noqa: E402
 from ..tensor import Tensor  # noqa: E402
@@ -63,6 +64,7 @@ _MODULES = (
     tensor_methods,
     selection,
     products,
+    arranging,
 )
 check_namespace(globals(), [name for module in _MODULES for name in module.__all__], methods=Tensor)
 
