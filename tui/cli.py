@@ -6,6 +6,7 @@ import argparse
 import ipaddress
 from dataclasses import dataclass, field
 
+from minigrad import __version__
 from minigrad.trace.breakpoints import Breakpoint, parse_breakpoint
 
 DESCRIPTION = """\
@@ -78,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("script", nargs="?", help="the Python script to debug (default: the built-in example)")
     parser.add_argument("script_args", nargs=argparse.REMAINDER, help="arguments passed to the script as sys.argv[1:]")
     parser.add_argument("--replay", metavar="RUN.jsonl", help="open a recorded trace instead of running code")
+    parser.add_argument("--version", action="version", version=f"minigrad-tui {__version__}")
     parser.add_argument("--device", choices=["cpu", "cuda"], help="default device for the script's tensors")
     parser.add_argument(
         "--torch",

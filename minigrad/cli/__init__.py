@@ -11,6 +11,8 @@ import argparse
 import importlib
 import sys
 
+from .. import __version__
+
 SUBCOMMANDS = ["demo", "lesson", "run", "trace", "render"]
 
 
@@ -19,6 +21,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="minigrad",
         description="minigrad: a tensor autograd engine whose backward pass you can watch.",
     )
+    parser.add_argument("--version", action="version", version=f"minigrad {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMANDS:
         importlib.import_module(f"minigrad.cli.{name}").register(sub)

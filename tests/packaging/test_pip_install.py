@@ -11,6 +11,7 @@ they are to a learner. Slow (about a minute): the wheel is built and eleven less
 
 import importlib.metadata as metadata
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -161,3 +162,12 @@ def test_a_teachers_lesson_from_the_wheel(fresh, tmp_path):
     assert listed[-1].startswith("12  Attention") and listed[0].startswith(" 1  "), listed
     assert "4 of 4 checks passed" in run([minigrad, "lesson", "check", "12", "--reference"], home, env).stdout
     run([minigrad, "lesson", "lint", "12"], home, env)
+
+
+def test_the_wheel_ships_its_type_marker_and_both_commands_say_their_version(fresh):
+    py, minigrad, site, env, home = fresh
+    assert (site / "minigrad" / "py.typed").is_file()  # PEP 561: type checkers read minigrad's annotations
+    version = re.search(r'^version = "(.+)"$', (ROOT / "pyproject.toml").read_text(), re.M).group(1)
+    assert run([minigrad, "--version"], home, env).stdout.strip() == f"minigrad {version}"
+    tui = minigrad.with_name("minigrad-tui")
+    assert run([tui, "--version"], home, env).stdout.strip() == f"minigrad-tui {version}"
