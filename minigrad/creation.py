@@ -21,6 +21,7 @@ __all__ = [
     "empty",
     "arange",
     "linspace",
+    "logspace",
     "eye",
     "rand",
     "randn",
@@ -396,6 +397,14 @@ def linspace(start, end, steps, dtype=None, device=None, requires_grad=False) ->
         start, end = int(start), int(end)
     dev = B.device(device)
     return _finish(_spaced(dev.xp, start, end, steps).astype(dt), dev, grad)
+
+
+def logspace(start, end, steps, base=10.0, dtype=None, device=None, requires_grad=False) -> Tensor:
+    """``steps`` values from ``base ** start`` to ``base ** end``, evenly spaced in exponent."""
+    exponents = linspace(start, end, steps, dtype=B.float64, device=device)
+    dt = B.to_dtype(dtype) if dtype is not None else B.get_default_dtype()
+    dev = B.device(device)
+    return _finish((base**exponents.data).astype(dt), dev, requires_grad)
 
 
 def _spaced(xp, start: float, end: float, steps: int):

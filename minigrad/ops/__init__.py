@@ -31,9 +31,26 @@ from .tensor_methods import *  # noqa: F401,F403
 from .selection import *  # noqa: F401,F403
 from .products import *  # noqa: F401,F403
 from .arranging import *  # noqa: F401,F403
+from .cumulative import *  # noqa: F401,F403
+from .order_statistics import *  # noqa: F401,F403
+from .moments import *  # noqa: F401,F403
+from .promotion import *  # noqa: F401,F403
 
 from . import activation, counting, distance, layout, matrix, nan_reduction, sampling, scan, scattering  # noqa: E402
-from . import arranging, division, products, selection, sorting, special, splitting, tensor_methods  # noqa: E402
+from . import (
+    arranging,
+    cumulative,
+    division,
+    moments,
+    order_statistics,
+    products,
+    promotion,
+    selection,
+    sorting,
+    special,
+    splitting,
+    tensor_methods,
+)  # noqa: E402
 from . import inplace  # noqa: F401,E402  (binds the in-place methods)
 from ._entry import check_namespace  # noqa: E402
 from ..tensor import Tensor  # noqa: E402
@@ -65,6 +82,10 @@ _MODULES = (
     selection,
     products,
     arranging,
+    cumulative,
+    order_statistics,
+    moments,
+    promotion,
 )
 check_namespace(globals(), [name for module in _MODULES for name in module.__all__], methods=Tensor)
 
