@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # -qq: pip prints errors only (a machine's pip configuration can add a page of harmless warnings).
 PIP := $(PY) -m pip install -qq
 
-.PHONY: demo test lint format bench clean
+.PHONY: demo test lint format bench docs clean
 
 # What the debugger needs to run: enough for `make demo`, so the first screen comes quickly.
 $(RUNTIME): pyproject.toml
@@ -45,6 +45,10 @@ format: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m bench
+
+# The course (lessons/ read at build time) and the API reference as a static site in build/site.
+docs: $(STAMP)
+	$(VENV)/bin/mkdocs build --strict
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info
