@@ -9,7 +9,8 @@ to the breakpoint typed in its field, and a slider over all steps. Values come
 from the trace, never from live tensors, so a trace loaded from a file steps the
 same way, and the words of every step travel in the widget's state: a notebook
 saved with its outputs still steps through them without a kernel (the diagram
-then stays at the step it was saved on). Without ``anywidget``,
+then stays at the step it was saved on), and the widget's display carries that step
+as static ``text/html`` too, for a notebook exported to HTML. Without ``anywidget``,
 :func:`step_html` is the static view of one step.
 """
 
@@ -97,9 +98,13 @@ def step_html(trace, index: int | None = None) -> str:
         return "<p>minigrad trace: no events recorded</p>"
     index = total - 1 if index is None else min(max(index, 0), total - 1)
     words, more = _words(trace, index)
+    return _step_page(index, total, words, more, _diagram_svg(trace, index))
+
+
+def _step_page(index: int, total: int, words: str, more: str, svg: str) -> str:
     return (
         f"<div class='minigrad-step'><b>{step_text(index, total)}</b>: {html.escape(words)}"
-        f"<pre>{html.escape(more)}</pre>{_diagram_svg(trace, index)}</div>"
+        f"<pre>{html.escape(more)}</pre>{svg}</div>"
     )
 
 
@@ -219,6 +224,19 @@ def _widget_class():
                 self.message = ""
             self.step = movement(self.trace, self.step, move, breakpoint, self.hits)
             return self.step
+
+        def _repr_mimebundle_(self, **kwargs):
+            """The widget, and beside it the current step as static HTML (its words and diagram) for
+            a viewer without the widget's JavaScript: a notebook exported by nbconvert, or on GitHub."""
+            bundle = super()._repr_mimebundle_(**kwargs)  # anywidget: (data, metadata); ipywidgets: data
+            data = bundle[0] if isinstance(bundle, tuple) else bundle
+            if data is not None:
+                data["text/html"] = (
+                    _step_page(self.step, self.total, self.headline, self.details, self.svg)
+                    if self.total
+                    else step_html(self.trace)
+                )
+            return bundle
 
         def _on_message(self, _widget, content, _buffers):
             if isinstance(content, dict) and content.get("move") in MOVES:

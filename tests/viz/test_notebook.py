@@ -119,6 +119,22 @@ def test_the_widget_state_follows_each_move(trace):
     assert w.headline == headline(trace.events[2], trace)
 
 
+def test_the_widget_shows_its_step_as_static_html_where_it_cannot_run(trace):
+    """An exported notebook (nbconvert to HTML) has no widget JavaScript: text/html shows the step."""
+    pytest.importorskip("anywidget")
+    from minigrad.viz.notebook import TraceStepper
+
+    w = TraceStepper(trace, step=4)
+    bundle, _metadata = w._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    page = bundle["text/html"]
+    assert "step 4 of" in page and "<svg" in page
+    assert headline(trace.events[4], trace) in page.replace("&#x27;", "'")
+    w.move("step")
+    moved = w._repr_mimebundle_()[0]["text/html"]
+    assert "step 5 of" in moved and headline(trace.events[5], trace).split()[0] in moved
+
+
 def test_the_widget_reports_a_bad_breakpoint_without_moving(trace):
     pytest.importorskip("anywidget")
     from minigrad.viz.notebook import TraceStepper
@@ -235,6 +251,7 @@ def test_the_stepper_in_a_notebook_run_by_nbclient(tmp_path):
     execute_notebook(notebook, timeout=120)  # a kernel on socket files of its own: no TCP port to share
     shown = notebook.cells[0].outputs
     assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in shown)
+    assert any("<svg" in o.get("data", {}).get("text/html", "") for o in shown)  # what nbconvert's HTML shows
     printed = "".join(o.get("text", "") for o in notebook.cells[1].outputs)
     step, rest = printed.split(" ", 1)
     total, headline, has_svg = (part.strip() for part in rest.split("|"))
