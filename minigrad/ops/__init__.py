@@ -35,11 +35,13 @@ from .cumulative import *  # noqa: F401,F403
 from .order_statistics import *  # noqa: F401,F403
 from .moments import *  # noqa: F401,F403
 from .promotion import *  # noqa: F401,F403
+from .decompositions import *  # noqa: F401,F403
 
 from . import activation, counting, distance, layout, matrix, nan_reduction, sampling, scan, scattering  # noqa: E402
 from . import (
     arranging,
     cumulative,
+    decompositions,
     division,
     moments,
     order_statistics,
@@ -86,6 +88,7 @@ _MODULES = (
     order_statistics,
     moments,
     promotion,
+    decompositions,
 )
 check_namespace(globals(), [name for module in _MODULES for name in module.__all__], methods=Tensor)
 

@@ -12,6 +12,22 @@ import operator
 from .._state import extras, grad
 from ..tensor import Tensor, make, make_leaf, shape_str
 from ._util import binary_arrays, check_same_device
+from .decompositions import (  # noqa: F401  (torch.linalg's names, as mg.linalg.solve...)
+    cholesky,
+    det,
+    eigh,
+    eigvalsh,
+    inv,
+    lstsq,
+    matrix_norm,
+    norm,
+    pinv,
+    qr,
+    slogdet,
+    solve,
+    svd,
+    svdvals,
+)
 from .matrix import vector_norm  # noqa: F401  (torch.linalg.vector_norm, as mg.linalg.vector_norm)
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "outer", "einsum"]
