@@ -2,7 +2,10 @@
 
 One source: the notebook is the lesson's README (one markdown cell per section),
 then its ``demo.py`` as a code cell, then a cell that records the demo and shows
-the recorded trace, which steps in the notebook. Run ``python lessons/make_notebooks.py``
+the recorded trace, which steps in the notebook, then one cell per exercise that checks the
+exercise file next to the notebook (:func:`minigrad.course.notebook.check_exercise`: it prints
+PASS / TODO / FAIL and never raises, so an unfinished exercise does not stop the notebook).
+Run ``python lessons/make_notebooks.py``
 after editing a lesson; ``tests/course/test_notebooks.py`` fails when a committed
 notebook is stale and executes every notebook with nbclient.
 """
@@ -28,12 +31,40 @@ with minigrad.trace.record() as trace:
     runpy.run_path("demo.py", run_name="__main__")
 trace"""
 
+EXERCISES_TEXT = """\
+## Check your exercises
+
+Each cell below checks one exercise file next to this notebook, as `minigrad lesson check {number}` does:
+PASS, TODO (not written yet) or FAIL with the reason. Edit the file, then run its cell again."""
+
+EXERCISE_CELL = """\
+# Exercise {label}: {file}
+from minigrad.course.notebook import check_exercise
+
+check_exercise({number}, "{stem}")"""
+
 
 def lesson_dirs() -> list[Path]:
     """Every lesson folder on the lesson path (minigrad.course.lessons) that has a text and a demo, in course order."""
     from minigrad.course import list_lessons
 
     return [lesson.path for lesson in list_lessons() if (lesson.path / "README.md").exists() and lesson.demo.exists()]
+
+
+def _exercise_cells(folder: Path) -> list[str]:
+    """The heading of the exercise checks and one code cell per exercise of the lesson in ``folder``."""
+    from minigrad.course import list_lessons
+
+    lesson = next(lesson for lesson in list_lessons() if lesson.path.resolve() == folder.resolve())
+    if not lesson.references:
+        return []
+    cells = [_markdown_cell(EXERCISES_TEXT.format(number=lesson.number))]
+    for ref in lesson.references:
+        cell = EXERCISE_CELL.format(
+            label=lesson.exercise_number(ref), file=ref.name, number=lesson.number, stem=ref.stem
+        )
+        cells.append("# %%\n" + cell)
+    return cells
 
 
 def _markdown_cell(text: str) -> str:
@@ -56,7 +87,7 @@ def _sections(markdown: str) -> list[str]:
 
 
 def percent_script(lesson: Path) -> str:
-    """The lesson as a jupytext ``py:percent`` script: text cells, the demo, the recording."""
+    """The lesson as a jupytext ``py:percent`` script: text cells, the demo, the recording, the exercise checks."""
     text = (lesson / "README.md").read_text()
     demo = (lesson / "demo.py").read_text().strip("\n")
     demo = re.sub(r'\A""".*?"""\n+', "", demo, flags=re.S)
@@ -64,6 +95,7 @@ def percent_script(lesson: Path) -> str:
     cells.append(_markdown_cell("## Run the demo\n\nThe lesson's `demo.py`, the script `minigrad lesson debug` opens."))
     cells.append("# %%\n" + demo)
     cells.append("# %%\n" + RECORD_CELL)
+    cells += _exercise_cells(lesson)
     return "\n\n".join(cells) + "\n"
 
 

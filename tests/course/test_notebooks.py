@@ -48,7 +48,7 @@ def test_notebook_holds_the_text_and_the_demo():
     code = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
     title = (lesson / "README.md").read_text().splitlines()[0]
     assert title in text
-    assert "minigrad" in code[0] and "trace.record()" in code[-1]
+    assert "minigrad" in code[0] and any("trace.record()" in c for c in code)
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.name)
@@ -59,9 +59,31 @@ def test_notebook_runs(lesson):
     notebook = execute_notebook(nbformat.read(lesson / "lesson.ipynb", as_version=4), timeout=300, cwd=lesson)
     outputs = [o for c in notebook.cells if c.cell_type == "code" for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
-    shown = [o for o in notebook.cells[-1].outputs if o.output_type == "display_data"]
+    recording = next(c for c in notebook.cells if c.cell_type == "code" and "trace.record()" in c.source)
+    shown = [o for o in recording.outputs if o.output_type == "display_data"]
     assert shown, "the recording cell shows the trace"
     assert "application/vnd.jupyter.widget-view+json" in shown[0].data, "the trace shows as the stepper widget"
+    assert "<svg" in shown[0].data.get("text/html", ""), "an exported notebook shows the step"
+    checks = [c for c in notebook.cells if c.cell_type == "code" and "check_exercise(" in c.source]
+    assert len(checks) == len(list((lesson / "reference").glob("ex*.py"))), "one check cell per exercise"
+    for cell in checks:  # the lesson folder holds the stubs: every check says TODO or FAIL, none raises
+        printed = "".join(o.get("text", "") for o in cell.outputs)
+        assert "checks passed" in printed and ("TODO" in printed or "FAIL" in printed), printed
+
+
+def test_an_exercise_cell_reports_the_checks_of_its_exercise_without_raising(tmp_path, capsys):
+    from minigrad.course import find_lesson
+    from minigrad.course.notebook import check_exercise, exercise_results
+
+    lesson = find_lesson(1)
+    stub = exercise_results(1, "ex2_local_rules", lesson.path)
+    assert stub and {r.exercise for r in stub} == {"ex2_local_rules"} and all(r.not_done for r in stub)
+    check_exercise(1, "ex2_local_rules", lesson.path / "reference")
+    printed = capsys.readouterr().out
+    assert "PASS" in printed and "TODO" not in printed
+    assert f"{len(stub)} of {len(stub)} checks passed" in printed
+    with pytest.raises(LookupError, match="lesson 1 has no exercise 'ex9_nothing'"):
+        exercise_results(1, "ex9_nothing", tmp_path)
 
 
 def test_a_notebook_kernel_listens_on_socket_files_of_its_own_not_on_tcp_ports():
