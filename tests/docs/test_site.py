@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import subprocess
 import sys
 from pathlib import Path
@@ -67,3 +68,12 @@ def test_the_api_reference_documents_tensor_backward(site):
         assert (site / "api" / module / "index.html").is_file(), f"no API page for {module}"
     autograd = (site / "api" / "minigrad.autograd" / "index.html").read_text(encoding="utf-8")
     assert 'id="minigrad.autograd.grad"' in autograd
+
+
+def test_the_site_is_built_strict_so_a_broken_link_fails_it():
+    from mkdocs.config import load_config
+
+    config = load_config(str(ROOT / "mkdocs.yml"))
+    assert config["strict"] is True
+    assert config["validation"]["links"]["not_found"] >= logging.WARNING
+    assert config["validation"]["links"]["anchors"] >= logging.WARNING
