@@ -260,6 +260,8 @@ def checked(fn, names: dict = _NAMES, method: bool = False):
     params = list(inspect.signature(fn).parameters)[1 if method else 0 :]  # a method's self is never a keyword
     # torch's keyword names for minigrad's ``a``/``x``/``b`` (``mg.sum(input=x)``, ``x.add(other=y)``)
     renames = {_DISPLAY[p]: p for p in params if p in _DISPLAY and _DISPLAY[p] not in params}
+    if "keepdim" in params and "keepdims" not in params:
+        renames["keepdims"] = "keepdim"  # NumPy's spelling, which torch's reductions accept too
     if method and not checks and not renames:  # self is the only tensor (a batched self has its own methods)
         _wrapped[key] = fn
         return fn

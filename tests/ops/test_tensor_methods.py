@@ -124,3 +124,13 @@ def test_unfold_windows_are_slices(length, size, step, dim):
             window.detach().numpy(), x.narrow(dim, w * step, size).movedim(dim, -1).detach().numpy()
         )
     assert gradcheck(lambda t: t.unfold(dim, size, step), (x.double().detach().requires_grad_(),))
+
+
+@pytest.mark.parametrize("name", ["sum", "mean", "amax", "std", "var", "logsumexp", "prod", "nansum", "median"])
+def test_keepdims_is_keepdim_as_in_torch(name):
+    torch = pytest.importorskip("torch")
+    data = np.arange(6.0).reshape(2, 3) + 1
+    ours = getattr(mg.tensor(data), name)(dim=1, keepdims=True)
+    theirs = getattr(torch.tensor(data), name)(dim=1, keepdims=True)
+    ours, theirs = (ours.values, theirs.values) if name == "median" else (ours, theirs)
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy())
