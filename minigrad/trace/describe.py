@@ -228,8 +228,7 @@ def _closure_details(ev: E.ClosureCalled, w: _Words) -> list:
         out.append(f"returned for {to} = {w.value(o)}")
     for c in ev.captured:
         if c.value is not None:
-            who = w.label(c.tensor_id) if c.tensor_id is not None else rule_name(c.name)
-            ref = f" ({who})" if who != rule_name(c.name) else ""
+            ref = f" ({w.label(c.tensor_id)})" if c.tensor_id is not None else ""
             out.append(f"captured {rule_name(c.name)}{ref} = {w.value(c.value)}")
         elif c.kind == "dead":
             out.append(f"captured {rule_name(c.name)} = dead weak reference")

@@ -89,5 +89,5 @@ def test_a_custom_functions_rule_shows_what_it_saved_and_its_inputs_by_their_nam
     s = rule.captured[1].value.values
     assert s.tolist() == pytest.approx((1 / (1 + np.exp(-np.array([-2.0, 0.5, 3.0])))).tolist(), rel=1e-6)
     lines = details(rule, tr)
-    assert "captured x = [-2, 0.5, 3]" in lines
+    assert "captured x (x) = [-2, 0.5, 3]" in lines
     assert not any(w in line for line in lines for w in ("FunctionCtx", "captured args", "captured cls"))
