@@ -91,6 +91,7 @@ _MODULES = (
     decompositions,
 )
 check_namespace(globals(), [name for module in _MODULES for name in module.__all__], methods=Tensor)
+check_namespace(vars(linalg), decompositions.LINALG_NAMES)  # torch.linalg's names, checked and batched too
 
 from . import inplace_variants  # noqa: E402  (made from the checked methods above)
 

@@ -19,8 +19,25 @@ from ._util import check_tensor
 from .arranging import diag_embed
 from .elementwise import where
 
-# the top-level names (torch.det, torch.inverse...); the rest are torch.linalg's (ops/linalg.py imports them)
+# the top-level names (torch.det, torch.inverse...); LINALG_NAMES are torch.linalg's (ops/linalg.py imports them)
 __all__ = ["inverse", "det", "slogdet", "logdet", "pinverse"]
+LINALG_NAMES = (
+    "inv",
+    "det",
+    "slogdet",
+    "solve",
+    "cholesky",
+    "eigh",
+    "eigvalsh",
+    "svd",
+    "svdvals",
+    "qr",
+    "pinv",
+    "lstsq",
+    "matrix_norm",
+    "norm",
+    "vector_norm",
+)
 
 SlogdetResult = collections.namedtuple("slogdet", ["sign", "logabsdet"])
 EighResult = collections.namedtuple("eigh", ["eigenvalues", "eigenvectors"])
