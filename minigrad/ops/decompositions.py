@@ -256,7 +256,9 @@ def eigh(A: Tensor, UPLO: str = "L"):  # noqa: N803
     def jvp(t):
         vals, vecs = eigh(a)
         inner = vecs.mT @ t @ vecs
-        return _pack_tensors([_diagonal(inner), vecs @ (_off_diagonal_reciprocal(vals.detach()) * inner)], a.data.shape[:-2])
+        return _pack_tensors(
+            [_diagonal(inner), vecs @ (_off_diagonal_reciprocal(vals.detach()) * inner)], a.data.shape[:-2]
+        )
 
     packed = make(_pack([w, v], a.data.shape[:-2], xp), (a,), backward, "linalg_eigh", jvp)
     packed_ref = weakref.ref(packed)
