@@ -5,9 +5,36 @@ from __future__ import annotations
 from .. import ops
 from ..nn import functional as F
 
-__all__ = ["erf", "expit", "expm1", "log1p", "log_softmax", "logsumexp", "softmax"]
+__all__ = [
+    "digamma",
+    "erf",
+    "erfinv",
+    "exp2",
+    "expit",
+    "expm1",
+    "gammaln",
+    "log1p",
+    "log_softmax",
+    "logit",
+    "logsumexp",
+    "polygamma",
+    "psi",
+    "round",
+    "sinc",
+    "softmax",
+    "xlogy",
+]
 
+digamma = psi = ops.digamma
 erf = ops.erf
+erfinv = ops.erfinv
+exp2 = ops.exp2
+gammaln = ops.lgamma
+logit = ops.logit
+polygamma = ops.polygamma
+round = ops.round  # noqa: A001  (torch.special.round)
+sinc = ops.sinc
+xlogy = ops.xlogy
 expit = ops.sigmoid
 expm1 = ops.expm1
 log1p = ops.log1p

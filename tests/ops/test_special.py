@@ -181,3 +181,20 @@ def test_second_derivatives_gradcheck():
         return g
 
     assert gradcheck(first, (x,))
+
+
+@pytest.mark.parametrize("name", ["erfinv", "gammaln", "digamma", "psi", "logit", "sinc", "exp2", "round"])
+def test_torch_special_names_match_torch(name):
+    torch = pytest.importorskip("torch")
+    from minigrad.compat import torch_special
+
+    data = np.array([0.2, 0.45, 0.7])
+    np.testing.assert_allclose(
+        getattr(torch_special, name)(mg.tensor(data)).numpy(), getattr(torch.special, name)(torch.tensor(data)).numpy()
+    )
+    np.testing.assert_allclose(
+        torch_special.polygamma(2, mg.tensor(data)).numpy(), torch.special.polygamma(2, torch.tensor(data)).numpy()
+    )
+    np.testing.assert_allclose(
+        torch_special.xlogy(mg.tensor(data), 3.0).numpy(), torch.special.xlogy(torch.tensor(data), 3.0).numpy()
+    )
