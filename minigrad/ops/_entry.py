@@ -148,6 +148,7 @@ _OVERRIDES = {
     "layer_norm": {"normalized_shape": SIZE},
     "tensor_split": {"indices": None},  # a list of split points here, not an index tensor
     "xlogy": {"input": TENSOR_OR_NUMBER},
+    "index_put": {"indices": None},  # a tuple of index tensors
 }
 # torch's names for the arguments minigrad calls ``a`` and ``b``.
 _DISPLAY = {"a": "input", "x": "input", "b": "other"}

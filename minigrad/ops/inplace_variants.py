@@ -74,6 +74,7 @@ INPLACE_VARIANTS = (
     "index_add",
     "index_copy",
     "index_fill",
+    "index_put",
     "le",
     "lerp",
     "less",

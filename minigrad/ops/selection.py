@@ -23,6 +23,7 @@ __all__ = [
     "index_add",
     "index_fill",
     "index_copy",
+    "index_put",
 ]
 
 
@@ -187,8 +188,59 @@ def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor
     return put(a, _key(axis, idx), s)
 
 
+def _as_index_tensors(a: Tensor, indices) -> list:
+    """``indices`` (a tuple of index tensors, bool masks among them) as integer index tensors, one per dim."""
+    out = []
+    for idx in indices:
+        idx = check_tensor(idx, "index_put", "indices")
+        out.extend(idx.nonzero(as_tuple=True) if idx.data.dtype.kind == "b" else (idx,))
+    if len(out) > a.data.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {a.data.ndim} (got {len(out)})")
+    return out
+
+
+def index_put(input: Tensor, indices, values: Tensor, accumulate: bool = False) -> Tensor:  # noqa: A002
+    """``input`` with ``input[indices] = values`` (``accumulate``: ``+=``, repeated places adding up).
+    Accumulating is an ``index_add`` over the indexed dims flattened into one."""
+    a = check_tensor(input, "index_put", "input")
+    v = check_tensor(values, "index_put", "values")
+    if not accumulate:
+        return put(a, tuple(indices), v)
+    from .arranging import broadcast_tensors
+
+    idx = _as_index_tensors(a, indices)
+    k = len(idx)
+    sizes = a.data.shape[:k]
+    for d, i in enumerate(idx):
+        outside = (i.data < -sizes[d]) | (i.data >= sizes[d])
+        if bool(outside.any()):
+            bad = int(i.data[outside].reshape(-1)[0])
+            raise IndexError(f"index {bad} is out of bounds for dimension {d} with size {sizes[d]}")
+    flat_index = None
+    for d, i in enumerate(broadcast_tensors(*idx)):
+        wrapped = i % sizes[d]  # negative indices count from the end
+        flat_index = wrapped if flat_index is None else flat_index * sizes[d] + wrapped
+    rest = a.data.shape[k:]
+    count = 1
+    for n in sizes:
+        count *= n
+    spread = v.expand(*(flat_index.data.shape + rest)).reshape(-1, *rest)
+    return a.reshape(count, *rest).index_add(0, flat_index.reshape(-1), spread).reshape(*a.data.shape)
+
+
 def _bind() -> None:
-    for fn in (all, any, count_nonzero, nonzero, masked_select, masked_scatter, index_add, index_fill, index_copy):
+    for fn in (
+        all,
+        any,
+        count_nonzero,
+        nonzero,
+        masked_select,
+        masked_scatter,
+        index_add,
+        index_fill,
+        index_copy,
+        index_put,
+    ):
         setattr(Tensor, fn.__name__, fn)
 
 

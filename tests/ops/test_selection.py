@@ -133,3 +133,27 @@ def test_index_add_is_a_sum_of_rows(data):
         expected[i] += s.detach().numpy()[k]
     np.testing.assert_allclose(out.detach().numpy(), expected)
     assert gradcheck(lambda a, b: a.index_add(0, mg.tensor(index), b, alpha=3), (x, s))
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda lib, x, v: x.index_put((lib.tensor([0, 0, 2]),), v, accumulate=True),
+        lambda lib, x, v: lib.index_put(x, (lib.tensor([1, 1, -1]), lib.tensor([0, 0, 3])), v[:, 0], accumulate=True),
+        lambda lib, x, v: x.index_put((lib.tensor([2, 0, 1]),), v),
+        lambda lib, x, v: x.index_put([lib.tensor([True, False, True])], v[0, 0], accumulate=True),
+    ],
+)
+def test_index_put_matches_torch(call):
+    pytest.importorskip("torch")
+    check(call, arr(3, 4), arr(3, 4, seed=1))
+
+
+def test_index_put_in_place_and_out_of_range():
+    torch = pytest.importorskip("torch")
+    ours, theirs = mg.zeros(3, 2), torch.zeros(3, 2)
+    for x, lib in ((ours, mg), (theirs, torch)):
+        x.index_put_((lib.tensor([1, 1]),), lib.tensor([1.0, 2.0]), accumulate=True)
+    np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
+    assert ours._version == theirs._version
+    raises_like_torch(lambda lib: lib.zeros(3).index_put((lib.tensor([0, 5]),), lib.ones(2), accumulate=True))
