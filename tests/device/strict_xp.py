@@ -74,6 +74,8 @@ def wrap(x):
         return StrictArray(np.asarray(x))
     if type(x) is tuple:
         return tuple(wrap(v) for v in x)
+    if isinstance(x, tuple) and hasattr(x, "_fields"):  # NumPy's linalg results (SVDResult, EighResult, ...)
+        return type(x)(*(wrap(v) for v in x))
     if type(x) is list:
         return [wrap(v) for v in x]
     if isinstance(x, np.random.Generator):
