@@ -197,7 +197,10 @@ class RNNBase(Module):
                 index = layer * directions + direction
                 w_ih, w_hh, b_ih, b_hh = self._weights(layer, direction == 1)
                 source = sequence.flip(0) if direction == 1 else sequence
-                states = lstm_layer(linear(source, w_ih, b_ih), state[0][index], state[1][index], w_hh, b_hh)
+                x_proj = linear(source, w_ih, b_ih)
+                if b_hh is not None:  # both biases join the input's share of the gates
+                    x_proj = x_proj + b_hh
+                states = lstm_layer(x_proj, state[0][index], state[1][index], w_hh)
                 hs = states[..., :hidden]
                 finals_h.append(hs[-1])
                 finals_c.append(states[-1, :, hidden:])

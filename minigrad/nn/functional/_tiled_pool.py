@@ -37,14 +37,16 @@ def max_pool2d_tiled(x: Tensor, geo, ceil_mode: bool, return_indices: bool):
     crop = (0, w - ow * kw, 0, h - oh * kh)
 
     def backward(g):
-        spread = (g.reshape(n, c, oh, 1, ow, 1) * mask).reshape(n, c, oh * kh, ow * kw)
-        return (pad(spread, crop) if any(crop) else spread,)
+        return ((g.reshape(n, c, oh, 1, ow, 1) * mask).reshape(n, c, oh * kh, ow * kw),)
+
+    def backward_cropped(g):  # the rows and columns that fill no window get a zero gradient
+        return (pad((g.reshape(n, c, oh, 1, ow, 1) * mask).reshape(n, c, oh * kh, ow * kw), crop),)
 
     def jvp(t):
         picked = t[:, :, : oh * kh, : ow * kw].reshape(n, c, oh, kh, ow, kw) * mask
         return picked.sum((3, 5))
 
-    pooled = make(out, (x,), backward, "max_pool2d", jvp)
+    pooled = make(out, (x,), backward_cropped if any(crop) else backward, "max_pool2d", jvp)
     if not return_indices:
         return pooled
     return pooled, make_leaf(_plane_positions(xp, first, w), x._device)
