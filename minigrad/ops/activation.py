@@ -76,12 +76,13 @@ def hardsigmoid(input: Tensor) -> Tensor:  # noqa: A002
 
 
 def hardswish(input: Tensor) -> Tensor:  # noqa: A002
-    """input * relu6(input + 3) / 6; the slope is 0 below -3, input/3 + 1/2 up to 3, then 1."""
+    """input * relu6(input + 3) / 6; the slope is 0 up to -3, input/3 + 1/2 between, then 1 from 3 on
+    (at the kinks, PyTorch's one-sided choice: 0 at -3, 1 at 3)."""
     a = check_tensor(input, "hardswish", "input")
     refuse_dtype(a, "hardswish_cpu", "biu")
     d = _float_data(a)
-    ramp = _mask(a, (d >= -3) & (d <= 3))
-    above = _mask(a, d > 3)
+    ramp = _mask(a, (d > -3) & (d < 3))
+    above = _mask(a, d >= 3)
 
     def backward(g):
         return (g * (ramp * (a / 3 + 0.5) + above),)
