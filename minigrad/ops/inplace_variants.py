@@ -7,16 +7,19 @@ one method per name is made here from the op's name, and it goes through ``apply
 bumps the version counter and, under grad mode, records the write as the op's node ``exp_`` (see
 ``ops/inplace.py``). Tensor operands (the ``source`` of ``index_add_``, the ``other`` of
 ``hypot_``) are passed to it as operands, so a write with an operand that requires grad is
-recorded too. Ops that change the tensor's shape (``unsqueeze_``, ``t_``) are not of this kind.
+recorded too. The view ops' in-place forms (``unsqueeze_``, ``t_``, ``transpose_``) change the
+tensor's shape, not its values: the tensor takes the view's array (the same memory) and, when
+recorded, the view's node.
 """
 
 from __future__ import annotations
 
+from .. import _state
 from ..creation import generator_for
-from ..tensor import Tensor, make
-from .inplace import apply_inplace
+from ..tensor import Tensor, make, mark_written
+from .inplace import _take_node, apply_inplace
 
-__all__ = ["INPLACE_VARIANTS", "inplace_variant"]
+__all__ = ["INPLACE_VARIANTS", "RESHAPING_VARIANTS", "inplace_variant", "reshaping_variant"]
 
 #: torch.Tensor's in-place methods whose meaning is "the op of the same name, written into self".
 INPLACE_VARIANTS = (
@@ -142,6 +145,31 @@ def inplace_variant(name: str):
     return method
 
 
+#: torch's in-place view ops: the tensor becomes the view of itself (its shape and strides change).
+RESHAPING_VARIANTS = ("unsqueeze", "squeeze", "t", "transpose", "swapaxes", "swapdims")
+
+
+def reshaping_variant(name: str):
+    """The method ``<name>_``: this tensor becomes ``<name>`` of itself, as in PyTorch a view in place
+    (the version counts one write; under grad mode a tensor in the graph takes the view's node)."""
+    op = getattr(Tensor, name)
+
+    def method(self, *args, **kwargs):
+        view = op(self.detach(), *args, **kwargs).data  # this tensor's own memory, seen the new way
+        if _state.grad.enabled and self._rg:
+            if not self._parents:
+                raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+            old = self._split_off()
+            _take_node(self, op(old, *args, **kwargs), old, name + "_")
+        self.data = view
+        mark_written(self)
+        return self
+
+    method.__name__ = method.__qualname__ = name + "_"
+    method.__doc__ = f"In-place ``{name}``: this tensor becomes that view of itself."
+    return method
+
+
 # ---------------------------------------------------------------- random fills
 def _drawn_rule(g):
     return (g * 0,)
@@ -207,6 +235,8 @@ def _bind() -> None:
     for name in INPLACE_VARIANTS:
         if hasattr(Tensor, name) and not hasattr(Tensor, name + "_"):
             setattr(Tensor, name + "_", inplace_variant(name))
+    for name in RESHAPING_VARIANTS:
+        setattr(Tensor, name + "_", reshaping_variant(name))
     Tensor.uniform_, Tensor.normal_, Tensor.bernoulli_, Tensor.exponential_ = (
         uniform_,
         normal_,

@@ -11,8 +11,8 @@ import minigrad as mg
 from minigrad.ops.inplace_variants import INPLACE_VARIANTS
 from tests.ops.strategies import arrays, shapes, values
 
-# torch's in-place methods that change the shape or are not "the op, written into self"
-NOT_DERIVED = {"squeeze_", "unsqueeze_", "t_", "transpose_", "swapaxes_", "swapdims_", "as_strided_", "resize_"}
+# torch's in-place methods that are not "the op, written into self" or "the view, in place"
+NOT_DERIVED = {"as_strided_", "resize_"}
 
 # name -> (input range, extra arguments); every one is run on x and on torch's x, then through a recorded write
 CASES = {
@@ -212,3 +212,40 @@ def test_inplace_equals_out_of_place(a):
         x = mg.tensor(a.copy())
         getattr(x, name + "_")()
         np.testing.assert_array_equal(x.numpy(), getattr(mg.tensor(a), name)().numpy())
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [
+        [("t_",)],
+        [("unsqueeze_", 0), ("transpose_", 0, 2), ("squeeze_",)],
+        [("swapaxes_", 0, 1), ("swapdims_", 1, 0), ("unsqueeze_", -1), ("squeeze_", 2)],
+    ],
+)
+def test_view_ops_in_place_change_the_shape_as_torch(steps):
+    torch = pytest.importorskip("torch")
+    results = []
+    for lib in (mg, torch):
+        w = lib.tensor(np.arange(6.0).reshape(2, 3), requires_grad=True)
+        y = w * 1
+        earlier = y[0]
+        for name, *args in steps:
+            assert getattr(y, name)(*args) is y
+        weights = lib.tensor(np.arange(float(y.numel())).reshape(tuple(y.shape)))
+        (y * weights).sum().backward()
+        plain = lib.zeros(2, 3)
+        first_row = plain[0]
+        for name, *args in steps:
+            getattr(plain, name)(*args)
+        plain[(0,) * plain.dim()] = 7.0
+        shown = first_row.numpy().tolist()  # the same memory: the write shows through a view made before
+        facts = (tuple(y.shape), y._version, earlier._version, w.grad.numpy(), tuple(plain.shape), plain._version)
+        results.append((*facts, shown))
+    (ours, theirs) = results
+    assert ours[:3] == theirs[:3] and ours[4:] == theirs[4:]
+    np.testing.assert_array_equal(ours[3], theirs[3])
+
+
+def test_view_ops_in_place_refuse_a_leaf_that_requires_grad():
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+        mg.zeros(2, requires_grad=True).unsqueeze_(0)
