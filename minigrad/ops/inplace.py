@@ -97,7 +97,10 @@ def _record(t: Tensor, name: str, fn, args: tuple, written: bool) -> Tensor:
     try:
         if base is None:
             old = t._split_off()
-            result = fn(old, *tuple(old if a is t else a for a in args))
+            operands = (old, *tuple(old if a is t else a for a in args))
+            result = fn(*operands)
+            if any(result is o for o in operands):  # copy_ of a same-shaped tensor gives its operand back:
+                result = result.clone()  # t takes a node of its own, not the operand's (its parent may be t)
             if not written:
                 write(t, result, name)
             _take_node(t, result, old, name)

@@ -695,3 +695,29 @@ def test_writes_through_data_do_not_bump_the_version_as_in_torch():
         d.add_(1)  # detach() shares the counter
         versions.append((before, x._version, y._version))
     assert versions[0] == versions[1] == (0, 1, 0)
+
+
+@pytest.mark.parametrize(
+    "write, expected",
+    [
+        (lambda y: y.copy_(y * mg.tensor([2.0, 2.0, 2.0])), [2.0, 2.0, 2.0]),  # torch: [2, 2, 2]
+        (lambda y: y.copy_(y * 2), [2.0, 2.0, 2.0]),
+        (lambda y: y.copy_(y.detach() + y), [1.0, 1.0, 1.0]),
+    ],
+)
+def test_copy_from_a_tensor_made_of_the_destination_keeps_the_gradient(write, expected):
+    """``y.copy_(f(y))``: y's new node is its own, after f's (the gradient was lost: y took f(y)'s node,
+    whose parent was y itself)."""
+    w = mg.tensor([1.0, 0.0, 3.0], requires_grad=True)
+    y = w * 1
+    write(y)
+    y.sum().backward()
+    assert w.grad.tolist() == expected
+
+
+def test_copy_of_itself_keeps_the_gradient():
+    w = mg.tensor([1.0, 0.0, 3.0], requires_grad=True)
+    y = w * 1
+    y.copy_(y)
+    (y * y).sum().backward()
+    assert w.grad.tolist() == [2.0, 0.0, 6.0]  # torch's
