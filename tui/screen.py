@@ -64,7 +64,7 @@ KEYS = [
     ("[", "select_prev", "select the previous node"),
     ("]", "select_next", "select the next node"),
     ("g", "goto", "go to a step (12) or a pass (p2)"),
-    ("slash", "search", "search a node by name"),
+    ("slash", "search", "select a node by name (t then runs to it)"),
     ("w", "watch", "watch the selected node (value and grad at every step)"),
     ("x", "values", "a value of this step whole, with its indices (pick one; a slice for large ones)"),
     ("colon", "console", "console: evaluate a Python expression over this step (out, g, names, the script's)"),
@@ -601,7 +601,7 @@ class DebuggerScreen(Screen):
             self.notify(f"no step or pass {answer!r}", severity="warning")
 
     def action_search(self) -> None:
-        self.app.push_screen(Prompt("search a node by name:", "loss"), self._search)
+        self.app.push_screen(Prompt("select a node by name:", "loss"), self._search)
 
     def _search(self, answer: str | None) -> None:
         if not answer:
@@ -613,18 +613,8 @@ class DebuggerScreen(Screen):
         if not found:
             self.notify(f"no node named {answer!r}", severity="warning")
             return
-        node = found[0]
-        events, start = self.session.events, self.session.cursor + 1
-        index = next(
-            (i for i in range(start, len(events)) if events[i].kind == "node_entered" and events[i].node == node), None
-        )
-        if self.session.running:
-            return
-        if index is not None:
-            self.session.go(index)
-        elif self.session.source.alive:
-            self._go(nav.run_to(node))
-        self.selected = node
+        self.selected = found[0]  # the selection only: t runs to it, c to a breakpoint set on it with b
+        self.notify(f"{names[self.selected]} selected: t runs to it")
         self.render_step()
 
     def action_watch(self) -> None:
@@ -674,10 +664,10 @@ class DebuggerScreen(Screen):
         self.app.push_screen(ConsolePane(scope, title, self.console_history))
 
     def action_panel_up(self) -> None:
-        self.query_one("#inspector", Inspector).scroll_page_up(animate=False)
+        self.query_one("#inspector", Inspector).page_up()
 
     def action_panel_down(self) -> None:
-        self.query_one("#inspector", Inspector).scroll_page_down(animate=False)
+        self.query_one("#inspector", Inspector).page_down()
 
     def action_toggle_all(self) -> None:
         self.show_all = not self.show_all

@@ -177,8 +177,9 @@ async def test_error_in_a_custom_function_shows_the_learners_line_and_traceback(
     async with debugger(script("raises_in_function.py"), size=(80, 24)) as (app, pilot):
         await press(app, pilot, "c")
         assert current_event(app).kind == "error"
-        shown = text(app.screen.query_one("#stop-reason"))
+        shown = text(app.screen.query_one("#stop-reason"))  # pinned; the traceback scrolls below
         assert "ValueError in the pass at raises_in_function.py:15 in backward" in " ".join(shown.split())
+        shown += text(app.screen.query_one("#stop-detail"))
         lines = [line.strip() for line in shown.splitlines()]
         # the learner's frames in order, minigrad's own folded into one line between them
         call, folded, raised = (

@@ -33,8 +33,8 @@ async def test_step_panel_shows_rule_values_and_accumulation():
     async with debugger(LESSON_1) as (app, pilot):
         while current_event(app).kind != "grad_accumulated" or current_event(app).into != "pass":
             await press(app, pilot, "n")
-        rule = text(app.screen.query_one("#closure-info"))
-        assert "return" in rule and "g " in rule and "→ " in rule
+        rule, values = text(app.screen.query_one("#closure-info")), text(app.screen.query_one("#closure-values"))
+        assert "return" in rule and "g " in values and "→ " in values
         acc = text(app.screen.query_one("#accumulation-info"))
         names = app.screen._names
         ev = current_event(app)
@@ -52,6 +52,9 @@ async def test_goto_search_watch_and_all_nodes():
         await press(app, pilot)
         b = app.screen.selected
         assert app.screen._names[b] == "b"
+        assert current_event(app).seq == 12, "/ selects a node, it never moves execution"
+        assert text(app.screen.query_one("#node-head")).startswith("b ")  # b alone, not step 12's node
+        await press(app, pilot, "t")
         assert current_event(app).kind == "node_entered" and current_event(app).node == b
         await press(app, pilot, "w")
         watch = app.screen.query_one("#watch")

@@ -30,7 +30,7 @@ async def test_a_4000_step_run_stays_under_300_mb_and_steps_back():
             app.screen.poll()
             assert current_event(app).kind == "closure_called"
             assert f"step {first_rule} of {len(events) - 1}" in header(app)
-            assert "→ " in text(app.screen.query_one("#closure-info"))
+            assert "→ " in text(app.screen.query_one("#closure-values"))
             await press(app, pilot, "left", "left")
             assert app.session.cursor < first_rule
     finally:

@@ -84,7 +84,7 @@ async def test_toggle_breakpoint_on_selected_node_and_continue():
         c = app.screen.selected = next(i for i, n in app.session.trace.nodes.items() if n.label == "c")
         await press(app, pilot, "b")
         assert app.session.breakpoints == [Breakpoint(node=c)]  # the node itself, by its id
-        assert "● bp" in text(app.screen.query_one("#node-info"))
+        assert "● bp" in text(app.screen.query_one("#node-head"))
         await press(app, pilot, "c")
         ev = current_event(app)
         assert ev.kind == "node_entered" and app.session.trace.nodes[ev.node].label == "c"
@@ -106,8 +106,8 @@ async def test_run_to_selected_node():
         await press(app, pilot, "t")
         ev = current_event(app)
         assert ev.kind == "node_entered" and app.session.trace.nodes[ev.node].label == "a"
-        node_info = text(app.screen.query_one("#node-info"))
-        assert "a (leaf)" in node_info and "incoming g" in node_info
+        assert "a (leaf)" in text(app.screen.query_one("#node-head"))
+        assert "incoming g" in text(app.screen.query_one("#node-info"))
 
 
 async def test_select_cycles_nodes():

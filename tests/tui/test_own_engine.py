@@ -17,8 +17,8 @@ async def test_the_debugger_steps_a_value_engine_rule_by_rule():
         await press(app, pilot, "s")
         ev = current_event(app)
         assert ev.kind == "closure_called"
-        closure = text(app.screen.query_one("#closure-info"))
-        assert "lambda g: (g * (1 - t * t),)" in closure and "0.9993" in closure  # the rule and its captured t
+        rule, values = text(app.screen.query_one("#closure-info")), text(app.screen.query_one("#closure-values"))
+        assert "lambda g: (g * (1 - t * t),)" in rule and "0.9993" in values  # the rule and its captured t
         await press(app, pilot, "s")
         assert current_event(app).kind == "grad_accumulated"
         acc = text(app.screen.query_one("#accumulation-info"))

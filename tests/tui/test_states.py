@@ -18,8 +18,8 @@ def canvas_text(app) -> str:
 async def test_start_state():
     async with debugger() as (app, pilot):
         assert "built-in example" in header(app) and "step 0 of" in header(app)
+        assert "a (leaf)" in text(app.screen.query_one("#node-head"))
         node = text(app.screen.query_one("#node-info"))
-        assert "a (leaf)" in node
         assert "[2, -1, 0.5]" in node
         assert "no pass running" in text(app.screen.query_one("#passes"))
         assert "no backward rule" in text(app.screen.query_one("#closure-info"))
@@ -112,4 +112,5 @@ async def test_replay_shows_the_recorded_traceback_at_the_error_step(tmp_path):
         assert current_event(app).kind == "error"
         shown = text(app.screen.query_one("#stop-reason"))
         assert "ValueError in the pass at raises_in_function.py:15 in backward" in " ".join(shown.split())
+        shown += text(app.screen.query_one("#stop-detail"))  # the traceback, under the pinned first line
         assert 'raise ValueError("my backward is wrong")' in shown and "inside minigrad" in shown

@@ -276,15 +276,16 @@ async def test_another_node_selected_is_shown_alone_and_pgdn_scrolls_the_panel()
             if app.screen.selected == a:
                 break
             await press(app, pilot, "]")
-        assert text(inspector.query_one("#node-info")).startswith("a (leaf)")
+        assert text(inspector.query_one("#node-head")).startswith("a (leaf)")
         assert not inspector.query_one("#closure-info").display  # not a's header over d's rule
         assert "made at" in text(inspector.query_one("#node-info"))  # a alone, whole
         await press(app, pilot, "s")
         assert inspector.query_one("#closure-info").display and app.screen.selected is None
-        inspector.scroll_home(animate=False)
+        body = inspector.body
+        body.scroll_home(animate=False)
         await pilot.pause(0.05)
-        if inspector.max_scroll_y:
+        if body.max_scroll_y:
             await press(app, pilot, "pagedown")
-            assert inspector.scroll_y > 0
+            assert body.scroll_y > 0
             await press(app, pilot, "pageup")
-            assert inspector.scroll_y == 0
+            assert body.scroll_y == 0

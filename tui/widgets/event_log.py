@@ -17,6 +17,9 @@ CONTEXT_AFTER = 2  # lines shown after the current step when there are any
 class EventLog(Static):
     """``show(events, cursor, line_of)`` draws the window of lines around ``cursor``."""
 
+    # one row per event, cut with … at the pane's edge: a wrapped line would push the current step out of view
+    DEFAULT_CSS = "EventLog { text-wrap: nowrap; text-overflow: ellipsis; }"
+
     class Jump(Message):
         """The user chose the line of step ``index``."""
 
@@ -46,7 +49,8 @@ class EventLog(Static):
         for i in range(first, last):
             if i > first:
                 text.append("\n")
-            text.append(line_of(events[i]), style="reverse bold" if i == cursor else "")
+            line = " ".join(line_of(events[i]).splitlines())
+            text.append(line, style="reverse bold" if i == cursor else "")
         self.update(text)
 
     def on_resize(self) -> None:

@@ -1,10 +1,11 @@
 """The inspector: the mathematics of the step (the rule, its values, the accumulation) and the node.
 
-Sections, top to bottom: the node (one header line, its value and gradients), the
-rule being run with the running line highlighted, the values beside it (incoming
-gradient ``g``, each captured value, what the rule returned for each parent and
-the broadcast reduction), and the accumulation into each parent
-(before + contribution = after). It fits an 80×24 terminal for the lesson demos.
+Pinned at the top, whatever the step: why we stopped, the node's header line and
+the rule being run with the running line highlighted. Below them, scrolled with
+PgUp/PgDn when a busy step does not fit: the node's value and gradients, the values
+beside the rule (incoming gradient ``g``, each captured value, what the rule returned
+for each parent and the broadcast reduction) and the accumulation into each parent
+(before + contribution = after).
 """
 
 from __future__ import annotations
@@ -13,12 +14,15 @@ from rich.console import Group
 from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
 from ..view import AccumulationView, ClosureView, NodeView
 
 ONE_LINE_WIDTH = 48  # the inspector's width at 80 columns, before it is first laid out
+PINNED_REASON_LINES = (
+    2  # a stop said in this many lines stays pinned whole; else its first (an error's traceback scrolls)
+)
 
 
 def _fields(rows: list) -> Table:
@@ -30,9 +34,8 @@ def _fields(rows: list) -> Table:
     return table
 
 
-def node_renderable(node: NodeView | None, brief: bool = False):
-    """The node's header line, value and gradients; ``brief`` (a rule is shown below) leaves out
-    the incoming gradient (the rule's ``g``) and where it was made."""
+def node_header(node: NodeView | None) -> Text:
+    """The node's one header line: ``d = mul(a, b)  [3] float32 cpu  active``."""
     if node is None:
         return Text("no node selected", style="italic dim")
     head = Text(node.name, style="bold")
@@ -41,34 +44,45 @@ def node_renderable(node: NodeView | None, brief: bool = False):
     head.append(f"  {node.status}", style="italic")
     if node.breakpoint:
         head.append("  ● bp", style="bold red")
+    return head
+
+
+def node_fields(node: NodeView | None, brief: bool = False):
+    """The node's value and gradients; ``brief`` (a rule is shown) leaves out the incoming gradient
+    (the rule's ``g``) and where it was made."""
+    if node is None:
+        return Text()
     rows = [("data", node.data)]
     if node.pass_grad is not None and not brief:
         rows.append(("incoming g", node.pass_grad))
     rows.append((".grad", node.grad if node.grad is not None else Text("None", style="dim")))
     if node.created_at and not brief:
         rows.append(("made at", Text(node.created_at, style="dim")))
-    return Group(head, _fields(rows))
+    return _fields(rows)
 
 
-def closure_renderable(closure: ClosureView | None):
+def rule_renderable(closure: ClosureView | None):
+    """The rule's source, the running line highlighted (pinned above the values)."""
     if closure is None:
         return Text("no backward rule at this step", style="italic dim")
-    parts = []
-    if closure.source:
-        highlight = {closure.highlight} if closure.highlight is not None else set()
-        parts.append(
-            Syntax(
-                "\n".join(closure.source),
-                "python",
-                line_numbers=True,
-                start_line=closure.first_line,
-                highlight_lines=highlight,
-                theme="ansi_dark",
-                word_wrap=True,
-            )
-        )
-    else:
-        parts.append(Text("rule source not available", style="italic dim"))
+    if not closure.source:
+        return Text("rule source not available", style="italic dim")
+    highlight = {closure.highlight} if closure.highlight is not None else set()
+    return Syntax(
+        "\n".join(closure.source),
+        "python",
+        line_numbers=True,
+        start_line=closure.first_line,
+        highlight_lines=highlight,
+        theme="ansi_dark",
+        word_wrap=True,
+    )
+
+
+def rule_values_renderable(closure: ClosureView | None):
+    """The values beside the rule: ``g``, each captured value, what it returned for each parent."""
+    if closure is None:
+        return Text()
     rows = []
     if closure.incoming is not None:
         rows.append(("g", closure.incoming))
@@ -79,9 +93,7 @@ def closure_renderable(closure: ClosureView | None):
             value.append(f"  ⇒ {r.reduced}", style="bold")
             value.append(f"  ({r.reduction})", style="dim")
         rows.append((f"→ {r.parent}", value))
-    if rows:
-        parts.append(_fields(rows))
-    return Group(*parts)
+    return _fields(rows) if rows else Text()
 
 
 def accumulation_line(acc: AccumulationView, width: int = ONE_LINE_WIDTH):
@@ -121,18 +133,34 @@ def accumulation_renderable(accumulations: list, last: AccumulationView | None, 
     return Group(Text(f"last, from {last.source}:", style="dim"), accumulation_line(last, width))
 
 
-class Inspector(VerticalScroll):
-    """Node, rule with its values, and accumulations, stacked."""
+class Inspector(Vertical):
+    """Why we stopped, the node's header and the rule pinned; the node's values, the rule's values and the
+    accumulations scroll below them (PgUp/PgDn: :meth:`page_up`, :meth:`page_down`)."""
 
     def compose(self):
-        yield Static(id="budget")
-        yield Static(id="stop-reason")
-        yield Static(id="grad-stack")
-        yield Static(id="node-info", classes="section")
-        yield Static("rule", classes="section-title step-part")
-        yield Static(id="closure-info", classes="section step-part")
-        yield Static("accumulate", classes="section-title step-part")
-        yield Static(id="accumulation-info", classes="section step-part")
+        with Vertical(id="step-head"):
+            yield Static(id="budget")
+            yield Static(id="stop-reason")
+            yield Static(id="node-head")
+            yield Static(id="closure-info", classes="step-part")
+        with VerticalScroll(id="step-body"):
+            yield Static(id="stop-detail")
+            yield Static(id="grad-stack")
+            yield Static(id="node-info", classes="section")
+            yield Static(id="closure-values", classes="section step-part")
+            yield Static("accumulate", classes="section-title step-part")
+            yield Static(id="accumulation-info", classes="section step-part")
+
+    @property
+    def body(self) -> VerticalScroll:
+        """The part under the pinned head that scrolls."""
+        return self.query_one("#step-body", VerticalScroll)
+
+    def page_up(self) -> None:
+        self.body.scroll_page_up(animate=False)
+
+    def page_down(self) -> None:
+        self.body.scroll_page_down(animate=False)
 
     def show(
         self,
@@ -150,26 +178,38 @@ class Inspector(VerticalScroll):
         budget.display = dropped is not None
         if dropped is not None:
             budget.update(Text(f"⚠ {dropped}", style="yellow", no_wrap=True, overflow="ellipsis"))
-        stop = self.query_one("#stop-reason", Static)
-        stop.display = reason is not None
-        if reason is not None:  # a first line, and under it (for an error) the learner's traceback
-            first, _, rest = reason.partition("\n")
-            text = Text()
-            text.append(f"● stopped: {first}", style="bold red")
-            if rest:
-                text.append("\n" + rest, style="red")
-            stop.update(text)
+        self._show_reason(reason)
         stack = self.query_one("#grad-stack", Static)
         stack.display = grad_stack is not None
         if grad_stack is not None:  # what grad() stashes (or puts back), as the event's long form says it
             words, pairs = grad_stack
             stack.update(Group(Text(f"{words}:", style="bold"), _fields([(f"  {k} =", v) for k, v in pairs])))
-        self.query_one("#node-info", Static).update(node_renderable(node, brief=closure is not None and not only_node))
+        self.query_one("#node-head", Static).update(node_header(node))
+        self.query_one("#node-info", Static).update(node_fields(node, brief=closure is not None and not only_node))
         self.set_class(only_node, "only-node")
-        self.query_one("#closure-info", Static).update(closure_renderable(closure))
+        self.query_one("#closure-info", Static).update(rule_renderable(closure))
+        values = self.query_one("#closure-values", Static)
+        values.set_class(closure is None, "empty")
+        values.update(rule_values_renderable(closure))
         width = self.scrollable_content_region.width or ONE_LINE_WIDTH
         self.query_one("#accumulation-info", Static).update(accumulation_renderable(accumulations, last, width))
         if accumulations and not only_node:  # the step's newest value is the accumulation: keep it on screen
-            self.call_after_refresh(self.scroll_end, animate=False)
+            self.body.call_after_refresh(self.body.scroll_end, animate=False)
         else:
-            self.scroll_home(animate=False)
+            self.body.scroll_home(animate=False)
+
+    def _show_reason(self, reason: str | None) -> None:
+        """A stop's first lines pinned (``● stopped: ...``); the rest (an error's traceback) in the body."""
+        stop, detail = self.query_one("#stop-reason", Static), self.query_one("#stop-detail", Static)
+        lines = reason.split("\n") if reason is not None else []
+        cut = len(lines) if len(lines) <= PINNED_REASON_LINES else 1
+        pinned, rest = lines[:cut], lines[cut:]
+        stop.display = bool(pinned)
+        detail.display = bool(rest)
+        if pinned:
+            text = Text(f"● stopped: {pinned[0]}", style="bold red")
+            for line in pinned[1:]:
+                text.append("\n" + line, style="red")
+            stop.update(text)
+        if rest:
+            detail.update(Text("\n".join(rest), style="red"))
