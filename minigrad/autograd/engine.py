@@ -1,9 +1,12 @@
-"""The backward engine: topological order, one pass, backward() and grad().
+"""The backward engine: one pass, backward() and grad().
 
-A pass walks the graph from its roots in reverse topological order. For each
-node it takes the node's complete incoming gradient, calls the node's backward
-closure, and accumulates one contribution per parent. The engine, not the
-closure, does the accumulation, so every edge can be reported to listeners.
+Every backward pass is one function, ``_run_pass``: backward(), grad(),
+create_graph, with or without someone watching. It visits the nodes newest
+first (a heap by creation id, filled as gradients arrive). For each node it
+takes the node's complete incoming gradient, calls the node's backward closure,
+and accumulates one contribution per parent. The engine, not the closure, does
+the accumulation (``_accumulate``, the one place gradients are added), so every
+edge can be reported to listeners; the events are emitted behind ``if listeners:``.
 
 ``grad()`` is built the way the course teaches it: save every ``.grad`` and
 graph edge the pass will touch, seed the outputs, run the pass, collect the
@@ -163,40 +166,6 @@ def _broadcast_dims(shape: tuple, target: tuple):
 
 
 # ---------------------------------------------------------------- the steps of a pass
-def _order(roots, inputs, restricted):
-    """Step 1, order: the nodes to visit (parents first), with what an ``inputs=`` pass needs.
-
-    Returns ``(order, needed, expand, input_ids)``; the last three are None for a
-    pass over the whole graph.
-    """
-    if inputs is None:
-        return topological_order(roots), None, None, None
-    order, needed, expand = restricted or _restrict_to_inputs(topological_order(roots), inputs)
-    return order, needed, expand, {id(t) for t in inputs}
-
-
-def _seed(roots, seeds, pass_id, depth) -> dict:
-    """Step 2, seed: the pass's gradient buffer (node id -> gradient) holding the roots' seeds."""
-    grads = {}
-    for root, seed in zip(roots, seeds):
-        if not root._rg:
-            continue
-        prev = grads.get(id(root))
-        grads[id(root)] = seed if prev is None else prev + seed
-        if _listeners:
-            _emit("seeded", pass_id=pass_id, depth=depth, node=root, grad=seed)
-    return grads
-
-
-def _enter(node, g, pass_id, depth):
-    """The node's complete incoming gradient, after its hooks."""
-    if node._meta is not None and "hooks" in node._meta:
-        g = _run_hooks(node, g)
-    if _listeners:
-        _emit("node_entered", pass_id=pass_id, depth=depth, node=node, grad=g)
-    return g
-
-
 def _run_hooks(node, g):
     """Call the tensor's hooks in registration order; a hook's non-None result replaces the gradient."""
     for hook in list(node._meta["hooks"].values()):
@@ -322,43 +291,23 @@ def _fit_to_parent(node, parent, c, index, pass_id, depth):
     return c
 
 
-def _sum(before, c, create_graph):
-    """``before + c``: a recorded op under create_graph, else the sum of the raw arrays."""
+def _accumulate(before: Tensor, c: Tensor, create_graph: bool, in_place: bool = False) -> Tensor:
+    """``before + c``: the one place where minigrad adds gradients (a node's sum in a pass, a seed given
+    twice, a ``.grad``).
+
+    Under create_graph the sum is a recorded op, so it can be differentiated again. Otherwise the
+    arrays are added, into ``before``'s own memory when ``in_place`` (a leaf's ``.grad``, as PyTorch's
+    AccumulateGrad: a new version of that tensor) and the memory can take the sum, else into a fresh array.
+    """
     if create_graph:
         return before + c
-    return make_leaf(before.data + c.data, c._device)
-
-
-def _accumulate(grads: dict, node, parent, c, create_graph, pass_id, depth) -> None:
-    """Add ``c`` to the pass's gradient buffer for ``parent``."""
-    key = id(parent)
-    before = grads.get(key)
-    after = c if before is None else _sum(before, c, create_graph)
-    grads[key] = after
-    if _listeners:
-        _emit(
-            "grad_accumulated",
-            pass_id=pass_id,
-            depth=depth,
-            node=node,
-            target=parent,
-            contribution=c,
-            before=before,
-            after=after,
-            into="pass",
-        )
-
-
-def _add_into_leaf_grad(before: Tensor, g: Tensor, create_graph: bool) -> Tensor:
-    """A leaf's ``.grad`` plus ``g``: added in place into ``before`` (a new version of it), as PyTorch's
-    AccumulateGrad, unless the sum is a graph node (create_graph) or ``before``'s memory cannot take it."""
-    arr = before.data
-    writable = getattr(getattr(arr, "flags", None), "writeable", True)
-    if create_graph or not writable or arr.shape != g.data.shape or arr.dtype != g.data.dtype:
-        return _sum(before, g, create_graph)
-    arr += g.data
-    mark_written(before)
-    return before
+    arr, add = before.data, c.data
+    if in_place and arr.shape == add.shape and arr.dtype == add.dtype:
+        if getattr(getattr(arr, "flags", None), "writeable", True):
+            arr += add
+            mark_written(before)
+            return before
+    return make_leaf(arr + add, c._device)
 
 
 def _store_grad(node, g, create_graph, owned, pass_id, depth):
@@ -374,12 +323,11 @@ def _store_grad(node, g, create_graph, owned, pass_id, depth):
     before = node._grad
     if before is None:
         after = g if create_graph or (owned and not _listeners) else make_leaf(g.data.copy(), g._device)
-    elif node._backward is not None:
-        after = _sum(before, g, create_graph)
     else:
-        if _listeners:  # the event shows the value before the in-place add
-            before = make_leaf(before.data.copy(), before._device)
-        after = _add_into_leaf_grad(node._grad, g, create_graph)
+        leaf = node._backward is None
+        shown = make_leaf(before.data.copy(), before._device) if leaf and _listeners else before
+        after = _accumulate(before, g, create_graph, in_place=leaf)
+        before = shown  # the event shows the value before an in-place add
     node._grad = after
     if _listeners:
         _emit(
@@ -408,79 +356,121 @@ def _free_graph(nodes: list, pass_id, depth, checked: bool = True) -> None:
         _emit("graph_freed", pass_id=pass_id, depth=depth, nodes=nodes)
 
 
-def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, depth, restricted=None):
+def _run_pass(roots, seeds, *, retain_graph, create_graph, pass_id, depth, inputs=None, restricted=None):
     """Propagate ``seeds`` from ``roots``; accumulate into ``.grad`` of leaves (or of ``inputs``).
 
-    The steps: order -> seed -> for each node: enter (hooks) -> store ``.grad``
-    (leaves, or the ``inputs``, and retain_grad nodes) -> call its rule, checking the
-    versions of the values it saved -> check
-    its outputs (``_check_rule_outputs``) -> for each
-    parent that needs a gradient: resolve -> reduce/validate -> accumulate -> free
-    (after the whole pass, the rules that saved values).
-    Rules run with grad mode set to ``create_graph``: in a plain pass the Tensor
-    ops inside them record nothing. ``restricted`` is a precomputed
-    ``_restrict_to_inputs`` result for ``inputs`` (grad() computes it once for its
-    save step). The hot path skips a step's call when the step has nothing to do
-    (no hooks, no listeners, matching shapes).
+    Every backward pass is this loop: backward(), grad(), create_graph, watched or not.
+    What only a watcher needs (the events, a rule's outputs resolved before they are
+    shown, anomaly mode's checks) sits behind ``if listeners:`` inside it.
+
+    The order is newest node first, as PyTorch's engine runs. A node enters a heap
+    keyed by its creation id when its first gradient arrives, and the largest id
+    leaves first. A node is made after its parents, so the order of creation is a
+    topological order, and a node leaves the heap only after every node made after
+    it, so after every node that could send it a gradient: its gradient is complete.
+    (A view made again for an edge recorded before an in-place write, by
+    ``_route_rebased_edges``, is newer than the one node that uses it; it enters
+    when that node runs and leaves next.) The heap finds the order as the pass
+    goes, without a walk over the graph first, and the same program gives the same
+    order on every run.
+
+    For each node: enter (hooks; ``node_entered``) -> store ``.grad`` (leaves, or the
+    ``inputs``, and retain_grad nodes) -> call its rule, checking the versions of the
+    values it saved -> check its outputs (``_check_rule_outputs``) -> for each parent
+    that needs a gradient: resolve -> reduce/validate (``_fit_to_parent``) ->
+    accumulate -> ``node_finished``. After the whole pass, ``retain_graph=False``
+    frees the rules that saved values. Rules run with grad mode set to
+    ``create_graph``: in a plain pass the Tensor ops inside them record nothing.
+    With ``inputs``, only the nodes from which an input is reachable run;
+    ``restricted`` is a precomputed ``_restrict_to_inputs`` result (grad() computes
+    it once for its save step).
     """
-    if inputs is None and not _listeners and not _anomaly.enabled and not _versions.rebased:
-        return _unwatched_pass(roots, seeds, retain_graph, create_graph, pass_id, depth)
-    order, needed, expand, input_ids = _order(roots, inputs, restricted)
-    grads = _seed(roots, seeds, pass_id, depth)
-    owned = set()  # ids of leaves whose buffered gradient is a fresh array (see _owned)
+    if _versions.rebased:
+        _route_rebased_edges(roots)
+    if inputs is None:
+        needed = expand = input_ids = None
+    else:
+        _, needed, expand = restricted or _restrict_to_inputs(topological_order(roots), inputs)
+        input_ids = {id(t) for t in inputs}
+    listeners = _listeners  # the live list: a listener attached by a hook sees the rest of the pass
+    checking = _anomaly.enabled
     clock = _write_clock
+    grads = {}  # node -> its gradient so far in this pass (tensors hash by identity)
+    heap = []  # (-creation id, node) for each node whose gradient is on its way
+    owned = set()  # leaves whose buffered gradient is a fresh array (see _owned)
+    to_free = None if retain_graph else []  # the run rules that saved values, freed when the pass succeeds
     node = None
     with_grad = _state.grad
     saved_mode = with_grad.enabled
     with_grad.enabled = create_graph
-    to_free = None if retain_graph else []  # the run rules that saved values, freed when the pass succeeds
     try:
-        for node in reversed(order):
-            key = id(node)
-            g = grads.pop(key, None)
-            if g is None:
+        for root, seed in zip(roots, seeds):
+            if not root._rg:
                 continue
+            if listeners:
+                _emit("seeded", pass_id=pass_id, depth=depth, node=root, grad=seed)
+            before = grads.get(root)
+            if before is not None:
+                grads[root] = _accumulate(before, seed, create_graph)
+            elif needed is None or id(root) in needed:
+                grads[root] = seed
+                heappush(heap, (-root._id, root))
+        while heap:
+            node = heappop(heap)[1]
+            g = grads.pop(node)
             buffered = g
-            if node._meta is not None or _listeners:
-                g = _enter(node, g, pass_id, depth)
             rule = node._backward
-            if input_ids is not None:  # as in PyTorch, retain_grad nodes on the way get .grad in grad() too
-                keeps = key in input_ids or (node._meta is not None and bool(node._meta.get("retains_grad")))
-            else:
-                keeps = rule is None or (node._meta is not None and bool(node._meta.get("retains_grad")))
-            if keeps:
-                _store_grad(node, g, create_graph, g is buffered and key in owned, pass_id, depth)
-            if rule is not None and (expand is None or key in expand):
+            meta = node._meta
+            if meta is not None and "hooks" in meta:
+                g = _run_hooks(node, g)
+            if listeners:
+                _emit("node_entered", pass_id=pass_id, depth=depth, node=node, grad=g)
+            # as in PyTorch, retain_grad nodes on the way get .grad in grad() too
+            keeps = rule is None if input_ids is None else id(node) in input_ids
+            if keeps or (meta is not None and meta.get("retains_grad")):
+                _store_grad(node, g, create_graph, g is buffered and node in owned, pass_id, depth)
+            if rule is not None and (expand is None or id(node) in expand):
                 # written in place since the node was made: PyTorch's check of the values the rule saved
                 outputs = call_checked(node, g) if node._id < clock.last else rule(g)
                 parents = node._parents
-                if len(outputs) != len(parents) or _listeners or _anomaly.enabled:
+                if len(outputs) != len(parents) or listeners or checking:
                     outputs = _check_rule_outputs(node, g, outputs, needed, pass_id, depth)
                 for index, parent in enumerate(parents):
                     c = outputs[index]
                     if c is None or not parent._rg or (needed is not None and id(parent) not in needed):
                         continue
-                    if type(c) is not Tensor and callable(c):
-                        c = c()
-                        if c is None:
-                            continue
-                    if (
-                        type(c) is not Tensor
-                        or c.data.shape != parent.data.shape
-                        or c.data.dtype is not parent.data.dtype
-                        or c._device is not parent._device
-                    ):
+                    if type(c) is not Tensor:
+                        if callable(c):  # a lazy entry: the gradient is computed only now that it is needed
+                            c = c()
+                        if type(c) is not Tensor:
+                            if c is None:
+                                continue
+                            c = _fit_to_parent(node, parent, c, index, pass_id, depth)  # raises: not a tensor
+                    data, target = c.data, parent.data
+                    if data.shape != target.shape or data.dtype is not target.dtype or c._device is not parent._device:
                         c = _fit_to_parent(node, parent, c, index, pass_id, depth)
-                    pkey = id(parent)
-                    if pkey in grads:
-                        _accumulate(grads, node, parent, c, create_graph, pass_id, depth)
-                        owned.add(pkey)  # a sum is a fresh array
-                    elif _listeners:
-                        _accumulate(grads, node, parent, c, create_graph, pass_id, depth)
-                    else:
-                        grads[pkey] = c
+                    before = grads.get(parent)
+                    if before is None:
+                        after = c
+                        heappush(heap, (-parent._id, parent))
                         if parent._backward is None and _owned(c, g, outputs, rule):
-                            owned.add(pkey)
+                            owned.add(parent)
+                    else:
+                        after = _accumulate(before, c, create_graph)
+                        owned.add(parent)  # a sum is a fresh array
+                    grads[parent] = after
+                    if listeners:
+                        _emit(
+                            "grad_accumulated",
+                            pass_id=pass_id,
+                            depth=depth,
+                            node=node,
+                            target=parent,
+                            contribution=c,
+                            before=before,
+                            after=after,
+                            into="pass",
+                        )
                 if to_free is not None:  # saves_values, inline: a call per node shows on long chains
                     try:
                         saves = saves_by_code[id(rule.__code__)][1]
@@ -488,106 +478,8 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, inputs, pass_id, dept
                         saves = None
                     if saves is True or (saves is not False and saves_values(rule)):
                         to_free.append(node)
-            if _listeners:
+            if listeners:
                 _emit("node_finished", pass_id=pass_id, depth=depth, node=node)
-        node = None
-    except BaseException as exc:
-        _report_error(exc, node, pass_id, depth)
-        raise
-    finally:
-        with_grad.enabled = saved_mode
-    if to_free is not None:
-        _free_graph(to_free, pass_id, depth)
-
-
-def _unwatched_pass(roots, seeds, retain_graph, create_graph, pass_id, depth):
-    """``_run_pass`` over the whole graph when no listener and no anomaly mode watches.
-
-    The same steps as ``_run_pass``; what only a watcher needs (events, resolved
-    outputs, the ``inputs=`` restriction) is decided once for the pass, not per node.
-    Nodes run newest first (the order PyTorch's engine follows; a parent is always
-    made before its children), found as the pass goes: a node enters a heap when
-    its first gradient arrives and leaves it by creation id, so every node it could
-    get a gradient from (all made after it) has run before. Not after an in-place op
-    was recorded: the regenerated views (``_parent_at``) are made after the nodes
-    that use them, and ``_run_pass`` orders such a graph by depth-first search.
-    Tensors key the buffers themselves (they hash by identity).
-    """
-    grads = {}
-    heap = []
-    for root, seed in zip(roots, seeds):
-        if root._rg:
-            before = grads.get(root)
-            if before is None:
-                grads[root] = seed
-                heappush(heap, (-root._id, root))
-            else:
-                grads[root] = before + seed
-    owned = set()  # leaves whose buffered gradient is a fresh array (see _owned)
-    clock = _write_clock
-    node = None
-    with_grad = _state.grad
-    saved_mode = with_grad.enabled
-    with_grad.enabled = create_graph
-    to_free = None if retain_graph else []
-    try:
-        while heap:
-            node = heappop(heap)[1]
-            g = grads.pop(node)
-            rule = node._backward
-            meta = node._meta
-            if meta is None:
-                if rule is None:  # a plain leaf: _store_grad with no listener to tell
-                    before = node._grad
-                    if before is not None:
-                        node._grad = _add_into_leaf_grad(before, g, create_graph)
-                    elif create_graph or node in owned:
-                        node._grad = g
-                    else:
-                        node._grad = make_leaf(g.data.copy(), g._device)
-                    continue
-            else:
-                buffered = g
-                if "hooks" in meta:
-                    g = _run_hooks(node, g)
-                if rule is None or meta.get("retains_grad"):
-                    _store_grad(node, g, create_graph, g is buffered and node in owned, pass_id, depth)
-                if rule is None:
-                    continue
-            outputs = call_checked(node, g) if node._id < clock.last else rule(g)
-            parents = node._parents
-            if len(outputs) != len(parents):
-                _check_rule_outputs(node, g, outputs, None, pass_id, depth)
-            for index, parent in enumerate(parents):
-                c = outputs[index]
-                if c is None or not parent._rg:
-                    continue
-                if type(c) is not Tensor:
-                    if callable(c):
-                        c = c()
-                    if type(c) is not Tensor:
-                        if c is None:
-                            continue
-                        c = _fit_to_parent(node, parent, c, index, pass_id, depth)  # raises: not a tensor
-                data, target = c.data, parent.data
-                if data.shape != target.shape or data.dtype is not target.dtype or c._device is not parent._device:
-                    c = _fit_to_parent(node, parent, c, index, pass_id, depth)
-                before = grads.get(parent)
-                if before is None:
-                    grads[parent] = c
-                    heappush(heap, (-parent._id, parent))
-                    if parent._backward is None and _owned(c, g, outputs, rule):
-                        owned.add(parent)
-                else:
-                    grads[parent] = _sum(before, c, create_graph)
-                    owned.add(parent)
-            if to_free is not None:
-                try:
-                    saves = saves_by_code[id(rule.__code__)][1]
-                except (AttributeError, KeyError):
-                    saves = None
-                if saves is True or (saves is not False and saves_values(rule)):
-                    to_free.append(node)
         node = None
     except BaseException as exc:
         _report_error(exc, node, pass_id, depth)
@@ -674,29 +566,6 @@ def _check_counts(outputs: tuple, grads: tuple) -> None:
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
 
 
-def _plain_backward(root, retain_graph, create_graph) -> bool:
-    """``backward()`` of one scalar float tensor that requires grad, with no watcher: the checks,
-    the seed and the pass without the general path's tuples. False (nothing done) for any other tensor."""
-    data = root.data
-    if not root._rg or data.size != 1 or data.dtype.kind != "f" or _versions.rebased:
-        return False
-    seed = make_leaf(root._device.xp.ones_like(data), root._device)
-    pass_id = next(_pass_ids)
-    _passes.depth += 1
-    try:
-        _unwatched_pass(
-            (root,),
-            (seed,),
-            create_graph if retain_graph is None else retain_graph,
-            create_graph,
-            pass_id,
-            _passes.depth,
-        )
-    finally:
-        _passes.depth -= 1
-    return True
-
-
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None) -> None:
     """Accumulate gradients of ``tensors`` into the ``.grad`` of the leaves (or of ``inputs``).
 
@@ -705,9 +574,6 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     ``inputs`` only those tensors' ``.grad`` is accumulated (non-leaves included).
     Tensor hooks run on the way; ``retain_grad()`` non-leaves keep their ``.grad``.
     """
-    if type(tensors) is Tensor and grad_tensors is None and inputs is None and not (_listeners or _anomaly.enabled):
-        if _plain_backward(tensors, retain_graph, create_graph):
-            return
     roots = _as_tuple(tensors, "tensors")
     if grad_tensors is None:
         grad_tensors = (None,) * len(roots)

@@ -10,9 +10,9 @@ the demo and compares each answer with its events. Then step through it with
 def predict_order_entered() -> list:
     """The names of the nodes the pass enters (its `node_entered` events), in order."""
     # BEGIN SOLUTION
-    # HINT: a node is entered once every node that uses it has sent its gradient.
-    # HINT: e's closure sends gradients to d and to c; c is a leaf and has no closure to wait for.
-    return ["f", "e", "c", "d", "b", "a"]
+    # HINT: the pass enters the nodes newest first: the reverse of the order the demo made them.
+    # HINT: e's closure sends gradients to d and to c; the leaves a, b, c were made before d.
+    return ["f", "e", "d", "c", "b", "a"]
     # END SOLUTION
 
 
