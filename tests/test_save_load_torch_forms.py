@@ -33,7 +33,7 @@ def test_a_whole_object_is_refused_with_the_way_to_save_it(make, tmp_path):
         {"map_location": {"cuda:0": "cpu"}},
         {"map_location": lambda storage, location: storage},
     ],
-    ids=str,
+    ids=["weights_only", "not weights_only", "map to 'cpu'", "map to a device", "map by a dict", "map by a function"],
 )
 def test_torch_loads_forms_are_accepted(options, tmp_path):
     model = nn.Linear(2, 3)
