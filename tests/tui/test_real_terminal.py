@@ -144,8 +144,8 @@ def test_a_script_calling_os_exit_leaves_the_terminal_usable(tmux):
 @pytest.mark.parametrize("tmux", [(80, 24)], indirect=True)
 def test_lesson_1_as_its_text_says_on_an_80x24_terminal(tmux):
     """``minigrad lesson debug 1`` (an absolute path in the header) and lesson 1's keys: the header keeps
-    the step, the state and the event in words; the steps the lesson names read as it says; a graph
-    label the pane cuts ends with ``…``, never with a shorter number."""
+    the step, the state and the event in words; the steps the lesson names read as it says; the current
+    node's graph label is whole at 80 columns."""
     send, pane, wait_for = tmux
     send("clear; echo READY", "Enter")
     wait_for("READY")
@@ -176,8 +176,8 @@ def test_lesson_1_as_its_text_says_on_an_80x24_terminal(tmux):
     press_n_until("tanh rule of f returns (0.7864)", "return (g * (1 - out.square()),)", "out (f) 0.4621", "→ e 0.7864")
     press_n_until("f -> e: 0.7864", "f -> e: 0 + 0.7864 = 0.7864")
     press_n_until("add rule of e returns (0.7864, 0.7864)", "step 16 of")
-    # d's g=0.7864 does not fit the graph pane: cut visibly ("g=0.…"), not as "g=0."
-    press_n_until("mul rule of d returns", "step 24 of", "→ a -2.359", "→ b 1.573", "d mul -6 g=0.…│")
+    # the current node's value and gradient on its line of the graph pane, whole (a level indents 2 columns there)
+    press_n_until("mul rule of d returns", "step 21 of", "→ a -2.359", "→ b 1.573", "d mul -6 g=0.7864")
     send("q")
     wait_for("EXIT-CODE-0")
 
