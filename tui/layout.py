@@ -8,6 +8,7 @@ pane only re-styles cells per step.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
 CELL_ASPECT = 2.0
@@ -53,3 +54,41 @@ def layout_graph(labels: dict, edges: list, ops: dict | None = None) -> GraphLay
     out.width = max((c + w for c, _, w, _ in out.boxes.values()), default=0) + 2
     out.height = max((r + h for _, r, _, h in out.boxes.values()), default=0) + 1
     return out
+
+
+def fit_width(layout: GraphLayout, width: int) -> GraphLayout | None:
+    """``layout`` squeezed sideways into ``width`` columns, or None where boxes side by side would overlap.
+
+    Columns are scaled, rows kept, and boxes of a rank that would touch move apart: two boxes on the
+    same rows stay at least one column apart.
+    A layout that already fits is returned as it is.
+    """
+    if layout.width <= width:
+        return layout
+    right = max((c + w for c, _, w, _ in layout.boxes.values()), default=0)
+    widest = max((w for _, _, w, _ in layout.boxes.values()), default=0)
+    if right <= widest or width - 2 < widest:
+        return None
+    scale = (width - 2 - widest) / (right - widest)  # the rightmost start moves to where the widest box still fits
+    boxes = {nid: (round(c * scale), r, w, h) for nid, (c, r, w, h) in layout.boxes.items()}
+    by_row: dict = {}
+    for nid, (c, r, _, _) in boxes.items():
+        by_row.setdefault(r, []).append((c, nid))
+    for row in by_row.values():  # boxes of a rank that rounding pushed together move apart, one column between
+        free = 0
+        for c, nid in sorted(row):
+            _, r, w, h = boxes[nid]
+            boxes[nid] = (max(c, free), r, w, h)
+            free = max(c, free) + w + 1
+    if any(c + w > width - 2 for c, _, w, _ in boxes.values()):
+        return None
+    starts = sorted((r, c, w) for c, r, w, _ in boxes.values())
+    rows = [r for r, _, _ in starts]
+    for r, c, w in starts:  # boxes of rows that meet (every box is BOX_ROWS high) must not overlap either
+        below = starts[bisect_right(rows, r) : bisect_left(rows, r + BOX_ROWS)]
+        if any(c2 < c + w + 1 and c < c2 + w2 + 1 for _, c2, w2 in below):
+            return None
+    edges = [(src, dst, [(round(x * scale), y) for x, y in path]) for src, dst, path in layout.edges]
+    squeezed = GraphLayout(boxes=boxes, edges=edges, height=layout.height)
+    squeezed.width = max(c + w for c, _, w, _ in boxes.values()) + 2
+    return squeezed

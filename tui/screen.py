@@ -17,7 +17,7 @@ from minigrad.trace.describe import headline
 
 from . import console
 from . import navigation as nav
-from .layout import layout_graph
+from .layout import fit_width, layout_graph
 from .model import StepModel, breakpoint_text, stop_reason
 from .raster import rasterize
 from .scope import GraphScope
@@ -136,6 +136,8 @@ class DebuggerScreen(Screen):
         self.scope: GraphScope | None = None
         self._wanted_scope: tuple | None = None  # (key, node ids or None for all)
         self._drawn_scope = None
+        self._drawn_raster = None  # (scope key, pane width) of the drawing on the canvas
+        self._too_wide = False  # the drawing does not fit the pane even squeezed: the tree shows the graph
         self._layouts: dict = {}  # scope key -> laid-out graph, the last LAYOUTS_KEPT
         self._layout_busy = False
         self._named = 0
@@ -173,6 +175,7 @@ class DebuggerScreen(Screen):
         self.set_class(compact, "compact")
         # at 80 columns the footer's keys need the whole line; ctrl+p still opens the palette
         self.query_one(Footer).show_command_palette = not compact
+        self.call_after_refresh(self.render_step)  # the drawing is fitted to the graph pane's new width
 
     def on_mount(self) -> None:
         self.query_one("#graph-pane").border_title = "graph"
@@ -272,17 +275,27 @@ class DebuggerScreen(Screen):
         """Draw the graph of this step's pass (or all nodes): a kept layout at once, else lay it out."""
         key, ids = self.scope.at(index, event, self.model.state(index).passes, self.show_all)
         self._wanted_scope = (key, ids)
-        if key == self._drawn_scope:
-            return
         laid_out = self._layouts.get(key)
-        if laid_out is not None:
-            self._drawn_scope = key
-            raster, labels, ops, parents, roots = laid_out
-            if raster is not None:
-                self.query_one("#canvas", GraphCanvas).set_raster(raster)
-            self.query_one("#tree", GraphTree).set_graph(labels, ops, parents, roots)
-        else:
+        if laid_out is None:
             self._maybe_layout()
+            return
+        layout, raster, labels, ops, parents, roots = laid_out
+        if key != self._drawn_scope:
+            self._drawn_scope = key
+            self.query_one("#tree", GraphTree).set_graph(labels, ops, parents, roots)
+        if raster is None:
+            return
+        canvas = self.query_one("#canvas", GraphCanvas)
+        width = self.query_one("#graph-pane").scrollable_content_region.width or raster.width
+        if self._drawn_raster == (key, width):
+            return
+        self._drawn_raster = (key, width)
+        fitted = fit_width(layout, width)
+        self._too_wide = fitted is None
+        if fitted is None or fitted is layout:  # too wide even squeezed: drawn whole for v, the tree shown
+            canvas.set_raster(raster)
+        else:  # squeezed sideways into the pane: drawn again for this width
+            canvas.set_raster(rasterize(fitted, labels, ops))
 
     def _maybe_layout(self) -> None:
         if self._layout_busy or self.session.running or self._wanted_scope is None:
@@ -301,11 +314,12 @@ class DebuggerScreen(Screen):
     def _layout(self, key, nodes: dict, labels: dict) -> None:
         ops = {nid: info.op for nid, info in nodes.items()}
         edges = [(p, nid) for nid, info in nodes.items() for p in info.parents if p in nodes]
-        raster = rasterize(layout_graph(labels, edges, ops), labels, ops) if len(nodes) <= MAX_DRAWN_NODES else None
+        layout = layout_graph(labels, edges, ops) if len(nodes) <= MAX_DRAWN_NODES else None
+        raster = rasterize(layout, labels, ops) if layout is not None else None
         parents = {nid: tuple(p for p in info.parents if p in nodes) for nid, info in nodes.items()}
         used = {p for ps in parents.values() for p in ps}
         roots = list(reversed([nid for nid in nodes if nid not in used]))
-        self.post_message(self.LayoutDone(key, (raster, labels, ops, parents, roots)))
+        self.post_message(self.LayoutDone(key, (layout, raster, labels, ops, parents, roots)))
 
     def on_debugger_screen_layout_done(self, message: LayoutDone) -> None:
         key, laid_out = message.key, message.laid_out
@@ -325,7 +339,7 @@ class DebuggerScreen(Screen):
     def _use_tree(self) -> bool:
         if self.tree_forced is not None:
             return self.tree_forced
-        return self.query_one("#graph-pane").size.width < TREE_BELOW_COLUMNS
+        return self.query_one("#graph-pane").size.width < TREE_BELOW_COLUMNS or self._too_wide
 
     # ------------------------------------------------------------ rendering a step
     def render_step(self) -> None:
@@ -359,11 +373,11 @@ class DebuggerScreen(Screen):
             only_node,
         )
         pane = self.query_one("#graph-pane")
+        self._show_scope(session.cursor, session.events[session.cursor])  # first: it says if the drawing fits
         use_tree = self._use_tree()
         if pane.has_class("tree") != use_tree:  # a class change restyles the screen: only when it changes
             pane.set_class(use_tree, "tree")
             self._focus_graph(use_tree)
-        self._show_scope(session.cursor, session.events[session.cursor])
         ids = self._wanted_scope[1]
         shown = len(session.trace.nodes) if ids is None else len(ids)
         title = f"graph · {shown} of {len(session.trace.nodes)}" if ids is not None else f"graph · all {shown}"
@@ -372,7 +386,7 @@ class DebuggerScreen(Screen):
         canvas = self.query_one("#canvas", GraphCanvas)
         tree = self.query_one("#tree", GraphTree)
         if use_tree:
-            tree.show(view.statuses, self.model.state(session.cursor).nodes)
+            tree.show(view.statuses, self.model.state(session.cursor).nodes, view.node_id)
         else:
             canvas.show(view.statuses, view.edge, node, bp_nodes, self.model.state(session.cursor).nodes)
         if self.follow and use_tree:

@@ -3,6 +3,13 @@
 Rooted at the outputs, each node's children are its parents (the way gradients
 flow). Branches are filled in only when expanded, so a 1 000-node graph costs
 nothing until the user looks at it.
+
+In a narrow pane (80 columns) the labels make room for what the step is about:
+values are shown only on the current path (the current node, its parents, and the
+nodes its gradient came through from the outputs), and the names of the current
+node, its parents and its children are never cut to ``…`` (their op and value go
+first; a name too long for its line is shown whole, and the tree scrolls sideways to
+it). A narrow pane indents each level by two columns instead of four.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from minigrad.trace.status import NodeStatus
 from ..labels import short_value, value_key
 
 EXPANDED_NODES = 300  # a graph this small opens fully; larger ones open a branch at a time
+NARROW = 40  # a pane narrower than this indents each level by 2 columns, not 4
 
 STATUS_MARKS = {
     NodeStatus.ACTIVE: ("▶", "black on yellow"),
@@ -41,6 +49,10 @@ class GraphTree(Tree):
         self.values: dict = {}  # node id -> short value text
         self._value_keys: dict = {}
         self._shown: dict = {}
+        self.consumers: dict = {}  # node id -> the nodes made from it (its children in the graph)
+        self.current = None  # the step's node
+        self.near: set = set()  # the current node, its parents and children: names never cut
+        self.on_path: set | None = None  # nodes whose values are shown (None: every node's)
 
     def set_graph(self, labels: dict, ops: dict, parents: dict, roots: list) -> None:
         """Show a new graph: ``parents`` maps a node id to its parents' ids; ``roots`` are the outputs.
@@ -50,6 +62,11 @@ class GraphTree(Tree):
         self.labels, self.ops, self.parents = labels, ops, parents
         self._shown = {}
         self._value_keys = {}
+        self.consumers = {}
+        for node_id, node_parents in parents.items():
+            for parent in node_parents:
+                self.consumers.setdefault(parent, []).append(node_id)
+        self.current, self.near, self.on_path = None, set(), None
         self.clear()
         queue = deque((self.root, root) for root in roots)
         opened: set = set()
@@ -64,27 +81,36 @@ class GraphTree(Tree):
                 queue.extend((tree_node, p) for p in self.parents[node_id])
         self.root.expand()
 
-    def _label(self, node_id) -> Text:
+    def _label(self, node_id, value: bool = True, op: bool = True) -> Text:
         mark, style = STATUS_MARKS.get(self.statuses.get(node_id, NodeStatus.FORWARD), STATUS_MARKS[NodeStatus.FORWARD])
         text = Text(mark + " ", style=style)
         text.append(self.labels.get(node_id, f"#{node_id}"), style=style)
-        op = self.ops.get(node_id)
-        if op:
-            text.append(f" {op}", style="dim")
-        value = self.values.get(node_id)
-        if value:
-            text.append(f" {value}", style="cyan")
+        op_name = self.ops.get(node_id) if op else None
+        if op_name:
+            text.append(f" {op_name}", style="dim")
+        shown = self.values.get(node_id) if value and (self.on_path is None or node_id in self.on_path) else None
+        if shown:
+            text.append(f" {shown}", style="cyan")
         return text
 
     def render_label(self, node, base_style, style) -> Text:
-        """The label, cut with ``…`` where the pane ends (a value cut short must not read as another value)."""
+        """The label, cut with ``…`` where the pane ends (a value cut short must not read as another value);
+        near the current node only after the name: one too long for its line is shown alone, whole."""
         text = super().render_label(node, base_style, style)
-        depth = 0
-        while node.parent is not None and node.parent is not self.root:
-            node, depth = node.parent, depth + 1
+        depth, up = 0, node
+        while up.parent is not None and up.parent is not self.root:
+            up, depth = up.parent, depth + 1
         room = self.scrollable_content_region.width - depth * self.guide_depth
-        if 0 < room < text.cell_len:
-            text.truncate(room, overflow="ellipsis")
+        if not 0 < room < text.cell_len:
+            return text
+        if node.data in self.near:
+            icon = text[: len(text) - len(node.label)]  # the toggle icon, as Tree drew it
+            name = self._label(node.data, value=False, op=False)
+            name.stylize(style)
+            name = Text.assemble(icon, name)
+            if name.cell_len >= room:  # no room for the name and a "…" after it: the name alone, whole
+                return name
+        text.truncate(room, overflow="ellipsis")
         return text
 
     def _add(self, parent_tree_node, node_id):
@@ -100,13 +126,20 @@ class GraphTree(Tree):
         for parent in self.parents.get(tree_node.data, ()):
             self._add(tree_node, parent)
 
-    def show(self, statuses: dict, node_states=None) -> None:
-        """Update the labels whose status or value changed (only the entries shown).
+    def show(self, statuses: dict, node_states=None, current=None) -> None:
+        """Update the labels whose status, value or place near ``current`` changed (only the entries shown).
 
-        ``node_states``: node id -> :class:`~minigrad.trace.state.NodeState` at this step.
+        ``node_states``: node id -> :class:`~minigrad.trace.state.NodeState` at this step;
+        ``current``: the step's node (None: no node, every value shown).
         """
         changed = {k for k in set(statuses) | set(self.statuses) if statuses.get(k) != self.statuses.get(k)}
         self.statuses = statuses
+        if current != self.current:
+            near, on_path = self._around(current)
+            changed |= (near ^ self.near) | ((on_path or set()) ^ (self.on_path or set()))
+            if (on_path is None) != (self.on_path is None):
+                changed |= set(self._shown)
+            self.current, self.near, self.on_path = current, near, on_path
         if node_states is not None:
             for node_id in self._shown:
                 ns = node_states.get(node_id)
@@ -119,9 +152,27 @@ class GraphTree(Tree):
             for tree_node in self._shown.get(node_id, ()):
                 tree_node.set_label(self._label(node_id))
 
+    def _around(self, current) -> tuple:
+        """(``current``, its parents and children; those and every node its gradient came through)."""
+        if current is None or current not in self.parents:
+            return set(), None
+        near = {current, *self.parents.get(current, ()), *self.consumers.get(current, ())}
+        on_path = set(near)
+        queue = deque(self.consumers.get(current, ()))
+        while queue:
+            node_id = queue.popleft()
+            for consumer in self.consumers.get(node_id, ()):
+                if consumer not in on_path:
+                    on_path.add(consumer)
+                    queue.append(consumer)
+        return near, on_path
+
     def reveal(self, node_id) -> None:
         """Move the cursor to ``node_id`` if its branch is shown (once the tree has placed new entries on lines)."""
         self.call_after_refresh(self._reveal_now, node_id)
+
+    def on_resize(self) -> None:
+        self.guide_depth = 2 if self.size.width < NARROW else 4
 
     def _reveal_now(self, node_id) -> None:
         if node_id is None:  # a step about no node: no cursor, whatever was shown before
@@ -130,4 +181,10 @@ class GraphTree(Tree):
         for tree_node in self._shown.get(node_id, ()):
             self.move_cursor(tree_node)
             self.scroll_to_node(tree_node, animate=False)
+            depth, up = 0, tree_node
+            while up.parent is not None and up.parent is not self.root:
+                up, depth = up.parent, depth + 1
+            end = depth * self.guide_depth + self.get_label_width(tree_node)
+            # sideways only as far as the node's whole name needs (Tree itself never scrolls sideways)
+            self.scroll_to(x=max(0, end - self.scrollable_content_region.width), animate=False, immediate=True)
             return

@@ -1,0 +1,91 @@
+"""The graph pane at 80 columns (the tree) and at 120 and more (the drawing)."""
+
+from __future__ import annotations
+
+from tui.layout import BOX_ROWS, GraphLayout, fit_width
+
+from .helpers import current_event, debugger, press, script
+
+LESSON_8 = "lessons/08_debugging_gradients/demo.py"
+
+
+def _tree_rows(app) -> list:
+    tree = app.screen.query_one("#tree")
+    return [tree.render_line(y).text for y in range(tree.size.height)]
+
+
+async def test_the_tree_at_80_columns_never_cuts_the_names_around_the_current_node():
+    async with debugger(script("long_names.py"), size=(80, 24)) as (app, pilot):
+        screen = app.screen
+        tree = screen.query_one("#tree")
+        seen = 0
+        while not app.session.at_last:
+            await press(app, pilot, "s")
+            await pilot.pause(0.05)
+            event = current_event(app)
+            if event.pass_id is None or event.kind != "node_entered":
+                continue
+            node = event.node
+            near = {node, *tree.parents.get(node, ()), *tree.consumers.get(node, ())}
+            rows = _tree_rows(app)
+            for nid in near:  # whole, each on a row of its own (not cut to "…")
+                name = screen._names[nid]
+                assert any(f" {name}" in row and f"{name[:-1]}…" not in row for row in rows), (name, rows)
+            seen += 1
+        assert seen >= 4
+
+
+async def test_the_tree_shows_values_only_on_the_current_path():
+    async with debugger(script("long_names.py"), size=(80, 24)) as (app, pilot):
+        screen = app.screen
+        while not (
+            current_event(app).kind == "node_entered" and screen._names[current_event(app).node] == "first_weights"
+        ):
+            await press(app, pilot, "s")
+        await pilot.pause(0.05)
+        rows = _tree_rows(app)
+        (batch,) = [row for row in rows if "input_batch" in row]
+        (weights,) = [row for row in rows if "first_weights" in row]
+        assert batch.split("input_batch")[1].strip() == ""  # off the path: its name alone
+        assert "[0." in weights  # the current node: its value
+
+
+def _rank(*widths, gap: int = 4) -> GraphLayout:
+    """Boxes side by side on row 0, ``gap`` columns apart, with an edge down to a box below the first."""
+    out, col = GraphLayout(), 0
+    for i, w in enumerate(widths):
+        out.boxes[i] = (col, 0, w, BOX_ROWS)
+        col += w + gap
+    out.boxes["child"] = (0, 6, 16, BOX_ROWS)
+    out.edges = [(0, "child", [(8, 3), (8, 5)])]
+    out.width, out.height = col - gap + 2, 10
+    return out
+
+
+def test_a_layout_wider_than_its_pane_is_squeezed_sideways_without_boxes_meeting():
+    wide = _rank(16, 16, 16, 16)  # 76 columns drawn
+    assert fit_width(wide, 200) is wide
+    squeezed = fit_width(wide, 72)
+    assert squeezed is not None and squeezed.width <= 72
+    row = sorted((c, w) for c, r, w, _ in squeezed.boxes.values() if r == 0)
+    assert all(c1 >= c0 + w0 + 1 for (c0, w0), (c1, _) in zip(row, row[1:]))  # a column between neighbours
+    assert fit_width(wide, 60) is None  # four 16-wide boxes need 67 columns: not without overlapping
+
+
+async def test_the_drawing_fits_its_pane_at_120_columns_and_up_and_is_drawn_again_on_resize():
+    async with debugger(LESSON_8, size=(250, 60)) as (app, pilot):
+        await press(app, pilot, "g", "p", "1", "enter")
+        screen = app.screen
+        pane, canvas = screen.query_one("#graph-pane"), screen.query_one("#canvas")
+        drawn = canvas.raster.width
+        assert not pane.has_class("tree") and drawn <= pane.scrollable_content_region.width
+        await pilot.resize_terminal(220, 60)  # narrower than the drawing: squeezed into the pane
+        await pilot.pause(0.3)
+        assert not pane.has_class("tree")
+        assert canvas.raster.width <= pane.scrollable_content_region.width < drawn
+        await pilot.resize_terminal(120, 36)  # too narrow for its ranks even squeezed: the tree, never clipped
+        await pilot.pause(0.3)
+        assert pane.has_class("tree")
+        await pilot.resize_terminal(250, 60)
+        await pilot.pause(0.3)
+        assert not pane.has_class("tree") and canvas.raster.width == drawn
