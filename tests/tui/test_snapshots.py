@@ -30,6 +30,9 @@ CASES = {
     "nested_grad": (["--break", "pass:grad", SCRIPTS + "nested_grad.py"], ("c", "s")),  # grad() saves x.grad
     "breakpoint": (["--break", "nonfinite", SCRIPTS + "nonfinite.py"], ("c",)),
     "error": ([SCRIPTS + "raises_backward.py"], ("c",)),  # the error event of the second backward()
+    "search": (["--break", "d", LESSON_1], ("c", "slash", "a", "enter")),  # a selected, shown alone; still at d
+    # linear's accumulations overflow the step panel at 80×24: node and rule pinned, the sums scrolled below
+    "busy": (["--break", "op:linear", "lessons/07_training/demo.py"], ("c", "s", "s", "s", "s", "s")),
 }
 
 

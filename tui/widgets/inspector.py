@@ -51,7 +51,7 @@ def node_fields(node: NodeView | None, brief: bool = False):
     """The node's value and gradients; ``brief`` (a rule is shown) leaves out the incoming gradient
     (the rule's ``g``) and where it was made."""
     if node is None:
-        return Text()
+        return Text()  # hidden: the header says there is none
     rows = [("data", node.data)]
     if node.pass_grad is not None and not brief:
         rows.append(("incoming g", node.pass_grad))
@@ -185,7 +185,9 @@ class Inspector(Vertical):
             words, pairs = grad_stack
             stack.update(Group(Text(f"{words}:", style="bold"), _fields([(f"  {k} =", v) for k, v in pairs])))
         self.query_one("#node-head", Static).update(node_header(node))
-        self.query_one("#node-info", Static).update(node_fields(node, brief=closure is not None and not only_node))
+        fields = self.query_one("#node-info", Static)
+        fields.display = node is not None  # the pinned header says "no node selected"
+        fields.update(node_fields(node, brief=closure is not None and not only_node))
         self.set_class(only_node, "only-node")
         self.query_one("#closure-info", Static).update(rule_renderable(closure))
         values = self.query_one("#closure-values", Static)
