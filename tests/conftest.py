@@ -32,6 +32,14 @@ _rand64_rng = np.random.default_rng(0)
 
 
 @pytest.fixture(autouse=True)
+def _own_course_config(tmp_path_factory, monkeypatch):
+    """Every test remembers its course workspace in a config folder of its own: a workspace one test
+    started must not become the one a later test on the same worker finds (it did, in lesson check 1)."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
+    monkeypatch.delenv("MINIGRAD_WORKSPACE", raising=False)
+
+
+@pytest.fixture(autouse=True)
 def _seed():
     """Every test starts from the same random state, whatever ran before it on its worker."""
     global _rand64_rng
