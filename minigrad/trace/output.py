@@ -89,8 +89,27 @@ class _Router(io.TextIOBase):
     def encoding(self):
         return getattr(self.wrapped, "encoding", "utf-8")
 
+    @property
+    def buffer(self):
+        """The binary stream under it, as a real ``sys.stdout`` has: a captured thread's bytes are captured too."""
+        return _CapturedBytes(self) if threading.get_ident() in self.targets else self.wrapped.buffer
+
     def fileno(self) -> int:
         return self.wrapped.fileno()
+
+
+class _CapturedBytes(io.RawIOBase):
+    """``sys.stdout.buffer`` (or stderr's) for a captured thread: its bytes, decoded, go where its text goes."""
+
+    def __init__(self, router: _Router):
+        self.router = router
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:
+        self.router.write(bytes(data).decode(self.router.encoding, "replace"))
+        return len(data)
 
 
 class _InputRouter(io.TextIOBase):
@@ -119,6 +138,11 @@ class _InputRouter(io.TextIOBase):
     @property
     def encoding(self):
         return getattr(self.wrapped, "encoding", "utf-8")
+
+    @property
+    def buffer(self):
+        """The binary stream under it, as a real ``sys.stdin`` has: end-of-file for a captured thread."""
+        return io.BytesIO() if threading.get_ident() in self.targets else self.wrapped.buffer
 
     def fileno(self) -> int:
         return self.wrapped.fileno()
