@@ -19,6 +19,7 @@ import base64
 import contextlib
 import io
 import json
+import secrets
 import shutil
 import socket
 import subprocess
@@ -194,9 +195,9 @@ _DRAWN_BYTES = 10_000
 
 def browser_view(path: Path, browser: str) -> None:
     """``minigrad-tui --web`` in Chromium, stopped at the same closure call."""
-    port, debug_port = _free_port(), _free_port()
+    port, debug_port, token = _free_port(), _free_port(), secrets.token_urlsafe(16)
     server = subprocess.Popen(
-        [sys.executable, "-m", "tui.app", "--web", "--port", str(port), *STOP_AT],
+        [sys.executable, "-m", "tui.app", "--web", "--port", str(port), "--token", token, *STOP_AT],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -207,9 +208,10 @@ def browser_view(path: Path, browser: str) -> None:
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         try:
-            _wait_http(f"http://127.0.0.1:{port}/")
+            page = f"http://127.0.0.1:{port}/?token={token}"  # the server answers 403 without it
+            _wait_http(page)
             _wait_http(f"http://127.0.0.1:{debug_port}/json/version")
-            asyncio.run(_devtools_screenshot(debug_port, f"http://127.0.0.1:{port}/", path, "cs"))
+            asyncio.run(_devtools_screenshot(debug_port, page, path, "cs"))
         finally:
             chrome.terminate()
             server.terminate()
