@@ -109,6 +109,16 @@ ALLOWED_IN = {
     "ops/shape.py": {"arange", "clip", "abs", "where"},
     # an in-place op on a view: the view's element positions in its base, from host addresses and strides.
     "ops/inplace.py": {"argsort", "arange", "full", "minimum", "searchsorted", "zeros"},
+    # ctc_loss's lengths and extended label rows: host index math from .cpu() copies, moved with xp / _const.
+    "nn/functional/_ctc_loss.py": {"asarray", "atleast_1d", "cumsum", "full", "maximum", "zeros"},
+    # embedding_bag's offsets and bag bounds, and max_norm's used rows: host index math from .cpu() copies.
+    "nn/functional/_embedding_bag.py": {"append", "arange", "asarray", "flatnonzero", "ones", "unique", "zeros"},
+    # instance_norm: the product of the spatial sizes (a shape, not data).
+    "nn/functional/_instance_rms_norm.py": {"prod"},
+    # linear's row trick runs only on NumPy arrays (``type(x) is np.ndarray``); CuPy takes x @ w.T.
+    "nn/functional/_linear.py": {"ascontiguousarray"},
+    # whether a mask is the causal one: compared on a host copy of the mask.
+    "nn/transformer.py": {"ones", "triu"},
 }
 
 
