@@ -53,12 +53,14 @@ def generate_square_subsequent_mask(sz: int, device=None, dtype=None) -> Tensor:
     return triu(full((sz, sz), float("-inf"), dtype=dtype, device=device), diagonal=1)
 
 
-class TransformerEncoderLayer(Module):
-    """Self-attention then a feed-forward block (``linear2(dropout(activation(linear1(x))))``), each with a
-    residual connection and a LayerNorm.
+class _TransformerLayer(Module):
+    """What the encoder and decoder layers share: their constructor and the self-attention block.
 
-    Inputs are ``[S, N, E]`` (``[N, S, E]`` with ``batch_first``, or unbatched ``[S, E]``).
+    A decoder layer (``_cross_attention``) also gets ``multihead_attn`` and a third LayerNorm and
+    Dropout; submodules are registered in PyTorch's order, so parameters and state_dict keys match.
     """
+
+    _cross_attention = False
 
     def __init__(
         self,
@@ -77,15 +79,38 @@ class TransformerEncoderLayer(Module):
         super().__init__()
         kw = dict(device=device, dtype=dtype)
         self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, **kw)
+        if self._cross_attention:
+            self.multihead_attn = MultiheadAttention(
+                d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, **kw
+            )
         self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **kw)
         self.dropout = Dropout(dropout)
         self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **kw)
         self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw)
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
+        blocks = range(1, 4 if self._cross_attention else 3)
+        for i in blocks:
+            setattr(self, f"norm{i}", LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw))
+        for i in blocks:
+            setattr(self, f"dropout{i}", Dropout(dropout))
         self.activation = _activation(activation)
+
+    def _sa_block(self, x: Tensor, attn_mask, key_padding_mask, is_causal) -> Tensor:
+        x = self.self_attn(
+            x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=False, is_causal=is_causal
+        )[0]
+        return self.dropout1(x)
+
+    def _feed_forward(self, x: Tensor) -> Tensor:
+        """``linear2(dropout(activation(linear1(x))))``, before the block's own output dropout."""
+        return self.linear2(self.dropout(self.activation(self.linear1(x))))
+
+
+class TransformerEncoderLayer(_TransformerLayer):
+    """Self-attention then a feed-forward block (``linear2(dropout(activation(linear1(x))))``), each with a
+    residual connection and a LayerNorm.
+
+    Inputs are ``[S, N, E]`` (``[N, S, E]`` with ``batch_first``, or unbatched ``[S, E]``).
+    """
 
     def forward(
         self, src: Tensor, src_mask: Tensor | None = None, src_key_padding_mask: Tensor | None = None, is_causal=False
@@ -97,51 +122,15 @@ class TransformerEncoderLayer(Module):
         x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
         return self.norm2(x + self._ff_block(x))
 
-    def _sa_block(self, x: Tensor, attn_mask, key_padding_mask, is_causal) -> Tensor:
-        x = self.self_attn(
-            x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=False, is_causal=is_causal
-        )[0]
-        return self.dropout1(x)
-
     def _ff_block(self, x: Tensor) -> Tensor:
-        return self.dropout2(self.linear2(self.dropout(self.activation(self.linear1(x)))))
+        return self.dropout2(self._feed_forward(x))
 
 
-class TransformerDecoderLayer(Module):
+class TransformerDecoderLayer(_TransformerLayer):
     """Self-attention over the target, attention to the encoder's output (``memory``), then a feed-forward
     block; each with a residual connection and a LayerNorm."""
 
-    def __init__(
-        self,
-        d_model: int,
-        nhead: int,
-        dim_feedforward: int = 2048,
-        dropout: float = 0.1,
-        activation=F.relu,
-        layer_norm_eps: float = 1e-5,
-        batch_first: bool = False,
-        norm_first: bool = False,
-        bias: bool = True,
-        device=None,
-        dtype=None,
-    ):
-        super().__init__()
-        kw = dict(device=device, dtype=dtype)
-        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, **kw)
-        self.multihead_attn = MultiheadAttention(
-            d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, **kw
-        )
-        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **kw)
-        self.dropout = Dropout(dropout)
-        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **kw)
-        self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw)
-        self.norm3 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw)
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
-        self.dropout3 = Dropout(dropout)
-        self.activation = _activation(activation)
+    _cross_attention = True
 
     def forward(
         self,
@@ -163,12 +152,6 @@ class TransformerDecoderLayer(Module):
         x = self.norm2(x + self._mha_block(x, memory, memory_mask, memory_key_padding_mask, memory_is_causal))
         return self.norm3(x + self._ff_block(x))
 
-    def _sa_block(self, x: Tensor, attn_mask, key_padding_mask, is_causal) -> Tensor:
-        x = self.self_attn(
-            x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=False, is_causal=is_causal
-        )[0]
-        return self.dropout1(x)
-
     def _mha_block(self, x: Tensor, mem: Tensor, attn_mask, key_padding_mask, is_causal) -> Tensor:
         x = self.multihead_attn(
             x,
@@ -182,7 +165,7 @@ class TransformerDecoderLayer(Module):
         return self.dropout2(x)
 
     def _ff_block(self, x: Tensor) -> Tensor:
-        return self.dropout3(self.linear2(self.dropout(self.activation(self.linear1(x)))))
+        return self.dropout3(self._feed_forward(x))
 
 
 def _is_causal(mask, is_causal, size: int) -> bool:
