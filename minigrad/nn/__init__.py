@@ -4,7 +4,7 @@
 initialisation schemes.
 """
 
-from . import functional, init, utils
+from . import functional, init, padding, utils
 from .activation import (
     ELU,
     GELU,
@@ -81,23 +81,7 @@ from .margin_loss import (
 from .mlp import MLP
 from .module import Module
 from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
-from .padding import (
-    CircularPad1d,
-    CircularPad2d,
-    CircularPad3d,
-    ConstantPad1d,
-    ConstantPad2d,
-    ConstantPad3d,
-    ReflectionPad1d,
-    ReflectionPad2d,
-    ReflectionPad3d,
-    ReplicationPad1d,
-    ReplicationPad2d,
-    ReplicationPad3d,
-    ZeroPad1d,
-    ZeroPad2d,
-    ZeroPad3d,
-)
+from .padding import *  # noqa: F403  (re-exported: __all__ += padding.__all__)
 from .parameter import Parameter
 from .parameter_containers import ParameterDict, ParameterList
 from .pooling import AvgPool1d, AvgPool2d, MaxPool1d, MaxUnpool1d, MaxUnpool2d
@@ -197,23 +181,7 @@ __all__ += ["SELU", "CELU", "GLU", "Softmin", "Hardshrink", "Softshrink", "Tanhs
 __all__ += ["RMSNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
 __all__ += ["Unflatten", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout"]
 __all__ += ["Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "PixelShuffle", "PixelUnshuffle"]
-__all__ += [
-    "ZeroPad1d",
-    "ZeroPad2d",
-    "ZeroPad3d",
-    "ConstantPad1d",
-    "ConstantPad2d",
-    "ConstantPad3d",
-    "ReflectionPad1d",
-    "ReflectionPad2d",
-    "ReflectionPad3d",
-    "ReplicationPad1d",
-    "ReplicationPad2d",
-    "ReplicationPad3d",
-    "CircularPad1d",
-    "CircularPad2d",
-    "CircularPad3d",
-]
+__all__ += padding.__all__
 __all__ += [
     "PairwiseDistance",
     "CosineEmbeddingLoss",
