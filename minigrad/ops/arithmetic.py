@@ -51,6 +51,10 @@ def _other(a: Tensor, b):
         return b.item()  # before the test below: np.float64 is a subclass of float
     if isinstance(b, (Tensor, int, float)):
         return b
+    if isinstance(b, (list, tuple)):  # PyTorch refuses them too, rather than guess a dtype and a shape
+        raise TypeError(
+            f"unsupported operand type(s): 'Tensor' and '{type(b).__name__}'; minigrad.tensor(...) makes it a tensor"
+        )
     return as_tensor(b, a)
 
 

@@ -238,7 +238,8 @@ def _comparison_operator(fn, array_op):
 
 
 def _array_like(x) -> bool:
-    return isinstance(x, (list, tuple)) or hasattr(x, "__array_interface__") or B.is_cupy_array(x)
+    """An array a comparison operator takes (a list or tuple is not: Python's TypeError, as PyTorch)."""
+    return hasattr(x, "__array_interface__") or B.is_cupy_array(x)
 
 
 def _reflected(fn):

@@ -166,3 +166,25 @@ def test_split_size_zero_of_a_non_empty_dim_is_torchs_error():
         RuntimeError, match="split_size can only be 0 if dimension size is 0, but got dimension size of 4"
     ):
         mg.zeros(4).split(0)
+
+
+LIST_OPERANDS = {
+    "t + list": lambda t: t + [1.0, 2.0],
+    "list + t": lambda t: [1.0, 2.0] + t,
+    "t * tuple": lambda t: t * (1.0, 2.0),
+    "t - list": lambda t: t - [1.0, 2.0],
+    "list / t": lambda t: [1.0, 2.0] / t,
+    "t ** list": lambda t: t ** [1.0, 2.0],
+    "t < list": lambda t: t < [1.0, 2.0],
+    "tuple >= t": lambda t: (1.0, 2.0) >= t,
+}
+
+
+@pytest.mark.parametrize("name", sorted(LIST_OPERANDS))
+def test_an_operator_with_a_list_is_refused_as_in_torch(name):
+    """A list or tuple operand is refused (it was made a tensor, guessing its dtype and shape)."""
+    with pytest.raises(TypeError):
+        LIST_OPERANDS[name](mg.ones(2))
+    torch = pytest.importorskip("torch")
+    with pytest.raises(TypeError):
+        LIST_OPERANDS[name](torch.ones(2))
