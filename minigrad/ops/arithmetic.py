@@ -42,7 +42,7 @@ def _broadcast_error(a: Tensor, b: Tensor) -> RuntimeError:
 
 
 def _other(a: Tensor, b):
-    """``b`` as a Tensor or a Python scalar; NumPy/CuPy arrays and lists become tensors.
+    """``b`` as a Tensor or a Python scalar; NumPy/CuPy arrays become tensors; lists and tuples are refused.
 
     A NumPy scalar (``np.float64(2)``) counts as the Python number it holds, as in PyTorch:
     ``float32 * np.float64`` stays float32, where NumPy's promotion would make it float64.
