@@ -8,7 +8,7 @@ import pytest
 
 import minigrad as mg
 from minigrad import nn
-from minigrad.nn import functional as F
+from tests.optim.side_by_side import step_one_parameter, train_both
 
 CONFIGS = [
     ("Adagrad", {}),
@@ -39,18 +39,7 @@ def _gradients(step: int, shape):
 @pytest.mark.parametrize("name,kwargs", CONFIGS, ids=lambda v: str(v))
 def test_steps_match_pytorch(name, kwargs):
     torch = pytest.importorskip("torch")
-    start = np.random.default_rng(0).standard_normal((3, 4))
-    p = nn.Parameter(mg.tensor(start, dtype=mg.float64))
-    tp = torch.nn.Parameter(torch.from_numpy(start.copy()))
-    opt = getattr(mg.optim, name)([p], **kwargs)
-    topt = getattr(torch.optim, name)([tp], **kwargs)
-    for step in range(10):
-        g = _gradients(step, start.shape)
-        p.grad = mg.tensor(g, dtype=mg.float64)
-        tp.grad = torch.from_numpy(g.copy())
-        opt.step()
-        topt.step()
-        np.testing.assert_allclose(p.data, tp.detach().numpy(), rtol=1e-6, err_msg=f"step {step}")
+    opt, topt, p, tp = step_one_parameter(torch, name, kwargs, _gradients, 10, rtol=1e-6)
     if name == "ASGD":  # the averaged parameters too
         np.testing.assert_allclose(opt.state[p]["ax"], topt.state[tp]["ax"].numpy(), rtol=1e-6)
 
@@ -80,16 +69,9 @@ def test_an_mlp_trains_as_under_pytorch(name):
     x, t, tx, tt, model, tmodel = _mlp_pair(torch)
     opt = getattr(mg.optim, name)(model.parameters())
     topt = getattr(torch.optim, name)(tmodel.parameters())
-    for step in range(6):
-        loss = F.cross_entropy(model(x), t)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        tloss = torch.nn.functional.cross_entropy(tmodel(tx), tt)
-        topt.zero_grad()
-        tloss.backward()
-        topt.step()
-        assert loss.item() == pytest.approx(tloss.item(), rel=1e-6), f"step {step}"
+    losses, tlosses = train_both(torch, (model, opt, x, t), (tmodel, topt, tx, tt), 6)
+    for step, (loss, tloss) in enumerate(zip(losses, tlosses)):
+        assert loss == pytest.approx(tloss, rel=1e-6), f"step {step}"
     for ours, theirs in zip(model.parameters(), tmodel.parameters()):
         np.testing.assert_allclose(ours.data, theirs.detach().numpy(), rtol=1e-6, atol=1e-12)
 

@@ -5,7 +5,7 @@ import pytest
 
 import minigrad as mg
 from minigrad import nn
-from minigrad.nn import functional as F
+from tests.optim.side_by_side import step_one_parameter, train_both
 
 CONFIGS = [
     ("SGD", {"lr": 0.1}),
@@ -29,18 +29,7 @@ def _gradients(step: int, shape):
 @pytest.mark.parametrize("name,kwargs", CONFIGS, ids=lambda v: str(v))
 def test_steps_match_pytorch(name, kwargs):
     torch = pytest.importorskip("torch")
-    start = np.random.default_rng(0).standard_normal((3, 4))
-    p = nn.Parameter(mg.tensor(start, dtype=mg.float64))
-    tp = torch.nn.Parameter(torch.from_numpy(start.copy()))
-    opt = getattr(mg.optim, name)([p], **kwargs)
-    topt = getattr(torch.optim, name)([tp], **kwargs)
-    for step in range(8):
-        g = _gradients(step, start.shape)
-        p.grad = mg.tensor(g, dtype=mg.float64)
-        tp.grad = torch.from_numpy(g.copy())
-        opt.step()
-        topt.step()
-        np.testing.assert_allclose(p.data, tp.detach().numpy(), rtol=1e-13, atol=1e-15, err_msg=f"step {step}")
+    step_one_parameter(torch, name, kwargs, _gradients, 8, rtol=1e-13, atol=1e-15)
 
 
 def _mlp_pair(torch, dtype):
@@ -68,18 +57,7 @@ def test_mlp_loss_curve_follows_pytorch(name, kwargs, dtype):
     tx, tt = torch.from_numpy(X.astype(dtype)), torch.from_numpy(y)
     opt = getattr(mg.optim, name)(model.parameters(), **kwargs)
     topt = getattr(torch.optim, name)(tmodel.parameters(), **kwargs)
-    ours, theirs = [], []
-    for _ in range(50):
-        loss = F.cross_entropy(model(x), t)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        tloss = torch.nn.functional.cross_entropy(tmodel(tx), tt)
-        topt.zero_grad()
-        tloss.backward()
-        topt.step()
-        ours.append(loss.item())
-        theirs.append(tloss.item())
+    ours, theirs = train_both(torch, (model, opt, x, t), (tmodel, topt, tx, tt), 50)
     assert ours[-1] < 0.6 * ours[0]  # it learns
     np.testing.assert_allclose(ours, theirs, rtol=1e-10 if dtype == "float64" else 2e-4)
 
