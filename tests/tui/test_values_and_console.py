@@ -28,7 +28,8 @@ async def _open_value(app, pilot, what: str):
     picked = next(i for i, label in enumerate(labels) if what in label)
     app.screen.dismiss(picked)
     await wait_until(pilot, lambda: type(app.screen).__name__ == "ValueView")
-    await pilot.pause(0.05)
+    # the view writes its lines after its first refresh (as wide as it is laid out): wait for them, not a time
+    await wait_until(pilot, lambda: app.screen.query_one("Log").lines)
     return app.screen
 
 
@@ -75,18 +76,16 @@ async def test_a_large_value_opens_on_its_first_rows_and_takes_a_slice(tmp_path)
         assert field.has_focus
         field.value = "3, 5:9"
         await pilot.press("enter")
-        await pilot.pause(0.05)
-        assert view.query_one("Log").lines == ["[3, 5:9] 610. 612. 614. 616."]
+        await wait_until(pilot, lambda: view.query_one("Log").lines == ["[3, 5:9] 610. 612. 614. 616."])
         await pilot.press("tab")
         field.value = "__import__('os')"
         await pilot.press("enter")
-        await pilot.pause(0.05)
-        assert "invalid index" in text(view.query_one("#value-note"))
+        await wait_until(pilot, lambda: "invalid index" in text(view.query_one("#value-note")))
         await pilot.press("tab")
         field.value = ":, :"
         await pilot.press("enter")
-        await pilot.pause(0.05)
-        assert "15000 values: the view prints at most 10000" in text(view.query_one("#value-note"))
+        note = "15000 values: the view prints at most 10000"
+        await wait_until(pilot, lambda: note in text(view.query_one("#value-note")))
 
 
 async def _ask(app, pilot, expression: str) -> str:
@@ -159,9 +158,8 @@ async def test_the_console_is_off_in_a_browser_without_a_token(monkeypatch):
         await press(app, pilot, "c")
         app.web_token = False
         await pilot.press("colon")
-        await pilot.pause(0.1)
+        await wait_until(pilot, lambda: any("console off" in (n.title or "") for n in app._notifications))
         assert type(app.screen).__name__ == "DebuggerScreen"
-        assert any("console off" in (n.title or "") for n in app._notifications)
         app.web_token = True  # what tui.web passes when the server asked for its token
         await pilot.press("colon")
         await wait_until(pilot, lambda: type(app.screen).__name__ == "ConsolePane")
@@ -225,8 +223,7 @@ async def test_e_asks_once_for_a_folder_and_refuses_a_git_checkouts_root(tmp_pat
         assert app.screen.query_one("Input").value == "minigrad-exports"
         app.screen.query_one("Input").value = "."
         await pilot.press("enter")
-        await pilot.pause(0.1)
-        assert any("root of a git checkout" in n.message for n in app._notifications)
+        await wait_until(pilot, lambda: any("root of a git checkout" in n.message for n in app._notifications))
         assert not list(tmp_path.glob("*.svg")) and app.export_dir is None
         await pilot.press("e")
         await wait_until(pilot, lambda: type(app.screen).__name__ == "Prompt")
@@ -283,7 +280,7 @@ async def test_another_node_selected_is_shown_alone_and_pgdn_scrolls_the_panel()
         assert inspector.query_one("#closure-info").display and app.screen.selected is None
         body = inspector.body
         body.scroll_home(animate=False)
-        await pilot.pause(0.05)
+        await wait_until(pilot, lambda: body.scroll_y == 0)
         if body.max_scroll_y:
             await press(app, pilot, "pagedown")
             assert body.scroll_y > 0
