@@ -174,7 +174,7 @@ async def test_graph_pane_and_tree_toggle():
 async def test_export_writes_svg(tmp_path):
     async with debugger("--export-dir", str(tmp_path)) as (app, pilot):
         await press(app, pilot, "N", "e")
-        await pilot.pause(0.1)
+        await wait_until(pilot, lambda: list(tmp_path.glob("*.svg")))
         files = list(tmp_path.glob("*.svg"))
         assert len(files) == 1 and files[0].read_text().lstrip().startswith(("<?xml", "<svg"))
 
