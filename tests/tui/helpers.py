@@ -28,6 +28,12 @@ async def wait_until(pilot, condition, timeout: float = 10.0) -> None:
         await pilot.pause(0.02)
 
 
+def laid_out(app) -> bool:
+    """The graph the current step wants is laid out (in a worker thread) and drawn."""
+    screen = debugger_screen(app)
+    return screen._wanted_scope is not None and screen._drawn_scope == screen._wanted_scope[0]
+
+
 def debugger_screen(app):
     """The DebuggerScreen, also while a prompt or the help is open over it."""
     return next((s for s in app.screen_stack if hasattr(s, "shown_status")), None)

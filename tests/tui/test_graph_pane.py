@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tui.layout import BOX_ROWS, GraphLayout, fit_width
 
-from .helpers import current_event, debugger, press, script, wait_until
+from .helpers import current_event, debugger, laid_out, press, script, wait_until
 
 LESSON_8 = "lessons/08_debugging_gradients/demo.py"
 
@@ -72,9 +72,11 @@ def test_a_layout_wider_than_its_pane_is_squeezed_sideways_without_boxes_meeting
     assert fit_width(wide, 60) is None  # four 16-wide boxes need 67 columns: not without overlapping
 
 
-async def test_the_drawing_fits_its_pane_at_120_columns_and_up_and_is_drawn_again_on_resize():
+async def test_the_drawing_fits_its_pane_at_120_columns_and_up_and_is_drawn_again_on_resize(fresh_ids):
+    """(fresh_ids: the labels' ``#id``s, and so the drawing's width, do not depend on what ran before.)"""
     async with debugger(LESSON_8, size=(250, 60)) as (app, pilot):
         await press(app, pilot, "g", "p", "1", "enter")
+        await wait_until(pilot, lambda: laid_out(app))  # the pass's graph is laid out in a worker thread
         screen = app.screen
         pane, canvas = screen.query_one("#graph-pane"), screen.query_one("#canvas")
         drawn = canvas.raster.width

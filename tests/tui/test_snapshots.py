@@ -6,20 +6,15 @@ and look at the new SVGs in ``tests/tui/__snapshots__/`` before committing them.
 
 from __future__ import annotations
 
-import itertools
-import sys
-
 import pytest
 
-import minigrad._state
-import minigrad._versions
-import minigrad.autograd.engine
 from tui.app import build_app
 from tui.cli import parse_args
 
-from .helpers import debugger_screen, settled, wait_until
+from .helpers import debugger_screen, laid_out, settled, wait_until
 
 pytest.importorskip("pytest_textual_snapshot")
+pytestmark = pytest.mark.usefixtures("fresh_ids")  # tests/tui/conftest.py
 
 LESSON_1 = "lessons/01_chain_rule/demo.py"
 SCRIPTS = "tests/tui/scripts/"  # relative to the repository root, where pytest runs: the header shows the path
@@ -37,11 +32,6 @@ CASES = {
 }
 
 
-def _laid_out(app) -> bool:
-    screen = debugger_screen(app)
-    return screen._wanted_scope is not None and screen._drawn_scope == screen._wanted_scope[0]
-
-
 def _drive(keys):
     async def run_before(pilot) -> None:
         app = pilot.app
@@ -51,24 +41,11 @@ def _drive(keys):
             await pilot.pause(0.02)
             await wait_until(pilot, lambda: settled(app))
             debugger_screen(app).poll()
-        await wait_until(pilot, lambda: _laid_out(app))
+        await wait_until(pilot, lambda: laid_out(app))
         app.clear_notifications()
         await pilot.pause(0.1)
 
     return run_before
-
-
-@pytest.fixture(autouse=True)
-def fresh_ids(monkeypatch):
-    """Node and pass ids (shown as ``#id`` and ``pass N``) count from the same start in every snapshot, and
-    the in-place write clock starts at 0, whatever ran before in the worker."""
-    monkeypatch.setattr(sys.modules["minigrad.tensor"], "_ids", itertools.count(10_000))
-    # an in-place write in an earlier test stamps the clock past these ids: the engine would then check each
-    # node's saved values (one more frame folded into an error's traceback, "5 frames inside minigrad")
-    monkeypatch.setattr(minigrad._versions.clock, "last", 0)
-    pass_ids = itertools.count(1)
-    monkeypatch.setattr(minigrad._state, "pass_ids", pass_ids)
-    monkeypatch.setattr(minigrad.autograd.engine, "_pass_ids", pass_ids)
 
 
 @pytest.mark.parametrize("size", SIZES)
