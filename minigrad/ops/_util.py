@@ -10,6 +10,7 @@ from ..tensor import Tensor, make_leaf, shape_str
 __all__ = [
     "as_tensor",
     "binary_arrays",
+    "python_number",
     "scalar_array",
     "normalize_dims",
     "check_same_device",
@@ -55,14 +56,21 @@ def check_same_device(a: Tensor, b: Tensor, op: str) -> None:
         )
 
 
+def python_number(x):
+    """``x`` as the Python number it holds when it is a real NumPy scalar (``np.float64(2)`` -> ``2.0``), else
+    ``x``: PyTorch promotes a NumPy scalar as that number (``float32 * np.float64`` stays float32)."""
+    if isinstance(x, (np.number, np.bool_)) and not isinstance(x, np.complexfloating):
+        return x.item()
+    return x
+
+
 def as_tensor(x, like: Tensor) -> Tensor:
     """Turn a Python scalar or array operand into a constant tensor on ``like``'s device."""
     if isinstance(x, Tensor):
         return x
     if not isinstance(like, Tensor):
         raise TypeError(f"expected at least one Tensor operand, got {type_name(x)} and {type_name(like)}")
-    if isinstance(x, (np.number, np.bool_)) and not isinstance(x, np.complexfloating):
-        x = x.item()  # a NumPy scalar promotes as the Python number it holds, as in PyTorch
+    x = python_number(x)
     if isinstance(x, _SCALARS):
         dt = B.result_dtype(like, x)
         return make_leaf(like._device.xp.asarray(x, dtype=dt), like._device)

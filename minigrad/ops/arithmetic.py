@@ -18,7 +18,7 @@ import numpy as np
 from .. import backend as B
 from .._state import extras, grad
 from ..tensor import Tensor, make, shape_str
-from ._util import as_tensor, binary_arrays, refuse_dtype, scalar_array
+from ._util import as_tensor, binary_arrays, python_number, refuse_dtype, scalar_array
 from .elementwise import where
 
 __all__ = ["add", "sub", "mul", "div", "pow", "neg", "abs"]
@@ -44,11 +44,9 @@ def _broadcast_error(a: Tensor, b: Tensor) -> RuntimeError:
 def _other(a: Tensor, b):
     """``b`` as a Tensor or a Python scalar; NumPy/CuPy arrays become tensors; lists and tuples are refused.
 
-    A NumPy scalar (``np.float64(2)``) counts as the Python number it holds, as in PyTorch:
-    ``float32 * np.float64`` stays float32, where NumPy's promotion would make it float64.
+    A NumPy scalar counts as the Python number it holds (``python_number``), as in PyTorch.
     """
-    if isinstance(b, (np.number, np.bool_)) and not isinstance(b, np.complexfloating):
-        return b.item()  # before the test below: np.float64 is a subclass of float
+    b = python_number(b)  # before the test below: np.float64 is a subclass of float
     if isinstance(b, (Tensor, int, float)):
         return b
     if isinstance(b, (list, tuple)):  # PyTorch refuses them too, rather than guess a dtype and a shape
