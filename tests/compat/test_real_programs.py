@@ -1,0 +1,114 @@
+"""Issue 30's acceptance: two well-known PyTorch programs run unchanged (``import torch``) through
+``minigrad run --torch``, and their losses equal PyTorch's from the same initial weights.
+
+The programs are in ``programs/``, beside this file, each crediting its source and carrying its license:
+
+- ``nanogpt_model.py`` is nanoGPT's ``model.py`` unchanged (Andrej Karpathy, MIT License,
+  https://github.com/karpathy/nanoGPT), trained by ``train_nanogpt.py``, nanoGPT's ``train.py`` loop cut
+  down to a tiny config: AdamW from ``configure_optimizers``'s weight-decay groups, the warmup-cosine
+  learning rate written into the param groups, gradient accumulation, ``clip_grad_norm_``, a disabled
+  ``GradScaler``, ``estimate_loss`` under ``@torch.no_grad()`` and ``generate`` with ``top_k``.
+- ``mnist_main.py`` is pytorch/examples' ``mnist/main.py`` (Pytorch contributors, BSD 3-Clause License,
+  https://github.com/pytorch/examples): ``Net``, ``train`` and ``test`` unchanged, with Adadelta and StepLR,
+  on synthetic MNIST-shaped data instead of torchvision's download.
+
+Each program runs once under minigrad, which writes its initial weights as ``.npz``; PyTorch (when
+installed) runs the same script from those weights. Without PyTorch the minigrad run is still checked:
+every loss finite, and the training learns.
+"""
+
+import importlib.util
+import math
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+REAL_TORCH = importlib.util.find_spec("torch") is not None
+needs_torch = pytest.mark.skipif(not REAL_TORCH, reason="needs a real torch installed")
+
+PROGRAMS = Path(__file__).parent / "programs"
+MNIST_ARGS = ("--batch-size", "16", "--test-batch-size", "32", "--epochs", "2", "--log-interval", "1")
+MNIST_ARGS += ("--train-size", "64", "--test-size", "32")
+
+
+def _run(folder: Path, *command: str) -> subprocess.CompletedProcess:
+    done = subprocess.run(command, cwd=folder, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def _under_minigrad(folder: Path, script: str, *args: str) -> str:
+    return _run(folder, sys.executable, "-m", "minigrad", "run", "--torch", script, *args).stdout
+
+
+def _under_torch(folder: Path, script: str, *args: str) -> str:
+    return _run(folder, sys.executable, script, *args).stdout
+
+
+@pytest.fixture(scope="module")
+def programs(tmp_path_factory) -> Path:
+    """A folder of its own holding a copy of the programs, as a learner's project folder."""
+    folder = tmp_path_factory.mktemp("programs")
+    for program in PROGRAMS.glob("*.py"):
+        shutil.copy(program, folder)
+    return folder
+
+
+def _nanogpt_losses(out: str) -> list[float]:
+    """The losses of every iteration, then estimate_loss()'s train and val losses."""
+    steps = [float(v) for v in re.findall(r"^iter \d+: loss (\S+)$", out, re.M)]
+    (estimated,) = re.findall(r"^step \d+: train loss (\S+), val loss (\S+)$", out, re.M)
+    return steps + [float(v) for v in estimated]
+
+
+@pytest.fixture(scope="module")
+def nanogpt_run(programs) -> str:
+    return _under_minigrad(programs, "train_nanogpt.py", "--save-init", "gpt_init.npz")
+
+
+def test_nanogpt_trains_under_minigrad(nanogpt_run):
+    assert "num decayed parameter tensors: 10, with 6,784 parameters" in nanogpt_run
+    assert "num non-decayed parameter tensors: 18, with 448 parameters" in nanogpt_run
+    assert "using fused AdamW: False" in nanogpt_run and "sample shape (1, 8)" in nanogpt_run
+    losses = _nanogpt_losses(nanogpt_run)
+    assert len(losses) == 7 + 2 and all(math.isfinite(v) for v in losses)
+    assert losses[0] == pytest.approx(math.log(32), rel=0.02)  # small initial weights: near uniform over 32 tokens
+    assert losses[6] < losses[0] - 0.2 and losses[7] < losses[0] - 0.2
+
+
+@needs_torch
+def test_nanogpt_losses_equal_torchs_from_the_same_weights(programs, nanogpt_run):
+    theirs = _under_torch(programs, "train_nanogpt.py", "--load-init", "gpt_init.npz")
+    np.testing.assert_allclose(_nanogpt_losses(nanogpt_run), _nanogpt_losses(theirs), rtol=1e-4)
+    assert "sample shape (1, 8)" in theirs
+
+
+def _mnist_results(out: str) -> tuple[list[float], list[float], list[int]]:
+    """The logged training losses, and each epoch's test loss and number of correct answers."""
+    train = [float(v) for v in re.findall(r"\tLoss: (\S+)$", out, re.M)]
+    tests = re.findall(r"^Test set: Average loss: (\S+), Accuracy: (\d+)/32 ", out, re.M)
+    return train, [float(loss) for loss, _ in tests], [int(correct) for _, correct in tests]
+
+
+def test_mnist_example_trains_under_minigrad_with_dropout(programs):
+    train, test_losses, correct = _mnist_results(_under_minigrad(programs, "mnist_main.py", *MNIST_ARGS))
+    assert len(train) == 8 and len(test_losses) == 2 and all(math.isfinite(v) for v in train + test_losses)
+    assert test_losses[1] < test_losses[0] < math.log(10)  # below chance's loss, and falling
+    assert correct[1] >= 16  # chance gets about 3 of 32
+
+
+@pytest.mark.slow
+@needs_torch
+def test_mnist_example_losses_equal_torchs_from_the_same_weights(programs):
+    ours = _under_minigrad(programs, "mnist_main.py", *MNIST_ARGS, "--no-dropout", "--save-init", "net_init.npz")
+    theirs = _under_torch(programs, "mnist_main.py", *MNIST_ARGS, "--no-dropout", "--load-init", "net_init.npz")
+    (our_train, our_tests, our_correct), (train, tests, correct) = _mnist_results(ours), _mnist_results(theirs)
+    assert len(our_train) == 8 and len(our_tests) == 2
+    np.testing.assert_allclose(our_train, train, rtol=1e-4)
+    np.testing.assert_allclose(our_tests, tests, rtol=1e-4)
+    assert our_correct == correct
