@@ -81,11 +81,45 @@ def test_nanogpt_trains_under_minigrad(nanogpt_run):
     assert losses[6] < losses[0] - 0.2 and losses[7] < losses[0] - 0.2
 
 
+def test_nanogpt_from_its_saved_weights_trains_the_same(programs, nanogpt_run):
+    """load_state_dict of both tied keys (wte and lm_head share one weight) keeps them tied."""
+    assert _under_minigrad(programs, "train_nanogpt.py", "--load-init", "gpt_init.npz") == nanogpt_run
+
+
 @needs_torch
 def test_nanogpt_losses_equal_torchs_from_the_same_weights(programs, nanogpt_run):
     theirs = _under_torch(programs, "train_nanogpt.py", "--load-init", "gpt_init.npz")
     np.testing.assert_allclose(_nanogpt_losses(nanogpt_run), _nanogpt_losses(theirs), rtol=1e-4)
     assert "sample shape (1, 8)" in theirs
+
+
+@needs_torch
+def test_nanogpt_from_torchs_own_initial_weights_equals_torch(tmp_path, programs):
+    theirs = _under_torch(programs, "train_nanogpt.py", "--save-init", str(tmp_path / "torch_init.npz"))
+    ours = _under_minigrad(programs, "train_nanogpt.py", "--load-init", str(tmp_path / "torch_init.npz"))
+    np.testing.assert_allclose(_nanogpt_losses(ours), _nanogpt_losses(theirs), rtol=1e-4)
+
+
+def test_nanogpt_traced_shows_the_learners_lines(tmp_path, programs, nanogpt_run):
+    from minigrad.trace import Trace
+
+    out = _run(
+        programs,
+        sys.executable,
+        "-m",
+        "minigrad",
+        "trace",
+        "--torch",
+        "train_nanogpt.py",
+        "-o",
+        str(tmp_path / "gpt.jsonl"),
+    )
+    assert out.stdout == nanogpt_run
+    trace = Trace.load(tmp_path / "gpt.jsonl")
+    assert len(trace.find("pass_started")) == 7 * 2  # one backward per micro step
+    split = [n for n in trace.nodes.values() if n.op == "split"]
+    assert split and all(n.source.file.endswith("nanogpt_model.py") for n in split)
+    assert split[0].source.text == "q, k, v  = self.c_attn(x).split(self.n_embd, dim=2)"
 
 
 def _mnist_results(out: str) -> tuple[list[float], list[float], list[int]]:
