@@ -1,0 +1,35 @@
+# Exercise file generated from reference/ex4_find_the_bug.py. Replace each `raise NotImplementedError` with your code;
+# check your work with `minigrad lesson check N`, start over with `minigrad lesson reset N`.
+"""Debugging — a DP-SGD clipping that lets examples through above the bound.
+
+``buggy_clipping.py`` (beside this file) computes per-example gradients of a model with two
+parameters, W and b, with ``vmap(grad(loss))`` and clips them before summing. Its printout says every
+clipped gradient has norm at most 1.0, yet an example can still move the model by more than 1.0.
+Run it, read ``clip_per_example``, and write the measurement that shows the problem, then the fix.
+"""
+
+import math
+
+import minigrad as mg
+
+
+def example_norms(grads: dict) -> mg.Tensor:
+    """The norm of each example's whole gradient, over all of the model's parameters: shape (B,).
+
+    ``grads`` maps a parameter's name to its per-example gradients, the batch dim first
+    (``{"W": (B, 2, 2), "b": (B, 2)}``): example i's gradient is every ``grads[name][i]`` together."""
+    # HINT: the squared norm of a vector made of pieces is the sum of the pieces' squared norms.
+    raise NotImplementedError("exercise: write example_norms()")
+
+
+def worst_case_ratio() -> float:
+    """For a model with two parameters, the largest an example's norm after ``buggy_clipping.clip_per_example``
+    can be, as a multiple of ``max_norm`` (1.0 if the clipping kept its promise)."""
+    raise NotImplementedError("exercise: write worst_case_ratio()")
+
+
+def clip_per_example(grads: dict, max_norm: float) -> dict:
+    """Each example's gradient (all its parameters together) scaled down to norm ``max_norm`` where it is
+    larger, unchanged where it is not: the same dict of per-example gradients, clipped."""
+    # HINT: one factor per example, computed from example_norms, applied to every parameter's gradient.
+    raise NotImplementedError("exercise: write clip_per_example()")
