@@ -33,14 +33,32 @@ def box_width(label: str, op: str | None = None) -> int:
     return max(len(label), len(op) + 2 if op else 0, MIN_INNER) + 4
 
 
-def layout_graph(labels: dict, edges: list, ops: dict | None = None) -> GraphLayout:
-    """Place nodes ``labels`` (id -> label text; ``ops``: id -> op name) joined by ``edges``, top to bottom."""
+SPINE_WEIGHT = 20  # how much more a compact layout cares that an edge from a computed tensor stays straight
+
+
+def layout_graph(labels: dict, edges: list, ops: dict | None = None, *, compact: bool = False) -> GraphLayout:
+    """Place nodes ``labels`` (id -> label text; ``ops``: id -> op name) joined by ``edges``, top to bottom.
+
+    ``compact``: the layout for a pane too narrow for the plain one. Dot centres each op under all its
+    parents, so a chain of layers, each with a weight beside it, drifts sideways by half a box per layer
+    (lesson 8's twelve layers: 132 columns). Here the edges from computed tensors (the spine of a chain)
+    are kept straight down, and such a parent is placed in the middle of the leaves beside it, so the
+    chain stays one box wide with its leaves on either side (lesson 8: 43 columns, lesson 7's MLP: 52).
+    """
     from minigrad.viz.layout import layout_graph as dot_layout
 
     ops = ops or {}
     widths = {node_id: box_width(label, ops.get(node_id)) for node_id, label in labels.items()}
     sizes = {node_id: (widths[node_id], BOX_ROWS * CELL_ASPECT) for node_id in labels}
-    lay = dot_layout(sizes, edges, rankdir="TB", nodesep=2.0, ranksep=2.0 * CELL_ASPECT)
+    if compact:
+        edges = _spine_in_the_middle(edges)
+        computed = {dst for _, dst in edges}
+        weights = {i: SPINE_WEIGHT for i, (src, _) in enumerate(edges) if src in computed}
+        lay = dot_layout(
+            sizes, edges, rankdir="TB", nodesep=2.0, ranksep=2.0 * CELL_ASPECT, weights=weights, ordering="in"
+        )
+    else:
+        lay = dot_layout(sizes, edges, rankdir="TB", nodesep=2.0, ranksep=2.0 * CELL_ASPECT)
 
     def cell(x: float, y: float) -> tuple:
         return (round(x), round(y / CELL_ASPECT))
@@ -53,6 +71,24 @@ def layout_graph(labels: dict, edges: list, ops: dict | None = None) -> GraphLay
         out.edges.append((path.tail, path.head, [cell(x, y) for x, y in path.points]))
     out.width = max((c + w for c, _, w, _ in out.boxes.values()), default=0) + 2
     out.height = max((r + h for _, r, _, h in out.boxes.values()), default=0) + 1
+    return out
+
+
+def _spine_in_the_middle(edges: list) -> list:
+    """``edges`` with each node's first computed parent moved to the middle of its parents (the order the
+    compact layout draws them in, left to right); the rest keep their order."""
+    computed = {dst for _, dst in edges}
+    parents: dict = {}
+    for src, dst in edges:
+        parents.setdefault(dst, []).append(src)
+    out = []
+    for dst, srcs in parents.items():
+        spine = next((src for src in srcs if src in computed), None)
+        if spine is not None and len(srcs) > 2:
+            rest = list(srcs)
+            rest.remove(spine)
+            srcs = [*rest[: len(rest) // 2], spine, *rest[len(rest) // 2 :]]
+        out += [(src, dst) for src in srcs]
     return out
 
 

@@ -279,7 +279,7 @@ class DebuggerScreen(Screen):
         if laid_out is None:
             self._maybe_layout()
             return
-        layout, raster, labels, ops, parents, roots = laid_out
+        layout, raster, compact, labels, ops, parents, roots = laid_out
         if key != self._drawn_scope:
             self._drawn_scope = key
             self.query_one("#tree", GraphTree).set_graph(labels, ops, parents, roots)
@@ -291,10 +291,12 @@ class DebuggerScreen(Screen):
             return
         self._drawn_raster = (key, width)
         fitted = fit_width(layout, width)
+        if fitted is None and compact is not None:  # the chain kept straight, its leaves beside it
+            fitted = fit_width(compact, width)
         self._too_wide = fitted is None
         if fitted is None or fitted is layout:  # too wide even squeezed: drawn whole for v, the tree shown
             canvas.set_raster(raster)
-        else:  # squeezed sideways into the pane: drawn again for this width
+        else:  # squeezed sideways into the pane, or the compact layout: drawn again for this width
             canvas.set_raster(rasterize(fitted, labels, ops))
 
     def _maybe_layout(self) -> None:
@@ -316,10 +318,12 @@ class DebuggerScreen(Screen):
         edges = [(p, nid) for nid, info in nodes.items() for p in info.parents if p in nodes]
         layout = layout_graph(labels, edges, ops) if len(nodes) <= MAX_DRAWN_NODES else None
         raster = rasterize(layout, labels, ops) if layout is not None else None
+        # for a pane too narrow for the plain layout (laid out now: a chain of 3 000 nodes takes 0.15 s)
+        compact = layout_graph(labels, edges, ops, compact=True) if layout is not None else None
         parents = {nid: tuple(p for p in info.parents if p in nodes) for nid, info in nodes.items()}
         used = {p for ps in parents.values() for p in ps}
         roots = list(reversed([nid for nid in nodes if nid not in used]))
-        self.post_message(self.LayoutDone(key, (layout, raster, labels, ops, parents, roots)))
+        self.post_message(self.LayoutDone(key, (layout, raster, compact, labels, ops, parents, roots)))
 
     def on_debugger_screen_layout_done(self, message: LayoutDone) -> None:
         key, laid_out = message.key, message.laid_out

@@ -90,6 +90,8 @@ def layout_graph(
     ranksep: float = 2.0,
     unit: float = 0.1,
     samples: int = 4,
+    weights=None,
+    ordering: str | None = None,
 ) -> Layout:
     """Lay out a directed graph with Graphviz ``dot`` and return positions in the caller's units.
 
@@ -103,6 +105,10 @@ def layout_graph(
         unit: how many inches one unit is inside Graphviz (only affects rounding; sizes,
             gaps and results are all in units).
         samples: points per Bezier segment of an edge's polyline.
+        weights: optional ``edge index -> weight`` (Graphviz's edge ``weight``, default 1): a heavier
+            edge is kept shorter and straighter.
+        ordering: Graphviz's graph ``ordering``: ``"in"`` keeps each node's incoming edges (so its
+            parents) left to right in the order ``edges`` lists them; ``"out"`` the outgoing ones.
 
     Returns:
         :class:`Layout` with ``width``/``height`` of the drawing, ``nodes[key]`` as a
@@ -128,12 +134,20 @@ def layout_graph(
             if end not in sizes:
                 raise ValueError(f"layout_graph(): edge ({tail!r}, {head!r}) uses {end!r}, which is not in nodes")
     g = pygraphviz.AGraph(directed=True, strict=False)
+    if ordering not in (None, "in", "out"):
+        raise ValueError(f"layout_graph(): ordering must be None, 'in' or 'out', got {ordering!r}")
     g.graph_attr.update(rankdir=rankdir.upper(), nodesep=str(nodesep * unit), ranksep=str(ranksep * unit))
+    if ordering is not None:
+        g.graph_attr["ordering"] = ordering
+    weights = weights or {}
     g.node_attr.update(shape="box", fixedsize="true", label="", margin="0")
     for key, (w, h) in sizes.items():
         g.add_node(str(key), width=str(w * unit), height=str(h * unit))
     for i, (tail, head) in enumerate(edges):
-        g.add_edge(str(tail), str(head), key=str(i))
+        if i in weights:
+            g.add_edge(str(tail), str(head), key=str(i), weight=str(weights[i]))
+        else:
+            g.add_edge(str(tail), str(head), key=str(i))
     g.layout(prog="dot")
     scale = 1.0 / (unit * _POINTS_PER_INCH)
     bb = [float(v) for v in g.graph_attr["bb"].split(",")]

@@ -51,6 +51,22 @@ def test_iterable_of_keys_and_parallel_edges():
     assert lay.nodes[2].y - (lay.nodes[1].y + 1) == pytest.approx(3, abs=0.5)
 
 
+def test_ordering_in_keeps_parents_in_the_order_of_the_edges():
+    sizes = {k: (6, 2) for k in ("a", "b", "c", "out")}
+    for order in (["a", "b", "c"], ["b", "a", "c"], ["c", "a", "b"]):
+        lay = layout_graph(sizes, [(k, "out") for k in order], ordering="in")
+        assert sorted(order, key=lambda k: lay.nodes[k].x) == order
+
+
+def test_a_heavy_edge_is_kept_straight():
+    sizes = {k: (6, 2) for k in ("h", "w", "mul", "out")}
+    edges = [("h", "mul"), ("w", "mul"), ("mul", "out")]
+    plain = layout_graph(sizes, edges)
+    assert plain.nodes["mul"].x != plain.nodes["h"].x  # centred under both parents
+    heavy = layout_graph(sizes, edges, weights={0: 20})
+    assert heavy.nodes["mul"].x == pytest.approx(heavy.nodes["h"].x)  # straight under h
+
+
 def test_bad_input():
     with pytest.raises(ValueError, match="edge \\('a', 'c'\\) uses 'c', which is not in nodes"):
         layout_graph(["a", "b"], [("a", "c")])
@@ -58,3 +74,5 @@ def test_bad_input():
         layout_graph(["a"], [], rankdir="up")
     with pytest.raises(ValueError, match="have the same str"):
         layout_graph([1, "1"], [])
+    with pytest.raises(ValueError, match="ordering must be None, 'in' or 'out', got 'up'"):
+        layout_graph(["a"], [], ordering="up")
