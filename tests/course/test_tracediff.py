@@ -106,6 +106,16 @@ PLANTED = [
         "your forward rule for Softplus returned the tangent [0.8808, -0.25, 0.3649]; "
         "the reference returns [0.1192, -0.25, 1.635]",
     ),
+    (
+        12,
+        "ex4_batchnorm_function",
+        (
+            "dx = inv_std * (dxhat - dxhat.mean(dim=0) - xhat * (dxhat * xhat).mean(dim=0))",
+            "dx = inv_std * (dxhat - xhat * (dxhat * xhat).mean(dim=0))",
+        ),
+        "your rule for BatchNorm returned [[-0.2793], [-0.3158], [-0.1982], [0.05701]] for `x`; "
+        "the reference returns [[-0.09527], [-0.1317], [-0.01408], [0.2411]]",
+    ),
 ]
 
 
@@ -129,7 +139,7 @@ def test_the_lesson_text_quotes_the_first_difference_its_check_gives(tmp_path, n
 
 
 def test_the_references_pass_without_a_difference():
-    for number in (1, 2, 3, 4, 6, 10, 11):
+    for number in (1, 2, 3, 4, 6, 10, 11, 12):
         results = run_checks(find_lesson(number), reference=True)
         assert all(r.passed for r in results), [(r.description, r.explain()) for r in results if not r.passed]
 
