@@ -50,6 +50,7 @@ class TorchModule(types.ModuleType):
 
     def __init__(self, name: str, entry: Entry):
         super().__init__(name)
+        self._minigrad_deleted = set()  # names a program deleted (``del torch.nn.functional.f``)
         backing = importlib.import_module(entry.backing) if entry.backing else None
         self._minigrad_backing = backing
         self._minigrad_children = _children(name)
@@ -60,7 +61,7 @@ class TorchModule(types.ModuleType):
     def __getattr__(self, name: str):
         if name == "__all__":  # what ``from torch.nn import *`` takes
             return [n for n in dir(self) if not n.startswith("_")]
-        if name.startswith("__") and name.endswith("__"):
+        if (name.startswith("__") and name.endswith("__")) or name in self._minigrad_deleted:
             raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
         path = f"{self.__name__}.{name}"
         if name in self._minigrad_children:
@@ -80,11 +81,24 @@ class TorchModule(types.ModuleType):
                     return importlib.import_module(path)
         raise MissingTorchName(path)
 
+    def __setattr__(self, name: str, value) -> None:
+        self.__dict__.get("_minigrad_deleted", set()).discard(name)
+        super().__setattr__(name, value)
+
+    def __delattr__(self, name: str) -> None:
+        """``del torch.nn.functional.f`` as on torch's own modules: the name is gone from this module
+        (``hasattr`` is False, as a program simulating an older torch expects) until it is set again."""
+        if name.startswith("_minigrad_") or not hasattr(self, name):
+            raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
+        self.__dict__.pop(name, None)
+        self._minigrad_deleted.add(name)
+
     def __dir__(self):
-        names = set(self.__dict__) | self._minigrad_children
+        names = (set(self.__dict__) | self._minigrad_children) - self._minigrad_deleted
         backing = self._minigrad_backing
         if backing is not None:
-            names |= {n for n in dir(backing) if not isinstance(getattr(backing, n, None), types.ModuleType)}
+            shown = {n for n in dir(backing) if not isinstance(getattr(backing, n, None), types.ModuleType)}
+            names |= shown - self._minigrad_deleted
         return sorted(n for n in names if not n.startswith("_minigrad_"))
 
     def __repr__(self) -> str:

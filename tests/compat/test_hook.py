@@ -82,6 +82,32 @@ def test_hasattr_and_getattr_with_a_default_keep_working(torch):
     assert hasattr(torch, "fft") and hasattr(torch.cuda, "is_available")
 
 
+def test_a_deleted_name_is_gone_until_set_again_as_on_torchs_modules():
+    """nanoGPT's model.py attends by hand when ``hasattr(F, "scaled_dot_product_attention")`` is False;
+    a program deletes the name to get that path, as on PyTorch < 2.0."""
+    with install_torch():
+        import torch.nn.functional as F
+
+        assert F.relu is mg.nn.functional.relu  # looked up once: kept in the module's dict
+        del F.scaled_dot_product_attention, F.relu
+        assert not hasattr(F, "scaled_dot_product_attention") and not hasattr(F, "relu")
+        assert "relu" not in dir(F) and "scaled_dot_product_attention" not in F.__all__
+        with pytest.raises(AttributeError, match="^module 'torch.nn.functional' has no attribute 'relu'$") as caught:
+            F.relu(mg.ones(1))
+        assert type(caught.value) is AttributeError  # not "minigrad has no ...": the program removed it
+        with pytest.raises(AttributeError, match="has no attribute 'relu'"):
+            del F.relu
+        with pytest.raises(AttributeError, match="has no attribute 'no_such_function'"):
+            del F.no_such_function
+        F.relu = mg.nn.functional.gelu
+        assert F.relu is mg.nn.functional.gelu and "relu" in dir(F)
+    assert hasattr(mg.nn.functional, "scaled_dot_product_attention")  # minigrad's own module keeps it
+    with install_torch():
+        import torch.nn.functional as F
+
+        assert F.relu is mg.nn.functional.relu and hasattr(F, "scaled_dot_product_attention")
+
+
 def test_star_imports_take_the_torch_names(torch):
     names = {}
     exec("from torch.nn import *", names)  # noqa: S102  (the statement under test)
