@@ -24,26 +24,27 @@ from minigrad.course.screens import screens_on_path
 from minigrad.course.workspace import Workspace
 
 BUILT_IN = [lesson.number for lesson in list_lessons(lessons_root())]
+# a teacher's lessons are numbered 92 and up here, clear of the built-in course as it grows
 
 
 @pytest.fixture
 def teacher(tmp_path, monkeypatch):
-    """A folder of a teacher's lessons on MINIGRAD_LESSONS, holding lesson 12's skeleton."""
+    """A folder of a teacher's lessons on MINIGRAD_LESSONS, holding lesson 92's skeleton."""
     folder = tmp_path / "my-course"
     folder.mkdir()
     monkeypatch.setenv("MINIGRAD_LESSONS", str(folder))
-    new_lesson(12, "attention", folder, title="Attention, step by step")
+    new_lesson(92, "attention", folder, title="Attention, step by step")
     return folder
 
 
-def lesson_12():
-    (lesson,) = [lesson for lesson in list_lessons() if lesson.number == 12]
+def lesson_92():
+    (lesson,) = [lesson for lesson in list_lessons() if lesson.number == 92]
     return lesson
 
 
 def test_the_skeleton_passes_its_checks_and_its_stubs_fail_with_a_todo(teacher):
-    lesson = lesson_12()
-    assert lesson.title == "Attention, step by step" and lesson.key == "12_attention"
+    lesson = lesson_92()
+    assert lesson.title == "Attention, step by step" and lesson.key == "92_attention"
     passed = run_checks(lesson, reference=True)
     assert passed and all(r.passed for r in passed), [r.explain() for r in passed if not r.passed]
     assert {r.exercise for r in passed} == {ref.stem for ref in lesson.references}
@@ -55,16 +56,16 @@ def test_the_skeleton_passes_its_checks_and_its_stubs_fail_with_a_todo(teacher):
 
 
 def test_the_skeleton_keeps_the_text_rules_of_its_own_lesson_toml(teacher):
-    lesson = lesson_12()
+    lesson = lesson_92()
     assert text_problems(lesson) == []
     hints = load_hints(lesson)
-    assert sorted(hints) == ["12.1", "12.2", "12.3", "12.4"] and all(len(h) >= 2 for h in hints.values())
+    assert sorted(hints) == ["92.1", "92.2", "92.3", "92.4"] and all(len(h) >= 2 for h in hints.values())
     demo = subprocess.run([sys.executable, str(lesson.demo)], capture_output=True, text=True, timeout=120)
     assert demo.returncode == 0, demo.stderr
 
 
 def test_a_two_exercise_lesson_passes_when_its_lesson_toml_says_so(teacher):
-    lesson = lesson_12()
+    lesson = lesson_92()
     for ref in lesson.references[2:]:
         ref.unlink()
         lesson.exercise_file(ref).unlink()
@@ -85,33 +86,33 @@ def test_a_two_exercise_lesson_passes_when_its_lesson_toml_says_so(teacher):
 
 
 def test_text_problems_say_what_to_change(teacher):
-    lesson = lesson_12()
+    lesson = lesson_92()
     toml = lesson.path / "lesson.toml"
     toml.write_text(toml.read_text().replace("words = [250, 3000]", "words = [1500, 3000]"))
     (problem,) = text_problems(lesson)
     assert "README.md has" in problem and "its lesson.toml asks 1500–3000" in problem
-    assert main(["lesson", "lint", "12"]) == 1
+    assert main(["lesson", "lint", "92"]) == 1
 
 
 def test_cli_new_writes_a_lesson_listed_after_the_built_in_ones(tmp_path, monkeypatch, capsys):
     folder, other = tmp_path / "course", tmp_path / "more"
     folder.mkdir(), other.mkdir()
     monkeypatch.setenv("MINIGRAD_LESSONS", os.pathsep.join([str(folder), str(other)]))
-    assert main(["lesson", "new", "12", "attention", "--dir", str(folder)]) == 0
-    assert main(["lesson", "new", "13", "memory", "--dir", str(other)]) == 0
-    assert main(["lesson", "new", "13", "memory", "--dir", str(other)]) == 2, "it never overwrites a lesson"
+    assert main(["lesson", "new", "92", "attention", "--dir", str(folder)]) == 0
+    assert main(["lesson", "new", "93", "memory", "--dir", str(other)]) == 0
+    assert main(["lesson", "new", "93", "memory", "--dir", str(other)]) == 2, "it never overwrites a lesson"
     assert "exists already" in capsys.readouterr().err
-    assert [lesson.number for lesson in list_lessons()] == [*BUILT_IN, 12, 13]
+    assert [lesson.number for lesson in list_lessons()] == [*BUILT_IN, 92, 93]
     assert main(["lesson", "list"]) == 0
     listed = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
-    assert listed == [str(n) for n in [*BUILT_IN, 12, 13]]
-    assert main(["lesson", "check", "13", "--reference"]) == 0
-    assert main(["lesson", "lint", "13"]) == 0
+    assert listed == [str(n) for n in [*BUILT_IN, 92, 93]]
+    assert main(["lesson", "check", "93", "--reference"]) == 0
+    assert main(["lesson", "lint", "93"]) == 0
 
 
 def test_a_bad_slug_or_number_is_refused(tmp_path):
     with pytest.raises(ValueError, match="slug"):
-        new_lesson(12, "Attention!", tmp_path)
+        new_lesson(92, "Attention!", tmp_path)
     with pytest.raises(ValueError, match="1 or more"):
         new_lesson(0, "attention", tmp_path)
 
@@ -119,9 +120,9 @@ def test_a_bad_slug_or_number_is_refused(tmp_path):
 def test_two_lessons_with_one_number_are_an_error_naming_both(teacher, tmp_path, monkeypatch):
     again = tmp_path / "again"
     again.mkdir()
-    new_lesson(12, "other", again)
+    new_lesson(92, "other", again)
     monkeypatch.setenv("MINIGRAD_LESSONS", os.pathsep.join([str(teacher), str(again)]))
-    with pytest.raises(ManifestError, match=r"two lessons are numbered 12: .*12_attention and .*12_other"):
+    with pytest.raises(ManifestError, match=r"two lessons are numbered 92: .*92_attention and .*92_other"):
         list_lessons()
 
 
@@ -132,7 +133,7 @@ def test_an_entry_point_adds_a_pip_installed_course(tmp_path, monkeypatch):
     package = site / "my_course_lessons"
     package.mkdir(parents=True)
     (package / "__init__.py").write_text("")
-    new_lesson(14, "my_topic", package)
+    new_lesson(94, "my_topic", package)
     info = site / "my_course-1.0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: my-course\nVersion: 1.0\n")
@@ -140,24 +141,24 @@ def test_an_entry_point_adds_a_pip_installed_course(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(site))
     monkeypatch.delenv("MINIGRAD_LESSONS", raising=False)
     lessons = list_lessons()
-    assert [lesson.number for lesson in lessons] == [*BUILT_IN, 14]
-    assert lessons[-1].path == package / "14_my_topic"
+    assert [lesson.number for lesson in lessons] == [*BUILT_IN, 94]
+    assert lessons[-1].path == package / "94_my_topic"
     assert all(r.passed for r in run_checks(lessons[-1], reference=True))
 
 
 def test_a_renumbered_lesson_says_where_it_disagrees(teacher, capsys):
-    toml = teacher / "12_attention" / "lesson.toml"
-    toml.write_text(toml.read_text().replace("number = 12", "number = 13"))
-    with pytest.raises(ManifestError, match=r"named for lesson 12 but its lesson.toml says number = 13.*13_attention"):
+    toml = teacher / "92_attention" / "lesson.toml"
+    toml.write_text(toml.read_text().replace("number = 92", "number = 93"))
+    with pytest.raises(ManifestError, match=r"named for lesson 92 but its lesson.toml says number = 93.*93_attention"):
         list_lessons()
-    (teacher / "12_attention").rename(teacher / "13_attention")
-    assert list_lessons()[-1].number == 13
-    # a hints file that still names its sections 12.k is an error naming both numbers, not "no hints yet"
-    hints = teacher / "13_attention" / "hints.md"
-    hints.write_text(hints.read_text().replace("## ex1_by_hand", "## 12.1"))
-    assert main(["lesson", "hint", "13.1"]) == 2
+    (teacher / "92_attention").rename(teacher / "93_attention")
+    assert list_lessons()[-1].number == 93
+    # a hints file that still names its sections 92.k is an error naming both numbers, not "no hints yet"
+    hints = teacher / "93_attention" / "hints.md"
+    hints.write_text(hints.read_text().replace("## ex1_by_hand", "## 92.1"))
+    assert main(["lesson", "hint", "93.1"]) == 2
     err = capsys.readouterr().err
-    assert "'## 12.1' is for lesson 12, but this is lesson 13" in err and "no hints yet" not in err
+    assert "'## 92.1' is for lesson 92, but this is lesson 93" in err and "no hints yet" not in err
 
 
 def test_hints_sections_named_by_file_follow_the_lesson_number():
@@ -171,32 +172,32 @@ def test_hints_sections_named_by_file_follow_the_lesson_number():
 
 
 def test_checks_load_the_reference_without_the_lesson_number(teacher):
-    lesson = lesson_12()
+    lesson = lesson_92()
     assert 'load_reference("ex2_implement")' in (lesson.path / "checks.py").read_text()
-    assert "12" not in (lesson.path / "checks.py").read_text(), "the checks never type the lesson's number"
+    assert "92" not in (lesson.path / "checks.py").read_text(), "the checks never type the lesson's number"
     with pytest.raises(LookupError, match="no lesson's checks are running"):
         load_reference("ex2_implement")
-    assert load_reference(12, "ex2_implement").square_backward(3.0, 1.0) == 6.0
-    with pytest.raises(FileNotFoundError, match="lesson 12 has no reference 'ex9_nothing'; its exercises: ex1_by_hand"):
-        load_reference(12, "ex9_nothing")
+    assert load_reference(92, "ex2_implement").square_backward(3.0, 1.0) == 6.0
+    with pytest.raises(FileNotFoundError, match="lesson 92 has no reference 'ex9_nothing'; its exercises: ex1_by_hand"):
+        load_reference(92, "ex9_nothing")
 
 
 def test_screens_of_a_teachers_lesson_are_found_by_the_generators(teacher):
-    assert {"12_attention/into_x", "12_attention/graph"} <= set(screens_on_path("transcripts")) | set(
+    assert {"92_attention/into_x", "92_attention/graph"} <= set(screens_on_path("transcripts")) | set(
         screens_on_path("diagrams")
     )
     spec = importlib.util.spec_from_file_location("make_transcripts", lessons_root() / "make_transcripts.py")
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
-    assert "12_attention/into_x" in script.TRANSCRIPTS and "01_chain_rule/top" in script.TRANSCRIPTS
-    text = script.fresh_text("12_attention/into_x")
+    assert "92_attention/into_x" in script.TRANSCRIPTS and "01_chain_rule/top" in script.TRANSCRIPTS
+    text = script.fresh_text("92_attention/into_x")
     assert "mul rule of sq" in text and "grad_accumulated" in text
 
 
 def test_a_workspace_gets_no_screens_code(teacher, tmp_path):
     ws = Workspace(tmp_path / "ws")
-    ws.start(lesson_12())
-    copied = {p.name for p in (tmp_path / "ws" / "12_attention").iterdir()}
+    ws.start(lesson_92())
+    copied = {p.name for p in (tmp_path / "ws" / "92_attention").iterdir()}
     assert "screens.py" not in copied and "checks.py" not in copied and "ex1_by_hand.py" in copied
 
 
