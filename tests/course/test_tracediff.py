@@ -116,6 +116,17 @@ PLANTED = [
         "your rule for BatchNorm returned [[-0.2793], [-0.3158], [-0.1982], [0.05701]] for `x`; "
         "the reference returns [[-0.09527], [-0.1317], [-0.01408], [0.2411]]",
     ),
+    (
+        13,
+        "ex2_batching_rule",
+        (
+            "        m = z.amax(dim=-1, keepdim=True)\n"
+            "        out = m + (z - m).exp().sum(dim=-1, keepdim=True).log()\n"
+            "        return out.squeeze(-1), 0\n",
+            "        m = z.amax(dim=-1)\n        return m + (z - m).exp().sum(dim=-1).log(), 0\n",
+        ),
+        "your amax made `m` = [0.6705, 1.617, 1.67]; the reference makes [[0.6705], [1.617], [1.67]]",
+    ),
 ]
 
 
@@ -130,7 +141,7 @@ def test_a_planted_wrong_answer_is_told_by_its_first_difference(tmp_path, number
     assert ": expected " in expected_got and ", got " in expected_got, expected_got  # the check's own line stays
 
 
-@pytest.mark.parametrize("number, stem", [(2, "ex3_run_backward"), (6, "ex1_square")])
+@pytest.mark.parametrize("number, stem", [(2, "ex3_run_backward"), (6, "ex1_square"), (13, "ex2_batching_rule")])
 def test_the_lesson_text_quotes_the_first_difference_its_check_gives(tmp_path, number, stem):
     (_, _, change, _) = next(p for p in PLANTED if p[:2] == (number, stem))
     head = planted(tmp_path, number, stem, *change)[0].explain().split("\n", 1)[0]
@@ -139,7 +150,7 @@ def test_the_lesson_text_quotes_the_first_difference_its_check_gives(tmp_path, n
 
 
 def test_the_references_pass_without_a_difference():
-    for number in (1, 2, 3, 4, 6, 10, 11, 12):
+    for number in (1, 2, 3, 4, 6, 10, 11, 12, 13):
         results = run_checks(find_lesson(number), reference=True)
         assert all(r.passed for r in results), [(r.description, r.explain()) for r in results if not r.passed]
 
