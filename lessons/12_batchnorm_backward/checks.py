@@ -1,5 +1,5 @@
 """Checks for lesson 12: batch norm's forward and scale/shift gradients against minigrad, predictions
-against the demo's recorded pass, the three path terms against the contributions a recorded pass sends
+against a recorded pass, the three path terms against the contributions a recorded pass sends
 into x, and the Functions and fixes against the reference's run, event by event."""
 
 import contextlib
@@ -13,15 +13,10 @@ from minigrad.course import check
 from minigrad.course.cases import rng
 from minigrad.course.checking import load_reference
 from minigrad.course.expect import expect, expect_close, expect_equal, expect_len, expect_prediction
-from minigrad.course.recording import as_array, contributions_into, record_call, record_demo
+from minigrad.course.recording import as_array, contributions_into, record_call
 from minigrad.course.tracediff import explained_by_trace
 
 EPS = 1e-5
-
-
-@functools.cache
-def demo_trace():
-    return record_demo()
 
 
 def batches(n: int, seed: int) -> list:
@@ -106,32 +101,39 @@ def _(ex):
 
 # ---------------------------------------------------------------- 12.2
 def into_x(trace) -> list:
-    """The demo's contributions into x's pass gradient (not x.grad), in order."""
+    """The contributions into x's pass gradient (not x.grad), in order."""
     return contributions_into(trace, "x", into="pass")
+
+
+@functools.cache
+def prediction_trace():
+    """Exercise 12.2's run(), recorded (the reference's copy: the learner predicts, and may edit theirs)."""
+    trace, _ = record_call(load_reference("ex2_predict_paths").run)
+    return trace
 
 
 @check("ex2_predict_paths", "predict_senders_into_x() names the nodes that send into x, in the pass's order")
 def _(ex):
-    trace = demo_trace()
+    trace = prediction_trace()
     want = [trace.nodes[e.node].label for e in into_x(trace)]
     expect_prediction(ex.predict_senders_into_x(), want, "the nodes that send a contribution into x")
 
 
-@check("ex2_predict_paths", "predict_contributions_into_x() matches the three grad_accumulated events into x")
+@check("ex2_predict_paths", "predict_contributions_into_x() matches run()'s three grad_accumulated events into x")
 def _(ex):
-    want = [as_array(e.contribution).tolist() for e in into_x(demo_trace())]
+    want = [as_array(e.contribution).tolist() for e in into_x(prediction_trace())]
     expect_prediction(ex.predict_contributions_into_x(), want, "the contributions into x", rtol=1e-4, atol=1e-6)
 
 
-@check("ex2_predict_paths", "predict_contributions_into_mu() matches the two grad_accumulated events into mu")
+@check("ex2_predict_paths", "predict_contributions_into_mu() matches run()'s two grad_accumulated events into mu")
 def _(ex):
-    want = [float(as_array(e.contribution)) for e in contributions_into(demo_trace(), "mu")]
+    want = [float(as_array(e.contribution)) for e in contributions_into(prediction_trace(), "mu")]
     expect_prediction(ex.predict_contributions_into_mu(), want, "the contributions into mu", rtol=1e-4, atol=1e-6)
 
 
-def shared_demo():
-    """The demo with one `x - mu` for both the variance and xhat."""
-    x, gamma, beta, w = leaves([1.0, 8.0, 4.0, 5.0], 2.0, 0.5, [-1.0, 2.0, -3.0, 1.0])
+def shared_run():
+    """Exercise 12.2's run() with one `x - mu` for both the variance and xhat."""
+    x, gamma, beta, w = leaves([1.0, 8.0, 4.0, 5.0], 2.0, 0.5, [-2.0, 1.0, 2.0, 1.0])
     mu = x.mean()
     xc = x - mu
     inv_std = ((xc**2).mean() + EPS) ** -0.5
@@ -140,7 +142,7 @@ def shared_demo():
 
 @check("ex2_predict_paths", "predict_accumulations_if_shared() counts the contributions into x with one x - mu")
 def _(ex):
-    trace, _ = record_call(shared_demo)
+    trace, _ = record_call(shared_run)
     want = len(into_x(trace))
     expect_prediction(ex.predict_accumulations_if_shared(), want, "the contributions into x with a shared x - mu")
 

@@ -1,13 +1,36 @@
 # Exercise file generated from reference/ex2_predict_paths.py. Replace each `raise NotImplementedError` with your code;
 # check your work with `minigrad lesson check N`, start over with `minigrad lesson reset N`.
-"""Exercise 12.2 (prediction) — the contributions the demo's pass sends into x and into mu.
+"""Exercise 12.2 (prediction) — the contributions a batch norm's pass sends into x and into mu.
 
-Read demo.py (x = [1, 8, 4, 5], gamma = 2, beta = 0.5, the gradient arriving at y is w =
-[-1, 2, -3, 1]) and answer on paper before you run anything; `minigrad lesson check 12` records
-the demo and compares. Then find each event with `minigrad lesson debug 12`.
+`run()` below is the demo's batch norm (x = [1, 8, 4, 5], gamma = 2, beta = 0.5) with another
+gradient arriving from above: w = [-2, 1, 2, 1]. Answer on paper before you run anything;
+`minigrad lesson check 12` records run() and compares. Then step through it, from this lesson's
+folder, with `minigrad-tui ex2_predict_paths.py`.
 
 eps = 1e-5 moves these numbers only in their sixth digit: leave it out by hand.
 """
+
+import minigrad as mg
+
+
+def run():
+    """The demo's batch norm, with w = [-2, 1, 2, 1]."""
+    x = mg.tensor([1.0, 8.0, 4.0, 5.0], dtype=mg.float64, requires_grad=True, name="x")
+    gamma = mg.tensor(2.0, dtype=mg.float64, requires_grad=True, name="gamma")
+    beta = mg.tensor(0.5, dtype=mg.float64, requires_grad=True, name="beta")
+    w = mg.tensor([-2.0, 1.0, 2.0, 1.0], dtype=mg.float64, name="w")
+    eps = 1e-5
+
+    mu = x.mean()
+    dev = x - mu
+    sq = dev**2
+    var = sq.mean()
+    inv_std = (var + eps) ** -0.5
+    xc = x - mu
+    xhat = xc * inv_std
+    y = gamma * xhat + beta
+    loss = (y * w).sum()
+    loss.backward()
 
 
 def predict_senders_into_x() -> list[str]:
@@ -19,7 +42,7 @@ def predict_senders_into_x() -> list[str]:
 
 def predict_contributions_into_x() -> list[list[float]]:
     """The three contributions into `x` (four floats each), in the order of predict_senders_into_x()."""
-    # HINT: the gradient entering xhat is gamma * w; inv_std = 1 / 2.5 = 0.4.
+    # HINT: the gradient entering xhat is gamma * w; inv_std = 1 / 2.5 = 0.4; xhat = [-1.4, 1.4, -0.2, 0.2].
     raise NotImplementedError("exercise: write predict_contributions_into_x()")
 
 
@@ -30,7 +53,11 @@ def predict_contributions_into_mu() -> list[float]:
 
 
 def predict_accumulations_if_shared() -> int:
-    """How many `grad_accumulated` events into `x` (not `x.grad`) the pass would make if the demo
+    """How many `grad_accumulated` events into `x` (not `x.grad`) the pass would make if run()
     computed `x - mu` once and used it both for the variance and for `xhat`."""
     # HINT: which node would the direct and the variance paths then meet in, before they reach x?
     raise NotImplementedError("exercise: write predict_accumulations_if_shared()")
+
+
+if __name__ == "__main__":
+    run()
