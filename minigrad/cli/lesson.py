@@ -21,9 +21,9 @@ source checkout without one, the checkout's lessons/ folder is the workspace.
 Hints live in lessons/NN_topic/hints.md: a '## N.k' section per exercise, hints separated
 by '---' lines (see minigrad.course.hints).
 
-Teachers: `minigrad lesson new 12 attention --dir FOLDER` writes a lesson skeleton that passes its
+Teachers: `minigrad lesson new 21 attention --dir FOLDER` writes a lesson skeleton that passes its
 own checks; put FOLDER on $MINIGRAD_LESSONS (folders separated by ':', ';' on Windows) to list
-it after the built-in lessons; `minigrad lesson lint 12` checks its text against its lesson.toml.
+it after the built-in lessons; `minigrad lesson lint 21` checks its text against its lesson.toml.
 lessons/AUTHORING.md in the source repository says the rest.
 """
 
