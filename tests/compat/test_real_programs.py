@@ -12,9 +12,11 @@ The programs are in ``programs/``, beside this file, each crediting its source a
   https://github.com/pytorch/examples): ``Net``, ``train`` and ``test`` unchanged, with Adadelta and StepLR,
   on synthetic MNIST-shaped data instead of torchvision's download.
 
-Each program runs once under minigrad, which writes its initial weights as ``.npz``; PyTorch (when
-installed) runs the same script from those weights. Without PyTorch the minigrad run is still checked:
-every loss finite, and the training learns.
+Each program runs under minigrad, which writes its initial weights as ``.npz``; PyTorch (when installed)
+runs the same script from those weights. nanoGPT also goes the other way, from torch's own initial weights,
+with its hand-written attention (``--slow-attention``: as on PyTorch < 2.0) and a cropped block size.
+Without PyTorch the minigrad runs are still checked: every loss finite, the training learns, a reloaded
+run trains the same, and the paths with and without scaled_dot_product_attention agree.
 """
 
 import importlib.util
@@ -93,11 +95,27 @@ def test_nanogpt_losses_equal_torchs_from_the_same_weights(programs, nanogpt_run
     assert "sample shape (1, 8)" in theirs
 
 
+def test_nanogpt_with_slow_attention_trains_as_with_sdpa(programs, nanogpt_run):
+    """Without F.scaled_dot_product_attention model.py masks with its tril buffer and masked_fill(-inf)."""
+    slow = _under_minigrad(programs, "train_nanogpt.py", "--slow-attention")
+    assert slow.count("WARNING: using slow attention.") == 2  # once per block
+    np.testing.assert_allclose(_nanogpt_losses(slow), _nanogpt_losses(nanogpt_run), rtol=1e-6)
+
+
+def test_nanogpt_with_dropout_learns(programs):
+    losses = _nanogpt_losses(_under_minigrad(programs, "train_nanogpt.py", "--dropout", "0.2"))
+    assert all(math.isfinite(v) for v in losses) and losses[6] < losses[0] - 0.1 and losses[7] < losses[0] - 0.1
+
+
 @needs_torch
-def test_nanogpt_from_torchs_own_initial_weights_equals_torch(tmp_path, programs):
-    theirs = _under_torch(programs, "train_nanogpt.py", "--save-init", str(tmp_path / "torch_init.npz"))
-    ours = _under_minigrad(programs, "train_nanogpt.py", "--load-init", str(tmp_path / "torch_init.npz"))
+def test_nanogpt_from_torchs_own_weights_with_slow_attention_and_a_cropped_block_equals_torch(tmp_path, programs):
+    """torch's state_dict (its initial weights, the causal-mask buffers, the tied weight twice) loads;
+    crop_block_size slices wpe into a new Parameter and each mask buffer, as train.py does."""
+    options = ("--slow-attention", "--crop-block-size")
+    theirs = _under_torch(programs, "train_nanogpt.py", *options, "--save-init", str(tmp_path / "torch_init.npz"))
+    ours = _under_minigrad(programs, "train_nanogpt.py", *options, "--load-init", str(tmp_path / "torch_init.npz"))
     np.testing.assert_allclose(_nanogpt_losses(ours), _nanogpt_losses(theirs), rtol=1e-4)
+    assert "sample shape (1, 8)" in ours
 
 
 def test_nanogpt_traced_shows_the_learners_lines(tmp_path, programs, nanogpt_run):

@@ -4,9 +4,13 @@
 # with no DDP, checkpoints or wandb. Batches are drawn from a seeded NumPy generator, not torch.randint,
 # so that every framework trains on the same batches.
 #
-#   python train_nanogpt.py [--save-init init.npz | --load-init init.npz]
+#   python train_nanogpt.py [--save-init init.npz] [--load-init init.npz] [--dropout P] [--slow-attention]
+#                           [--crop-block-size]
 #
 # prints "iter N: loss L" each step, the train/val losses of estimate_loss() and a generated sample.
+# --slow-attention takes F.scaled_dot_product_attention away, so that model.py attends as on PyTorch < 2.0
+# (its causal-mask buffer and masked_fill); --crop-block-size builds the model with twice the block size
+# and crops it, as train.py does for a checkpoint with a larger one.
 import argparse
 import math
 from contextlib import nullcontext
@@ -20,12 +24,15 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--save-init", help="write the initial weights to this .npz")
 parser.add_argument("--load-init", help="start from the weights in this .npz")
 parser.add_argument("--max-iters", type=int, default=6)
+parser.add_argument("--dropout", type=float, default=0.0)
+parser.add_argument("--slow-attention", action="store_true")
+parser.add_argument("--crop-block-size", action="store_true")
 args = parser.parse_args()
 
 # config: a tiny GPT, as in nanoGPT's config/train_shakespeare_char.py but much smaller
 batch_size = 4
 block_size = 8
-n_layer, n_head, n_embd, dropout, bias = 2, 2, 16, 0.0, True
+n_layer, n_head, n_embd, dropout, bias = 2, 2, 16, args.dropout, True
 vocab_size = 32
 gradient_accumulation_steps = 2
 learning_rate = 1e-2
@@ -62,15 +69,23 @@ def get_batch(split):
     return x, y
 
 
+if args.slow_attention:
+    del torch.nn.functional.scaled_dot_product_attention
+
 model_args = dict(
     n_layer=n_layer, n_head=n_head, n_embd=n_embd, block_size=block_size, bias=bias, vocab_size=vocab_size, dropout=dropout
 )
+if args.crop_block_size:
+    model_args["block_size"] = 2 * block_size
 gptconf = GPTConfig(**model_args)
 model = GPT(gptconf)
 if args.save_init:
     np.savez(args.save_init, **{k: v.detach().cpu().numpy() for k, v in model.state_dict().items()})
 if args.load_init:
     model.load_state_dict({k: torch.from_numpy(v) for k, v in np.load(args.load_init).items()})
+if block_size < model.config.block_size:
+    model.crop_block_size(block_size)
+    model_args["block_size"] = block_size
 model.to(device)
 
 scaler = torch.amp.GradScaler(enabled=(dtype == "float16"))
