@@ -12,6 +12,7 @@ from minigrad.course import check
 from minigrad.course.cases import rng
 from minigrad.course.expect import expect, expect_close, expect_equal, expect_len, expect_prediction
 from minigrad.course.recording import incoming_grads, record_demo
+from minigrad.trace import HitCounter, parse_breakpoint, record
 
 
 def norm_ratio(weights) -> float:
@@ -50,6 +51,65 @@ def _(ex):
     assert vanishing < 1e-6, f"sanity: the badly initialised stack should vanish (ratio {vanishing:.2g})"
     ratio = norm_ratio([ex.xavier_normal(64, 64, seed=k) for k in range(30)])
     expect(0.1 < ratio < 10, "the first/last layer gradient norm ratio through 30 layers", "within 10x", f"{ratio:.3g}")
+
+
+def relu_stack(weights) -> tuple:
+    """A stack of relu layers ``h = relu(h @ W)`` over ``weights``, each output named ``layer K``, recorded:
+    ``(trace, the norm of the gradient entering the last layer)``."""
+    draw = np.random.default_rng(81)
+    with record() as trace:
+        h = mg.tensor(draw.standard_normal((16, weights[0].shape[0])), requires_grad=True)
+        for k, W in enumerate(weights, 1):
+            h = (h @ mg.tensor(W)).relu()
+            h.name = f"layer {k}"
+        top = draw.standard_normal(h.shape)
+        (h * mg.tensor(top)).sum().backward()
+    return trace, float(np.linalg.norm(top))
+
+
+def first_stop(trace, spec: str):
+    """``(layer name, |g|)`` where the debugger's ``c`` first stops for breakpoint ``spec``, or None."""
+    breakpoint_, hits = parse_breakpoint(spec), HitCounter(trace)
+    for event in trace.events:
+        if breakpoint_.matches(event, hits):
+            grad = event.grad
+            return trace.nodes[event.node].name, grad.stats.norm if grad.values is None else np.linalg.norm(grad.values)
+    return None
+
+
+@check("ex2_xavier", "he_normal: shape, dtype and standard deviation sqrt(2 / fan_in)")
+def _(ex):
+    for fan_in, fan_out in [(64, 64), (100, 20), (10, 300)]:
+        W = np.asarray(ex.he_normal(fan_in, fan_out, seed=1))
+        call = f"he_normal({fan_in}, {fan_out})"
+        expect_equal(W.shape, (fan_in, fan_out), f"the shape of {call}")
+        want = np.sqrt(2 / fan_in)
+        expect(
+            abs(W.std() / want - 1) < 0.05, f"the standard deviation of {call}", f"{want:.4f} ± 5%", f"{W.std():.4f}"
+        )
+    first, again = np.asarray(ex.he_normal(5, 5, seed=3)), np.asarray(ex.he_normal(5, 5, seed=3))
+    expect_close(again, first, "he_normal(5, 5, seed=3) called twice (the same seed gives the same weights)", 0, 0)
+
+
+@check("ex2_xavier", "through 12 relu layers of width 64 with he_normal, no breakpoint on |g| stops")
+def _(ex):
+    def breakpoints(top):  # the gradient leaving the 10x band around the last layer's, either way
+        return (f"op:relu if |g| > {10 * top:.4g}", f"op:relu if |g| < {top / 10:.4g}")
+
+    trace, top = relu_stack([np.random.default_rng(k).standard_normal((64, 64)) for k in range(12)])
+    assert first_stop(trace, breakpoints(top)[0]), "sanity: weights of std 1 should explode through relu layers"
+    trace, top = relu_stack([np.sqrt(1 / 64) * np.random.default_rng(k).standard_normal((64, 64)) for k in range(12)])
+    assert first_stop(trace, breakpoints(top)[1]), "sanity: Glorot's std should vanish through relu layers"
+    trace, top = relu_stack([ex.he_normal(64, 64, seed=k) for k in range(12)])
+    for spec in breakpoints(top):
+        stop = first_stop(trace, spec)
+        expect(
+            stop is None,
+            f"`minigrad-tui --break '{spec}'` over 12 relu layers initialised with he_normal "
+            f"(the gradient entering the last layer has norm {top:.3g})",
+            "no stop",
+            None if stop is None else f"a stop entering {stop[0]}, where |g| = {stop[1]:.3g}",
+        )
 
 
 def culprit_cases():

@@ -8,6 +8,29 @@ import warnings
 
 from minigrad.course.screens import demo_trace, diagram, step_of, steps_of, transcript
 
+VANISHING = "op:sigmoid if |g| < 1e-2"  # the breakpoints section 1 sets: the README names them
+EXPLODING = "op:relu if |g| > 1e4"
+
+
+def stops(trace, spec: str) -> list[int]:
+    """The steps where the debugger's ``c`` stops for the breakpoint ``spec``, replayed over ``trace``."""
+    from minigrad.trace import HitCounter, parse_breakpoint
+
+    breakpoint_, hits = parse_breakpoint(spec), HitCounter(trace)
+    return [e.seq for e in trace.events if breakpoint_.matches(e, hits)]
+
+
+@transcript("vanishing")
+def _():
+    trace = demo_trace(quiet_warnings=True)
+    return trace, [*steps_of(trace, "node_entered", "s12"), *stops(trace, VANISHING)]
+
+
+@transcript("exploding")
+def _():
+    trace = demo_trace(quiet_warnings=True)
+    return trace, [*steps_of(trace, "node_entered", "r12"), *stops(trace, EXPLODING)]
+
 
 @transcript("nan_at_root")
 def _():

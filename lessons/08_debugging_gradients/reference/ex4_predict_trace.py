@@ -7,7 +7,7 @@ demo.py` and `minigrad trace ... / trace show`.
 
 
 def predict_smallest_gradient_layer() -> int:
-    """In part 1, which of the 12 weights (0 = first, nearest the input) gets the smallest gradient norm?"""
+    """In part 1's sigmoid stack, which of the 12 weights (0 = first, nearest the input) gets the smallest gradient norm?"""
     # BEGIN SOLUTION
     # HINT: the gradient reaches the first layer last, after every sigmoid' <= 1/4 factor.
     return 0
