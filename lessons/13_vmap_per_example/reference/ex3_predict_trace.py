@@ -17,7 +17,7 @@ def predict_passes_of_the_loop() -> int:
 def predict_passes_of_vmap_grad() -> int:
     """How many backward passes the demo's call of vmap(grad(loss)) records."""
     # BEGIN SOLUTION
-    # HINT: vmap does not run the function once per example: it runs it once on batched values.
+    # HINT: how many times does vmap call the function it maps, grad(loss)?
     return 1
     # END SOLUTION
 
