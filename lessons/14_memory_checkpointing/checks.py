@@ -175,12 +175,18 @@ def _(ex):
 
 @check("ex3_recompute", "budget_forward keeps the plain gradients and at most half the peak, for 16, 25 and 36 layers")
 def _(ex):
+    reference = load_reference("ex3_recompute").budget_forward
     for depth in (16, 25, 36):
         plain, plain_params = recorded_mlp(apply_all, depth, seed=depth)
-        mine, my_params = recorded_mlp(ex.budget_forward, depth, seed=depth)
-        for i, (p, q) in enumerate(zip(my_params, plain_params)):
-            expect(p.grad is not None, f"parameter {i}'s gradient through budget_forward ({depth} layers)", "one", None)
-            expect_close(p.grad, q.grad.numpy(), f"parameter {i}'s gradient ({depth} layers)", rtol=1e-5, atol=1e-7)
+        runs = [
+            functools.partial(recorded_mlp, forward, depth, seed=depth) for forward in (ex.budget_forward, reference)
+        ]
+        with explained_by_trace(*runs):
+            mine, my_params = runs[0]()
+            for i, (p, q) in enumerate(zip(my_params, plain_params)):
+                what = f"parameter {i}'s gradient through budget_forward ({depth} layers)"
+                expect(p.grad is not None, what, "a gradient", None)
+                expect_close(p.grad, q.grad.numpy(), what, rtol=1e-5, atol=1e-7)
         budget = measure().peak_saved_bytes(*first_pass(plain)) // 2
         peak = measure().peak_saved_bytes(*first_pass(mine))
         expect(peak <= budget, f"the peak of saved bytes of budget_forward ({depth} layers)", f"<= {budget}", peak)

@@ -36,10 +36,10 @@ class Recompute(Function):
         x, *params = ctx.saved_tensors
         x = x.detach().requires_grad_(x.requires_grad)
         with mg.enable_grad():
-            out = ctx.fn(x)
+            recomputed = ctx.fn(x)
         inputs = [x, *params]
         wanted = [t for t in inputs if t.requires_grad]
-        found = iter(mg.autograd.grad(out, wanted, grad, allow_unused=True))
+        found = iter(mg.autograd.grad(recomputed, wanted, grad, allow_unused=True))
         return (None, *(next(found) if t.requires_grad else None for t in inputs))
         # END SOLUTION
 
