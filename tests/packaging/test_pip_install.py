@@ -156,12 +156,12 @@ def test_a_teachers_lesson_from_the_wheel(fresh, tmp_path):
     _, minigrad, _, env, home = fresh
     course = tmp_path / "course"
     course.mkdir()
-    run([minigrad, "lesson", "new", "12", "attention", "--dir", course], home, env)
+    run([minigrad, "lesson", "new", "92", "attention", "--dir", course], home, env)
     env = env | {"MINIGRAD_LESSONS": str(course)}
     listed = run([minigrad, "lesson", "list"], home, env).stdout.splitlines()
-    assert listed[-1].startswith("12  Attention") and listed[0].startswith(" 1  "), listed
-    assert "4 of 4 checks passed" in run([minigrad, "lesson", "check", "12", "--reference"], home, env).stdout
-    run([minigrad, "lesson", "lint", "12"], home, env)
+    assert listed[-1].startswith("92  Attention") and listed[0].startswith(" 1  "), listed
+    assert "4 of 4 checks passed" in run([minigrad, "lesson", "check", "92", "--reference"], home, env).stdout
+    run([minigrad, "lesson", "lint", "92"], home, env)
 
 
 def test_the_wheel_ships_its_type_marker_and_both_commands_say_their_version(fresh):
