@@ -3,7 +3,8 @@
 ``buggy_clipping.py`` (beside this file) computes per-example gradients of a model with two
 parameters, W and b, with ``vmap(grad(loss))`` and clips them before summing. Its printout says every
 clipped gradient has norm at most 1.0, yet an example can still move the model by more than 1.0.
-Run it, read ``clip_per_example``, and write the measurement that shows the problem, then the fix.
+Run it, read ``clip_per_example``, and write the measurement that shows the problem, then the fix;
+``python ex4_find_the_bug.py`` in the lesson's folder prints your measurement of both clippings.
 """
 
 import math
@@ -39,3 +40,12 @@ def clip_per_example(grads: dict, max_norm: float) -> dict:
     factors = (max_norm / example_norms(grads)).clamp(max=1.0)
     return {name: g * factors.reshape((-1,) + (1,) * (g.dim() - 1)) for name, g in grads.items()}
     # END SOLUTION
+
+
+if __name__ == "__main__":  # python ex4_find_the_bug.py, in the lesson's folder: measure the colleague's clipping
+    import buggy_clipping
+
+    grads = buggy_clipping.per_example_gradients(buggy_clipping.PARAMS, buggy_clipping.XB, buggy_clipping.YB)
+    print("each example's norm before clipping:  ", example_norms(grads).tolist())
+    print("after buggy_clipping.clip_per_example:", example_norms(buggy_clipping.clip_per_example(grads, 1.0)).tolist())
+    print("after your clip_per_example:          ", example_norms(clip_per_example(grads, 1.0)).tolist())
