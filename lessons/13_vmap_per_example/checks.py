@@ -12,7 +12,7 @@ from minigrad import func
 from minigrad.course import check
 from minigrad.course.cases import rng
 from minigrad.course.checking import load_module, load_reference, this_lesson
-from minigrad.course.expect import expect, expect_close, expect_prediction, expect_type
+from minigrad.course.expect import expect, expect_close, expect_equal, expect_prediction, expect_type
 from minigrad.course.recording import as_array, record_call, record_demo
 from minigrad.course.tracediff import explained_by_trace
 
@@ -220,3 +220,97 @@ def _(ex):
                         g.numpy()[i] / before[i],
                         f"example {i}'s gradient of {name}, scaled by 1 / its whole norm {before[i]:.3g}",
                     )
+
+
+# ---------------------------------------------------------------- 13.5 a DP-SGD step
+def models():
+    """(description, a float64 model made afresh from a seed): a linear layer and a small network."""
+    from minigrad import nn
+
+    def linear():
+        mg.manual_seed(5)
+        return nn.Linear(3, 2).double()
+
+    def network():
+        mg.manual_seed(6)
+        return nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2)).double()
+
+    return [("nn.Linear(3, 2)", linear), ("Sequential(Linear(3, 4), Tanh, Linear(4, 2))", network)]
+
+
+def batch(size: int, seed: int):
+    r = rng(seed)
+    return mg.tensor(r.normal(size=(size, 3)), dtype=mg.float64), mg.tensor(
+        r.normal(size=(size, 2)) * 3, dtype=mg.float64
+    )
+
+
+def gradients_by_loop(model, xb, yb) -> dict:
+    """Each example's gradients by its own backward pass, stacked: {name: array (B, *shape)}."""
+    rows = {name: [] for name, _ in model.named_parameters()}
+    for x, y in zip(xb.unbind(0), yb.unbind(0)):
+        model.zero_grad()
+        (model(x) - y).square().sum().backward()
+        for name, p in model.named_parameters():
+            rows[name].append(p.grad.numpy().copy())
+    model.zero_grad()
+    return {name: np.stack(r) for name, r in rows.items()}
+
+
+@check("ex5_dp_sgd_step", "per_example_gradients() gives each example's gradients, in one pass, leaving .grad alone")
+def _(ex):
+    for description, make in models():
+        model = make()
+        xb, yb = batch(4, 51)
+        want = gradients_by_loop(make(), xb, yb)
+        trace, got = record_call(ex.per_example_gradients, model, xb, yb)
+        expect_type(got, dict, f"per_example_gradients({description}, ...)")
+        expect_equal(sorted(got), sorted(want), f"the names per_example_gradients({description}, ...) returns")
+        for name in want:
+            expect_close(got[name].numpy(), want[name], f"each example's gradient of {name} in {description}")
+        passes = len(trace.find("pass_started"))
+        expect(passes == 1, f"the backward passes per_example_gradients ran for 4 examples of {description}", 1, passes)
+        left = [name for name, p in model.named_parameters() if p.grad is not None]
+        expect(not left, f"the parameters of {description} whose .grad per_example_gradients changed", "none", left)
+
+
+def step_by_loop(model, xb, yb, lr, max_norm) -> dict:
+    """The parameters after one noiseless DP-SGD step, from per-example gradients by a loop: {name: array}."""
+    grads = gradients_by_loop(model, xb, yb)
+    norms = np.sqrt(sum((g.reshape(len(g), -1) ** 2).sum(1) for g in grads.values()))
+    factors = np.minimum(1.0, max_norm / norms)
+    return {
+        name: p.detach().numpy()
+        - lr * (grads[name] * factors.reshape((-1,) + (1,) * (grads[name].ndim - 1))).sum(0) / len(xb)
+        for name, p in model.named_parameters()
+    }
+
+
+@check("ex5_dp_sgd_step", "dp_sgd_step() without noise moves each parameter by the clipped, averaged gradient")
+def _(ex):
+    for description, make in models():
+        for max_norm in (0.5, 100.0):  # most examples clipped; none clipped
+            xb, yb = batch(5, 52)
+            want = step_by_loop(make(), xb, yb, lr=0.1, max_norm=max_norm)
+            model = make()
+            ex.dp_sgd_step(model, xb, yb, lr=0.1, max_norm=max_norm, noise_multiplier=0.0)
+            for name, p in model.named_parameters():
+                expect_close(
+                    p.detach().numpy(), want[name], f"{name} of {description} after a step with max_norm={max_norm}"
+                )
+
+
+@check("ex5_dp_sgd_step", "dp_sgd_step() adds the noise as described, in named_parameters() order")
+def _(ex):
+    reference = load_reference("ex5_dp_sgd_step")
+    for description, make in models():
+        xb, yb = batch(3, 53)
+        mine, theirs = make(), make()
+        ex.dp_sgd_step(mine, xb, yb, 0.1, 1.0, 1.3, generator=mg.Generator().manual_seed(7))
+        reference.dp_sgd_step(theirs, xb, yb, 0.1, 1.0, 1.3, generator=mg.Generator().manual_seed(7))
+        for (name, p), (_, q) in zip(mine.named_parameters(), theirs.named_parameters()):
+            expect_close(
+                p.detach().numpy(),
+                q.detach().numpy(),
+                f"{name} of {description} after a noisy step (noise_multiplier=1.3)",
+            )
