@@ -163,6 +163,8 @@ def test_lesson_numbers_are_not_typed_by_hand_where_a_run_decides_them():
 
     forward = (find_lesson(11).path / "README.md").read_text()
     assert not re.search(r"\d ms\b", forward), "lesson 11 types timings by hand: the demo prints them"
+    per_example = (find_lesson(13).path / "README.md").read_text()
+    assert not re.search(r"\d ms\b", per_example), "lesson 13 types timings by hand: the demo prints them"
     assert "about seven" not in forward and "half the digits" not in forward
     custom = (find_lesson(6).path / "README.md").read_text()
     assert "= 8.320278" in custom and "8.166577" in custom, "lesson 6's by-hand sums are exact, not float32's"
