@@ -95,6 +95,17 @@ def _(ex):
         expect_close(got.numpy(), logsumexp_rows(z), f"vmap(LogSumExp.apply) on a batch of {batch} vectors of {n}")
 
 
+@check(
+    "ex2_batching_rule", "the rule makes as many tensors for a batch of 6 as for a batch of 2: no loop over the rows"
+)
+def _(ex):
+    made = []
+    for size in (2, 6):
+        trace, _ = record_call(func.vmap(ex.LogSumExp.apply), mg.tensor(rng(size).normal(size=(size, 4))))
+        made.append(len(trace.find("node_created")))
+    expect(made[0] == made[1], "the tensors your rule makes for a batch of 2 and for a batch of 6", "as many", made)
+
+
 @check("ex2_batching_rule", "each row is made stable by its own largest entry: rows [1000, 0] and [-1000, -999]")
 def _(ex):
     z = np.array([[1000.0, 0.0], [-1000.0, -999.0]])
