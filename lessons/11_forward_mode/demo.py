@@ -56,9 +56,9 @@ for n_out, n_in in ((2, 64), (64, 2)):
     def f(x, W=W):
         return (W @ x).tanh()
 
-    x = mg.randn(n_in, dtype=mg.float64)
+    point = mg.randn(n_in, dtype=mg.float64)  # not x: the forward-mode part's x keeps its name
     print(
-        f"Jacobian {n_out}x{n_in}: {n_in} JVPs {timed(functools.partial(by_jvps, f), x):.1f} ms, "
-        f"{n_out} VJPs {timed(func.jacrev(f, chunk_size=1), x):.1f} ms; vmapped: "
-        f"jacfwd {timed(func.jacfwd(f), x):.1f} ms, jacrev {timed(func.jacrev(f), x):.1f} ms"
+        f"Jacobian {n_out}x{n_in}: {n_in} JVPs {timed(functools.partial(by_jvps, f), point):.1f} ms, "
+        f"{n_out} VJPs {timed(func.jacrev(f, chunk_size=1), point):.1f} ms; vmapped: "
+        f"jacfwd {timed(func.jacfwd(f), point):.1f} ms, jacrev {timed(func.jacrev(f), point):.1f} ms"
     )
