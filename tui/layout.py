@@ -41,9 +41,9 @@ def layout_graph(labels: dict, edges: list, ops: dict | None = None, *, compact:
 
     ``compact``: the layout for a pane too narrow for the plain one. Dot centres each op under all its
     parents, so a chain of layers, each with a weight beside it, drifts sideways by half a box per layer
-    (lesson 8's twelve layers: 132 columns). Here the edges from computed tensors (the spine of a chain)
+    (lesson 8's twelve layers: 134 columns). Here the edges from computed tensors (the spine of a chain)
     are kept straight down, and such a parent is placed in the middle of the leaves beside it, so the
-    chain stays one box wide with its leaves on either side (lesson 8: 43 columns, lesson 7's MLP: 52).
+    chain stays one box wide with its leaves on either side (lesson 8: 45 columns, lesson 7's MLP: 54 instead of 72).
     """
     from minigrad.viz.layout import layout_graph as dot_layout
 
