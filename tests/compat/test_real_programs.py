@@ -147,11 +147,32 @@ def _mnist_results(out: str) -> tuple[list[float], list[float], list[int]]:
     return train, [float(loss) for loss, _ in tests], [int(correct) for _, correct in tests]
 
 
-def test_mnist_example_trains_under_minigrad_with_dropout(programs):
-    train, test_losses, correct = _mnist_results(_under_minigrad(programs, "mnist_main.py", *MNIST_ARGS))
+#: A learner's second script: the model main.py saved (--save-model), evaluated by main.py's own test().
+TEST_SAVED_MODEL = """\
+import numpy as np
+import torch
+from torch.utils.data import DataLoader
+from mnist_main import Net, synthetic_mnist, test
+
+rng = np.random.default_rng(1)
+synthetic_mnist(rng, 64)  # the training set main.py drew first
+model = Net()
+loaded = model.load_state_dict(torch.load("mnist_cnn.pt", weights_only=True))
+print(loaded.missing_keys, loaded.unexpected_keys)
+test(model, torch.device("cpu"), DataLoader(synthetic_mnist(rng, 32), batch_size=32))
+"""
+
+
+def test_mnist_example_trains_under_minigrad_with_dropout_and_its_saved_model_tests_the_same(programs):
+    trained = _under_minigrad(programs, "mnist_main.py", *MNIST_ARGS, "--save-model")
+    train, test_losses, correct = _mnist_results(trained)
     assert len(train) == 8 and len(test_losses) == 2 and all(math.isfinite(v) for v in train + test_losses)
     assert test_losses[1] < test_losses[0] < math.log(10)  # below chance's loss, and falling
     assert correct[1] >= 16  # chance gets about 3 of 32
+    (programs / "test_saved_model.py").write_text(TEST_SAVED_MODEL)
+    tested = _under_minigrad(programs, "test_saved_model.py")
+    assert tested.startswith("[] []\n")
+    assert _mnist_results(tested)[1:] == ([test_losses[1]], [correct[1]])
 
 
 @pytest.mark.slow
