@@ -103,6 +103,14 @@ class DebuggerScreen(Screen):
             self.key = key
             self.laid_out = laid_out
 
+    class CompactDone(Message):
+        """The compact layout of a graph whose plain one does not fit its pane is ready (as LayoutDone)."""
+
+        def __init__(self, key, layout) -> None:
+            super().__init__()
+            self.key = key
+            self.layout = layout
+
     BINDINGS = [
         Binding(
             key,
@@ -139,6 +147,8 @@ class DebuggerScreen(Screen):
         self._drawn_raster = None  # (scope key, pane width) of the drawing on the canvas
         self._too_wide = False  # the drawing does not fit the pane even squeezed: the tree shows the graph
         self._layouts: dict = {}  # scope key -> laid-out graph, the last LAYOUTS_KEPT
+        self._compacts: dict = {}  # scope key -> its compact layout, laid out only where the plain one did not fit
+        self._compact_busy = None  # the scope key whose compact layout a worker is laying out
         self._layout_busy = False
         self._named = 0
         self._names: dict = {}
@@ -230,6 +240,7 @@ class DebuggerScreen(Screen):
             self._named, self._names = 0, {}
             self.scope = GraphScope(trace.nodes)
             self._layouts.clear()
+            self._compacts.clear()
         events = self.session.events
         n = len(events)
         for e in events[self._named : n]:
@@ -279,7 +290,7 @@ class DebuggerScreen(Screen):
         if laid_out is None:
             self._maybe_layout()
             return
-        layout, raster, compact, labels, ops, parents, roots = laid_out
+        layout, raster, labels, ops, parents, roots = laid_out
         if key != self._drawn_scope:
             self._drawn_scope = key
             self.query_one("#tree", GraphTree).set_graph(labels, ops, parents, roots)
@@ -291,8 +302,12 @@ class DebuggerScreen(Screen):
             return
         self._drawn_raster = (key, width)
         fitted = fit_width(layout, width)
-        if fitted is None and compact is not None:  # the chain kept straight, its leaves beside it
-            fitted = fit_width(compact, width)
+        if fitted is None:  # the chain kept straight, its leaves beside it (the tree until it is laid out)
+            compact = self._compacts.get(key)
+            if compact is None:
+                self._lay_out_compact(key, labels, ops, parents)
+            else:
+                fitted = fit_width(compact, width)
         self._too_wide = fitted is None
         if fitted is None or fitted is layout:  # too wide even squeezed: drawn whole for v, the tree shown
             canvas.set_raster(raster)
@@ -318,12 +333,30 @@ class DebuggerScreen(Screen):
         edges = [(p, nid) for nid, info in nodes.items() for p in info.parents if p in nodes]
         layout = layout_graph(labels, edges, ops) if len(nodes) <= MAX_DRAWN_NODES else None
         raster = rasterize(layout, labels, ops) if layout is not None else None
-        # for a pane too narrow for the plain layout (laid out now: a chain of 3 000 nodes takes 0.15 s)
-        compact = layout_graph(labels, edges, ops, compact=True) if layout is not None else None
         parents = {nid: tuple(p for p in info.parents if p in nodes) for nid, info in nodes.items()}
         used = {p for ps in parents.values() for p in ps}
         roots = list(reversed([nid for nid in nodes if nid not in used]))
-        self.post_message(self.LayoutDone(key, (layout, raster, compact, labels, ops, parents, roots)))
+        self.post_message(self.LayoutDone(key, (layout, raster, labels, ops, parents, roots)))
+
+    def _lay_out_compact(self, key, labels: dict, ops: dict, parents: dict) -> None:
+        """Lay out ``key``'s graph compactly in a worker thread (once; one at a time: a later step asks again)."""
+        if self._compact_busy is not None:
+            return
+        self._compact_busy = key
+        edges = [(p, nid) for nid, ps in parents.items() for p in ps]
+
+        def work() -> None:
+            self.post_message(self.CompactDone(key, layout_graph(labels, edges, ops, compact=True)))
+
+        self.run_worker(work, thread=True, group="compact")
+
+    def on_debugger_screen_compact_done(self, message: CompactDone) -> None:
+        self._compact_busy = None
+        if len(self._compacts) >= LAYOUTS_KEPT:
+            self._compacts.pop(next(iter(self._compacts)))
+        self._compacts[message.key] = message.layout
+        self._drawn_raster = None  # fitted again, now with the compact layout to try
+        self.render_step()
 
     def on_debugger_screen_layout_done(self, message: LayoutDone) -> None:
         key, laid_out = message.key, message.laid_out

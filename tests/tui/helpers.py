@@ -29,9 +29,11 @@ async def wait_until(pilot, condition, timeout: float = 10.0) -> None:
 
 
 def laid_out(app) -> bool:
-    """The graph the current step wants is laid out (in a worker thread) and drawn."""
+    """The graph the current step wants is laid out (in a worker thread) and drawn, with the compact layout
+    where the plain one did not fit its pane."""
     screen = debugger_screen(app)
-    return screen._wanted_scope is not None and screen._drawn_scope == screen._wanted_scope[0]
+    wanted = screen._wanted_scope
+    return wanted is not None and screen._drawn_scope == wanted[0] and screen._compact_busy is None
 
 
 def debugger_screen(app):
