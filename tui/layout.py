@@ -33,13 +33,13 @@ def box_width(label: str, op: str | None = None) -> int:
     return max(len(label), len(op) + 2 if op else 0, MIN_INNER) + 4
 
 
-SPINE_WEIGHT = 20  # how much more a compact layout cares that an edge from a computed tensor stays straight
+SPINE_WEIGHT = 20  # how much more a straight layout cares that an edge from a computed tensor stays straight
 
 
-def layout_graph(labels: dict, edges: list, ops: dict | None = None, *, compact: bool = False) -> GraphLayout:
+def layout_graph(labels: dict, edges: list, ops: dict | None = None, *, straight: bool = False) -> GraphLayout:
     """Place nodes ``labels`` (id -> label text; ``ops``: id -> op name) joined by ``edges``, top to bottom.
 
-    ``compact``: the layout for a pane too narrow for the plain one. Dot centres each op under all its
+    ``straight``: the layout for a pane too narrow for the plain one. Dot centres each op under all its
     parents, so a chain of layers, each with a weight beside it, drifts sideways by half a box per layer
     (lesson 8's twelve layers: 134 columns). Here the edges from computed tensors (the spine of a chain)
     are kept straight down, and such a parent is placed in the middle of the leaves beside it, so the
@@ -50,7 +50,7 @@ def layout_graph(labels: dict, edges: list, ops: dict | None = None, *, compact:
     ops = ops or {}
     widths = {node_id: box_width(label, ops.get(node_id)) for node_id, label in labels.items()}
     sizes = {node_id: (widths[node_id], BOX_ROWS * CELL_ASPECT) for node_id in labels}
-    if compact:
+    if straight:
         edges = _spine_in_the_middle(edges)
         computed = {dst for _, dst in edges}
         weights = {i: SPINE_WEIGHT for i, (src, _) in enumerate(edges) if src in computed}
@@ -76,7 +76,7 @@ def layout_graph(labels: dict, edges: list, ops: dict | None = None, *, compact:
 
 def _spine_in_the_middle(edges: list) -> list:
     """``edges`` with each node's first computed parent moved to the middle of its parents (the order the
-    compact layout draws them in, left to right); the rest keep their order."""
+    straight layout draws them in, left to right); the rest keep their order."""
     computed = {dst for _, dst in edges}
     parents: dict = {}
     for src, dst in edges:

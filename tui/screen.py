@@ -103,8 +103,8 @@ class DebuggerScreen(Screen):
             self.key = key
             self.laid_out = laid_out
 
-    class CompactDone(Message):
-        """The compact layout of a graph whose plain one does not fit its pane is ready (as LayoutDone)."""
+    class StraightDone(Message):
+        """The straight layout of a graph whose plain one does not fit its pane is ready (as LayoutDone)."""
 
         def __init__(self, key, layout) -> None:
             super().__init__()
@@ -147,8 +147,8 @@ class DebuggerScreen(Screen):
         self._drawn_raster = None  # (scope key, pane width) of the drawing on the canvas
         self._too_wide = False  # the drawing does not fit the pane even squeezed: the tree shows the graph
         self._layouts: dict = {}  # scope key -> laid-out graph, the last LAYOUTS_KEPT
-        self._compacts: dict = {}  # scope key -> its compact layout, laid out only where the plain one did not fit
-        self._compact_busy = None  # the scope key whose compact layout a worker is laying out
+        self._straights: dict = {}  # scope key -> its straight layout, laid out only where the plain one did not fit
+        self._straight_busy = None  # the scope key whose straight layout a worker is laying out
         self._layout_busy = False
         self._named = 0
         self._names: dict = {}
@@ -240,7 +240,7 @@ class DebuggerScreen(Screen):
             self._named, self._names = 0, {}
             self.scope = GraphScope(trace.nodes)
             self._layouts.clear()
-            self._compacts.clear()
+            self._straights.clear()
         events = self.session.events
         n = len(events)
         for e in events[self._named : n]:
@@ -303,15 +303,15 @@ class DebuggerScreen(Screen):
         self._drawn_raster = (key, width)
         fitted = fit_width(layout, width)
         if fitted is None:  # the chain kept straight, its leaves beside it (the tree until it is laid out)
-            compact = self._compacts.get(key)
-            if compact is None:
-                self._lay_out_compact(key, labels, ops, parents)
+            straight = self._straights.get(key)
+            if straight is None:
+                self._lay_out_straight(key, labels, ops, parents)
             else:
-                fitted = fit_width(compact, width)
+                fitted = fit_width(straight, width)
         self._too_wide = fitted is None
         if fitted is None or fitted is layout:  # too wide even squeezed: drawn whole for v, the tree shown
             canvas.set_raster(raster)
-        else:  # squeezed sideways into the pane, or the compact layout: drawn again for this width
+        else:  # squeezed sideways into the pane, or the straight layout: drawn again for this width
             canvas.set_raster(rasterize(fitted, labels, ops))
 
     def _maybe_layout(self) -> None:
@@ -338,24 +338,24 @@ class DebuggerScreen(Screen):
         roots = list(reversed([nid for nid in nodes if nid not in used]))
         self.post_message(self.LayoutDone(key, (layout, raster, labels, ops, parents, roots)))
 
-    def _lay_out_compact(self, key, labels: dict, ops: dict, parents: dict) -> None:
-        """Lay out ``key``'s graph compactly in a worker thread (once; one at a time: a later step asks again)."""
-        if self._compact_busy is not None:
+    def _lay_out_straight(self, key, labels: dict, ops: dict, parents: dict) -> None:
+        """Lay out ``key``'s graph with its chains straight, in a worker thread (once per graph, one at a time)."""
+        if self._straight_busy is not None:
             return
-        self._compact_busy = key
+        self._straight_busy = key
         edges = [(p, nid) for nid, ps in parents.items() for p in ps]
 
         def work() -> None:
-            self.post_message(self.CompactDone(key, layout_graph(labels, edges, ops, compact=True)))
+            self.post_message(self.StraightDone(key, layout_graph(labels, edges, ops, straight=True)))
 
-        self.run_worker(work, thread=True, group="compact")
+        self.run_worker(work, thread=True, group="straight")
 
-    def on_debugger_screen_compact_done(self, message: CompactDone) -> None:
-        self._compact_busy = None
-        if len(self._compacts) >= LAYOUTS_KEPT:
-            self._compacts.pop(next(iter(self._compacts)))
-        self._compacts[message.key] = message.layout
-        self._drawn_raster = None  # fitted again, now with the compact layout to try
+    def on_debugger_screen_straight_done(self, message: StraightDone) -> None:
+        self._straight_busy = None
+        if len(self._straights) >= LAYOUTS_KEPT:
+            self._straights.pop(next(iter(self._straights)))
+        self._straights[message.key] = message.layout
+        self._drawn_raster = None  # fitted again, now with the straight layout to try
         self.render_step()
 
     def on_debugger_screen_layout_done(self, message: LayoutDone) -> None:

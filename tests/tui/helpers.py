@@ -29,11 +29,11 @@ async def wait_until(pilot, condition, timeout: float = 10.0) -> None:
 
 
 def laid_out(app) -> bool:
-    """The graph the current step wants is laid out (in a worker thread) and drawn, with the compact layout
+    """The graph the current step wants is laid out (in a worker thread) and drawn, with the straight layout
     where the plain one did not fit its pane."""
     screen = debugger_screen(app)
     wanted = screen._wanted_scope
-    return wanted is not None and screen._drawn_scope == wanted[0] and screen._compact_busy is None
+    return wanted is not None and screen._drawn_scope == wanted[0] and screen._straight_busy is None
 
 
 def debugger_screen(app):

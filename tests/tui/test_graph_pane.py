@@ -88,10 +88,10 @@ async def test_the_drawing_fits_its_pane_at_120_columns_and_up_and_is_drawn_agai
         await wait_until(pilot, lambda: canvas.raster.width < drawn)  # fitted again after the resize
         assert not pane.has_class("tree")
         assert canvas.raster.width <= pane.scrollable_content_region.width < drawn
-        await pilot.resize_terminal(120, 36)  # too narrow for its ranks even squeezed: the compact layout
+        await pilot.resize_terminal(120, 36)  # too narrow for its ranks even squeezed: the straight layout
         await wait_until(pilot, lambda: canvas.raster.width <= pane.scrollable_content_region.width)
         assert not pane.has_class("tree")
-        await pilot.resize_terminal(100, 30)  # too narrow for the compact layout too: the tree, never clipped
+        await pilot.resize_terminal(100, 30)  # too narrow for the straight layout too: the tree, never clipped
         await wait_until(pilot, lambda: pane.has_class("tree"))
         await pilot.resize_terminal(250, 60)
         await wait_until(pilot, lambda: not pane.has_class("tree") and canvas.raster.width == drawn)
@@ -107,25 +107,25 @@ def _chain(layers: int) -> tuple[dict, list]:
     return labels, edges
 
 
-def test_the_compact_layout_keeps_a_chain_straight_down_with_its_leaves_beside_it():
+def test_the_straight_layout_keeps_a_chain_straight_down_with_its_leaves_beside_it():
     labels, edges = _chain(12)
-    plain, compact = layout_graph(labels, edges), layout_graph(labels, edges, compact=True)
+    plain, straight = layout_graph(labels, edges), layout_graph(labels, edges, straight=True)
     assert plain.width > 100  # dot centres each matmul under h and W: the chain drifts sideways
-    assert compact.width < 3 * 16  # the chain and a leaf beside it (the first rank, h and W0, half a box off)
-    chain = {compact.boxes[n][0] for n in labels if n.startswith(("mm", "s"))}
+    assert straight.width < 3 * 16  # the chain and a leaf beside it (the first rank, h and W0, half a box off)
+    chain = {straight.boxes[n][0] for n in labels if n.startswith(("mm", "s"))}
     assert len(chain) == 1  # every box of the chain in one column
-    assert sorted(compact.boxes) == sorted(labels) and len(compact.edges) == len(edges)
+    assert sorted(straight.boxes) == sorted(labels) and len(straight.edges) == len(edges)
 
 
-def test_the_compact_layout_puts_the_chain_between_a_linear_layers_weight_and_bias():
+def test_the_straight_layout_puts_the_chain_between_a_linear_layers_weight_and_bias():
     labels = {n: n for n in ("x", "w1", "b1", "lin1", "tanh", "w2", "b2", "lin2")}
     edges = [("x", "lin1"), ("w1", "lin1"), ("b1", "lin1"), ("lin1", "tanh")]
     edges += [("tanh", "lin2"), ("w2", "lin2"), ("b2", "lin2")]
-    compact = layout_graph(labels, edges, compact=True)
-    col = {n: compact.boxes[n][0] for n in labels}
+    straight = layout_graph(labels, edges, straight=True)
+    col = {n: straight.boxes[n][0] for n in labels}
     assert col["w2"] < col["tanh"] < col["b2"]  # the computed parent in the middle of the leaves
     assert col["tanh"] == col["lin2"] == col["lin1"]
-    assert compact.width <= 3 * 16 + 2 * 2 + 2
+    assert straight.width <= 3 * 16 + 2 * 2 + 2
 
 
 @pytest.mark.parametrize(
@@ -135,7 +135,7 @@ def test_the_compact_layout_puts_the_chain_between_a_linear_layers_weight_and_bi
 )
 async def test_lessons_7_and_8_draw_their_graphs_at_120x36(fresh_ids, argv, keys, op):
     """Their chains cannot be squeezed into the 62-column pane top-down (dot's layout drifts sideways): the
-    compact layout fits, so the pane shows the drawing, not the tree."""
+    straight layout fits, so the pane shows the drawing, not the tree."""
     async with debugger(*argv, size=(120, 36)) as (app, pilot):
         await press(app, pilot, *keys)
         await wait_until(pilot, lambda: laid_out(app))
