@@ -20,7 +20,7 @@ def evaluate(model: nn.Module, X, y) -> float:
     """Accuracy of ``model`` on arrays ``X``, ``y`` (eval mode, no graph)."""
     model.eval()
     with mg.no_grad():
-        predictions = model(mg.tensor(X)).data.argmax(1)
+        predictions = model(mg.tensor(X)).argmax(1).numpy()
     model.train()
     return float((predictions == y).mean())
 
@@ -42,7 +42,7 @@ def train(epochs: int = 20, batch_size: int = 64, seed: int = 0, progress: bool 
                 optimizer.zero_grad()
                 loss.backward()
                 optimizer.step()
-                update(loss=loss.item(), acc=float((logits.data.argmax(1) == yb.data).mean()))
+                update(loss=loss.item(), acc=float((logits.argmax(1) == yb).float().mean()))
             scheduler.step()
     return {
         "loss": loss.item(),

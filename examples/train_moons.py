@@ -30,10 +30,10 @@ def train(steps: int = 300, n_samples: int = 200, seed: int = 0, progress: bool 
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
-            accuracy = float((logits.data.argmax(1) == y).mean())
+            accuracy = float((logits.argmax(1).numpy() == y).mean())
             update(loss=loss.item(), acc=accuracy)
     with mg.no_grad():
-        accuracy = float((model(x).data.argmax(1) == y).mean())
+        accuracy = float((model(x).argmax(1).numpy() == y).mean())
     return {"loss": loss.item(), "accuracy": accuracy, "model": model}
 
 

@@ -131,13 +131,13 @@ class _Kind(NamedTuple):
 
 def _is_int(value) -> bool:
     if isinstance(value, Tensor):  # a 0-d integer tensor stands for the int it holds, as in PyTorch
-        return value.data.ndim == 0 and value.data.dtype.kind in "iu"
+        return value.array.ndim == 0 and value.array.dtype.kind in "iu"
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 def _is_number(value) -> bool:
     if isinstance(value, Tensor):
-        return value.data.ndim == 0
+        return value.array.ndim == 0
     return isinstance(value, (bool, int, float, np.bool_, np.integer, np.floating))
 
 
@@ -156,9 +156,9 @@ def _to_number(value):
 
 
 def _to_endpoint(value) -> float:
-    if isinstance(value, Tensor) and value.data.ndim != 0:
+    if isinstance(value, Tensor) and value.array.ndim != 0:
         raise RuntimeError(
-            f"linspace only supports 0-dimensional start and end tensors, but got a tensor with {value.data.ndim} "
+            f"linspace only supports 0-dimensional start and end tensors, but got a tensor with {value.array.ndim} "
             "dimension(s)."
         )
     return float(_to_number(value))
@@ -404,7 +404,7 @@ def logspace(start, end, steps, base=10.0, dtype=None, device=None, requires_gra
     exponents = linspace(start, end, steps, dtype=B.float64, device=device)
     dt = B.to_dtype(dtype) if dtype is not None else B.get_default_dtype()
     dev = B.device(device)
-    return _finish((base**exponents.data).astype(dt), dev, requires_grad)
+    return _finish((base**exponents.array).astype(dt), dev, requires_grad)
 
 
 def _spaced(xp, start: float, end: float, steps: int):

@@ -140,7 +140,7 @@ def _watched(x):
 
 def _fresh_node(x: Tensor) -> Tensor:
     if x.requires_grad:
-        return make(x.data.view(), (x,), _pass_through, "alias", _same_jvp)
+        return make(x.array.view(), (x,), _pass_through, "alias", _same_jvp)
     # _detach keeps a forward-mode tangent: forward over reverse (hessian = jacfwd(jacrev(f)))
     return _detach(x).requires_grad_()
 

@@ -93,11 +93,11 @@ def _dlpack(self: Tensor, *args, **kwargs):
     """Export the data through DLPack (tensors that require grad must be detached first)."""
     if self._rg:
         raise RuntimeError("Can't export tensors that require gradient, use tensor.detach()")
-    return self.data.__dlpack__(*args, **kwargs)
+    return self.array.__dlpack__(*args, **kwargs)
 
 
 def _dlpack_device(self: Tensor):
-    return self.data.__dlpack_device__()
+    return self.array.__dlpack_device__()
 
 
 Tensor.__dlpack__ = _dlpack

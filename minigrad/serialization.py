@@ -51,7 +51,7 @@ class _Writer:
             from .nn.parameter import Parameter
 
             return {
-                "tensor": self._member(obj, B.to_host(obj.data)),
+                "tensor": self._member(obj, B.to_host(obj.array)),
                 "requires_grad": bool(obj.requires_grad),
                 "parameter": isinstance(obj, Parameter),
             }

@@ -81,10 +81,13 @@ class Tensor:
 
     ``Tensor(data, dtype=None, device=None, requires_grad=False, name=None)``
     behaves like :func:`minigrad.tensor`.
+
+    ``array`` is the NumPy (CPU) or CuPy (CUDA) array that holds the values, shared, not copied:
+    what ops and viewers read. ``data`` is those values as a Tensor outside the graph, as in PyTorch.
     """
 
     __slots__ = (
-        "data",
+        "array",
         "_grad",
         "_rg",
         "_parents",
@@ -104,7 +107,7 @@ class Tensor:
         if requires_grad is not False and not isinstance(requires_grad, bool):
             raise TypeError(f"tensor(): argument 'requires_grad' must be bool, not {type_name(requires_grad)}")
         arr, dev = _to_array(data, dtype, device)
-        self.data = arr
+        self.array = arr
         self._grad = None
         self._rg = False
         self._parents = ()
@@ -148,9 +151,9 @@ class Tensor:
                 "computed variable in a subgraph that doesn't require differentiation use "
                 "var_no_grad = var.detach()."
             )
-        if requires_grad and self.data.dtype.kind != "f":
+        if requires_grad and self.array.dtype.kind != "f":
             raise RuntimeError(
-                f"only Tensors of floating point and complex dtype can require gradients (got dtype {self.data.dtype})"
+                f"only Tensors of floating point and complex dtype can require gradients (got dtype {self.array.dtype})"
             )
         self._rg = requires_grad
         return self
@@ -177,8 +180,8 @@ class Tensor:
                 )
             if value.dtype != self.dtype:
                 raise RuntimeError(
-                    f"attempting to assign a gradient with dtype '{_TYPE_META_NAMES.get(value.data.dtype.name)}' to "
-                    f"a tensor with grad_dtype '{B.scalar_type_name(self.data.dtype)}'. The gradient must "
+                    f"attempting to assign a gradient with dtype '{_TYPE_META_NAMES.get(value.array.dtype.name)}' to "
+                    f"a tensor with grad_dtype '{B.scalar_type_name(self.array.dtype)}'. The gradient must "
                     "match the tensor's grad_dtype (defaults to the tensor's dtype)."
                 )
             if value._device != self._device:
@@ -192,7 +195,7 @@ class Tensor:
     @property
     def _version(self) -> int:
         """How many in-place writes this tensor's memory has seen (shared with its views and ``detach()``)."""
-        return _versions.version(self.data)
+        return _versions.version(self.array)
 
     def is_inference(self) -> bool:
         """Whether this tensor was made in ``inference_mode()``."""
@@ -271,18 +274,18 @@ class Tensor:
     # ------------------------------------------------------------ array facts
     @property
     def shape(self) -> tuple:
-        return self.data.shape
+        return self.array.shape
 
     @property
     def ndim(self) -> int:
-        return self.data.ndim
+        return self.array.ndim
 
     def dim(self) -> int:
-        return self.data.ndim
+        return self.array.ndim
 
     @property
     def dtype(self) -> np.dtype:
-        return self.data.dtype
+        return self.array.dtype
 
     @property
     def device(self) -> B.Device:
@@ -295,25 +298,25 @@ class Tensor:
     def size(self, dim: int | None = None):
         """The shape, or the length of one dimension."""
         if dim is None:
-            return self.data.shape
-        return self.data.shape[_check_dim(dim, self.data.ndim)]
+            return self.array.shape
+        return self.array.shape[_check_dim(dim, self.array.ndim)]
 
     def numel(self) -> int:
-        return int(self.data.size)
+        return int(self.array.size)
 
     def __len__(self) -> int:
-        if self.data.ndim == 0:
+        if self.array.ndim == 0:
             raise TypeError("len() of a 0-d tensor")
-        return self.data.shape[0]
+        return self.array.shape[0]
 
     def item(self):
         """The single value of a one-element tensor, as a Python number."""
-        if self.data.size != 1:
-            raise RuntimeError(f"a Tensor with {self.data.size} elements cannot be converted to Scalar")
-        return self.data.reshape(()).item()
+        if self.array.size != 1:
+            raise RuntimeError(f"a Tensor with {self.array.size} elements cannot be converted to Scalar")
+        return self.array.reshape(()).item()
 
     def tolist(self):
-        return B.to_host(self.data).tolist()
+        return B.to_host(self.array).tolist()
 
     def numpy(self) -> np.ndarray:
         """The data as a NumPy array sharing memory (CPU tensors that do not require grad)."""
@@ -324,7 +327,7 @@ class Tensor:
                 f"can't convert {self._device} device type tensor to numpy. "
                 "Use Tensor.cpu() to copy the tensor to host memory first."
             )
-        return self.data
+        return self.array
 
     def __array__(self, dtype=None, copy=None):
         if self._device.type != "cpu":
@@ -332,13 +335,13 @@ class Tensor:
                 f"can't convert {self._device} device type tensor to numpy. "
                 "Use Tensor.cpu() to copy the tensor to host memory first."
             )
-        arr = self.data
+        arr = self.array
         if dtype is not None:
             arr = arr.astype(dtype, copy=False)
         return arr.copy() if copy else arr
 
     def __bool__(self) -> bool:
-        if self.data.size != 1:
+        if self.array.size != 1:
             raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(self.item())
 
@@ -349,14 +352,14 @@ class Tensor:
         return int(self.item())
 
     def __index__(self) -> int:
-        if self.data.dtype.kind not in "iub" or self.data.size != 1:
+        if self.array.dtype.kind not in "iub" or self.array.size != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self.item())
 
     def __iter__(self):
-        if self.data.ndim == 0:
+        if self.array.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self.data.shape[0]))
+        return (self[i] for i in range(self.array.shape[0]))
 
     # ------------------------------------------------------------ copies and moves
     _STAYS = ("retains_grad", "rebased", "views")  # what belongs to the tensor object, not to its node
@@ -365,7 +368,7 @@ class Tensor:
         """A new tensor object taking over this one's node (op, parents, rule, id, hooks) with a copy of its
         value: what earlier nodes keep as their parent when this tensor is written in place or detached."""
         old = Tensor.__new__(Tensor)
-        old.data = self.data.copy()
+        old.array = self.array.copy()
         old._grad = None
         old._rg = self._rg
         old._parents = self._parents
@@ -381,7 +384,29 @@ class Tensor:
 
     def detach(self) -> Tensor:
         """A new leaf sharing this tensor's data, cut from the graph."""
-        return make_leaf(self.data, self._device)
+        return make_leaf(self.array, self._device)
+
+    @property
+    def data(self) -> Tensor:
+        """The values as a Tensor outside the graph, sharing memory, as PyTorch's ``.data``.
+
+        Like ``detach()``, but in-place writes through it bump no version counter: autograd does not
+        see them (``p.data.add_(g, alpha=-lr)`` updates ``p`` where a saved ``p`` will not notice).
+        Assigning a Tensor (``p.data = t``) makes ``p`` hold ``t``'s memory. ``Tensor.array`` is the
+        NumPy (or CuPy) array itself.
+        """
+        out = make_leaf(self.array, self._device)
+        out.meta()["unversioned"] = True
+        return out
+
+    @data.setter
+    def data(self, value) -> None:
+        if not isinstance(value, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type_name(value)}")
+        if self._rg and value.array.dtype.kind != "f":
+            raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
+        self.array = value.array
+        self._device = value._device
 
     def detach_(self) -> Tensor:
         """Cut this tensor from the graph in place, making it a leaf.
@@ -407,12 +432,12 @@ class Tensor:
 
     def __format__(self, spec: str) -> str:
         """A 0-d tensor formats as its number (``f"{loss:.4f}"``), as in PyTorch; others only as ``str``."""
-        if self.data.ndim == 0:
+        if self.array.ndim == 0:
             return format(self.item(), spec)
         return object.__format__(self, spec)
 
     def __reduce_ex__(self, protocol):
-        return (_rebuild, (B.to_host(self.data), str(self._device), self._rg, self.name))
+        return (_rebuild, (B.to_host(self.array), str(self._device), self._rg, self.name))
 
 
 class RemovableHandle:
@@ -474,7 +499,7 @@ def make(data, parents: tuple, backward, op: str, jvp=None) -> Tensor:
     t = _new(Tensor)
     if type(data) is not _ndarray:
         data = _coerce_result(data)
-    t.data = data
+    t.array = data
     t._grad = None
     t._id = next(_ids)
     t._device = parents[0]._device
@@ -521,8 +546,8 @@ def _mark_view(t: Tensor, base: Tensor, no_grad: bool) -> None:
     recorded in-place op on ``t`` puts ``base`` in the graph (``ops.inplace``). PyTorch refuses an in-place
     op with grad mode on for a view made under no_grad of a tensor that requires grad (``no_grad_view``),
     and for one of any tensor when the op must be recorded."""
-    owner, held = t.data.base, base.data
-    if owner is not held and owner is not held.base and _versions.owner_of(t.data) is not _versions.owner_of(held):
+    owner, held = t.array.base, base.array
+    if owner is not held and owner is not held.base and _versions.owner_of(t.array) is not _versions.owner_of(held):
         return  # a view of a temporary of the op, not of base's memory
     meta = t.meta()
     meta["view_of"] = (base, no_grad)
@@ -583,7 +608,7 @@ def _forward_tangent(t: Tensor, parents: tuple, jvp, op: str) -> None:
     ops carry their tangents (a jvp of a jvp gives second derivatives), and with ``d`` and the levels
     inside it off, so that a level never sees another's tangents (no perturbation confusion).
     Results that are not floating point (indices, masks, integer casts) carry no tangent, as in PyTorch."""
-    if t.data.dtype.kind != "f":
+    if t.array.dtype.kind != "f":
         return
     top, in_rule = _forward_state.level, _forward_state.in_rule
     for depth in range(top + 1):
@@ -595,7 +620,7 @@ def _forward_tangent(t: Tensor, parents: tuple, jvp, op: str) -> None:
                 f"Trying to use forward AD with {op} that does not support it because it has not been implemented yet."
             )
         tangents = [
-            x if x is not None else make_leaf(p._device.xp.zeros_like(p.data), p._device)
+            x if x is not None else make_leaf(p._device.xp.zeros_like(p.array), p._device)
             for x, p in zip(tangents, parents)
         ]
         _forward_state.level, _forward_state.in_rule = depth - 1, True
@@ -603,10 +628,10 @@ def _forward_tangent(t: Tensor, parents: tuple, jvp, op: str) -> None:
             tangent = jvp(*tangents)
         finally:
             _forward_state.level, _forward_state.in_rule = top, in_rule
-        if tangent.data.shape != t.data.shape:
+        if tangent.array.shape != t.array.shape:
             raise RuntimeError(
-                f"the forward-mode rule of {op} returned a tangent of shape {shape_str(tangent.data.shape)} "
-                f"for a result of shape {shape_str(t.data.shape)}"
+                f"the forward-mode rule of {op} returned a tangent of shape {shape_str(tangent.array.shape)} "
+                f"for a result of shape {shape_str(t.array.shape)}"
             )
         if _listeners:
             _events.emit(
@@ -653,7 +678,7 @@ def make_leaf(data, device: B.Device, requires_grad: bool = False, name: str | N
     t = _new(Tensor)
     if type(data) is not _ndarray:
         data = _coerce_result(data)
-    t.data = data
+    t.array = data
     t._grad = None
     t._rg = requires_grad
     t._parents = ()
@@ -688,8 +713,8 @@ def _refuse_saved_inference(parents: tuple, backward) -> None:
             continue
         held.add(id(value))
         if isinstance(value, Tensor):
-            held.add(id(value.data))
-    if any(id(p) in held or id(p.data) in held for p in inference):
+            held.add(id(value.array))
+    if any(id(p) in held or id(p.array) in held for p in inference):
         raise RuntimeError(
             "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode "
             "in computation tracked by autograd. To work around this, you can make a clone to get a normal tensor "
@@ -708,8 +733,12 @@ def _coerce_result(data):
 
 
 def mark_written(t: Tensor) -> None:
-    """Record an in-place write of ``t``'s memory: bump its version counter, stamped with a fresh id."""
-    _versions.bump(t.data, next(_ids))
+    """Record an in-place write of ``t``'s memory: bump its version counter, stamped with a fresh id.
+
+    Writes through ``.data`` are not recorded, as in PyTorch.
+    """
+    if t._meta is None or not t._meta.get("unversioned"):
+        _versions.bump(t.array, next(_ids))
 
 
 def _check_dim(dim: int, ndim: int) -> int:
@@ -725,7 +754,7 @@ def _to_array(data, dtype, device):
     """Convert user data to (array, Device), copying like torch.tensor does."""
     dt = None if dtype is None else B.to_dtype(dtype)
     if isinstance(data, Tensor):
-        arr = data.data.copy()
+        arr = data.array.copy()
         src = data._device
     elif B.is_cupy_array(data):
         arr = data.copy()
@@ -832,7 +861,7 @@ def tensor(data, dtype=None, device=None, requires_grad: bool = False, name: str
 
 # ---------------------------------------------------------------- repr
 def format_tensor(t: Tensor) -> str:
-    arr = B.to_host(t.data)
+    arr = B.to_host(t.array)
     prefix = "tensor("
     if arr.size == 0:
         body = f"[], size={tuple(arr.shape)}" if arr.ndim > 1 else "[]"
@@ -848,8 +877,8 @@ def format_tensor(t: Tensor) -> str:
     extras = []
     if t._device.type != "cpu":
         extras.append(f"device='{t._device}'")
-    if t.data.dtype not in (B.get_default_dtype(), B.int64, B.bool_):
-        extras.append(f"dtype={t.data.dtype}")
+    if t.array.dtype not in (B.get_default_dtype(), B.int64, B.bool_):
+        extras.append(f"dtype={t.array.dtype}")
     if t._backward is not None:
         extras.append(f"grad_fn=<{_op_class_name(t._op)}>")
     elif t._rg:

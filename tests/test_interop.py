@@ -11,7 +11,7 @@ def test_numpy_round_trip_shares_memory():
     t = mg.from_dlpack(arr)
     assert t.shape == (2, 3) and t.dtype == mg.float64 and t.device == "cpu" and t.is_leaf
     arr[0, 0] = 42.0
-    assert t.data[0, 0] == 42.0
+    assert t.array[0, 0] == 42.0
     back = np.from_dlpack(t)
     np.testing.assert_array_equal(back, arr)
 

@@ -65,7 +65,7 @@ def test_module_load_round_trip(tmp_path):
     model.save(tmp_path / "m.npz")
     other = nn.Linear(3, 2)
     assert other.load(tmp_path / "m.npz") == ([], [])
-    np.testing.assert_array_equal(other.weight.data, model.weight.data)
+    np.testing.assert_array_equal(other.weight.array, model.weight.array)
     assert isinstance(other.weight, mg.Tensor)
 
 
@@ -101,7 +101,7 @@ def test_module_load_reads_each_array_once_into_its_own_buffer(tmp_path):
     other = nn.Linear(2000, 1000)
     peak, raised = _peak(lambda: other.load(tmp_path / "m.npz"))
     assert raised is None
-    weights = model.weight.data.nbytes
+    weights = model.weight.array.nbytes
     assert peak < 1.5 * weights, f"{peak / 1e6:.1f} MB held to load {weights / 1e6:.1f} MB of weights"
 
 
@@ -177,8 +177,8 @@ def test_bit_flips_in_a_module_file_give_the_module_or_one_error_class(tmp_path)
             assert "size mismatch" in str(exc) or "key(s) in state_dict" in str(exc), exc
             outcomes["refused"] += 1
         else:
-            np.testing.assert_array_equal(other.weight.data, model.weight.data)
-            np.testing.assert_array_equal(other.bias.data, model.bias.data)
+            np.testing.assert_array_equal(other.weight.array, model.weight.array)
+            np.testing.assert_array_equal(other.bias.array, model.bias.array)
             outcomes["loaded"] += 1
     assert outcomes["refused"] > 150 and outcomes["loaded"] > 10, outcomes
 

@@ -71,10 +71,10 @@ def test_tensor_copies_its_input_and_is_contiguous():
     arr[0, 0] = 99
     assert t.tolist()[0][0] == 0.0
     t2 = mg.tensor(arr.T)
-    assert t2.data.flags["C_CONTIGUOUS"]
+    assert t2.array.flags["C_CONTIGUOUS"]
     src = mg.tensor([1.0, 2.0], requires_grad=True)
     copy = mg.tensor(src)
-    assert copy.is_leaf and not copy.requires_grad and copy.data is not src.data
+    assert copy.is_leaf and not copy.requires_grad and copy.array is not src.array
 
 
 @pytest.mark.filterwarnings("ignore:__array__ implementation doesn.t accept a copy keyword")
@@ -116,7 +116,7 @@ def test_attributes():
     assert x.device == mg.device("cpu") and str(x.device) == "cpu" and not x.is_cuda
     assert x.size() == (2, 3) and x.size(1) == 3 and x.size(-2) == 2 and x.numel() == 6 and len(x) == 2
     assert x.requires_grad and x.is_leaf and x.grad is None and x.grad_fn is None and x.name == "x"
-    assert isinstance(x.data, np.ndarray)
+    assert isinstance(x.array, np.ndarray)
     assert x.T.shape == (3, 2)
     y = x * 2
     assert not y.is_leaf and y.requires_grad and repr(y.grad_fn) == "<MulBackward>" and y.op == "mul"
@@ -164,9 +164,9 @@ def test_detach_clone_requires_grad_():
     x = rand64(3, seed=1)
     y = x * 2
     d = y.detach()
-    assert d.is_leaf and not d.requires_grad and d.data is y.data  # detach shares data
+    assert d.is_leaf and not d.requires_grad and d.array is y.array  # detach shares data
     c = x.clone()
-    assert not c.is_leaf and repr(c.grad_fn) == "<CloneBackward>" and c.data is not x.data
+    assert not c.is_leaf and repr(c.grad_fn) == "<CloneBackward>" and c.array is not x.array
     assert gradcheck(lambda t: t.clone() * t, (x,))
     leaf = mg.zeros(2)
     assert leaf.requires_grad_() is leaf and leaf.requires_grad
@@ -185,7 +185,7 @@ def test_to_and_cpu():
     assert x.grad.dtype == mg.float32 and x.grad.tolist() == [3.0, 5.0]
     assert x.to(dtype=mg.int64).tolist() == [1, 2] and not x.to(mg.int64).requires_grad
     assert x.to(mg.zeros(1, dtype=mg.float16)).dtype == mg.float16
-    assert x.detach().to("cpu", mg.float64, copy=True).data is not x.data
+    assert x.detach().to("cpu", mg.float64, copy=True).array is not x.array
     assert (x.double().dtype, x.float().dtype, x.half().dtype, x.long().dtype, x.int().dtype, x.bool().dtype) == (
         mg.float64,
         mg.float32,

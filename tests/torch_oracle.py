@@ -19,8 +19,8 @@ class Arr:
     """An input array: becomes a tensor in each library (requiring grad when ``grad`` and floating)."""
 
     def __init__(self, data, grad: bool = True):
-        self.data = np.asarray(data)
-        self.grad = grad and self.data.dtype.kind == "f"
+        self.array = np.asarray(data)
+        self.grad = grad and self.array.dtype.kind == "f"
 
 
 def arr(*shape, low: float = -2.0, high: float = 2.0, seed: int = 0, grad: bool = True) -> Arr:
@@ -34,8 +34,8 @@ def _as_lib(lib, a):
     if not isinstance(a, Arr):
         return a
     if lib is mg:
-        return mg.tensor(a.data.copy(), requires_grad=a.grad)
-    return torch.tensor(a.data.copy(), requires_grad=a.grad)
+        return mg.tensor(a.array.copy(), requires_grad=a.grad)
+    return torch.tensor(a.array.copy(), requires_grad=a.grad)
 
 
 def _outputs(out) -> tuple:
@@ -47,7 +47,7 @@ def _np(t) -> np.ndarray:
 
     if isinstance(t, torch.Tensor):
         return t.detach().numpy()
-    return np.asarray(t.data)
+    return np.asarray(t.array)
 
 
 def check(fn, *args, rtol: float = 1e-7, atol: float = 1e-9, grads: bool = True, gradcheck_: bool = True):

@@ -49,7 +49,7 @@ def build(peer: str, p: dict):
         jac = transform(lambda x: (Wt @ x).tanh())
 
         def run():
-            return float(sum(np.abs(jac(x).data).sum() for _ in range(count)))
+            return float(sum(np.abs(jac(x).array).sum() for _ in range(count)))
 
         return run
     if peer.startswith("torch-"):

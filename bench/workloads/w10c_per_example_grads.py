@@ -48,7 +48,7 @@ def build(peer: str, p: dict):
         args = [mg.tensor(a) for a in (W1, b1, W2, X, y)]
 
         def run():
-            return float(sum(np.abs(per_example(*args)[0].data).sum() for _ in range(count)))
+            return float(sum(np.abs(per_example(*args)[0].array).sum() for _ in range(count)))
 
         return run
     if peer == "torch":

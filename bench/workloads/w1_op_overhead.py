@@ -46,7 +46,7 @@ def build(peer: str, p: dict):
         def run():
             x = mg.tensor(x0, requires_grad=True)
             chain(x, ops).sum().backward()
-            return float(np.linalg.norm(x.grad.data))
+            return float(np.linalg.norm(x.grad.array))
 
         return run
     if peer == "torch":

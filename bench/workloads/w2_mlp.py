@@ -88,7 +88,7 @@ def build_minigrad(batches, weights, listen=None, device="cpu"):
             loss = cross_entropy(h, yb)
             loss.backward()
             for t in flat:
-                t.data -= LR * t.grad.data
+                t.array -= LR * t.grad.array
                 t.grad = None
         return float(loss.item())
 

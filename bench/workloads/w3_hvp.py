@@ -38,7 +38,7 @@ def build(peer: str, p: dict):
                 f = ((Wt @ x).tanh() ** 2).sum()
                 (g,) = grad(f, x, create_graph=True)
                 (hv,) = grad((g * v).sum(), x)
-                total += hv.data
+                total += hv.array
             return float(np.linalg.norm(total))
 
         return run

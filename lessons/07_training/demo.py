@@ -35,5 +35,5 @@ for step in range(60):
     loss.backward()
     optimizer.step()
     if step % 10 == 0 or step == 59:
-        accuracy = float((logits.data.argmax(1) == y).mean())
+        accuracy = float((logits.argmax(1).numpy() == y).mean())
         print(f"step {step:2d}  loss {loss.item():.4f}  accuracy {accuracy:.0%}")

@@ -3,8 +3,9 @@
 """Exercise 7.3 — SGD with momentum, and Adam.
 
 Each optimizer keeps its parameters in `self.params` and its per-parameter state
-in lists. `step()` updates every parameter that has a `.grad`, in place, on the raw
-arrays (`p.data`, `p.grad.data`): an update must never be recorded in a graph.
+in lists. `step()` updates every parameter that has a `.grad`, in place, through `.data`
+(`p.data`, `p.grad.data`: the values outside the graph, as in PyTorch): an update must never be
+recorded in a graph.
 
 SGD with momentum (PyTorch's form):  b = g on the first step, then b = m * b + g;
                                      p = p - lr * b
@@ -14,7 +15,7 @@ Adam (Kingma & Ba), step t = 1, 2, ...:
     p = p - lr * m̂ / (sqrt(v̂) + eps)
 """
 
-import numpy as np
+import minigrad as mg
 
 
 class SGDMomentum:
@@ -36,8 +37,8 @@ class Adam:
     def __init__(self, params, lr: float = 1e-3, betas=(0.9, 0.999), eps: float = 1e-8):
         self.params = list(params)
         self.lr, self.betas, self.eps = lr, betas, eps
-        self.m = [np.zeros_like(p.data) for p in self.params]
-        self.v = [np.zeros_like(p.data) for p in self.params]
+        self.m = [mg.zeros_like(p.data) for p in self.params]
+        self.v = [mg.zeros_like(p.data) for p in self.params]
         self.t = 0
 
     def zero_grad(self):

@@ -125,8 +125,8 @@ def check_outputs(node, outputs) -> None:
         if g is None:
             continue
         xp = g._device.xp
-        if g.data.dtype.kind == "f" and not bool(xp.isfinite(g.data).all()):
-            bad = "nan" if bool(xp.isnan(g.data).any()) else "inf"
+        if g.array.dtype.kind == "f" and not bool(xp.isfinite(g.array).all()):
+            bad = "nan" if bool(xp.isnan(g.array).any()) else "inf"
             trace = forward_trace(node)
             err = RuntimeError(
                 f"Function '{node.grad_fn.name()}' returned {bad} values in its {i}th output "

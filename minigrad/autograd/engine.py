@@ -117,7 +117,7 @@ def _parent_at(p, node_id: int):
         for op_id, old in history:
             if node_id < op_id:
                 return old
-    if p._backward is not None and p.data.base is not None:
+    if p._backward is not None and p.array.base is not None:
         return view_at(p, node_id)
     return p
 
@@ -177,15 +177,15 @@ def _run_hooks(node, g):
             raise TypeError(
                 f"expected Tensor, but hook '{name}' on {node_label(node.name, node._op, node._id)} returned '{type(replaced).__name__}'"
             )
-        if replaced.data.shape != g.data.shape:
+        if replaced.array.shape != g.array.shape:
             raise RuntimeError(
                 f"hook '{name}' on {node_label(node.name, node._op, node._id)} has changed the size of value "
-                f"(was {shape_str(g.data.shape)} got {shape_str(replaced.data.shape)})"
+                f"(was {shape_str(g.array.shape)} got {shape_str(replaced.array.shape)})"
             )
-        if replaced.data.dtype != g.data.dtype:
+        if replaced.array.dtype != g.array.dtype:
             raise RuntimeError(
                 f"hook '{name}' on {node_label(node.name, node._op, node._id)} has changed the type of value "
-                f"(was {g.data.dtype} got {replaced.data.dtype})"
+                f"(was {g.array.dtype} got {replaced.array.dtype})"
             )
         if replaced._device != g._device:
             raise RuntimeError(
@@ -238,7 +238,7 @@ def _owned(c, g, outputs, rule) -> bool:
     Not the incoming gradient passed through, not a view, not handed to two parents,
     and not from a custom Function (whose backward may return any tensor it holds).
     """
-    if c is g or c.data.base is not None or getattr(rule, "__wrapped__", None) is not None:
+    if c is g or c.array.base is not None or getattr(rule, "__wrapped__", None) is not None:
         return False
     return len(outputs) == 1 or sum(1 for o in outputs if o is c) <= 1
 
@@ -251,24 +251,24 @@ def _fit_to_parent(node, parent, c, index, pass_id, depth):
     """
     if not isinstance(c, Tensor):
         raise RuntimeError(f"expected Variable or None (got {type(c).__name__})")
-    shape = parent.data.shape
-    if c.data.shape != shape:
-        dims = _broadcast_dims(shape, c.data.shape)
+    shape = parent.array.shape
+    if c.array.shape != shape:
+        dims = _broadcast_dims(shape, c.array.shape)
         if dims is None:
             raise _invalid_gradient(
                 node,
                 index,
-                f"got {shape_str(c.data.shape)} but expected shape compatible with {shape_str(shape)}",
+                f"got {shape_str(c.array.shape)} but expected shape compatible with {shape_str(shape)}",
             )
         # sum_over is Tensor.sum without the argument checks at op entry: dims are valid by construction
         if not _grad.enabled:  # a plain pass records nothing: the sum of the array is the whole step
-            data = c.data.sum(axis=dims)  # over leading dims only, a fresh array a leaf may keep (no copy)
+            data = c.array.sum(axis=dims)  # over leading dims only, a fresh array a leaf may keep (no copy)
             reduced = make_leaf(data if data.shape == shape else data.reshape(shape), c._device)
-        elif dims == tuple(range(len(c.data.shape) - len(shape))):
+        elif dims == tuple(range(len(c.array.shape) - len(shape))):
             reduced = sum_over(c, dims)  # only leading dims: the sum has the parent's shape (a fresh array)
         else:
             reduced = sum_over(c, dims, keepdim=True)
-            if reduced.data.shape != shape:
+            if reduced.array.shape != shape:
                 reduced = reduced.reshape(shape)
         if _listeners:
             _emit(
@@ -277,7 +277,7 @@ def _fit_to_parent(node, parent, c, index, pass_id, depth):
                 depth=depth,
                 node=node,
                 target=parent,
-                from_shape=c.data.shape,
+                from_shape=c.array.shape,
                 to_shape=shape,
                 dims=dims,
                 contribution=c,
@@ -286,8 +286,8 @@ def _fit_to_parent(node, parent, c, index, pass_id, depth):
         c = reduced
     if c._device != parent._device:
         raise _invalid_gradient(node, index, f"expected device {parent._device} but got {c._device}")
-    if c.data.dtype != parent.data.dtype:
-        c = c.to(parent.data.dtype)
+    if c.array.dtype != parent.array.dtype:
+        c = c.to(parent.array.dtype)
     return c
 
 
@@ -301,7 +301,7 @@ def _accumulate(before: Tensor, c: Tensor, create_graph: bool, in_place: bool = 
     """
     if create_graph:
         return before + c
-    arr, add = before.data, c.data
+    arr, add = before.array, c.array
     if in_place and arr.shape == add.shape and arr.dtype == add.dtype:
         if getattr(getattr(arr, "flags", None), "writeable", True):
             arr += add
@@ -322,10 +322,10 @@ def _store_grad(node, g, create_graph, owned, pass_id, depth):
     """
     before = node._grad
     if before is None:
-        after = g if create_graph or (owned and not _listeners) else make_leaf(g.data.copy(), g._device)
+        after = g if create_graph or (owned and not _listeners) else make_leaf(g.array.copy(), g._device)
     else:
         leaf = node._backward is None
-        shown = make_leaf(before.data.copy(), before._device) if leaf and _listeners else before
+        shown = make_leaf(before.array.copy(), before._device) if leaf and _listeners else before
         after = _accumulate(before, g, create_graph, in_place=leaf)
         before = shown  # the event shows the value before an in-place add
     node._grad = after
@@ -446,7 +446,7 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, pass_id, depth, input
                             if c is None:
                                 continue
                             c = _fit_to_parent(node, parent, c, index, pass_id, depth)  # raises: not a tensor
-                    data, target = c.data, parent.data
+                    data, target = c.array, parent.array
                     if data.shape != target.shape or data.dtype is not target.dtype or c._device is not parent._device:
                         c = _fit_to_parent(node, parent, c, index, pass_id, depth)
                     before = grads.get(parent)
@@ -516,20 +516,20 @@ def _make_seeds(outputs: tuple, grad_outputs: tuple) -> list:
     for i, (out, go) in enumerate(zip(outputs, grad_outputs)):
         if go is None:
             if out._rg:
-                if out.data.size != 1:
+                if out.array.size != 1:
                     raise RuntimeError("grad can be implicitly created only for scalar outputs")
-                if out.data.dtype.kind != "f":
+                if out.array.dtype.kind != "f":
                     raise RuntimeError(
                         f"grad can be implicitly created only for real scalar outputs but got {out.dtype}"
                     )
-            seeds.append(make_leaf(out._device.xp.ones_like(out.data), out._device))
+            seeds.append(make_leaf(out._device.xp.ones_like(out.array), out._device))
             continue
         if not isinstance(go, Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(go).__name__}")
-        if go.data.shape != out.data.shape:
+        if go.array.shape != out.array.shape:
             raise RuntimeError(
-                f"Mismatch in shape: grad_output[{i}] has a shape of {shape_str(go.data.shape)} and "
-                f"output[{i}] has a shape of {shape_str(out.data.shape)}."
+                f"Mismatch in shape: grad_output[{i}] has a shape of {shape_str(go.array.shape)} and "
+                f"output[{i}] has a shape of {shape_str(out.array.shape)}."
             )
         seeds.append(_match_device_dtype(go, out, i))
     return seeds
@@ -538,8 +538,8 @@ def _make_seeds(outputs: tuple, grad_outputs: tuple) -> list:
 def _match_device_dtype(go: Tensor, out: Tensor, i: int) -> Tensor:
     if go._device != out._device:
         raise RuntimeError(f"invalid gradient at index {i} - expected device {out._device} but got {go._device}")
-    if go.data.dtype != out.data.dtype and out.data.dtype.kind == "f":
-        go = go.to(out.data.dtype)
+    if go.array.dtype != out.array.dtype and out.array.dtype.kind == "f":
+        go = go.to(out.array.dtype)
     return go
 
 
@@ -772,7 +772,7 @@ def _materialize(results, inputs, create_graph) -> tuple:
     PyTorch 2.13 gives them the input's own shape with ``is_grads_batched`` too (no batch dim).
     """
     return tuple(
-        r if r is not None else make_leaf(t._device.xp.zeros_like(t.data), t._device, requires_grad=create_graph)
+        r if r is not None else make_leaf(t._device.xp.zeros_like(t.array), t._device, requires_grad=create_graph)
         for r, t in zip(results, inputs)
     )
 
@@ -787,15 +787,15 @@ def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, all
             )
         if not isinstance(go, Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(go).__name__}")
-        if go.data.ndim == 0 or go.data.shape[1:] != out.data.shape:
+        if go.array.ndim == 0 or go.array.shape[1:] != out.array.shape:
             raise RuntimeError(
                 "If `is_grads_batched=True`, we interpret the first dimension of each grad_output as the batch "
                 "dimension. The sizes of the remaining dimensions are expected to match the shape of corresponding "
                 f"output, but a mismatch was detected: grad_output[{i}] has a shape of "
-                f"{shape_str(go.data.shape[1:])} and output[{i}] has a shape of {shape_str(out.data.shape)}. "
+                f"{shape_str(go.array.shape[1:])} and output[{i}] has a shape of {shape_str(out.array.shape)}. "
                 "If you only want some tensors in `grad_output` to be considered batched, consider using vmap."
             )
-        sizes.append(go.data.shape[0])
+        sizes.append(go.array.shape[0])
     if len(set(sizes)) > 1:
         raise ValueError(
             "is_grads_batched=True: expected all grad_outputs to have the same size in the batch dimension, "

@@ -101,7 +101,7 @@ def _check_level(level, what: str) -> None:
 def _alias(tensor: Tensor, op: str, tangent: Tensor | None) -> Tensor:
     """A new tensor on the same data, differentiable back to ``tensor`` (a view, as in PyTorch),
     carrying ``tangent`` (None: no tangent)."""
-    alias = make(tensor.data, (tensor,), _identity, op, _identity_tangent)  # keeps the outer levels' tangents
+    alias = make(tensor.array, (tensor,), _identity, op, _identity_tangent)  # keeps the outer levels' tangents
     if tangent is None:
         _drop_tangent(alias, _forward.level)
     else:
@@ -131,9 +131,9 @@ def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> T
             f"make_dual(): expected Tensors, got {type(tensor).__name__} and {type(tangent).__name__} "
             "for tensor and tangent"
         )
-    if tensor.data.dtype.kind != "f":
+    if tensor.array.dtype.kind != "f":
         raise ValueError(f"Expected primal to be floating point or complex, but got: {tensor.dtype}")
-    if tangent.data.dtype.kind != "f":
+    if tangent.array.dtype.kind != "f":
         raise ValueError(f"Expected tangent to be floating point or complex, but got: {tangent.dtype}")
     if tangent.shape != tensor.shape:
         raise RuntimeError(

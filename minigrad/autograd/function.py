@@ -256,19 +256,19 @@ def _written_input(cls, ctx: FunctionCtx, args: tuple, parents: tuple, raw_outpu
     (written,) = raw_outputs
     if written._backward is None and written._rg and _grad_state.enabled:
         raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
-    specs = ((written.data.shape, written.data.dtype, written._device),)
+    specs = ((written.array.shape, written.array.dtype, written._device),)
     rule, jvp = _closure(cls, ctx, args, specs), _tangent_rule(cls, ctx, args, 0)
 
     def node(_, *inputs):  # the Function's node on its inputs, ``written``'s old node among them
         # with its own copy of the value: nodes made on the way (a view's copy_slices) hold it, and the
         # memory it came from may be written again
-        return make(written.data.copy(), inputs, rule, cls.__name__, jvp)
+        return make(written.array.copy(), inputs, rule, cls.__name__, jvp)
 
     return record_written(written, cls.__name__, node, *parents)
 
 
 def _wrap_outputs(cls, ctx: FunctionCtx, args: tuple, parents: tuple, raw_outputs: tuple) -> tuple:
-    specs = tuple((o.data.shape, o.data.dtype, o._device) for o in raw_outputs)
+    specs = tuple((o.array.shape, o.array.dtype, o._device) for o in raw_outputs)
     arg_ids = {id(a) for a in args}
     if _forward_state.level > 0:  # nested forward levels: the rules may read forward's outputs (_carry_outer_tangents)
         ctx._raw_outputs = tuple(
@@ -284,9 +284,9 @@ def _wrap_outputs(cls, ctx: FunctionCtx, args: tuple, parents: tuple, raw_output
     outputs = []
     for k, (o, rule) in enumerate(zip(raw_outputs, rules)):
         if id(o) in ctx._non_differentiable:
-            outputs.append(make_leaf(o.data, o._device))
+            outputs.append(make_leaf(o.array, o._device))
             continue
-        node = make(o.data, parents_of, rule, cls.__name__, _tangent_rule(cls, ctx, args, k))
+        node = make(o.array, parents_of, rule, cls.__name__, _tangent_rule(cls, ctx, args, k))
         if node._device is not o._device:
             node._device = o._device
         outputs.append(node)
@@ -308,7 +308,7 @@ def _saved_output(cls, ctx: FunctionCtx, args: tuple, node: Tensor, k: int, raw:
         found, hub = node_ref(), hub_ref()
         if found is not None or hub is None:
             return raw if found is None else found
-        return make(raw.data, (hub,), _output_rule(hub, k), cls.__name__, _tangent_rule(cls, ctx_ref(), args, k))
+        return make(raw.array, (hub,), _output_rule(hub, k), cls.__name__, _tangent_rule(cls, ctx_ref(), args, k))
 
     return unpack
 
@@ -337,7 +337,7 @@ def _hub(cls, ctx: FunctionCtx, args: tuple, parents: tuple, specs: tuple) -> Te
     pending = {}
 
     def backward(reached):
-        hits = B.to_host(reached.data)
+        hits = B.to_host(reached.array)
         grads_in = tuple(pending.pop(k) if hits[k] else _zeros(spec, ctx) for k, spec in enumerate(specs))
         pending.clear()
         return _checked(cls, args, cls.backward(ctx, *grads_in))
@@ -358,7 +358,7 @@ def _hub(cls, ctx: FunctionCtx, args: tuple, parents: tuple, specs: tuple) -> Te
 
 
 def _output_rule(hub: Tensor, k: int):
-    mark = make_leaf(hub._device.xp.eye(hub.data.shape[0], dtype=hub.data.dtype)[k], hub._device)
+    mark = make_leaf(hub._device.xp.eye(hub.array.shape[0], dtype=hub.array.dtype)[k], hub._device)
     pending = hub._meta["pending"]
 
     def output_backward(g):
@@ -418,7 +418,7 @@ def once_differentiable(backward):
             return outputs
         single = not isinstance(outputs, tuple)
         marked = tuple(
-            make(o.data, sources, _differentiated_twice, "Error") if isinstance(o, Tensor) else o
+            make(o.array, sources, _differentiated_twice, "Error") if isinstance(o, Tensor) else o
             for o in ((outputs,) if single else outputs)
         )
         return marked[0] if single else marked

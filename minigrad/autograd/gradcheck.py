@@ -38,14 +38,14 @@ def _outputs(fn, inputs) -> tuple:
                 "The outputs of the user-provided function given to gradcheck must be either a Tensor or a tuple of "
                 f"Tensors but {where} type {type(o)}."
             )
-    return tuple(o for o in outs if o.data.dtype.kind == "f")
+    return tuple(o for o in outs if o.array.dtype.kind == "f")
 
 
 def _flat_outputs(fn, inputs) -> np.ndarray:
     outs = _outputs(fn, inputs)
     if not outs:
         return np.zeros(0)
-    return np.concatenate([to_host(o.data).astype(np.float64).reshape(-1) for o in outs])
+    return np.concatenate([to_host(o.array).astype(np.float64).reshape(-1) for o in outs])
 
 
 def _numerical_jacobian(fn, inputs, inp: Tensor, eps: float) -> np.ndarray:
@@ -55,16 +55,16 @@ def _numerical_jacobian(fn, inputs, inp: Tensor, eps: float) -> np.ndarray:
     are views, non-contiguous or on a GPU work too; the value is always restored.
     """
     columns = []
-    for k in range(inp.data.size):
-        idx = np.unravel_index(k, inp.data.shape)
-        orig = inp.data[idx].item()
+    for k in range(inp.array.size):
+        idx = np.unravel_index(k, inp.array.shape)
+        orig = inp.array[idx].item()
         try:
-            inp.data[idx] = orig + eps
+            inp.array[idx] = orig + eps
             plus = _flat_outputs(fn, inputs)
-            inp.data[idx] = orig - eps
+            inp.array[idx] = orig - eps
             minus = _flat_outputs(fn, inputs)
         finally:
-            inp.data[idx] = orig
+            inp.array[idx] = orig
         columns.append((plus - minus) / (2 * eps))
     return np.stack(columns) if columns else np.zeros((0, _flat_outputs(fn, inputs).size))
 
@@ -81,14 +81,14 @@ def _analytical_jacobians(fn, inputs) -> list:
             col += o.numel()
             continue
         for j in range(o.numel()):
-            seed = o._device.xp.zeros(o.data.size, dtype=o.data.dtype)
+            seed = o._device.xp.zeros(o.array.size, dtype=o.array.dtype)
             seed[j] = 1
-            seed_t = make_leaf(seed.reshape(o.data.shape), o._device)
+            seed_t = make_leaf(seed.reshape(o.array.shape), o._device)
             grads = grad(o, diff_inputs, seed_t, retain_graph=True, allow_unused=True)
             for jac, g in zip(jacs, grads):
                 if g is None:
                     continue
-                jac[:, col] = to_host(g.data).astype(np.float64).reshape(-1)
+                jac[:, col] = to_host(g.array).astype(np.float64).reshape(-1)
             col += 1
     return jacs
 

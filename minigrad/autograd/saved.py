@@ -47,7 +47,7 @@ def _collect(obj, found: list, depth: int, seen: set) -> None:
         return
     seen.add(id(obj))
     if isinstance(obj, Tensor):
-        found.append((obj, obj.data))
+        found.append((obj, obj.array))
     elif isinstance(obj, np.ndarray) or B.is_cupy_array(obj):
         found.append((None, obj))
     elif isinstance(obj, weakref.ref):  # an op's own output, held weakly

@@ -647,10 +647,10 @@ def linear_rule(fn, level, args, kwargs):
 
 # ---------------------------------------------------------------- einsum, diag, trace
 class _Rank:
-    """Stands in for an operand when parsing an equation: one entry's rank, where ``.data.ndim`` is read."""
+    """Stands in for an operand when parsing an equation: one entry's rank, where ``.array.ndim`` is read."""
 
     def __init__(self, ndim: int):
-        self.data, self.ndim = self, ndim
+        self.array, self.ndim = self, ndim
 
 
 def einsum_rule(fn, level, args, kwargs):

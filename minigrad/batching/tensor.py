@@ -30,9 +30,9 @@ class BatchedTensor(Tensor):
     __slots__ = ("_value", "_level")
 
     @property
-    def data(self):
+    def array(self):
         """The array of all the entries (every level's batch dim first): for viewers, not for the function."""
-        return self._value.data
+        return self._value.array
 
     @property
     def shape(self) -> tuple:

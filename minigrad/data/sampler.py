@@ -106,7 +106,7 @@ class WeightedRandomSampler(Sampler):
             raise ValueError(f"num_samples should be a positive integer value, but got num_samples={num_samples}")
         if not isinstance(replacement, bool):
             raise ValueError(f"replacement should be a boolean value, but got replacement={replacement}")
-        weights = np.asarray(B.to_host(weights.data) if isinstance(weights, Tensor) else weights, dtype=np.float64)
+        weights = np.asarray(B.to_host(weights.array) if isinstance(weights, Tensor) else weights, dtype=np.float64)
         if weights.ndim != 1:
             raise ValueError(f"weights should be a 1d sequence but given weights have shape {tuple(weights.shape)}")
         if (weights < 0).any() or not np.isfinite(weights).all() or weights.sum() <= 0:

@@ -84,8 +84,8 @@ def add_windows(xp, win, image_shape: tuple, geo: Geometry):
 
 def im2col(x: Tensor, geo: Geometry) -> Tensor:
     """``[N, C, H, W]`` -> ``[N, C*kh*kw, oh*ow]`` (zero padding); backward is col2im."""
-    shape = x.data.shape
-    win = windows(x._device.xp, x.data, geo)
+    shape = x.array.shape
+    win = windows(x._device.xp, x.array, geo)
     n, c, kh, kw, oh, ow = win.shape
 
     def backward(g):
@@ -101,7 +101,7 @@ def col2im(cols: Tensor, image_shape: tuple, out_hw: tuple, geo: Geometry) -> Te
     """``[N, C*kh*kw, oh*ow]`` -> ``[N, C, H, W]``, summing overlaps; backward is im2col."""
     n, c = image_shape[0], image_shape[1]
     (kh, kw), (oh, ow) = geo.kernel, out_hw
-    win = cols.data.reshape(n, c, kh, kw, oh, ow)
+    win = cols.array.reshape(n, c, kh, kw, oh, ow)
 
     def backward(g):
         return (im2col(g, geo),)

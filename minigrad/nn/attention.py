@@ -128,10 +128,10 @@ class MultiheadAttention(Module):
         scores = (q * (1 / math.sqrt(hd))) @ k.transpose(-2, -1)  # [N, H, L, S]
         if attn_mask is not None:
             mask = attn_mask if attn_mask.dim() == 2 else attn_mask.reshape(n, h, length, source)
-            scores = scores.masked_fill(mask, float("-inf")) if mask.data.dtype.kind == "b" else scores + mask
+            scores = scores.masked_fill(mask, float("-inf")) if mask.array.dtype.kind == "b" else scores + mask
         if key_padding_mask is not None:
             pad = key_padding_mask.reshape(n, 1, 1, source)
-            scores = scores.masked_fill(pad, float("-inf")) if pad.data.dtype.kind == "b" else scores + pad
+            scores = scores.masked_fill(pad, float("-inf")) if pad.array.dtype.kind == "b" else scores + pad
         weights = scores.softmax(dim=-1)
         if self.dropout > 0.0:
             weights = F.dropout(weights, self.dropout, training=self.training)

@@ -132,7 +132,7 @@ class PReLU(Module):
         self.weight = Parameter(full((num_parameters,), init, dtype=dtype, device=device))
 
     def reset_parameters(self) -> None:
-        self.weight.data[...] = self.init
+        self.weight.array[...] = self.init
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return A.prelu(input, self.weight)

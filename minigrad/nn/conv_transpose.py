@@ -58,7 +58,7 @@ class _ConvNd(Module):
         """Kaiming uniform with a = sqrt(5) and a bias in ±1/sqrt(fan_in), as PyTorch's convolutions."""
         init.kaiming_uniform_(self.weight, a=math.sqrt(5))
         if self.bias is not None:
-            fan_in = self.weight.data.shape[1] * math.prod(self.kernel_size)
+            fan_in = self.weight.array.shape[1] * math.prod(self.kernel_size)
             bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
             init.uniform_(self.bias, -bound, bound)
 

@@ -35,7 +35,7 @@ class Embedding(Module):
         init.normal_(self.weight)
         if self.padding_idx is not None:
             with no_grad():
-                self.weight.data[self.padding_idx] = 0
+                self.weight.array[self.padding_idx] = 0
 
     def forward(self, indices):
         return embedding(indices, self.weight, self.padding_idx)

@@ -53,7 +53,7 @@ class EmbeddingBag(Module):
         init.normal_(self.weight)
         if self.padding_idx is not None:
             with no_grad():
-                self.weight.data[self.padding_idx] = 0
+                self.weight.array[self.padding_idx] = 0
 
     def forward(self, input: Tensor, offsets: Tensor | None = None, per_sample_weights: Tensor | None = None):  # noqa: A002
         return embedding_bag(

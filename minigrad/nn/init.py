@@ -47,27 +47,27 @@ def calculate_gain(nonlinearity: str, param=None) -> float:
 
 
 def _fans(t: Tensor) -> tuple:
-    if t.data.ndim < 2:
+    if t.array.ndim < 2:
         raise ValueError(
             f"Fan in and fan out can not be computed for tensor with fewer than 2 dimensions "
-            f"(got shape {shape_str(t.data.shape)})"
+            f"(got shape {shape_str(t.array.shape)})"
         )
     receptive = 1
-    for s in t.data.shape[2:]:
+    for s in t.array.shape[2:]:
         receptive *= s
-    return t.data.shape[1] * receptive, t.data.shape[0] * receptive
+    return t.array.shape[1] * receptive, t.array.shape[0] * receptive
 
 
 def _fill(t: Tensor, values) -> Tensor:
     with no_grad():
-        t.data[...] = values
+        t.array[...] = values
     mark_written(t)
     return t
 
 
 def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
     """Fill with values drawn uniformly from ``[a, b)`` (from ``generator`` when given)."""
-    values = generator_for(tensor._device, generator).random(tensor.data.shape)
+    values = generator_for(tensor._device, generator).random(tensor.array.shape)
     values *= b - a  # in place: the same numbers as ``a + (b - a) * values`` without two temporaries
     values += a
     return _fill(tensor, values)
@@ -75,7 +75,7 @@ def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator=None) -> 
 
 def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
     """Fill with values drawn from ``N(mean, std**2)`` (from ``generator`` when given)."""
-    values = generator_for(tensor._device, generator).standard_normal(tensor.data.shape)
+    values = generator_for(tensor._device, generator).standard_normal(tensor.array.shape)
     return _fill(tensor, mean + std * values)
 
 
@@ -110,7 +110,7 @@ def _kaiming_std(tensor: Tensor, a: float, mode: str, nonlinearity: str) -> floa
     fan_in, fan_out = _fans(tensor)
     fan = fan_in if mode == "fan_in" else fan_out
     if fan == 0:
-        raise ValueError(f"Initializing zero-element tensors is a no-op (shape {shape_str(tensor.data.shape)})")
+        raise ValueError(f"Initializing zero-element tensors is a no-op (shape {shape_str(tensor.array.shape)})")
     return calculate_gain(nonlinearity, a) / math.sqrt(fan)
 
 

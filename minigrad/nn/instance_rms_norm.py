@@ -34,7 +34,7 @@ class RMSNorm(Module):
 
     def reset_parameters(self) -> None:
         if self.weight is not None:
-            self.weight.data[...] = 1
+            self.weight.array[...] = 1
 
     def forward(self, x: Tensor) -> Tensor:
         return N.rms_norm(x, self.normalized_shape, self.weight, self.eps)

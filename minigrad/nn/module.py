@@ -263,7 +263,7 @@ class Module(metaclass=_ModuleMeta):
             if set_to_none:
                 p._grad = None
             else:
-                p._grad.data[...] = 0
+                p._grad.array[...] = 0
                 mark_written(p._grad)
 
     # ------------------------------------------------------------ devices and dtypes
@@ -280,13 +280,13 @@ class Module(metaclass=_ModuleMeta):
         if dtype is not None and dtype.kind != "f":
             raise TypeError(f"nn.Module.to only accepts floating point dtypes, but got desired dtype={dtype}")
         for t in list(self.parameters()) + list(self.buffers()):
-            data = t.data
+            data = t.array
             if device is not None and device is not t._device:
                 data = B.to_device_array(data, device)
                 t._device = device
             if dtype is not None and data.dtype.kind == "f" and data.dtype != dtype:
                 data = data.astype(dtype)
-            t.data = data
+            t.array = data
             if t._grad is not None:
                 t._grad = None
         return self
@@ -315,7 +315,7 @@ class Module(metaclass=_ModuleMeta):
                 for name, t in tensors.items():
                     if t is None or (table == "b" and name in m._non_persistent):
                         continue
-                    out[f"{mod_prefix}.{name}" if mod_prefix else name] = make_leaf(t.data, t._device)
+                    out[f"{mod_prefix}.{name}" if mod_prefix else name] = make_leaf(t.array, t._device)
         return out
 
     def load_state_dict(self, state_dict, strict: bool = True) -> IncompatibleKeys:
@@ -326,7 +326,7 @@ class Module(metaclass=_ModuleMeta):
         """
         arrays = {}
         for key, value in state_dict.items():
-            arr = value.data if isinstance(value, Tensor) else value
+            arr = value.array if isinstance(value, Tensor) else value
             if not (isinstance(arr, np.ndarray) or B.is_cupy_array(arr)):
                 arr = np.asarray(arr)
             arrays[key] = arr
@@ -335,7 +335,7 @@ class Module(metaclass=_ModuleMeta):
         with no_grad():
             for key in targets.keys() & arrays.keys():
                 target = targets[key]
-                target.data[...] = B.to_device_array(arrays[key], target._device)
+                target.array[...] = B.to_device_array(arrays[key], target._device)
                 mark_written(target)
         return keys
 
@@ -364,10 +364,10 @@ class Module(metaclass=_ModuleMeta):
             if unexpected:
                 errors.append("Unexpected key(s) in state_dict: " + ", ".join(f'"{k}"' for k in unexpected) + ".")
         for key, target in targets.items():
-            if key in shapes and tuple(shapes[key]) != tuple(target.data.shape):
+            if key in shapes and tuple(shapes[key]) != tuple(target.array.shape):
                 errors.append(
                     f"size mismatch for {key}: copying a param with shape {shape_str(shapes[key])} from checkpoint, "
-                    f"the shape in current model is {shape_str(target.data.shape)}."
+                    f"the shape in current model is {shape_str(target.array.shape)}."
                 )
         if errors:
             raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t" + "\n\t".join(errors))
@@ -375,7 +375,7 @@ class Module(metaclass=_ModuleMeta):
 
     def save(self, path) -> None:
         """Write ``state_dict()`` to a NumPy ``.npz`` file (keys are the qualified names)."""
-        np.savez(path, **{k: B.to_host(v.data) for k, v in self.state_dict().items()})
+        np.savez(path, **{k: B.to_host(v.array) for k, v in self.state_dict().items()})
 
     def load(self, path, strict: bool = True, max_bytes: int = DEFAULT_MAX_BYTES) -> IncompatibleKeys:
         """Load parameters and buffers saved by ``save(path)``.

@@ -109,9 +109,9 @@ class BatchNorm1d(Module):
         use_batch_stats = self.training or self.running_mean is None
         momentum = self.momentum
         if self.training and self.track_running_stats:
-            self.num_batches_tracked.data += 1
+            self.num_batches_tracked.array += 1
             if momentum is None:
-                momentum = 1.0 / int(self.num_batches_tracked.data)
+                momentum = 1.0 / int(self.num_batches_tracked.array)
         return F.batch_norm(
             x,
             self.running_mean,

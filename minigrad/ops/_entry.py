@@ -55,7 +55,7 @@ def _is_dims(v) -> bool:
 
 
 def _is_zero_dim_tensor(v) -> bool:
-    return isinstance(v, Tensor) and v.data.ndim == 0
+    return isinstance(v, Tensor) and v.array.ndim == 0
 
 
 TENSOR = Kind(lambda v: isinstance(v, Tensor), "Tensor")
@@ -193,11 +193,11 @@ _DIM_NAMES = {"dim", "dims", "dim0", "dim1", "source", "destination", "start_dim
 def _integer_tensor_as_int(value, zero_dim_only: bool):
     """The int an integer (or bool) tensor of one element holds, else None: PyTorch reads such a tensor as an
     int where an int is expected (a 0-d one only), and as one dim where a list of ints is."""
-    if not isinstance(value, Tensor) or value.data.dtype.kind not in "biu" or value.data.size != 1:
+    if not isinstance(value, Tensor) or value.array.dtype.kind not in "biu" or value.array.size != 1:
         return None
-    if zero_dim_only and value.data.ndim:
+    if zero_dim_only and value.array.ndim:
         return None
-    return int(value.data.item())
+    return int(value.array.item())
 
 
 def _dim_from_tensors(check: _Check, value):

@@ -43,8 +43,8 @@ def check_int(x, op: str, arg: str) -> int:
 
 def refuse_dtype(a: Tensor, kernel: str, kinds: str) -> None:
     """PyTorch's NotImplementedError for an op that has no kernel for ``a``'s dtype kind (one of ``kinds``)."""
-    if a.data.dtype.kind in kinds:
-        name = B.scalar_type_name(a.data.dtype)
+    if a.array.dtype.kind in kinds:
+        name = B.scalar_type_name(a.array.dtype)
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{name}'")
 
 
@@ -83,7 +83,7 @@ def as_tensor(x, like: Tensor) -> Tensor:
 
 def binary_arrays(a: Tensor, b: Tensor, op: str):
     """The two operands' arrays, cast to PyTorch's promoted dtype, after a device check."""
-    ad, bd = a.data, b.data
+    ad, bd = a.array, b.array
     if a._device is not b._device:
         check_same_device(a, b, op)
     if ad.dtype is not bd.dtype:
@@ -97,7 +97,7 @@ def binary_arrays(a: Tensor, b: Tensor, op: str):
 
 def scalar_array(a: Tensor, s):
     """``a``'s array, promoted as PyTorch does for ``a <op> s`` with a Python scalar ``s``."""
-    ad = a.data
+    ad = a.array
     kind = ad.dtype.kind
     if kind == "f" or (kind != "b" and not isinstance(s, float)) or isinstance(s, bool):
         return ad

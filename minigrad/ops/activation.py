@@ -27,7 +27,7 @@ def _check_number(x, op: str, arg: str) -> float:
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:  # noqa: A002
     """``input`` clipped to ``[min_val, max_val]``; the gradient passes strictly inside, as in PyTorch."""
     a = check_tensor(input, "hardtanh", "input")
-    if a.data.dtype.kind == "b":
+    if a.array.dtype.kind == "b":
         raise RuntimeError("Bool inputs not supported for hardtanh")
     lo, hi = _check_number(min_val, "hardtanh", "min_val"), _check_number(max_val, "hardtanh", "max_val")
     if lo > hi:

@@ -28,7 +28,7 @@ _FLOAT_AND_BOOL = ("fb", "bf")  # a float tensor and a mask, either way round
 
 
 def _broadcast_error(a: Tensor, b: Tensor) -> RuntimeError:
-    sa, sb = a.data.shape, b.data.shape
+    sa, sb = a.array.shape, b.array.shape
     n = max(len(sa), len(sb))
     pa, pb = (1,) * (n - len(sa)) + sa, (1,) * (n - len(sb)) + sb
     for i in range(n - 1, -1, -1):
@@ -59,7 +59,7 @@ def _other(a: Tensor, b):
 def _arrays(a: Tensor, b: Tensor, op: str):
     """Both operands' arrays, promoted; the common cases without a call or a cast: same dtype, and a
     floating tensor with a bool one (a mask), whose promotion NumPy does inside the operation."""
-    ad, bd = a.data, b.data
+    ad, bd = a.array, b.array
     if a._device is not b._device:
         return binary_arrays(a, b, op)
     if ad.dtype is not bd.dtype and ad.dtype.kind + bd.dtype.kind not in _FLOAT_AND_BOOL:
@@ -120,13 +120,15 @@ def add(a, b, alpha=1) -> Tensor:
     if alpha != 1:
         b = b * alpha
     if isinstance(b, Tensor):
-        ad, bd = (a.data, b.data) if a.data.dtype is b.data.dtype and a._device is b._device else _arrays(a, b, "add")
+        ad, bd = (
+            (a.array, b.array) if a.array.dtype is b.array.dtype and a._device is b._device else _arrays(a, b, "add")
+        )
         try:
             out = ad + bd
         except ValueError:
             raise _broadcast_error(a, b) from None
         return make(out, (a, b), _add_backward, "add", _add_jvp)
-    ad = a.data if a.data.dtype.kind == "f" else scalar_array(a, b)
+    ad = a.array if a.array.dtype.kind == "f" else scalar_array(a, b)
     return make(ad + b, (a,), _pass_through, "add", _same_jvp)
 
 
@@ -144,18 +146,20 @@ def sub(a, b, alpha=1) -> Tensor:
     if alpha != 1:
         b = b * alpha
     if isinstance(b, Tensor):
-        ad, bd = (a.data, b.data) if a.data.dtype is b.data.dtype and a._device is b._device else _arrays(a, b, "sub")
+        ad, bd = (
+            (a.array, b.array) if a.array.dtype is b.array.dtype and a._device is b._device else _arrays(a, b, "sub")
+        )
         try:
             out = ad - bd
         except ValueError:
             raise _broadcast_error(a, b) from None
         return make(out, (a, b), _sub_backward, "sub", _sub_jvp)
-    ad = a.data if a.data.dtype.kind == "f" else scalar_array(a, b)
+    ad = a.array if a.array.dtype.kind == "f" else scalar_array(a, b)
     return make(ad - b, (a,), _pass_through, "sub", _same_jvp)
 
 
 def _is_bool(x) -> bool:
-    return isinstance(x, bool) or (isinstance(x, Tensor) and x.data.dtype.kind == "b")
+    return isinstance(x, bool) or (isinstance(x, Tensor) and x.array.dtype.kind == "b")
 
 
 def rsub(a: Tensor, s) -> Tensor:
@@ -164,7 +168,7 @@ def rsub(a: Tensor, s) -> Tensor:
         s = _other(a, s)
         if isinstance(s, Tensor):
             return sub(s, a)
-    ad = a.data if a.data.dtype.kind == "f" else scalar_array(a, s)
+    ad = a.array if a.array.dtype.kind == "f" else scalar_array(a, s)
     return make(s - ad, (a,), _neg_backward, "rsub", _neg_jvp)
 
 
@@ -175,7 +179,9 @@ def mul(a, b) -> Tensor:
     if not isinstance(b, Tensor) and type(b) is not float and type(b) is not int:
         b = _other(a, b)
     if isinstance(b, Tensor):
-        ad, bd = (a.data, b.data) if a.data.dtype is b.data.dtype and a._device is b._device else _arrays(a, b, "mul")
+        ad, bd = (
+            (a.array, b.array) if a.array.dtype is b.array.dtype and a._device is b._device else _arrays(a, b, "mul")
+        )
         try:
             out = ad * bd
         except ValueError:
@@ -191,7 +197,7 @@ def mul(a, b) -> Tensor:
 
         return make(out, (a, b), backward, "mul", jvp)
 
-    ad = a.data if a.data.dtype.kind == "f" else scalar_array(a, b)
+    ad = a.array if a.array.dtype.kind == "f" else scalar_array(a, b)
     if not (grad.enabled or extras.on):  # no graph, no tangents: the rules are not kept
         return make(ad * b, (a,), None, "mul")
 
@@ -238,7 +244,7 @@ def div(a, b, rounding_mode=None) -> Tensor:
 
         return make(out, (a, b), backward, "div", jvp)
 
-    ad = a.data if a.data.dtype.kind == "f" else a.data.astype(B.get_default_dtype())
+    ad = a.array if a.array.dtype.kind == "f" else a.array.astype(B.get_default_dtype())
     if not (grad.enabled or extras.on):  # no graph, no tangents: the rules are not kept
         return make(ad / b, (a,), None, "div")
 
@@ -256,7 +262,7 @@ def rdiv(a: Tensor, s) -> Tensor:
     s = _other(a, s)
     if isinstance(s, Tensor):
         return div(s, a)
-    ad = a.data if a.data.dtype.kind == "f" else a.data.astype(B.get_default_dtype())
+    ad = a.array if a.array.dtype.kind == "f" else a.array.astype(B.get_default_dtype())
 
     def backward(g):
         return (-g * s / (a * a),)
@@ -327,7 +333,7 @@ def _check_power_operands(base, exponent) -> None:
 
 def _check_broadcast(a: Tensor, b: Tensor) -> None:
     try:
-        np.broadcast_shapes(a.data.shape, b.data.shape)
+        np.broadcast_shapes(a.array.shape, b.array.shape)
     except ValueError:
         raise _broadcast_error(a, b) from None
 
@@ -386,13 +392,13 @@ def _scalar_log(s) -> float:
 
 def neg(a: Tensor) -> Tensor:
     """``-a``."""
-    if a.data.dtype.kind == "b":
+    if a.array.dtype.kind == "b":
         raise RuntimeError(
             "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
             "invert a mask, use the `~` or `logical_not()` operator instead."
         )
 
-    return make(-a.data, (a,), _neg_backward, "neg", _neg_jvp)
+    return make(-a.array, (a,), _neg_backward, "neg", _neg_jvp)
 
 
 def abs(a: Tensor) -> Tensor:
@@ -405,7 +411,7 @@ def abs(a: Tensor) -> Tensor:
     def jvp(t):
         return t * a.sign()
 
-    return make(a._device.xp.abs(a.data), (a,), backward, "abs", jvp)
+    return make(a._device.xp.abs(a.array), (a,), backward, "abs", jvp)
 
 
 def _bind() -> None:

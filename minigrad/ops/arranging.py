@@ -59,9 +59,9 @@ def _two_dims(dim1, dim2, ndim: int) -> tuple:
 def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:  # noqa: A002
     """The diagonal ``offset`` of each matrix in dims ``dim1`` x ``dim2``, as a last dim (a copy)."""
     a = check_tensor(input, "diagonal", "input")
-    d1, d2 = _two_dims(dim1, dim2, a.data.ndim)
+    d1, d2 = _two_dims(dim1, dim2, a.array.ndim)
     moved = a.movedim((d1, d2), (-2, -1))
-    rows, cols = _diagonal_positions(a._device.xp, *moved.data.shape[-2:], offset)
+    rows, cols = _diagonal_positions(a._device.xp, *moved.array.shape[-2:], offset)
     return moved[..., make_leaf(rows, a._device), make_leaf(cols, a._device)]
 
 
@@ -69,13 +69,13 @@ def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -
     """Each last-dim vector of ``input`` placed on diagonal ``offset`` of a square matrix in dims
     ``dim1`` x ``dim2`` of the result (zeros elsewhere)."""
     a = check_tensor(input, "diag_embed", "input")
-    d1, d2 = _two_dims(dim1, dim2, a.data.ndim + 1)
-    n = a.data.shape[-1] + abs(offset)
+    d1, d2 = _two_dims(dim1, dim2, a.array.ndim + 1)
+    n = a.array.shape[-1] + abs(offset)
     xp = a._device.xp
-    zeros = make_leaf(xp.zeros(a.data.shape[:-1] + (n, n), dtype=a.data.dtype), a._device)
+    zeros = make_leaf(xp.zeros(a.array.shape[:-1] + (n, n), dtype=a.array.dtype), a._device)
     rows, cols = _diagonal_positions(xp, n, n, offset)
     placed = put(zeros, (Ellipsis, make_leaf(rows, a._device), make_leaf(cols, a._device)), a)
-    return placed.movedim((-2, -1), (d1, d2)) if (d1, d2) != (a.data.ndim - 1, a.data.ndim) else placed
+    return placed.movedim((-2, -1), (d1, d2)) if (d1, d2) != (a.array.ndim - 1, a.array.ndim) else placed
 
 
 def block_diag(*tensors) -> Tensor:
@@ -83,19 +83,19 @@ def block_diag(*tensors) -> Tensor:
     blocks = []
     for i, t in enumerate(tensors):
         t = check_tensor(t, "block_diag", "tensors")
-        if t.data.ndim > 2:
+        if t.array.ndim > 2:
             raise RuntimeError(
-                f"torch.block_diag: Input tensors must have 2 or fewer dimensions. Input {i} has {t.data.ndim} dimensions"
+                f"torch.block_diag: Input tensors must have 2 or fewer dimensions. Input {i} has {t.array.ndim} dimensions"
             )
-        blocks.append(t.reshape(*((1,) * (2 - t.data.ndim) + t.data.shape)))
+        blocks.append(t.reshape(*((1,) * (2 - t.array.ndim) + t.array.shape)))
     if not blocks:
         return make_leaf(B.device(None).xp.zeros((1, 0), dtype=B.get_default_dtype()), B.device(None))
-    width = sum(b.data.shape[1] for b in blocks)
+    width = sum(b.array.shape[1] for b in blocks)
     rows, left = [], 0
     for b in blocks:
-        right = width - left - b.data.shape[1]
+        right = width - left - b.array.shape[1]
         rows.append(pad(b, (left, right)))
-        left += b.data.shape[1]
+        left += b.array.shape[1]
     return cat(rows, 0)
 
 
@@ -106,20 +106,20 @@ def diff(
     """The n-th forward difference along ``dim``, after joining ``prepend`` and ``append``; for bool
     tensors the difference is ``!=`` (logical xor), as in PyTorch."""
     a = check_tensor(input, "diff", "input")
-    if a.data.ndim == 0:
+    if a.array.ndim == 0:
         raise RuntimeError("diff expects input to be at least one-dimensional")
     if n < 0:
         raise RuntimeError(f"order must be non-negative but got {n}")
-    (axis,) = normalize_dims(check_int(dim, "diff", "dim"), a.data.ndim)
-    one_slice = a.data.shape[:axis] + (1,) + a.data.shape[axis + 1 :]
-    parts = [p if p.data.ndim else p.expand(*one_slice) for p in (prepend, a, append) if p is not None]
+    (axis,) = normalize_dims(check_int(dim, "diff", "dim"), a.array.ndim)
+    one_slice = a.array.shape[:axis] + (1,) + a.array.shape[axis + 1 :]
+    parts = [p if p.array.ndim else p.expand(*one_slice) for p in (prepend, a, append) if p is not None]
     joined = cat(parts, axis) if len(parts) > 1 else a
     for _ in range(n):
-        length = joined.data.shape[axis]
+        length = joined.array.shape[axis]
         if length == 0:
             break
         later, earlier = joined.narrow(axis, 1, length - 1), joined.narrow(axis, 0, length - 1)
-        joined = later != earlier if joined.data.dtype.kind == "b" else later - earlier
+        joined = later != earlier if joined.array.dtype.kind == "b" else later - earlier
     return joined
 
 
@@ -128,9 +128,9 @@ def rot90(input: Tensor, k: int = 1, dims=(0, 1)) -> Tensor:  # noqa: A002
     a = check_tensor(input, "rot90", "input")
     if len(dims) != 2:
         raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
-    if a.data.ndim < 2:
-        raise RuntimeError(f"expected total dims >= 2, but got total dims = {a.data.ndim}")
-    d0, d1 = (normalize_dims(d, a.data.ndim)[0] for d in dims)
+    if a.array.ndim < 2:
+        raise RuntimeError(f"expected total dims >= 2, but got total dims = {a.array.ndim}")
+    d0, d1 = (normalize_dims(d, a.array.ndim)[0] for d in dims)
     if d0 == d1:
         raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {dims[0]} and dim1 = {dims[1]}")
     k %= 4
@@ -146,7 +146,7 @@ def rot90(input: Tensor, k: int = 1, dims=(0, 1)) -> Tensor:  # noqa: A002
 def fliplr(input: Tensor) -> Tensor:  # noqa: A002
     """Columns in reverse order (dim 1)."""
     a = check_tensor(input, "fliplr", "input")
-    if a.data.ndim < 2:
+    if a.array.ndim < 2:
         raise RuntimeError("Input must be >= 2-d.")
     return a.flip(1)
 
@@ -154,7 +154,7 @@ def fliplr(input: Tensor) -> Tensor:  # noqa: A002
 def flipud(input: Tensor) -> Tensor:  # noqa: A002
     """Rows in reverse order (dim 0)."""
     a = check_tensor(input, "flipud", "input")
-    if a.data.ndim < 1:
+    if a.array.ndim < 1:
         raise RuntimeError("Input must be >= 1-d.")
     return a.flip(0)
 
@@ -169,19 +169,19 @@ def _each(tensors, op: str) -> tuple:
 
 
 def _at_least_1d(t: Tensor) -> Tensor:
-    return t.reshape(1) if t.data.ndim == 0 else t
+    return t.reshape(1) if t.array.ndim == 0 else t
 
 
 def _at_least_2d(t: Tensor) -> Tensor:
-    return t.reshape(1, -1) if t.data.ndim < 2 else t
+    return t.reshape(1, -1) if t.array.ndim < 2 else t
 
 
 def _at_least_3d(t: Tensor) -> Tensor:
-    if t.data.ndim == 0:
+    if t.array.ndim == 0:
         return t.reshape(1, 1, 1)
-    if t.data.ndim == 1:
+    if t.array.ndim == 1:
         return t.reshape(1, -1, 1)
-    return t.unsqueeze(-1) if t.data.ndim == 2 else t
+    return t.unsqueeze(-1) if t.array.ndim == 2 else t
 
 
 def atleast_1d(*tensors):
@@ -214,7 +214,7 @@ def _nonempty(tensors, op: str) -> tuple:
 def hstack(tensors) -> Tensor:
     """Joined horizontally: along dim 0 for vectors, else along dim 1."""
     ts = [_at_least_1d(t) for t in _nonempty(tensors, "hstack")]
-    return cat(ts, 0 if ts[0].data.ndim == 1 else 1)
+    return cat(ts, 0 if ts[0].array.ndim == 1 else 1)
 
 
 def vstack(tensors) -> Tensor:
@@ -233,7 +233,7 @@ def dstack(tensors) -> Tensor:
 def column_stack(tensors) -> Tensor:
     """Joined as columns: each 0- or 1-D tensor becomes one column, along dim 1."""
     ts = _nonempty(tensors, "column_stack")
-    return cat([t.reshape(-1, 1) if t.data.ndim <= 1 else t for t in ts], 1)
+    return cat([t.reshape(-1, 1) if t.array.ndim <= 1 else t for t in ts], 1)
 
 
 # ---------------------------------------------------------------- broadcasting
@@ -265,15 +265,15 @@ def broadcast_tensors(*tensors) -> tuple:
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tuple(tensors[0])
     ts = [check_tensor(t, "broadcast_tensors", "tensors") for t in tensors]
-    shape = broadcast_shapes(*(t.data.shape for t in ts))
+    shape = broadcast_shapes(*(t.array.shape for t in ts))
     return tuple(t.expand(*shape) for t in ts)
 
 
 # ---------------------------------------------------------------- products of index sets
 def _vector(t, op: str) -> Tensor:
     t = check_tensor(t, op, "tensors")
-    if t.data.ndim != 1:
-        raise RuntimeError(f"Expect a 1D vector, but got shape {shape_str(t.data.shape)}")
+    if t.array.ndim != 1:
+        raise RuntimeError(f"Expect a 1D vector, but got shape {shape_str(t.array.shape)}")
     return t
 
 
@@ -292,9 +292,9 @@ def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> T
     if r < 0:
         raise RuntimeError(f"Expect a non-negative number, but got {r}")
     if r == 0:
-        return make_leaf(a._device.xp.zeros(0, dtype=a.data.dtype), a._device)
+        return make_leaf(a._device.xp.zeros(0, dtype=a.array.dtype), a._device)
     choose = itertools.combinations_with_replacement if with_replacement else itertools.combinations
-    picks = list(choose(range(a.data.shape[0]), r))
+    picks = list(choose(range(a.array.shape[0]), r))
     xp = a._device.xp
     index = xp.asarray(picks, dtype=B.int64).reshape(len(picks), r)
     return a[make_leaf(index, a._device)]

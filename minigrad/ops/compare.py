@@ -42,8 +42,8 @@ _OPERAND_TYPES = (Tensor, int, float, bool)
 
 def _pair(a, b, op: str):
     """Both operands' arrays, promoted as PyTorch does, and the tensor that fixes the device."""
-    if (type(b) is float or type(b) is int) and isinstance(a, Tensor) and a.data.dtype.kind == "f":
-        return a.data, b, a  # a float tensor and a Python number: NumPy's promotion is PyTorch's
+    if (type(b) is float or type(b) is int) and isinstance(a, Tensor) and a.array.dtype.kind == "f":
+        return a.array, b, a  # a float tensor and a Python number: NumPy's promotion is PyTorch's
     if not isinstance(a, Tensor):
         a = as_tensor(a, b)
     b = as_tensor(b, a)
@@ -111,7 +111,7 @@ def logical_xor(a, b) -> Tensor:
 
 def logical_not(a: Tensor) -> Tensor:
     """Elementwise NOT of ``a``'s truth values (a bool tensor)."""
-    return make_leaf(a._device.xp.logical_not(a.data), a._device)
+    return make_leaf(a._device.xp.logical_not(a.array), a._device)
 
 
 def _device_of(a, b):
@@ -125,7 +125,7 @@ def _xp_of(a, b):
 # ---------------------------------------------------------------- bitwise (integer and bool only)
 def _check_integral(op: str, symbol: str, *operands) -> None:
     for x in operands:
-        kind = x.data.dtype.kind if isinstance(x, Tensor) else ("f" if isinstance(x, float) else "i")
+        kind = x.array.dtype.kind if isinstance(x, Tensor) else ("f" if isinstance(x, float) else "i")
         if kind == "f":
             raise TypeError(f"{symbol} ({op}) is only implemented on integer and Boolean-type tensors")
 
@@ -174,23 +174,23 @@ def _shifted(x, y, op: str, device):
 def bitwise_not(a: Tensor) -> Tensor:
     """``~a``: logical NOT on bool tensors, two's-complement NOT on integer tensors."""
     _check_integral("operator.invert", "~", a)
-    return make_leaf(a._device.xp.invert(a.data), a._device)
+    return make_leaf(a._device.xp.invert(a.array), a._device)
 
 
 # ---------------------------------------------------------------- value tests
 def isnan(a: Tensor) -> Tensor:
     """True where ``a`` is NaN."""
-    return make_leaf(a._device.xp.isnan(a.data), a._device)
+    return make_leaf(a._device.xp.isnan(a.array), a._device)
 
 
 def isinf(a: Tensor) -> Tensor:
     """True where ``a`` is +inf or -inf."""
-    return make_leaf(a._device.xp.isinf(a.data), a._device)
+    return make_leaf(a._device.xp.isinf(a.array), a._device)
 
 
 def isfinite(a: Tensor) -> Tensor:
     """True where ``a`` is neither NaN nor infinite."""
-    return make_leaf(a._device.xp.isfinite(a.data), a._device)
+    return make_leaf(a._device.xp.isfinite(a.array), a._device)
 
 
 def isclose(a: Tensor, b, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> Tensor:
@@ -208,7 +208,7 @@ def isclose(a: Tensor, b, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: boo
 
 def allclose(a: Tensor, b, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> bool:
     """True when every element of ``a`` is close to ``b`` (see ``isclose``); a Python bool."""
-    return bool(isclose(a, b, rtol, atol, equal_nan).data.all())
+    return bool(isclose(a, b, rtol, atol, equal_nan).array.all())
 
 
 def equal(a: Tensor, b: Tensor) -> bool:
@@ -217,7 +217,7 @@ def equal(a: Tensor, b: Tensor) -> bool:
         raise TypeError(
             f"equal(): argument 'other' must be Tensor, not {type(b if isinstance(a, Tensor) else a).__name__}"
         )
-    if a.data.shape != b.data.shape:
+    if a.array.shape != b.array.shape:
         return False
     ad, bd = binary_arrays(a, b, "equal")
     return bool((ad == bd).all())
@@ -226,8 +226,8 @@ def equal(a: Tensor, b: Tensor) -> bool:
 # ---------------------------------------------------------------- operators
 def _comparison_operator(fn, array_op):
     def method(self, other):
-        if (type(other) is float or type(other) is int) and self.data.dtype.kind == "f":
-            return make_leaf(array_op(self.data, other), self._device)  # _apply's first case, without the calls
+        if (type(other) is float or type(other) is int) and self.array.dtype.kind == "f":
+            return make_leaf(array_op(self.array, other), self._device)  # _apply's first case, without the calls
         if not isinstance(other, _OPERAND_TYPES) and not _array_like(other):
             return NotImplemented
         return fn(self, other)

@@ -17,7 +17,7 @@ def _parse_to_args(a: Tensor, args, kwargs):
         raise TypeError(f"to() got unexpected keyword arguments {sorted(kwargs)}")
     for arg in args:
         if isinstance(arg, Tensor):
-            device, dtype = arg._device, arg.data.dtype
+            device, dtype = arg._device, arg.array.dtype
         elif isinstance(arg, B.Device) or (isinstance(arg, str) and arg.split(":")[0] in ("cpu", "cuda")):
             device = arg
         else:
@@ -32,17 +32,17 @@ def to(a: Tensor, *args, **kwargs) -> Tensor:
     The gradient flows back to ``a``'s device and dtype.
     """
     device, dtype, copy = _parse_to_args(a, args, dict(kwargs))
-    src_dev, src_dtype = a._device, a.data.dtype
+    src_dev, src_dtype = a._device, a.array.dtype
     dst_dev = device or src_dev
     dst_dtype = dtype or src_dtype
     if dst_dev is src_dev and dst_dtype == src_dtype and not copy:
         return a
-    data = a.data
+    data = a.array
     if dst_dev is not src_dev:
         data = B.to_device_array(data, dst_dev)
     if dst_dtype != src_dtype:
         data = B.cast(data, dst_dtype)
-    elif copy and data is a.data:
+    elif copy and data is a.array:
         data = data.copy()
 
     def backward(g):
@@ -67,7 +67,7 @@ def clone(a: Tensor) -> Tensor:
     def jvp(t):
         return t.clone()
 
-    return make(a.data.copy(), (a,), backward, "clone", jvp)
+    return make(a.array.copy(), (a,), backward, "clone", jvp)
 
 
 def _bind() -> None:
@@ -83,7 +83,7 @@ def _bind() -> None:
     Tensor.int = lambda self: to(self, B.int32)
     Tensor.long = lambda self: to(self, B.int64)
     Tensor.bool = lambda self: to(self, B.bool_)
-    Tensor.type_as = lambda self, other: to(self, other.data.dtype)
+    Tensor.type_as = lambda self, other: to(self, other.array.dtype)
     Tensor.contiguous = lambda self: self
 
 

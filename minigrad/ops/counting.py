@@ -25,7 +25,7 @@ def unique(
     """
     a = check_tensor(input, "unique", "input")
     xp = a._device.xp
-    d = a.data
+    d = a.array
     axis = None
     if dim is not None:
         (axis,) = normalize_dims(check_int(dim, "unique", "dim"), d.ndim) or (0,)
@@ -56,7 +56,7 @@ def unique_consecutive(
     """
     a = check_tensor(input, "unique_consecutive", "input")
     xp = a._device.xp
-    d = a.data
+    d = a.array
     if dim is None:
         rows = d.reshape(-1, 1)
         axis, inverse_shape = 0, d.shape
@@ -85,7 +85,7 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
     weights' sums (float64 for integer weights, as in PyTorch). Not differentiable.
     """
     a = check_tensor(input, "bincount", "input")
-    d = a.data
+    d = a.array
     xp = a._device.xp
     if d.ndim != 1 or d.dtype.kind not in "iu" or (d.size and int(d.min()) < 0):
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
@@ -93,7 +93,7 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
         raise RuntimeError("minlength should be >= 0")
     if weights is None:
         return make_leaf(xp.bincount(d, minlength=minlength).astype(B.int64), a._device)
-    w = weights.data
+    w = weights.array
     if w.ndim != 1 or w.shape[0] != d.shape[0]:
         raise RuntimeError("weights should be 1-d and have the same length as input")
     out_dtype = w.dtype if w.dtype.kind == "f" else B.float64

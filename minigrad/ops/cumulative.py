@@ -22,16 +22,16 @@ CumminResult = collections.namedtuple("cummin", ["values", "indices"])
 
 
 def _axis(a: Tensor, dim, op: str) -> int:
-    return (normalize_dims(check_int(dim, op, "dim"), max(a.data.ndim, 1)) or (0,))[0]
+    return (normalize_dims(check_int(dim, op, "dim"), max(a.array.ndim, 1)) or (0,))[0]
 
 
 def _running_extremum(input: Tensor, dim: int, op: str, result):  # noqa: A002
     a = check_tensor(input, op, "input")
     axis = _axis(a, dim, op)
-    if a.data.ndim == 0:
+    if a.array.ndim == 0:
         return result(a * 1, make_leaf(a._device.xp.zeros((), dtype=B.int64), a._device))
     xp = a._device.xp
-    d = a.data
+    d = a.array
     ufunc = xp.fmax if op == "cummax" else xp.fmin
     nan_seen = xp.logical_or.accumulate(xp.isnan(d), axis=axis) if d.dtype.kind == "f" else None
     running = ufunc.accumulate(d, axis=axis)

@@ -48,22 +48,22 @@ LstsqResult = collections.namedtuple("lstsq", ["solution", "residuals", "rank", 
 
 def _matrices(x, op: str, square: bool = True) -> Tensor:
     a = check_tensor(x, op, "A")
-    if a.data.ndim < 2:
+    if a.array.ndim < 2:
         raise RuntimeError(f"linalg.{op}: The input tensor A must have at least 2 dimensions.")
-    if square and a.data.shape[-1] != a.data.shape[-2]:
+    if square and a.array.shape[-1] != a.array.shape[-2]:
         raise RuntimeError(
-            f"linalg.{op}: A must be batches of square matrices, but they are {a.data.shape[-2]} by "
-            f"{a.data.shape[-1]} matrices"
+            f"linalg.{op}: A must be batches of square matrices, but they are {a.array.shape[-2]} by "
+            f"{a.array.shape[-1]} matrices"
         )
-    if a.data.dtype.kind != "f":
+    if a.array.dtype.kind != "f":
         raise RuntimeError(
-            f"linalg.{op}: Expected a floating point or complex tensor as input. Got {backend.scalar_type_name(a.data.dtype)}"
+            f"linalg.{op}: Expected a floating point or complex tensor as input. Got {backend.scalar_type_name(a.array.dtype)}"
         )
     return a
 
 
 def _eye_like(a: Tensor, n: int) -> Tensor:
-    return make_leaf(a._device.xp.eye(n, dtype=a.data.dtype), a._device)
+    return make_leaf(a._device.xp.eye(n, dtype=a.array.dtype), a._device)
 
 
 def _diag(v: Tensor) -> Tensor:
@@ -78,19 +78,19 @@ def _diagonal(m: Tensor) -> Tensor:
 def _off_diagonal_reciprocal(w: Tensor, squared: bool = False) -> Tensor:
     """F[i, j] = 1 / (w_j - w_i) off the diagonal (of squares, with ``squared``), 0 on it: a constant."""
     xp = w._device.xp
-    d = w.data * w.data if squared else w.data
+    d = w.array * w.array if squared else w.array
     gaps = d[..., None, :] - d[..., :, None]
     n = d.shape[-1]
     off = ~xp.eye(n, dtype=bool)
     with backend.quiet(xp):
         f = xp.where(off, 1 / xp.where(off, gaps, 1), 0)
-    return make_leaf(f.astype(w.data.dtype), w._device)
+    return make_leaf(f.astype(w.array.dtype), w._device)
 
 
 def _packed_parts(packed: Tensor, shapes: list) -> list:
     """The factors of a packed node: the last dim of ``packed`` holds each factor flattened, in turn."""
     parts, start = [], 0
-    batch = packed.data.shape[:-1]
+    batch = packed.array.shape[:-1]
     for shape in shapes:
         size = 1
         for s in shape:
@@ -111,7 +111,7 @@ def inv(A: Tensor) -> Tensor:  # noqa: N803  (torch's argument name)
     a = _matrices(A, "inv")
     xp = a._device.xp
     try:
-        out = xp.linalg.inv(a.data)
+        out = xp.linalg.inv(a.array)
     except Exception as e:  # NumPy's LinAlgError, CuPy's
         raise RuntimeError(
             "linalg.inv: The diagonal element 1 is zero, the inversion could not be completed because "
@@ -144,7 +144,7 @@ def det(A: Tensor) -> Tensor:  # noqa: N803
     def jvp(t):
         return a.det() * (a.inverse().mT * t).sum((-2, -1))
 
-    return make(a._device.xp.linalg.det(a.data), (a,), backward, "linalg_det", jvp)
+    return make(a._device.xp.linalg.det(a.array), (a,), backward, "linalg_det", jvp)
 
 
 def _logabsdet(a: Tensor, logabs) -> Tensor:
@@ -160,8 +160,8 @@ def _logabsdet(a: Tensor, logabs) -> Tensor:
 def slogdet(A: Tensor):  # noqa: N803
     """(sign, log |det|) of each square matrix; the sign is not differentiable."""
     a = _matrices(A, "slogdet")
-    sign, logabs = a._device.xp.linalg.slogdet(a.data)
-    return SlogdetResult(make_leaf(sign.astype(a.data.dtype), a._device), _logabsdet(a, logabs))
+    sign, logabs = a._device.xp.linalg.slogdet(a.array)
+    return SlogdetResult(make_leaf(sign.astype(a.array.dtype), a._device), _logabsdet(a, logabs))
 
 
 def logdet(input: Tensor) -> Tensor:  # noqa: A002
@@ -183,17 +183,17 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:  # noqa: N803
     b = check_tensor(B, "solve", "B")
     if not left:
         return solve(a.mT, b.mT).mT
-    vector = b.data.ndim == 1 or (b.data.ndim == a.data.ndim - 1 and b.data.shape == a.data.shape[:-1])
+    vector = b.array.ndim == 1 or (b.array.ndim == a.array.ndim - 1 and b.array.shape == a.array.shape[:-1])
     if vector:
         return solve(a, b.unsqueeze(-1)).squeeze(-1)
-    if b.data.shape[-2] != a.data.shape[-1]:
+    if b.array.shape[-2] != a.array.shape[-1]:
         raise RuntimeError(
-            f"linalg.solve: Incompatible shapes of A and B for the equation AX = B ({a.data.shape[-2]}x"
-            f"{a.data.shape[-1]} and {b.data.shape[-2]}x{b.data.shape[-1]})"
+            f"linalg.solve: Incompatible shapes of A and B for the equation AX = B ({a.array.shape[-2]}x"
+            f"{a.array.shape[-1]} and {b.array.shape[-2]}x{b.array.shape[-1]})"
         )
     xp = a._device.xp
     dt = backend.result_dtype(a, b)
-    out = _solve_arrays(xp, a.data.astype(dt, copy=False), b.data.astype(dt, copy=False))
+    out = _solve_arrays(xp, a.array.astype(dt, copy=False), b.array.astype(dt, copy=False))
 
     def backward(g):
         gb = solve(a.mT, g)
@@ -216,7 +216,7 @@ def cholesky(A: Tensor, *, upper: bool = False) -> Tensor:  # noqa: N803
     a = _matrices(A, "cholesky")
     xp = a._device.xp
     try:
-        out = xp.linalg.cholesky(a.data)
+        out = xp.linalg.cholesky(a.array)
     except Exception as e:
         raise RuntimeError(
             "linalg.cholesky: The factorization could not be completed because the input is not positive-definite."
@@ -244,8 +244,8 @@ def eigh(A: Tensor, UPLO: str = "L"):  # noqa: N803
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
     xp = a._device.xp
-    w, v = xp.linalg.eigh(a.data, UPLO=UPLO)
-    n = a.data.shape[-1]
+    w, v = xp.linalg.eigh(a.array, UPLO=UPLO)
+    n = a.array.shape[-1]
 
     def backward(g):
         gw, gv = _packed_parts(g, [(n,), (n, n)])
@@ -257,10 +257,10 @@ def eigh(A: Tensor, UPLO: str = "L"):  # noqa: N803
         vals, vecs = eigh(a)
         inner = vecs.mT @ t @ vecs
         return _pack_tensors(
-            [_diagonal(inner), vecs @ (_off_diagonal_reciprocal(vals.detach()) * inner)], a.data.shape[:-2]
+            [_diagonal(inner), vecs @ (_off_diagonal_reciprocal(vals.detach()) * inner)], a.array.shape[:-2]
         )
 
-    packed = make(_pack([w, v], a.data.shape[:-2], xp), (a,), backward, "linalg_eigh", jvp)
+    packed = make(_pack([w, v], a.array.shape[:-2], xp), (a,), backward, "linalg_eigh", jvp)
     packed_ref = weakref.ref(packed)
     vals, vecs = _packed_parts(packed, [(n,), (n, n)])
     return EighResult(vals, vecs)
@@ -284,17 +284,17 @@ def svd(A: Tensor, full_matrices: bool = True, *, driver=None):  # noqa: N803
     form (``full_matrices=False``), as in PyTorch."""
     a = _matrices(A, "svd", square=False)
     xp = a._device.xp
-    m, n = a.data.shape[-2:]
+    m, n = a.array.shape[-2:]
     k = min(m, n)
     if full_matrices and m != n:
-        u, s, vh = xp.linalg.svd(a.data, full_matrices=True)
+        u, s, vh = xp.linalg.svd(a.array, full_matrices=True)
         if a.requires_grad:
             raise NotImplementedError(
                 "torch.linalg.svd: the gradient of full_matrices=True of a non-square matrix is not implemented "
                 "(PyTorch refuses it too); use full_matrices=False"
             )
         return SvdResult(*(make_leaf(x, a._device) for x in (u, s, vh)))
-    u, s, vh = xp.linalg.svd(a.data, full_matrices=False)
+    u, s, vh = xp.linalg.svd(a.array, full_matrices=False)
     shapes = [(m, k), (k,), (k, n)]
 
     def backward(g):
@@ -321,9 +321,9 @@ def svd(A: Tensor, full_matrices: bool = True, *, driver=None):  # noqa: N803
         dv = v @ (f * (ss[..., :, None] * p + p.mT * ss[..., None, :])) + (
             (_eye_like(a, n) - v @ vvh) @ t.mT @ uu * s_inv[..., None, :]
         )
-        return _pack_tensors([du, _diagonal(p), dv.mT], a.data.shape[:-2])
+        return _pack_tensors([du, _diagonal(p), dv.mT], a.array.shape[:-2])
 
-    packed = make(_pack([u, s, vh], a.data.shape[:-2], xp), (a,), backward, "linalg_svd", jvp)
+    packed = make(_pack([u, s, vh], a.array.shape[:-2], xp), (a,), backward, "linalg_svd", jvp)
     packed_ref = weakref.ref(packed)
     return SvdResult(*_packed_parts(packed, shapes))
 
@@ -332,7 +332,7 @@ def svdvals(A: Tensor, *, driver=None) -> Tensor:  # noqa: N803
     """The singular values of each matrix, descending; dS = diag(U^T dA V)."""
     a = _matrices(A, "svdvals", square=False)
     xp = a._device.xp
-    u, s, vh = xp.linalg.svd(a.data, full_matrices=False)
+    u, s, vh = xp.linalg.svd(a.array, full_matrices=False)
     left, right = make_leaf(u, a._device), make_leaf(vh, a._device)
 
     def backward(g):
@@ -354,18 +354,18 @@ def qr(A: Tensor, mode: str = "reduced"):  # noqa: N803
             f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), 'r', or 'complete'"
         )
     xp = a._device.xp
-    m, n = a.data.shape[-2:]
+    m, n = a.array.shape[-2:]
     if mode == "r":
-        return QrResult(make_leaf(xp.zeros((0,), dtype=a.data.dtype), a._device), qr(a).R)
+        return QrResult(make_leaf(xp.zeros((0,), dtype=a.array.dtype), a._device), qr(a).R)
     if (mode == "complete" and m > n) or m < n:
-        q, r = xp.linalg.qr(a.data, mode=mode)
+        q, r = xp.linalg.qr(a.array, mode=mode)
         if a.requires_grad:
             raise NotImplementedError(
                 f"linalg.qr: the gradient of a {m} by {n} matrix in mode '{mode}' is not implemented here; use mode="
                 "'reduced' with at least as many rows as columns"
             )
         return QrResult(make_leaf(q, a._device), make_leaf(r, a._device))
-    q, r = xp.linalg.qr(a.data, mode="reduced")
+    q, r = xp.linalg.qr(a.array, mode="reduced")
     shapes = [(m, n), (n, n)]
 
     def backward(g):
@@ -381,9 +381,9 @@ def qr(A: Tensor, mode: str = "reduced"):  # noqa: N803
         x = qq.mT @ t @ r_inv
         omega = x.tril(-1) - x.tril(-1).mT
         dr = (x - omega) @ rr
-        return _pack_tensors([(t - qq @ dr) @ r_inv, dr], a.data.shape[:-2])
+        return _pack_tensors([(t - qq @ dr) @ r_inv, dr], a.array.shape[:-2])
 
-    packed = make(_pack([q, r], a.data.shape[:-2], xp), (a,), backward, "linalg_qr", jvp)
+    packed = make(_pack([q, r], a.array.shape[:-2], xp), (a,), backward, "linalg_qr", jvp)
     packed_ref = weakref.ref(packed)
     return QrResult(*_packed_parts(packed, shapes))
 
@@ -394,11 +394,11 @@ def pinv(A: Tensor, *, atol=None, rtol=None, hermitian: bool = False) -> Tensor:
     max(atol, rtol * largest); rtol defaults to max(m, n) * eps when neither is given."""
     a = _matrices(A, "pinv", square=False)
     u, s, vh = svd(a, full_matrices=False)
-    m, n = a.data.shape[-2:]
-    eps = float(a._device.xp.finfo(a.data.dtype).eps)
+    m, n = a.array.shape[-2:]
+    eps = float(a._device.xp.finfo(a.array.dtype).eps)
     if rtol is None:
         rtol = max(m, n) * eps if atol is None or atol == 0 else 0.0
-    largest = s.detach().amax(-1, keepdim=True) if s.data.shape[-1] else s.detach()
+    largest = s.detach().amax(-1, keepdim=True) if s.array.shape[-1] else s.detach()
     cutoff = (largest * rtol).clamp(min=0.0 if atol is None else atol)
     kept = s > cutoff
     s_inv = where(kept, 1 / where(kept, s, 1.0), 0.0)
@@ -410,17 +410,17 @@ def lstsq(A: Tensor, B: Tensor, rcond=None, *, driver=None):  # noqa: N803
     singular_values) with residuals and singular values empty, as with PyTorch's default driver."""
     a = _matrices(A, "lstsq", square=False)
     b = check_tensor(B, "lstsq", "B")
-    vector = b.data.ndim == a.data.ndim - 1
+    vector = b.array.ndim == a.array.ndim - 1
     rhs = b.unsqueeze(-1) if vector else b
-    if rhs.data.shape[-2] != a.data.shape[-2]:
+    if rhs.array.shape[-2] != a.array.shape[-2]:
         raise RuntimeError(
-            f"torch.linalg.lstsq: input.size(-2) should match other.size(-2), but got {shape_str(a.data.shape)} and "
-            f"{shape_str(b.data.shape)}"
+            f"torch.linalg.lstsq: input.size(-2) should match other.size(-2), but got {shape_str(a.array.shape)} and "
+            f"{shape_str(b.array.shape)}"
         )
     solution = pinv(a, rtol=rcond) @ rhs
     xp = a._device.xp
-    rank = xp.linalg.matrix_rank(a.data).astype(backend.int64)
-    empty = xp.zeros((0,), dtype=a.data.dtype)
+    rank = xp.linalg.matrix_rank(a.array).astype(backend.int64)
+    empty = xp.zeros((0,), dtype=a.array.dtype)
     return LstsqResult(
         solution.squeeze(-1) if vector else solution,
         make_leaf(empty, a._device),
@@ -433,11 +433,11 @@ def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dt
     """A matrix norm over ``dim``: 'fro', 'nuc', inf/-inf (max/min absolute row sum), 1/-1 (column
     sum), 2/-2 (largest/smallest singular value)."""
     a = check_tensor(A, "matrix_norm", "A")
-    if a.data.ndim < 2:
+    if a.array.ndim < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
     if dtype is not None:
         a = a.to(dtype)
-    d0, d1 = (d % a.data.ndim for d in dim)
+    d0, d1 = (d % a.array.ndim for d in dim)
     if ord == "fro":
         return a.norm(2, dim=(d0, d1), keepdim=keepdim)
     moved = a.movedim((d0, d1), (-2, -1))
@@ -463,11 +463,11 @@ def norm(A: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None) ->
     a = check_tensor(A, "linalg_norm", "A")
     if dim is not None and not isinstance(dim, int) and len(dim) == 2:
         return matrix_norm(a, "fro" if ord is None else ord, dim, keepdim, dtype=dtype)
-    if ord is not None and dim is None and a.data.ndim == 2:
+    if ord is not None and dim is None and a.array.ndim == 2:
         return matrix_norm(a, ord, (-2, -1), keepdim, dtype=dtype)
-    if ord is not None and dim is None and a.data.ndim != 1:
+    if ord is not None and dim is None and a.array.ndim != 1:
         raise RuntimeError(
-            f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got {a.data.ndim}D."
+            f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got {a.array.ndim}D."
         )
     return vector_norm(a, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
 

@@ -37,22 +37,22 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_fo
     if compute_mode not in _COMPUTE_MODES:
         raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
     for name, x in (("X1", x1), ("X2", x2)):
-        if x.data.ndim < 2:
-            raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: {x.data.ndim}D")
-        if x.data.dtype.kind != "f":
-            dtype = B.scalar_type_name(x.data.dtype)
+        if x.array.ndim < 2:
+            raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: {x.array.ndim}D")
+        if x.array.dtype.kind != "f":
+            dtype = B.scalar_type_name(x.array.dtype)
             raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: {dtype}")
-    if x1.data.shape[-1] != x2.data.shape[-1]:
+    if x1.array.shape[-1] != x2.array.shape[-1]:
         raise RuntimeError(
-            f"X1 and X2 must have the same number of columns. X1: {x1.data.shape[-1]} X2: {x2.data.shape[-1]}"
+            f"X1 and X2 must have the same number of columns. X1: {x1.array.shape[-1]} X2: {x2.array.shape[-1]}"
         )
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
-    if x1.data.dtype != x2.data.dtype:
-        found = B.scalar_type_name(x2.data.dtype)
-        raise RuntimeError(f"expected scalar type {B.scalar_type_name(x1.data.dtype)} but found {found}")
+    if x1.array.dtype != x2.array.dtype:
+        found = B.scalar_type_name(x2.array.dtype)
+        raise RuntimeError(f"expected scalar type {B.scalar_type_name(x1.array.dtype)} but found {found}")
     if p == 2:
-        large = x1.data.shape[-2] > 25 or x2.data.shape[-2] > 25
+        large = x1.array.shape[-2] > 25 or x2.array.shape[-2] > 25
         use_mm = compute_mode == "use_mm_for_euclid_dist" or (compute_mode == _COMPUTE_MODES[0] and large)
         return _euclidean(x1, x2, use_mm)
     if p == 0:
@@ -63,7 +63,7 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_fo
 def _hamming(x1: Tensor, x2: Tensor) -> Tensor:
     """p = 0: how many coordinates differ. Piecewise constant, so its rule is zeros (PyTorch's cdist gives
     zero gradients, where ``vector_norm(ord=0)`` gives none)."""
-    out = (x1.data[..., :, None, :] != x2.data[..., None, :, :]).sum(axis=-1).astype(x1.data.dtype)
+    out = (x1.array[..., :, None, :] != x2.array[..., None, :, :]).sum(axis=-1).astype(x1.array.dtype)
 
     def backward(g):
         return lambda: zeros_like(x1), lambda: zeros_like(x2)
@@ -84,7 +84,7 @@ def _euclidean(x1: Tensor, x2: Tensor, use_mm: bool) -> Tensor:
     """d_ij = |x1_i - x2_j|. With w = g / d: the rule is x1 * sum_j w_ij - w @ x2 for x1, and the
     same with the roles swapped for x2 (each is sum_j w_ij (x1_i - x2_j))."""
     xp = x1._device.xp
-    a, b = x1.data, x2.data
+    a, b = x1.array, x2.array
     if use_mm:
         squared = (a * a).sum(-1)[..., :, None] + (b * b).sum(-1)[..., None, :] - 2 * (a @ xp.swapaxes(b, -1, -2))
         out = xp.sqrt(xp.maximum(squared, 0))

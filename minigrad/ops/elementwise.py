@@ -58,7 +58,7 @@ _GELU_TANH_C = 0.044715
 
 def _float_data(a: Tensor):
     """``a``'s array, cast to the default float dtype when it is integer or bool (as torch does)."""
-    d = a.data
+    d = a.array
     if d.dtype.kind == "f":
         return d
     return d.astype(B.get_default_dtype())
@@ -153,7 +153,7 @@ def square(a: Tensor) -> Tensor:
     def backward(g):
         return (g * a * 2,)
 
-    d = a.data
+    d = a.array
     if d.dtype.kind == "b":
         d = d.astype(B.int64)
 
@@ -270,7 +270,7 @@ def erf(a: Tensor) -> Tensor:
 def relu(a: Tensor) -> Tensor:
     """max(a, 0); the gradient at 0 is 0, as in PyTorch."""
     refuse_dtype(a, "clamp_min_scalar_cpu", "b")
-    d = a.data
+    d = a.array
 
     def backward(g):
         return (g * (a > 0),)
@@ -354,7 +354,7 @@ def gelu(a: Tensor, approximate: str = "none") -> Tensor:
         def jvp_tanh(t):
             return t * slope()
 
-        return make(0.5 * _float_data(a) * (1 + th.data), (a,), backward_tanh, "gelu", jvp_tanh)
+        return make(0.5 * _float_data(a) * (1 + th.array), (a,), backward_tanh, "gelu", jvp_tanh)
 
     cdf = _normal_cdf(a)
 
@@ -364,7 +364,7 @@ def gelu(a: Tensor, approximate: str = "none") -> Tensor:
     def jvp(t):
         return t * (cdf + a * _normal_pdf(a))
 
-    return make(_float_data(a) * cdf.data, (a,), backward, "gelu", jvp)
+    return make(_float_data(a) * cdf.array, (a,), backward, "gelu", jvp)
 
 
 def silu(a: Tensor) -> Tensor:
@@ -411,7 +411,7 @@ def _operand(x, like: Tensor):
 
 def _is_array_bound(x) -> bool:
     """A tensor bound with dims (a 0-dim tensor passes for a number, as in PyTorch's clamp)."""
-    return isinstance(x, Tensor) and x.data.ndim > 0
+    return isinstance(x, Tensor) and x.array.ndim > 0
 
 
 def _is_number(x) -> bool:
@@ -419,7 +419,7 @@ def _is_number(x) -> bool:
 
 
 def _array_of(x, dt, xp):
-    return x.data.astype(dt, copy=False) if isinstance(x, Tensor) else xp.asarray(x, dtype=dt)
+    return x.array.astype(dt, copy=False) if isinstance(x, Tensor) else xp.asarray(x, dtype=dt)
 
 
 def clamp(a: Tensor, min=None, max=None) -> Tensor:  # noqa: A002  (torch's argument names)
@@ -444,7 +444,7 @@ def clamp(a: Tensor, min=None, max=None) -> Tensor:  # noqa: A002  (torch's argu
             )
     xp = a._device.xp
     dt = B.result_dtype(*(x for x in (a, lo, hi) if x is not None))
-    d = a.data.astype(dt, copy=False)
+    d = a.array.astype(dt, copy=False)
     lod = None if lo is None else _array_of(lo, dt, xp)
     hid = None if hi is None else _array_of(hi, dt, xp)
     try:
@@ -522,7 +522,7 @@ def _extremum(a, b, name: str) -> Tensor:
         out = pick(ad, bd)
     except ValueError:
         raise RuntimeError(
-            f"{name}: shapes {shape_str(a.data.shape)} and {shape_str(b.data.shape)} cannot be broadcast together"
+            f"{name}: shapes {shape_str(a.array.shape)} and {shape_str(b.array.shape)} cannot be broadcast together"
         ) from None
 
     wins = gt if name == "maximum" else lt
@@ -557,9 +557,9 @@ def where(condition, input, other) -> Tensor:  # noqa: A002  (torch's argument n
         condition if isinstance(condition, Tensor) else tensor(condition, device=None if like is None else like.device)
     )
     like = like if like is not None else cond
-    if cond.data.dtype.kind != "b":
+    if cond.array.dtype.kind != "b":
         raise RuntimeError(
-            f"where expected condition to be a boolean tensor, but got a tensor with dtype {B.scalar_type_name(cond.data.dtype)}"
+            f"where expected condition to be a boolean tensor, but got a tensor with dtype {B.scalar_type_name(cond.array.dtype)}"
         )
     x, y = _operand(input, like), _operand(other, like)
     for t in (cond, x, y):
@@ -570,7 +570,7 @@ def where(condition, input, other) -> Tensor:  # noqa: A002  (torch's argument n
             )
     xp = like._device.xp
     dt = B.result_dtype(x, y)
-    cd = cond.data
+    cd = cond.array
     xd, yd = _array_of(x, dt, xp), _array_of(y, dt, xp)
     try:
         out = xp.where(cd, xd, yd)
@@ -618,14 +618,14 @@ def _tensor_where(self: Tensor, condition, other) -> Tensor:
 def sign(a: Tensor) -> Tensor:
     """-1, 0 or 1 elementwise (zero gradient everywhere)."""
 
-    sign_of = a.data.copy() if a.data.dtype.kind == "b" else a._device.xp.sign(a.data)  # a bool is its own sign
+    sign_of = a.array.copy() if a.array.dtype.kind == "b" else a._device.xp.sign(a.array)  # a bool is its own sign
     return make(sign_of, (a,), _zero_backward, "sign", _zero_jvp)
 
 
 def _rounded(a: Tensor, op: str) -> Tensor:
     """floor or ceil: zero gradient; integer tensors are returned unchanged in value; bools refused."""
     refuse_dtype(a, op, "b")
-    out = getattr(a._device.xp, op)(a.data) if a.data.dtype.kind == "f" else a.data.copy()
+    out = getattr(a._device.xp, op)(a.array) if a.array.dtype.kind == "f" else a.array.copy()
     return make(out, (a,), _zero_backward, op, _zero_jvp)
 
 
@@ -642,7 +642,7 @@ def ceil(a: Tensor) -> Tensor:
 def round(a: Tensor, decimals: int = 0) -> Tensor:  # noqa: A001  (torch.round)
     """Round half to even, to ``decimals`` places (zero gradient)."""
 
-    d = a.data
+    d = a.array
     out = a._device.xp.round(d, decimals) if d.dtype.kind == "f" else d.copy()
     return make(out, (a,), _zero_backward, "round", _zero_jvp)
 

@@ -47,7 +47,7 @@ def _slice_part(v):
 def _array_item(item, dev: B.Device):
     """An index array on ``dev`` from a Tensor, list/tuple, NumPy or CuPy array; bool or integer only."""
     if isinstance(item, Tensor):
-        arr = item.data
+        arr = item.array
     elif isinstance(item, (list, tuple, range)):
         arr = np.asarray(item)
         if arr.dtype == object:
@@ -78,7 +78,7 @@ def normalize_key(a: Tensor, key) -> tuple[tuple, bool]:
     """
     if not isinstance(key, tuple):
         key = (key,)
-    shape = a.data.shape
+    shape = a.array.shape
     dev = a._device
     items = []
     consumed = 0
@@ -183,13 +183,13 @@ def _split_ints(key: tuple) -> tuple:
 
 # ---------------------------------------------------------------- the index op and its scatter
 def index_with_key(a: Tensor, key: tuple, op: str = "index", accumulate: bool = False) -> Tensor:
-    """``a.data[key]`` as an op, for an already normalised ``key``; backward scatters into zeros.
+    """``a.array[key]`` as an op, for an already normalised ``key``; backward scatters into zeros.
 
     ``key`` is one NumPy index, or a tuple of two applied in turn, the first basic
     (see ``_split_ints``). ``accumulate`` must be True when integer arrays in
     ``key`` may repeat an element.
     """
-    src = a.data.shape
+    src = a.array.shape
 
     def backward(g):
         return (_scatter_into_zeros(g, key, src, accumulate),)
@@ -197,7 +197,7 @@ def index_with_key(a: Tensor, key: tuple, op: str = "index", accumulate: bool = 
     def jvp(t):
         return index_with_key(t, key, op, accumulate)
 
-    return make(_take(a.data, key), (a,), backward, op, jvp)
+    return make(_take(a.array, key), (a,), backward, op, jvp)
 
 
 def _take(arr, key: tuple):
@@ -225,12 +225,12 @@ def _add_at(xp, target, key, values) -> None:
 def _scatter_into_zeros(g: Tensor, key: tuple, shape: tuple, accumulate: bool) -> Tensor:
     """Zeros of ``shape`` with ``g`` written (or, when ``accumulate``, added) at ``key``."""
     xp = g._device.xp
-    out = xp.zeros(shape, dtype=g.data.dtype)
+    out = xp.zeros(shape, dtype=g.array.dtype)
     target, last = (out[key[0]], key[1]) if _is_chain(key) else (out, key)  # a basic key gives a view
     if accumulate:
-        _add_at(xp, target, last, g.data)
+        _add_at(xp, target, last, g.array)
     else:
-        target[last] = g.data
+        target[last] = g.array
     if not (_state.grad.enabled or _state.extras.on):  # no graph, no tangents: the rules are not kept
         return make(out, (g,), None, "index_backward")
 
@@ -253,7 +253,7 @@ def _fast_basic_key(a: Tensor, key):
     """``key`` as a tuple when it is only in-range ints and plain slices (the common case); else None."""
     if type(key) is not tuple:
         key = (key,)
-    shape = a.data.shape
+    shape = a.array.shape
     if len(key) > len(shape):
         return None
     for k, n in zip(key, shape):
@@ -274,13 +274,13 @@ def _host_int_arrays(a: Tensor, key):
     NumPy checks their range itself (an IndexError), so the bounds check of
     ``normalize_key`` is left to the rare key that fails.
     """
-    if type(key) is not tuple or not 0 < len(key) <= a.data.ndim or type(a.data) is not np.ndarray:
+    if type(key) is not tuple or not 0 < len(key) <= a.array.ndim or type(a.array) is not np.ndarray:
         return None
     arrays = []
     for item in key:
         if type(item) is not Tensor:
             return None
-        arr = item.data
+        arr = item.array
         if type(arr) is not np.ndarray or arr.dtype.kind not in "iu" or not arr.ndim:
             return None
         arrays.append(arr if arr.dtype is B.int64 else arr.astype(B.int64))
@@ -317,7 +317,7 @@ def put(a: Tensor, key, value, into: Tensor | None = None) -> Tensor:
     """
     parents = (a, value) if isinstance(value, Tensor) else (a,)
     if isinstance(value, Tensor):
-        value = value.data
+        value = value.array
     elif isinstance(value, (list, tuple, np.ndarray)):
         array = np.asarray(value)
         if array.dtype.kind not in "biufc":  # None or text among the elements: NumPy would write NaN or fail
@@ -326,7 +326,7 @@ def put(a: Tensor, key, value, into: Tensor | None = None) -> Tensor:
     elif not isinstance(value, (int, float, complex, np.number, np.bool_)):  # bool is an int
         raise TypeError(f"can't assign a {type(value).__name__} to a {_typed(a)}")  # None wrote NaN
     keys, _ = normalize_key(a, key)
-    data = a.data if into is not None else a.data.copy()
+    data = a.array if into is not None else a.array.copy()
     _assign(data, keys, value)
     if into is not None:
         return into
@@ -355,7 +355,7 @@ def put(a: Tensor, key, value, into: Tensor | None = None) -> Tensor:
 
 def _typed(a: Tensor) -> str:
     """A tensor as PyTorch's refusal of a written value names it (``torch.FloatTensor``): by its dtype."""
-    return f"{B.scalar_type_name(a.data.dtype)}Tensor"
+    return f"{B.scalar_type_name(a.array.dtype)}Tensor"
 
 
 def _assign(data, keys: tuple, value) -> None:
@@ -380,14 +380,14 @@ def _assign(data, keys: tuple, value) -> None:
 def _index_array(index, op: str, dev: B.Device):
     if not isinstance(index, Tensor):
         raise TypeError(f"{op}(): argument 'index' must be Tensor, not {type(index).__name__}")
-    if index.data.dtype.kind not in "iu" and index.data.size:  # an empty index may be of any dtype
-        raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index, got {index.data.dtype}")
+    if index.array.dtype.kind not in "iu" and index.array.size:  # an empty index may be of any dtype
+        raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index, got {index.array.dtype}")
     if index._device is not dev:
         raise RuntimeError(
             f"Expected all tensors to be on the same device, but found at least two devices, {dev} and "
             f"{index._device}! (when checking argument 'index' in {op})"
         )
-    return index.data.astype(np.int64, copy=False)
+    return index.array.astype(np.int64, copy=False)
 
 
 def check_index_bounds(idx, axis: int, size: int) -> None:
@@ -405,20 +405,20 @@ def gather(a: Tensor, dim: int, index: Tensor) -> Tensor:
     ``index`` has ``a``'s number of dims and is no larger than ``a`` in the other dims.
     """
     idx = _index_array(index, "gather", a._device)
-    ndim = a.data.ndim
+    ndim = a.array.ndim
     (axis,) = normalize_dims(dim, ndim) or (0,)
     if idx.ndim != ndim and not (ndim == 0 and idx.ndim <= 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
     for d in range(idx.ndim):
-        if d != axis and idx.shape[d] > a.data.shape[d]:
+        if d != axis and idx.shape[d] > a.array.shape[d]:
             raise RuntimeError(
                 f"Size does not match at dimension {d} expected index {shape_str(idx.shape)} to be smaller than "
-                f"self {shape_str(a.data.shape)} apart from dimension {axis}"
+                f"self {shape_str(a.array.shape)} apart from dimension {axis}"
             )
     if ndim == 0:
         a = a.reshape(1)
         ndim = 1
-    check_index_bounds(idx, axis, a.data.shape[axis])
+    check_index_bounds(idx, axis, a.array.shape[axis])
     xp = a._device.xp
     key = tuple(
         idx if d == axis else xp.arange(n).reshape((-1,) + (1,) * (idx.ndim - d - 1)) for d, n in enumerate(idx.shape)
@@ -431,22 +431,22 @@ def take_along_dim(a: Tensor, indices: Tensor, dim: int | None = None) -> Tensor
     if dim is None:
         return gather(a.reshape(-1), 0, indices.reshape(-1))
     idx = _index_array(indices, "take_along_dim", a._device)
-    if idx.ndim != a.data.ndim:
+    if idx.ndim != a.array.ndim:
         raise RuntimeError(
             f"take_along_dim(): input and indices should have the same number of dimensions, but got "
-            f"{a.data.ndim} dimensions for input, and {idx.ndim} dimensions for indices"
+            f"{a.array.ndim} dimensions for input, and {idx.ndim} dimensions for indices"
         )
-    (axis,) = normalize_dims(dim, a.data.ndim)
-    a_shape, i_shape = list(a.data.shape), list(idx.shape)
+    (axis,) = normalize_dims(dim, a.array.ndim)
+    a_shape, i_shape = list(a.array.shape), list(idx.shape)
     a_shape[axis] = i_shape[axis] = 1
     try:
         common = np.broadcast_shapes(tuple(a_shape), tuple(i_shape))
     except ValueError:
         raise RuntimeError(
-            f"take_along_dim(): shapes {shape_str(a.data.shape)} and {shape_str(idx.shape)} do not broadcast "
+            f"take_along_dim(): shapes {shape_str(a.array.shape)} and {shape_str(idx.shape)} do not broadcast "
             f"outside dimension {axis}"
         ) from None
-    a_target = common[:axis] + (a.data.shape[axis],) + common[axis + 1 :]
+    a_target = common[:axis] + (a.array.shape[axis],) + common[axis + 1 :]
     i_target = common[:axis] + (idx.shape[axis],) + common[axis + 1 :]
     idx_t = make_leaf(a._device.xp.broadcast_to(idx, i_target), a._device)
     return gather(a.expand(a_target), axis, idx_t)
@@ -454,57 +454,57 @@ def take_along_dim(a: Tensor, indices: Tensor, dim: int | None = None) -> Tensor
 
 def index_select(a: Tensor, dim: int, index: Tensor) -> Tensor:
     """The entries ``index`` (a 1-D integer tensor) along ``dim``."""
-    if isinstance(index, Tensor) and index.data.ndim > 1:
+    if isinstance(index, Tensor) and index.array.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     idx = _index_array(index, "index_select", a._device)
-    ndim = a.data.ndim
+    ndim = a.array.ndim
     axis = (normalize_dims(dim, ndim) or (0,))[0]
     if ndim == 0:
         return gather(a, 0, index.reshape(-1)).reshape(())
-    if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= a.data.shape[axis]):
+    if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= a.array.shape[axis]):
         if ndim == 1:  # PyTorch's two kernels word it differently
             raise IndexError("index out of range in self")
         bad = int(idx.min()) if int(idx.min()) < 0 else int(idx.max())
-        raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={a.data.shape[axis]}")
+        raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={a.array.shape[axis]}")
     return index_with_key(a, (slice(None),) * axis + (idx.reshape(-1),), "index_select", accumulate=True)
 
 
 def _mask_array(mask, a: Tensor, op: str):
     if not isinstance(mask, Tensor):
         raise TypeError(f"{op}(): argument 'mask' must be Tensor, not {type(mask).__name__}")
-    if mask.data.dtype.kind != "b":
-        raise RuntimeError(f"{op} only supports boolean masks, but got mask with dtype {mask.data.dtype}")
+    if mask.array.dtype.kind != "b":
+        raise RuntimeError(f"{op} only supports boolean masks, but got mask with dtype {mask.array.dtype}")
     if mask._device is not a._device:
         raise RuntimeError(
             f"Expected all tensors to be on the same device, but found at least two devices, "
             f"{a._device} and {mask._device}! (in {op})"
         )
-    return mask.data
+    return mask.array
 
 
 def masked_fill(a: Tensor, mask: Tensor, value) -> Tensor:
     """``a`` with ``value`` wherever ``mask`` is True (``mask`` and ``a`` broadcast together)."""
     m = _mask_array(mask, a, "masked_fill")
     if isinstance(value, Tensor):
-        if value.data.ndim:
+        if value.array.ndim:
             raise RuntimeError(
                 f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
-                f"{value.data.ndim} dimension(s)."
+                f"{value.array.ndim} dimension(s)."
             )
-        fill = value.data
+        fill = value.array
     elif isinstance(value, (int, float, bool, np.number)):
         fill = value
     else:
         raise TypeError(f"masked_fill(): argument 'value' must be a Number or a 0-d Tensor, not {type(value).__name__}")
     try:
-        shape = np.broadcast_shapes(a.data.shape, m.shape)
+        shape = np.broadcast_shapes(a.array.shape, m.shape)
     except ValueError:
         raise RuntimeError(
             f"masked_fill: the mask of shape {shape_str(m.shape)} does not broadcast with the tensor of shape "
-            f"{shape_str(a.data.shape)}"
+            f"{shape_str(a.array.shape)}"
         ) from None
     xp = a._device.xp
-    out = xp.where(m, xp.asarray(fill).astype(a.data.dtype), a.data)
+    out = xp.where(m, xp.asarray(fill).astype(a.array.dtype), a.array)
     parents = (a, value) if isinstance(value, Tensor) else (a,)
     filled = make_leaf(xp.broadcast_to(m, shape), a._device)
 

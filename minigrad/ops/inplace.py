@@ -137,23 +137,23 @@ def _check_not_inference(t: Tensor) -> None:
 
 def write(t: Tensor, result: Tensor, name: str) -> None:
     """Copy ``result`` into ``t``'s memory (PyTorch's cast and shape checks) and bump its version."""
-    if result.data.dtype != t.data.dtype and _KIND_RANK[result.data.dtype.kind] > _KIND_RANK[t.data.dtype.kind]:
-        raise RuntimeError(f"result type {result.data.dtype} can't be cast to the desired output type {t.data.dtype}")
-    if result.data.shape != t.data.shape:
+    if result.array.dtype != t.array.dtype and _KIND_RANK[result.array.dtype.kind] > _KIND_RANK[t.array.dtype.kind]:
+        raise RuntimeError(f"result type {result.array.dtype} can't be cast to the desired output type {t.array.dtype}")
+    if result.array.shape != t.array.shape:
         raise RuntimeError(
-            f"output with shape {shape_str(t.data.shape)} doesn't match the broadcast shape "
-            f"{shape_str(result.data.shape)}"
+            f"output with shape {shape_str(t.array.shape)} doesn't match the broadcast shape "
+            f"{shape_str(result.array.shape)}"
         )
-    if result.data is not t.data:
-        _assign(t, ..., result.data)
+    if result.array is not t.array:
+        _assign(t, ..., result.array)
     mark_written(t)
 
 
 def _assign(t: Tensor, key, value) -> None:
     try:
-        t.data[key] = value
+        t.array[key] = value
     except ValueError:
-        if not t.data.flags.writeable:
+        if not t.array.flags.writeable:
             raise RuntimeError(
                 "unsupported operation: more than one element of the written-to tensor refers to a single memory "
                 "location. Please clone() the tensor before performing the operation."
@@ -171,7 +171,7 @@ def _recording_base(t: Tensor) -> Tensor | None:
     """
     if t._backward is None and t._rg:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
-    if _versions.owner_of(t.data) is t.data:
+    if _versions.owner_of(t.array) is t.array:
         return None
     base = _view_base(t)
     if base is t:
@@ -200,7 +200,7 @@ def _recording_base(t: Tensor) -> Tensor | None:
 def _multi_view_mark(t: Tensor):
     """``(op, index)`` when ``t`` is one of several views returned together (``unbind``, ``split``,
     ``chunk``), ``(t's op, 0)`` when it is a view of one (PyTorch names the view's own op), else None."""
-    owner = _versions.owner_of(t.data)
+    owner = _versions.owner_of(t.array)
     node = t
     while node is not None:
         mark = node._meta.get("multi_view") if node._meta is not None else None
@@ -208,7 +208,7 @@ def _multi_view_mark(t: Tensor):
             if node is t:
                 return mark
             return (_op_class_name(t._op).removesuffix("Backward") if t._op else "View", 0)
-        above = next((p for p in node._parents if _versions.owner_of(p.data) is owner), None)
+        above = next((p for p in node._parents if _versions.owner_of(p.array) is owner), None)
         if above is None and node._meta is not None and node._meta.get("view_of") is not None:
             above = node._meta["view_of"][0]
         node = above
@@ -228,10 +228,10 @@ def _viewed(t: Tensor) -> tuple:
 
 def _view_base(t: Tensor) -> Tensor:
     """The highest tensor up ``t``'s graph whose memory ``t`` shares (``t`` itself when none is)."""
-    owner = _versions.owner_of(t.data)
+    owner = _versions.owner_of(t.array)
     node = t
     while True:
-        parent = next((p for p in node._parents if _versions.owner_of(p.data) is owner), None)
+        parent = next((p for p in node._parents if _versions.owner_of(p.array) is owner), None)
         if parent is None:
             return node
         node = parent
@@ -247,7 +247,7 @@ def _rebase_through_view(t: Tensor, base: Tensor, name: str, fn, args: tuple, wr
     """
     from .indexing import put
 
-    positions = Tensor(_positions_in(base.data, t.data), device=t._device)
+    positions = Tensor(_positions_in(base.array, t.array), device=t._device)
     old_view = t._split_off()
     old_base = base._split_off()
     flat = old_base.reshape(-1)
@@ -255,7 +255,7 @@ def _rebase_through_view(t: Tensor, base: Tensor, name: str, fn, args: tuple, wr
     result = fn(before, *tuple(before if a is t else old_base if a is base else a for a in args))
     if not written:
         write(t, result, name)
-    _take_node(base, put(flat, positions, result).reshape(base.data.shape), old_base, "copy_slices")
+    _take_node(base, put(flat, positions, result).reshape(base.array.shape), old_base, "copy_slices")
     _take_node(t, base.reshape(-1)[positions], old_view, "as_strided")
 
 
@@ -275,7 +275,7 @@ def _regraph_views(base: Tensor, written: Tensor) -> list:
         if view is written or view._backward is not None:
             continue
         try:
-            positions = Tensor(_positions_in(base.data, view.data), device=view._device)
+            positions = Tensor(_positions_in(base.array, view.array), device=view._device)
         except RuntimeError:
             continue  # a view whose elements are not base's elements (another dtype): nothing to gather
         old = view._split_off()
@@ -296,7 +296,7 @@ def _refusal_node(base: Tensor) -> Tensor:
     def backward(g):
         raise RuntimeError(NO_GRAD_VIEW_REGRAPHED_MESSAGE)
 
-    return make(base.data.reshape(-1)[:0].copy(), (base,), backward, "as_strided")
+    return make(base.array.reshape(-1)[:0].copy(), (base,), backward, "as_strided")
 
 
 def view_at(t: Tensor, node_id: int) -> Tensor:
@@ -315,7 +315,7 @@ def view_at(t: Tensor, node_id: int) -> Tensor:
     grad = _state.grad
     saved_mode, grad.enabled = grad.enabled, True
     try:
-        return then.reshape(-1)[Tensor(_positions_in(base.data, t.data), device=t._device)]
+        return then.reshape(-1)[Tensor(_positions_in(base.array, t.array), device=t._device)]
     finally:
         grad.enabled = saved_mode
 
@@ -406,7 +406,7 @@ def _fill_tangent(t):
 
 
 def _filled(t: Tensor, value) -> Tensor:
-    return make(t._device.xp.full_like(t.data, value), (t,), _fill_rule, "fill", _fill_tangent)
+    return make(t._device.xp.full_like(t.array, value), (t,), _fill_rule, "fill", _fill_tangent)
 
 
 def zero_(t: Tensor) -> Tensor:
@@ -417,9 +417,9 @@ def zero_(t: Tensor) -> Tensor:
 def fill_(t: Tensor, value) -> Tensor:
     """Fill with ``value`` (a number or a one-element tensor) in place."""
     if isinstance(value, Tensor):
-        if value.data.size != 1:
+        if value.array.size != 1:
             raise RuntimeError(
-                f"fill_ only supports 0-dimension value tensor but got tensor with {value.data.ndim} dimensions."
+                f"fill_ only supports 0-dimension value tensor but got tensor with {value.array.ndim} dimensions."
             )
         value = value.item()
     if value is None or not isinstance(value, (int, float, bool, np.generic)):
@@ -428,14 +428,14 @@ def fill_(t: Tensor, value) -> Tensor:
 
 
 def _copied(t: Tensor, src: Tensor) -> Tensor:
-    out = src if src.data.dtype == t.data.dtype else src.to(t.data.dtype)
-    return out.expand(*t.data.shape) if out.data.shape != t.data.shape else out
+    out = src if src.array.dtype == t.array.dtype else src.to(t.array.dtype)
+    return out.expand(*t.array.shape) if out.array.shape != t.array.shape else out
 
 
 def copy_(t: Tensor, src) -> Tensor:
     """Copy ``src`` (a tensor, array, list or number, broadcast to this shape) into this tensor in place."""
     if not isinstance(src, Tensor):
-        src = Tensor(B.to_host(src) if B.is_cupy_array(src) else src, dtype=t.data.dtype, device=t._device)
+        src = Tensor(B.to_host(src) if B.is_cupy_array(src) else src, dtype=t.array.dtype, device=t._device)
     elif src._device is not t._device:
         src = src.to(t._device)
     return apply_inplace(t, "copy_", _copied, src)

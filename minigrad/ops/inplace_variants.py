@@ -155,13 +155,13 @@ def reshaping_variant(name: str):
     op = getattr(Tensor, name)
 
     def method(self, *args, **kwargs):
-        view = op(self.detach(), *args, **kwargs).data  # this tensor's own memory, seen the new way
+        view = op(self.detach(), *args, **kwargs).array  # this tensor's own memory, seen the new way
         if _state.grad.enabled and self._rg:
             if not self._parents:
                 raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
             old = self._split_off()
             _take_node(self, op(old, *args, **kwargs), old, name + "_")
-        self.data = view
+        self.array = view
         mark_written(self)
         return self
 
@@ -183,14 +183,14 @@ def _fill_with(t: Tensor, values, name: str) -> Tensor:
     """``t`` filled with ``values`` drawn for it: the values do not depend on ``t`` (a zero rule)."""
 
     def filled(s):
-        return make(values.astype(s.data.dtype, copy=False), (s,), _drawn_rule, name, _drawn_tangent)
+        return make(values.astype(s.array.dtype, copy=False), (s,), _drawn_rule, name, _drawn_tangent)
 
     return apply_inplace(t, name + "_", filled)
 
 
 def _floating(t: Tensor, name: str) -> None:
-    if t.data.dtype.kind != "f":
-        raise NotImplementedError(f"\"{name}_kernel_cpu\" not implemented for '{t.data.dtype.name.capitalize()}'")
+    if t.array.dtype.kind != "f":
+        raise NotImplementedError(f"\"{name}_kernel_cpu\" not implemented for '{t.array.dtype.name.capitalize()}'")
 
 
 def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator=None, **kwargs) -> Tensor:
@@ -201,7 +201,7 @@ def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator=Non
     _floating(self, "uniform")
     if from_ > to:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={from_} > to={to}")
-    values = generator_for(self._device, generator).random(self.data.shape) * (to - from_) + from_
+    values = generator_for(self._device, generator).random(self.array.shape) * (to - from_) + from_
     return _fill_with(self, values, "uniform")
 
 
@@ -210,7 +210,7 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator=None
     _floating(self, "normal")
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
-    values = generator_for(self._device, generator).standard_normal(self.data.shape) * std + mean
+    values = generator_for(self._device, generator).standard_normal(self.array.shape) * std + mean
     return _fill_with(self, values, "normal")
 
 
@@ -218,7 +218,7 @@ def bernoulli_(self: Tensor, p: float = 0.5, *, generator=None) -> Tensor:
     """Fill with 1 (probability ``p``) or 0."""
     if not 0 <= p <= 1:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
-    values = generator_for(self._device, generator).random(self.data.shape) < p
+    values = generator_for(self._device, generator).random(self.array.shape) < p
     return _fill_with(self, values, "bernoulli")
 
 
@@ -227,7 +227,7 @@ def exponential_(self: Tensor, lambd: float = 1.0, *, generator=None) -> Tensor:
     _floating(self, "exponential")
     if lambd <= 0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
-    values = generator_for(self._device, generator).standard_exponential(self.data.shape) / lambd
+    values = generator_for(self._device, generator).standard_exponential(self.array.shape) / lambd
     return _fill_with(self, values, "exponential")
 
 

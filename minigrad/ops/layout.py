@@ -71,7 +71,7 @@ def view(input: Tensor, *shape) -> Tensor:  # noqa: A002  (torch's argument name
     The rule is reshape's: the gradient is reshaped back.
     """
     a = check_tensor(input, "view", "input")
-    d = a.data
+    d = a.array
     target = _inferred(_shape_arg(shape), d.size)
     if target is not None and d.size and not d.flags.c_contiguous:
         strides = tuple(s // d.itemsize for s in d.strides)
@@ -82,22 +82,22 @@ def view(input: Tensor, *shape) -> Tensor:  # noqa: A002  (torch's argument name
 
 def is_contiguous(a: Tensor) -> bool:
     """Whether the elements lie in memory in row-major order, with no gaps (as PyTorch's is_contiguous)."""
-    return bool(a.data.flags.c_contiguous)
+    return bool(a.array.flags.c_contiguous)
 
 
 def contiguous(a: Tensor) -> Tensor:
     """``a`` itself when contiguous, else a row-major copy; the gradient passes through."""
-    if a.data.flags.c_contiguous:
+    if a.array.flags.c_contiguous:
         return a
-    return make(a._device.xp.ascontiguousarray(a.data), (a,), _pass_through, "contiguous", _same_jvp)
+    return make(a._device.xp.ascontiguousarray(a.array), (a,), _pass_through, "contiguous", _same_jvp)
 
 
 def t(input: Tensor) -> Tensor:  # noqa: A002
     """The transpose of a matrix (dims 0 and 1); tensors of fewer dims are returned as they are."""
     a = check_tensor(input, "t", "input")
-    if a.data.ndim > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {a.data.ndim}D")
-    return transpose(a, 0, 1) if a.data.ndim == 2 else a
+    if a.array.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {a.array.ndim}D")
+    return transpose(a, 0, 1) if a.array.ndim == 2 else a
 
 
 def _bind() -> None:

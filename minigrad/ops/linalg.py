@@ -34,20 +34,20 @@ __all__ = ["matmul", "mm", "bmm", "mv", "dot", "outer", "einsum"]
 
 
 def _check_operands(a, b, op: str) -> None:
-    if type(a) is Tensor and type(b) is Tensor and a._device is b._device and a.data.dtype is b.data.dtype:
+    if type(a) is Tensor and type(b) is Tensor and a._device is b._device and a.array.dtype is b.array.dtype:
         return  # the common case, in two tests
     if not isinstance(a, Tensor) or not isinstance(b, Tensor):
         bad = b if isinstance(a, Tensor) else a
         raise TypeError(f"{op}(): argument must be Tensor, not {type(bad).__name__}")
     check_same_device(a, b, op)
-    if a.data.dtype != b.data.dtype:
+    if a.array.dtype != b.array.dtype:
         raise RuntimeError(
-            f"expected m1 and m2 to have the same dtype, but got: {a.data.dtype} != {b.data.dtype} (in {op})"
+            f"expected m1 and m2 to have the same dtype, but got: {a.array.dtype} != {b.array.dtype} (in {op})"
         )
 
 
 def _matmul_error(a: Tensor, b: Tensor) -> RuntimeError:
-    sa, sb = a.data.shape, b.data.shape
+    sa, sb = a.array.shape, b.array.shape
     if len(sa) == 2 and len(sb) == 2:
         return RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({sa[0]}x{sa[1]} and {sb[0]}x{sb[1]})")
     if len(sa) == 2 and len(sb) == 1:
@@ -61,7 +61,7 @@ def _matmul_error(a: Tensor, b: Tensor) -> RuntimeError:
 
 
 def _matmul(a: Tensor, b: Tensor, op: str) -> Tensor:
-    ad, bd = a.data, b.data
+    ad, bd = a.array, b.array
     if (ad.ndim == 1 and bd.ndim > 2) or (bd.ndim == 1 and ad.ndim > 2):
         # a vector against a batch of matrices: as a one-row (one-column) matrix, the dim dropped after (PyTorch's graph)
         if ad.ndim == 1:
@@ -105,9 +105,9 @@ def _matmul_rule(a: Tensor, b: Tensor):
 def matmul(a: Tensor, b: Tensor) -> Tensor:
     """Matrix product with NumPy/PyTorch semantics for 1-D, 2-D and batched (broadcast) operands."""
     _check_operands(a, b, "matmul")
-    if a.data.ndim == 0 or b.data.ndim == 0:
+    if a.array.ndim == 0 or b.array.ndim == 0:
         raise RuntimeError(
-            f"both arguments to matmul need to be at least 1D, but they are {a.data.ndim}D and {b.data.ndim}D"
+            f"both arguments to matmul need to be at least 1D, but they are {a.array.ndim}D and {b.array.ndim}D"
         )
     return _matmul(a, b, "matmul")
 
@@ -115,21 +115,21 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
 def mm(a: Tensor, b: Tensor) -> Tensor:
     """Product of two matrices (2-D only)."""
     _check_operands(a, b, "mm")
-    if a.data.ndim != 2:
-        raise RuntimeError(f"self must be a matrix, got {a.data.ndim}-D tensor")
-    if b.data.ndim != 2:
-        raise RuntimeError(f"mat2 must be a matrix, got {b.data.ndim}-D tensor")
+    if a.array.ndim != 2:
+        raise RuntimeError(f"self must be a matrix, got {a.array.ndim}-D tensor")
+    if b.array.ndim != 2:
+        raise RuntimeError(f"mat2 must be a matrix, got {b.array.ndim}-D tensor")
     return _matmul(a, b, "mm")
 
 
 def bmm(a: Tensor, b: Tensor) -> Tensor:
     """Batched product of (b, n, m) and (b, m, p) tensors (no broadcasting)."""
     _check_operands(a, b, "bmm")
-    if a.data.ndim != 3:
-        raise RuntimeError(f"batch1 must be a 3D tensor, got {a.data.ndim}-D tensor")
-    if b.data.ndim != 3:
-        raise RuntimeError(f"batch2 must be a 3D tensor, got {b.data.ndim}-D tensor")
-    (n, _, m), (bn, bm, _) = a.data.shape, b.data.shape
+    if a.array.ndim != 3:
+        raise RuntimeError(f"batch1 must be a 3D tensor, got {a.array.ndim}-D tensor")
+    if b.array.ndim != 3:
+        raise RuntimeError(f"batch2 must be a 3D tensor, got {b.array.ndim}-D tensor")
+    (n, _, m), (bn, bm, _) = a.array.shape, b.array.shape
     if (n, m) != (bn, bm):
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: [{n}, {m}] but got: [{bn}, {bm}]."
@@ -140,9 +140,9 @@ def bmm(a: Tensor, b: Tensor) -> Tensor:
 def mv(a: Tensor, v: Tensor) -> Tensor:
     """Product of a matrix and a vector."""
     _check_operands(a, v, "mv")
-    if a.data.ndim != 2 or v.data.ndim != 1:
+    if a.array.ndim != 2 or v.array.ndim != 1:
         raise RuntimeError(
-            f"vector + matrix @ vector expected, got 1, {a.data.ndim}, {v.data.ndim} "
+            f"vector + matrix @ vector expected, got 1, {a.array.ndim}, {v.array.ndim} "
             f"(mv needs a 2-D matrix and a 1-D vector)"
         )
     return _matmul(a, v, "mv")
@@ -153,11 +153,11 @@ def dot(a: Tensor, b: Tensor) -> Tensor:
     if not isinstance(a, Tensor) or not isinstance(b, Tensor):
         bad = b if isinstance(a, Tensor) else a
         raise TypeError(f"dot(): argument must be Tensor, not {type(bad).__name__}")
-    if a.data.ndim != 1 or b.data.ndim != 1:
-        raise RuntimeError(f"1D tensors expected, but got {a.data.ndim}D and {b.data.ndim}D tensors")
-    if a.data.dtype != b.data.dtype:
+    if a.array.ndim != 1 or b.array.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {a.array.ndim}D and {b.array.ndim}D tensors")
+    if a.array.dtype != b.array.dtype:
         raise RuntimeError(
-            f"dot : expected both vectors to have same dtype, but found {a.data.dtype} and {b.data.dtype}"
+            f"dot : expected both vectors to have same dtype, but found {a.array.dtype} and {b.array.dtype}"
         )
     check_same_device(a, b, "dot")
     return _matmul(a, b, "dot")
@@ -168,8 +168,8 @@ def outer(a: Tensor, b: Tensor) -> Tensor:
     for name, t in (("self", a), ("vec2", b)):
         if not isinstance(t, Tensor):
             raise TypeError(f"outer(): argument '{name}' must be Tensor, not {type(t).__name__}")
-        if t.data.ndim != 1:
-            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.data.ndim}-D")
+        if t.array.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.array.ndim}-D")
     ad, bd = binary_arrays(a, b, "outer")
     xp = a._device.xp
 
@@ -210,17 +210,17 @@ def _parse_einsum(equation: str, operands: tuple) -> tuple[list, str]:
     for i, (part, t) in enumerate(zip(inputs, operands)):
         named = len(part.replace("...", ""))
         if "..." in part:
-            ell_dims = max(ell_dims, t.data.ndim - named)
-        if ("..." in part and t.data.ndim < named) or ("..." not in part and t.data.ndim != named):
+            ell_dims = max(ell_dims, t.array.ndim - named)
+        if ("..." in part and t.array.ndim < named) or ("..." not in part and t.array.ndim != named):
             raise RuntimeError(
                 f"einsum(): the number of subscripts in the equation ({named}) does not match the number of "
-                f"dimensions ({t.data.ndim}) for operand {i}" + ("" if "..." in part else " and no ellipsis was given")
+                f"dimensions ({t.array.ndim}) for operand {i}" + ("" if "..." in part else " and no ellipsis was given")
             )
     ell = "".join(fresh[:ell_dims])
     explicit = []
     for part, t in zip(inputs, operands):
         if "..." in part:
-            k = t.data.ndim - len(part.replace("...", ""))
+            k = t.array.ndim - len(part.replace("...", ""))
             part = part.replace("...", ell[ell_dims - k :] if k else "")
         explicit.append(part)
     if arrow:
@@ -257,17 +257,17 @@ def einsum(equation: str, *operands) -> Tensor:
         if not isinstance(t, Tensor):
             raise TypeError(f"einsum(): operand {i} must be a Tensor, not {type(t).__name__}")
         check_same_device(operands[0], t, "einsum")
-        if t.data.dtype != operands[0].data.dtype:
+        if t.array.dtype != operands[0].array.dtype:
             raise RuntimeError(
-                f"einsum(): all operands must have the same dtype, but operand 0 is {operands[0].data.dtype} "
-                f"and operand {i} is {t.data.dtype}"
+                f"einsum(): all operands must have the same dtype, but operand 0 is {operands[0].array.dtype} "
+                f"and operand {i} is {t.array.dtype}"
             )
     subs, out_sub = _parse_einsum(equation, operands)
     diagonals = [_take_repeated_diagonals(i, s, t) for i, (s, t) in enumerate(zip(subs, operands))]
     subs, operands = [s for s, _ in diagonals], tuple(t for _, t in diagonals)
     sizes: dict = {}
     for i, (s, t) in enumerate(zip(subs, operands)):
-        for c, n in zip(s, t.data.shape):
+        for c, n in zip(s, t.array.shape):
             seen = sizes.get(c, 1)
             if n != 1 and seen != 1 and n != seen:
                 raise RuntimeError(
@@ -277,7 +277,7 @@ def einsum(equation: str, *operands) -> Tensor:
             sizes[c] = max(seen, n)
     # Size-1 dims that broadcast become explicit expands, so the core product sees equal sizes.
     operands = tuple(
-        t.expand(tuple(sizes[c] for c in s)) if any(n != sizes[c] for c, n in zip(s, t.data.shape)) else t
+        t.expand(tuple(sizes[c] for c in s)) if any(n != sizes[c] for c, n in zip(s, t.array.shape)) else t
         for s, t in zip(subs, operands)
     )
     return _einsum(subs, out_sub, operands, sizes)
@@ -289,14 +289,14 @@ def _take_repeated_diagonals(i: int, sub: str, t: Tensor) -> tuple[str, Tensor]:
     for c in dict.fromkeys(sub):
         while sub.count(c) > 1:
             j, k = sub.index(c), sub.index(c, sub.index(c) + 1)
-            n, m = t.data.shape[j], t.data.shape[k]
+            n, m = t.array.shape[j], t.array.shape[k]
             if n != m:
                 raise RuntimeError(
                     f"einsum(): subscript {c} is repeated for operand {i} but the sizes don't match, {m} != {n}"
                 )
-            shape = [1] * t.data.ndim
+            shape = [1] * t.array.ndim
             shape[j], shape[k] = n, n
-            eye = make_leaf(xp.eye(n, dtype=t.data.dtype).reshape(shape), t._device)
+            eye = make_leaf(xp.eye(n, dtype=t.array.dtype).reshape(shape), t._device)
             t, sub = (t * eye).sum(k), sub[:k] + sub[k + 1 :]
     return sub, t
 
@@ -304,7 +304,7 @@ def _take_repeated_diagonals(i: int, sub: str, t: Tensor) -> tuple[str, Tensor]:
 def _einsum(subs: list, out_sub: str, operands: tuple, sizes: dict) -> Tensor:
     xp = operands[0]._device.xp
     spec = ",".join(subs) + "->" + out_sub
-    out = xp.einsum(spec, *(t.data for t in operands), optimize=len(operands) > 2)
+    out = xp.einsum(spec, *(t.array for t in operands), optimize=len(operands) > 2)
 
     def backward(g):
         def operand_grad(i):

@@ -13,7 +13,7 @@ __all__ = ["tril", "triu", "diag", "cross", "vector_norm"]
 
 
 def _check_matrix(a: Tensor, op: str) -> None:
-    if a.data.ndim < 2:
+    if a.array.ndim < 2:
         raise RuntimeError(f"{op}: input tensor must have at least 2 dimensions")
 
 
@@ -29,7 +29,7 @@ def tril(input: Tensor, diagonal: int = 0) -> Tensor:  # noqa: A002  (torch's ar
     def jvp(t):
         return t.tril(k)
 
-    return make(a._device.xp.tril(a.data, k), (a,), backward, "tril", jvp)
+    return make(a._device.xp.tril(a.array, k), (a,), backward, "tril", jvp)
 
 
 def triu(input: Tensor, diagonal: int = 0) -> Tensor:  # noqa: A002
@@ -44,7 +44,7 @@ def triu(input: Tensor, diagonal: int = 0) -> Tensor:  # noqa: A002
     def jvp(t):
         return t.triu(k)
 
-    return make(a._device.xp.triu(a.data, k), (a,), backward, "triu", jvp)
+    return make(a._device.xp.triu(a.array, k), (a,), backward, "triu", jvp)
 
 
 def _diagonal_index(xp, shape: tuple, k: int) -> tuple:
@@ -66,10 +66,10 @@ def diag(input: Tensor, diagonal: int = 0) -> Tensor:  # noqa: A002
 
     a = check_tensor(input, "diag", "input")
     k = check_int(diagonal, "diag", "diagonal")
-    if a.data.ndim == 2:
-        return index_with_key(a, _diagonal_index(a._device.xp, a.data.shape, k), "diag")
-    if a.data.ndim != 1:
-        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {a.data.ndim}D")
+    if a.array.ndim == 2:
+        return index_with_key(a, _diagonal_index(a._device.xp, a.array.shape, k), "diag")
+    if a.array.ndim != 1:
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {a.array.ndim}D")
 
     def backward(g):
         return (g.diag(k),)
@@ -77,16 +77,16 @@ def diag(input: Tensor, diagonal: int = 0) -> Tensor:  # noqa: A002
     def jvp(t):
         return t.diag(k)
 
-    return make(a._device.xp.diag(a.data, k), (a,), backward, "diag", jvp)
+    return make(a._device.xp.diag(a.array, k), (a,), backward, "diag", jvp)
 
 
 def trace(input: Tensor) -> Tensor:  # noqa: A002
     """Sum of a matrix's main diagonal; the rule spreads g over the diagonal (g * eye)."""
     a = check_tensor(input, "trace", "input")
-    if a.data.ndim != 2:
-        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {a.data.ndim}")
+    if a.array.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {a.array.ndim}")
     xp = a._device.xp
-    eye = make_leaf(xp.eye(*a.data.shape, dtype=a.data.dtype), a._device)
+    eye = make_leaf(xp.eye(*a.array.shape, dtype=a.array.dtype), a._device)
 
     def backward(g):
         return (g * eye,)
@@ -94,7 +94,7 @@ def trace(input: Tensor) -> Tensor:  # noqa: A002
     def jvp(t):
         return t.trace()
 
-    d = a.data
+    d = a.array
     out = xp.asarray(d.trace(), dtype=d.dtype if d.dtype.kind == "f" else B.int64)
     return make(out, (a,), backward, "trace", jvp)
 
@@ -106,24 +106,24 @@ def cross(input: Tensor, other: Tensor, dim=None) -> Tensor:  # noqa: A002
     """
     a = check_tensor(input, "cross", "input")
     b = check_tensor(other, "cross", "other")
-    if a.data.ndim != b.data.ndim:
+    if a.array.ndim != b.array.ndim:
         raise RuntimeError(
-            f"linalg.cross: inputs must have the same number of dimensions. Got {a.data.ndim} and {b.data.ndim}"
+            f"linalg.cross: inputs must have the same number of dimensions. Got {a.array.ndim} and {b.array.ndim}"
         )
-    if a.data.dtype != b.data.dtype:
+    if a.array.dtype != b.array.dtype:
         raise RuntimeError(
-            f"linalg.cross: expected input and other to have the same dtype, got {a.data.dtype} and {b.data.dtype}"
+            f"linalg.cross: expected input and other to have the same dtype, got {a.array.dtype} and {b.array.dtype}"
         )
-    shape = broadcast_shapes(a.data.shape, b.data.shape)
+    shape = broadcast_shapes(a.array.shape, b.array.shape)
     if dim is None:
         ax = next((i for i, n in enumerate(shape) if n == 3), None)
         if ax is None:
             raise RuntimeError("no dimension of size 3 in input")
     else:
         ax = normalize_dims(check_int(dim, "cross", "dim"), len(shape))[0]
-    if a.data.shape[ax] != 3 or b.data.shape[ax] != 3:
+    if a.array.shape[ax] != 3 or b.array.shape[ax] != 3:
         raise RuntimeError(
-            f"linalg.cross: inputs dimension {ax} must have length 3. Got {a.data.shape[ax]} and {b.data.shape[ax]}"
+            f"linalg.cross: inputs dimension {ax} must have length 3. Got {a.array.shape[ax]} and {b.array.shape[ax]}"
         )
     ad, bd = binary_arrays(a, b, "cross")
 
@@ -139,7 +139,7 @@ def cross(input: Tensor, other: Tensor, dim=None) -> Tensor:  # noqa: A002
 def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A002
     """``torch.linalg.vector_norm``: the ``ord``-norm of ``x`` over ``dim`` (all elements when None)."""
     x = check_tensor(x, "linalg_vector_norm", "input")
-    if x.data.ndim == 0 and dim is not None:
+    if x.array.ndim == 0 and dim is not None:
         normalize_dims(dim, 0)
     return norm(x, ord, dim, keepdim, dtype)
 

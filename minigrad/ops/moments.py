@@ -30,15 +30,15 @@ def _weights(w, name: str, observations: int, integral: bool):
     if w is None:
         return None
     w = check_tensor(w, "cov", name)
-    if w.data.ndim > 1:
+    if w.array.ndim > 1:
         raise RuntimeError(
-            f"cov(): expected {name} to have one or fewer dimensions but got {name} with {w.data.ndim} dimensions"
+            f"cov(): expected {name} to have one or fewer dimensions but got {name} with {w.array.ndim} dimensions"
         )
-    if integral and w.data.dtype.kind not in "iu":
+    if integral and w.array.dtype.kind not in "iu":
         raise RuntimeError(
             f"cov(): expected fweights to have integral dtype but got fweights with {_type_word(w)} dtype"
         )
-    if not integral and w.data.dtype.kind != "f":
+    if not integral and w.array.dtype.kind != "f":
         raise RuntimeError(
             f"cov(): expected aweights to have floating point dtype but got aweights with {_type_word(w)} dtype"
         )
@@ -47,13 +47,13 @@ def _weights(w, name: str, observations: int, integral: bool):
             f"cov(): expected {name} to have the same numel as there are observations in the input but got "
             f"{w.numel()} != {observations}"
         )
-    if bool((w.data < 0).any()):
+    if bool((w.array < 0).any()):
         raise RuntimeError(f"cov(): {name} cannot be negative")
     return w
 
 
 def _type_word(w: Tensor) -> str:
-    return B.scalar_type_name(w.data.dtype)
+    return B.scalar_type_name(w.array.dtype)
 
 
 def cov(
@@ -62,14 +62,14 @@ def cov(
     """The covariance matrix of the variables in ``input``'s rows (observations in its columns; one
     variable for a vector), with frequency and importance weights and ``correction`` as NumPy's cov."""
     a = check_tensor(input, "cov", "input")
-    if a.data.ndim > 2:
+    if a.array.ndim > 2:
         raise RuntimeError(
-            f"cov(): expected input to have two or fewer dimensions but got an input with {a.data.ndim} dimensions"
+            f"cov(): expected input to have two or fewer dimensions but got an input with {a.array.ndim} dimensions"
         )
-    x = a.reshape(1, -1) if a.data.ndim < 2 else a
-    if x.data.dtype.kind != "f":
+    x = a.reshape(1, -1) if a.array.ndim < 2 else a
+    if x.array.dtype.kind != "f":
         x = x.float()
-    observations = x.data.shape[1]
+    observations = x.array.shape[1]
     fw = _weights(fweights, "fweights", observations, integral=True)
     aw = _weights(aweights, "aweights", observations, integral=False)
     w = fw if aw is None else (aw if fw is None else fw * aw)
@@ -85,18 +85,18 @@ def cov(
     centred = x - mean
     weighted = centred if w is None else centred * w
     product = weighted.mm(centred.t()) / dof
-    return product.squeeze() if a.data.ndim < 2 else product
+    return product.squeeze() if a.array.ndim < 2 else product
 
 
 def corrcoef(input: Tensor) -> Tensor:  # noqa: A002
     """Pearson's correlation coefficients of the variables in ``input``'s rows, clipped to [-1, 1]."""
     a = check_tensor(input, "corrcoef", "input")
-    if a.data.ndim > 2:
+    if a.array.ndim > 2:
         raise RuntimeError(
-            f"corrcoef(): expected input to have two or fewer dimensions but got an input with {a.data.ndim} dimensions"
+            f"corrcoef(): expected input to have two or fewer dimensions but got an input with {a.array.ndim} dimensions"
         )
     c = cov(a)
-    if c.data.ndim == 0:
+    if c.array.ndim == 0:
         return c / c
     spread = c.diagonal().sqrt()
     return (c / spread[:, None] / spread[None, :]).clamp(-1, 1)

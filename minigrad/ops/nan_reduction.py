@@ -17,7 +17,7 @@ def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Ten
     gives NaN at a NaN, as in PyTorch).
     """
     a = check_tensor(input, "nansum", "input")
-    d = a.data
+    d = a.array
     if d.dtype.kind != "f":
         return a.sum(dim, keepdim, dtype=dtype)
     xp = a._device.xp
@@ -39,9 +39,9 @@ def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Ten
 def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A002
     """The mean over ``dim`` of the elements that are not NaN (NaN where all are); floating tensors only."""
     a = check_tensor(input, "nanmean", "input")
-    kind = a.data.dtype.kind if dtype is None else "f"
+    kind = a.array.dtype.kind if dtype is None else "f"
     if kind != "f":
-        name = B.scalar_type_name(a.data.dtype)
+        name = B.scalar_type_name(a.array.dtype)
         raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype but got {name}")
     if dtype is not None:
         a = a.to(dtype)

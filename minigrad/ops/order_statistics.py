@@ -37,7 +37,7 @@ _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
 
 
 def _axis(a: Tensor, dim, op: str) -> int:
-    return (normalize_dims(check_int(dim, op, "dim"), max(a.data.ndim, 1)) or (0,))[0]
+    return (normalize_dims(check_int(dim, op, "dim"), max(a.array.ndim, 1)) or (0,))[0]
 
 
 def _pick(a: Tensor, axis: int, rank, keepdim: bool):
@@ -52,7 +52,7 @@ def _pick(a: Tensor, axis: int, rank, keepdim: bool):
 
 def _valid_count(a: Tensor, axis: int):
     xp = a._device.xp
-    d = a.data
+    d = a.array
     return (
         xp.sum(~xp.isnan(d), axis=axis, keepdims=True)
         if d.dtype.kind == "f"
@@ -66,20 +66,20 @@ def _median(input: Tensor, dim, keepdim: bool, op: str, result, ignore_nan: bool
     if whole:
         a = a.reshape(-1)
     axis = 0 if whole else _axis(a, dim, op)
-    if a.data.ndim == 0:
+    if a.array.ndim == 0:
         a = a.reshape(1)
-    if a.data.shape[axis] == 0:
+    if a.array.shape[axis] == 0:
         if not whole:
             raise IndexError(f"{op}(): Expected reduction dim {axis} to have non-zero size.")
-        return (a.sum() * float("nan")).to(a.dtype) if a.data.dtype.kind == "f" else a.sum()
+        return (a.sum() * float("nan")).to(a.dtype) if a.array.dtype.kind == "f" else a.sum()
     valid = _valid_count(a, axis)
-    n = a.data.shape[axis]
+    n = a.array.shape[axis]
     rank = (valid - 1) // 2 if ignore_nan else a._device.xp.where(valid < n, valid, (n - 1) // 2)
     rank = a._device.xp.maximum(rank, 0)
     values, indices = _pick(a, axis, rank, keepdim and not whole)
     if whole:
         return values.reshape(())
-    if input.data.ndim == 0:
+    if input.array.ndim == 0:
         return result(values.reshape(()), indices.reshape(()))
     return result(values, indices)
 
@@ -98,12 +98,12 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False):  # no
     """The k-th smallest value along ``dim`` (k from 1) and its index: (values, indices)."""
     a = check_tensor(input, "kthvalue", "input")
     axis = _axis(a, dim, "kthvalue")
-    x = a.reshape(1) if a.data.ndim == 0 else a
-    if not 1 <= k <= x.data.shape[axis]:
+    x = a.reshape(1) if a.array.ndim == 0 else a
+    if not 1 <= k <= x.array.shape[axis]:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {axis}")
-    rank = a._device.xp.full(x.data.shape[:axis] + (1,) + x.data.shape[axis + 1 :], k - 1)
+    rank = a._device.xp.full(x.array.shape[:axis] + (1,) + x.array.shape[axis + 1 :], k - 1)
     values, indices = _pick(x, axis, rank, keepdim)
-    if a.data.ndim == 0:
+    if a.array.ndim == 0:
         values, indices = values.reshape(()), indices.reshape(())
     return KthvalueResult(values, indices)
 
@@ -114,24 +114,24 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False):  # noqa: A002
     a = check_tensor(input, "mode", "input")
     axis = _axis(a, dim, "mode")
     xp = a._device.xp
-    x = a.reshape(1) if a.data.ndim == 0 else a
-    rows = x.data.swapaxes(axis, -1).reshape(-1, x.data.shape[axis])
+    x = a.reshape(1) if a.array.ndim == 0 else a
+    rows = x.array.swapaxes(axis, -1).reshape(-1, x.array.shape[axis])
     found = xp.zeros(rows.shape[0], dtype=B.int64)
     for r in range(rows.shape[0]):  # one row at a time: a row's counts need its own unique values
         uniq, counts = xp.unique(rows[r], return_counts=True)
         best = uniq[xp.argmax(counts)]
         found[r] = xp.flatnonzero(rows[r] == best)[-1]
-    shape = x.data.swapaxes(axis, -1).shape[:-1]
+    shape = x.array.swapaxes(axis, -1).shape[:-1]
     index = make_leaf(xp.moveaxis(found.reshape(shape + (1,)), -1, axis), a._device)
     values, indices = x.gather(axis, index), index
-    if not keepdim or a.data.ndim == 0:
+    if not keepdim or a.array.ndim == 0:
         values, indices = values.squeeze(axis), indices.squeeze(axis)
     return ModeResult(values, indices)
 
 
 def _quantile(input: Tensor, q, dim, keepdim: bool, interpolation: str, op: str, ignore_nan: bool) -> Tensor:  # noqa: A002
     a = check_tensor(input, op, "input")
-    if a.data.dtype.kind != "f":
+    if a.array.dtype.kind != "f":
         raise RuntimeError(f"{op}() input tensor must be either float or double dtype")
     if interpolation not in _INTERPOLATIONS:
         raise RuntimeError(
@@ -139,20 +139,20 @@ def _quantile(input: Tensor, q, dim, keepdim: bool, interpolation: str, op: str,
         )
     xp = a._device.xp
     scalar_q = not isinstance(q, Tensor)
-    qs = xp.asarray([q], dtype=a.data.dtype) if scalar_q else q.data.astype(a.data.dtype)
+    qs = xp.asarray([q], dtype=a.array.dtype) if scalar_q else q.array.astype(a.array.dtype)
     if qs.ndim > 1:
         raise RuntimeError(f"{op}() q must be a scalar or 1D tensor")
     if bool(((qs < 0) | (qs > 1)).any()):
         shown = q if scalar_q else "values outside it"
         raise RuntimeError(f"{op}() q must be in the range [0, 1] but got {shown}")
-    x = a.reshape(-1) if dim is None else (a.reshape(1) if a.data.ndim == 0 else a)
+    x = a.reshape(-1) if dim is None else (a.reshape(1) if a.array.ndim == 0 else a)
     axis = 0 if dim is None else _axis(a, dim, op)
-    if x.data.shape[axis] == 0:
+    if x.array.shape[axis] == 0:
         raise IndexError(f"{op}() input tensor must be non-empty")
     moved = x.movedim(axis, -1)
-    n = moved.data.shape[-1]
+    n = moved.array.shape[-1]
     ordered = moved.sort(-1).values
-    d = moved.data
+    d = moved.array
     valid = xp.sum(~xp.isnan(d), axis=-1, keepdims=True)
     count = valid if ignore_nan else xp.full(valid.shape, n)
     ranks = qs * (xp.maximum(count, 1) - 1)  # [..., len(q)]
@@ -166,13 +166,13 @@ def _quantile(input: Tensor, q, dim, keepdim: bool, interpolation: str, op: str,
         low = high
     lower = ordered.gather(-1, make_leaf(low, a._device))
     upper = ordered.gather(-1, make_leaf(high, a._device))
-    weight = 0.5 if interpolation == "midpoint" else make_leaf((ranks - low).astype(a.data.dtype), a._device)
+    weight = 0.5 if interpolation == "midpoint" else make_leaf((ranks - low).astype(a.array.dtype), a._device)
     out = lower + (upper - lower) * weight
     no_answer = (valid == 0) if ignore_nan else (valid < n)
-    out = where(make_leaf(xp.broadcast_to(no_answer, out.data.shape), a._device), float("nan"), out)
+    out = where(make_leaf(xp.broadcast_to(no_answer, out.array.shape), a._device), float("nan"), out)
     out = out.movedim(-1, 0)  # q's dim first, as PyTorch puts it
     if keepdim:
-        out = out.unsqueeze(axis + 1) if dim is not None else out.reshape(out.data.shape[:1] + (1,) * a.data.ndim)
+        out = out.unsqueeze(axis + 1) if dim is not None else out.reshape(out.array.shape[:1] + (1,) * a.array.ndim)
     return out.squeeze(0) if scalar_q else out
 
 
@@ -191,7 +191,7 @@ def nanquantile(input: Tensor, q, dim=None, keepdim: bool = False, *, interpolat
 def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False):  # noqa: A002
     """The smallest and largest values (along ``dim``): (min, max)."""
     a = check_tensor(input, "aminmax", "input")
-    if a.data.size == 0 and dim is None:
+    if a.array.size == 0 and dim is None:
         raise RuntimeError(
             "aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity."
         )
@@ -220,11 +220,11 @@ def searchsorted(
     seq = check_tensor(sorted_sequence, "searchsorted", "sorted_sequence")
     xp = seq._device.xp
     scalar = not isinstance(input, Tensor)
-    values = xp.asarray(input, dtype=seq.data.dtype) if scalar else input.data
+    values = xp.asarray(input, dtype=seq.array.dtype) if scalar else input.array
     how = _sides(right, side)
-    s = seq.data
+    s = seq.array
     if sorter is not None:
-        s = xp.take_along_axis(s, sorter.data, axis=-1)
+        s = xp.take_along_axis(s, sorter.array, axis=-1)
     out_dtype = B.int32 if out_int32 else B.int64
     if s.ndim == 1:
         return make_leaf(xp.searchsorted(s, values, side=how).astype(out_dtype), seq._device)
@@ -242,8 +242,8 @@ def searchsorted(
 def bucketize(input, boundaries: Tensor, *, out_int32: bool = False, right: bool = False) -> Tensor:  # noqa: A002
     """The bucket of each value: i with boundaries[i-1] < x <= boundaries[i] (``right``: <= x <)."""
     b = check_tensor(boundaries, "bucketize", "boundaries")
-    if b.data.ndim != 1:
-        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({b.data.ndim})")
+    if b.array.ndim != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({b.array.ndim})")
     return searchsorted(b, input, out_int32=out_int32, right=right)
 
 
@@ -254,7 +254,7 @@ def histc(input: Tensor, bins: int = 100, min=0, max=0) -> Tensor:  # noqa: A002
     if bins <= 0:
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
     xp = a._device.xp
-    d = a.data
+    d = a.array
     lo, hi = float(min), float(max)
     if lo == hi and d.size:
         lo, hi = float(xp.min(d)), float(xp.max(d))

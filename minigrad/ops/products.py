@@ -23,9 +23,9 @@ def _scaled_sum(input: Tensor, product: Tensor, beta, alpha) -> Tensor:  # noqa:
 
 
 def _check_dims(t: Tensor, ndim: int, name: str) -> None:
-    if t.data.ndim != ndim:
+    if t.array.ndim != ndim:
         what = "a matrix" if ndim == 2 else "a 3D tensor"
-        raise RuntimeError(f"{name} must be {what}, got {t.data.ndim}-D tensor")
+        raise RuntimeError(f"{name} must be {what}, got {t.array.ndim}-D tensor")
 
 
 def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta=1, alpha=1) -> Tensor:  # noqa: A002
@@ -38,7 +38,7 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta=1, alpha=1) -> Tens
 
 def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta=1, alpha=1) -> Tensor:  # noqa: A002
     """beta * input + alpha * (mat @ vec)."""
-    dims = tuple(check_tensor(t, "addmv", n).data.ndim for t, n in ((input, "input"), (mat, "mat"), (vec, "vec")))
+    dims = tuple(check_tensor(t, "addmv", n).array.ndim for t, n in ((input, "input"), (mat, "mat"), (vec, "vec")))
     if dims[1:] != (2, 1) or dims[0] > 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got {', '.join(map(str, dims))}")
     return _scaled_sum(input, mat.mv(vec), beta, alpha)
@@ -69,7 +69,7 @@ def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tens
 def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:  # noqa: A002
     """input + value * tensor1 / tensor2 (broadcast); integer divisions are refused, as in PyTorch."""
     t1, t2 = check_tensor(tensor1, "addcdiv", "tensor1"), check_tensor(tensor2, "addcdiv", "tensor2")
-    if t1.data.dtype.kind in "biu" and t2.data.dtype.kind in "biu":
+    if t1.array.dtype.kind in "biu" and t2.array.dtype.kind in "biu":
         raise RuntimeError(
             "Integer division with addcdiv is no longer supported, and in a future release addcdiv will perform a "
             "true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + "
@@ -84,12 +84,12 @@ def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tens
 def kron(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     """The Kronecker product: every element of ``input`` times the whole of ``other``, in blocks."""
     a, b = check_tensor(input, "kron", "input"), check_tensor(other, "kron", "other")
-    ndim = max(a.data.ndim, b.data.ndim)
-    a = a.reshape(*((1,) * (ndim - a.data.ndim) + a.data.shape))
-    b = b.reshape(*((1,) * (ndim - b.data.ndim) + b.data.shape))
-    interleaved_a = a.reshape(*(s for n in a.data.shape for s in (n, 1)))
-    interleaved_b = b.reshape(*(s for n in b.data.shape for s in (1, n)))
-    return (interleaved_a * interleaved_b).reshape(*(m * n for m, n in zip(a.data.shape, b.data.shape)))
+    ndim = max(a.array.ndim, b.array.ndim)
+    a = a.reshape(*((1,) * (ndim - a.array.ndim) + a.array.shape))
+    b = b.reshape(*((1,) * (ndim - b.array.ndim) + b.array.shape))
+    interleaved_a = a.reshape(*(s for n in a.array.shape for s in (n, 1)))
+    interleaved_b = b.reshape(*(s for n in b.array.shape for s in (1, n)))
+    return (interleaved_a * interleaved_b).reshape(*(m * n for m, n in zip(a.array.shape, b.array.shape)))
 
 
 def tensordot(a: Tensor, b: Tensor, dims=2) -> Tensor:
@@ -101,29 +101,29 @@ def tensordot(a: Tensor, b: Tensor, dims=2) -> Tensor:
     if isinstance(dims, int):
         if dims < 0:
             raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
-        if dims > min(a.data.ndim, b.data.ndim):
+        if dims > min(a.array.ndim, b.array.ndim):
             raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
-        dims_a, dims_b = list(range(a.data.ndim - dims, a.data.ndim)), list(range(dims))
+        dims_a, dims_b = list(range(a.array.ndim - dims, a.array.ndim)), list(range(dims))
     else:
         dims_a, dims_b = ([d] if isinstance(d, int) else list(d) for d in dims)
     if len(dims_a) != len(dims_b):
         raise RuntimeError("both dimension lists should have same length")
-    dims_a = [normalize_dims(d, a.data.ndim)[0] for d in dims_a]  # one at a time: the pairing is by order
-    dims_b = [normalize_dims(d, b.data.ndim)[0] for d in dims_b]
+    dims_a = [normalize_dims(d, a.array.ndim)[0] for d in dims_a]  # one at a time: the pairing is by order
+    dims_b = [normalize_dims(d, b.array.ndim)[0] for d in dims_b]
     for da, db in zip(dims_a, dims_b):
-        if a.data.shape[da] != b.data.shape[db]:
+        if a.array.shape[da] != b.array.shape[db]:
             raise RuntimeError(
-                f"contracted dimensions need to match, but first has size {a.data.shape[da]} in dim {da} and second "
-                f"has size {b.data.shape[db]} in dim {db}"
+                f"contracted dimensions need to match, but first has size {a.array.shape[da]} in dim {da} and second "
+                f"has size {b.array.shape[db]} in dim {db}"
             )
-    free_a = [d for d in range(a.data.ndim) if d not in dims_a]
-    free_b = [d for d in range(b.data.ndim) if d not in dims_b]
+    free_a = [d for d in range(a.array.ndim) if d not in dims_a]
+    free_b = [d for d in range(b.array.ndim) if d not in dims_b]
     size = 1
     for d in dims_a:
-        size *= a.data.shape[d]
+        size *= a.array.shape[d]
     left = a.permute(*free_a, *dims_a).reshape(-1, size)
     right = b.permute(*dims_b, *free_b).reshape(size, -1)
-    shape = [a.data.shape[d] for d in free_a] + [b.data.shape[d] for d in free_b]
+    shape = [a.array.shape[d] for d in free_a] + [b.array.shape[d] for d in free_b]
     return left.mm(right).reshape(*shape)
 
 
@@ -141,10 +141,10 @@ def renorm(input: Tensor, p, dim: int, maxnorm) -> Tensor:  # noqa: A002
         raise RuntimeError("renorm: non-positive-norm not supported")
     if maxnorm < 0:
         raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
-    if a.data.ndim <= 1:
-        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {a.data.ndim} dimensions")
-    (axis,) = normalize_dims(dim, a.data.ndim)
-    others = tuple(d for d in range(a.data.ndim) if d != axis)
+    if a.array.ndim <= 1:
+        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {a.array.ndim} dimensions")
+    (axis,) = normalize_dims(dim, a.array.ndim)
+    others = tuple(d for d in range(a.array.ndim) if d != axis)
     norms = a.norm(p, dim=others, keepdim=True)
     return a * where(norms > maxnorm, maxnorm / (norms + 1e-7), 1.0)
 

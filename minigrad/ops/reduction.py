@@ -49,7 +49,7 @@ def _keepdim_shape(shape: tuple, axes: tuple) -> tuple:
 
 def _expand_back(g: Tensor, shape: tuple, axes: tuple, keepdim: bool) -> Tensor:
     """Undo a reduction's shape change on the gradient: re-insert dims, then broadcast."""
-    if not keepdim and g.data.ndim:  # a 0-d gradient (a full reduction) expands as it is
+    if not keepdim and g.array.ndim:  # a 0-d gradient (a full reduction) expands as it is
         g = g.reshape(_keepdim_shape(shape, axes))
     return g.expand(shape)
 
@@ -75,7 +75,7 @@ def _count(shape: tuple, axes: tuple) -> int:
 
 def _as_float(a: Tensor, dtype=None):
     """Data for ops that promote integers to the default float dtype (logsumexp, softmax)."""
-    d = a.data if dtype is None else a.data.astype(B.to_dtype(dtype))
+    d = a.array if dtype is None else a.array.astype(B.to_dtype(dtype))
     return d if d.dtype.kind == "f" else d.astype(B.get_default_dtype())
 
 
@@ -99,8 +99,8 @@ def _check_nonempty(d, axes: tuple, op: str, dim) -> None:
 # ---------------------------------------------------------------- sum, mean, var, std
 def sum(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:  # noqa: A001  (torch.sum)
     """Sum over ``dim`` (all dims when None or empty). Integer and bool tensors sum to int64."""
-    axes = _axes(dim, a.data.ndim)
-    d = a.data
+    axes = _axes(dim, a.array.ndim)
+    d = a.array
     out_dtype = B.to_dtype(dtype) if dtype is not None else (B.int64 if d.dtype.kind in "biu" else d.dtype)
     out = d.sum(axis=axes, keepdims=keepdim, dtype=out_dtype)
     if not (grad.enabled or extras.on):  # no graph, no tangents: the rules are not kept
@@ -118,7 +118,7 @@ def sum(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:  # no
 
 def mean(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
     """Mean over ``dim`` (all dims when None or empty); floating tensors only, as in PyTorch."""
-    d = a.data
+    d = a.array
     if dtype is not None:
         d = d.astype(B.to_dtype(dtype))
     if d.dtype.kind != "f":
@@ -154,7 +154,7 @@ def _variance_args(op: str, dim, unbiased, correction):
 
 
 def _sum_sq_dev(a: Tensor, op: str, dim, correction, keepdim):
-    d = a.data
+    d = a.array
     if d.dtype.kind != "f":
         raise RuntimeError("std and var only support floating point and complex dtypes")
     xp = a._device.xp
@@ -177,7 +177,7 @@ def var(a: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction
     """
     dim, correction = _variance_args("var", dim, unbiased, correction)
     axes, dof, out = _sum_sq_dev(a, "var", dim, correction, keepdim)
-    shape = a.data.shape
+    shape = a.array.shape
     scale = 2.0 / dof if dof > 0 else float("inf")
 
     def backward(g):
@@ -195,7 +195,7 @@ def std(a: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction
     """Standard deviation: the square root of ``var`` with the same arguments."""
     dim, correction = _variance_args("std", dim, unbiased, correction)
     axes, dof, variance = _sum_sq_dev(a, "std", dim, correction, keepdim)
-    shape = a.data.shape
+    shape = a.array.shape
     scale = 1.0 / dof if dof > 0 else float("inf")
 
     def backward(g):
@@ -215,7 +215,7 @@ def std(a: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction
 # ---------------------------------------------------------------- max, min, amax, amin
 def _even_extremum(a: Tensor, dim, keepdim: bool, is_max: bool, op: str) -> Tensor:
     """max/min over ``axes``; the gradient is split evenly among the tied extreme elements."""
-    d = a.data
+    d = a.array
     axes = _axes(dim, d.ndim)
     _check_nonempty(d, axes, op, dim)
     out_k = d.max(axis=axes, keepdims=True) if is_max else d.min(axis=axes, keepdims=True)
@@ -243,7 +243,7 @@ def _indexed_extremum(a: Tensor, dim, keepdim: bool, is_max: bool, op: str):
         raise TypeError(f"{op}(): dim must be an int, got {type(dim).__name__} (use a{op} for several dims)")
     if isinstance(dim, Tensor):  # a 0-d integer tensor was read as its int at op entry
         raise TypeError(f"{op}(): argument 'dim' must be int, not Tensor")
-    d = a.data
+    d = a.array
     xp = a._device.xp
     result = MaxResult if is_max else MinResult
     if d.ndim == 0:
@@ -316,7 +316,7 @@ def amin(a: Tensor, dim=(), keepdim: bool = False) -> Tensor:
 
 
 def _arg_extremum(a: Tensor, dim, keepdim: bool, is_max: bool, op: str) -> Tensor:
-    d = a.data
+    d = a.array
     if d.dtype.kind == "b":
         raise RuntimeError(f"{op}(): does not support bool input")
     xp = a._device.xp
@@ -357,7 +357,7 @@ def _prod_others(a: Tensor, axes: tuple, out_k: Tensor) -> Tensor:
     stay exact too): c == 1: the zero's partner product, c == 2: the other zero
     times the rest, c >= 3: zero.
     """
-    d = a.data
+    d = a.array
     zeros = d == 0
     if not zeros.any():
         return out_k / a
@@ -386,7 +386,7 @@ def prod(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
 
     The gradient is exact when the input holds zeros (no division by zero).
     """
-    d = a.data
+    d = a.array
     axes = _axes(dim, d.ndim)
     out_dtype = B.to_dtype(dtype) if dtype is not None else (B.int64 if d.dtype.kind in "biu" else d.dtype)
     shape = d.shape
@@ -445,8 +445,8 @@ def logsumexp(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
 def _norm_order(p):
     if p is None:
         return 2
-    if isinstance(p, Tensor) and p.data.ndim == 0:
-        p = p.data.item()
+    if isinstance(p, Tensor) and p.array.ndim == 0:
+        p = p.array.item()
     if isinstance(p, bool):
         p = int(p)
     if p == "fro":
@@ -462,7 +462,7 @@ def norm(a: Tensor, p=2, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
     At a zero norm the gradient is 0 (a subgradient), as in PyTorch.
     """
     p = _norm_order(p)
-    d = a.data if dtype is None else a.data.astype(B.to_dtype(dtype))
+    d = a.array if dtype is None else a.array.astype(B.to_dtype(dtype))
     if d.dtype.kind != "f":
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {d.dtype}")
     xp = a._device.xp
@@ -542,7 +542,7 @@ def norm(a: Tensor, p=2, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
 def _one_dim(a: Tensor, dim, op: str) -> tuple:
     if dim is None:
         raise TypeError(f"{op}(): argument 'dim' must be an int, not None (name the dim to normalise over)")
-    return normalize_dims(dim, a.data.ndim)
+    return normalize_dims(dim, a.array.ndim)
 
 
 def softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
@@ -592,7 +592,7 @@ def log_softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
 
 def cumsum(a: Tensor, dim: int, dtype=None) -> Tensor:
     """Running sum along ``dim``; integer and bool tensors give int64. Backward: a reversed running sum."""
-    d = a.data
+    d = a.array
     out_dtype = B.to_dtype(dtype) if dtype is not None else (B.int64 if d.dtype.kind in "biu" else d.dtype)
     if d.ndim == 0:
         normalize_dims(dim, 0)

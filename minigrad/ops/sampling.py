@@ -43,7 +43,7 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, gene
 
     a = check_tensor(input, "multinomial", "input")
     xp = a._device.xp
-    w = a.data
+    w = a.array
     _check(xp, w, num_samples, replacement)
     rows = w.reshape(-1, w.shape[-1]).astype(B.float64)
     n_rows, n_cat = rows.shape

@@ -11,7 +11,7 @@ __all__ = ["cumprod", "roll", "repeat_interleave"]
 
 def _one_axis(a: Tensor, dim, op: str) -> int:
     check_int(dim, op, "dim")
-    (ax,) = normalize_dims(dim, a.data.ndim) or (0,)
+    (ax,) = normalize_dims(dim, a.array.ndim) or (0,)
     return ax
 
 
@@ -22,7 +22,7 @@ def cumprod(input: Tensor, dim: int, *, dtype=None) -> Tensor:  # noqa: A002  (t
     S_i = g_i + a_{i+1} * S_{i+1} runs from the end: exact at zeros, no division.
     """
     a = check_tensor(input, "cumprod", "input")
-    d = a.data
+    d = a.array
     out_dtype = B.to_dtype(dtype) if dtype is not None else (B.int64 if d.dtype.kind in "biu" else d.dtype)
     ax = _one_axis(a, dim, "cumprod")
     if d.ndim == 0:
@@ -78,11 +78,11 @@ def roll(input: Tensor, shifts, dims=None) -> Tensor:  # noqa: A002
         if len(shifts) != 1:
             raise RuntimeError(f"roll(): shifts must have one element when dims is not given, got {len(shifts)}")
         flat = a.reshape(-1)
-        return roll(flat, shifts, 0).reshape(a.data.shape)
+        return roll(flat, shifts, 0).reshape(a.array.shape)
     dims = _int_tuple(dims, "roll", "dims")
     if len(shifts) != len(dims):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
-    axes = tuple((normalize_dims(d, a.data.ndim) or (0,))[0] for d in dims)
+    axes = tuple((normalize_dims(d, a.array.ndim) or (0,))[0] for d in dims)
     back = tuple(-s for s in shifts)
 
     def backward(g):
@@ -91,7 +91,7 @@ def roll(input: Tensor, shifts, dims=None) -> Tensor:  # noqa: A002
     def jvp(t):
         return t.roll(shifts, axes)
 
-    return make(a._device.xp.roll(a.data, shifts, axis=axes), (a,), backward, "roll", jvp)
+    return make(a._device.xp.roll(a.array, shifts, axis=axes), (a,), backward, "roll", jvp)
 
 
 def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Tensor:  # noqa: A002
@@ -108,21 +108,21 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Ten
     if repeats is None and (dim is not None or output_size is not None):
         raise TypeError("repeat_interleave(): argument 'repeats' must be Tensor or int, not NoneType")
     if repeats is None:
-        if a.data.ndim != 1 or a.data.dtype.kind not in "iu":
+        if a.array.ndim != 1 or a.array.dtype.kind not in "iu":
             raise RuntimeError("repeat_interleave: repeats must be a 1-D integer tensor")
         xp = a._device.xp
-        return make_leaf(xp.repeat(xp.arange(a.data.shape[0]), a.data), a._device)
+        return make_leaf(xp.repeat(xp.arange(a.array.shape[0]), a.array), a._device)
     if dim is None:
         return repeat_interleave(a.reshape(-1), repeats, 0, output_size=output_size)
     ax = _one_axis(a, dim, "repeat_interleave")
-    if a.data.ndim == 0:
+    if a.array.ndim == 0:
         return repeat_interleave(a.reshape(1), repeats, 0, output_size=output_size)
     xp = a._device.xp
-    n = a.data.shape[ax]
+    n = a.array.shape[ax]
     if isinstance(repeats, Tensor):
-        if repeats.data.dtype.kind not in "iu" or repeats.data.ndim > 1:
+        if repeats.array.dtype.kind not in "iu" or repeats.array.ndim > 1:
             raise RuntimeError("repeat_interleave: repeats must be 0-dim or 1-dim tensor of integers")
-        counts = repeats.data.reshape(-1)
+        counts = repeats.array.reshape(-1)
         if counts.shape[0] not in (1, n):
             raise RuntimeError("repeats must have the same size as input along dim")
         if bool((counts < 0).any()):

@@ -21,10 +21,10 @@ def take(input: Tensor, index: Tensor) -> Tensor:  # noqa: A002  (torch's argume
     The rule is indexing's: the gradient is added back onto each picked element.
     """
     a = check_tensor(input, "take", "input")
-    if isinstance(index, Tensor) and index.data.dtype.kind not in "iu":
-        raise RuntimeError(f"take(): Expected a long tensor for index, but got {index.data.dtype}")
+    if isinstance(index, Tensor) and index.array.dtype.kind not in "iu":
+        raise RuntimeError(f"take(): Expected a long tensor for index, but got {index.array.dtype}")
     idx = _index_array(check_tensor(index, "take", "index"), "take", a._device)
-    n = a.data.size
+    n = a.array.size
     if idx.size:
         low, high = int(idx.min()), int(idx.max())
         if low < -n or high >= n:
@@ -42,33 +42,33 @@ def _scatter_key(xp, idx, axis: int) -> tuple:
 
 def _checked(a: Tensor, dim, index, src, op: str):
     """The axis, the index array and ``src``'s part that is scattered, after PyTorch's checks."""
-    axis = (normalize_dims(check_int(dim, op, "dim"), a.data.ndim) or (0,))[0]
+    axis = (normalize_dims(check_int(dim, op, "dim"), a.array.ndim) or (0,))[0]
     idx = _index_array(check_tensor(index, op, "index"), op, a._device)
-    ndim = max(a.data.ndim, 1)
-    if idx.ndim != ndim and not (a.data.ndim == 0 and idx.ndim == 0):
+    ndim = max(a.array.ndim, 1)
+    if idx.ndim != ndim and not (a.array.ndim == 0 and idx.ndim == 0):
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
     if src is not None:  # in PyTorch's order: dtype, then dims
-        if src.data.dtype != a.data.dtype:
+        if src.array.dtype != a.array.dtype:
             raise RuntimeError(
-                f"{op}(): Expected self.dtype to be equal to src.dtype ({a.data.dtype} and {src.data.dtype})"
+                f"{op}(): Expected self.dtype to be equal to src.dtype ({a.array.dtype} and {src.array.dtype})"
             )
-        if src.data.ndim:
-            normalize_dims(dim, src.data.ndim)
-        if max(src.data.ndim, 1) != max(idx.ndim, 1):
+        if src.array.ndim:
+            normalize_dims(dim, src.array.ndim)
+        if max(src.array.ndim, 1) != max(idx.ndim, 1):
             raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
-    shape = a.data.shape or (1,)
-    src_shape = None if src is None else (src.data.shape or (1,))
+    shape = a.array.shape or (1,)
+    src_shape = None if src is None else (src.array.shape or (1,))
     for d in range(idx.ndim):
         if (d != axis and idx.shape[d] > shape[d]) or (src_shape is not None and idx.shape[d] > src_shape[d]):
             raise RuntimeError(
-                f"Expected index {shape_str(idx.shape)} to be smaller than self {shape_str(a.data.shape)} apart from "
+                f"Expected index {shape_str(idx.shape)} to be smaller than self {shape_str(a.array.shape)} apart from "
                 f"dimension {axis}"
-                + ("" if src is None else f" and to be smaller size than src {shape_str(src.data.shape)}")
+                + ("" if src is None else f" and to be smaller size than src {shape_str(src.array.shape)}")
             )
     check_index_bounds(idx, axis, shape[axis])
     part = None
     if src is not None:
-        part = src.data.reshape(src_shape)[tuple(slice(0, n) for n in idx.shape)]
+        part = src.array.reshape(src_shape)[tuple(slice(0, n) for n in idx.shape)]
     return axis, idx, part
 
 
@@ -76,7 +76,7 @@ def _src_gradient(g: Tensor, axis: int, index: Tensor, src_shape: tuple) -> Tens
     """The gradient of ``src``: g gathered at ``index``, zero-padded where ``src`` is larger than ``index``."""
     picked = g.gather(axis, index)
     widths = []
-    for have, want in zip(reversed(picked.data.shape), reversed(src_shape)):
+    for have, want in zip(reversed(picked.array.shape), reversed(src_shape)):
         widths += [0, want - have]
     return pad(picked, widths) if any(widths) else picked
 
@@ -94,7 +94,7 @@ def scatter(input: Tensor, dim: int, index: Tensor, src=None, *, value=None) -> 
         if not isinstance(src, (int, float)):
             raise TypeError(f"scatter(): argument 'value' must be Number, not {type_name(src)}")
         axis, idx, _ = _checked(a, dim, index, None, "scatter")
-        out = a.data.copy()
+        out = a.array.copy()
         out[_scatter_key(a._device.xp, idx, axis)] = src
         index_t = make_leaf(idx, a._device)
 
@@ -104,11 +104,11 @@ def scatter(input: Tensor, dim: int, index: Tensor, src=None, *, value=None) -> 
         def jvp_value(t):
             return t.scatter(axis, index_t, 0)
 
-        return make(out.reshape(a.data.shape), (a,), backward_value, "scatter", jvp_value)
+        return make(out.reshape(a.array.shape), (a,), backward_value, "scatter", jvp_value)
     axis, idx, part = _checked(a, dim, index, src, "scatter")
-    out = a.data.copy().reshape(a.data.shape or (1,))
+    out = a.array.copy().reshape(a.array.shape or (1,))
     out[_scatter_key(a._device.xp, idx, axis)] = part
-    index_t, src_shape = make_leaf(idx, a._device), src.data.shape
+    index_t, src_shape = make_leaf(idx, a._device), src.array.shape
 
     def backward(g):
         return g.scatter(axis, index_t, 0), _src_gradient(g, axis, index_t, src_shape or (1,)).reshape(src_shape)
@@ -116,7 +116,7 @@ def scatter(input: Tensor, dim: int, index: Tensor, src=None, *, value=None) -> 
     def jvp(ta, ts):
         return ta.scatter(axis, index_t, ts)
 
-    return make(out.reshape(a.data.shape), (a, src), backward, "scatter", jvp)
+    return make(out.reshape(a.array.shape), (a, src), backward, "scatter", jvp)
 
 
 def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:  # noqa: A002
@@ -127,9 +127,9 @@ def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor: 
     a = check_tensor(input, "scatter_add", "input")
     src = check_tensor(src, "scatter_add", "src")
     axis, idx, part = _checked(a, dim, index, src, "scatter_add")
-    out = a.data.copy().reshape(a.data.shape or (1,))
+    out = a.array.copy().reshape(a.array.shape or (1,))
     _add_at(a._device.xp, out, _scatter_key(a._device.xp, idx, axis), part)
-    index_t, src_shape = make_leaf(idx, a._device), src.data.shape
+    index_t, src_shape = make_leaf(idx, a._device), src.array.shape
 
     def backward(g):
         return g, _src_gradient(g, axis, index_t, src_shape or (1,)).reshape(src_shape)
@@ -137,7 +137,7 @@ def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor: 
     def jvp(ta, ts):
         return ta.scatter_add(axis, index_t, ts)
 
-    return make(out.reshape(a.data.shape), (a, src), backward, "scatter_add", jvp)
+    return make(out.reshape(a.array.shape), (a, src), backward, "scatter_add", jvp)
 
 
 def _bind() -> None:

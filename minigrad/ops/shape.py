@@ -79,13 +79,13 @@ def _unchanged(a: Tensor, op: str, copy: bool = False) -> Tensor:
     ``a`` itself inside a rule (a backward rule's reshape to the shape its gradient has, a jvp rule's)."""
     if _state.passes.depth or _state.forward.in_rule:
         return a
-    return make(a.data.copy() if copy else a.data.view(), (a,), _pass_through, op, _same_jvp)
+    return make(a.array.copy() if copy else a.array.view(), (a,), _pass_through, op, _same_jvp)
 
 
 # ---------------------------------------------------------------- views of the same elements
 def reshape(a: Tensor, *shape) -> Tensor:
     """Same data in a new shape (one dim may be -1)."""
-    src = a.data.shape
+    src = a.array.shape
     if len(shape) == 1 and type(shape[0]) is tuple:
         shape = shape[0]
         if shape == src:  # the rules' own calls often reshape to the shape the gradient has
@@ -97,9 +97,9 @@ def reshape(a: Tensor, *shape) -> Tensor:
         if s < -1:
             raise RuntimeError(f"invalid shape dimension {s}")
     try:
-        out = a.data.reshape(shape)
+        out = a.array.reshape(shape)
     except ValueError:
-        raise RuntimeError(f"shape '{shape_str(shape)}' is invalid for input of size {a.data.size}") from None
+        raise RuntimeError(f"shape '{shape_str(shape)}' is invalid for input of size {a.array.size}") from None
     if out.shape == src:
         return _unchanged(a, "reshape")
     if not (grad.enabled or extras.on):  # no graph, no tangents: the rules are not kept
@@ -116,14 +116,14 @@ def reshape(a: Tensor, *shape) -> Tensor:
 
 def flatten(a: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """Merge dims ``start_dim`` to ``end_dim`` (inclusive) into one; a 0-d tensor becomes 1-D."""
-    ndim = a.data.ndim
+    ndim = a.array.ndim
     if ndim == 0:
         normalize_dims(start_dim, 0), normalize_dims(end_dim, 0)
         return reshape(a, 1)
     (start,), (end,) = normalize_dims(start_dim, ndim), normalize_dims(end_dim, ndim)
     if start > end:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
-    shape = a.data.shape
+    shape = a.array.shape
     return reshape(a, shape[:start] + (_prod(shape[start : end + 1]),) + shape[end + 1 :])
 
 
@@ -136,25 +136,25 @@ def _prod(sizes) -> int:
 
 def unflatten(a: Tensor, dim: int, sizes) -> Tensor:
     """Split dim ``dim`` into ``sizes`` (one entry may be -1)."""
-    axis = _axis(dim, a.data.ndim)
+    axis = _axis(dim, a.array.ndim)
     sizes = _shape_arg((sizes,), "sizes")
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
-    n = a.data.shape[axis]
+    n = a.array.shape[axis]
     known = _prod(s for s in sizes if s != -1)
     if (-1 not in sizes and known != n) or (-1 in sizes and (known == 0 or n % known)):
         raise RuntimeError(
             f"unflatten: Provided sizes {shape_str(sizes)} don't multiply up to the size of dim {dim} ({n}) in the input "
             f"tensor"
         )
-    shape = a.data.shape
+    shape = a.array.shape
     return reshape(a, shape[:axis] + sizes + shape[axis + 1 :])
 
 
 def unsqueeze(a: Tensor, dim: int) -> Tensor:
     """Insert a dim of size 1 at ``dim`` (``-1`` appends one)."""
-    (axis,) = normalize_dims(dim, a.data.ndim + 1)
-    src = a.data.shape
+    (axis,) = normalize_dims(dim, a.array.ndim + 1)
+    src = a.array.shape
 
     def backward(g):
         return (g.reshape(src),)
@@ -162,13 +162,13 @@ def unsqueeze(a: Tensor, dim: int) -> Tensor:
     def jvp(t):
         return t.unsqueeze(axis)
 
-    return make(a._device.xp.expand_dims(a.data, axis), (a,), backward, "unsqueeze", jvp)
+    return make(a._device.xp.expand_dims(a.array, axis), (a,), backward, "unsqueeze", jvp)
 
 
 def squeeze(a: Tensor, dim=None) -> Tensor:
     """Remove dims of size 1: all of them, or those in ``dim`` (int or tuple) that have size 1."""
-    src = a.data.shape
-    axes = normalize_dims(dim, a.data.ndim) if dim is not None else tuple(range(a.data.ndim))
+    src = a.array.shape
+    axes = normalize_dims(dim, a.array.ndim) if dim is not None else tuple(range(a.array.ndim))
     axes = tuple(ax for ax in axes if src[ax] == 1)
     if not axes:
         return _unchanged(a, "squeeze")
@@ -179,13 +179,13 @@ def squeeze(a: Tensor, dim=None) -> Tensor:
     def jvp(t):
         return t.squeeze(axes)
 
-    return make(a._device.xp.squeeze(a.data, axis=axes), (a,), backward, "squeeze", jvp)
+    return make(a._device.xp.squeeze(a.array, axis=axes), (a,), backward, "squeeze", jvp)
 
 
 def permute(a: Tensor, *dims) -> Tensor:
     """Reorder the dims: ``out.shape[i] == a.shape[dims[i]]``."""
     dims = _shape_arg(dims, "dims")
-    ndim = a.data.ndim
+    ndim = a.array.ndim
     if len(dims) != ndim:
         raise RuntimeError(
             f"permute(): number of dimensions in the tensor input does not match the length of the desired "
@@ -204,12 +204,12 @@ def permute(a: Tensor, *dims) -> Tensor:
     def jvp(t):
         return t.permute(axes)
 
-    return make(a._device.xp.transpose(a.data, axes), (a,), backward, "permute", jvp)
+    return make(a._device.xp.transpose(a.array, axes), (a,), backward, "permute", jvp)
 
 
 def transpose(a: Tensor, dim0: int, dim1: int) -> Tensor:
     """Swap two dims."""
-    ndim = a.data.ndim
+    ndim = a.array.ndim
     d0, d1 = _axis(dim0, ndim), _axis(dim1, ndim)
     if d0 == d1:
         return _unchanged(a, "transpose")
@@ -220,7 +220,7 @@ def transpose(a: Tensor, dim0: int, dim1: int) -> Tensor:
     def jvp(t):
         return t.transpose(d0, d1)
 
-    return make(a.data.swapaxes(d0, d1), (a,), backward, "transpose", jvp)
+    return make(a.array.swapaxes(d0, d1), (a,), backward, "transpose", jvp)
 
 
 swapaxes = transpose
@@ -228,7 +228,7 @@ swapaxes = transpose
 
 def movedim(a: Tensor, source, destination) -> Tensor:
     """Move dims ``source`` to positions ``destination`` (ints or equal-length tuples)."""
-    ndim = a.data.ndim
+    ndim = a.array.ndim
     if isinstance(source, (int, np.integer)) != isinstance(destination, (int, np.integer)):
         raise TypeError(
             f"movedim(): 'source' and 'destination' must both be ints or both be tuples of ints, not "
@@ -253,17 +253,17 @@ def movedim(a: Tensor, source, destination) -> Tensor:
 
 
 def _T(a: Tensor) -> Tensor:
-    if a.data.ndim < 2:
+    if a.array.ndim < 2:
         return _unchanged(a, "permute")
-    return permute(a, tuple(range(a.data.ndim - 1, -1, -1)))
+    return permute(a, tuple(range(a.array.ndim - 1, -1, -1)))
 
 
 def _mT(a: Tensor) -> Tensor:
     """The last two dims swapped (``transpose(a, -2, -1)``, with its own rule: the same swap)."""
-    ndim = a.data.ndim
+    ndim = a.array.ndim
     if ndim < 2:
         raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {ndim}-D tensor.")
-    return make(a.data.swapaxes(-2, -1), (a,), _mT_backward, "transpose", _mT_jvp)
+    return make(a.array.swapaxes(-2, -1), (a,), _mT_backward, "transpose", _mT_jvp)
 
 
 def _mT_backward(g):
@@ -277,14 +277,14 @@ def _mT_jvp(t):
 # ---------------------------------------------------------------- broadcasting and repetition
 def expand(a: Tensor, *shape) -> Tensor:
     """Broadcast to a larger shape without copying (-1 keeps a dim)."""
-    src = a.data.shape
+    src = a.array.shape
     if len(shape) == 1 and type(shape[0]) is tuple:
         target = shape[0]
         if _broadcasts(src, target):  # the rules' own calls: a valid target of non-negative sizes
             if target == src:
                 return _unchanged(a, "expand")
             return make(
-                B.broadcast_view(a._device.xp, a.data, target), (a,), _expand_backward, "expand", _expand_jvp(target)
+                B.broadcast_view(a._device.xp, a.array, target), (a,), _expand_backward, "expand", _expand_jvp(target)
             )
     shape = _shape_arg(shape, "size")
     lead = len(shape) - len(src)
@@ -308,7 +308,7 @@ def expand(a: Tensor, *shape) -> Tensor:
             )
     if target == src:
         return _unchanged(a, "expand")
-    return make(B.broadcast_view(a._device.xp, a.data, target), (a,), _expand_backward, "expand", _expand_jvp(target))
+    return make(B.broadcast_view(a._device.xp, a.array, target), (a,), _expand_backward, "expand", _expand_jvp(target))
 
 
 def _broadcasts(src: tuple, target: tuple) -> bool:
@@ -344,19 +344,19 @@ def broadcast_to(a: Tensor, shape) -> Tensor:
 
 
 def _expand_as(a: Tensor, other: Tensor) -> Tensor:
-    return expand(a, other.data.shape)
+    return expand(a, other.array.shape)
 
 
 def repeat(a: Tensor, *repeats) -> Tensor:
     """Tile ``a``: ``repeat(2, 3)`` repeats dim -2 twice and dim -1 three times (new leading dims allowed)."""
     repeats = _shape_arg(repeats, "repeats")
-    src = a.data.shape
+    src = a.array.shape
     if len(repeats) < len(src):
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
     if any(r < 0 for r in repeats):
         raise RuntimeError(f"Trying to create tensor with negative dimension: repeats {list(repeats)}")
     padded = (1,) * (len(repeats) - len(src)) + src
-    out = a._device.xp.tile(a.data.reshape(padded), repeats)
+    out = a._device.xp.tile(a.array.reshape(padded), repeats)
 
     def backward(g):
         # out dim i is repeats[i] copies of padded[i]: view it as (repeats[i], padded[i]) and sum the copies.
@@ -373,7 +373,7 @@ def repeat(a: Tensor, *repeats) -> Tensor:
 def tile(a: Tensor, *dims) -> Tensor:
     """Like ``repeat``, but fewer dims than ``a.ndim`` are padded with leading 1s."""
     dims = _shape_arg(dims, "dims")
-    return repeat(a, (1,) * (a.data.ndim - len(dims)) + dims)
+    return repeat(a, (1,) * (a.array.ndim - len(dims)) + dims)
 
 
 # ---------------------------------------------------------------- joining
@@ -381,9 +381,9 @@ def _common_dtype(tensors, op: str):
     first = tensors[0]
     for t in tensors[1:]:
         check_same_device(first, t, op)
-    dt = first.data.dtype
-    if any(t.data.dtype != dt for t in tensors):
-        dt = B.result_dtype(*[t for t in tensors if t.data.ndim] or tensors)
+    dt = first.array.dtype
+    if any(t.array.dtype != dt for t in tensors):
+        dt = B.result_dtype(*[t for t in tensors if t.array.ndim] or tensors)
     return dt
 
 
@@ -403,18 +403,18 @@ def cat(tensors, dim: int = 0) -> Tensor:
     """Join tensors along an existing dim; all other dims must match. Dtypes are promoted."""
     tensors = _tensor_list(tensors, "cat")
     # PyTorch still skips 1-D empty tensors, whatever the other shapes are.
-    parts = [t for t in tensors if t.data.shape != (0,)] or [tensors[0]]
+    parts = [t for t in tensors if t.array.shape != (0,)] or [tensors[0]]
     for i, t in enumerate(tensors):
-        if t.data.ndim == 0:
+        if t.array.ndim == 0:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
     ref = parts[0]
-    axis = _axis(dim, ref.data.ndim)
+    axis = _axis(dim, ref.array.ndim)
     for i, t in enumerate(tensors):
-        if t.data.shape == (0,) and t is not ref:
+        if t.array.shape == (0,) and t is not ref:
             continue
-        if t.data.ndim != ref.data.ndim:
-            raise RuntimeError(f"Tensors must have same number of dimensions: got {ref.data.ndim} and {t.data.ndim}")
-        for d, (n, m) in enumerate(zip(ref.data.shape, t.data.shape)):
+        if t.array.ndim != ref.array.ndim:
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {ref.array.ndim} and {t.array.ndim}")
+        for d, (n, m) in enumerate(zip(ref.array.shape, t.array.shape)):
             if d != axis and n != m:
                 raise RuntimeError(
                     f"Sizes of tensors must match except in dimension {axis}. Expected size {n} but got size {m} "
@@ -422,8 +422,8 @@ def cat(tensors, dim: int = 0) -> Tensor:
                 )
     dt = _common_dtype(tensors, "cat")
     xp = ref._device.xp
-    out = xp.concatenate([t.data if t.data.dtype == dt else t.data.astype(dt) for t in parts], axis=axis)
-    bounds = list(itertools.accumulate((t.data.shape[axis] for t in parts), initial=0))
+    out = xp.concatenate([t.array if t.array.dtype == dt else t.array.astype(dt) for t in parts], axis=axis)
+    bounds = list(itertools.accumulate((t.array.shape[axis] for t in parts), initial=0))
     parts = tuple(parts)
 
     def backward(g):
@@ -443,14 +443,14 @@ def stack(tensors, dim: int = 0) -> Tensor:
     tensors = _tensor_list(tensors, "stack")
     first = tensors[0]
     for i, t in enumerate(tensors):
-        if t.data.shape != first.data.shape:
+        if t.array.shape != first.array.shape:
             raise RuntimeError(
-                f"stack expects each tensor to be equal size, but got {shape_str(first.data.shape)} at "
-                f"entry 0 and {shape_str(t.data.shape)} at entry {i}"
+                f"stack expects each tensor to be equal size, but got {shape_str(first.array.shape)} at "
+                f"entry 0 and {shape_str(t.array.shape)} at entry {i}"
             )
     dt = _common_dtype(tensors, "stack")
-    (axis,) = normalize_dims(dim, first.data.ndim + 1)
-    out = first._device.xp.stack([t.data.astype(dt, copy=False) for t in tensors], axis=axis)
+    (axis,) = normalize_dims(dim, first.array.ndim + 1)
+    out = first._device.xp.stack([t.array.astype(dt, copy=False) for t in tensors], axis=axis)
     n = len(tensors)
 
     def backward(g):
@@ -466,13 +466,13 @@ def stack(tensors, dim: int = 0) -> Tensor:
 def narrow(a: Tensor, dim: int, start: int, length: int) -> Tensor:
     """The ``length`` elements of dim ``dim`` from ``start`` (negative start counts from the end)."""
     if isinstance(start, Tensor):
-        if start.data.ndim or start.data.dtype.kind not in "iu":
+        if start.array.ndim or start.array.dtype.kind not in "iu":
             raise RuntimeError("start must be an 0-dim integral Tensor.")
-        start = int(start.data)
-    if a.data.ndim == 0:
+        start = int(start.array)
+    if a.array.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
-    axis = _axis(dim, a.data.ndim)
-    size = a.data.shape[axis]
+    axis = _axis(dim, a.array.ndim)
+    size = a.array.shape[axis]
     if not -size <= start <= size:
         raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
     start %= size if size else 1
@@ -485,26 +485,26 @@ def select(a: Tensor, dim: int, index: int) -> Tensor:
     """The slice at ``index`` along ``dim``, with that dim removed."""
     from .indexing import index_with_key
 
-    if a.data.ndim == 0:
+    if a.array.ndim == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
-    axis = _axis(dim, a.data.ndim)
-    size = a.data.shape[axis]
+    axis = _axis(dim, a.array.ndim)
+    size = a.array.shape[axis]
     index = int(index)
     if not -size <= index < size:
         raise IndexError(
-            f"select(): index {index} out of range for tensor of size {shape_str(a.data.shape)} at dimension {axis}"
+            f"select(): index {index} out of range for tensor of size {shape_str(a.array.shape)} at dimension {axis}"
         )
     return index_with_key(a, (slice(None),) * axis + (index % size,), "select")
 
 
 def split(a: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
     """Pieces of ``a`` along ``dim``: of equal size ``n`` (the last may be smaller) or of the listed sizes."""
-    if a.data.ndim == 0:
+    if a.array.ndim == 0:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
-    axis = _axis(dim, a.data.ndim)
-    size = a.data.shape[axis]
+    axis = _axis(dim, a.array.ndim)
+    size = a.array.shape[axis]
     if isinstance(split_size_or_sections, Tensor):  # a 0-dim tensor, as PyTorch takes it
-        split_size_or_sections = int(split_size_or_sections.data)
+        split_size_or_sections = int(split_size_or_sections.array)
     if isinstance(split_size_or_sections, (int, np.integer)):
         step = int(split_size_or_sections)
         if step < 0:
@@ -539,9 +539,9 @@ def chunk(a: Tensor, chunks: int, dim: int = 0) -> tuple:
     """Split into ``chunks`` pieces of size ``ceil(n / chunks)`` (fewer when the size runs out)."""
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-    if a.data.ndim == 0:
+    if a.array.ndim == 0:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
-    size = a.data.shape[_axis(dim, a.data.ndim)]
+    size = a.array.shape[_axis(dim, a.array.ndim)]
     if size == 0:  # PyTorch gives ``chunks`` empty pieces
         return split(a, [0] * chunks, dim)
     return split(a, -(-size // chunks), dim)
@@ -549,10 +549,10 @@ def chunk(a: Tensor, chunks: int, dim: int = 0) -> tuple:
 
 def unbind(a: Tensor, dim: int = 0) -> tuple:
     """Every slice along ``dim``, with that dim removed."""
-    if a.data.ndim == 0:
+    if a.array.ndim == 0:
         raise RuntimeError("Dimension specified as 0 but tensor has no dimensions")
-    axis = _axis(dim, a.data.ndim)
-    return _several_views(tuple(select(a, axis, i) for i in range(a.data.shape[axis])), "Unbind")
+    axis = _axis(dim, a.array.ndim)
+    return _several_views(tuple(select(a, axis, i) for i in range(a.array.shape[axis])), "Unbind")
 
 
 # ---------------------------------------------------------------- reversal and padding
@@ -561,7 +561,7 @@ def flip(a: Tensor, *args, dims=None) -> Tensor:
     if dims is not None and args:
         raise TypeError("flip() got multiple values for argument 'dims'")
     dims = _shape_arg(args if dims is None else (dims,), "dims")
-    axes = normalize_dims(dims, a.data.ndim)
+    axes = normalize_dims(dims, a.array.ndim)
     if not axes:
         return _unchanged(a, "flip", copy=True)
 
@@ -571,7 +571,7 @@ def flip(a: Tensor, *args, dims=None) -> Tensor:
     def jvp(t):
         return t.flip(axes)
 
-    return make(a._device.xp.flip(a.data, axis=axes), (a,), backward, "flip", jvp)
+    return make(a._device.xp.flip(a.array, axis=axes), (a,), backward, "flip", jvp)
 
 
 _PAD_MODES = ("constant", "reflect", "replicate", "circular")
@@ -585,7 +585,7 @@ def pad(a: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
     ``mode`` is "constant" (with ``value``, default 0), "reflect", "replicate" or "circular".
     """
     pad = _shape_arg((tuple(pad),), "pad")
-    ndim = a.data.ndim
+    ndim = a.array.ndim
     if len(pad) % 2:
         raise RuntimeError("Padding length must be divisible by 2")
     if len(pad) // 2 > ndim:
@@ -606,7 +606,7 @@ def pad(a: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
 
 
 def _pad_constant(a: Tensor, widths: tuple, value) -> Tensor:
-    src = a.data.shape
+    src = a.array.shape
     crop = tuple(slice(-lo if lo < 0 else 0, n + hi if hi < 0 else n) for (lo, hi), n in zip(widths, src))
     grow = tuple((max(lo, 0), max(hi, 0)) for lo, hi in widths)
     for d, ((lo, hi), n) in enumerate(zip(widths, src)):
@@ -617,7 +617,7 @@ def _pad_constant(a: Tensor, widths: tuple, value) -> Tensor:
             )
     if all(lo == 0 and hi == 0 for lo, hi in widths):
         return _unchanged(a, "pad", copy=True)
-    data = a.data[crop]
+    data = a.array[crop]
     out = a._device.xp.pad(data, grow, mode="constant", constant_values=value)
 
     inner = tuple(slice(lo, lo + n) for (lo, _), n in zip(grow, data.shape))  # where the input went
@@ -642,7 +642,7 @@ def _pad_constant(a: Tensor, widths: tuple, value) -> Tensor:
 def _index_key(a: Tensor, key: tuple) -> Tensor:
     from .indexing import index_with_key
 
-    if all(k == slice(0, n) for k, n in zip(key, a.data.shape)):
+    if all(k == slice(0, n) for k, n in zip(key, a.array.shape)):
         return a
     return index_with_key(a, key, "slice")
 
@@ -656,13 +656,13 @@ def _pad_by_index(a: Tensor, widths: list, mode: str) -> Tensor:
     for d, (lo, hi) in enumerate(widths):
         if lo == 0 and hi == 0:
             continue
-        n = a.data.shape[d]
+        n = a.array.shape[d]
         if lo < 0 or hi < 0:
             raise RuntimeError(f"pad(): negative padding is only supported in constant mode, got {lo} and {hi}")
         if mode == "reflect" and (lo >= n or hi >= n):
             raise RuntimeError(
                 f"Argument #4: Padding size should be less than the corresponding input dimension, but got: "
-                f"padding ({lo}, {hi}) at dimension {d} of input {shape_str(a.data.shape)}"
+                f"padding ({lo}, {hi}) at dimension {d} of input {shape_str(a.array.shape)}"
             )
         if mode == "circular" and (lo > n or hi > n):
             raise RuntimeError("Padding value causes wrapping around more than once.")
@@ -683,7 +683,7 @@ def _pad_by_index(a: Tensor, widths: list, mode: str) -> Tensor:
 def _bind() -> None:
     T = Tensor
     T.reshape = T.view = reshape
-    T.view_as = T.reshape_as = lambda self, other: reshape(self, other.data.shape)
+    T.view_as = T.reshape_as = lambda self, other: reshape(self, other.array.shape)
     T.flatten = flatten
     T.ravel = lambda self: flatten(self)
     T.unflatten = unflatten

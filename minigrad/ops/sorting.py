@@ -23,7 +23,7 @@ TopkResult = collections.namedtuple("topk", ["values", "indices"])
 
 def _axis(a: Tensor, dim: int) -> int:
     """``dim`` normalised; a 0-d tensor sorts as one element along dim 0 or -1."""
-    (ax,) = normalize_dims(dim, a.data.ndim) or (0,)
+    (ax,) = normalize_dims(dim, a.array.ndim) or (0,)
     return ax
 
 
@@ -46,7 +46,7 @@ def _take_key(xp, order, ax: int) -> tuple:
 
 
 def _picked(a: Tensor, order, ax: int, op: str) -> Tensor:
-    if a.data.ndim == 0:
+    if a.array.ndim == 0:
         return index_with_key(a, (), op)
     return index_with_key(a, _take_key(a._device.xp, order, ax), op)
 
@@ -64,9 +64,9 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool
     a = check_tensor(input, "sort", "input")
     ax = _axis(a, dim)
     xp = a._device.xp
-    if a.data.ndim == 0:
+    if a.array.ndim == 0:
         return SortResult(_picked(a, None, ax, "sort"), make_leaf(xp.zeros((), dtype=B.int64), a._device))
-    order = _order(xp, a.data, ax, descending)
+    order = _order(xp, a.array, ax, descending)
     return SortResult(_picked(a, order, ax, "sort"), _indices(a, order))
 
 
@@ -75,9 +75,9 @@ def argsort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: b
     a = check_tensor(input, "argsort", "input")
     ax = _axis(a, dim)
     xp = a._device.xp
-    if a.data.ndim == 0:
+    if a.array.ndim == 0:
         return make_leaf(xp.zeros((), dtype=B.int64), a._device)
-    return _indices(a, _order(xp, a.data, ax, descending))
+    return _indices(a, _order(xp, a.array, ax, descending))
 
 
 def msort(input: Tensor) -> Tensor:  # noqa: A002
@@ -92,15 +92,15 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
     """
     a = check_tensor(input, "topk", "input")
     ax = _axis(a, dim)
-    if a.data.dtype.kind == "b":
+    if a.array.dtype.kind == "b":
         raise RuntimeError("topk does not support bool dtypes on CPU")
-    size = a.data.shape[ax] if a.data.ndim else 1
+    size = a.array.shape[ax] if a.array.ndim else 1
     if k < 0 or k > size:
         raise RuntimeError("selected index k out of range")
     xp = a._device.xp
-    if a.data.ndim == 0:  # k is 0 or 1: PyTorch returns the element either way
+    if a.array.ndim == 0:  # k is 0 or 1: PyTorch returns the element either way
         return TopkResult(_picked(a, None, ax, "topk"), make_leaf(xp.zeros((), dtype=B.int64), a._device))
-    order = _top(xp, a.data, k, ax, largest)
+    order = _top(xp, a.array, k, ax, largest)
     return TopkResult(_picked(a, order, ax, "topk"), _indices(a, order))
 
 

@@ -158,7 +158,7 @@ def trunc(input: Tensor) -> Tensor:  # noqa: A002
     """Round towards zero (zero gradient; integer tensors are returned unchanged in value)."""
     a = check_tensor(input, "trunc", "input")
     refuse_dtype(a, "trunc", "b")
-    out = a._device.xp.trunc(a.data) if a.data.dtype.kind == "f" else a.data.copy()
+    out = a._device.xp.trunc(a.array) if a.array.dtype.kind == "f" else a.array.copy()
     return make(out, (a,), _zero_backward, "trunc", _zero_jvp)
 
 
@@ -177,14 +177,14 @@ def frac(input: Tensor) -> Tensor:  # noqa: A002
     """x - trunc(x), the fractional part keeping x's sign; d/dx = 1."""
     a = check_tensor(input, "frac", "input")
     refuse_dtype(a, "frac_cpu", "biu")
-    d = a.data
+    d = a.array
     return make(d - a._device.xp.trunc(d), (a,), _identity_backward, "frac", _identity_jvp)
 
 
 def sgn(input: Tensor) -> Tensor:  # noqa: A002
     """The sign, x / |x|: -1, 0 or 1, and 0 at NaN as in PyTorch (zero gradient everywhere)."""
     a = check_tensor(input, "sgn", "input")
-    d = a.data
+    d = a.array
     if d.dtype.kind != "f":
         return a.sign()
     xp = a._device.xp
@@ -348,7 +348,7 @@ def hypot(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
 def _nan_ignoring(input: Tensor, other: Tensor, name: str) -> Tensor:
     a = check_tensor(input, name, "input")
     b = check_tensor(other, name, "other")
-    ad, bd = _float_pair(a, b, name) if (a.data.dtype.kind == "f" or b.data.dtype.kind == "f") else (a.data, b.data)
+    ad, bd = _float_pair(a, b, name) if (a.array.dtype.kind == "f" or b.array.dtype.kind == "f") else (a.array, b.array)
     xp = a._device.xp
     out = (xp.fmax if name == "fmax" else xp.fmin)(ad, bd)
     a_wins = make_leaf(((ad >= bd) if name == "fmax" else (ad <= bd)) | xp.isnan(bd), a._device)
@@ -377,7 +377,7 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None, neg
     finite values by default); the gradient flows where the input was finite."""
     a = check_tensor(input, "nan_to_num", "input")
     xp = a._device.xp
-    d = a.data
+    d = a.array
     if d.dtype.kind != "f":
         return make(d.copy(), (a,), _identity_backward, "nan_to_num", _identity_jvp)
     out = xp.nan_to_num(d, nan=nan, posinf=posinf, neginf=neginf)
@@ -396,11 +396,11 @@ def heaviside(input: Tensor, values: Tensor) -> Tensor:  # noqa: A002
     """0 where x < 0, ``values`` where x == 0, 1 where x > 0 (a step: not differentiable, as in PyTorch)."""
     a = check_tensor(input, "heaviside", "input")
     v = check_tensor(values, "heaviside", "values")
-    if a.data.dtype != v.data.dtype:
+    if a.array.dtype != v.array.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes")
     xp = a._device.xp
-    d = a.data
-    out = xp.where(d == 0, v.data, (d > 0).astype(d.dtype))
+    d = a.array
+    out = xp.where(d == 0, v.array, (d > 0).astype(d.dtype))
     return make_leaf(out.astype(d.dtype, copy=False), a._device)
 
 

@@ -18,7 +18,7 @@ __all__ = ["tensor_split", "meshgrid"]
 def _split_points(indices_or_sections, size: int) -> list:
     """The start of each piece after the first, from a section count or a list of indices."""
     if isinstance(indices_or_sections, Tensor):
-        t = indices_or_sections.data
+        t = indices_or_sections.array
         if t.ndim > 1:
             raise RuntimeError(
                 "tensor_split expected tensor_indices_or_sections to be a zero-dimensional or one-dimensional "
@@ -67,10 +67,10 @@ def tensor_split(
         )
     indices_or_sections = given[0]
     a = check_tensor(input, "tensor_split", "input")
-    if a.data.ndim == 0:
+    if a.array.ndim == 0:
         raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
-    (axis,) = normalize_dims(dim, a.data.ndim)
-    size = a.data.shape[axis]
+    (axis,) = normalize_dims(dim, a.array.ndim)
+    size = a.array.shape[axis]
     bounds = [0]
     for point in _split_points(indices_or_sections, size):
         point = max(point + size, 0) if point < 0 else min(point, size)
@@ -101,17 +101,17 @@ def meshgrid(*tensors, indexing: str | None = None) -> tuple:
         raise RuntimeError("meshgrid expects a non-empty TensorList")
     tensors = tuple(check_tensor(t, "meshgrid", "tensors") for t in tensors)
     for t in tensors:
-        if t.data.ndim > 1:
+        if t.array.ndim > 1:
             raise RuntimeError(
-                f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got a {t.data.ndim}D tensor"
+                f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got a {t.array.ndim}D tensor"
             )
-        if t.data.dtype != tensors[0].data.dtype:
+        if t.array.dtype != tensors[0].array.dtype:
             raise RuntimeError("meshgrid expects all tensors to have the same dtype")
     vectors = [t.reshape(-1) for t in tensors]
     swap = indexing == "xy" and len(vectors) >= 2
     if swap:
         vectors[0], vectors[1] = vectors[1], vectors[0]
-    shape = tuple(v.data.shape[0] for v in vectors)
+    shape = tuple(v.array.shape[0] for v in vectors)
     grids = []
     for i, v in enumerate(vectors):
         view = (1,) * i + (shape[i],) + (1,) * (len(shape) - i - 1)

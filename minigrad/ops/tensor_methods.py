@@ -46,7 +46,7 @@ def clamp_max(input: Tensor, max) -> Tensor:  # noqa: A002
 
 # ---------------------------------------------------------------- factories with self's dtype and device
 def _like(self: Tensor, dtype, device) -> dict:
-    return {"dtype": self.data.dtype if dtype is None else dtype, "device": self._device if device is None else device}
+    return {"dtype": self.array.dtype if dtype is None else dtype, "device": self._device if device is None else device}
 
 
 def new_zeros(self: Tensor, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
@@ -81,7 +81,7 @@ def type(self: Tensor, dtype=None, non_blocking: bool = False, **kwargs):  # noq
     """With no argument, the tensor type's name (``'torch.FloatTensor'``); with a dtype or such a name,
     this tensor cast to it (itself when it already has it)."""
     if dtype is None:
-        name = _TENSOR_TYPE_NAMES.get(self.data.dtype.name, f"torch.{self.data.dtype.name}")
+        name = _TENSOR_TYPE_NAMES.get(self.array.dtype.name, f"torch.{self.array.dtype.name}")
         return name.replace("torch.", "torch.cuda.") if self._device.type == "cuda" else name
     if isinstance(dtype, str):
         cuda = dtype.startswith("torch.cuda.")
@@ -95,30 +95,30 @@ def type(self: Tensor, dtype=None, non_blocking: bool = False, **kwargs):  # noq
 
 def is_floating_point(self: Tensor) -> bool:
     """Whether the dtype is a floating one."""
-    return self.data.dtype.kind == "f"
+    return self.array.dtype.kind == "f"
 
 
 def nelement(self: Tensor) -> int:
     """The number of elements (``numel``'s other name)."""
-    return int(self.data.size)
+    return int(self.array.size)
 
 
 def element_size(self: Tensor) -> int:
     """Bytes per element."""
-    return self.data.dtype.itemsize
+    return self.array.dtype.itemsize
 
 
 def _nbytes(self: Tensor) -> int:
-    return int(self.data.nbytes)
+    return int(self.array.nbytes)
 
 
 def _itemsize(self: Tensor) -> int:
-    return self.data.dtype.itemsize
+    return self.array.dtype.itemsize
 
 
 def stride(self: Tensor, dim: int | None = None):
     """Elements (not bytes) to step in memory for one step along each dim, or along ``dim``."""
-    d = self.data
+    d = self.array
     steps = tuple(s // d.dtype.itemsize for s in d.strides)
     if dim is None:
         return steps
@@ -133,7 +133,7 @@ def _address(arr) -> int:
 
 def storage_offset(self: Tensor) -> int:
     """Where this tensor's first element sits in the memory it shares with its base, in elements."""
-    d = self.data
+    d = self.array
     root = d
     while getattr(root, "base", None) is not None and hasattr(root.base, "dtype"):
         root = root.base
@@ -143,7 +143,7 @@ def storage_offset(self: Tensor) -> int:
 def unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
     """Every window of ``size`` elements along ``dimension``, ``step`` apart: that dim becomes the window
     count and a last dim of ``size`` is added (a copy here; PyTorch returns a view)."""
-    d = self.data
+    d = self.array
     ndim = max(d.ndim, 1)
     (axis,) = normalize_dims(check_int(dimension, "unfold", "dimension"), ndim)
     length = d.shape[axis] if d.ndim else 1

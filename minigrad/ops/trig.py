@@ -34,7 +34,7 @@ __all__ = [
 
 def _float_pair(a: Tensor, b: Tensor, op: str):
     """Both operands' arrays, promoted together and then to a floating dtype, after a shape check."""
-    broadcast_shapes(a.data.shape, b.data.shape)
+    broadcast_shapes(a.array.shape, b.array.shape)
     ad, bd = binary_arrays(a, b, op)
     if ad.dtype.kind != "f":
         dt = B.get_default_dtype()
@@ -189,17 +189,17 @@ def lerp(input: Tensor, end: Tensor, weight) -> Tensor:  # noqa: A002
     end = check_tensor(end, "lerp", "end")
     if not isinstance(weight, (Tensor, int, float)):
         raise TypeError(f"lerp(): argument 'weight' must be Tensor or Number, not {type(weight).__name__}")
-    if start.data.dtype != end.data.dtype:
+    if start.array.dtype != end.array.dtype:
         raise RuntimeError(f"expected dtype {_torch_name(start)} for `end` but got dtype {_torch_name(end)}")
-    if start.data.dtype.kind != "f":
+    if start.array.dtype.kind != "f":
         raise RuntimeError(f"lerp(): expected a floating tensor, got dtype {_torch_name(start)}")
-    if isinstance(weight, Tensor) and weight.data.dtype != start.data.dtype:
+    if isinstance(weight, Tensor) and weight.array.dtype != start.array.dtype:
         raise RuntimeError(f"expected dtype {_torch_name(start)} for `weight` but got dtype {_torch_name(weight)}")
     sd, ed = _float_pair(start, end, "lerp")
     if isinstance(weight, Tensor):
         w = weight
-        broadcast_shapes(sd.shape, ed.shape, w.data.shape)
-        out = sd + w.data.astype(sd.dtype, copy=False) * (ed - sd)
+        broadcast_shapes(sd.shape, ed.shape, w.array.shape)
+        out = sd + w.array.astype(sd.dtype, copy=False) * (ed - sd)
 
         def backward_tensor_weight(g):
             return g * (1 - w), g * w, g * (end - start)
@@ -219,7 +219,7 @@ def lerp(input: Tensor, end: Tensor, weight) -> Tensor:  # noqa: A002
 
 
 def _torch_name(t: Tensor) -> str:
-    return {"float16": "c10::Half", "float32": "float", "float64": "double"}.get(str(t.data.dtype), str(t.data.dtype))
+    return {"float16": "c10::Half", "float32": "float", "float64": "double"}.get(str(t.array.dtype), str(t.array.dtype))
 
 
 def _bind() -> None:

@@ -161,24 +161,25 @@ class LBFGS(Optimizer):
     def _flat_grad(self):
         xp = self._xp()
         parts = [
-            xp.zeros(p.data.size, p.data.dtype) if p._grad is None else p._grad.data.reshape(-1) for p in self._params
+            xp.zeros(p.array.size, p.array.dtype) if p._grad is None else p._grad.array.reshape(-1)
+            for p in self._params
         ]
         return xp.concatenate(parts)
 
     def _add_step(self, t, direction) -> None:
         offset = 0
         for p in self._params:
-            n = p.data.size
-            p.data += t * direction[offset : offset + n].reshape(p.data.shape)
+            n = p.array.size
+            p.array += t * direction[offset : offset + n].reshape(p.array.shape)
             mark_written(p)
             offset += n
 
     def _copy_params(self) -> list:
-        return [p.data.copy() for p in self._params]
+        return [p.array.copy() for p in self._params]
 
     def _set_params(self, values) -> None:
         for p, value in zip(self._params, values):
-            p.data[...] = value
+            p.array[...] = value
             mark_written(p)
 
     def step(self, closure):
@@ -306,4 +307,4 @@ class LBFGS(Optimizer):
 def _host_array(value):
     from ..tensor import Tensor
 
-    return value.data.copy() if isinstance(value, Tensor) else value
+    return value.array.copy() if isinstance(value, Tensor) else value

@@ -66,7 +66,7 @@ class Optimizer:
                 if set_to_none:
                     p._grad = None
                 else:
-                    p._grad.data[...] = 0
+                    p._grad.array[...] = 0
                     mark_written(p._grad)
 
     def step(self, closure=None):
@@ -87,7 +87,7 @@ class Optimizer:
                     state = self.state.get(p)
                     if state is None:
                         state = self.state[p] = {}
-                    self._update(hyper, p.data, g.data, state, p._device.xp)
+                    self._update(hyper, p.array, g.array, state, p._device.xp)
                     mark_written(p)
         return loss
 
@@ -184,12 +184,12 @@ def _is_array(v) -> bool:
 def _state_value(value, param: Tensor, key: str):
     """A saved state entry as an array on the parameter's device (numbers pass through)."""
     if isinstance(value, Tensor):
-        value = value.data
+        value = value.array
     if not _is_array(value):
         return value
-    if value.shape != param.data.shape:
+    if value.shape != param.array.shape:
         raise ValueError(
             f"optimizer state '{key}' of shape {shape_str(value.shape)} does not match its parameter of shape "
-            f"{shape_str(param.data.shape)}"
+            f"{shape_str(param.array.shape)}"
         )
-    return B.to_device_array(value, param._device).astype(param.data.dtype, copy=True)
+    return B.to_device_array(value, param._device).astype(param.array.dtype, copy=True)

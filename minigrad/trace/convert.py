@@ -267,7 +267,7 @@ class Converter:
         """
         if t is None:
             return None
-        arr, tensor_id = (t.data, t._id) if isinstance(t, Tensor) else (t, None)
+        arr, tensor_id = (t.array, t._id) if isinstance(t, Tensor) else (t, None)
         version = _versions.version(arr)
         shared = self._shared.get(id(arr))
         if shared is not None and shared[0]() is arr and shared[1] == version:
@@ -323,15 +323,15 @@ class Converter:
                 name=n.name,
                 op=n._op,
                 parents=tuple(p._id for p in n._parents),
-                shape=n.data.shape,
-                dtype=type_name(n.data.dtype),
+                shape=n.array.shape,
+                dtype=type_name(n.array.dtype),
                 device=type_name(n._device),
                 requires_grad=n._rg,
                 is_leaf=n._backward is None,
                 data=self._snap(n),
                 source=source,
                 pass_id=pass_id if is_new else None,
-                version=_versions.version(n.data),
+                version=_versions.version(n.array),
             )
             known.add(n._id)
             self._name_of[n._id] = n.name

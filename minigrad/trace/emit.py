@@ -73,7 +73,7 @@ def _read(obj, data):
 def _quiet_tensor(arr: np.ndarray) -> Tensor:
     """A Tensor around ``arr`` made without a node_created event (values shown inside events)."""
     t = blank_tensor(Tensor, B.CPU)
-    t.data = arr
+    t.array = arr
     return t
 
 
@@ -101,7 +101,7 @@ def _shadow(obj, data=None, parents=(), op=None, name=None) -> Tensor:
     t = shadow_of(obj)
     if t is not None:
         if data is not None or hasattr(obj, "data"):  # the value now (an optimizer step may have changed it)
-            t.data = _read(obj, data)
+            t.array = _read(obj, data)
         return t
     t = _quiet_tensor(_read(obj, data))
     t._rg = True

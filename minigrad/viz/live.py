@@ -40,7 +40,7 @@ def describe_captured(value, node_id: int | None = None):
             return ("text", "dead weak reference")
         value = target
     if isinstance(value, Tensor):
-        return ("tensor", value._id, B.to_host(value.data))
+        return ("tensor", value._id, B.to_host(value.array))
     if callable(value) or isinstance(value, type) or type(value).__name__ == "module":
         return None
     if isinstance(value, (bool, int, float)) or B.is_cupy_array(value) or hasattr(value, "__array__"):
@@ -70,11 +70,11 @@ def _node(t: Tensor, role: str, with_captured: bool) -> VNode:
         id=t._id,
         name=t.name,
         op=t._op,
-        shape=tuple(t.data.shape),
-        dtype=str(t.data.dtype),
+        shape=tuple(t.array.shape),
+        dtype=str(t.array.dtype),
         device=str(t._device),
-        data=B.to_host(t.data),
-        grad=None if grad is None else B.to_host(grad.data),
+        data=B.to_host(t.array),
+        grad=None if grad is None else B.to_host(grad.array),
         role=role,
         parents=tuple(p._id for p in t._parents),
         captured=captured,

@@ -34,7 +34,7 @@ def test_grad_is_not_aliased_between_leaves():
     a = mg.tensor([1.0], requires_grad=True)
     b = mg.tensor([2.0], requires_grad=True)
     (a + b).sum().backward()
-    a.grad.data[0] = 100.0
+    a.grad.array[0] = 100.0
     assert b.grad.item() == 1.0
 
 

@@ -13,7 +13,7 @@ from minigrad.trace.describe import details, format_event, headline, reduction_t
 
 def passing_through(a, b):
     """``a + b`` whose rule returns the incoming gradient unreduced for both parents."""
-    return make(a.data + b.data, (a, b), lambda g: (g, g), "add")
+    return make(a.array + b.array, (a, b), lambda g: (g, g), "add")
 
 
 def test_broadcast_contributions_are_summed_to_each_parent():
@@ -86,7 +86,7 @@ def test_reduction_under_create_graph_is_differentiable():
 
 def test_rule_that_returns_an_incompatible_shape_gets_pytorchs_error():
     a = mg.ones(2, 3, requires_grad=True)
-    bad = make(a.data * 1, (a,), lambda g: (g.sum(0),), "mul")
+    bad = make(a.array * 1, (a,), lambda g: (g.sum(0),), "mul")
     with pytest.raises(RuntimeError) as info:
         bad.sum().backward()
     assert str(info.value) == (
@@ -96,7 +96,7 @@ def test_rule_that_returns_an_incompatible_shape_gets_pytorchs_error():
 
 def test_rule_that_returns_the_wrong_count_gets_pytorchs_error():
     a = mg.ones(2, requires_grad=True)
-    bad = make(a.data * 1, (a,), lambda g: (g, g), "mul")
+    bad = make(a.array * 1, (a,), lambda g: (g, g), "mul")
     with pytest.raises(
         RuntimeError, match=r"^Function MulBackward returned an incorrect number of gradients \(expected 1, got 2\)$"
     ):
@@ -105,7 +105,7 @@ def test_rule_that_returns_the_wrong_count_gets_pytorchs_error():
 
 def test_contribution_of_another_dtype_is_cast():
     a = mg.ones(2, dtype=mg.float32, requires_grad=True)
-    make(a.data * 1, (a,), lambda g: (g.to(mg.float64),), "mul").sum().backward()
+    make(a.array * 1, (a,), lambda g: (g.to(mg.float64),), "mul").sum().backward()
     assert a.grad.dtype == mg.float32
 
 

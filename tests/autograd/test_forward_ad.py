@@ -32,7 +32,7 @@ def test_a_dual_is_a_view_of_its_primal():
     with fwAD.dual_level():
         dual = fwAD.make_dual(primal, mg.tensor([1.0, 1.0]))
         with mg.no_grad():
-            primal.data[0] = 5.0
+            primal.array[0] = 5.0
         assert dual.tolist() == [5.0, 2.0]
 
 

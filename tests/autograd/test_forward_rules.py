@@ -24,7 +24,7 @@ def _jvp(fn, xs, vs):
     with fwAD.dual_level():
         out = fn(*[fwAD.make_dual(x, v) for x, v in zip(xs, vs)])
         primal, tangent = fwAD.unpack_dual(out)
-    return primal.data, (np.zeros_like(primal.data) if tangent is None else tangent.data)
+    return primal.array, (np.zeros_like(primal.array) if tangent is None else tangent.array)
 
 
 def check_forward_rule(fn, arrays, seed=0, eps=1e-6):
@@ -33,10 +33,10 @@ def check_forward_rule(fn, arrays, seed=0, eps=1e-6):
     xs = [mg.tensor(a, dtype=mg.float64) for a in arrays]
     vs = [mg.tensor(rng.standard_normal(a.shape), dtype=mg.float64) for a in arrays]
     value, jv = _jvp(fn, xs, vs)
-    np.testing.assert_allclose(value, fn(*xs).data, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(value, fn(*xs).array, rtol=1e-12, atol=1e-12)
 
     def shifted(sign):
-        return fn(*[mg.tensor(x.data + sign * eps * v.data, dtype=mg.float64) for x, v in zip(xs, vs)]).data
+        return fn(*[mg.tensor(x.array + sign * eps * v.array, dtype=mg.float64) for x, v in zip(xs, vs)]).array
 
     np.testing.assert_allclose(jv, (shifted(1) - shifted(-1)) / (2 * eps), rtol=1e-5, atol=1e-6)
 
@@ -45,7 +45,7 @@ def check_forward_rule(fn, arrays, seed=0, eps=1e-6):
     u = rng.standard_normal(out.shape)
     grads = autograd.grad(out, leaves, mg.tensor(u, dtype=mg.float64), allow_unused=True, materialize_grads=True)
     lhs = float((jv * u).sum())
-    rhs = sum(float((v.data * g.data).sum()) for v, g in zip(vs, grads))
+    rhs = sum(float((v.array * g.array).sum()) for v, g in zip(vs, grads))
     assert lhs == pytest.approx(rhs, rel=1e-9, abs=1e-9)
 
 
@@ -134,10 +134,10 @@ def test_an_op_without_a_rule_says_so():
 
     with fwAD.dual_level():
         plain = mg.tensor([1.0, 2.0])
-        make(plain.data * 1.0, (plain,), backward, "ruleless")  # no tangent reaches it: no rule needed
+        make(plain.array * 1.0, (plain,), backward, "ruleless")  # no tangent reaches it: no rule needed
         x = fwAD.make_dual(plain, mg.ones(2))
         with pytest.raises(RuntimeError, match="Trying to use forward AD with ruleless that does not support it"):
-            make(x.data * 2.0, (x,), backward, "ruleless")
+            make(x.array * 2.0, (x,), backward, "ruleless")
 
 
 REDUCTION_CASES = {
@@ -264,11 +264,11 @@ def test_forward_over_reverse_gives_the_hessian_vector_product():
     with fwAD.dual_level():
         x = fwAD.make_dual(mg.tensor(x0, requires_grad=True), mg.tensor(v0))
         (g,) = autograd.grad(f(x), x, create_graph=True)
-        hv = fwAD.unpack_dual(g).tangent.data
+        hv = fwAD.unpack_dual(g).tangent.array
     xr = mg.tensor(x0, requires_grad=True)
     (gr,) = autograd.grad(f(xr), xr, create_graph=True)
     (hv_reverse,) = autograd.grad((gr * mg.tensor(v0)).sum(), xr)
-    np.testing.assert_allclose(hv, hv_reverse.data, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(hv, hv_reverse.array, rtol=1e-10, atol=1e-12)
 
 
 MORE_CASES = {

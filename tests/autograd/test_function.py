@@ -143,13 +143,13 @@ def test_multiple_outputs():
         @staticmethod
         def forward(ctx, x):
             ctx.save_for_backward(x)
-            return mg.tensor(np.sin(x.data)), mg.tensor(np.cos(x.data))
+            return mg.tensor(np.sin(x.array)), mg.tensor(np.cos(x.array))
 
         @staticmethod
         def backward(ctx, gs, gc):
             SinCos.calls += 1
             (x,) = ctx.saved_tensors
-            return gs * mg.tensor(np.cos(x.data)) - gc * mg.tensor(np.sin(x.data))
+            return gs * mg.tensor(np.cos(x.array)) - gc * mg.tensor(np.sin(x.array))
 
     x = rand64(4, seed=5)
     s, c = SinCos.apply(x)
@@ -191,11 +191,11 @@ def test_mark_non_differentiable():
     class ArgMaxAndMax(Function):
         @staticmethod
         def forward(ctx, x):
-            i = int(np.argmax(x.data))
+            i = int(np.argmax(x.array))
             idx = mg.tensor(float(i))
             ctx.mark_non_differentiable(idx)
             ctx.i, ctx.shape = i, x.shape
-            return x.data.max() * mg.ones(()), idx
+            return x.array.max() * mg.ones(()), idx
 
         @staticmethod
         def backward(ctx, g, g_idx):

@@ -48,7 +48,7 @@ class DataBackward(Function):
     @staticmethod
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
-        return g * mg.tensor(3 * x.data**2)
+        return g * mg.tensor(3 * x.array**2)
 
 
 def test_correct_functions_pass():
@@ -95,11 +95,11 @@ def test_gradgradcheck_catches_a_backward_that_is_not_differentiable():
 def test_non_contiguous_input_is_perturbed_in_place():
     base = rand64(3, 4, seed=8, requires_grad=False)
     x = mg.tensor(base.numpy(), dtype=mg.float64)
-    x.data = x.data.T  # a non-contiguous view
+    x.array = x.array.T  # a non-contiguous view
     x.requires_grad_()
-    before = x.data.copy()
+    before = x.array.copy()
     assert gradcheck(lambda t: (t * t).sum(0), (x,))
-    np.testing.assert_array_equal(x.data, before)
+    np.testing.assert_array_equal(x.array, before)
 
 
 def test_non_differentiable_arguments_are_skipped():

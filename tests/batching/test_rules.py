@@ -59,7 +59,7 @@ def _check(f, shapes, data, kinds=None, may_unbatch=True):
     want = _loop(f, args, dims)
     for g, w in zip(got if isinstance(got, tuple) else (got,), want if isinstance(want, tuple) else (want,)):
         assert g.shape == w.shape
-        np.testing.assert_allclose(g.data, w.data, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(g.array, w.array, rtol=1e-12, atol=1e-12)
 
 
 UNARY = {
@@ -143,7 +143,7 @@ def test_reductions_of_a_0d_entry():
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             got = func.vmap(f)(x)
-        np.testing.assert_allclose(got.data, _loop(f, [x], [0]).data)
+        np.testing.assert_allclose(got.array, _loop(f, [x], [0]).array)
 
 
 MATMUL_SHAPES = [
@@ -274,7 +274,7 @@ def test_in_place_ops_change_the_batched_value():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         got = func.vmap(f, in_dims=(0, None))(x, y)
-    np.testing.assert_allclose(got.data, _loop(f, [x, y], [0, None]).data)
+    np.testing.assert_allclose(got.array, _loop(f, [x, y], [0, None]).array)
 
 
 def test_in_place_into_a_tensor_not_batched_at_that_level_is_refused():
@@ -454,12 +454,12 @@ def test_batch_norm_updates_each_entrys_running_statistics():
     out = func.vmap(lambda x, m, v: F.batch_norm(x, m, v, training=True, momentum=0.3))(xs, means, variances)
     for i in range(3):
         want = F.batch_norm(xs[i], loop_means[i], loop_variances[i], training=True, momentum=0.3)
-        np.testing.assert_allclose(out.data[i], want.data, rtol=1e-12)
-    np.testing.assert_allclose(means.data, loop_means.data, rtol=1e-12)
-    np.testing.assert_allclose(variances.data, loop_variances.data, rtol=1e-12)
+        np.testing.assert_allclose(out.array[i], want.array, rtol=1e-12)
+    np.testing.assert_allclose(means.array, loop_means.array, rtol=1e-12)
+    np.testing.assert_allclose(variances.array, loop_variances.array, rtol=1e-12)
     one_mean, one_var = mg.zeros(2, dtype=mg.float64), mg.ones(2, dtype=mg.float64)
     func.vmap(lambda w: F.batch_norm(xs[0], one_mean, one_var, w, training=True))(mg.ones(3, 2, dtype=mg.float64))
-    np.testing.assert_allclose(one_mean.data, 0.1 * xs.data[0].mean(axis=(0, 2)), rtol=1e-12)  # updated once
+    np.testing.assert_allclose(one_mean.array, 0.1 * xs.array[0].mean(axis=(0, 2)), rtol=1e-12)  # updated once
 
 
 def test_batch_norm_in_nested_vmap_matches_torch_func():
@@ -477,7 +477,7 @@ def test_batch_norm_in_nested_vmap_matches_torch_func():
         got = nested(func, F.batch_norm)(*ours)
     want = nested(torch.func, torch.nn.functional.batch_norm)(*theirs)
     for g, w in zip([got] + ours[1:], [want] + theirs[1:]):
-        np.testing.assert_allclose(g.data, w.numpy(), rtol=1e-12)
+        np.testing.assert_allclose(g.array, w.numpy(), rtol=1e-12)
 
 
 def test_batch_norm_refuses_unbatched_running_statistics_of_a_batched_input():
@@ -511,8 +511,8 @@ def test_per_example_gradients_through_batch_norm():
         per_example = func.vmap(func.grad(loss, argnums=(0, 1)), in_dims=(None, 0))(w, xs)
     for i in range(4):
         gw, gx = func.grad(loss, argnums=(0, 1))(w, xs[i])
-        np.testing.assert_allclose(per_example[0].data[i], gw.data, rtol=1e-10)
-        np.testing.assert_allclose(per_example[1].data[i], gx.data, rtol=1e-10)
+        np.testing.assert_allclose(per_example[0].array[i], gw.array, rtol=1e-10)
+        np.testing.assert_allclose(per_example[1].array[i], gx.array, rtol=1e-10)
 
 
 def test_attention_dropout_follows_randomness():
@@ -539,11 +539,11 @@ def test_random_factories_follow_randomness(name):
         func.vmap(lambda e: draw() + e)(x)
     mg.manual_seed(0)
     different = func.vmap(lambda e: draw() + e, randomness="different")(x)
-    assert different.shape == (4, 2, 3) and not np.array_equal(different.data[0], different.data[1])
+    assert different.shape == (4, 2, 3) and not np.array_equal(different.array[0], different.array[1])
     same = func.vmap(lambda e: draw() + e, randomness="same")(x)
-    assert same.shape == (4, 2, 3) and all(np.array_equal(same.data[0], same.data[b]) for b in range(4))
+    assert same.shape == (4, 2, 3) and all(np.array_equal(same.array[0], same.array[b]) for b in range(4))
     alone = func.vmap(lambda e: draw(), randomness="different")(x)  # no batched input in sight
-    assert alone.shape == (4, 2, 3) and not np.array_equal(alone.data[0], alone.data[3])
+    assert alone.shape == (4, 2, 3) and not np.array_equal(alone.array[0], alone.array[3])
 
 
 NESTED_DRAWS = {
@@ -559,7 +559,7 @@ def test_random_ops_in_nested_vmap_follow_each_level(name):
     x, draw = mg.zeros(2, 3), NESTED_DRAWS[name]
 
     def nested(outer: str, inner: str):
-        out = func.vmap(func.vmap(draw, randomness=inner), randomness=outer)(x).data
+        out = func.vmap(func.vmap(draw, randomness=inner), randomness=outer)(x).array
         return out.reshape(2, 3, -1)
 
     both = nested("different", "different")
@@ -623,13 +623,13 @@ def test_rules_match_torch_func_vmap(name):
     arrays = [rng.standard_normal(s) if k == 0 or name not in ("nll_loss", "index_select") else rng.integers(0, 3, s)
               for k, s in enumerate(shapes)]  # fmt: skip
     if torch_f is None:
-        weights = torch.tensor(CLASS_WEIGHTS.data)
+        weights = torch.tensor(CLASS_WEIGHTS.array)
         torch_f = lambda x, t: torch.nn.functional.nll_loss(x, t, weights)  # noqa: E731
     with warnings.catch_warnings():
         warnings.simplefilter("error", UserWarning)
         got = func.vmap(f, in_dims=dims)(*[mg.tensor(a) for a in arrays])
     want = torch.func.vmap(torch_f, in_dims=dims)(*[torch.from_numpy(a) for a in arrays])
-    np.testing.assert_allclose(got.data, want.numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(got.array, want.numpy(), rtol=1e-10, atol=1e-12)
 
 
 def test_per_example_gradients_through_conv_pool_and_losses():
@@ -646,5 +646,5 @@ def test_per_example_gradients_through_conv_pool_and_losses():
         gw, gb = func.vmap(func.grad(loss, argnums=(0, 1)), in_dims=(None, None, 0, 0))(w, b, xs, ts)
     for i in range(4):
         want_w, want_b = func.grad(loss, argnums=(0, 1))(w, b, xs[i], ts[i])
-        np.testing.assert_allclose(gw.data[i], want_w.data, rtol=1e-10, atol=1e-12)
-        np.testing.assert_allclose(gb.data[i], want_b.data, rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(gw.array[i], want_w.array, rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(gb.array[i], want_b.array, rtol=1e-10, atol=1e-12)

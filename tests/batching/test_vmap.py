@@ -28,10 +28,10 @@ def _rand(*shape, seed=0):
 # ---------------------------------------------------------------- API (ported from TestVmapAPI)
 def test_single_input_and_multiple_outputs():
     x = _rand(2, 3)
-    np.testing.assert_allclose(func.vmap(lambda x: x * x)(x).data, x.data**2)
+    np.testing.assert_allclose(func.vmap(lambda x: x * x)(x).array, x.array**2)
     a, b = func.vmap(lambda x: (x * x, x + 1))(x)
-    np.testing.assert_allclose(a.data, x.data**2)
-    np.testing.assert_allclose(b.data, x.data + 1)
+    np.testing.assert_allclose(a.array, x.array**2)
+    np.testing.assert_allclose(b.array, x.array + 1)
 
 
 def test_function_sees_one_entry():
@@ -47,40 +47,40 @@ def test_function_sees_one_entry():
 
 def test_constant_function_is_expanded_over_the_batch():
     out = func.vmap(lambda x: _t([1.0, 2.0]))(_rand(3))
-    np.testing.assert_allclose(out.data, [[1.0, 2.0]] * 3)
+    np.testing.assert_allclose(out.array, [[1.0, 2.0]] * 3)
 
 
 def test_nested_with_same_and_different_map_dims():
     x = _rand(2, 3, 5)
     out = func.vmap(func.vmap(lambda v: v.sum()))(x)
-    np.testing.assert_allclose(out.data, x.data.sum(-1))
+    np.testing.assert_allclose(out.array, x.array.sum(-1))
     out = func.vmap(func.vmap(lambda v: v.sum(), in_dims=1), in_dims=2)(x)
-    np.testing.assert_allclose(out.data, x.data.transpose(2, 1, 0).sum(-1))
+    np.testing.assert_allclose(out.array, x.array.transpose(2, 1, 0).sum(-1))
 
 
 def test_noop_in_inner_vmap():
     x, y = _rand(3), _rand(5, seed=1)
     out = func.vmap(lambda x: func.vmap(lambda y: x)(y))(x)
-    np.testing.assert_allclose(out.data, np.repeat(x.data[:, None], 5, axis=1))
+    np.testing.assert_allclose(out.array, np.repeat(x.array[:, None], 5, axis=1))
 
 
 def test_nested_in_dims_and_out_dims():
     x, y = _rand(2, 3), _rand(3, 2, seed=1)
     out = func.vmap(lambda pair: pair[0] * pair[1], in_dims=((0, 1),))((x, y))
-    np.testing.assert_allclose(out.data, x.data * y.data.T)
+    np.testing.assert_allclose(out.array, x.array * y.array.T)
     a, b = func.vmap(lambda x: (x, x.sum()), out_dims=(1, 0))(x)
-    np.testing.assert_allclose(a.data, x.data.T)
-    np.testing.assert_allclose(b.data, x.data.sum(1))
+    np.testing.assert_allclose(a.array, x.array.T)
+    np.testing.assert_allclose(b.array, x.array.sum(1))
     kept = func.vmap(lambda x: (x * 2, mg.ones(2)), out_dims=(0, None))(x)[1]
-    np.testing.assert_allclose(kept.data, [1.0, 1.0])
+    np.testing.assert_allclose(kept.array, [1.0, 1.0])
     out = func.vmap(lambda d: d["a"] + d["b"], in_dims=({"a": 0, "b": None},))({"a": x, "b": _t([1.0, 2.0, 3.0])})
-    np.testing.assert_allclose(out.data, x.data + [1.0, 2.0, 3.0])
+    np.testing.assert_allclose(out.array, x.array + [1.0, 2.0, 3.0])
 
 
 def test_keyword_arguments_are_not_batched():
     out = func.vmap(lambda x, scale=1.0: x * scale)(_rand(2, 3), scale=_t([1.0, 0.0, 2.0]))
     assert out.shape == (2, 3)
-    assert out.data[:, 1].tolist() == [0.0, 0.0]
+    assert out.array[:, 1].tolist() == [0.0, 0.0]
 
 
 def test_chunk_size_gives_the_same_result():
@@ -89,7 +89,7 @@ def test_chunk_size_gives_the_same_result():
     for chunk in (1, 2, 3, 7, 100):
         parts = func.vmap(lambda x: (x.softmax(0), x.sum()), chunk_size=chunk)(x)
         for p, w in zip(parts, whole):
-            np.testing.assert_allclose(p.data, w.data)
+            np.testing.assert_allclose(p.array, w.array)
 
 
 def test_errors_are_torchs():
@@ -143,14 +143,14 @@ def test_an_op_without_a_rule_loops_with_torchs_warning(cross_without_rule):
     x = _rand(4, 3)
     with pytest.warns(UserWarning, match=FALLBACK + r" cross\. Please file us an issue"):
         out = func.vmap(lambda v: mg.cross(v, v.flip(0)))(x)
-    np.testing.assert_allclose(out.data, np.cross(x.data, x.data[:, ::-1]))
+    np.testing.assert_allclose(out.array, np.cross(x.array, x.array[:, ::-1]))
 
 
 def test_the_fallback_handles_several_outputs_and_outer_levels(cross_without_rule):
     x = _rand(2, 4, 3)
     with pytest.warns(UserWarning, match=FALLBACK):
         out = func.vmap(func.vmap(lambda v: mg.cross(v, v.flip(0))))(x)
-    np.testing.assert_allclose(out.data, np.cross(x.data, x.data[..., ::-1]))
+    np.testing.assert_allclose(out.array, np.cross(x.array, x.array[..., ::-1]))
 
 
 # ---------------------------------------------------------------- randomness
@@ -160,9 +160,9 @@ def test_randomness_modes():
         func.vmap(lambda v: F.dropout(v, 0.5))(x)
     mg.manual_seed(0)
     different = func.vmap(lambda v: F.dropout(v, 0.5), randomness="different")(x)
-    assert not np.array_equal(different.data[0], different.data[1])
+    assert not np.array_equal(different.array[0], different.array[1])
     same = func.vmap(lambda v: F.dropout(v, 0.5), randomness="same")(x)
-    assert np.array_equal(same.data[0], same.data[3]) and 0 < same.data[0].mean() < 2
+    assert np.array_equal(same.array[0], same.array[3]) and 0 < same.array[0].mean() < 2
     assert func.vmap(lambda v: F.dropout(v, 0.5, training=False))(x) is not None
 
 
@@ -175,8 +175,8 @@ def test_per_example_gradients_of_unbatched_weights_are_not_summed():
     W1, b1, W2, X, y = _rand(4, 5), _rand(5, seed=1), _rand(5, 1, seed=2), _rand(6, 4, seed=3), _rand(6, 1, seed=4)
     grads = func.vmap(func.grad(_mlp_loss, argnums=(0, 1, 2)), in_dims=(None, None, None, 0, 0))(W1, b1, W2, X, y)
     for k, g in enumerate(grads):
-        looped = np.stack([func.grad(_mlp_loss, argnums=(0, 1, 2))(W1, b1, W2, X[i], y[i])[k].data for i in range(6)])
-        np.testing.assert_allclose(g.data, looped, rtol=1e-12)
+        looped = np.stack([func.grad(_mlp_loss, argnums=(0, 1, 2))(W1, b1, W2, X[i], y[i])[k].array for i in range(6)])
+        np.testing.assert_allclose(g.array, looped, rtol=1e-12)
 
 
 def test_vmap_of_jacrev_jacfwd_and_hessian_per_entry():
@@ -187,24 +187,24 @@ def test_vmap_of_jacrev_jacfwd_and_hessian_per_entry():
 
     for transform in (func.jacrev, func.jacfwd, lambda f: func.hessian(lambda v: f(v).sum())):
         batched = func.vmap(transform(f))(x)
-        looped = np.stack([transform(f)(x[i]).data for i in range(3)])
-        np.testing.assert_allclose(batched.data, looped, rtol=1e-12, atol=1e-12)
+        looped = np.stack([transform(f)(x[i]).array for i in range(3)])
+        np.testing.assert_allclose(batched.array, looped, rtol=1e-12, atol=1e-12)
 
 
 def test_vmap_of_vjp_and_jvp():
     x, t = _rand(3, 4), _rand(3, 4, seed=1)
     out, tangents = func.vmap(lambda x, t: func.jvp(lambda v: v.exp().sum(), (x,), (t,)))(x, t)
-    np.testing.assert_allclose(out.data, np.exp(x.data).sum(1))
-    np.testing.assert_allclose(tangents.data, (np.exp(x.data) * t.data).sum(1))
+    np.testing.assert_allclose(out.array, np.exp(x.array).sum(1))
+    np.testing.assert_allclose(tangents.array, (np.exp(x.array) * t.array).sum(1))
     pulled = func.vmap(lambda x, t: func.vjp(lambda v: v.tanh(), x)[1](t)[0])(x, t)
-    np.testing.assert_allclose(pulled.data, (1 - np.tanh(x.data) ** 2) * t.data)
+    np.testing.assert_allclose(pulled.array, (1 - np.tanh(x.array) ** 2) * t.array)
 
 
 def test_grad_of_vmap_reaches_the_weights():
     w, xs = _rand(3), _rand(4, 3, seed=1)
     g = func.grad(lambda w: func.vmap(lambda x: (x * w).sum().tanh())(xs).sum())(w)
-    expected = ((1 - np.tanh(xs.data @ w.data) ** 2)[:, None] * xs.data).sum(0)
-    np.testing.assert_allclose(g.data, expected)
+    expected = ((1 - np.tanh(xs.array @ w.array) ** 2)[:, None] * xs.array).sum(0)
+    np.testing.assert_allclose(g.array, expected)
 
 
 def test_backward_inside_vmap_points_to_grad():
@@ -225,12 +225,12 @@ def test_against_torch_func_vmap():
     for f, in_dims in cases:
         ours = func.vmap(f, in_dims=in_dims)(_t(x), _t(w))
         theirs = torch.func.vmap(f, in_dims=in_dims)(torch.tensor(x), torch.tensor(w))
-        np.testing.assert_allclose(ours.data, theirs.numpy(), rtol=1e-12)
+        np.testing.assert_allclose(ours.array, theirs.numpy(), rtol=1e-12)
     ours = func.vmap(func.grad(lambda w, x: ((x @ w) ** 2).sum()), in_dims=(None, 0))(_t(w), _t(x))
     theirs = torch.func.vmap(torch.func.grad(lambda w, x: ((x @ w) ** 2).sum()), in_dims=(None, 0))(
         torch.tensor(w), torch.tensor(x)
     )
-    np.testing.assert_allclose(ours.data, theirs.numpy(), rtol=1e-12)
+    np.testing.assert_allclose(ours.array, theirs.numpy(), rtol=1e-12)
 
 
 def test_no_warning_and_no_state_left_after_vmap():
@@ -251,9 +251,9 @@ def test_jacrev_chunks_and_jacfwd_give_the_loops_jacobian():
     def f(v):
         return (v.outer(v).tanh() @ v).cumsum(0)[:3]
 
-    want = np.stack([func.grad(lambda v, i=i: f(v)[i])(x).data for i in range(3)])
+    want = np.stack([func.grad(lambda v, i=i: f(v)[i])(x).array for i in range(3)])
     for jac in (func.jacrev(f), func.jacrev(f, chunk_size=1), func.jacrev(f, chunk_size=2), func.jacfwd(f)):
-        np.testing.assert_allclose(jac(x).data, want, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(jac(x).array, want, rtol=1e-12, atol=1e-12)
 
 
 def test_the_fallback_warning_points_at_the_users_line(cross_without_rule):
@@ -267,9 +267,9 @@ def test_random_tensors_like_an_entry_follow_randomness():
     with pytest.raises(RuntimeError, match=r"^vmap: called random operation while in randomness error mode"):
         func.vmap(lambda v: v + mg.randn_like(v))(x)
     different = func.vmap(lambda v: mg.rand_like(v), randomness="different")(x)
-    assert different.shape == (4, 3) and not np.array_equal(different.data[0], different.data[1])
+    assert different.shape == (4, 3) and not np.array_equal(different.array[0], different.array[1])
     same = func.vmap(lambda v: v * mg.randint_like(v, 1, 9), randomness="same")(x)
-    assert same.shape == (4, 3) and all(np.array_equal(same.data[0], row) for row in same.data)
+    assert same.shape == (4, 3) and all(np.array_equal(same.array[0], row) for row in same.array)
     assert mg.randn_like(x).shape == (4, 3)  # outside vmap, as before
 
 
@@ -301,4 +301,4 @@ def test_modules_see_one_entrys_shape(name):
         warnings.simplefilter("error", UserWarning)
         batched = func.vmap(module)(x)
     looped = mg.stack([module(x[i]) for i in range(shape[0])])
-    np.testing.assert_allclose(batched.data, looped.data, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(batched.array, looped.array, rtol=1e-5, atol=1e-6)

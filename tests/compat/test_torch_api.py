@@ -11,7 +11,7 @@ def test_from_numpy_shares_memory_both_ways():
     a = np.zeros(3, dtype=np.float32)
     t = mg.from_numpy(a)
     a[0] = 5.0
-    t.data[1] = 7.0
+    t.array[1] = 7.0
     np.testing.assert_array_equal(t.numpy(), [5.0, 7.0, 0.0])
     np.testing.assert_array_equal(a, [5.0, 7.0, 0.0])
     assert t.dtype == mg.float32 and not t.requires_grad and t.is_leaf
@@ -28,8 +28,8 @@ def test_from_numpy_keeps_the_arrays_dtype_and_refuses_others():
 
 def test_as_tensor_shares_what_it_can():
     a = np.ones(2, dtype=np.float32)
-    assert mg.as_tensor(a).data is a
-    assert mg.as_tensor(a, dtype=mg.float64).data is not a
+    assert mg.as_tensor(a).array is a
+    assert mg.as_tensor(a, dtype=mg.float64).array is not a
     t = mg.tensor([1.0, 2.0], requires_grad=True)
     assert mg.as_tensor(t) is t and mg.as_tensor(t, dtype=mg.float32) is t
     converted = mg.as_tensor(t, dtype=mg.float64)

@@ -92,10 +92,10 @@ def test_dataloader_batches_in_order():
 def test_dataloader_shuffles_each_epoch_and_is_seeded():
     X = np.arange(20)
     loader = data.DataLoader((X,), batch_size=8, shuffle=True, seed=3)
-    first = np.concatenate([b[0].data for b in loader])
-    second = np.concatenate([b[0].data for b in loader])
+    first = np.concatenate([b[0].array for b in loader])
+    second = np.concatenate([b[0].array for b in loader])
     assert sorted(first) == list(range(20)) and not np.array_equal(first, second)
-    again = np.concatenate([b[0].data for b in data.DataLoader((X,), batch_size=8, shuffle=True, seed=3)])
+    again = np.concatenate([b[0].array for b in data.DataLoader((X,), batch_size=8, shuffle=True, seed=3)])
     np.testing.assert_array_equal(first, again)
     mg.manual_seed(1)
     a = [b[0].tolist() for b in data.DataLoader((X,), batch_size=5, shuffle=True)]
@@ -128,5 +128,5 @@ def test_dataloader_errors():
 def test_batches_are_copies_of_the_dataset():
     X = np.zeros((4, 2), dtype=np.float32)
     (xb,) = next(iter(data.DataLoader((X,), batch_size=2)))
-    xb.data[...] = 1
+    xb.array[...] = 1
     assert not X.any()

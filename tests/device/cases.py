@@ -343,7 +343,7 @@ def _as_tuple(x) -> tuple:
 
 
 def _host(t) -> np.ndarray:
-    return np.asarray(to_host(t.data))
+    return np.asarray(to_host(t.array))
 
 
 def run_case(c: Case, device, check) -> list[np.ndarray]:

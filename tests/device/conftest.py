@@ -42,7 +42,7 @@ def placement_check(device_name: str):
     def check(x):
         if isinstance(x, Tensor):
             assert x.device == dev, f"tensor on {x.device}, expected {dev}"
-            assert type(x.data) is array_type, f"tensor on {dev} holds a {type(x.data).__name__}"
+            assert type(x.array) is array_type, f"tensor on {dev} holds a {type(x.array).__name__}"
             if x._grad is not None:  # not .grad: non-leaf tensors are checked too
                 check(x._grad)
         else:

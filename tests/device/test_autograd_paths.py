@@ -23,7 +23,7 @@ def _x(device, *shape, seed=0):
 
 
 def _close(t, expected):
-    np.testing.assert_allclose(to_host(t.data), expected, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(to_host(t.array), expected, rtol=1e-9, atol=1e-12)
 
 
 def _both(fn, device):
@@ -35,7 +35,7 @@ def _both(fn, device):
 
 
 def _h(t):
-    return np.asarray(to_host(t.data))
+    return np.asarray(to_host(t.array))
 
 
 def test_backward_accumulates_and_retain_grad(device):
@@ -177,7 +177,7 @@ def test_factories_on_device(device):
     made += [mg.zeros_like(like), mg.ones_like(like), mg.rand_like(like), mg.randn_like(like), mg.full_like(like, 2)]
     for t in made:
         check(t)
-    np.testing.assert_array_equal(to_host(made[4].data), np.arange(5))
+    np.testing.assert_array_equal(to_host(made[4].array), np.arange(5))
 
 
 def test_nn_init_dropout_and_parameters_created_on_device(device):
@@ -194,8 +194,8 @@ def test_nn_init_dropout_and_parameters_created_on_device(device):
     y = F.dropout(x, 0.5)
     y.sum().backward()
     check(y), check(x)
-    kept = to_host(y.data) != 0
-    np.testing.assert_array_equal(to_host(x.grad.data), kept * 2.0)
+    kept = to_host(y.array) != 0
+    np.testing.assert_array_equal(to_host(x.grad.array), kept * 2.0)
     assert 50 < kept.sum() < 150
 
 
@@ -208,7 +208,7 @@ def test_module_state_dict_roundtrip_across_devices(device):
     for t in list(dst.parameters()) + list(dst.buffers()):
         check(t)
     for k, v in dst.state_dict().items():
-        np.testing.assert_array_equal(to_host(v.data), to_host(src.state_dict()[k].data))
+        np.testing.assert_array_equal(to_host(v.array), to_host(src.state_dict()[k].array))
     back = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4))
     back.load_state_dict(dst.state_dict())
     placement_check("cpu")(back[0].weight)
@@ -222,7 +222,7 @@ def test_module_save_load_keeps_the_device(device, tmp_path):
     other = nn.Linear(3, 2).to(device)
     other.load(tmp_path / "m.npz")
     check(other.weight)
-    np.testing.assert_array_equal(to_host(other.weight.data), to_host(model.weight.data))
+    np.testing.assert_array_equal(to_host(other.weight.array), to_host(model.weight.array))
 
 
 def test_optimizer_state_dict_moves_with_the_params(device):
@@ -249,7 +249,7 @@ def test_tensor_methods_on_device(device):
     y = x.clone().copy_(mg.ones(2, 2, device=device))
     y.fill_(3.0).zero_()
     check(y)
-    assert to_host(y.data).sum() == 0
+    assert to_host(y.array).sum() == 0
     g = mg.zeros(2, 2, device=device)
     w = mg.ones(2, 2, device=device, requires_grad=True)
     w.grad = g

@@ -25,13 +25,13 @@ def caught(strict_cuda):
 def test_device_arrays_are_strict_and_xp_works(strict_cuda):
     x = mg.tensor([1.0, 4.0], device="cuda")
     assert x.device == "cuda:0" and x.device is strict_cuda and x.is_cuda
-    assert type(x.data) is StrictArray and not isinstance(x.data, np.ndarray)
-    assert mg.backend.is_cupy_array(x.data)
+    assert type(x.array) is StrictArray and not isinstance(x.array, np.ndarray)
+    assert mg.backend.is_cupy_array(x.array)
     xp = x._device.xp
-    r = xp.sqrt(x.data)
+    r = xp.sqrt(x.array)
     assert type(r) is StrictArray and r.tolist() == [1.0, 2.0]
-    assert type(x.data.sum()) is StrictArray  # reductions give 0-d device arrays, as CuPy does
-    assert type(x.data * 2 + np.float64(1)) is StrictArray
+    assert type(x.array.sum()) is StrictArray  # reductions give 0-d device arrays, as CuPy does
+    assert type(x.array * 2 + np.float64(1)) is StrictArray
     np.testing.assert_array_equal(x.cpu().numpy(), [1.0, 4.0])
 
 
@@ -49,7 +49,7 @@ def test_device_arrays_are_strict_and_xp_works(strict_cuda):
     ids=["ufunc", "asarray", "function", "host_lhs", "host_rhs", "host_index", "host_setitem"],
 )
 def test_host_use_of_a_device_array_is_caught(caught, misuse):
-    a = mg.tensor([1.0, 2.0], device="cuda").data
+    a = mg.tensor([1.0, 2.0], device="cuda").array
     with pytest.raises(HostFallbackError):
         misuse(a)
     assert strict_xp.VIOLATIONS
@@ -57,18 +57,18 @@ def test_host_use_of_a_device_array_is_caught(caught, misuse):
 
 def test_a_numpy_only_op_is_caught_and_located(caught):
     def host_exp(a):
-        return make(np.exp(a.data), (a,), lambda g: (g,), "host_exp")
+        return make(np.exp(a.array), (a,), lambda g: (g,), "host_exp")
 
     x = mg.tensor([0.0, 1.0], device="cuda", requires_grad=True)
     with pytest.raises(HostFallbackError, match="np.exp"):
         host_exp(x)
-    assert host_exp(x.detach().cpu()).data.tolist() == pytest.approx([1.0, np.e])
+    assert host_exp(x.detach().cpu()).array.tolist() == pytest.approx([1.0, np.e])
 
 
 def test_a_swallowed_fallback_is_still_recorded(caught):
     x = mg.tensor([1.0], device="cuda")
     try:
-        np.asarray(x.data)
+        np.asarray(x.array)
     except TypeError:
         pass
     assert any("implicit conversion" in v for v in strict_xp.VIOLATIONS)

@@ -42,7 +42,7 @@ def test_lbfgs(device, line_search_fn):
             check(array)
         for p in model.parameters():
             check(p)
-        return losses, [mg.backend.to_host(p.data) for p in model.parameters()]
+        return losses, [mg.backend.to_host(p.array) for p in model.parameters()]
 
     expected = run("cpu")
     if device != "cpu":
@@ -60,7 +60,7 @@ def test_checkpoint(device):
         (checkpoint(model, x, use_reentrant=False) ** 2).sum().backward()
         for t in [x, *model.parameters()]:
             check(t)
-        return [mg.backend.to_host(t.grad.data) for t in [x, *model.parameters()]]
+        return [mg.backend.to_host(t.grad.array) for t in [x, *model.parameters()]]
 
     expected = run("cpu")
     if device != "cpu":
@@ -80,4 +80,4 @@ def test_collation_keeps_the_items_device(device):
 
     batches = list(mg.data.DataLoader(Items(), batch_size=2, sampler=mg.data.SequentialSampler(range(5))))
     check(batches[0]["x"])
-    assert mg.backend.to_host(batches[2]["x"].data).tolist() == [[4.0, 4.0]] and batches[1]["y"].tolist() == [2, 3]
+    assert mg.backend.to_host(batches[2]["x"].array).tolist() == [[4.0, 4.0]] and batches[1]["y"].tolist() == [2, 3]

@@ -42,9 +42,9 @@ def test_to_cuda_and_back_is_differentiable(gpu):
     placement_check("cpu")(y)
     (g,) = mg.autograd.grad(y.sum(), x, create_graph=True)
     placement_check("cpu")(g)
-    np.testing.assert_allclose(g.data, 3 * (1 - np.tanh(x.data) ** 2), rtol=1e-12)
+    np.testing.assert_allclose(g.array, 3 * (1 - np.tanh(x.array) ** 2), rtol=1e-12)
     (gg,) = mg.autograd.grad(g.sum(), x)
-    np.testing.assert_allclose(gg.data, -6 * np.tanh(x.data) * (1 - np.tanh(x.data) ** 2), rtol=1e-12)
+    np.testing.assert_allclose(gg.array, -6 * np.tanh(x.array) * (1 - np.tanh(x.array) ** 2), rtol=1e-12)
 
 
 def test_cuda_method_and_device_dtype_together(gpu):
@@ -54,7 +54,7 @@ def test_cuda_method_and_device_dtype_together(gpu):
     assert y.dtype == mg.float64
     (y * y).sum().backward()
     placement_check("cpu")(x)
-    np.testing.assert_allclose(x.grad.data, 2 * np.array([1.0, 2.0, 3.0]), rtol=1e-6)
+    np.testing.assert_allclose(x.grad.array, 2 * np.array([1.0, 2.0, 3.0]), rtol=1e-6)
 
 
 def test_leaf_on_gpu_gets_grad_on_gpu_through_cpu_ops(gpu):
@@ -62,17 +62,17 @@ def test_leaf_on_gpu_gets_grad_on_gpu_through_cpu_ops(gpu):
     loss = (w.cpu() * mg.tensor([1.0, 2.0, 3.0], dtype=mg.float64)).sum()
     loss.backward()
     placement_check(gpu)(w)
-    np.testing.assert_array_equal(to_host(w.grad.data), [1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(to_host(w.grad.array), [1.0, 2.0, 3.0])
 
 
 def test_module_to_and_back(gpu):
     mg.manual_seed(0)
     model = nn.Linear(3, 2).double()
-    expected = model(mg.ones(1, 3, dtype=mg.float64)).data
+    expected = model(mg.ones(1, 3, dtype=mg.float64)).array
     model.to(gpu)
     placement_check(gpu)(model.weight)
     out = model(mg.ones(1, 3, dtype=mg.float64, device=gpu))
-    np.testing.assert_allclose(to_host(out.data), expected, rtol=1e-12)
+    np.testing.assert_allclose(to_host(out.array), expected, rtol=1e-12)
     model.cpu()
     placement_check("cpu")(model.weight)
 
@@ -121,7 +121,7 @@ def test_indexing_with_a_cpu_index_tensor_is_allowed(gpu):
     picked = g[mg.tensor([2, 0, 2])]
     placement_check(gpu)(picked)
     picked.sum().backward()
-    np.testing.assert_array_equal(to_host(g.grad.data), [1.0, 0.0, 2.0])
+    np.testing.assert_array_equal(to_host(g.grad.array), [1.0, 0.0, 2.0])
 
 
 def test_backward_seed_on_the_wrong_device_is_an_error(gpu):

@@ -24,7 +24,7 @@ def _f(lib):
 @pytest.mark.parametrize("blank", [0, 4])
 def test_padded_targets_match_torch(reduction, blank):
     pytest.importorskip("torch")
-    targets = Arr(np.where(PADDED.data == blank, (blank + 1) % C, PADDED.data), grad=False)
+    targets = Arr(np.where(PADDED.array == blank, (blank + 1) % C, PADDED.array), grad=False)
     check(
         lambda lib, x, t, il, tl: _f(lib).ctc_loss(x.log_softmax(2), t, il, tl, blank=blank, reduction=reduction),
         arr(T, N, C),

@@ -16,7 +16,7 @@ def _train_step(model, x, y, device):
     loss = F.cross_entropy(model(x.to(device)), y.to(device), label_smoothing=0.1)
     loss.backward()
     opt.step()
-    return loss.item(), {k: mg.backend.to_host(v.data) for k, v in model.state_dict().items()}
+    return loss.item(), {k: mg.backend.to_host(v.array) for k, v in model.state_dict().items()}
 
 
 def test_mlp_training_step_matches_cpu():
@@ -40,12 +40,12 @@ def test_conv_pool_embedding_and_dropout_run_on_the_gpu():
     conv.to("cuda")
     xg = x.to("cuda").requires_grad_()
     out = F.max_pool2d(conv(xg), 2, padding=1)
-    np.testing.assert_allclose(mg.backend.to_host(out.data), expected.data, rtol=1e-10)
+    np.testing.assert_allclose(mg.backend.to_host(out.array), expected.array, rtol=1e-10)
     out.sum().backward()
     assert xg.grad.device == "cuda:0"
     emb = nn.Embedding(5, 2, device="cuda")
     emb(mg.tensor([[0, 4], [4, 1]], device="cuda")).sum().backward()
-    np.testing.assert_array_equal(mg.backend.to_host(emb.weight.grad.data[:, 0]), [1, 1, 0, 0, 2])
+    np.testing.assert_array_equal(mg.backend.to_host(emb.weight.grad.array[:, 0]), [1, 1, 0, 0, 2])
     assert F.dropout(mg.ones(10, device="cuda"), 0.5).device == "cuda:0"
     batches = list(mg.data.DataLoader((np.arange(4.0),), batch_size=2, device="cuda"))
     assert batches[0][0].device == "cuda:0"

@@ -133,7 +133,7 @@ def test_one_hot():
         ours = F.one_hot(mg.tensor(args[0]), *args[1:])
         theirs = torch.nn.functional.one_hot(torch.tensor(args[0]), *args[1:])
         assert ours.dtype == mg.int64
-        np.testing.assert_array_equal(ours.data, theirs.numpy())
+        np.testing.assert_array_equal(ours.array, theirs.numpy())
     with pytest.raises(RuntimeError, match="Class values must be smaller than num_classes"):
         F.one_hot(mg.tensor([3]), 2)
 
@@ -165,8 +165,8 @@ def test_batch_norm_training_and_eval(shape):
         rm, rv = lib.zeros(channels, dtype=lib.float64), lib.ones(channels, dtype=lib.float64)
         out = f("batch_norm")(lib)(x, rm, rv, w, b, training=training, momentum=0.2)
         stats[lib.__name__] = (
-            np.asarray(rm.data if lib is mg else rm.numpy()),
-            np.asarray(rv.data if lib is mg else rv.numpy()),
+            np.asarray(rm.array if lib is mg else rm.numpy()),
+            np.asarray(rv.array if lib is mg else rv.numpy()),
         )
         return out
 

@@ -52,7 +52,7 @@ def test_linear_matches_formula_and_skips_unneeded_grads():
     layer = nn.Linear(3, 2, dtype=D)
     x = rand64(4, 3, requires_grad=False)
     out = layer(x)
-    np.testing.assert_allclose(out.data, x.data @ layer.weight.data.T + layer.bias.data)
+    np.testing.assert_allclose(out.array, x.array @ layer.weight.array.T + layer.bias.array)
     out.sum().backward()
     assert x.grad is None and layer.weight.grad.shape == (2, 3)
 
@@ -76,15 +76,15 @@ def test_linear_matches_formula_and_skips_unneeded_grads():
 )
 def test_activation_and_shape_layers_gradcheck(module):
     x = rand64(3, 2, 2)
-    x.data[np.abs(x.data) < 1e-3] = 0.5  # keep clear of relu's kink
+    x.array[np.abs(x.array) < 1e-3] = 0.5  # keep clear of relu's kink
     check_module(module, x)
 
 
 def test_softmax_and_log_softmax_are_stable_and_twice_differentiable():
     x = mg.tensor([[1e4, 0.0, -1e4], [3.0, 3.0, 3.0]], dtype=D)
-    np.testing.assert_allclose(F.softmax(x, 1).data, [[1, 0, 0], [1 / 3, 1 / 3, 1 / 3]])
-    np.testing.assert_allclose(F.log_softmax(x, 1).data[1], np.log([1 / 3] * 3))
-    assert np.isfinite(F.log_softmax(x, 1).data).all()
+    np.testing.assert_allclose(F.softmax(x, 1).array, [[1, 0, 0], [1 / 3, 1 / 3, 1 / 3]])
+    np.testing.assert_allclose(F.log_softmax(x, 1).array[1], np.log([1 / 3] * 3))
+    assert np.isfinite(F.log_softmax(x, 1).array).all()
     assert gradgradcheck(lambda t: F.softmax(t, 0), (rand64(4),))
     assert gradgradcheck(lambda t: F.log_softmax(t, -1), (rand64(2, 3),))
 
@@ -92,12 +92,12 @@ def test_softmax_and_log_softmax_are_stable_and_twice_differentiable():
 def test_dropout_train_and_eval():
     layer = nn.Dropout(0.25)
     x = mg.ones(2000, dtype=D)
-    y = layer(x).data
+    y = layer(x).array
     kept = y != 0
     assert 0.7 < kept.mean() < 0.8
     np.testing.assert_allclose(y[kept], 1 / 0.75)
     assert layer.eval()(x) is x
-    assert not nn.Dropout(1.0)(x).data.any()
+    assert not nn.Dropout(1.0)(x).array.any()
     with pytest.raises(ValueError, match="between 0 and 1"):
         nn.Dropout(1.5)
 
@@ -114,21 +114,21 @@ def test_dropout_gradcheck_with_a_fixed_mask():
 
 def test_dropout_is_seeded_by_manual_seed():
     mg.manual_seed(7)
-    a = F.dropout(mg.ones(50), 0.5).data
+    a = F.dropout(mg.ones(50), 0.5).array
     mg.manual_seed(7)
-    np.testing.assert_array_equal(a, F.dropout(mg.ones(50), 0.5).data)
+    np.testing.assert_array_equal(a, F.dropout(mg.ones(50), 0.5).array)
 
 
 def test_layer_norm_gradcheck_and_values():
     layer = nn.LayerNorm((2, 3), dtype=D)
     with mg.no_grad():
-        layer.weight.data[...] = np.arange(6).reshape(2, 3) / 3 + 0.5
-        layer.bias.data[...] = 0.1
+        layer.weight.array[...] = np.arange(6).reshape(2, 3) / 3 + 0.5
+        layer.bias.array[...] = 0.1
     x = rand64(4, 2, 3)
     check_module(layer, x)
-    y = F.layer_norm(x, (2, 3)).data
+    y = F.layer_norm(x, (2, 3)).array
     np.testing.assert_allclose(y.mean(axis=(1, 2)), 0, atol=1e-12)
-    v = x.data.var(axis=(1, 2))
+    v = x.array.var(axis=(1, 2))
     np.testing.assert_allclose(y.var(axis=(1, 2)), v / (v + 1e-5), rtol=1e-10)
     with pytest.raises(RuntimeError, match=r"LayerNorm: expected input of shape \[\*, 2, 3\].*\[4, 3, 2\]"):
         layer(rand64(4, 3, 2))
@@ -153,14 +153,14 @@ def test_batch_norm_running_statistics():
     layer = nn.BatchNorm1d(2, momentum=0.5)
     x = mg.tensor([[1.0, 10.0], [3.0, 20.0], [5.0, 30.0]])
     y = layer(x)
-    np.testing.assert_allclose(y.data.mean(0), 0, atol=1e-6)
-    np.testing.assert_allclose(layer.running_mean.data, [1.5, 10.0])
-    np.testing.assert_allclose(layer.running_var.data, [0.5 + 0.5 * 4, 0.5 + 0.5 * 100], rtol=1e-6)
+    np.testing.assert_allclose(y.array.mean(0), 0, atol=1e-6)
+    np.testing.assert_allclose(layer.running_mean.array, [1.5, 10.0])
+    np.testing.assert_allclose(layer.running_var.array, [0.5 + 0.5 * 4, 0.5 + 0.5 * 100], rtol=1e-6)
     assert int(layer.num_batches_tracked.item()) == 1
     layer.eval()
-    expected = (x.data - layer.running_mean.data) / np.sqrt(layer.running_var.data + 1e-5)
-    np.testing.assert_allclose(layer(x).data, expected, rtol=1e-5)
-    np.testing.assert_allclose(layer.running_mean.data, [1.5, 10.0])  # eval leaves them alone
+    expected = (x.array - layer.running_mean.array) / np.sqrt(layer.running_var.array + 1e-5)
+    np.testing.assert_allclose(layer(x).array, expected, rtol=1e-5)
+    np.testing.assert_allclose(layer.running_mean.array, [1.5, 10.0])  # eval leaves them alone
 
 
 def test_batch_norm_errors():
@@ -175,13 +175,13 @@ def test_batch_norm_errors():
 
 def test_embedding_gradients_and_padding():
     layer = nn.Embedding(5, 3, padding_idx=1, dtype=D)
-    assert not layer.weight.data[1].any()
+    assert not layer.weight.array[1].any()
     idx = mg.tensor([[0, 1, 4], [4, 4, 2]])
     assert layer(idx).shape == (2, 3, 3)
     assert gradcheck(lambda w: F.embedding(idx, w), (rand64(5, 3),))
     assert gradgradcheck(lambda w: F.embedding(idx, w) ** 2, (rand64(5, 3),))
     layer(idx).sum().backward()
-    np.testing.assert_array_equal(layer.weight.grad.data[:, 0], [1, 0, 1, 0, 3])
+    np.testing.assert_array_equal(layer.weight.grad.array[:, 0], [1, 0, 1, 0, 3])
     with pytest.raises(IndexError, match=r"index 5 is out of range for a weight of shape \[5, 3\]"):
         layer(mg.tensor([5]))
     with pytest.raises(RuntimeError, match="'indices' to have one of the following scalar types: Long, Int"):
@@ -260,19 +260,19 @@ def test_layers_match_pytorch():
     x = rng.standard_normal((2, 3, 9, 8))
     conv = nn.Conv2d(3, 4, 3, stride=2, padding=1, dilation=1, dtype=D)
     tconv = torch.nn.Conv2d(3, 4, 3, stride=2, padding=1, dtype=torch.float64)
-    tconv.load_state_dict({k: torch.from_numpy(v.data.copy()) for k, v in conv.state_dict().items()})
-    np.testing.assert_allclose(conv(mg.tensor(x)).data, tconv(torch.from_numpy(x)).detach().numpy(), atol=1e-12)
-    pool = F.max_pool2d(mg.tensor(x), 3, 2, 1).data
+    tconv.load_state_dict({k: torch.from_numpy(v.array.copy()) for k, v in conv.state_dict().items()})
+    np.testing.assert_allclose(conv(mg.tensor(x)).array, tconv(torch.from_numpy(x)).detach().numpy(), atol=1e-12)
+    pool = F.max_pool2d(mg.tensor(x), 3, 2, 1).array
     np.testing.assert_allclose(pool, torch.nn.functional.max_pool2d(torch.from_numpy(x), 3, 2, 1).numpy())
     xs = rng.standard_normal((6, 4, 5))
     bn, tbn = nn.BatchNorm1d(4, dtype=D), torch.nn.BatchNorm1d(4, dtype=torch.float64)
     for _ in range(2):
-        np.testing.assert_allclose(bn(mg.tensor(xs)).data, tbn(torch.from_numpy(xs)).detach().numpy(), atol=1e-12)
-    np.testing.assert_allclose(bn.running_var.data, tbn.running_var.numpy(), atol=1e-12)
+        np.testing.assert_allclose(bn(mg.tensor(xs)).array, tbn(torch.from_numpy(xs)).detach().numpy(), atol=1e-12)
+    np.testing.assert_allclose(bn.running_var.array, tbn.running_var.numpy(), atol=1e-12)
     bn.eval(), tbn.eval()
-    np.testing.assert_allclose(bn(mg.tensor(xs)).data, tbn(torch.from_numpy(xs)).detach().numpy(), atol=1e-12)
+    np.testing.assert_allclose(bn(mg.tensor(xs)).array, tbn(torch.from_numpy(xs)).detach().numpy(), atol=1e-12)
     ln = torch.nn.functional.layer_norm(torch.from_numpy(xs), (5,)).numpy()
-    np.testing.assert_allclose(F.layer_norm(mg.tensor(xs), 5).data, ln, atol=1e-12)
+    np.testing.assert_allclose(F.layer_norm(mg.tensor(xs), 5).array, ln, atol=1e-12)
 
 
 @settings(max_examples=20, deadline=None)
@@ -287,13 +287,13 @@ def test_linear_matches_numpy_for_any_batch_shape(batch, n_in, n_out, seed):
     x = mg.tensor(rng.standard_normal((*batch, n_in)), dtype=D, requires_grad=True)
     layer = nn.Linear(n_in, n_out, dtype=D)
     out = layer(x)
-    np.testing.assert_allclose(out.data, x.data @ layer.weight.data.T + layer.bias.data, rtol=1e-12)
+    np.testing.assert_allclose(out.array, x.array @ layer.weight.array.T + layer.bias.array, rtol=1e-12)
     g = rng.standard_normal(out.shape)
     out.backward(mg.tensor(g))
-    g2, x2 = g.reshape(-1, n_out), x.data.reshape(-1, n_in)
-    np.testing.assert_allclose(x.grad.data, g @ layer.weight.data, rtol=1e-12, atol=1e-14)
-    np.testing.assert_allclose(layer.weight.grad.data, g2.T @ x2, rtol=1e-12, atol=1e-14)
-    np.testing.assert_allclose(layer.bias.grad.data, g2.sum(0), rtol=1e-12, atol=1e-14)
+    g2, x2 = g.reshape(-1, n_out), x.array.reshape(-1, n_in)
+    np.testing.assert_allclose(x.grad.array, g @ layer.weight.array, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(layer.weight.grad.array, g2.T @ x2, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(layer.bias.grad.array, g2.sum(0), rtol=1e-12, atol=1e-14)
 
 
 def test_elu_and_softplus_modules_match_torch():

@@ -20,5 +20,5 @@ def test_linear_of_few_rows_gives_rows_in_float32():
     x = mg.tensor(np.random.default_rng(0).standard_normal((20, 200)), dtype=mg.float32)
     w = mg.tensor(np.random.default_rng(1).standard_normal((800, 200)), dtype=mg.float32)
     out = F.linear(x, w)
-    assert out.dtype == mg.float32 and out.data.flags.c_contiguous
-    np.testing.assert_allclose(out.data, x.data @ w.data.T, rtol=1e-5, atol=1e-4)
+    assert out.dtype == mg.float32 and out.array.flags.c_contiguous
+    np.testing.assert_allclose(out.array, x.array @ w.array.T, rtol=1e-5, atol=1e-4)

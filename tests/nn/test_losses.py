@@ -84,9 +84,9 @@ def test_cross_entropy_second_order_and_higher_dims():
 def test_cross_entropy_is_stable_for_huge_logits():
     x = mg.tensor([[1e4, 0.0, -1e4], [-1e4, 1e4, 1e4]], requires_grad=True)
     loss = F.cross_entropy(x, mg.tensor([0, 0]), reduction="none")
-    np.testing.assert_allclose(loss.data, [0.0, 2e4 + np.log(2)], rtol=1e-6)
+    np.testing.assert_allclose(loss.array, [0.0, 2e4 + np.log(2)], rtol=1e-6)
     loss.sum().backward()
-    np.testing.assert_allclose(x.grad.data, [[0, 0, 0], [-1, 0.5, 0.5]], atol=1e-6)
+    np.testing.assert_allclose(x.grad.array, [[0, 0, 0], [-1, 0.5, 0.5]], atol=1e-6)
     assert np.isfinite(F.cross_entropy(x * 100, mg.tensor([2, 1])).item())
 
 
@@ -122,7 +122,7 @@ def test_nll_loss_gradcheck(options):
 
 def test_nll_loss_of_log_softmax_is_cross_entropy():
     x, t = rand64(5, 4), mg.tensor([3, 1, 0, 0, 2])
-    np.testing.assert_allclose(F.nll_loss(F.log_softmax(x, 1), t).data, F.cross_entropy(x, t).data)
+    np.testing.assert_allclose(F.nll_loss(F.log_softmax(x, 1), t).array, F.cross_entropy(x, t).array)
 
 
 @pytest.mark.parametrize("reduction", REDUCTIONS)
@@ -136,9 +136,9 @@ def test_binary_cross_entropy_gradcheck(reduction):
 def test_binary_cross_entropy_clamps_logs_and_checks_range():
     p = mg.tensor([0.0, 1.0, 0.5], requires_grad=True)
     loss = F.binary_cross_entropy(p, mg.tensor([1.0, 0.0, 1.0]), reduction="none")
-    np.testing.assert_allclose(loss.data, [100.0, 100.0, np.log(2)], rtol=1e-6)
+    np.testing.assert_allclose(loss.array, [100.0, 100.0, np.log(2)], rtol=1e-6)
     loss.sum().backward()
-    assert np.isfinite(p.grad.data).all()
+    assert np.isfinite(p.grad.array).all()
     with pytest.raises(RuntimeError, match="between 0 and 1"):
         F.binary_cross_entropy(mg.tensor([1.5]), mg.tensor([1.0]))
     with pytest.raises(ValueError, match="different to the input size"):
@@ -159,9 +159,9 @@ def test_binary_cross_entropy_with_logits_gradcheck(reduction):
 def test_binary_cross_entropy_with_logits_is_stable():
     x = mg.tensor([1e4, -1e4, 0.0], requires_grad=True)
     loss = F.binary_cross_entropy_with_logits(x, mg.tensor([0.0, 0.0, 1.0]), reduction="none")
-    np.testing.assert_allclose(loss.data, [1e4, 0.0, np.log(2)], rtol=1e-6)
+    np.testing.assert_allclose(loss.array, [1e4, 0.0, np.log(2)], rtol=1e-6)
     loss.sum().backward()
-    np.testing.assert_allclose(x.grad.data, [1.0, 0.0, -0.5], atol=1e-7)
+    np.testing.assert_allclose(x.grad.array, [1.0, 0.0, -0.5], atol=1e-7)
     with pytest.raises(ValueError, match=r"Target size \(\[2\]\) must be the same as input size \(\[3\]\)"):
         F.binary_cross_entropy_with_logits(x, mg.tensor([0.0, 1.0]))
 
@@ -201,7 +201,7 @@ def test_losses_match_pytorch():
             torch.from_numpy(t),
             **{k: (torch.from_numpy(v) if k == "weight" else v) for k, v in options.items()},
         )
-        np.testing.assert_allclose(mine.data, theirs.numpy(), rtol=1e-12, err_msg=str(options))
+        np.testing.assert_allclose(mine.array, theirs.numpy(), rtol=1e-12, err_msg=str(options))
         if "label_smoothing" not in options:
             lp = tF.log_softmax(torch.from_numpy(x), 1)
             theirs = tF.nll_loss(
@@ -214,7 +214,7 @@ def test_losses_match_pytorch():
                 mg.tensor(t),
                 **{k: (mg.tensor(v) if k == "weight" else v) for k, v in options.items()},
             )
-            np.testing.assert_allclose(mine.data, theirs.numpy(), rtol=1e-12, err_msg=str(options))
+            np.testing.assert_allclose(mine.array, theirs.numpy(), rtol=1e-12, err_msg=str(options))
     for options in [{}, {"label_smoothing": 0.2, "weight": w}]:
         mine = F.cross_entropy(
             mg.tensor(x), mg.tensor(probs), **{k: (mg.tensor(v) if k == "weight" else v) for k, v in options.items()}
@@ -224,17 +224,17 @@ def test_losses_match_pytorch():
             torch.from_numpy(probs),
             **{k: (torch.from_numpy(v) if k == "weight" else v) for k, v in options.items()},
         )
-        np.testing.assert_allclose(mine.data, theirs.numpy(), rtol=1e-12)
+        np.testing.assert_allclose(mine.array, theirs.numpy(), rtol=1e-12)
     z, y = rng.standard_normal((5, 3)) * 4, rng.random((5, 3))
     pw = np.array([1.0, 2.0, 0.5])
     np.testing.assert_allclose(
-        F.binary_cross_entropy_with_logits(mg.tensor(z), mg.tensor(y), pos_weight=mg.tensor(pw)).data,
+        F.binary_cross_entropy_with_logits(mg.tensor(z), mg.tensor(y), pos_weight=mg.tensor(pw)).array,
         tF.binary_cross_entropy_with_logits(torch.from_numpy(z), torch.from_numpy(y), pos_weight=torch.from_numpy(pw)),
         rtol=1e-12,
     )
     p = 1 / (1 + np.exp(-z))
     np.testing.assert_allclose(
-        F.binary_cross_entropy(mg.tensor(p), mg.tensor(y)).data,
+        F.binary_cross_entropy(mg.tensor(p), mg.tensor(y)).array,
         tF.binary_cross_entropy(torch.from_numpy(p), torch.from_numpy(y)),
         rtol=1e-12,
     )
@@ -254,7 +254,7 @@ def test_cross_entropy_equals_its_definition(rows, classes, smoothing, seed):
     q = np.eye(classes)[t] * (1 - smoothing) + smoothing / classes
     reference = -(F.log_softmax(x, 1) * mg.tensor(q)).sum() / rows
     loss = F.cross_entropy(x, mg.tensor(t), label_smoothing=smoothing)
-    np.testing.assert_allclose(loss.data, reference.data, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(loss.array, reference.array, rtol=1e-12, atol=1e-12)
     (g_loss,) = mg.autograd.grad(loss, x)
     (g_ref,) = mg.autograd.grad(reference, x)
-    np.testing.assert_allclose(g_loss.data, g_ref.data, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(g_loss.array, g_ref.array, rtol=1e-10, atol=1e-12)

@@ -75,7 +75,7 @@ def test_zero_grad_to_none_or_zeros():
     model(mg.randn(5, 2)).sum().backward()
     assert all(p.grad is not None for p in model.parameters())
     model.zero_grad(set_to_none=False)
-    assert all(p.grad is not None and not p.grad.data.any() for p in model.parameters())
+    assert all(p.grad is not None and not p.grad.array.any() for p in model.parameters())
     model.zero_grad()
     assert all(p.grad is None for p in model.parameters())
 
@@ -99,7 +99,7 @@ def test_repr_looks_like_pytorch():
 def test_parameter_shares_the_storage_of_a_tensor():
     t = mg.tensor([1.0, 2.0])
     p = nn.Parameter(t)
-    assert p.data is t.data and p.requires_grad and p.is_leaf
+    assert p.array is t.array and p.requires_grad and p.is_leaf
     with pytest.raises(RuntimeError, match="floating point"):
         nn.Parameter(mg.tensor([1, 2]))
 
@@ -118,13 +118,13 @@ def test_state_dict_round_trip():
     a, b = TwoLayer(), TwoLayer()
     sd = a.state_dict()
     assert list(sd) == ["fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias"]
-    assert sd["fc1.weight"].data is a.fc1.weight.data and not sd["fc1.weight"].requires_grad
+    assert sd["fc1.weight"].array is a.fc1.weight.array and not sd["fc1.weight"].requires_grad
     result = b.load_state_dict(sd)
     assert result.missing_keys == [] and result.unexpected_keys == []
     x = mg.randn(4, 2)
-    np.testing.assert_array_equal(a(x).data, b(x).data)
-    b.fc1.weight.data[0, 0] += 1  # a copy, not shared storage
-    assert a.fc1.weight.data[0, 0] != b.fc1.weight.data[0, 0]
+    np.testing.assert_array_equal(a(x).array, b(x).array)
+    b.fc1.weight.array[0, 0] += 1  # a copy, not shared storage
+    assert a.fc1.weight.array[0, 0] != b.fc1.weight.array[0, 0]
 
 
 def test_load_state_dict_lists_missing_and_unexpected_keys():
@@ -138,11 +138,11 @@ def test_load_state_dict_lists_missing_and_unexpected_keys():
     assert msg.startswith("Error(s) in loading state_dict for TwoLayer:")
     assert 'Missing key(s) in state_dict: "fc1.weight", "fc2.bias".' in msg
     assert 'Unexpected key(s) in state_dict: "fc3.weight".' in msg
-    before = model.fc1.bias.data.copy()
+    before = model.fc1.bias.array.copy()
     sd["fc1.bias"] = mg.ones(4)
     result = model.load_state_dict(sd, strict=False)
     assert result.missing_keys == ["fc1.weight", "fc2.bias"] and result.unexpected_keys == ["fc3.weight"]
-    assert np.all(model.fc1.bias.data == 1) and not np.all(before == 1)
+    assert np.all(model.fc1.bias.array == 1) and not np.all(before == 1)
 
 
 def test_load_state_dict_shape_mismatch_is_an_error_even_when_not_strict():
@@ -162,7 +162,7 @@ def test_save_and_load_npz(tmp_path):
     fresh.load(path)
     for (k, v), (k2, v2) in zip(model.state_dict().items(), fresh.state_dict().items()):
         assert k == k2
-        np.testing.assert_array_equal(v.data, v2.data)
+        np.testing.assert_array_equal(v.array, v2.array)
     assert int(fresh[1].num_batches_tracked.item()) == 1
     with pytest.raises(RuntimeError, match="Missing key"):
         nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.Linear(4, 1)).load(path)
@@ -246,5 +246,5 @@ def test_deepcopy_and_pickle_keep_parameters_and_names():
     model = TwoLayer()
     for clone in (copy.deepcopy(model), pickle.loads(pickle.dumps(model))):
         assert isinstance(clone.fc1.weight, nn.Parameter) and clone.fc1.weight.name == "fc1.weight"
-        assert clone.fc1.weight.data is not model.fc1.weight.data
-        np.testing.assert_array_equal(clone.fc2.bias.data, model.fc2.bias.data)
+        assert clone.fc1.weight.array is not model.fc1.weight.array
+        np.testing.assert_array_equal(clone.fc2.bias.array, model.fc2.bias.array)

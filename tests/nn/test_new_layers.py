@@ -17,7 +17,7 @@ def _twins(make_ours, make_theirs):
     ours = make_ours()
     params = dict(ours.named_parameters())
     for name, p in theirs.named_parameters():
-        params[name].data = p.detach().numpy().copy()
+        params[name].array = p.detach().numpy().copy()
     assert set(params) == {n for n, _ in theirs.named_parameters()}
     return ours, theirs
 
@@ -29,7 +29,7 @@ def _compare(ours, theirs, inputs, out_index=None):
     mo, to = ours(*mins), theirs(*tins)
     if out_index is not None:
         mo, to = mo[out_index], to[out_index]
-    np.testing.assert_allclose(mo.data, to.detach().numpy(), rtol=1e-7, atol=1e-10)
+    np.testing.assert_allclose(mo.array, to.detach().numpy(), rtol=1e-7, atol=1e-10)
     w = np.random.default_rng(5).standard_normal(tuple(to.shape))
     (mo * mg.tensor(w)).sum().backward()
     (to * torch.tensor(w)).sum().backward()
@@ -43,7 +43,7 @@ def _compare(ours, theirs, inputs, out_index=None):
 
 def _same_grad(m, t):
     """The same gradient; an input that did not reach the output may have None on one side and zeros on the other."""
-    ours = np.zeros(m.shape) if m.grad is None else m.grad.data
+    ours = np.zeros(m.shape) if m.grad is None else m.grad.array
     theirs = np.zeros(tuple(t.shape)) if t.grad is None else t.grad.numpy()
     np.testing.assert_allclose(ours, theirs, rtol=1e-7, atol=1e-10)
 
@@ -86,7 +86,7 @@ def test_multihead_attention_masks_and_per_head_weights():
         average_attn_weights=False,
     )
     for o, t in zip(ours_out, theirs_out):
-        np.testing.assert_allclose(o.data, t.detach().numpy(), rtol=1e-7, atol=1e-10)
+        np.testing.assert_allclose(o.array, t.detach().numpy(), rtol=1e-7, atol=1e-10)
     assert ours(mg.tensor(x), mg.tensor(x), mg.tensor(x), need_weights=False)[1] is None
 
 
@@ -104,7 +104,7 @@ def test_group_norm_module(affine):
     for (_, p), (_, t) in zip(ours.named_parameters(), theirs.named_parameters()):
         with torch.no_grad():
             t.normal_()
-        p.data = t.detach().numpy().copy()
+        p.array = t.detach().numpy().copy()
     _compare(ours, theirs, [_x(2, 4, 3)])
 
 
@@ -128,7 +128,7 @@ def test_batch_norm_modules(cls, shape, momentum):
     for step in range(2):
         _compare(ours, theirs, [_x(*shape, seed=step)])
     for name in ("running_mean", "running_var", "num_batches_tracked"):
-        np.testing.assert_allclose(getattr(ours, name).data, getattr(theirs, name).numpy())
+        np.testing.assert_allclose(getattr(ours, name).array, getattr(theirs, name).numpy())
     ours.eval()
     theirs.eval()
     ours.zero_grad()

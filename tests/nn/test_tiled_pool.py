@@ -50,9 +50,9 @@ def test_a_nan_window_pools_to_nan_with_its_gradient_on_the_nan_as_torch():
 
 
 def test_tiled_max_pool_is_twice_differentiable_and_has_a_tangent():
-    x = mg.tensor(distinct(2, 2, 5, 4).data, requires_grad=True)
+    x = mg.tensor(distinct(2, 2, 5, 4).array, requires_grad=True)
     assert gradgradcheck(lambda x: F.max_pool2d(x, 2) ** 2, (x,))
     t = mg.tensor(np.random.default_rng(3).standard_normal((2, 2, 5, 4)))
     out, tangent = mg.func.jvp(lambda x: F.max_pool2d(x, 2), (x.detach(),), (t,))
     expected = F.max_pool2d(x.detach() + 1e-6 * t, 2) - out
-    np.testing.assert_allclose(tangent.data, expected.data / 1e-6, rtol=1e-5)
+    np.testing.assert_allclose(tangent.array, expected.array / 1e-6, rtol=1e-5)

@@ -69,15 +69,15 @@ def test_view_of_non_contiguous_is_torchs_error_not_a_copy():
     x = mg.arange(6.0).reshape(2, 3).t()
     with pytest.raises(RuntimeError, match="view size is not compatible with input tensor's size and stride"):
         x.view(6)
-    np.testing.assert_array_equal(x.reshape(6).data, [0, 3, 1, 4, 2, 5])
+    np.testing.assert_array_equal(x.reshape(6).array, [0, 3, 1, 4, 2, 5])
 
 
 def test_relu_of_minus_infinity_is_zero_without_warnings():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         out = mg.relu(mg.tensor([-INF, -1.0, 0.0, 2.0, INF]))
-    np.testing.assert_array_equal(out.data, [0.0, 0.0, 0.0, 2.0, INF])
-    assert np.isnan(mg.relu(mg.tensor([float("nan")])).data).all()  # NaN propagates, as in torch
+    np.testing.assert_array_equal(out.array, [0.0, 0.0, 0.0, 2.0, INF])
+    assert np.isnan(mg.relu(mg.tensor([float("nan")])).array).all()  # NaN propagates, as in torch
 
 
 def test_masked_fill_backward_is_zero_where_masked_and_infinite_elsewhere():
@@ -87,7 +87,7 @@ def test_masked_fill_backward_is_zero_where_masked_and_infinite_elsewhere():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         (x.masked_fill(mask, value) * mg.tensor([INF, INF, 2.0])).sum().backward()
-    np.testing.assert_array_equal(x.grad.data, [0.0, INF, 0.0])
+    np.testing.assert_array_equal(x.grad.array, [0.0, INF, 0.0])
     assert value.grad.item() == INF
 
 
@@ -99,7 +99,7 @@ def test_masked_fill_gradients_match_torch_with_broadcasting():
         v = lib.tensor(0.5, dtype=lib.float64, requires_grad=True)
         m = lib.tensor([[True, False, False], [False, True, True]])
         (x.masked_fill(m, v) * lib.tensor(np.arange(6.0).reshape(2, 3))).sum().backward()
-        grads.append((np.asarray(x.grad.data if lib is mg else x.grad.numpy()), float(v.grad)))
+        grads.append((np.asarray(x.grad.array if lib is mg else x.grad.numpy()), float(v.grad)))
     np.testing.assert_array_equal(grads[0][0], grads[1][0])
     assert grads[0][1] == grads[1][1]
 
@@ -114,7 +114,7 @@ def test_nan_and_inf_cast_to_integers_like_numpy_without_warnings(dtype):
         warnings.simplefilter("error")
         out = mg.tensor(values).to(getattr(mg, dtype if dtype != "bool" else "bool_"))
         big = mg.tensor(np.array([1e300])).float()
-    np.testing.assert_array_equal(out.data, expected)
+    np.testing.assert_array_equal(out.array, expected)
     assert big.item() == INF
 
 
@@ -123,7 +123,7 @@ def test_fill_and_full_refuse_none():
         mg.zeros(2).fill_(None)
     with pytest.raises(TypeError, match=r"full\(\): argument 'fill_value' \(position 2\) must be Number, not NoneType"):
         mg.full((2,), None)
-    np.testing.assert_array_equal(mg.zeros(2).fill_(mg.tensor(3.0)).data, [3.0, 3.0])
+    np.testing.assert_array_equal(mg.zeros(2).fill_(mg.tensor(3.0)).array, [3.0, 3.0])
     with pytest.raises(RuntimeError, match="fill_ only supports 0-dimension value tensor"):
         mg.zeros(2).fill_(mg.ones(2))
 
@@ -143,8 +143,8 @@ def test_pow_errors_name_pow():
 
 def test_integer_powers_of_tensors_truncate_like_torch():
     base, exponent = mg.tensor([2, 1, -1, -1, 3, 0]), mg.tensor([-1, -2, -1, -2, 2, 3])
-    np.testing.assert_array_equal((base**exponent).data, [0, 1, -1, 1, 9, 0])
-    np.testing.assert_array_equal((2 ** mg.tensor([-1, 3])).data, [0, 8])
+    np.testing.assert_array_equal((base**exponent).array, [0, 1, -1, 1, 9, 0])
+    np.testing.assert_array_equal((2 ** mg.tensor([-1, 3])).array, [0, 8])
 
 
 @pytest.mark.parametrize(

@@ -37,15 +37,15 @@ def test_comparisons_broadcast_like_numpy(fn, op, data):
     for out in (fn(ta, tb), op(ta, tb)):
         assert out.dtype == mg.bool
         assert not out.requires_grad and out.is_leaf
-        np.testing.assert_array_equal(out.data, op(a, b))
+        np.testing.assert_array_equal(out.array, op(a, b))
 
 
 @pytest.mark.parametrize("fn, op", COMPARISONS, ids=[c[1].__name__ for c in COMPARISONS])
 def test_comparisons_with_scalars_on_either_side(fn, op):
     x = mg.tensor([0.0, 1.0, 2.0])
-    np.testing.assert_array_equal(op(x, 1).data, op(x.data, 1))
-    np.testing.assert_array_equal(op(1.0, x).data, op(1.0, x.data))
-    np.testing.assert_array_equal(fn(x, 1.0).data, op(x.data, 1.0))
+    np.testing.assert_array_equal(op(x, 1).array, op(x.array, 1))
+    np.testing.assert_array_equal(op(1.0, x).array, op(1.0, x.array))
+    np.testing.assert_array_equal(fn(x, 1.0).array, op(x.array, 1.0))
 
 
 def test_mixed_dtypes_compare_after_promotion():
@@ -89,8 +89,8 @@ def test_logical_ops_use_truthiness(data):
     ):
         out = fn(ta, tb)
         assert out.dtype == mg.bool
-        np.testing.assert_array_equal(out.data, ref(a, b))
-    np.testing.assert_array_equal(mg.logical_not(ta).data, np.logical_not(a))
+        np.testing.assert_array_equal(out.array, ref(a, b))
+    np.testing.assert_array_equal(mg.logical_not(ta).array, np.logical_not(a))
 
 
 def test_mask_operators():
@@ -159,7 +159,7 @@ def test_isclose_matches_numpy(data):
     sa, sb = data.draw(broadcastable_shapes(2))
     a = data.draw(arrays(sa, values(-2, 2)))
     b = data.draw(arrays(sb, values(-2, 2)))
-    np.testing.assert_array_equal(mg.isclose(to_tensor(a), to_tensor(b), atol=0.5).data, np.isclose(a, b, atol=0.5))
+    np.testing.assert_array_equal(mg.isclose(to_tensor(a), to_tensor(b), atol=0.5).array, np.isclose(a, b, atol=0.5))
 
 
 def test_methods_and_aliases_are_bound():
@@ -176,6 +176,6 @@ def test_torch_parity_comparisons():
     a = rng.integers(-2, 3, (3, 4)).astype(np.float64)
     b = rng.integers(-2, 3, (4,)).astype(np.float64)
     for name in ("eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor"):
-        mine = getattr(mg, name)(mg.tensor(a), mg.tensor(b)).data
+        mine = getattr(mg, name)(mg.tensor(a), mg.tensor(b)).array
         theirs = getattr(torch, name)(torch.tensor(a), torch.tensor(b)).numpy()
         np.testing.assert_array_equal(mine, theirs, err_msg=name)

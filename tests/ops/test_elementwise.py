@@ -56,7 +56,7 @@ ROUNDING = {"sign", "floor", "ceil", "round"}
 
 def _away_from_integers(t: mg.Tensor) -> mg.Tensor:
     """Move values off x.0 and x.5, where floor/ceil/round jump (finite differences would see the step)."""
-    d = t.data
+    d = t.array
     frac = d - np.floor(d)
     d += np.where(np.abs(frac - 0.5) < 0.05, 0.1, 0) + np.where((frac < 0.05) | (frac > 0.95), 0.2, 0)
     return t
@@ -80,16 +80,16 @@ def test_unary_non_contiguous_input(name):
     fn, elements, _ = UNARY[name]
     base = to_tensor(np.array([[0.7, 1.3, 2.2], [0.45, 3.1, 0.9]]))
     if elements is not POSITIVE and name not in ("log1p", "reciprocal"):
-        base.data[0] *= -1  # mixed signs where the op's domain allows them
+        base.array[0] *= -1  # mixed signs where the op's domain allows them
 
     def through_transpose(t):
         tt = t.transpose(0, 1)
-        assert not tt.data.flags.c_contiguous
+        assert not tt.array.flags.c_contiguous
         return fn(tt)
 
     assert gradcheck(through_transpose, (base,))
-    expected = fn(to_tensor(base.data.T.copy(), requires_grad=False)).data
-    np.testing.assert_allclose(through_transpose(base).data, expected)
+    expected = fn(to_tensor(base.array.T.copy(), requires_grad=False)).array
+    np.testing.assert_allclose(through_transpose(base).array, expected)
 
 
 # ---------------------------------------------------------------- values against NumPy / math
@@ -118,7 +118,7 @@ def test_values_match_reference(fn, ref):
     x = np.linspace(0.1, 3.0, 7) * np.array([1, -1, 1, -1, 1, -1, 1])
     if fn in (mg.log1p, mg.rsqrt):
         x = np.abs(x)
-    np.testing.assert_allclose(fn(mg.tensor(x, dtype=mg.float64)).data, ref(x), rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(fn(mg.tensor(x, dtype=mg.float64)).array, ref(x), rtol=1e-7, atol=1e-9)
 
 
 def test_erf_without_scipy_uses_exact_fallback(monkeypatch):
@@ -133,10 +133,10 @@ def test_erf_without_scipy_uses_exact_fallback(monkeypatch):
 def test_extreme_inputs_do_not_overflow():
     x = mg.tensor([-1000.0, -50.0, 0.0, 50.0, 1000.0], dtype=mg.float64)
     with np.errstate(over="raise", invalid="raise", divide="raise"):
-        s = mg.sigmoid(x).data
-        sp = mg.softplus(x).data
-        e = mg.elu(x).data
-        si = mg.silu(x).data
+        s = mg.sigmoid(x).array
+        sp = mg.softplus(x).array
+        e = mg.elu(x).array
+        si = mg.silu(x).array
     np.testing.assert_allclose(s, [0.0, 1.9287498479639178e-22, 0.5, 1.0, 1.0])
     np.testing.assert_allclose(sp, [0.0, 1.9287498479639178e-22, math.log(2), 50.0, 1000.0])
     np.testing.assert_allclose(e, [-1.0, -1.0, 0.0, 50.0, 1000.0])
@@ -147,8 +147,8 @@ def test_softplus_threshold_is_linear_with_unit_gradient():
     x = mg.tensor([30.0, 2.0], dtype=mg.float64, requires_grad=True)
     y = mg.softplus(x, beta=1.0, threshold=20.0)
     y.sum().backward()
-    assert y.data[0] == 30.0
-    np.testing.assert_allclose(x.grad.data, [1.0, 1 / (1 + math.exp(-2.0))])
+    assert y.array[0] == 30.0
+    np.testing.assert_allclose(x.grad.array, [1.0, 1 / (1 + math.exp(-2.0))])
 
 
 # ---------------------------------------------------------------- gradient rules at special points
@@ -206,7 +206,7 @@ def test_maximum_minimum_broadcast_gradcheck(data):
     sa, sb = data.draw(broadcastable_shapes(2))
     a = to_tensor(data.draw(arrays(sa)))
     b = to_tensor(data.draw(arrays(sb)))
-    assume(np.abs(a.data - b.data).min() > 0.01)  # ties are checked separately (gradient split 50/50)
+    assume(np.abs(a.array - b.array).min() > 0.01)  # ties are checked separately (gradient split 50/50)
     for op in (mg.maximum, mg.minimum):
         assert gradcheck(op, (a, b))
 
@@ -221,8 +221,8 @@ def test_where_broadcast_gradcheck(data):
     fn = lambda x, y: mg.where(cond, x, y)  # noqa: E731
     assert gradcheck(fn, (a, b))
     assert gradgradcheck(fn, (a, b))
-    expected = np.where(cond.data, a.data, b.data)
-    np.testing.assert_array_equal(fn(a, b).data, expected)
+    expected = np.where(cond.array, a.array, b.array)
+    np.testing.assert_array_equal(fn(a, b).array, expected)
 
 
 @FEW
@@ -232,7 +232,7 @@ def test_clamp_tensor_bounds_broadcast_gradcheck(data):
     lo = to_tensor(data.draw(arrays(slo, values(-3, -0.5))))
     hi = to_tensor(data.draw(arrays(shi, values(0.5, 3))))
     x = to_tensor(
-        data.draw(arrays(sx, values(-4, 4, avoid=tuple(np.r_[lo.data.ravel(), hi.data.ravel()]), margin=0.02)))
+        data.draw(arrays(sx, values(-4, 4, avoid=tuple(np.r_[lo.array.ravel(), hi.array.ravel()]), margin=0.02)))
     )
     assert gradcheck(lambda t, low, high: mg.clamp(t, low, high), (x, lo, hi))
 
@@ -300,7 +300,7 @@ def test_integer_floor_divide_by_zero_raises():
 
 def test_round_half_to_even_and_decimals():
     assert mg.round(mg.tensor([0.5, 1.5, 2.5, -0.5])).tolist() == [0.0, 2.0, 2.0, -0.0]
-    np.testing.assert_allclose(mg.round(mg.tensor([1.2345, 2.5678], dtype=mg.float64), decimals=2).data, [1.23, 2.57])
+    np.testing.assert_allclose(mg.round(mg.tensor([1.2345, 2.5678], dtype=mg.float64), decimals=2).array, [1.23, 2.57])
 
 
 # ---------------------------------------------------------------- errors
@@ -387,10 +387,10 @@ def _torch_pair(data):
 
 
 def _compare(torch, ty, tx, my, mx, seed):
-    np.testing.assert_allclose(my.data, ty.detach().numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(my.array, ty.detach().numpy(), rtol=1e-10, atol=1e-12)
     ty.backward(torch.tensor(seed))
     my.backward(mg.tensor(seed, dtype=mg.float64))
-    np.testing.assert_allclose(mx.grad.data, tx.grad.numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(mx.grad.array, tx.grad.numpy(), rtol=1e-10, atol=1e-12)
 
 
 @pytest.mark.parametrize("name, call, positive", TORCH_UNARY, ids=[t[0] for t in TORCH_UNARY])
@@ -430,8 +430,8 @@ def test_torch_parity_extremum_with_ties_and_broadcast(op):
     ma, mb = mg.tensor(a, requires_grad=True), mg.tensor(b, requires_grad=True)
     getattr(torch, op)(ta, tb).sum().backward()
     getattr(mg, op)(ma, mb).sum().backward()
-    np.testing.assert_array_equal(ma.grad.data, ta.grad.numpy())
-    np.testing.assert_array_equal(mb.grad.data, tb.grad.numpy())
+    np.testing.assert_array_equal(ma.grad.array, ta.grad.numpy())
+    np.testing.assert_array_equal(mb.grad.array, tb.grad.numpy())
 
 
 def test_torch_parity_clamp_tensor_bounds():
@@ -442,15 +442,15 @@ def test_torch_parity_clamp_tensor_bounds():
     m = [mg.tensor(v, requires_grad=True) for v in (x, lo, hi)]
     torch.clamp(*t).sum().backward()
     mg.clamp(*m).sum().backward()
-    np.testing.assert_array_equal(mg.clamp(*m).data, torch.clamp(*t).detach().numpy())
+    np.testing.assert_array_equal(mg.clamp(*m).array, torch.clamp(*t).detach().numpy())
     for mt, tt in zip(m, t):
-        np.testing.assert_array_equal(mt.grad.data, tt.grad.numpy())
+        np.testing.assert_array_equal(mt.grad.array, tt.grad.numpy())
 
 
 @pytest.mark.cuda
 def test_cuda_matches_cpu():
     x = np.linspace(-2, 2, 12).reshape(3, 4)
     for fn in (mg.exp, mg.gelu, mg.erf, mg.softplus, lambda t: mg.clamp(t, -1, 1), lambda t: mg.where(t > 0, t, 0.0)):
-        cpu = fn(mg.tensor(x)).data
-        gpu = fn(mg.tensor(x, device="cuda")).cpu().data
+        cpu = fn(mg.tensor(x)).array
+        gpu = fn(mg.tensor(x, device="cuda")).cpu().array
         np.testing.assert_allclose(gpu, cpu, rtol=1e-6)

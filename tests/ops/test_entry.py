@@ -13,10 +13,10 @@ from minigrad.ops._entry import checked
 
 def test_torchs_keyword_names_reach_minigrads_arguments():
     x = mg.tensor([[1.0, 2.0], [3.0, 4.0]])
-    np.testing.assert_array_equal(mg.sum(input=x, dim=0).data, [4.0, 6.0])
-    np.testing.assert_array_equal(mg.add(input=x, other=1.0).data, x.data + 1)
-    np.testing.assert_array_equal(x.mul(other=x).data, x.data**2)
-    np.testing.assert_array_equal(F.linear(input=x, weight=x).data, x.data @ x.data.T)
+    np.testing.assert_array_equal(mg.sum(input=x, dim=0).array, [4.0, 6.0])
+    np.testing.assert_array_equal(mg.add(input=x, other=1.0).array, x.array + 1)
+    np.testing.assert_array_equal(x.mul(other=x).array, x.array**2)
+    np.testing.assert_array_equal(F.linear(input=x, weight=x).array, x.array @ x.array.T)
 
 
 def test_the_hot_path_is_not_wrapped():

@@ -91,7 +91,7 @@ def test_repeated_indices_accumulate():
 def test_index_on_non_contiguous_input():
     x = rand64(4, 3, seed=2)
     assert gradcheck(lambda t: t.T[[0, 2, 2], 1:], (x,))
-    assert gradcheck(lambda t: t.T[:, ::2][t.data.T[:, ::2] > 0], (x,))
+    assert gradcheck(lambda t: t.T[:, ::2][t.array.T[:, ::2] > 0], (x,))
 
 
 def test_grad_fn_names_follow_torch():
@@ -198,7 +198,7 @@ def test_setitem_refuses_a_value_that_is_not_a_number(value, words, in_graph):
 def test_gather_values_and_grad():
     x = rand64(3, 4, seed=4)
     idx = mg.tensor([[0, 0], [3, 1], [2, 2]])
-    np.testing.assert_array_equal(x.gather(1, idx).detach().numpy(), np.take_along_axis(x.data, idx.numpy(), 1))
+    np.testing.assert_array_equal(x.gather(1, idx).detach().numpy(), np.take_along_axis(x.array, idx.numpy(), 1))
     assert gradcheck(lambda t: t.gather(1, idx), (x,))
     idx0 = mg.tensor([[2, 0, 2, 2]])
     assert gradcheck(lambda t: mg.gather(t, -2, idx0), (x,))
@@ -209,10 +209,10 @@ def test_gather_values_and_grad():
 def test_index_select_and_take_along_dim():
     x = rand64(3, 4, seed=5)
     idx = mg.tensor([3, 0, 3])
-    np.testing.assert_array_equal(x.index_select(1, idx).detach().numpy(), x.data[:, [3, 0, 3]])
+    np.testing.assert_array_equal(x.index_select(1, idx).detach().numpy(), x.array[:, [3, 0, 3]])
     assert gradcheck(lambda t: t.index_select(-1, idx), (x,))
-    order = mg.tensor(np.argsort(x.data, axis=1))
-    np.testing.assert_array_equal(mg.take_along_dim(x, order, 1).detach().numpy(), np.sort(x.data, axis=1))
+    order = mg.tensor(np.argsort(x.array, axis=1))
+    np.testing.assert_array_equal(mg.take_along_dim(x, order, 1).detach().numpy(), np.sort(x.array, axis=1))
     assert gradcheck(lambda t: mg.take_along_dim(t, order, 1), (x,))
     assert gradcheck(lambda t: mg.take_along_dim(t, mg.tensor([[1], [0], [3]]), dim=1), (x,))
     assert gradcheck(lambda t: mg.take_along_dim(t, mg.tensor([11, 0, 11])), (x,))
@@ -222,7 +222,7 @@ def test_masked_fill():
     x = rand64(2, 3, seed=6)
     mask = mg.tensor([True, False, True])
     out = x.masked_fill(mask, -1.0)
-    np.testing.assert_array_equal(out.detach().numpy(), np.where([True, False, True], -1.0, x.data))
+    np.testing.assert_array_equal(out.detach().numpy(), np.where([True, False, True], -1.0, x.array))
     assert gradcheck(lambda t: t.masked_fill(mask, 0.5) * t, (x,))
     value = mg.tensor(2.0, dtype=mg.float64, requires_grad=True)
     assert gradcheck(lambda t, v: t.masked_fill(mask, v) * 3.0, (x, value))
@@ -286,7 +286,7 @@ def test_random_basic_keys_match_numpy(data):
             parts.extend([None, slice(None)])
     key = tuple(parts)
     x = rand64(*shape, seed=7)
-    np.testing.assert_array_equal(x[key].detach().numpy(), x.data[key])
+    np.testing.assert_array_equal(x[key].detach().numpy(), x.array[key])
     assert gradcheck(lambda t: t[key], (x,))
 
 

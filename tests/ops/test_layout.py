@@ -40,7 +40,7 @@ def test_view_agrees_with_torch_on_permuted_and_strided_tensors():
                         with pytest.raises(RuntimeError, match="view size is not compatible"):
                             ours.view(*target)
                         continue
-                    np.testing.assert_array_equal(ours.view(*target).data, expected)
+                    np.testing.assert_array_equal(ours.view(*target).array, expected)
 
 
 def test_view_strides_is_torchs_compute_stride():

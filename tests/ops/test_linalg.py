@@ -27,8 +27,8 @@ MATMUL_SHAPES = [
 def test_matmul_values_and_gradcheck(sa, sb):
     a, b = rand64(*sa, seed=1), rand64(*sb, seed=2)
     out = a @ b
-    np.testing.assert_allclose(out.detach().numpy(), a.data @ b.data)
-    assert out.shape == np.matmul(a.data, b.data).shape
+    np.testing.assert_allclose(out.detach().numpy(), a.array @ b.array)
+    assert out.shape == np.matmul(a.array, b.array).shape
     assert gradcheck(lambda x, y: x @ y, (a, b))
 
 
@@ -47,14 +47,14 @@ def test_matmul_grad_only_for_inputs_that_require_it():
     a, b = rand64(2, 3, seed=1), rand64(3, 4, seed=2, requires_grad=False)
     (a @ b).sum().backward()
     assert b.grad is None
-    np.testing.assert_allclose(a.grad.numpy(), np.ones((2, 4)) @ b.data.T)
+    np.testing.assert_allclose(a.grad.numpy(), np.ones((2, 4)) @ b.array.T)
 
 
 def test_rmatmul_with_numpy_array():
     b = rand64(3, 2, seed=1)
     out = np.ones((2, 3)) @ b
     assert isinstance(out, mg.Tensor)
-    np.testing.assert_allclose(out.detach().numpy(), np.ones((2, 3)) @ b.data)
+    np.testing.assert_allclose(out.detach().numpy(), np.ones((2, 3)) @ b.array)
 
 
 @pytest.mark.parametrize(
@@ -108,7 +108,7 @@ def test_matmul_type_and_device_errors():
 def test_named_products(fn, shapes, op):
     a, b = rand64(*shapes[0], seed=1), rand64(*shapes[1], seed=2)
     out = fn(a, b)
-    expected = np.multiply.outer(a.data, b.data) if fn is mg.outer else a.data @ b.data
+    expected = np.multiply.outer(a.array, b.array) if fn is mg.outer else a.array @ b.array
     np.testing.assert_allclose(out.detach().numpy(), expected)
     assert repr(out.grad_fn) == f"<{op}>"
     assert gradcheck(fn, (a, b))
@@ -144,7 +144,7 @@ EINSUM_CASES = [
 def test_einsum_values_and_gradcheck(eq, shapes):
     xs = [rand64(*s, seed=i) for i, s in enumerate(shapes)]
     out = mg.einsum(eq, *xs)
-    broadcast = [np.broadcast_to(x.data, s) for x, s in zip(xs, shapes)]
+    broadcast = [np.broadcast_to(x.array, s) for x, s in zip(xs, shapes)]
     np.testing.assert_allclose(out.detach().numpy(), _numpy_einsum(eq, broadcast, shapes))
     assert gradcheck(lambda *t: mg.einsum(eq, *t), xs)
 
@@ -161,7 +161,7 @@ def _numpy_einsum(eq, arrays, shapes):
 
 def test_einsum_list_form_and_second_derivative():
     a, b = rand64(2, 3, seed=1), rand64(3, 2, seed=2)
-    np.testing.assert_allclose(mg.einsum("ij,jk->ik", [a, b]).detach().numpy(), a.data @ b.data)
+    np.testing.assert_allclose(mg.einsum("ij,jk->ik", [a, b]).detach().numpy(), a.array @ b.array)
     assert gradgradcheck(lambda x, y: mg.einsum("ij,jk->ik", x, y) ** 2, (a, b))
 
 
@@ -203,7 +203,7 @@ def test_batched_matmul_broadcasting_family(batch, n, k, m, data):
     a_batch = batch[data.draw(st.integers(0, len(batch))) :]
     a = rand64(*a_batch, n, k, seed=1)
     b = rand64(*b_batch, k, m, seed=2)
-    np.testing.assert_allclose((a @ b).detach().numpy(), np.matmul(a.data, b.data))
+    np.testing.assert_allclose((a @ b).detach().numpy(), np.matmul(a.array, b.array))
     assert gradcheck(lambda x, y: x @ y, (a, b))
 
 
@@ -212,7 +212,7 @@ def test_batched_matmul_broadcasting_family(batch, n, k, m, data):
 def test_torch_parity_matmul_grads(sa, sb):
     torch = pytest.importorskip("torch")
     a, b = rand64(*sa, seed=1), rand64(*sb, seed=2)
-    ta, tb = torch.tensor(a.data, requires_grad=True), torch.tensor(b.data, requires_grad=True)
+    ta, tb = torch.tensor(a.array, requires_grad=True), torch.tensor(b.array, requires_grad=True)
     out, tout = a @ b, ta @ tb
     w = np.random.default_rng(3).standard_normal(out.shape)
     (out * mg.tensor(w)).sum().backward()
@@ -226,7 +226,7 @@ def test_torch_parity_einsum_grads():
     torch = pytest.importorskip("torch")
     for eq, shapes in EINSUM_CASES:
         xs = [rand64(*s, seed=i) for i, s in enumerate(shapes)]
-        txs = [torch.tensor(x.data, requires_grad=True) for x in xs]
+        txs = [torch.tensor(x.array, requires_grad=True) for x in xs]
         out, tout = mg.einsum(eq, *xs), torch.einsum(eq, *txs)
         (out**2).sum().backward()
         (tout**2).sum().backward()

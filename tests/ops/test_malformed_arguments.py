@@ -24,10 +24,10 @@ class T:
     """An array that each library turns into its own tensor."""
 
     def __init__(self, data):
-        self.data = np.asarray(data)
+        self.array = np.asarray(data)
 
     def __repr__(self) -> str:
-        return f"T({self.data.tolist()!r}, {self.data.dtype})"
+        return f"T({self.array.tolist()!r}, {self.array.dtype})"
 
 
 X = T(np.linspace(-1.5, 2.5, 6).reshape(2, 3))
@@ -143,7 +143,7 @@ MALFORMED = [
 
 def _as(lib, value):
     if isinstance(value, T):
-        return lib.tensor(value.data.copy())
+        return lib.tensor(value.array.copy())
     return value
 
 
@@ -173,7 +173,7 @@ def _arrays(out) -> list:
     if isinstance(out, torch.Tensor):
         return [out.detach().numpy()]
     if isinstance(out, mg.Tensor):
-        return [np.asarray(out.data)]
+        return [np.asarray(out.array)]
     return [np.asarray(out)]
 
 
@@ -208,23 +208,23 @@ ANY_DIMS = {"prod", "logsumexp"}
 # a ValueError and its dtype a RuntimeError (torch picks by which check its kernel runs first);
 # a 0-dim tensor is not taken for a number.
 FUNCTIONAL_DIFFERENCES = {
-    ("cross_entropy", 0): lambda v: isinstance(v, T) and v.data.ndim == 0,
+    ("cross_entropy", 0): lambda v: isinstance(v, T) and v.array.ndim == 0,
     ("cross_entropy", 1): lambda v: isinstance(v, T),
     ("nll_loss", 1): lambda v: isinstance(v, T),
-    ("binary_cross_entropy_with_logits", 1): lambda v: isinstance(v, T) and v.data.dtype.kind in "iu",
-    ("hardtanh", 0): lambda v: isinstance(v, T) and v.data.dtype.kind in "iu",
-    ("embedding", 1): lambda v: isinstance(v, T) and v.data.size == 0,
+    ("binary_cross_entropy_with_logits", 1): lambda v: isinstance(v, T) and v.array.dtype.kind in "iu",
+    ("hardtanh", 0): lambda v: isinstance(v, T) and v.array.dtype.kind in "iu",
+    ("embedding", 1): lambda v: isinstance(v, T) and v.array.size == 0,
     ("layer_norm", 1): lambda v: isinstance(v, int) and not isinstance(v, bool),
     ("softmax", 1): lambda v: v is None,
     ("log_softmax", 1): lambda v: v is None,
-    ("avg_pool2d", 0): lambda v: isinstance(v, T) and v.data.ndim < 3,
-    ("max_pool2d", 0): lambda v: isinstance(v, T) and v.data.ndim < 3,
+    ("avg_pool2d", 0): lambda v: isinstance(v, T) and v.array.ndim < 3,
+    ("max_pool2d", 0): lambda v: isinstance(v, T) and v.array.ndim < 3,
 }
 
 
 def _known_difference(name: str, position: int, value, form: str = "function") -> bool:
     if form == "functional":
-        if isinstance(value, T) and value.data.ndim == 0 and position > 0:
+        if isinstance(value, T) and value.array.ndim == 0 and position > 0:
             return True
         return FUNCTIONAL_DIFFERENCES.get((name, position), lambda v: False)(value)
     if name in VARARGS and position == 1 and isinstance(value, int) and not isinstance(value, bool):

@@ -67,7 +67,7 @@ def test_vector_norm_keyword_arguments():
     pytest.importorskip("torch")
     check(lambda lib, x: lib.linalg.vector_norm(x, 2, -1, True, dtype=lib.float64), arr(2, 3))
     out = mg.linalg.vector_norm(mg.tensor([3.0, 4.0]))
-    np.testing.assert_allclose(out.data, 5.0)
+    np.testing.assert_allclose(out.array, 5.0)
 
 
 def test_norm_gradient_at_zero_is_zero_like_torch():

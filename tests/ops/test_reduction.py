@@ -69,8 +69,8 @@ def test_max_min_along_dim_gradcheck(name, data, keepdim):
     fn = lambda t: getattr(t, name)(dim, keepdim=keepdim).values  # noqa: E731
     assert gradcheck(fn, (x,))
     values_, indices = getattr(x, name)(dim, keepdim=keepdim)
-    ref = (np.argmax if name == "max" else np.argmin)(x.data, axis=dim)
-    np.testing.assert_array_equal(indices.data.reshape(ref.shape), ref)
+    ref = (np.argmax if name == "max" else np.argmin)(x.array, axis=dim)
+    np.testing.assert_array_equal(indices.array.reshape(ref.shape), ref)
     assert indices.dtype == mg.int64 and not indices.requires_grad
     assert values_.shape == indices.shape
 
@@ -109,12 +109,12 @@ def test_non_contiguous_input(fn):
 
     def through_transpose(t):
         tt = t.transpose(0, 1)
-        assert not tt.data.flags.c_contiguous
+        assert not tt.array.flags.c_contiguous
         return fn(tt)
 
     assert gradcheck(through_transpose, (x,))
-    contiguous = to_tensor(np.ascontiguousarray(x.data.T), requires_grad=False)
-    np.testing.assert_allclose(through_transpose(x).data, fn(contiguous).data)
+    contiguous = to_tensor(np.ascontiguousarray(x.array.T), requires_grad=False)
+    np.testing.assert_allclose(through_transpose(x).array, fn(contiguous).array)
 
 
 # ---------------------------------------------------------------- values
@@ -125,22 +125,22 @@ def test_values_match_numpy(shape_dims, keepdim, data):
     a = data.draw(arrays(shape))
     x = to_tensor(a, requires_grad=False)
     axis = None if not shape else dim  # NumPy has no dim 0 on a 0-d array; torch accepts 0 and -1
-    np.testing.assert_allclose(x.sum(dim, keepdim=keepdim).data, a.sum(axis=axis, keepdims=keepdim))
-    np.testing.assert_allclose(x.prod(dim, keepdim=keepdim).data, a.prod(axis=axis, keepdims=keepdim))
+    np.testing.assert_allclose(x.sum(dim, keepdim=keepdim).array, a.sum(axis=axis, keepdims=keepdim))
+    np.testing.assert_allclose(x.prod(dim, keepdim=keepdim).array, a.prod(axis=axis, keepdims=keepdim))
     np.testing.assert_allclose(
-        x.amax(() if dim is None else dim, keepdim=keepdim).data, a.max(axis=axis, keepdims=keepdim)
+        x.amax(() if dim is None else dim, keepdim=keepdim).array, a.max(axis=axis, keepdims=keepdim)
     )
     np.testing.assert_allclose(
-        x.var(dim, keepdim=keepdim, unbiased=False).data, a.var(axis=axis, keepdims=keepdim), atol=1e-12
+        x.var(dim, keepdim=keepdim, unbiased=False).array, a.var(axis=axis, keepdims=keepdim), atol=1e-12
     )
     np.testing.assert_allclose(
-        x.logsumexp(dim, keepdim=keepdim).data,
+        x.logsumexp(dim, keepdim=keepdim).array,
         np.log(np.exp(a).sum(axis=axis, keepdims=keepdim)),
         rtol=1e-12,
         atol=1e-15,
     )
     np.testing.assert_allclose(
-        x.norm(dim=dim, keepdim=keepdim).data, np.sqrt((a * a).sum(axis=axis, keepdims=keepdim)), rtol=1e-12
+        x.norm(dim=dim, keepdim=keepdim).array, np.sqrt((a * a).sum(axis=axis, keepdims=keepdim)), rtol=1e-12
     )
 
 
@@ -160,7 +160,7 @@ def test_var_std_defaults_and_correction():
 def test_var_backward_matches_formula():
     x = mg.tensor([1.0, 2.0, 4.0], dtype=mg.float64, requires_grad=True)
     x.var().backward()
-    np.testing.assert_allclose(x.grad.data, 2 * (x.data - x.data.mean()) / 2)
+    np.testing.assert_allclose(x.grad.array, 2 * (x.array - x.array.mean()) / 2)
 
 
 def test_prod_with_zeros_gradients():
@@ -168,7 +168,7 @@ def test_prod_with_zeros_gradients():
         [[0.0, 2.0, 3.0], [0.0, 0.0, 4.0], [1.0, 2.0, 3.0], [0.0, 0.0, 0.0]], dtype=mg.float64, requires_grad=True
     )
     x.prod(1).sum().backward()
-    np.testing.assert_array_equal(x.grad.data, [[6.0, 0.0, 0.0], [0.0, 0.0, 0.0], [6.0, 3.0, 2.0], [0.0, 0.0, 0.0]])
+    np.testing.assert_array_equal(x.grad.array, [[6.0, 0.0, 0.0], [0.0, 0.0, 0.0], [6.0, 3.0, 2.0], [0.0, 0.0, 0.0]])
     for fn in (lambda t: t.prod(1), lambda t: t.prod(0, keepdim=True), lambda t: t.prod()):
         assert gradcheck(fn, (x,))
         assert gradgradcheck(fn, (x,))
@@ -189,7 +189,7 @@ def test_full_max_splits_gradient_among_ties():
 def test_full_min_splits_gradient_among_ties():
     x = mg.tensor([[1.0, 5.0], [1.0, 1.0]], requires_grad=True)
     x.min().backward()
-    np.testing.assert_allclose(x.grad.data, [[1 / 3, 0.0], [1 / 3, 1 / 3]])
+    np.testing.assert_allclose(x.grad.array, [[1 / 3, 0.0], [1 / 3, 1 / 3]])
 
 
 def test_max_along_dim_routes_gradient_to_returned_index():
@@ -217,7 +217,7 @@ def test_norm_gradient_at_zero_is_zero():
     n = x.norm(dim=1)
     assert n.tolist() == [0.0, 5.0]
     n.sum().backward()
-    np.testing.assert_allclose(x.grad.data, [[0.0, 0.0], [0.6, 0.8]])
+    np.testing.assert_allclose(x.grad.array, [[0.0, 0.0], [0.6, 0.8]])
 
 
 def test_max_nan_propagates_and_gradient_goes_to_nan():
@@ -257,9 +257,9 @@ def test_argmax_argmin():
 def test_softmax_logsumexp_are_stable():
     x = mg.tensor([[1000.0, 1001.0], [-1000.0, -1001.0]], dtype=mg.float64)
     with np.errstate(over="raise", invalid="raise", divide="raise"):
-        sm = x.softmax(-1).data
-        lsm = x.log_softmax(-1).data
-        lse = x.logsumexp(-1).data
+        sm = x.softmax(-1).array
+        lsm = x.log_softmax(-1).array
+        lse = x.logsumexp(-1).array
     e = 1 / (1 + math.e)
     np.testing.assert_allclose(sm, [[e, 1 - e], [1 - e, e]])
     np.testing.assert_allclose(lsm, np.log(sm))
@@ -270,7 +270,7 @@ def test_softmax_logsumexp_are_stable():
 
 def test_softmax_rows_sum_to_one_and_dtype():
     x = mg.tensor(np.random.default_rng(0).standard_normal((3, 5)))
-    np.testing.assert_allclose(x.softmax(1).sum(1).data, np.ones(3), rtol=1e-6)
+    np.testing.assert_allclose(x.softmax(1).sum(1).array, np.ones(3), rtol=1e-6)
     with pytest.raises(NotImplementedError, match="\"softmax_lastdim_kernel_impl\" not implemented for 'Long'"):
         mg.tensor([1, 2, 3]).softmax(0)  # as torch: integers need a dtype
     assert mg.tensor([1, 2, 3]).softmax(0, dtype=mg.float32).dtype == mg.float32
@@ -376,8 +376,8 @@ def test_torch_parity(name, call):
         data[1, :2, 0] = 0.0
     tx, mx = torch.tensor(data, requires_grad=True), mg.tensor(data, requires_grad=True)
     ty, my = call(torch, tx), call(mg, mx)
-    np.testing.assert_allclose(my.data, ty.detach().numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(my.array, ty.detach().numpy(), rtol=1e-10, atol=1e-12)
     seed = rng.standard_normal(ty.shape)
     ty.backward(torch.tensor(seed))
     my.backward(mg.tensor(seed, dtype=mg.float64))
-    np.testing.assert_allclose(mx.grad.data, tx.grad.numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(mx.grad.array, tx.grad.numpy(), rtol=1e-10, atol=1e-12)

@@ -73,8 +73,8 @@ def test_the_scan_finds_plumbing_in_a_rule(tmp_path):
         "    def backward(g):\n"
         "        if _grad_mode.enabled:\n"
         "            return unbroadcast(g, a.shape), None if not b._rg else g\n"
-        "        return make_leaf(g.data, g._device), g\n"
-        "    return make(a.data, (a, b), backward, 'op')\n"
+        "        return make_leaf(g.array, g._device), g\n"
+        "    return make(a.array, (a, b), backward, 'op')\n"
     )
     ((name, rule),) = {n: r for n, r in _rules(bad)}.items()
     assert name == "backward"
@@ -194,7 +194,7 @@ def _recording_op(a, b, calls):
 
         return for_a, for_b
 
-    return make(a.data * b.data, (a, b), backward, "mul")
+    return make(a.array * b.array, (a, b), backward, "mul")
 
 
 def test_lazy_entries_run_only_for_parents_that_need_a_gradient():
@@ -250,12 +250,12 @@ def test_leaf_gradients_never_share_memory():
     seed = mg.tensor([5.0, 6.0])
     a.grad = None
     a.backward(seed)
-    assert not np.shares_memory(a.grad.data, seed.data)
+    assert not np.shares_memory(a.grad.array, seed.array)
     m = mg.tensor([[1.0, 2.0]], requires_grad=True)
     z = (m * 2).reshape(2)
     z.retain_grad()
     (z + b).sum().backward()
-    assert not np.shares_memory(z.grad.data, b.grad.data)
+    assert not np.shares_memory(z.grad.array, b.grad.array)
 
 
 def test_a_hook_result_stored_as_grad_is_a_copy():
@@ -268,7 +268,7 @@ def test_a_hook_result_stored_as_grad_is_a_copy():
 
     a.register_hook(hook)
     (a * 2).sum().backward()
-    assert not np.shares_memory(a.grad.data, kept[0].data)
+    assert not np.shares_memory(a.grad.array, kept[0].array)
 
 
 @pytest.mark.parametrize(

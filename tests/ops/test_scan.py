@@ -30,7 +30,7 @@ def test_cumsum_cumprod_dtypes():
         for data in ([1, 2, 3], [True, False, True]):
             ours, theirs = getattr(mg, name)(mg.tensor(data), 0), getattr(torch, name)(torch.tensor(data), 0)
             assert str(ours.dtype) == str(theirs.dtype).split(".")[-1]
-            np.testing.assert_array_equal(ours.data, theirs.numpy())
+            np.testing.assert_array_equal(ours.array, theirs.numpy())
         ours = getattr(mg, name)(mg.tensor([1, 2]), 0, dtype=mg.float64)
         assert ours.dtype == mg.float64
 
@@ -70,7 +70,7 @@ def test_repeat_interleave_matches_torch():
     check(lambda lib, x: lib.repeat_interleave(x, lib.tensor([1, 0, 2]), dim=1), arr(2, 3))
     check(lambda lib, x: lib.repeat_interleave(x, 2, dim=0, output_size=4), arr(2, 3))
     np.testing.assert_array_equal(
-        mg.repeat_interleave(mg.tensor([2, 0, 1])).data, torch.repeat_interleave(torch.tensor([2, 0, 1])).numpy()
+        mg.repeat_interleave(mg.tensor([2, 0, 1])).array, torch.repeat_interleave(torch.tensor([2, 0, 1])).numpy()
     )
 
 

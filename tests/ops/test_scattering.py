@@ -46,7 +46,7 @@ def test_scatter_src_larger_than_index():
 
 def test_repeated_indices_add_up_in_scatter_add():
     out = mg.scatter_add(mg.zeros(3), 0, mg.tensor([1, 1, 1]), mg.ones(3))
-    np.testing.assert_array_equal(out.data, [0, 3, 0])
+    np.testing.assert_array_equal(out.array, [0, 3, 0])
 
 
 @pytest.mark.parametrize("bad", [3, -1])
@@ -66,7 +66,7 @@ def test_out_of_range_indices_are_refused_like_torch(bad):
 
 
 def test_take_wraps_negatives_but_refuses_out_of_range():
-    np.testing.assert_array_equal(mg.take(mg.tensor([1.0, 2.0, 3.0]), mg.tensor([-1, -3])).data, [3.0, 1.0])
+    np.testing.assert_array_equal(mg.take(mg.tensor([1.0, 2.0, 3.0]), mg.tensor([-1, -3])).array, [3.0, 1.0])
     with pytest.raises(IndexError, match="out of range: tried to access index -4 on a tensor of 3 elements"):
         mg.take(mg.tensor([1.0, 2.0, 3.0]), mg.tensor([-4]))
 

@@ -144,7 +144,7 @@ def test_view_ops_that_change_nothing_return_a_new_view_as_torch():
     }
     for op, y in same.items():
         assert y is not x and y.op == op.strip() and y.shape == x.shape, op
-        assert y.data.base is not None and np.shares_memory(y.data, x.data), op  # a view, not a copy
+        assert y.array.base is not None and np.shares_memory(y.array, x.array), op  # a view, not a copy
     hooked = x.reshape(2, 3)
     hooked.register_hook(lambda g: g * 10)  # the view's hook is its own, not x's
     (hooked.sum() + x.sum()).backward()
@@ -155,7 +155,7 @@ def test_view_ops_that_change_nothing_return_a_new_view_as_torch():
 def test_copying_ops_that_change_nothing_return_a_copy_as_torch():
     x = mg.ones(2, 3, requires_grad=True)
     for op, y in {"flip": x.flip([]), "pad": mg.pad(x, (0, 0))}.items():
-        assert y is not x and y.op == op and not np.shares_memory(y.data, x.data), op
+        assert y is not x and y.op == op and not np.shares_memory(y.array, x.array), op
         y.sum().backward()
     assert x.grad.tolist() == [[2.0] * 3] * 2
 
@@ -222,9 +222,9 @@ def test_cat_device_mismatch_names_both_devices():
 def test_permutations_roundtrip_and_gradcheck(x, data):
     order = data.draw(st.permutations(range(x.ndim)))
     y = x.permute(order)
-    np.testing.assert_array_equal(y.detach().numpy(), x.data.transpose(order))
+    np.testing.assert_array_equal(y.detach().numpy(), x.array.transpose(order))
     inverse = np.argsort(order).tolist()
-    np.testing.assert_array_equal(y.permute(inverse).detach().numpy(), x.data)
+    np.testing.assert_array_equal(y.permute(inverse).detach().numpy(), x.array)
     assert gradcheck(lambda t: t.permute(order), (x,))
 
 
@@ -236,7 +236,7 @@ def test_cat_split_roundtrip(sd, n, data):
     joined = mg.cat(xs, dim)
     pieces = joined.split([shape[dim]] * n, dim)
     for p, x in zip(pieces, xs):
-        np.testing.assert_array_equal(p.detach().numpy(), x.data)
+        np.testing.assert_array_equal(p.detach().numpy(), x.array)
     weights = data.draw(st.lists(st.floats(-2, 2), min_size=n, max_size=n))
     sum(p.sum() * w for p, w in zip(pieces, weights)).backward()
     for x, w in zip(xs, weights):
@@ -256,7 +256,7 @@ def test_reshape_flatten_family(x, data):
 @given(x=tensors(shapes(min_dims=1, max_dims=2, max_side=3)), data=st.data())
 def test_repeat_and_expand_family(x, data):
     reps = tuple(data.draw(st.lists(st.integers(1, 3), min_size=x.ndim, max_size=x.ndim + 1)))
-    np.testing.assert_array_equal(x.repeat(reps).detach().numpy(), np.tile(x.data, reps))
+    np.testing.assert_array_equal(x.repeat(reps).detach().numpy(), np.tile(x.array, reps))
     assert gradcheck(lambda t: t.repeat(reps), (x,))
     target = tuple(2 if n == 1 else n for n in x.shape)
     assert gradcheck(lambda t: t.unsqueeze(0).expand((2,) + target), (x,))

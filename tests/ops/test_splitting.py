@@ -62,4 +62,4 @@ def test_tensor_split_pieces_are_views_of_the_input():
     x = mg.arange(6.0)
     pieces = mg.tensor_split(x, 4)
     assert [p.tolist() for p in pieces] == [[0.0, 1.0], [2.0, 3.0], [4.0], [5.0]]
-    assert np.shares_memory(pieces[1].data, x.data)
+    assert np.shares_memory(pieces[1].array, x.array)

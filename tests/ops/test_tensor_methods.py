@@ -40,8 +40,8 @@ def test_new_tensor_copies_and_starts_a_leaf():
     src = mg.tensor([1.0, 2.0], requires_grad=True)
     made = x.new_tensor(src, requires_grad=True)
     assert made.is_leaf and made.requires_grad
-    made.data[0] = 9
-    assert src.data[0] == 1.0
+    made.array[0] = 9
+    assert src.array[0] == 1.0
 
 
 def test_type_names_and_casts():

@@ -90,4 +90,4 @@ CALLS = {
 @pytest.mark.parametrize("name", sorted(CALLS))
 def test_keyword_call_matches_torch(name):
     ours, theirs = CALLS[name](mg), CALLS[name](torch)
-    np.testing.assert_allclose(np.asarray(ours.data), theirs.numpy(), rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(np.asarray(ours.array), theirs.numpy(), rtol=1e-6, atol=1e-9)

@@ -22,7 +22,7 @@ def step_one_parameter(torch, name: str, kwargs: dict, gradients, steps: int, **
         tp.grad = torch.from_numpy(g.copy())
         opt.step()
         topt.step()
-        np.testing.assert_allclose(p.data, tp.detach().numpy(), err_msg=f"step {step}", **tolerance)
+        np.testing.assert_allclose(p.array, tp.detach().numpy(), err_msg=f"step {step}", **tolerance)
     return opt, topt, p, tp
 
 

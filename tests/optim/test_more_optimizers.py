@@ -49,7 +49,7 @@ def _mlp_pair(torch):
     model = nn.MLP(2, [16], 2, dtype=mg.float64)
     tmodel = torch.nn.Sequential(torch.nn.Linear(2, 16), torch.nn.ReLU(), torch.nn.Linear(16, 2)).double()
     renamed = {
-        k.replace("fc1", "0").replace("fc2", "2"): torch.from_numpy(v.data.copy())
+        k.replace("fc1", "0").replace("fc2", "2"): torch.from_numpy(v.array.copy())
         for k, v in model.state_dict().items()
     }
     tmodel.load_state_dict(renamed)
@@ -73,7 +73,7 @@ def test_an_mlp_trains_as_under_pytorch(name):
     for step, (loss, tloss) in enumerate(zip(losses, tlosses)):
         assert loss == pytest.approx(tloss, rel=1e-6), f"step {step}"
     for ours, theirs in zip(model.parameters(), tmodel.parameters()):
-        np.testing.assert_allclose(ours.data, theirs.detach().numpy(), rtol=1e-6, atol=1e-12)
+        np.testing.assert_allclose(ours.array, theirs.detach().numpy(), rtol=1e-6, atol=1e-12)
 
 
 def _quadratic(lib, start):
@@ -136,7 +136,7 @@ def test_lbfgs_finds_the_minimum(line_search_fn):
     assert isinstance(first, mg.Tensor) and first.item() == 0.0  # the loss at the start, as PyTorch returns
     opt.zero_grad()
     loss_of().backward()
-    assert np.abs(x.grad.data).max() < 1e-4  # it stops when the loss changes by less than tolerance_change
+    assert np.abs(x.grad.array).max() < 1e-4  # it stops when the loss changes by less than tolerance_change
     assert x.is_leaf and x.grad_fn is None
 
 
@@ -159,7 +159,7 @@ def test_lbfgs_state_dict_resumes_identically():
         opt = mg.optim.LBFGS([x], max_iter=3, history_size=4)
         for step in range(4):
             if step == resume_at:
-                saved, saved_x = opt.state_dict(), x.data.copy()
+                saved, saved_x = opt.state_dict(), x.array.copy()
                 x, loss_of = _quadratic(mg, saved_x)
                 opt = mg.optim.LBFGS([x], max_iter=3, history_size=4)
                 opt.load_state_dict(saved)
@@ -171,7 +171,7 @@ def test_lbfgs_state_dict_resumes_identically():
                 return loss
 
             opt.step(closure)
-        return x.data
+        return x.array
 
     np.testing.assert_array_equal(run(), run(resume_at=2))
 
@@ -184,13 +184,13 @@ def test_state_dict_round_trip_resumes_identically(name):
         opt = getattr(mg.optim, name)([w])
         for step in range(6):
             if step == resume_at:
-                saved, saved_w = opt.state_dict(), w.data.copy()
+                saved, saved_w = opt.state_dict(), w.array.copy()
                 w = nn.Parameter(mg.tensor(saved_w))
                 opt = getattr(mg.optim, name)([w])
                 opt.load_state_dict(saved)
             w.grad = mg.tensor(_gradients(step, (4,)))
             opt.step()
-        return w.data
+        return w.array
 
     np.testing.assert_array_equal(run(), run(resume_at=3))
 
@@ -223,8 +223,8 @@ def test_updates_record_no_graph_and_skip_params_without_grad():
         (w * w).sum().backward()
         opt.step()
         assert w.is_leaf and w.grad_fn is None and w.requires_grad, name
-        assert not np.array_equal(w.data, [1.0, 2.0]), name
-        assert frozen.data[0] == 5.0, name
+        assert not np.array_equal(w.array, [1.0, 2.0]), name
+        assert frozen.array[0] == 5.0, name
 
 
 def test_tensor_lr_is_read_at_each_step():
@@ -233,10 +233,10 @@ def test_tensor_lr_is_read_at_each_step():
     opt = mg.optim.NAdam([p], lr=lr)
     p.grad = mg.ones(2)
     opt.step()
-    before = p.data.copy()
+    before = p.array.copy()
     lr.fill_(0.0)
     opt.step()
-    np.testing.assert_array_equal(p.data, before)
+    np.testing.assert_array_equal(p.array, before)
 
 
 NAN = float("nan")

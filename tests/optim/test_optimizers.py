@@ -40,7 +40,7 @@ def _mlp_pair(torch, dtype):
     )
     tmodel.load_state_dict(
         {
-            k.replace("fc1", "0").replace("fc2", "2"): torch.from_numpy(v.data.copy())
+            k.replace("fc1", "0").replace("fc2", "2"): torch.from_numpy(v.array.copy())
             for k, v in model.state_dict().items()
         }
     )
@@ -68,9 +68,9 @@ def test_step_records_no_graph_and_skips_params_without_grad():
     opt = mg.optim.SGD([w, frozen], lr=0.5, momentum=0.9)
     (w * w).sum().backward()
     opt.step()
-    np.testing.assert_allclose(w.data, [0.0, 0.0])
+    np.testing.assert_allclose(w.array, [0.0, 0.0])
     assert w.is_leaf and w.grad_fn is None and w.requires_grad
-    assert frozen.data[0] == 5.0 and frozen not in opt.state
+    assert frozen.array[0] == 5.0 and frozen not in opt.state
 
 
 def test_zero_grad_modes():
@@ -78,7 +78,7 @@ def test_zero_grad_modes():
     opt = mg.optim.Adam([w])
     (w * 2).sum().backward()
     opt.zero_grad(set_to_none=False)
-    assert w.grad is not None and not w.grad.data.any()
+    assert w.grad is not None and not w.grad.array.any()
     opt.zero_grad()
     assert w.grad is None
 
@@ -102,14 +102,14 @@ def test_state_dict_round_trip_resumes_identically():
         for step in range(6):
             if step == resume_at:
                 saved = opt.state_dict()
-                saved_w = w.data.copy()
+                saved_w = w.array.copy()
                 w = nn.Parameter(mg.tensor(saved_w))
                 opt = mg.optim.Adam([w], lr=0.5)
                 opt.load_state_dict(saved)
                 assert opt.param_groups[0]["lr"] == 0.1
             w.grad = mg.tensor(_gradients(step, (4,)))
             opt.step()
-        return w.data
+        return w.array
 
     np.testing.assert_array_equal(run(), run(resume_at=3))
 
@@ -122,7 +122,7 @@ def test_state_dict_is_a_copy_and_group_mismatch_is_an_error():
     sd = opt.state_dict()
     assert sd["param_groups"][0]["params"] == [0]
     buf = sd["state"][0]["momentum_buffer"]
-    assert isinstance(buf, mg.Tensor) and buf.data is not opt.state[w]["momentum_buffer"]
+    assert isinstance(buf, mg.Tensor) and buf.array is not opt.state[w]["momentum_buffer"]
     other = mg.optim.SGD([nn.Parameter(mg.ones(2)), nn.Parameter(mg.ones(2))], lr=0.1)
     with pytest.raises(ValueError, match="doesn't match the size of optimizer's group"):
         other.load_state_dict(sd)
@@ -169,8 +169,8 @@ def test_hyperparameters_given_as_tensors_step_as_their_values(name, kwargs):
     for step in range(4):
         p.grad = q.grad = mg.tensor(_gradients(step, start.shape))
         opt.step(), topt.step()
-    assert not np.array_equal(q.data, start)
-    np.testing.assert_array_equal(q.data, p.data)
+    assert not np.array_equal(q.array, start)
+    np.testing.assert_array_equal(q.array, p.array)
 
 
 @pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW", "RMSprop"])
@@ -180,11 +180,11 @@ def test_an_lr_tensor_changed_in_place_is_read_at_each_step(name):
     opt = getattr(mg.optim, name)([p], lr=lr, weight_decay=0.0)
     p.grad = mg.ones(2)
     opt.step()
-    assert (p.data < 1).all()
-    before = p.data.copy()
+    assert (p.array < 1).all()
+    before = p.array.copy()
     lr.fill_(0.0)
     opt.step()
-    np.testing.assert_array_equal(p.data, before)
+    np.testing.assert_array_equal(p.array, before)
 
 
 NAN = float("nan")
@@ -231,7 +231,7 @@ def test_sgd_accepts_a_nan_lr_as_pytorch_does():
     opt = mg.optim.SGD([p], lr=NAN)
     p.grad = mg.ones(1)
     opt.step()
-    assert np.isnan(p.data).all()
+    assert np.isnan(p.array).all()
 
 
 def test_a_scheduler_writes_an_lr_tensor_in_place():

@@ -15,7 +15,7 @@ def _train(steps, n=32):
     w = mg.tensor(np.linspace(-1, 1, n * n).reshape(n, n), dtype=mg.float64, requires_grad=True)
     for _ in range(steps):
         (w @ w).tanh().sum().backward()
-        w.data -= 0.01 * w.grad.data
+        w.array -= 0.01 * w.grad.array
         w.grad = None
     return w
 

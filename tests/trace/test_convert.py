@@ -41,7 +41,7 @@ def test_a_parameter_is_snapshotted_once_per_version_and_pass():
     with record(max_values=4) as tr:
         for _ in range(2):
             _one_step(w, x)
-            w.data -= 0.5 * w.grad.data  # a raw write between passes: no version counter sees it
+            w.array -= 0.5 * w.grad.array  # a raw write between passes: no version counter sees it
             w.grad = None
     matmul = next(e for e in tr.find("closure_called") if e.closure and "matmul" in e.closure.name)
     first, second = [e for e in tr.find("node_entered") if e.node == w.id]

@@ -64,7 +64,7 @@ def test_sum_of_squares_exact_sequence():
     assert first.before is None
     np.testing.assert_array_equal(second.before.array(), [1, -2, 3])
     np.testing.assert_array_equal(second.after.array(), [2, -4, 6])
-    np.testing.assert_array_equal(ev[16].after.array(), x.grad.data)
+    np.testing.assert_array_equal(ev[16].after.array(), x.grad.array)
     closure = ev[11]
     assert closure.closure.name == "mul.<locals>.backward"
     assert "def backward" in closure.closure.source
@@ -80,8 +80,8 @@ def test_two_outputs_two_inputs_grad_saves_and_restores():
         b = mg.tensor([3.0, 4.0], requires_grad=True)
         a.grad = mg.tensor([10.0, 10.0])
         ga, gb = mg.autograd.grad((mg.sum(a * b), mg.sum(a * a)), (a, b))
-    np.testing.assert_array_equal(ga.data, [5, 8])
-    np.testing.assert_array_equal(gb.data, [1, 2])
+    np.testing.assert_array_equal(ga.array, [5, 8])
+    np.testing.assert_array_equal(gb.array, [1, 2])
     ab, s1, aa, s2 = (f"{op}#{a.id + k}" for op, k in (("mul", 3), ("sum", 4), ("mul", 5), ("sum", 6)))
     kinds = shape_of(tr)
     start = next(i for i, k in enumerate(kinds) if k[0] == "pass_started")
@@ -127,7 +127,7 @@ def test_two_outputs_two_inputs_grad_saves_and_restores():
     restored = dict(ev[-3].restored)
     np.testing.assert_array_equal(restored[a.id].array(), [10, 10])
     assert restored[b.id] is None
-    np.testing.assert_array_equal(a.grad.data, [10, 10])
+    np.testing.assert_array_equal(a.grad.array, [10, 10])
     results = ev[-1].results
     np.testing.assert_array_equal(results[0].array(), [5, 8])
     np.testing.assert_array_equal(results[1].array(), [1, 2])
@@ -136,13 +136,13 @@ def test_two_outputs_two_inputs_grad_saves_and_restores():
 def scaled_square(a, scale):
     """a * a * scale, with a closure that captures a tensor, a weak reference, an array and a number."""
     factor = np.float64(scale)
-    mask = np.ones(a.data.shape)
+    mask = np.ones(a.array.shape)
 
     def backward(g):
         assert out_ref() is not None
         return (g * a * (2 * factor) * mg.tensor(mask),)
 
-    out = make(a.data * a.data * factor, (a,), backward, "scaled_square")
+    out = make(a.array * a.array * factor, (a,), backward, "scaled_square")
     out_ref = weakref.ref(out)
     return out
 
@@ -255,14 +255,14 @@ def _with_inner_grad(a):
             (inner,) = mg.autograd.grad(mg.sum(a * a), a)
         return (g * inner.detach(),)
 
-    return make(a.data.copy(), (a,), backward, "inner")
+    return make(a.array.copy(), (a,), backward, "inner")
 
 
 def test_nested_pass_depth():
     with record() as tr:
         a = mg.tensor([1.0, 3.0], requires_grad=True)
         mg.sum(_with_inner_grad(a)).backward()
-    np.testing.assert_array_equal(a.grad.data, [2, 6])
+    np.testing.assert_array_equal(a.grad.array, [2, 6])
     passes = tr.find("pass_started")
     assert [p.depth for p in passes] == [1, 2]
     outer, inner = passes[0].pass_id, passes[1].pass_id
@@ -283,7 +283,7 @@ def test_error_mid_pass_then_restore():
         def backward(g):
             raise RuntimeError("closure failed")
 
-        return make(a.data * 2, (a,), backward, "boom")
+        return make(a.array * 2, (a,), backward, "boom")
 
     with record() as tr:
         a = mg.tensor([1.0], requires_grad=True)

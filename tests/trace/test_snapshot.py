@@ -11,7 +11,7 @@ from minigrad.trace.values import format_value
 def test_snapshot_is_a_frozen_copy():
     t = mg.tensor([1.0, 2.0])
     snap = snapshot(t)
-    t.data[0] = 99.0
+    t.array[0] = 99.0
     assert snap.values[0] == 1.0 and snap.tensor_id == t.id
     with pytest.raises(ValueError):
         snap.values[0] = 5.0

@@ -9,7 +9,7 @@ from minigrad.trace import record
 
 
 def _host(t):
-    return None if t is None else np.array(t.data, copy=True)
+    return None if t is None else np.array(t.array, copy=True)
 
 
 class LiveProbe:
@@ -69,7 +69,7 @@ def test_state_at_matches_live_values_at_every_step():
             np.testing.assert_array_equal(state.nodes[nid].pass_grad.array(), g)
             checked_pass_grads += 1
     assert checked_pass_grads > 10
-    np.testing.assert_array_equal(tr.state_at(-1).nodes[x.id].grad.array(), x.grad.data)
+    np.testing.assert_array_equal(tr.state_at(-1).nodes[x.id].grad.array(), x.grad.array)
 
 
 def test_statuses_current_node_and_edge():
@@ -125,7 +125,7 @@ def training_trace():
     with record() as tr:
         for _ in range(6):
             (w @ x).tanh().sum().backward()
-            w.data -= 0.1 * w.grad.data
+            w.array -= 0.1 * w.grad.array
             w.grad = None
         _script()
     return tr
@@ -165,8 +165,8 @@ def test_states_of_a_4000_step_trace_fit_in_100_mb():
     with record(sources=False, names=False) as tr:
         for _ in range(4000):
             (w * x).sum().backward()
-            before_update = w.data.copy()
-            w.data -= 0.1 * w.grad.data
+            before_update = w.array.copy()
+            w.array -= 0.1 * w.grad.array
             w.grad = None
     tracemalloc.start()
     try:

@@ -168,7 +168,7 @@ def test_stop_while_paused_inside_grad_restores_and_ends_cleanly(tmp_path):
     assert s.stop(T)
     assert s.status == "stopped" and isinstance(s.exception, StepperStopped)
     assert "swallowed" not in result and "after" not in result
-    np.testing.assert_array_equal(result["a"].grad.data, [5.0, 5.0])
+    np.testing.assert_array_equal(result["a"].grad.array, [5.0, 5.0])
     kinds = [e.kind for e in s.trace.events]
     assert kinds[-2:] == ["error", "grads_restored"]
     assert s.trace.events[-2].error_type == "StepperStopped"

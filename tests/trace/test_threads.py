@@ -13,7 +13,7 @@ STEPS = 30
 def _train(w, steps=STEPS):
     for _ in range(steps):
         (w @ w).tanh().sum().backward()
-        w.data -= 0.01 * w.grad.data
+        w.array -= 0.01 * w.grad.array
         w.grad = None
 
 
@@ -88,4 +88,4 @@ def test_all_threads_recording_takes_a_loader_threads_passes_without_mixing_them
     assert {w.id, loader_w.id} <= set(tr.nodes)
     assert sum(e.kind == "pass_started" for e in tr.events) == 2 * STEPS
     _check_replays(tr, {w.id, loader_w.id})
-    np.testing.assert_allclose(tr.state_at(-1).nodes[w.id].data.array(), w.data, atol=0.1)
+    np.testing.assert_allclose(tr.state_at(-1).nodes[w.id].data.array(), w.array, atol=0.1)

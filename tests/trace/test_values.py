@@ -45,7 +45,7 @@ def test_the_step_a_learner_works_by_hand_shows_a_non_zero_difference():
     # tanh(6) rounds to 1 at four digits, yet 1 - tanh(6)**2 is the gradient; the shown value must say so,
     # and tanh(-4)'s must give 1 - out**2 to the four digits the gradient is shown with (0.001341).
     out = mg.tensor([6.0, -4.0], dtype=mg.float64).tanh()
-    shown = [float(v) for v in format_array(out.data, 60)[1:-1].split(", ")]
+    shown = [float(v) for v in format_array(out.array, 60)[1:-1].split(", ")]
     assert 1 - shown[0] ** 2 > 0
     assert shown[0] == pytest.approx(out[0].item(), rel=1e-6)
     assert format_number(1 - shown[1] ** 2) == format_number(1 - out[1].item() ** 2) == "0.001341"

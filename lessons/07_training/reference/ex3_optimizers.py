@@ -1,8 +1,9 @@
 """Exercise 7.3 — SGD with momentum, and Adam.
 
 Each optimizer keeps its parameters in `self.params` and its per-parameter state
-in lists. `step()` updates every parameter that has a `.grad`, in place, on the raw
-arrays (`p.data`, `p.grad.data`): an update must never be recorded in a graph.
+in lists. `step()` updates every parameter that has a `.grad`, in place, through `.data`
+(`p.data`, `p.grad.data`: the values outside the graph, as in PyTorch): an update must never be
+recorded in a graph.
 
 SGD with momentum (PyTorch's form):  b = g on the first step, then b = m * b + g;
                                      p = p - lr * b
@@ -12,7 +13,7 @@ Adam (Kingma & Ba), step t = 1, 2, ...:
     p = p - lr * m̂ / (sqrt(v̂) + eps)
 """
 
-import numpy as np
+import minigrad as mg
 
 
 class SGDMomentum:
@@ -33,7 +34,7 @@ class SGDMomentum:
                 continue
             g = p.grad.data
             if self.buffers[i] is None:
-                self.buffers[i] = g.copy()
+                self.buffers[i] = g.clone()
             else:
                 self.buffers[i] = self.momentum * self.buffers[i] + g
             p.data -= self.lr * self.buffers[i]
@@ -44,8 +45,8 @@ class Adam:
     def __init__(self, params, lr: float = 1e-3, betas=(0.9, 0.999), eps: float = 1e-8):
         self.params = list(params)
         self.lr, self.betas, self.eps = lr, betas, eps
-        self.m = [np.zeros_like(p.data) for p in self.params]
-        self.v = [np.zeros_like(p.data) for p in self.params]
+        self.m = [mg.zeros_like(p.data) for p in self.params]
+        self.v = [mg.zeros_like(p.data) for p in self.params]
         self.t = 0
 
     def zero_grad(self):
@@ -65,5 +66,5 @@ class Adam:
             self.v[i] = b2 * self.v[i] + (1 - b2) * g * g
             m_hat = self.m[i] / (1 - b1**self.t)
             v_hat = self.v[i] / (1 - b2**self.t)
-            p.data -= self.lr * m_hat / (np.sqrt(v_hat) + self.eps)
+            p.data -= self.lr * m_hat / (v_hat.sqrt() + self.eps)
         # END SOLUTION

@@ -31,24 +31,24 @@ def _output_size(output_size, input_size: tuple, op: str) -> tuple:
 def _checked(input, op: str, dims: int) -> None:
     if not isinstance(input, Tensor):
         raise TypeError(f"{op}(): argument 'input' must be Tensor, not {type(input).__name__}")
-    if input.data.ndim not in (dims + 1, dims + 2):
+    if input.array.ndim not in (dims + 1, dims + 2):
         if dims == 1:
             raise RuntimeError(
-                f"Expected 2 to 3 dimensions, but got {input.data.ndim}-dimensional tensor for argument #1 "
+                f"Expected 2 to 3 dimensions, but got {input.array.ndim}-dimensional tensor for argument #1 "
                 f"'self' (while checking arguments for {op})"
             )
-        raise RuntimeError(f"{op}(): Expected 3D or 4D tensor, but got: {shape_str(input.data.shape)}")
-    if input.data.dtype.kind != "f":
-        raise RuntimeError(f"{op}(): expected a floating-point input, got {input.data.dtype}")
+        raise RuntimeError(f"{op}(): Expected 3D or 4D tensor, but got: {shape_str(input.array.shape)}")
+    if input.array.dtype.kind != "f":
+        raise RuntimeError(f"{op}(): expected a floating-point input, got {input.array.dtype}")
 
 
 def _mean_over_bins(x: Tensor, dim: int, out: int) -> Tensor:
     """Pool dim ``dim`` (-1 or -2) of ``x`` into ``out`` bin means."""
-    length = x.data.shape[dim]
+    length = x.array.shape[dim]
     if out and length % out == 0:
         return x.unflatten(dim, (out, length // out)).mean(dim)
     xp = x._device.xp
-    weights = xp.zeros((length, out), dtype=x.data.dtype)
+    weights = xp.zeros((length, out), dtype=x.array.dtype)
     for i, (start, end) in enumerate(_bins(length, out)):
         weights[start:end, i] = 1.0 / (end - start)
     weights = make_leaf(weights, x._device)
@@ -57,7 +57,7 @@ def _mean_over_bins(x: Tensor, dim: int, out: int) -> Tensor:
 
 def _adaptive_avg(input: Tensor, output_size, dims: int, op: str) -> Tensor:
     _checked(input, op, dims)
-    sizes = _output_size(output_size, input.data.shape[-dims:], op)
+    sizes = _output_size(output_size, input.array.shape[-dims:], op)
     out = input
     for k, size in enumerate(reversed(sizes)):
         out = _mean_over_bins(out, -1 - k, size)
@@ -68,7 +68,7 @@ def _first_max_indices(input: Tensor, sizes: tuple):
     """For each output element, the flat index (over the pooled dims) of its bin's first largest
     value, as PyTorch picks it (NaN counts as largest)."""
     xp = input._device.xp
-    arr = input.data
+    arr = input.array
     spatial = arr.shape[-len(sizes) :]
     lead = arr.shape[: -len(sizes)]
     rows = _bins(spatial[0], sizes[0]) if len(sizes) == 2 else [(0, 1)]
@@ -87,9 +87,9 @@ def _first_max_indices(input: Tensor, sizes: tuple):
 
 def _adaptive_max(input: Tensor, output_size, return_indices: bool, dims: int, op: str):
     _checked(input, op, dims)
-    sizes = _output_size(output_size, input.data.shape[-dims:], op)
-    if 0 in input.data.shape[-dims:] and 0 not in sizes:
-        raise RuntimeError(f"{op}(): cannot pool an empty input of shape {shape_str(input.data.shape)}")
+    sizes = _output_size(output_size, input.array.shape[-dims:], op)
+    if 0 in input.array.shape[-dims:] and 0 not in sizes:
+        raise RuntimeError(f"{op}(): cannot pool an empty input of shape {shape_str(input.array.shape)}")
     indices = make_leaf(_first_max_indices(input, sizes), input._device)
     flat = input.flatten(-dims) if dims == 2 else input
     values = flat.gather(-1, indices.flatten(-dims) if dims == 2 else indices)

@@ -14,8 +14,8 @@ __all__ = ["adaptive_avg_pool3d", "adaptive_max_pool3d"]
 def _check(input: Tensor, op: str) -> None:  # noqa: A002
     if input.dim() not in (4, 5):
         raise RuntimeError(f"{op}(): Expected 4D or 5D tensor, but got: {shape_str(input.shape)}")
-    if input.data.dtype.kind != "f":
-        raise RuntimeError(f"{op}(): expected a floating-point input, got {input.data.dtype}")
+    if input.array.dtype.kind != "f":
+        raise RuntimeError(f"{op}(): expected a floating-point input, got {input.array.dtype}")
 
 
 def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:  # noqa: A002

@@ -30,9 +30,9 @@ def scaled_dot_product_attention(
     for name, t in (("query", query), ("key", key), ("value", value)):
         if not isinstance(t, Tensor):
             raise TypeError(f"scaled_dot_product_attention(): argument '{name}' must be Tensor, not {type(t).__name__}")
-    if query.data.ndim < 2 or key.data.ndim < 2 or value.data.ndim < 2:
+    if query.array.ndim < 2 or key.array.ndim < 2 or value.array.ndim < 2:
         raise RuntimeError("scaled_dot_product_attention(): query, key and value need at least 2 dims")
-    if query.data.shape[-1] != key.data.shape[-1] or key.data.shape[-2] != value.data.shape[-2]:
+    if query.array.shape[-1] != key.array.shape[-1] or key.array.shape[-2] != value.array.shape[-2]:
         raise RuntimeError(
             f"scaled_dot_product_attention(): query {shape_str(query.shape)}, key {shape_str(key.shape)} and "
             f"value {shape_str(value.shape)} do not fit: query and key need one embedding size, key and value "
@@ -40,18 +40,18 @@ def scaled_dot_product_attention(
         )
     if is_causal and attn_mask is not None:
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
-    if enable_gqa and query.data.ndim >= 3 and key.data.shape[-3] != query.data.shape[-3]:
-        repeat = query.data.shape[-3] // key.data.shape[-3]
+    if enable_gqa and query.array.ndim >= 3 and key.array.shape[-3] != query.array.shape[-3]:
+        repeat = query.array.shape[-3] // key.array.shape[-3]
         key = key.repeat_interleave(repeat, dim=-3)
         value = value.repeat_interleave(repeat, dim=-3)
     xp = query._device.xp
-    length, source = query.data.shape[-2], key.data.shape[-2]
-    scores = (query @ key.transpose(-2, -1)) * (1 / math.sqrt(query.data.shape[-1]) if scale is None else scale)
+    length, source = query.array.shape[-2], key.array.shape[-2]
+    scores = (query @ key.transpose(-2, -1)) * (1 / math.sqrt(query.array.shape[-1]) if scale is None else scale)
     if is_causal:
         allowed = make_leaf(xp.tril(xp.ones((length, source), dtype=bool)), query._device)
         scores = scores.masked_fill(allowed.logical_not(), float("-inf"))
     elif attn_mask is not None:
-        if attn_mask.data.dtype.kind == "b":
+        if attn_mask.array.dtype.kind == "b":
             scores = scores.masked_fill(attn_mask.logical_not(), float("-inf"))
         else:
             scores = scores + attn_mask

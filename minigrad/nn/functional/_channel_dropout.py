@@ -26,16 +26,16 @@ def _check_p(p) -> None:
 
 def _keep(x: Tensor, p: float, per_channel: bool):
     """A 0/1 array (1 kept, with probability ``1 - p``), one per element or one per ``[N, C]`` channel."""
-    shape = x.data.shape[:2] + (1,) * (x.data.ndim - 2) if per_channel else x.data.shape
-    return (generator_for(x._device).random(shape) >= p).astype(x.data.dtype)
+    shape = x.array.shape[:2] + (1,) * (x.array.ndim - 2) if per_channel else x.array.shape
+    return (generator_for(x._device).random(shape) >= p).astype(x.array.dtype)
 
 
 def _dropout(x: Tensor, p: float, training: bool, inplace: bool, per_channel: bool, alpha: bool) -> Tensor:
     _check_p(p)
     if not training or p == 0.0:
         return x
-    if per_channel and x.data.ndim < 2:
-        raise RuntimeError(f"Feature dropout requires at least 2 dimensions in the input, got {x.data.ndim}")
+    if per_channel and x.array.ndim < 2:
+        raise RuntimeError(f"Feature dropout requires at least 2 dimensions in the input, got {x.array.ndim}")
     if inplace:  # the ops read a clone, so the write into x does not change what their rules saved
         return x.copy_(_dropout(x.clone(), p, training, False, per_channel, alpha))
     if p == 1.0:

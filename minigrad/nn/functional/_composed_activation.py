@@ -72,7 +72,7 @@ def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=N
 
 def _check_lambd(lambd, input: Tensor) -> None:  # noqa: A002
     if lambd < 0:
-        dtype = input.data.dtype
+        dtype = input.array.dtype
         largest = f"{float(np.finfo(dtype).max):g}" if dtype.kind == "f" else "inf"
         raise RuntimeError(
             f"lambda must be in range [0, {largest}] for input dtype {scalar_type_name(dtype)}, but found {lambd:g}"
@@ -129,7 +129,7 @@ def rrelu(
     if not training:
         return written_into(lambda x: where(x >= 0, x, x * ((lower + upper) / 2)), input, inplace)
     draws = generator_for(input._device).random(tuple(input.shape)) * (upper - lower) + lower
-    slopes = Tensor(draws.astype(input.data.dtype), device=input.device)
+    slopes = Tensor(draws.astype(input.array.dtype), device=input.device)
     return written_into(lambda x: where(x >= 0, x, x * slopes), input, inplace)
 
 
@@ -138,7 +138,7 @@ def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: floa
     ``hard`` gives the one-hot of its largest entry, with the soft sample's gradient (straight-through)."""
     uniform = generator_for(logits._device).random(tuple(logits.shape))
     noise = -logits._device.xp.log(-logits._device.xp.log1p(-uniform))  # -log of an Exp(1) draw
-    gumbels = (logits + Tensor(noise.astype(logits.data.dtype), device=logits.device)) / tau
+    gumbels = (logits + Tensor(noise.astype(logits.array.dtype), device=logits.device)) / tau
     soft = softmax(gumbels, dim)
     if not hard:
         return soft

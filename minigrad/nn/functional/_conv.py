@@ -13,17 +13,17 @@ __all__ = ["conv2d", "max_pool2d"]
 
 
 def _check_4d(x: Tensor, who: str) -> None:
-    if x.data.ndim != 4:
-        raise RuntimeError(f"{who}: expected a 4-D input [N, C, H, W], got input of shape {shape_str(x.data.shape)}")
+    if x.array.ndim != 4:
+        raise RuntimeError(f"{who}: expected a 4-D input [N, C, H, W], got input of shape {shape_str(x.array.shape)}")
 
 
 def check_bias(weight: Tensor, bias: Tensor | None, channels: int, transposed: bool) -> None:
     """PyTorch's refusal of a bias that is not one value per output channel (a [3, 1] bias was broadcast)."""
-    if bias is not None and bias.data.shape != (channels,):
+    if bias is not None and bias.array.shape != (channels,):
         given = "Given transposed=1, weight" if transposed else "Given weight"
         raise RuntimeError(
-            f"{given} of size {shape_str(weight.data.shape)}, expected bias to be 1-dimensional with {channels} "
-            f"elements, but got bias of size {shape_str(bias.data.shape)} instead"
+            f"{given} of size {shape_str(weight.array.shape)}, expected bias to be 1-dimensional with {channels} "
+            f"elements, but got bias of size {shape_str(bias.array.shape)} instead"
         )
 
 
@@ -36,35 +36,35 @@ def conv2d(
     broadcast add. ``padding`` is an int, a pair, "valid" or "same" (stride 1).
     """
     _check_4d(x, "conv2d()")
-    if weight.data.ndim != 4:
-        raise RuntimeError(f"conv2d(): expected a 4-D weight [O, C, kh, kw], got {shape_str(weight.data.shape)}")
-    out_channels, group_channels, kh, kw = weight.data.shape
+    if weight.array.ndim != 4:
+        raise RuntimeError(f"conv2d(): expected a 4-D weight [O, C, kh, kw], got {shape_str(weight.array.shape)}")
+    out_channels, group_channels, kh, kw = weight.array.shape
     in_channels = group_channels * groups
     if isinstance(groups, bool) or not isinstance(groups, int) or groups < 1 or out_channels % groups:
         raise RuntimeError(
             f"conv2d(): groups must be a positive int dividing out_channels={out_channels}, got groups={groups}"
         )
-    if x.data.shape[1] != in_channels:
+    if x.array.shape[1] != in_channels:
         raise RuntimeError(
-            f"conv2d(): input of shape {shape_str(x.data.shape)} has {x.data.shape[1]} channels, but weight of "
-            f"shape {shape_str(weight.data.shape)} with groups={groups} expects {in_channels}"
+            f"conv2d(): input of shape {shape_str(x.array.shape)} has {x.array.shape[1]} channels, but weight of "
+            f"shape {shape_str(weight.array.shape)} with groups={groups} expects {in_channels}"
         )
     check_bias(weight, bias, out_channels, transposed=False)
-    if bias is not None and bias.data.dtype != x.data.dtype:
-        raise RuntimeError(f"Input type ({x.data.dtype}) and bias type ({bias.data.dtype}) should be the same")
+    if bias is not None and bias.array.dtype != x.array.dtype:
+        raise RuntimeError(f"Input type ({x.array.dtype}) and bias type ({bias.array.dtype}) should be the same")
     x, padding = same_padding(x, padding, (kh, kw), stride, dilation, "conv2d()")
     geo = Geometry((kh, kw), stride, padding, dilation)
-    oh, ow = geo.out_hw(x.data.shape, "conv2d()")
+    oh, ow = geo.out_hw(x.array.shape, "conv2d()")
     cols = im2col(x, geo)
     if groups == 1:
         out = weight.reshape(out_channels, in_channels * kh * kw) @ cols
     else:
-        n, per = x.data.shape[0], group_channels * kh * kw
+        n, per = x.array.shape[0], group_channels * kh * kw
         w = weight.reshape(groups, out_channels // groups, per)
         out = (w @ cols.reshape(n, groups, per, oh * ow)).reshape(n, out_channels, oh * ow)
     if bias is not None:
         out = out + bias.reshape(1, out_channels, 1)
-    return out.reshape(x.data.shape[0], out_channels, oh, ow)
+    return out.reshape(x.array.shape[0], out_channels, oh, ow)
 
 
 def max_pool2d(
@@ -77,11 +77,11 @@ def max_pool2d(
     input plane (``row * W + column``, as torch; what ``max_unpool2d`` takes). An unbatched
     ``[C, H, W]`` input gives unbatched results.
     """
-    if isinstance(x, Tensor) and x.data.ndim == 3:
+    if isinstance(x, Tensor) and x.array.ndim == 3:
         pooled = max_pool2d(x.unsqueeze(0), kernel_size, stride, padding, dilation, ceil_mode, return_indices)
         return tuple(t.squeeze(0) for t in pooled) if return_indices else pooled.squeeze(0)
     _check_4d(x, "max_pool2d()")
-    width = x.data.shape[3]
+    width = x.array.shape[3]
     geo = Geometry(kernel_size, kernel_size if stride is None else stride, padding, dilation)
     (kh, kw), (ph, pw) = geo.kernel, geo.padding
     if ph > kh // 2 or pw > kw // 2:
@@ -96,13 +96,13 @@ def max_pool2d(
     if ceil_mode:
         x = _pad_for_ceil_mode(x, geo)
     xp = x._device.xp
-    n, c = x.data.shape[:2]
-    oh, ow = geo.out_hw(x.data.shape, "max_pool2d()")
-    win = windows(xp, x.data, geo, pad_value=-xp.inf).reshape(n, c, kh * kw, oh * ow)
+    n, c = x.array.shape[:2]
+    oh, ow = geo.out_hw(x.array.shape, "max_pool2d()")
+    win = windows(xp, x.array, geo, pad_value=-xp.inf).reshape(n, c, kh * kw, oh * ow)
     out = win.max(axis=2).reshape(n, c, oh, ow)
     first_max = win.argmax(axis=2)[:, :, None, :]
-    mask = make_leaf((xp.arange(kh * kw)[:, None] == first_max).astype(x.data.dtype), x._device)
-    shape = x.data.shape
+    mask = make_leaf((xp.arange(kh * kw)[:, None] == first_max).astype(x.array.dtype), x._device)
+    shape = x.array.shape
 
     def backward(g):
         spread = g.reshape(n, c, 1, oh * ow) * mask
@@ -131,7 +131,7 @@ def _plane_positions(xp, in_window, geo: Geometry, out_hw: tuple, width: int):
 def _pad_for_ceil_mode(x: Tensor, geo: Geometry) -> Tensor:
     """``x`` with -inf rows/columns at the end so that the floor-mode windows are ceil_mode's."""
     extra = []
-    for size, k, s, p, d in zip(x.data.shape[2:], geo.kernel, geo.stride, geo.padding, geo.dilation):
+    for size, k, s, p, d in zip(x.array.shape[2:], geo.kernel, geo.stride, geo.padding, geo.dilation):
         span = d * (k - 1) + 1
         out = _pooled_size(size, span, s, p, ceil_mode=True)
         extra.append(max(0, (out - 1) * s + span - size - 2 * p))

@@ -23,10 +23,10 @@ def batched(x: Tensor, who: str) -> tuple:
     """``x`` as ``[N, C, L]`` (an unbatched ``[C, L]`` gains N = 1) and whether it was unbatched."""
     if not isinstance(x, Tensor):
         raise TypeError(f"{who}: argument 'input' must be Tensor, not {type(x).__name__}")
-    if x.data.ndim == 2:
+    if x.array.ndim == 2:
         return x.unsqueeze(0), True
-    if x.data.ndim != 3:
-        raise RuntimeError(f"{who}: expected a 2-D [C, L] or 3-D [N, C, L] input, got {shape_str(x.data.shape)}")
+    if x.array.ndim != 3:
+        raise RuntimeError(f"{who}: expected a 2-D [C, L] or 3-D [N, C, L] input, got {shape_str(x.array.shape)}")
     return x, False
 
 
@@ -41,10 +41,10 @@ def conv1d(
 ) -> Tensor:
     """1-D cross-correlation of ``input`` ``[N, C, L]`` with ``weight`` ``[O, C/groups, k]``, plus ``bias`` ``[O]``."""
     x, unbatched = batched(input, "conv1d()")
-    if weight.data.ndim != 3:
-        raise RuntimeError(f"conv1d(): expected a 3-D weight [O, C/groups, k], got {shape_str(weight.data.shape)}")
-    check_bias(weight, bias, weight.data.shape[0], transposed=False)
-    x, padding = same_padding(x, padding, (weight.data.shape[2],), stride, dilation, "conv1d()")
+    if weight.array.ndim != 3:
+        raise RuntimeError(f"conv1d(): expected a 3-D weight [O, C/groups, k], got {shape_str(weight.array.shape)}")
+    check_bias(weight, bias, weight.array.shape[0], transposed=False)
+    x, padding = same_padding(x, padding, (weight.array.shape[2],), stride, dilation, "conv1d()")
     out = conv2d(
         x.unsqueeze(2),
         weight.unsqueeze(2),

@@ -32,21 +32,21 @@ def conv_transpose2d(
     if not isinstance(input, Tensor) or not isinstance(weight, Tensor):
         bad, name = (input, "input") if not isinstance(input, Tensor) else (weight, "weight")
         raise TypeError(f"conv_transpose2d(): argument '{name}' must be Tensor, not {type(bad).__name__}")
-    unbatched = input.data.ndim == 3
+    unbatched = input.array.ndim == 3
     x = input.unsqueeze(0) if unbatched else input
-    if x.data.ndim != 4 or weight.data.ndim != 4:
+    if x.array.ndim != 4 or weight.array.ndim != 4:
         raise RuntimeError(
             f"conv_transpose2d(): expected a 3-D or 4-D input and a 4-D weight, got input "
-            f"{shape_str(input.data.shape)} and weight {shape_str(weight.data.shape)}"
+            f"{shape_str(input.array.shape)} and weight {shape_str(weight.array.shape)}"
         )
-    n, c_in, h, w = x.data.shape
-    w_in, per_group, kh, kw = weight.data.shape
+    n, c_in, h, w = x.array.shape
+    w_in, per_group, kh, kw = weight.array.shape
     if isinstance(groups, bool) or not isinstance(groups, int) or groups < 1 or c_in % groups:
         raise RuntimeError(f"conv_transpose2d(): groups={groups} must be a positive int dividing {c_in} channels")
     if w_in != c_in:
         raise RuntimeError(
-            f"Given transposed=1, weight of size {shape_str(weight.data.shape)}, expected input "
-            f"{shape_str(x.data.shape)} to have {w_in} channels, but got {c_in} channels instead"
+            f"Given transposed=1, weight of size {shape_str(weight.array.shape)}, expected input "
+            f"{shape_str(x.array.shape)} to have {w_in} channels, but got {c_in} channels instead"
         )
     geo = Geometry((kh, kw), stride, padding, dilation)
     (sh, sw), (ph, pw), (dh, dw) = geo.stride, geo.padding, geo.dilation
@@ -81,10 +81,10 @@ def conv_transpose1d(
 ) -> Tensor:
     """Transposed 1-D convolution of ``[N, C_in, L]`` with ``weight`` ``[C_in, C_out/groups, k]``."""
     x, unbatched = batched(input, "conv_transpose1d()")
-    if not isinstance(weight, Tensor) or weight.data.ndim != 3:
+    if not isinstance(weight, Tensor) or weight.array.ndim != 3:
         raise RuntimeError("conv_transpose1d(): expected a 3-D weight [C_in, C_out/groups, k]")
     if isinstance(groups, int) and groups >= 1:  # a bad groups is refused by conv_transpose2d
-        check_bias(weight, bias, weight.data.shape[1] * groups, transposed=True)
+        check_bias(weight, bias, weight.array.shape[1] * groups, transposed=True)
     out = conv_transpose2d(
         x.unsqueeze(2),
         weight.unsqueeze(2),

@@ -10,7 +10,7 @@ __all__ = ["embedding"]
 
 def _gather_rows(weight: Tensor, indices, padding_idx: int | None) -> Tensor:
     """``weight[indices]``; backward scatters the gradient back into rows (zero at ``padding_idx``)."""
-    num_rows = weight.data.shape[0]
+    num_rows = weight.array.shape[0]
     if padding_idx is None:
 
         def backward(g):
@@ -25,14 +25,14 @@ def _gather_rows(weight: Tensor, indices, padding_idx: int | None) -> Tensor:
     def jvp(t):
         return _gather_rows(t, indices, None)
 
-    return make(weight.data[indices], (weight,), backward, "embedding", jvp)
+    return make(weight.array[indices], (weight,), backward, "embedding", jvp)
 
 
 def _scatter_rows(g: Tensor, indices, num_rows: int) -> Tensor:
     """Sum the rows of ``g`` (``[*indices.shape, D]``) into ``[num_rows, D]`` at ``indices``."""
     xp = g._device.xp
-    out = xp.zeros((num_rows, g.data.shape[-1]), dtype=g.data.dtype)
-    rows, values = indices.reshape(-1), g.data.reshape(-1, g.data.shape[-1])
+    out = xp.zeros((num_rows, g.array.shape[-1]), dtype=g.array.dtype)
+    rows, values = indices.reshape(-1), g.array.reshape(-1, g.array.shape[-1])
     if xp.__name__ == "numpy":
         xp.add.at(out, rows, values)
     else:
@@ -56,19 +56,19 @@ def embedding(indices, weight: Tensor, padding_idx: int | None = None) -> Tensor
     """
     if isinstance(indices, Tensor):
         check_same_device(weight, indices, "embedding")
-    idx = indices.data if isinstance(indices, Tensor) else weight._device.xp.asarray(indices)
+    idx = indices.array if isinstance(indices, Tensor) else weight._device.xp.asarray(indices)
     if idx.dtype.kind not in "iu":
         raise RuntimeError(
             f"Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; "
             f"but got dtype {idx.dtype} instead (while checking arguments for embedding)"
         )
-    if weight.data.ndim != 2:
+    if weight.array.ndim != 2:
         raise RuntimeError("'weight' must be 2-D")
-    num_rows = weight.data.shape[0]
+    num_rows = weight.array.shape[0]
     if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= num_rows):
         bad = int(idx.max()) if int(idx.max()) >= num_rows else int(idx.min())
         raise IndexError(
-            f"embedding(): index {bad} is out of range for a weight of shape {shape_str(weight.data.shape)} "
+            f"embedding(): index {bad} is out of range for a weight of shape {shape_str(weight.array.shape)} "
             f"(expected indices in [0, {num_rows - 1}])"
         )
     if padding_idx is not None and padding_idx < 0:

@@ -58,11 +58,11 @@ def _renorm_(weight: Tensor, indices: np.ndarray, max_norm: float, norm_type: fl
     """Rows of ``weight`` used in ``indices`` whose norm exceeds ``max_norm`` scaled down to it, in place
     (outside the graph), as PyTorch's embedding_renorm_."""
     rows = np.unique(indices)
-    data = weight.data[rows]
+    data = weight.array[rows]
     norms = (weight._device.xp.abs(data) ** norm_type).sum(axis=1) ** (1.0 / norm_type)
     scale = weight._device.xp.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
     with no_grad():
-        weight.data[rows] = data * scale[:, None]
+        weight.array[rows] = data * scale[:, None]
 
 
 def embedding_bag(
@@ -117,7 +117,7 @@ def embedding_bag(
         return _bag_max(rows, starts, ends, kept, weight)
     if per_sample_weights is not None:
         rows = rows * per_sample_weights.reshape(-1, 1)
-    matrix = np.zeros((len(starts), len(indices)), dtype=weight.data.dtype)
+    matrix = np.zeros((len(starts), len(indices)), dtype=weight.array.dtype)
     for bag, (start, end) in enumerate(zip(starts, ends)):
         positions = np.arange(start, end)[kept[start:end]]
         if positions.size:
@@ -126,7 +126,7 @@ def embedding_bag(
 
 
 def _bag_max(rows: Tensor, starts, ends, kept: np.ndarray, weight: Tensor) -> Tensor:
-    zeros = Tensor(weight._device.xp.zeros(weight.shape[1], dtype=weight.data.dtype), device=weight.device)
+    zeros = Tensor(weight._device.xp.zeros(weight.shape[1], dtype=weight.array.dtype), device=weight.device)
     out = []
     for start, end in zip(starts, ends):
         positions = np.arange(start, end)[kept[start:end]]

@@ -18,7 +18,7 @@ def group_norm(
     and shift each channel by ``weight`` and ``bias`` ``[C]``."""
     if not isinstance(input, Tensor):
         raise TypeError(f"group_norm(): argument 'input' must be Tensor, not {type(input).__name__}")
-    shape = input.data.shape
+    shape = input.array.shape
     if len(shape) < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {len(shape)}")
     n, c = shape[0], shape[1]

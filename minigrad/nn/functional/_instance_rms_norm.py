@@ -25,7 +25,7 @@ def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, eps:
             f"but got input of size{shape_str(input.shape)}"
         )
     if eps is None:
-        eps = float(np.finfo(input.data.dtype).eps)
+        eps = float(np.finfo(input.array.dtype).eps)
     dims = tuple(range(ndim - k, ndim))
     y = input * ((input * input).mean(dim=dims, keepdim=True) + eps).rsqrt()
     return y if weight is None else y * weight
@@ -63,15 +63,15 @@ def instance_norm(
         var = (centered * centered).mean(dim=dims, keepdim=True)
         if running_mean is not None and running_var is not None:
             with no_grad():
-                running_mean.data *= 1 - momentum
-                running_mean.data += momentum * mean.data.reshape(n, channels).mean(axis=0)
-                running_var.data *= 1 - momentum
-                running_var.data += momentum * var.data.reshape(n, channels).mean(axis=0) * (spatial / (spatial - 1))
+                running_mean.array *= 1 - momentum
+                running_mean.array += momentum * mean.array.reshape(n, channels).mean(axis=0)
+                running_var.array *= 1 - momentum
+                running_var.array += momentum * var.array.reshape(n, channels).mean(axis=0) * (spatial / (spatial - 1))
     else:
         if running_mean is None or running_var is None:
             raise RuntimeError("Expected running_mean and running_var to be defined when use_input_stats is false")
-        centered = input - make_leaf(running_mean.data.reshape(stat_shape), input._device)
-        var = make_leaf(running_var.data.reshape(stat_shape), input._device)
+        centered = input - make_leaf(running_mean.array.reshape(stat_shape), input._device)
+        var = make_leaf(running_var.array.reshape(stat_shape), input._device)
     y = centered * (var + eps).rsqrt()
     if weight is not None:
         y = y * weight.reshape(stat_shape)

@@ -21,7 +21,7 @@ _LINEAR = {"linear": 3, "bilinear": 4, "trilinear": 5}
 
 def _sizes(x: Tensor, size, scale_factor, recompute: bool) -> tuple:
     """Output sizes of the spatial dims, and the source/output scale each uses (PyTorch's rules)."""
-    spatial = x.data.shape[2:]
+    spatial = x.array.shape[2:]
     k = len(spatial)
     if (size is None) == (scale_factor is None):
         raise ValueError("only one of size or scale_factor should be defined")
@@ -74,7 +74,7 @@ def interpolate(
         raise ValueError(
             "align_corners option can only be set with the interpolating modes: linear | bilinear | bicubic | trilinear"
         )
-    nd = input.data.ndim
+    nd = input.array.ndim
     if nd < 3:
         raise ValueError(
             f"interpolate(): expected an input of at least 3 dims [N, C, ...], got {shape_str(input.shape)}"
@@ -84,7 +84,7 @@ def interpolate(
     sizes, scales = _sizes(input, size, scale_factor, bool(recompute_scale_factor))
     xp = input._device.xp
     out = input
-    for k, (n, o, scale) in enumerate(zip(input.data.shape[2:], sizes, scales)):
+    for k, (n, o, scale) in enumerate(zip(input.array.shape[2:], sizes, scales)):
         axis = 2 + k
         dst = np.arange(o, dtype=np.float64)
         if mode == "nearest":
@@ -97,6 +97,6 @@ def interpolate(
         lo = np.minimum(np.floor(src).astype(np.int64), n - 1)
         hi = np.minimum(lo + 1, n - 1)
         w_shape = (o,) + (1,) * (nd - axis - 1)
-        w_hi = make_leaf(xp.asarray((src - lo).reshape(w_shape), dtype=input.data.dtype), input._device)
+        w_hi = make_leaf(xp.asarray((src - lo).reshape(w_shape), dtype=input.array.dtype), input._device)
         out = _along(out, axis, xp.asarray(lo)) * (1 - w_hi) + _along(out, axis, xp.asarray(hi)) * w_hi
     return out

@@ -18,7 +18,7 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     addmm), so the training path stays close to the raw matrix products; any other input
     is viewed as rows first and its output viewed back.
     """
-    xd, wd = x.data, weight.data
+    xd, wd = x.array, weight.array
     if wd.ndim != 2 or xd.ndim == 0 or xd.shape[-1] != wd.shape[1]:
         raise RuntimeError(
             f"linear(): input of shape {shape_str(xd.shape)} does not match weight of shape "
@@ -46,13 +46,13 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         return make(out, (x, weight), backward, "linear", jvp)
     if bias._device is not weight._device:
         check_same_device(bias, weight, "linear")
-    if bias.data.dtype != wd.dtype:
-        raise RuntimeError(f"self and mat2 must have the same dtype, but got {bias.data.dtype} and {wd.dtype}")
-    if bias.data.shape not in ((), (1,), (wd.shape[0],)):
+    if bias.array.dtype != wd.dtype:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got {bias.array.dtype} and {wd.dtype}")
+    if bias.array.shape not in ((), (1,), (wd.shape[0],)):
         raise RuntimeError(
-            f"linear(): bias of shape {shape_str(bias.data.shape)} does not match the {wd.shape[0]} output features"
+            f"linear(): bias of shape {shape_str(bias.array.shape)} does not match the {wd.shape[0]} output features"
         )
-    out += bias.data
+    out += bias.array
 
     # the bias was added to every row: its gradient is g, which the engine sums over the rows
     def backward(g):

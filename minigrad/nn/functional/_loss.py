@@ -60,9 +60,9 @@ def _as_target(target, like: Tensor, name: str) -> Tensor:
 
 def _numeric(t: Tensor, other: Tensor) -> Tensor:
     """A bool operand of mse_loss as the other's dtype (torch promotes it there; ``-`` and l1_loss refuse bools)."""
-    if t.data.dtype.kind != "b":
+    if t.array.dtype.kind != "b":
         return t
-    return t.to(other.data.dtype if other.data.dtype.kind != "b" else B.get_default_dtype())
+    return t.to(other.array.dtype if other.array.dtype.kind != "b" else B.get_default_dtype())
 
 
 # ---------------------------------------------------------------- regression
@@ -87,36 +87,36 @@ def l1_loss(input: Tensor, target, reduction: str = "mean") -> Tensor:  # noqa: 
 def _rows(input: Tensor, target: Tensor, name: str):
     """Bring ``input`` to ``[M, C]`` rows (class dim last) and ``target`` along; also return the
     shape an unreduced loss has (input's shape without the class dim)."""
-    shape = input.data.shape
-    if input.data.ndim == 0:
+    shape = input.array.shape
+    if input.array.ndim == 0:
         raise ValueError(f"{name}(): input must have at least 1 dim (the classes), got a 0-d tensor")
-    if input.data.ndim == 1:
+    if input.array.ndim == 1:
         loss_shape = ()
         x = input.reshape(1, shape[0])
-    elif input.data.ndim == 2:
+    elif input.array.ndim == 2:
         loss_shape = (shape[0],)
         x = input
     else:
         loss_shape = (shape[0],) + shape[2:]
         x = input.movedim(1, -1).reshape(-1, shape[1])
-    probs = target.data.dtype.kind == "f"
+    probs = target.array.dtype.kind == "f"
     expected = shape if probs else loss_shape
-    if target.data.shape != expected:
+    if target.array.shape != expected:
         kind = "probability" if probs else "class-index"
-        batched = input.data.ndim >= 2 and target.data.ndim >= 1
-        if batched and target.data.shape[0] != shape[0]:
+        batched = input.array.ndim >= 2 and target.array.ndim >= 1
+        if batched and target.array.shape[0] != shape[0]:
             raise ValueError(
-                f"Expected input batch_size ({shape[0]}) to match target batch_size ({target.data.shape[0]})."
+                f"Expected input batch_size ({shape[0]}) to match target batch_size ({target.array.shape[0]})."
             )
         raise (RuntimeError if batched else ValueError)(
-            f"{name}(): {kind} target of shape {shape_str(target.data.shape)} does not match input of shape "
+            f"{name}(): {kind} target of shape {shape_str(target.array.shape)} does not match input of shape "
             f"{shape_str(shape)} (expected target shape {shape_str(expected)})"
         )
     if not probs:
-        t = target if target.data.ndim == 1 else target.reshape(-1)
-    elif input.data.ndim == 2:
+        t = target if target.array.ndim == 1 else target.reshape(-1)
+    elif input.array.ndim == 2:
         t = target
-    elif input.data.ndim == 1:
+    elif input.array.ndim == 1:
         t = target.reshape(1, shape[0])
     else:
         t = target.movedim(1, -1).reshape(-1, shape[1])
@@ -126,13 +126,13 @@ def _rows(input: Tensor, target: Tensor, name: str):
 def _class_weights(input: Tensor, weight, num_classes: int, name: str):
     if weight is None:
         return None
-    w = _as_target(weight, input, name).data if isinstance(weight, Tensor) else input._device.xp.asarray(weight)
+    w = _as_target(weight, input, name).array if isinstance(weight, Tensor) else input._device.xp.asarray(weight)
     if w.shape != (num_classes,):
         raise RuntimeError(
             f"{name}(): weight of shape {shape_str(w.shape)} does not match the {num_classes} classes "
             f"(expected [{num_classes}])"
         )
-    return w.astype(input.data.dtype, copy=False)
+    return w.astype(input.array.dtype, copy=False)
 
 
 def _class_target_matrix(t, num_classes: int, weight, ignore_index: int, smoothing: float, dtype, xp, name: str):
@@ -211,22 +211,22 @@ def cross_entropy(
     target = _as_target(target, input, "cross_entropy")
     x, t, loss_shape = _rows(input, target, "cross_entropy")
     xp = input._device.xp
-    xd = x.data
+    xd = x.array
     num_rows, num_classes = xd.shape
     w = _class_weights(input, weight, num_classes, "cross_entropy")
-    if t.data.dtype.kind == "f":
-        q = _prob_target_matrix(t.data, num_classes, w, label_smoothing, xd.dtype)
+    if t.array.dtype.kind == "f":
+        q = _prob_target_matrix(t.array, num_classes, w, label_smoothing, xd.dtype)
         divisor, unit_rows = num_rows, False
     else:
         q, divisor, unit_rows = _class_target_matrix(
-            t.data, num_classes, w, ignore_index, label_smoothing, xd.dtype, xp, "cross_entropy"
+            t.array, num_classes, w, ignore_index, label_smoothing, xd.dtype, xp, "cross_entropy"
         )
     shifted = xd - xd.max(axis=1, keepdims=True)
     e = xp.exp(shifted)
     total = e.sum(axis=1, keepdims=True)
     log_probs = shifted - xp.log(total)
     if unit_rows and not label_smoothing:  # Q is one-hot: its product with log_probs is the target's entry
-        per_row = -log_probs[xp.arange(num_rows), t.data]
+        per_row = -log_probs[xp.arange(num_rows), t.array]
     else:
         per_row = -(q * log_probs).sum(axis=1)
     if reduction == "none":
@@ -237,7 +237,7 @@ def cross_entropy(
         out = per_row.sum() / divisor
     probs = e / total
     dev = input._device
-    target_parent = t.data.dtype.kind == "f" and (t._rg or bool(_tangents_of(t)))
+    target_parent = t.array.dtype.kind == "f" and (t._rg or bool(_tangents_of(t)))
     each_row = reduction == "none"  # g holds one entry per row
     divisor = 1.0 if reduction != "mean" else divisor
     if target_parent:
@@ -291,7 +291,7 @@ def _cross_entropy_rule_with_target(x, probs, t, w, label_smoothing: float, num_
     """cross_entropy's rule for a probability target that requires grad: Q is built from ``t`` with ops
     (smoothed, weighted), so create_graph sees both inputs; ``d loss / d t = -log_softmax(x)`` through Q."""
     dev = x._device
-    t_weight = make_leaf(dev.xp.asarray(1.0 - label_smoothing, dtype=x.data.dtype) * (1 if w is None else w), dev)
+    t_weight = make_leaf(dev.xp.asarray(1.0 - label_smoothing, dtype=x.array.dtype) * (1 if w is None else w), dev)
     spread = label_smoothing / num_classes * (1 if w is None else make_leaf(w, dev))
     g_rows = (-1, 1) if each_row else ()
 
@@ -314,14 +314,14 @@ def nll_loss(
     ([N, C], [C] or [N, C, d1, ...]); pair it with log_softmax."""
     _check_reduction(reduction)
     target = _as_target(target, input, "nll_loss")
-    if target.data.dtype.kind == "f":
+    if target.array.dtype.kind == "f":
         raise RuntimeError(f"nll_loss(): expected class-index targets of an integer dtype, got dtype {target.dtype}")
     x, t, loss_shape = _rows(input, target, "nll_loss")
     refuse_dtype(input, "nll_loss_out_frame", "biu")
-    num_classes = x.data.shape[1]
+    num_classes = x.array.shape[1]
     w = _class_weights(input, weight, num_classes, "nll_loss")
     q, divisor, _ = _class_target_matrix(
-        t.data, num_classes, w, ignore_index, 0.0, x.data.dtype, input._device.xp, "nll_loss"
+        t.array, num_classes, w, ignore_index, 0.0, x.array.dtype, input._device.xp, "nll_loss"
     )
     per_row = -(x * make_leaf(q, input._device)).sum(1)
     if reduction == "none":
@@ -344,7 +344,7 @@ def binary_cross_entropy(input: Tensor, target, weight=None, reduction: str = "m
             f"({shape_str(input.shape)}) is deprecated. Please ensure they have the same size."
         )
     xp = input._device.xp
-    p, y = input.data, target.data.astype(input.data.dtype, copy=False)
+    p, y = input.array, target.array.astype(input.array.dtype, copy=False)
     if p.size and (bool((p < 0).any()) or bool((p > 1).any())):
         raise RuntimeError("binary_cross_entropy(): all elements of input should be between 0 and 1")
     with warnings.catch_warnings():
@@ -354,7 +354,11 @@ def binary_cross_entropy(input: Tensor, target, weight=None, reduction: str = "m
     loss = -(y * log_p + (1 - y) * log_1mp)
     w = None
     if weight is not None:
-        w = _as_target(weight, input, "binary_cross_entropy").data if isinstance(weight, Tensor) else xp.asarray(weight)
+        w = (
+            _as_target(weight, input, "binary_cross_entropy").array
+            if isinstance(weight, Tensor)
+            else xp.asarray(weight)
+        )
     if w is not None:
         loss = loss * w
     y_const = make_leaf(y, input._device)

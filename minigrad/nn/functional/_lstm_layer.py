@@ -30,11 +30,11 @@ __all__ = ["lstm_layer"]
 def lstm_layer(x_proj: Tensor, h0: Tensor, c0: Tensor, w_hh: Tensor) -> Tensor:
     """Every step's ``[h_t, c_t]`` (``[L, N, 2H]``) of one layer, from ``x_proj`` ``[L, N, 4H]`` and ``h0``, ``c0`` ``[N, H]``."""
     xp = x_proj._device.xp
-    steps, hidden = x_proj.data.shape[0], h0.data.shape[-1]
-    states = xp.empty(x_proj.data.shape[:2] + (2 * hidden,), dtype=x_proj.data.dtype)
-    h, c, w_t = h0.data, c0.data, xp.ascontiguousarray(w_hh.data.T)  # h @ w_t: a plain product, the fast one
+    steps, hidden = x_proj.array.shape[0], h0.array.shape[-1]
+    states = xp.empty(x_proj.array.shape[:2] + (2 * hidden,), dtype=x_proj.array.dtype)
+    h, c, w_t = h0.array, c0.array, xp.ascontiguousarray(w_hh.array.T)  # h @ w_t: a plain product, the fast one
     for t in range(steps):
-        z = x_proj.data[t] + h @ w_t
+        z = x_proj.array[t] + h @ w_t
         s = _sigmoid_array(xp, z)
         c = s[:, hidden : 2 * hidden] * c + s[:, :hidden] * xp.tanh(z[:, 2 * hidden : 3 * hidden])
         h = s[:, 3 * hidden :] * xp.tanh(c)

@@ -17,12 +17,12 @@ def layer_norm(x: Tensor, normalized_shape, weight=None, bias=None, eps: float =
             "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but "
             f"got normalized_shape = {list(normalized_shape)}"
         )
-    if x.data.shape[x.data.ndim - k :] != normalized_shape or x.data.ndim < k:
+    if x.array.shape[x.array.ndim - k :] != normalized_shape or x.array.ndim < k:
         raise RuntimeError(
             f"Given normalized_shape={shape_str(normalized_shape)}, expected input with shape "
-            f"[*, {', '.join(str(s) for s in normalized_shape)}], but got input of size {shape_str(x.data.shape)}"
+            f"[*, {', '.join(str(s) for s in normalized_shape)}], but got input of size {shape_str(x.array.shape)}"
         )
-    dims = tuple(range(x.data.ndim - k, x.data.ndim))
+    dims = tuple(range(x.array.ndim - k, x.array.ndim))
     centered = x - x.mean(dim=dims, keepdim=True)
     var = (centered * centered).mean(dim=dims, keepdim=True)
     y = centered * (var + eps).rsqrt()
@@ -49,37 +49,37 @@ def batch_norm(
     in place (``running = (1 - momentum) * running + momentum * batch``, with the
     unbiased variance). Otherwise it uses the running statistics.
     """
-    if x.data.ndim < 2:
-        raise ValueError(f"batch_norm(): expected at least 2D input ([N, C, *]), got {x.data.ndim}D input")
-    channels = x.data.shape[1]
-    dims = (0, *range(2, x.data.ndim))
-    stat_shape = (1, channels) + (1,) * (x.data.ndim - 2)
+    if x.array.ndim < 2:
+        raise ValueError(f"batch_norm(): expected at least 2D input ([N, C, *]), got {x.array.ndim}D input")
+    channels = x.array.shape[1]
+    dims = (0, *range(2, x.array.ndim))
+    stat_shape = (1, channels) + (1,) * (x.array.ndim - 2)
     for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight), ("bias", bias)):
-        if t is not None and t.data.shape != (channels,):
+        if t is not None and t.array.shape != (channels,):
             raise RuntimeError(
-                f"batch_norm(): {name} of shape {shape_str(t.data.shape)} does not match the {channels} channels "
-                f"of input of shape {shape_str(x.data.shape)}"
+                f"batch_norm(): {name} of shape {shape_str(t.array.shape)} does not match the {channels} channels "
+                f"of input of shape {shape_str(x.array.shape)}"
             )
     if training:
-        count = x.data.size // channels
+        count = x.array.size // channels
         if count <= 1:
             raise ValueError(
-                f"Expected more than 1 value per channel when training, got input size {shape_str(x.data.shape)}"
+                f"Expected more than 1 value per channel when training, got input size {shape_str(x.array.shape)}"
             )
         mean = x.mean(dim=dims, keepdim=True)
         centered = x - mean
         var = (centered * centered).mean(dim=dims, keepdim=True)
         if running_mean is not None and running_var is not None:
             with no_grad():
-                running_mean.data *= 1 - momentum
-                running_mean.data += momentum * mean.data.reshape(channels)
-                running_var.data *= 1 - momentum
-                running_var.data += momentum * var.data.reshape(channels) * (count / (count - 1))
+                running_mean.array *= 1 - momentum
+                running_mean.array += momentum * mean.array.reshape(channels)
+                running_var.array *= 1 - momentum
+                running_var.array += momentum * var.array.reshape(channels) * (count / (count - 1))
     else:
         if running_mean is None or running_var is None:
             raise RuntimeError("batch_norm(): running_mean and running_var are needed when not training")
-        centered = x - make_leaf(running_mean.data.reshape(stat_shape), x._device)
-        var = make_leaf(running_var.data.reshape(stat_shape), x._device)
+        centered = x - make_leaf(running_mean.array.reshape(stat_shape), x._device)
+        var = make_leaf(running_var.array.reshape(stat_shape), x._device)
     y = centered * (var + eps).rsqrt()
     if weight is not None:
         y = y * weight.reshape(stat_shape)

@@ -14,7 +14,7 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
         raise TypeError(f"one_hot(): argument 'input' must be Tensor, not {type(tensor).__name__}")
     if isinstance(num_classes, bool) or not isinstance(num_classes, int):
         raise TypeError(f"one_hot(): argument 'num_classes' must be int, not {type(num_classes).__name__}")
-    d = tensor.data
+    d = tensor.array
     if d.dtype != B.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
     xp = tensor._device.xp

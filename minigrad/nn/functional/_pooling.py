@@ -34,10 +34,10 @@ def avg_pool2d(
     """
     if not isinstance(input, Tensor):
         raise TypeError(f"avg_pool2d(): argument 'input' must be Tensor, not {type(input).__name__}")
-    unbatched = input.data.ndim == 3
+    unbatched = input.array.ndim == 3
     x = input.unsqueeze(0) if unbatched else input
-    if x.data.ndim != 4:
-        raise RuntimeError(f"avg_pool2d(): expected a 3-D or 4-D input, got {shape_str(input.data.shape)}")
+    if x.array.ndim != 4:
+        raise RuntimeError(f"avg_pool2d(): expected a 3-D or 4-D input, got {shape_str(input.array.shape)}")
     geo = Geometry(kernel_size, kernel_size if stride is None or stride == () else stride, padding, 1)
     (kh, kw), (sh, sw), (ph, pw) = geo.kernel, geo.stride, geo.padding
     if ph > kh // 2 or pw > kw // 2:
@@ -47,10 +47,10 @@ def avg_pool2d(
         )
     if divisor_override is not None and (isinstance(divisor_override, bool) or divisor_override == 0):
         raise RuntimeError("divisor must be not zero")
-    n, c, h, w = x.data.shape
+    n, c, h, w = x.array.shape
     oh, ow = _pooled_size(h, kh, sh, ph, ceil_mode), _pooled_size(w, kw, sw, pw, ceil_mode)
     if oh < 1 or ow < 1:
-        raise RuntimeError(f"avg_pool2d(): input of shape {shape_str(x.data.shape)} is too small for kernel {kh}x{kw}")
+        raise RuntimeError(f"avg_pool2d(): input of shape {shape_str(x.array.shape)} is too small for kernel {kh}x{kw}")
     extra_h, extra_w = max(0, (oh - 1) * sh + kh - h - 2 * ph), max(0, (ow - 1) * sw + kw - w - 2 * pw)
     xp = x._device.xp
     widths = (pw, pw + extra_w, ph, ph + extra_h)
@@ -62,7 +62,7 @@ def avg_pool2d(
     if divisor_override is not None:
         out = sums / divisor_override
     else:
-        counted = xp.zeros((1, 1) + flat.data.shape[2:], dtype=x.data.dtype)
+        counted = xp.zeros((1, 1) + flat.array.shape[2:], dtype=x.array.dtype)
         top, left = (0, 0) if count_include_pad else (ph, pw)
         counted[..., top : h + 2 * ph - top, left : w + 2 * pw - left] = 1
         counts = windows(xp, counted, window).reshape(1, kh * kw, oh * ow).sum(axis=1)

@@ -67,8 +67,8 @@ def huber_loss(
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     target = _as_target(target, input, "huber_loss")
     _warn_size("huber_loss", input, target)
-    if input.data.dtype.kind in "biu" and target.data.dtype.kind == "f":
-        names = (B.scalar_type_name(t.data.dtype) for t in (target, input))
+    if input.array.dtype.kind in "biu" and target.array.dtype.kind == "f":
+        names = (B.scalar_type_name(t.array.dtype) for t in (target, input))
         raise RuntimeError("result type {} can't be cast to the desired output type {}".format(*names))
     d = _numeric(input, target) - _numeric(target, input)
     size = d.abs()
@@ -129,7 +129,7 @@ def kl_div(
             stacklevel=2,
         )
     target = _as_target(target, input, "kl_div")
-    if input.data.dtype.kind in "biu" or target.data.dtype.kind in "biu":
+    if input.array.dtype.kind in "biu" or target.array.dtype.kind in "biu":
         raise RuntimeError("kl_div: Integral inputs not supported.")
     if log_target:
         loss = target.exp() * (target - input)
@@ -137,6 +137,6 @@ def kl_div(
         positive = target > 0
         loss = where(positive, target * where(positive, target, 1.0).log(), 0.0) - target * input
     loss = _reduce(loss, "sum" if reduction == "batchmean" else reduction)
-    if given == "batchmean" and input.data.ndim:
+    if given == "batchmean" and input.array.ndim:
         loss = loss / input.shape[0]
     return loss

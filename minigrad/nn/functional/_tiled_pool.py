@@ -23,17 +23,17 @@ def max_pool2d_tiled(x: Tensor, geo, ceil_mode: bool, return_indices: bool):
     torch does; the gradient goes to each window's first maximum in row-major order.
     """
     xp = x._device.xp
-    (kh, kw), (n, c, h, w) = geo.kernel, x.data.shape
+    (kh, kw), (n, c, h, w) = geo.kernel, x.array.shape
     if ceil_mode and (h % kh or w % kw):
         return None
-    oh, ow = geo.out_hw(x.data.shape, "max_pool2d()")
-    tiles = x.data[:, :, : oh * kh, : ow * kw].reshape(n, c, oh, kh, ow, kw)
+    oh, ow = geo.out_hw(x.array.shape, "max_pool2d()")
+    tiles = x.array[:, :, : oh * kh, : ow * kw].reshape(n, c, oh, kh, ow, kw)
     cells = [tiles[:, :, :, i, :, j] for i in range(kh) for j in range(kw)]
     out = functools.reduce(xp.maximum, cells)
     if xp.isnan(out).any():
         return None
     first = _first_maximum(xp, cells, out, tiles.shape)
-    mask = make_leaf(first.astype(x.data.dtype), x._device)
+    mask = make_leaf(first.astype(x.array.dtype), x._device)
     crop = (0, w - ow * kw, 0, h - oh * kh)
 
     def backward(g):

@@ -22,24 +22,24 @@ def max_unpool2d(input: Tensor, indices: Tensor, kernel_size, stride=None, paddi
     ``H, W`` default to ``(h - 1) * stride - 2 * padding + kernel_size``; ``output_size`` (``(H, W)`` or
     ``(N, C, H, W)``) picks another size within a stride of that, as the pooled input's size may have been.
     """
-    if input.data.ndim not in (3, 4):
+    if input.array.ndim not in (3, 4):
         raise RuntimeError(
-            f"Input to max_unpooling2d should be a 3d or 4d Tensor, but got a tensor with {input.data.ndim} dimensions."
+            f"Input to max_unpooling2d should be a 3d or 4d Tensor, but got a tensor with {input.array.ndim} dimensions."
         )
-    if indices.data.dtype.kind not in "iu" or indices.data.dtype.itemsize != 8:
+    if indices.array.dtype.kind not in "iu" or indices.array.dtype.itemsize != 8:
         raise RuntimeError(
-            f"elements in indices should be type int64 but got: {B.scalar_type_name(indices.data.dtype)}"
+            f"elements in indices should be type int64 but got: {B.scalar_type_name(indices.array.dtype)}"
         )
-    if indices.data.shape != input.data.shape:
+    if indices.array.shape != input.array.shape:
         raise RuntimeError(
-            f"Expected shape of indices to be same as that of the input tensor ({list(input.data.shape)}) but got "
-            f"indices tensor with shape: {list(indices.data.shape)}"
+            f"Expected shape of indices to be same as that of the input tensor ({list(input.array.shape)}) but got "
+            f"indices tensor with shape: {list(indices.array.shape)}"
         )
     kernel, pad = pair(kernel_size, "kernel_size"), pair(padding, "padding")
     step = pair(kernel_size if stride is None else stride, "stride")
-    height, width = _output_size(output_size, input.data.shape[-2:], kernel, step, pad)
-    lead = input.data.shape[:-2]
-    flat = indices.data.reshape(*lead, -1)
+    height, width = _output_size(output_size, input.array.shape[-2:], kernel, step, pad)
+    lead = input.array.shape[:-2]
+    flat = indices.array.reshape(*lead, -1)
     bad = (flat < 0) | (flat >= height * width)
     if bad.any():
         raise RuntimeError(
@@ -53,7 +53,7 @@ def max_unpool1d(input: Tensor, indices: Tensor, kernel_size, stride=None, paddi
     """``max_unpool2d`` along the last dim of ``[N, C, l]`` (or ``[C, l]``): the inverse of ``max_pool1d``'s selection."""
     k, p = one(kernel_size, "kernel_size"), one(padding, "padding")
     s = k if stride is None else one(stride, "stride")
-    (length,) = _output_size(output_size, input.data.shape[-1:], (k,), (s,), (p,))
+    (length,) = _output_size(output_size, input.array.shape[-1:], (k,), (s,), (p,))
     out = max_unpool2d(input.unsqueeze(-2), indices.unsqueeze(-2), (1, k), (1, s), (0, p), (1, length))
     return out.squeeze(-2)
 

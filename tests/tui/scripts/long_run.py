@@ -10,6 +10,6 @@ x = mg.tensor([1.0, 2.0, 3.0], name="x")
 for _ in range(steps):
     loss = ((w * x).sum() - 1.0).square()
     loss.backward()
-    w.data -= 0.01 * w.grad.data
+    w.array -= 0.01 * w.grad.array
     w.grad = None
 print("w =", w)
