@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import _state
+from . import _state, _upcalls
 from . import backend as B
 from .ops._entry import checked
 from .tensor import Tensor, make_leaf, type_name
@@ -556,9 +556,7 @@ def _vmapped_factory(fn):
 
     def factory(*args, **kwargs):
         if vmap_levels.levels:
-            from .batching.rules import random_factory
-
-            return random_factory(fn, args, kwargs)
+            return _upcalls.vmap_random_factory(fn, args, kwargs)
         return fn(*args, **kwargs)
 
     return functools.wraps(fn)(factory)

@@ -16,7 +16,7 @@ import weakref
 
 import numpy as np
 
-from . import _events, _state, _versions
+from . import _events, _state, _upcalls, _versions
 from . import backend as B
 
 __all__ = ["Tensor", "tensor", "make", "shape_str", "node_label", "FREED_MESSAGE"]
@@ -252,9 +252,7 @@ class Tensor:
         ``retain_graph`` defaults to ``create_graph``; without it the graph's
         closures are freed and a second backward raises.
         """
-        from .autograd.engine import backward
-
-        backward(self, None if gradient is None else (gradient,), retain_graph, create_graph, inputs)
+        _upcalls.backward(self, None if gradient is None else (gradient,), retain_graph, create_graph, inputs)
 
     def register_hook(self, hook) -> RemovableHandle:
         """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor replaces it."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 import warnings
 from heapq import heappop, heappush
 
-from .. import _events, _state, _versions
+from .. import _events, _state, _upcalls, _versions
 from ..ops.inplace import view_at
 from ..ops.reduction import sum as sum_over
 from ..ops.shape import stack
@@ -32,6 +32,7 @@ from ..tensor import (
     node_label,
     shape_str,
 )
+from .anomaly import check_outputs, note_forward_trace
 from .saved import call_checked, saves_by_code, saves_values
 
 __all__ = ["backward", "grad", "topological_order", "FREED_MESSAGE"]
@@ -219,8 +220,6 @@ def _check_rule_outputs(node, g, outputs, needed, pass_id, depth):
     if _listeners:
         _emit("closure_called", pass_id=pass_id, depth=depth, node=node, fn=node._backward, grad=g, outputs=outputs)
     if anomaly:
-        from .anomaly import check_outputs
-
         check_outputs(node, outputs)
     return outputs
 
@@ -492,8 +491,6 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, pass_id, depth, input
 
 def _report_error(exc, node, pass_id, depth) -> None:
     if _state.anomaly.enabled and node is not None:
-        from .anomaly import note_forward_trace
-
         note_forward_trace(exc, node)
     if _listeners:
         _emit("error", pass_id=pass_id, depth=depth, node=node, error=exc)
@@ -613,6 +610,9 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
             _emit("pass_finished", pass_id=pass_id, depth=depth, results=None)
     finally:
         _passes.depth -= 1
+
+
+_upcalls.backward = backward  # Tensor.backward runs it: the tensor sits below the engine
 
 
 def grad(

@@ -24,8 +24,9 @@ import functools
 import inspect
 import weakref
 
-from .. import _state
+from .. import _state, _upcalls
 from .. import backend as B
+from ..ops.inplace import record_written
 from ..tensor import Tensor, _set_tangent, make, make_leaf
 
 __all__ = ["Function", "FunctionCtx", "once_differentiable"]
@@ -202,11 +203,9 @@ class Function:
             if not separate_setup:
                 raise RuntimeError(SETUP_CONTEXT_MESSAGE)
             if _vmap.levels:
-                from ..batching.function import apply_batched, batched_level
-
-                level = batched_level(args)
-                if level is not None:
-                    return apply_batched(cls, args, kwargs, level)
+                batched = _upcalls.vmap_function_apply(cls, args, kwargs)
+                if batched is not NotImplemented:
+                    return batched
         grad_on = _grad_state.enabled
         ctx = FunctionCtx(tuple(grad_on and isinstance(a, Tensor) and a._rg for a in args))
         forward_level = _forward_state.level
@@ -251,8 +250,6 @@ def _written_input(cls, ctx: FunctionCtx, args: tuple, parents: tuple, raw_outpu
         raise NotImplementedError(
             f"{cls.__name__}: ctx.mark_dirty is supported for a Function with one output (the written input)"
         )
-    from ..ops.inplace import record_written
-
     (written,) = raw_outputs
     if written._backward is None and written._rg and _grad_state.enabled:
         raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")

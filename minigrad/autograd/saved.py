@@ -24,6 +24,7 @@ import numpy as np
 
 from .. import _versions
 from .. import backend as B
+from ..ops.inplace import version_error
 from ..tensor import Tensor
 
 __all__ = ["saved_values", "saves_values", "saves_by_code", "call_checked"]
@@ -174,8 +175,6 @@ def _check_all(node, rule) -> None:
 
 def _error(node, rule, t, arr) -> RuntimeError:
     """PyTorch's error for ``arr`` (of the tensor ``t``, when known) written in place after ``node`` saved it."""
-    from ..ops.inplace import version_error
-
     if t is None:
         t = next((s for s, a in saved_values(rule) if s is not None and a is arr), None)
     return version_error(t, arr, node)

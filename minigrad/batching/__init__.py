@@ -11,6 +11,8 @@ dim=1)``) and the result is batched again. An op without a rule runs once per en
 with PyTorch's warning that names it (:func:`.dispatch.call`).
 """
 
+# Each sets, as it is imported, what the core hands it while a vmap runs (minigrad._upcalls).
+from . import dispatch, function, rules  # noqa: F401
 from .tensor import BatchedTensor
 
 __all__ = ["BatchedTensor"]

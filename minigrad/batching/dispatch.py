@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
 import warnings
 
+from .. import _upcalls
+from ..ops import stack
+from ..tensor import Tensor
 from . import levels
 from .tensor import BatchedTensor, value_at, wrap
 
@@ -13,6 +17,10 @@ DATA_DEPENDENT_OUTPUT = (
     "vmap: {op} returned a {kind}, which depends on the values of one entry: vmap can only batch ops that "
     "return tensors"
 )
+
+
+#: Each op's batching rule, ``rule(fn, level, args, kwargs)``, keyed by the op's function (filled by :mod:`.rules`).
+RULES: dict = {}
 
 
 def level_of(args, kwargs) -> int | None:
@@ -35,8 +43,6 @@ def call(fn, args: tuple, kwargs: dict):
     level = level_of(args, kwargs)
     if level is None:
         return fn(*args, **kwargs)
-    from .rules import RULES
-
     rule = RULES.get(fn)
     if rule is None:
         return loop(fn, level, args, kwargs)
@@ -69,8 +75,6 @@ def _entry(x, level: int, b: int):
 
 def loop(fn, level: int, args: tuple, kwargs: dict, warn: bool = True):
     """``fn`` once per entry of the batch, the results stacked: the fallback for an op without a rule."""
-    from ..ops import stack
-
     if warn:
         warnings.warn(
             f"There is a performance drop because we have not yet implemented the batching rule for "
@@ -86,8 +90,6 @@ def loop(fn, level: int, args: tuple, kwargs: dict, warn: bool = True):
 
 
 def _stacked(results: list, level: int, fn, stack):
-    from ..tensor import Tensor
-
     first = results[0]
     if first is None:
         return None
@@ -97,3 +99,29 @@ def _stacked(results: list, level: int, fn, stack):
         parts = [_stacked([r[k] for r in results], level, fn, stack) for k in range(len(first))]
         return type(first)(*parts) if hasattr(first, "_fields") else type(first)(parts)
     raise RuntimeError(DATA_DEPENDENT_OUTPUT.format(op=op_name(fn), kind=type(first).__name__))
+
+
+def _method(name: str, fn):
+    def method(self, *args, **kwargs):
+        return call(fn, (self,) + args, kwargs)
+
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+_OWN = set(vars(BatchedTensor))
+
+
+def bind_methods() -> None:
+    """Give BatchedTensor every op method of Tensor, routed to the batching rules."""
+    for name, value in list(vars(Tensor).items()):
+        fn = inspect.unwrap(value)  # a checked method wraps its checked function, which wraps the op
+        if name in _OWN or not callable(fn) or not getattr(fn, "__module__", "").startswith("minigrad.ops"):
+            continue
+        setattr(BatchedTensor, name, _method(name, fn))
+
+
+bind_methods()
+# While a vmap runs, the ops' entry (and getitem, for a batched index) hand their calls here.
+_upcalls.vmap_call = call
+_upcalls.vmap_level_of = level_of

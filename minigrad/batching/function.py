@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from .. import _upcalls
+from ..autograd.function import Function
 from ..tensor import Tensor
 from . import levels
 from .tensor import BatchedTensor, value_at, wrap
@@ -60,10 +62,18 @@ def batched_level(args) -> int | None:
     return top
 
 
+def apply_if_batched(cls, args: tuple, kwargs: dict):
+    """``cls.apply(*args, **kwargs)`` batched at the innermost level among ``args``, or ``NotImplemented``
+    when none of them is batched (``Function.apply`` then runs it as an ordinary graph node)."""
+    level = batched_level(args)
+    return NotImplemented if level is None else apply_batched(cls, args, kwargs, level)
+
+
+_upcalls.vmap_function_apply = apply_if_batched  # Function.apply hands it a call while a vmap runs
+
+
 def apply_batched(cls, args: tuple, kwargs: dict, level_id: int):
     """``cls.apply(*args, **kwargs)`` where some of ``args`` are batched at ``level_id`` (the innermost)."""
-    from ..autograd.function import Function
-
     if any(isinstance(v, Tensor) for v in kwargs.values()):
         raise NotImplementedError(
             "Run vmap on autograd.Function with kwarg-only Tensor args. Please do not pass kwarg-only Tensors to "
@@ -265,8 +275,6 @@ def vmapped(cls, in_dims: tuple, info: VmapInfo, replicated: bool = False):
     With ``replicated`` (every entry the same, ``levels.replicated``), ``forward`` and ``setup_context``
     run once, on the first entry, and the outputs are repeated over the batch: ``cls`` needs no vmap
     support, as ``torch.func.jacrev`` runs a Function's forward unbatched."""
-    from ..autograd.function import Function
-
     dims = {"saved": (), "saved_for_forward": ()}
 
     def forward(*operands, **kwargs):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import inspect
 
-from .. import creation, ops
+from .. import _upcalls, creation, ops
 from ..autograd.grad_mode import no_grad
 from ..nn.functional import (
     _adaptive_pool,
@@ -59,7 +59,7 @@ from ..ops import (
 from ..ops._entry import extremum_arguments
 from ..tensor import Tensor
 from . import levels
-from .dispatch import call, loop
+from .dispatch import RULES, call, loop
 from .tensor import value_at, wrap
 
 RANDOMNESS_ERROR = (
@@ -1107,4 +1107,5 @@ def _table() -> dict:
     return table
 
 
-RULES = _table()
+RULES.update(_table())
+_upcalls.vmap_random_factory = random_factory  # rand, randn and randint hand their draw here under vmap

@@ -3,7 +3,7 @@
 ``_value`` holds the entries stacked along its dim 0 (it may itself be batched at an outer
 level); ``_level`` is the id of the ``vmap`` call it belongs to. Every op reaches the
 batching rules through :func:`minigrad.batching.dispatch.call`, from the op's public entry
-(``minigrad.exp(x)``) or from the methods generated below (``x.exp()``, ``x + y``).
+(``minigrad.exp(x)``) or from the methods :mod:`.dispatch` gives it (``x.exp()``, ``x + y``).
 """
 
 from __future__ import annotations
@@ -172,28 +172,3 @@ def rewrap(value: Tensor, levels: tuple):
     for level in levels:
         value = wrap(value, level.id)
     return value
-
-
-def _method(name: str, fn):
-    from .dispatch import call
-
-    def method(self, *args, **kwargs):
-        return call(fn, (self,) + args, kwargs)
-
-    method.__name__ = method.__qualname__ = name
-    return method
-
-
-_OWN = set(vars(BatchedTensor))
-
-
-def bind_methods() -> None:
-    """Give BatchedTensor every op method of Tensor, routed to the batching rules (once, on first vmap)."""
-    for name, value in list(vars(Tensor).items()):
-        fn = getattr(value, "__wrapped__", value)
-        if name in _OWN or not callable(fn) or not getattr(fn, "__module__", "").startswith("minigrad.ops"):
-            continue
-        setattr(BatchedTensor, name, _method(name, fn))
-
-
-bind_methods()

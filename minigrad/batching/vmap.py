@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 
 from .._pytree import tree_flatten, tree_leaves, tree_unflatten
+from ..ops import cat
 from ..tensor import Tensor
 from . import levels
 from .tensor import value_at, wrap
@@ -159,8 +160,6 @@ def vmap(func, in_dims=0, out_dims=0, randomness: str = "error", *, chunk_size=N
 
 def _chunked(func, kwargs, leaves, dims, spec, size, randomness, out_dims, chunk_size):
     """``_run`` on ``chunk_size`` entries at a time, the outputs concatenated along their out_dims."""
-    from ..ops import cat
-
     pieces = []
     for start in range(0, size, chunk_size):
         n = min(chunk_size, size - start)

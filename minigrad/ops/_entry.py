@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .. import _state
+from .. import _state, _upcalls
 from ..tensor import Tensor
 
 __all__ = ["checked", "check_namespace", "FUNCTIONAL_NAMES"]
@@ -241,12 +241,6 @@ _wrapped: dict = {}
 _vmap = _state.vmap
 
 
-def _batched_call(fn, args, kwargs):
-    from ..batching.dispatch import call
-
-    return call(fn, args, kwargs)
-
-
 def checked(fn, names: dict = _NAMES, method: bool = False):
     """``fn`` behind a check of its arguments' types, and behind ``vmap``'s dispatch to batching rules.
 
@@ -289,7 +283,7 @@ def checked(fn, names: dict = _NAMES, method: bool = False):
                     raise _type_error(op, check, kwargs[name], False, method)
                 kwargs[name] = dim
         if _vmap.levels:
-            return _batched_call(fn, args, kwargs)
+            return _upcalls.vmap_call(fn, args, kwargs)
         return fn(*args, **kwargs)
 
     rewrite = _REWRITES.get(op)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _state
+from .. import _state, _upcalls
 from .. import backend as B
 from ..tensor import Tensor, make, make_leaf, shape_str
 from ._util import normalize_dims
@@ -293,10 +293,8 @@ def getitem(a: Tensor, key) -> Tensor:
     if fast is not None:
         return index_with_key(a, fast, _op_name(fast))
     if _vmap.levels:  # a plain tensor indexed by a batched index: its batching rule (minigrad.batching)
-        from ..batching.dispatch import call, level_of
-
-        if level_of((key,), {}) is not None:
-            return call(getitem, (a, key), {})
+        if _upcalls.vmap_level_of((key,), {}) is not None:
+            return _upcalls.vmap_call(getitem, (a, key), {})
     else:
         arrays = _host_int_arrays(a, key)
         if arrays is not None:
