@@ -70,21 +70,47 @@ def clone(a: Tensor) -> Tensor:
     return make(a.array.copy(), (a,), backward, "clone", jvp)
 
 
+def cpu(self: Tensor) -> Tensor:
+    """This tensor on the CPU: ``to("cpu")`` (itself when it is there already)."""
+    return to(self, B.CPU)
+
+
+def cuda(self: Tensor, device=None) -> Tensor:
+    """This tensor on a CUDA device: ``to("cuda")``, or ``to("cuda:n")`` for ``device`` n (itself when it is there)."""
+    return to(self, B.device("cuda" if device is None else (f"cuda:{device}" if isinstance(device, int) else device)))
+
+
+def type_as(self: Tensor, other: Tensor) -> Tensor:
+    """This tensor in ``other``'s dtype: ``to(other.dtype)``."""
+    return to(self, other.array.dtype)
+
+
+def _cast_method(name: str, dtype, dtype_name: str):
+    """The method ``name`` (``x.float()``): ``to(dtype)``."""
+
+    def method(self: Tensor) -> Tensor:
+        return to(self, dtype)
+
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"This tensor as ``{dtype_name}``: ``to(minigrad.{dtype_name})`` (itself when it is that already)."
+    return method
+
+
 def _bind() -> None:
     Tensor.to = to
     Tensor.clone = clone
-    Tensor.cpu = lambda self: to(self, B.CPU)
-    Tensor.cuda = lambda self, device=None: to(
-        self, B.device("cuda" if device is None else (f"cuda:{device}" if isinstance(device, int) else device))
-    )
-    Tensor.float = lambda self: to(self, B.float32)
-    Tensor.double = lambda self: to(self, B.float64)
-    Tensor.half = lambda self: to(self, B.float16)
-    Tensor.int = lambda self: to(self, B.int32)
-    Tensor.long = lambda self: to(self, B.int64)
-    Tensor.bool = lambda self: to(self, B.bool_)
-    Tensor.type_as = lambda self, other: to(self, other.array.dtype)
-    Tensor.contiguous = lambda self: self
+    Tensor.cpu = cpu
+    Tensor.cuda = cuda
+    Tensor.type_as = type_as
+    for name, dtype, dtype_name in (
+        ("float", B.float32, "float32"),
+        ("double", B.float64, "float64"),
+        ("half", B.float16, "float16"),
+        ("int", B.int32, "int32"),
+        ("long", B.int64, "int64"),
+        ("bool", B.bool_, "bool"),
+    ):
+        setattr(Tensor, name, _cast_method(name, dtype, dtype_name))
 
 
 _bind()
