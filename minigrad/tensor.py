@@ -243,6 +243,7 @@ class Tensor:
 
     @property
     def retains_grad(self) -> bool:
+        """Whether ``retain_grad()`` was called on this non-leaf tensor (its ``.grad`` is kept)."""
         return bool(self._meta and self._meta.get("retains_grad"))
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None:
@@ -272,25 +273,31 @@ class Tensor:
     # ------------------------------------------------------------ array facts
     @property
     def shape(self) -> tuple:
+        """The size of each dimension, as a tuple of ints."""
         return self.array.shape
 
     @property
     def ndim(self) -> int:
+        """The number of dimensions."""
         return self.array.ndim
 
     def dim(self) -> int:
+        """The number of dimensions (``ndim``)."""
         return self.array.ndim
 
     @property
     def dtype(self) -> np.dtype:
+        """The element type (a NumPy dtype: ``minigrad.float32`` is ``numpy.float32``'s)."""
         return self.array.dtype
 
     @property
     def device(self) -> B.Device:
+        """The device the values live on (``cpu`` or ``cuda:n``)."""
         return self._device
 
     @property
     def is_cuda(self) -> bool:
+        """Whether the values live on a CUDA device."""
         return self._device.type == "cuda"
 
     def size(self, dim: int | None = None):
@@ -300,6 +307,7 @@ class Tensor:
         return self.array.shape[_check_dim(dim, self.array.ndim)]
 
     def numel(self) -> int:
+        """The number of elements."""
         return int(self.array.size)
 
     def __len__(self) -> int:
@@ -314,6 +322,7 @@ class Tensor:
         return self.array.reshape(()).item()
 
     def tolist(self):
+        """The values as (nested) Python lists of numbers; a 0-d tensor gives its number."""
         return B.to_host(self.array).tolist()
 
     def numpy(self) -> np.ndarray:
