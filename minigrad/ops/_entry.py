@@ -305,7 +305,11 @@ def check_namespace(namespace: dict, exported, names: dict = _NAMES, methods: ty
     """Replace each function named in ``exported`` in ``namespace`` with its checked form.
 
     With ``methods`` (the Tensor class), its methods bound to those functions get the method
-    form too; operators (``__add__``) are left alone.
+    form too; operators (``__add__``) are left alone. The two forms are one op, visibly: a method
+    with arguments to check wraps the function (``Tensor.clamp.__wrapped__ is minigrad.clamp``: the
+    same checks, numbered as a method's, around the same op), and a method with none is the op the
+    function wraps (``minigrad.exp.__wrapped__ is Tensor.exp``). So ``help()`` and
+    ``inspect.signature`` show the op's docstring and signature for both.
     """
     raw = {}
     for name in exported:
@@ -317,4 +321,7 @@ def check_namespace(namespace: dict, exported, names: dict = _NAMES, methods: ty
         return
     for attr, value in list(vars(methods).items()):
         if not attr.startswith("__") and inspect.isfunction(value) and value in raw:
-            setattr(methods, attr, checked(value, names, method=True))
+            method = checked(value, names, method=True)
+            if method is not value:
+                method.__wrapped__ = namespace[raw[value]]
+            setattr(methods, attr, method)
