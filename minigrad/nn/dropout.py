@@ -22,4 +22,4 @@ class Dropout(Module):
         return dropout(x, self.p, self.training, self.inplace)
 
     def extra_repr(self) -> str:
-        return f"p={self.p}{', inplace=True' if self.inplace else ''}"
+        return f"p={self.p}, inplace={self.inplace}"

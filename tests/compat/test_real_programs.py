@@ -140,6 +140,25 @@ def test_nanogpt_traced_shows_the_learners_lines(tmp_path, programs, nanogpt_run
     assert split[0].source.text == "q, k, v  = self.c_attn(x).split(self.n_embd, dim=2)"
 
 
+#: What a learner prints of the two programs' models (a notebook shows the same).
+PRINT_MODELS = """\
+import torch
+from mnist_main import Net
+from nanogpt_model import GPT, GPTConfig
+
+print(GPT(GPTConfig(block_size=8, vocab_size=32, n_layer=1, n_head=2, n_embd=16, dropout=0.1)))
+print(Net())
+"""
+
+
+@needs_torch
+def test_the_printed_models_are_torchs(programs):
+    (programs / "print_models.py").write_text(PRINT_MODELS)
+    ours = _under_minigrad(programs, "print_models.py")
+    assert "(resid_dropout): Dropout(p=0.1, inplace=False)" in ours
+    assert ours == _under_torch(programs, "print_models.py")
+
+
 def _mnist_results(out: str) -> tuple[list[float], list[float], list[int]]:
     """The logged training losses, and each epoch's test loss and number of correct answers."""
     train = [float(v) for v in re.findall(r"\tLoss: (\S+)$", out, re.M)]

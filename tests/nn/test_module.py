@@ -87,7 +87,7 @@ def test_repr_looks_like_pytorch():
         "  (0): Linear(in_features=2, out_features=4, bias=True)\n"
         "  (1): ReLU()\n"
         "  (2): Sequential(\n"
-        "    (0): Dropout(p=0.25)\n"
+        "    (0): Dropout(p=0.25, inplace=False)\n"
         "    (1): LayerNorm((4,), eps=1e-05, elementwise_affine=True)\n"
         "  )\n"
         ")"
