@@ -29,6 +29,7 @@ from ._pytree import tree_flatten, tree_leaves, tree_map, tree_unflatten, treesp
 from .autograd import forward_ad
 from .autograd.grad_mode import enable_grad
 from .creation import eye, ones_like, zeros, zeros_like
+from .ops import stack
 from .ops.arithmetic import _pass_through, _same_jvp
 from .tensor import Tensor, _set_tangent, _tangents_of, make
 
@@ -186,7 +187,6 @@ def _grads_per_entry(outputs, inputs, cotangents, retain_graph):
     """``vmap(vjp_fn)``: a graph made outside a running level holds one entry of it, so cotangents batched
     at such a level go through it one entry at a time, the results stacked (None when none is batched)."""
     from .batching.tensor import value_at, wrap
-    from .ops import stack
 
     watched = {level.id for level in _watched_levels(inputs)}
     for level in reversed(_state.vmap.levels):

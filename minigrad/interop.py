@@ -4,7 +4,7 @@ PyTorch code asks of an object (``is_tensor``, ``numel``)."""
 from __future__ import annotations
 
 from . import backend as B
-from .tensor import Tensor, make_leaf
+from .tensor import Tensor, make_leaf, tensor
 
 __all__ = ["from_dlpack", "from_numpy", "as_tensor", "is_tensor", "numel"]
 
@@ -58,8 +58,6 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
     dtype and device is returned itself (else converted, staying in the graph); a CPU NumPy array
     of the asked dtype is shared; anything else is copied as :func:`minigrad.tensor` copies it."""
     import numpy as np
-
-    from .tensor import tensor
 
     want_dtype = None if dtype is None else B.to_dtype(dtype)
     want_device = None if device is None else B.device(device)

@@ -6,6 +6,9 @@ import bisect
 import math
 from itertools import accumulate
 
+from .. import backend as B
+from ..creation import generator_for
+
 __all__ = ["Dataset", "IterableDataset", "ConcatDataset", "Subset", "random_split"]
 
 
@@ -91,9 +94,6 @@ def random_split(dataset, lengths, generator=None) -> list:
     The order is drawn from ``generator`` or else minigrad's CPU generator, so ``manual_seed`` makes it
     repeatable.
     """
-    from .. import backend as B
-    from ..creation import generator_for
-
     n = len(dataset)
     counts = _lengths(list(lengths), n)
     order = generator_for(B.CPU, generator).permutation(n).tolist()

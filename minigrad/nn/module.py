@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import backend as B
 from ..autograd.grad_mode import no_grad
+from ..ops.conversion import _parse_to_args
 from ..safeio import DEFAULT_MAX_BYTES, NpzReader
 from ..tensor import Tensor, make_leaf, mark_written, shape_str
 from .parameter import Parameter
@@ -274,8 +275,6 @@ class Module(metaclass=_ModuleMeta):
         only floating-point tensors change dtype.
         """
         probe = make_leaf(B.CPU.xp.zeros(0, dtype=B.float32), B.CPU)
-        from ..ops.conversion import _parse_to_args
-
         device, dtype, _ = _parse_to_args(probe, args, dict(kwargs))
         if dtype is not None and dtype.kind != "f":
             raise TypeError(f"nn.Module.to only accepts floating point dtypes, but got desired dtype={dtype}")

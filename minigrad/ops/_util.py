@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import backend as B
-from ..tensor import Tensor, make_leaf, shape_str
+from ..tensor import Tensor, make_leaf, shape_str, tensor
 
 __all__ = [
     "as_tensor",
@@ -75,8 +75,6 @@ def as_tensor(x, like: Tensor) -> Tensor:
         dt = B.result_dtype(like, x)
         return make_leaf(like._device.xp.asarray(x, dtype=dt), like._device)
     if isinstance(x, np.ndarray) or B.is_cupy_array(x) or isinstance(x, (list, tuple, np.generic)):
-        from ..tensor import tensor
-
         return tensor(x, device=like._device)
     raise TypeError(f"unsupported operand type for a tensor op: {type(x).__name__}")
 

@@ -19,6 +19,7 @@ from .. import backend as B
 from .._state import extras, grad
 from ..tensor import Tensor, make, shape_str
 from ._util import as_tensor, binary_arrays, python_number, refuse_dtype, scalar_array
+from .division import floor_divide, trunc_divide
 from .elementwise import where
 
 __all__ = ["add", "sub", "mul", "div", "pow", "neg", "abs"]
@@ -213,8 +214,6 @@ def mul(a, b) -> Tensor:
 def div(a, b, rounding_mode=None) -> Tensor:
     """True division with broadcasting (integers divide to the default float dtype)."""
     if rounding_mode is not None:
-        from .division import floor_divide, trunc_divide
-
         if rounding_mode == "floor":
             return floor_divide(a, b)
         if rounding_mode == "trunc":

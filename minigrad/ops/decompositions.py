@@ -18,6 +18,8 @@ from ..tensor import Tensor, make, make_leaf, shape_str
 from ._util import check_tensor
 from .arranging import diag_embed
 from .elementwise import where
+from .matrix import vector_norm
+from .shape import cat
 
 # the top-level names (torch.det, torch.inverse...); LINALG_NAMES are torch.linalg's (ops/linalg.py imports them)
 __all__ = ["inverse", "det", "slogdet", "logdet", "pinverse"]
@@ -273,8 +275,6 @@ def eigvalsh(A: Tensor, UPLO: str = "L") -> Tensor:  # noqa: N803
 
 def _pack_tensors(parts: list, batch: tuple) -> Tensor:
     """``_pack`` of tensors (a jvp's tangents of the factors)."""
-    from .shape import cat
-
     return cat([p.reshape(*batch, -1) for p in parts], -1)
 
 
@@ -458,8 +458,6 @@ def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dt
 def norm(A: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: N803,A002
     """``vector_norm`` for an int ``dim`` or a vector, ``matrix_norm`` for two dims or a matrix with ``ord``;
     with neither, the 2-norm of all elements."""
-    from .matrix import vector_norm
-
     a = check_tensor(A, "linalg_norm", "A")
     if dim is not None and not isinstance(dim, int) and len(dim) == 2:
         return matrix_norm(a, "fro" if ord is None else ord, dim, keepdim, dtype=dtype)

@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import backend as B
 from ..creation import zeros_like
-from ..tensor import Tensor, make, make_leaf, shape_str
+from ..tensor import Tensor, make, make_leaf, shape_str, tensor
 from ._util import as_tensor, binary_arrays, refuse_dtype
 from .compare import gt, lt
 
@@ -550,8 +550,6 @@ def minimum(a, b) -> Tensor:
 
 def where(condition, input, other) -> Tensor:  # noqa: A002  (torch's argument name)
     """Elements of ``input`` where ``condition`` is True, else of ``other`` (broadcast; scalars allowed)."""
-    from ..tensor import tensor
-
     like = next((x for x in (input, other, condition) if isinstance(x, Tensor)), None)
     cond = (
         condition if isinstance(condition, Tensor) else tensor(condition, device=None if like is None else like.device)

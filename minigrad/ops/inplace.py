@@ -37,6 +37,8 @@ import numpy as np
 from .. import _events, _state, _versions
 from .. import backend as B
 from ..tensor import Tensor, _op_class_name, make, mark_written, shape_str
+from . import arithmetic, compare, division
+from .indexing import put
 
 __all__ = ["apply_inplace", "record_written", "version_error"]
 
@@ -245,8 +247,6 @@ def _rebase_through_view(t: Tensor, base: Tensor, name: str, fn, args: tuple, wr
     and ``t`` a view of it. Nodes made earlier from ``t`` or ``base`` keep their old
     values (``rebased`` history), as for an in-place op on the tensor itself.
     """
-    from .indexing import put
-
     positions = Tensor(_positions_in(base.array, t.array), device=t._device)
     old_view = t._split_off()
     old_base = base._split_off()
@@ -453,8 +453,6 @@ def masked_fill_(t: Tensor, mask, value) -> Tensor:
 
 def setitem(t: Tensor, key, value) -> None:
     """``t[key] = value`` in place; recorded (as ``index_put_``) when ``t`` or ``value`` requires grad."""
-    from .indexing import put
-
     _check_not_inference(t)
     if isinstance(value, Tensor) and value._device is not t._device:
         raise RuntimeError(
@@ -472,8 +470,6 @@ def setitem(t: Tensor, key, value) -> None:
 
 
 def _bind() -> None:
-    from . import arithmetic, compare, division
-
     T = Tensor
     for name in ("add", "sub", "mul", "div", "pow"):
         method = _inplace_binary(getattr(arithmetic, name))

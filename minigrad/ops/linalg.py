@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import operator
 
+from .. import backend as B
 from .._state import extras, grad
 from ..tensor import Tensor, make, make_leaf, shape_str
 from ._util import binary_arrays, check_same_device
@@ -331,8 +332,6 @@ def _einsum(subs: list, out_sub: str, operands: tuple, sizes: dict) -> Tensor:
 
 def _rmatmul(self: Tensor, other) -> Tensor:
     if not isinstance(other, Tensor):
-        from .. import backend as B
-
         other = make_leaf(B.to_device_array(self._device.xp.asarray(other), self._device), self._device)
     return matmul(other, self)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .. import backend as B
 from ..tensor import Tensor, make, make_leaf
 from ._util import binary_arrays, broadcast_shapes, check_int, check_tensor, normalize_dims
+from .indexing import index_with_key
 from .reduction import norm
 
 # ``trace`` is not exported at the top level: ``minigrad.trace`` is the tracing package (events,
@@ -62,8 +63,6 @@ def diag(input: Tensor, diagonal: int = 0) -> Tensor:  # noqa: A002
     vector is the matrix gradient's diagonal, and reading a diagonal (an indexing op)
     scatters the gradient back onto it.
     """
-    from .indexing import index_with_key
-
     a = check_tensor(input, "diag", "input")
     k = check_int(diagonal, "diag", "diagonal")
     if a.array.ndim == 2:

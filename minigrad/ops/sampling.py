@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import backend as B
+from ..creation import generator_for
 from ..tensor import Tensor, make_leaf
 from ._util import check_tensor
 
@@ -39,8 +40,6 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, gene
     with ``E_i`` standard exponential, which draws without replacement in proportion to the
     weights). Follows ``minigrad.manual_seed`` (or draws from ``generator``); returns int64, not differentiable.
     """
-    from ..creation import generator_for
-
     a = check_tensor(input, "multinomial", "input")
     xp = a._device.xp
     w = a.array

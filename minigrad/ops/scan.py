@@ -5,6 +5,8 @@ from __future__ import annotations
 from .. import backend as B
 from ..tensor import Tensor, make, make_leaf
 from ._util import check_int, check_tensor, normalize_dims, type_name
+from .indexing import index_with_key
+from .shape import cat, stack
 
 __all__ = ["cumprod", "roll", "repeat_interleave"]
 
@@ -30,8 +32,6 @@ def cumprod(input: Tensor, dim: int, *, dtype=None) -> Tensor:  # noqa: A002  (t
     n = d.shape[ax]
 
     def backward(g):
-        from .shape import cat, stack
-
         gm, am = g.movedim(ax, -1), a.movedim(ax, -1)
         before = cat([am[..., :1] * 0 + 1, cumprod(am[..., :-1], -1)], -1)  # a_0 ... a_{i-1}
         s = gm[..., n - 1]
@@ -45,8 +45,6 @@ def cumprod(input: Tensor, dim: int, *, dtype=None) -> Tensor:  # noqa: A002  (t
         return make(d.astype(out_dtype), (a,), lambda g: (g,), "cumprod", lambda t: t)
 
     def jvp(t):
-        from .shape import stack
-
         tm, am = t.movedim(ax, -1), a.movedim(ax, -1)
         y, ty = am[..., 0], tm[..., 0]
         tangents = [ty]
@@ -102,8 +100,6 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Ten
     The forward is an indexing op with a repeated index, so the rule is the
     scatter-add of the gradient back onto each source element.
     """
-    from .indexing import index_with_key
-
     a = check_tensor(input, "repeat_interleave", "input")
     if repeats is None and (dim is not None or output_size is not None):
         raise TypeError("repeat_interleave(): argument 'repeats' must be Tensor or int, not NoneType")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from .. import backend as B
 from ..tensor import Tensor, make_leaf, shape_str
 from ._util import broadcast_shapes, check_int, check_tensor, normalize_dims
+from .arranging import broadcast_tensors
 from .indexing import check_index_bounds, put
 
 __all__ = [
@@ -206,8 +207,6 @@ def index_put(input: Tensor, indices, values: Tensor, accumulate: bool = False) 
     v = check_tensor(values, "index_put", "values")
     if not accumulate:
         return put(a, tuple(indices), v)
-    from .arranging import broadcast_tensors
-
     idx = _as_index_tensors(a, indices)
     k = len(idx)
     sizes = a.array.shape[:k]

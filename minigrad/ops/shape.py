@@ -17,6 +17,7 @@ from .._state import extras, grad
 from ..tensor import Tensor, make, shape_str
 from ._util import check_same_device, normalize_dims
 from .arithmetic import _pass_through, _same_jvp
+from .indexing import index_with_key
 
 __all__ = [
     "reshape",
@@ -67,8 +68,6 @@ def _axis(dim, ndim: int) -> int:
 
 
 def _slice_along(a: Tensor, axis: int, start: int, stop: int, op: str) -> Tensor:
-    from .indexing import index_with_key
-
     return index_with_key(a, (slice(None),) * axis + (slice(start, stop),), op)
 
 
@@ -483,8 +482,6 @@ def narrow(a: Tensor, dim: int, start: int, length: int) -> Tensor:
 
 def select(a: Tensor, dim: int, index: int) -> Tensor:
     """The slice at ``index`` along ``dim``, with that dim removed."""
-    from .indexing import index_with_key
-
     if a.array.ndim == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
     axis = _axis(dim, a.array.ndim)
@@ -640,8 +637,6 @@ def _pad_constant(a: Tensor, widths: tuple, value) -> Tensor:
 
 
 def _index_key(a: Tensor, key: tuple) -> Tensor:
-    from .indexing import index_with_key
-
     if all(k == slice(0, n) for k, n in zip(key, a.array.shape)):
         return a
     return index_with_key(a, key, "slice")
@@ -649,8 +644,6 @@ def _index_key(a: Tensor, key: tuple) -> Tensor:
 
 def _pad_by_index(a: Tensor, widths: list, mode: str) -> Tensor:
     """reflect/replicate/circular padding as a gather along each padded dim (repeated sources accumulate)."""
-    from .indexing import index_with_key
-
     xp = a._device.xp
     out = a
     for d, (lo, hi) in enumerate(widths):

@@ -8,7 +8,7 @@ cubic-interpolation line search (Nocedal & Wright, Algorithms 3.5 and 3.6), writ
 from __future__ import annotations
 
 from ..autograd.grad_mode import enable_grad, no_grad
-from ..tensor import mark_written
+from ..tensor import Tensor, mark_written
 from ._validate import check_lr
 from .optimizer import Optimizer, _number
 
@@ -305,6 +305,4 @@ class LBFGS(Optimizer):
 
 
 def _host_array(value):
-    from ..tensor import Tensor
-
     return value.array.copy() if isinstance(value, Tensor) else value

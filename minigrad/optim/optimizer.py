@@ -13,7 +13,7 @@ from collections import defaultdict
 import numpy as np
 
 from .. import backend as B
-from ..autograd.grad_mode import no_grad
+from ..autograd.grad_mode import enable_grad, no_grad
 from ..tensor import Tensor, make_leaf, mark_written, shape_str
 
 __all__ = ["Optimizer"]
@@ -73,8 +73,6 @@ class Optimizer:
         """Update every parameter that has a gradient; ``closure`` (re-evaluating the loss) is optional."""
         loss = None
         if closure is not None:
-            from ..autograd.grad_mode import enable_grad
-
             with enable_grad():
                 loss = closure()
         with no_grad():

@@ -25,6 +25,7 @@ from ..autograd.engine import grad as _grad
 from ..autograd.function import Function
 from ..autograd.grad_mode import enable_grad, is_grad_enabled, no_grad
 from ..creation import generator_for
+from ..nn.module import Module
 from ..tensor import Tensor
 
 __all__ = ["checkpoint", "checkpoint_sequential"]
@@ -36,8 +37,6 @@ _REENTRANT_WARNING = (
 
 
 def _module_class():
-    from ..nn.module import Module
-
     return Module
 
 

@@ -8,6 +8,7 @@ hinge), so its gradient is theirs and the debugger shows the ops it is made of.
 
 from __future__ import annotations
 
+from ...creation import arange
 from ...ops import logsigmoid, minimum, norm, where  # the public ops: inside vmap they reach their batching rules
 from ...tensor import Tensor, shape_str
 from ._loss import _check_reduction, _reduce
@@ -164,8 +165,6 @@ def multi_margin_loss(
 
 
 def _arange_like(x: Tensor, n: int) -> Tensor:
-    from ...creation import arange
-
     return arange(n, device=x.device).reshape(1, n)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...backend import result_dtype
+from ...ops._util import broadcast_shapes
 from ...ops.reduction import norm
 from ...tensor import Tensor
 
@@ -49,8 +50,6 @@ def _clamped_norm(x: Tensor, dim: int, eps: float) -> Tensor:
 
 
 def _common_shape(x1: Tensor, x2: Tensor) -> tuple:
-    from ...ops._util import broadcast_shapes
-
     return broadcast_shapes(tuple(x1.shape), tuple(x2.shape))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...autograd import no_grad
+from ...creation import zeros
 from ...ops.matrix import vector_norm
 from ...ops.shape import stack
 from ...tensor import Tensor
@@ -29,8 +30,6 @@ def clip_grad_norm_(
     grads = _grads(parameters)
     max_norm, norm_type = float(max_norm), float(norm_type)
     if not grads:
-        from ...creation import zeros
-
         return zeros(())
     with no_grad():
         norms = [vector_norm(g, norm_type) for g in grads]
