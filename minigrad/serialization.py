@@ -31,6 +31,18 @@ _FORMAT = "minigrad.save/1"
 _SCALARS = (bool, int, float, str, type(None))
 MAX_DEPTH = 100  # nesting of containers a loaded structure may have
 
+#: The Tensor subclasses that load back as themselves: ``flag -> (class, rebuild)``. Each tensor's entry
+#: says, per flag, whether it is an instance of that class; an entry whose flag is true loads as
+#: ``rebuild(leaf, requires_grad)``. ``minigrad.nn`` registers ``Parameter`` as ``"parameter"``.
+_TENSOR_KINDS: dict = {}
+
+
+def register_tensor_kind(flag: str, cls: type, rebuild) -> None:
+    """Save each instance of ``cls`` (a Tensor subclass) with ``flag`` set in its entry, and load such an
+    entry as ``rebuild(leaf, requires_grad)``: how a layer above the core (``minigrad.nn``) keeps its
+    tensors' class through ``save``/``load`` without the core importing it."""
+    _TENSOR_KINDS[flag] = (cls, rebuild)
+
 
 class _Writer:
     """Encodes an object as JSON-able structure, collecting its arrays by member name."""
@@ -48,13 +60,9 @@ class _Writer:
 
     def encode(self, obj, where: str):
         if isinstance(obj, Tensor):
-            from .nn.parameter import Parameter
-
-            return {
-                "tensor": self._member(obj, B.to_host(obj.array)),
-                "requires_grad": bool(obj.requires_grad),
-                "parameter": isinstance(obj, Parameter),
-            }
+            entry = {"tensor": self._member(obj, B.to_host(obj.array)), "requires_grad": bool(obj.requires_grad)}
+            entry.update((flag, isinstance(obj, cls)) for flag, (cls, _) in _TENSOR_KINDS.items())
+            return entry
         if isinstance(obj, np.ndarray):
             if obj.dtype.hasobject or obj.dtype.kind not in "biufc":
                 raise TypeError(f"minigrad.save: {where} is an array of dtype {obj.dtype}, which is not numeric")
@@ -147,11 +155,11 @@ class _Reader:
 
     def _tensor(self, arr, node) -> Tensor:
         data = B.to_device_array(arr, self.device)
-        if node.get("parameter"):
-            from .nn.parameter import Parameter
-
-            return Parameter(make_leaf(data, self.device), requires_grad=bool(node.get("requires_grad")))
-        return make_leaf(data, self.device, requires_grad=bool(node.get("requires_grad")))
+        requires_grad = bool(node.get("requires_grad"))
+        for flag, (_, rebuild) in _TENSOR_KINDS.items():
+            if node.get(flag):
+                return rebuild(make_leaf(data, self.device), requires_grad)
+        return make_leaf(data, self.device, requires_grad=requires_grad)
 
 
 def _key(key, where: str):

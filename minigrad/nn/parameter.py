@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import backend as B
+from ..serialization import register_tensor_kind
 from ..tensor import Tensor, format_tensor
 
 
@@ -38,3 +39,6 @@ def _rebuild_parameter(arr, device, requires_grad, name):
     p = Parameter(Tensor(arr, device=device), requires_grad)
     p.name = name
     return p
+
+
+register_tensor_kind("parameter", Parameter, lambda leaf, requires_grad: Parameter(leaf, requires_grad=requires_grad))
