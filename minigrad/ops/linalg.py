@@ -69,12 +69,31 @@ def _matmul(a: Tensor, b: Tensor, op: str) -> Tensor:
             return _matmul(a.unsqueeze(0), b, op).squeeze(-2)
         return _matmul(a, b.unsqueeze(-1), op).squeeze(-1)
     try:
-        out = ad @ bd
+        out = _product(ad, bd)
     except ValueError:
         raise _matmul_error(a, b) from None
     if not (grad.enabled or extras.on):  # no graph, no tangents: the rules are not kept
         return make(out, (a, b), None, op)
     return make(out, (a, b), _matmul_rule(a, b), op, lambda ta, tb: ta @ b + a @ tb)
+
+
+def _product(ad, bd):
+    """``ad @ bd``; a batch of matrices against one matrix is one GEMM on the batch's rows folded together
+    (NumPy's matmul runs one small GEMM per matrix: an LSTM's [35, 20, 200] @ [200, 800], one thread,
+    6.4 ms that way, 2.6 ms folded)."""
+    if bd.ndim == 2 and ad.ndim > 2 and ad.shape[-1] == bd.shape[0]:
+        rows = _fold_rows(ad)
+        if rows is not None:
+            return (rows @ bd).reshape(ad.shape[:-1] + (bd.shape[1],))
+    return ad @ bd
+
+
+def _fold_rows(ad):
+    """``ad`` ``[*, k]`` viewed as ``[rows, k]`` without a copy, or None where its batch dims do not fold."""
+    for dim in range(ad.ndim - 2):
+        if ad.shape[dim + 1] != 1 and ad.strides[dim] != ad.strides[dim + 1] * ad.shape[dim + 1]:
+            return None
+    return ad.reshape(-1, ad.shape[-1])
 
 
 def _matmul_rule(a: Tensor, b: Tensor):
@@ -94,6 +113,11 @@ def _matmul_rule(a: Tensor, b: Tensor):
 
         def backward(g):
             return lambda: b @ g, lambda: outer(a, g)
+
+    elif b.ndim == 2 and a.ndim > 2:  # a batch of matrices @ one matrix: b's gradient sums over every row
+
+        def backward(g):
+            return lambda: g @ b.mT, lambda: a.reshape(-1, a.shape[-1]).mT @ g.reshape(-1, g.shape[-1])
 
     else:
 

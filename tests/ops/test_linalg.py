@@ -43,6 +43,23 @@ def test_matmul_non_contiguous_operands():
     assert gradcheck(lambda x, y: x[::2] @ y[1:, ::2], (rand64(4, 3, seed=7), rand64(4, 4, seed=8)))
 
 
+@pytest.mark.parametrize("view", ["contiguous", "batch_transposed", "strided_rows"])
+def test_batch_of_matrices_times_one_matrix(view):
+    """[*, n, k] @ [k, m]: whether or not the batch's rows fold into one matrix, the values and both
+    gradients (b's summed over every row of the batch) are matmul's."""
+    base = {"contiguous": (2, 3, 4, 5), "batch_transposed": (3, 2, 4, 5), "strided_rows": (2, 3, 8, 5)}[view]
+    a = rand64(*base, seed=11)
+    pick = {
+        "contiguous": lambda x: x,
+        "batch_transposed": lambda x: x.transpose(0, 1),
+        "strided_rows": lambda x: x[:, :, ::2],
+    }[view]
+    b = rand64(5, 6, seed=12)
+    np.testing.assert_allclose((pick(a) @ b).detach().numpy(), np.matmul(pick(a).detach().numpy(), b.array))
+    assert gradcheck(lambda x, y: pick(x) @ y, (a, b))
+    assert gradgradcheck(lambda x, y: (pick(x) @ y) ** 2, (a, b))
+
+
 def test_matmul_grad_only_for_inputs_that_require_it():
     a, b = rand64(2, 3, seed=1), rand64(3, 4, seed=2, requires_grad=False)
     (a @ b).sum().backward()
