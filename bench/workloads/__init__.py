@@ -24,6 +24,9 @@ MODULES = {
     "W5": "bench.workloads.w5_micrograd_demo",
     "W6a": "bench.workloads.w6a_tracing_ops",
     "W6b": "bench.workloads.w6b_tracing_mlp",
+    "W6c": "bench.workloads.w6c_tracing_small_mlp",
+    "W6d": "bench.workloads.w6d_tracing_mnist_mlp",
+    "W6e": "bench.workloads.w6e_tracing_gpt_block",
     "W7a": "bench.workloads.w7a_diagram_1000",
     "W7b": "bench.workloads.w7b_frames_200",
     "W8": "bench.workloads.w8_debugger",
@@ -34,6 +37,8 @@ MODULES = {
     "W11": "bench.workloads.w11_gpt_block",
     "W12": "bench.workloads.w12_lstm_lm",
     "W13": "bench.workloads.w13_mnist_cnn",
+    "W14": "bench.workloads.w14_graph_depth",
+    "W14b": "bench.workloads.w14b_graph_memory",
 }
 
 

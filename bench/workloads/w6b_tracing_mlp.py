@@ -8,7 +8,7 @@ from .w6_tracing import MINIGRAD_PEERS, PEERS, RATIOS, listen_wrapper  # noqa: F
 NAME = "W6b"
 TITLE = "tracing cost on W2 (MLP training): listener variants of minigrad"
 UNIT = "s"
-TARGETS = {("noop", "none"): 1.05, ("recorder", "none"): 3.0}  # ratio <= target
+TARGETS = {("noop", "none"): 1.05, ("recorder", "none"): 2.0}  # ratio <= target (issue 31: the hidden-size MLP)
 SUBJECT = "none"
 params = w2.params
 per_unit = w2.per_unit
