@@ -7,6 +7,8 @@
 tensor([ 2., -4.,  6.])
 """
 
+import importlib as _importlib
+import sys as _sys
 import warnings as _warnings
 
 from . import backend
@@ -67,11 +69,26 @@ _LAZY_SUBPACKAGES = ("trace", "viz", "course", "examples", "cli", "utils", "comp
 
 def __getattr__(name: str):
     if name in _LAZY_SUBPACKAGES:
-        import importlib
-
-        return importlib.import_module(f"{__name__}.{name}")
+        return _importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__():
     return sorted(set(globals()) | set(_LAZY_SUBPACKAGES))
+
+
+def _show_traces_in_ipython() -> None:
+    """In a running IPython (a Jupyter kernel), a cell ending in a ``minigrad.trace.Trace`` shows the notebook
+    stepper of ``minigrad.viz``. A trace draws nothing itself: its display is registered with IPython here,
+    by the type's name, so neither ``minigrad.trace`` nor ``minigrad.viz`` loads before a trace is shown."""
+    ipython = _sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    if shell is not None:
+        shell.display_formatter.ipython_display_formatter.for_type_by_name(
+            "minigrad.trace.trace",
+            "Trace",
+            lambda trace: _importlib.import_module(f"{__name__}.viz.notebook").display_trace(trace),
+        )
+
+
+_show_traces_in_ipython()

@@ -117,18 +117,6 @@ class Trace:
         passes = sum(1 for e in self.events if e.kind == "pass_started")
         return f"<Trace {len(self.events)} events, {len(self.nodes)} nodes, {passes} passes>"
 
-    def _repr_html_(self) -> str:
-        """Jupyter's static view: the last step, in words and as a diagram."""
-        from ..viz.notebook import step_html
-
-        return step_html(self)
-
-    def _ipython_display_(self) -> None:
-        """Jupyter's view: an interactive stepper (with anywidget), else the static view."""
-        from ..viz.notebook import display_trace
-
-        display_trace(self)
-
     def append(self, ev: E.Event) -> None:
         """Add the next event (its ``seq`` must equal the current length)."""
         with self._lock:

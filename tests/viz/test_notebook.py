@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 import minigrad as mg
@@ -94,7 +98,7 @@ def test_static_view_shows_the_step_in_words_and_a_diagram(trace):
     assert "step 3 of" in page
     assert headline(trace.events[3], trace).split()[0] in page
     assert "<svg" in page
-    assert trace._repr_html_().count("<svg") == 1
+    assert step_html(trace).count("<svg") == 1  # the last step
 
 
 def test_the_widget_state_follows_each_move(trace):
@@ -228,6 +232,30 @@ def test_the_widget_front_end_renders_and_sends_moves(tmp_path, trace):
     assert report["step"] == 2
     assert report["afterSlider"] == f"step 2 of {w.total - 1}: {w.headlines[2]}"
     assert report["details"] == w.all_details[2]
+
+
+def test_a_trace_shows_in_ipython_through_viz_without_drawing_itself():
+    """The trace draws nothing (no display method of its own): ``import minigrad`` in a running IPython
+    registers viz's stepper for it by the type's name, and nothing of trace or viz loads until one is shown."""
+    pytest.importorskip("IPython")
+    code = (
+        "import sys\n"
+        "from IPython.core.interactiveshell import InteractiveShell\n"
+        "shell = InteractiveShell.instance()\n"
+        "import minigrad as mg\n"
+        "assert 'minigrad.trace' not in sys.modules and 'minigrad.viz' not in sys.modules\n"
+        "from minigrad.trace import Trace, record\n"
+        "assert not hasattr(Trace, '_ipython_display_') and not hasattr(Trace, '_repr_html_')\n"
+        "with record() as trace:\n"
+        "    a = mg.tensor([2.0, -1.0], requires_grad=True, name='a')\n"
+        "    (a * a).sum().backward()\n"
+        "import minigrad.viz.notebook as notebook\n"
+        "shown = []\n"
+        "notebook.display_trace = shown.append\n"
+        "assert shell.display_formatter.format(trace) == ({}, {})\n"
+        "assert shown == [trace]\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[2])
 
 
 def test_the_stepper_in_a_notebook_run_by_nbclient(tmp_path):
