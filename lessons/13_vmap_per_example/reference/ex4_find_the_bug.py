@@ -42,7 +42,7 @@ def clip_per_example(grads: dict, max_norm: float) -> dict:
     # END SOLUTION
 
 
-if __name__ == "__main__":  # python ex4_find_the_bug.py, in the lesson's folder: measure the colleague's clipping
+if __name__ == "__main__":  # run this file from the lesson's folder to measure the colleague's clipping
     import buggy_clipping
 
     grads = buggy_clipping.per_example_gradients(buggy_clipping.PARAMS, buggy_clipping.XB, buggy_clipping.YB)
