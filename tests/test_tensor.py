@@ -208,7 +208,7 @@ def test_cuda_without_cupy_is_a_clear_error():
 
 def test_mixing_devices_names_both():
     fake = mg.ones(2)
-    fake._device = mg.Device("cuda", 1)  # a second device, faked: the device check runs before any array work
+    fake.device = mg.Device("cuda", 1)  # a second device, faked: the device check runs before any array work
     for op in (lambda a, b: a + b, lambda a, b: a * b, lambda a, b: mg.stack([a, b])):
         with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device.*cpu and cuda:1"):
             op(mg.ones(2), fake)

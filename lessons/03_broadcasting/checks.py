@@ -40,7 +40,7 @@ def _(ex):
     for shape, out_shape in broadcast_cases(40, seed=31):
         p = mg.zeros(shape, requires_grad=True)
         trace, _ = record_call(lambda p=p, out_shape=out_shape: (p + mg.zeros(out_shape)).sum().backward())
-        reductions = [e for e in trace.find("grad_reduced") if e.target == p._id]
+        reductions = [e for e in trace.find("grad_reduced") if e.target == p.id]
         want = tuple(reductions[0].dims) if reductions else ()
         got = tuple(ex.reduced_dims(shape, out_shape))
         expect_equal(got, want, f"the dims reduced for a {shape} parent in a {out_shape} output")

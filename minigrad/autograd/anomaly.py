@@ -92,7 +92,7 @@ class set_detect_anomaly(detect_anomaly):
 
 
 def _node_description(node) -> str:
-    return f"node {node_label(node.name, node._op, node._id)}, op {node._op}"
+    return f"node {node_label(node.name, node.op, node.id)}, op {node.op}"
 
 
 def forward_trace(node) -> str:
@@ -124,7 +124,7 @@ def check_outputs(node, outputs) -> None:
     for i, g in enumerate(outputs):
         if g is None:
             continue
-        xp = g._device.xp
+        xp = g.device.xp
         if g.array.dtype.kind == "f" and not bool(xp.isfinite(g.array).all()):
             bad = "nan" if bool(xp.isnan(g.array).any()) else "inf"
             trace = forward_trace(node)

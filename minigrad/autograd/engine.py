@@ -68,7 +68,7 @@ def topological_order(roots) -> list:
         positions = [0]
         while nodes:
             node = nodes[-1]
-            parents = node._parents if node._backward is not None else ()
+            parents = node.parents if node._backward is not None else ()
             i = positions[-1]
             n = len(parents)
             while i < n:
@@ -101,10 +101,10 @@ def _route_rebased_edges(roots) -> None:
         node = todo.pop()
         if node._backward is None:
             continue
-        parents = node._parents
-        routed = tuple(_parent_at(p, node._id) for p in parents)
+        parents = node.parents
+        routed = tuple(_parent_at(p, node.id) for p in parents)
         if any(a is not b for a, b in zip(routed, parents)):
-            node._parents = routed
+            node.parents = routed
         for p in routed:
             if id(p) not in seen:
                 seen.add(id(p))
@@ -135,7 +135,7 @@ def _restrict_to_inputs(order: list, inputs) -> tuple[list, set, set]:
     needed = set()
     expand = set()
     for node in order:
-        for p in node._parents:
+        for p in node.parents:
             if id(p) in needed:
                 expand.add(id(node))
                 needed.add(id(node))
@@ -147,7 +147,7 @@ def _restrict_to_inputs(order: list, inputs) -> tuple[list, set, set]:
 
 
 def _invalid_gradient(node, index: int, what: str) -> RuntimeError:
-    return RuntimeError(f"Function {_op_class_name(node._op)} returned an invalid gradient at index {index} - {what}")
+    return RuntimeError(f"Function {_op_class_name(node.op)} returned an invalid gradient at index {index} - {what}")
 
 
 def _broadcast_dims(shape: tuple, target: tuple):
@@ -176,22 +176,22 @@ def _run_hooks(node, g):
         name = getattr(hook, "__name__", type(hook).__name__)
         if not isinstance(replaced, Tensor):
             raise TypeError(
-                f"expected Tensor, but hook '{name}' on {node_label(node.name, node._op, node._id)} returned '{type(replaced).__name__}'"
+                f"expected Tensor, but hook '{name}' on {node_label(node.name, node.op, node.id)} returned '{type(replaced).__name__}'"
             )
         if replaced.array.shape != g.array.shape:
             raise RuntimeError(
-                f"hook '{name}' on {node_label(node.name, node._op, node._id)} has changed the size of value "
+                f"hook '{name}' on {node_label(node.name, node.op, node.id)} has changed the size of value "
                 f"(was {shape_str(g.array.shape)} got {shape_str(replaced.array.shape)})"
             )
         if replaced.array.dtype != g.array.dtype:
             raise RuntimeError(
-                f"hook '{name}' on {node_label(node.name, node._op, node._id)} has changed the type of value "
+                f"hook '{name}' on {node_label(node.name, node.op, node.id)} has changed the type of value "
                 f"(was {g.array.dtype} got {replaced.array.dtype})"
             )
-        if replaced._device != g._device:
+        if replaced.device != g.device:
             raise RuntimeError(
-                f"hook '{name}' on {node_label(node.name, node._op, node._id)} has changed the device of value "
-                f"(was {g._device} got {replaced._device})"
+                f"hook '{name}' on {node_label(node.name, node.op, node.id)} has changed the device of value "
+                f"(was {g.device} got {replaced.device})"
             )
         g = replaced
     return g
@@ -207,10 +207,10 @@ def _check_rule_outputs(node, g, outputs, needed, pass_id, depth):
     need no gradient) so that ``closure_called`` shows the gradients themselves;
     otherwise the pass resolves each entry as it reaches that parent.
     """
-    parents = node._parents
+    parents = node.parents
     if len(outputs) != len(parents):
         raise RuntimeError(
-            f"Function {_op_class_name(node._op)} returned an incorrect number of gradients "
+            f"Function {_op_class_name(node.op)} returned an incorrect number of gradients "
             f"(expected {len(parents)}, got {len(outputs)})"
         )
     anomaly = _anomaly.enabled
@@ -262,7 +262,7 @@ def _fit_to_parent(node, parent, c, index, pass_id, depth):
         # sum_over is Tensor.sum without the argument checks at op entry: dims are valid by construction
         if not _grad.enabled:  # a plain pass records nothing: the sum of the array is the whole step
             data = c.array.sum(axis=dims)  # over leading dims only, a fresh array a leaf may keep (no copy)
-            reduced = make_leaf(data if data.shape == shape else data.reshape(shape), c._device)
+            reduced = make_leaf(data if data.shape == shape else data.reshape(shape), c.device)
         elif dims == tuple(range(len(c.array.shape) - len(shape))):
             reduced = sum_over(c, dims)  # only leading dims: the sum has the parent's shape (a fresh array)
         else:
@@ -283,8 +283,8 @@ def _fit_to_parent(node, parent, c, index, pass_id, depth):
                 reduced=reduced,
             )
         c = reduced
-    if c._device != parent._device:
-        raise _invalid_gradient(node, index, f"expected device {parent._device} but got {c._device}")
+    if c.device != parent.device:
+        raise _invalid_gradient(node, index, f"expected device {parent.device} but got {c.device}")
     if c.array.dtype != parent.array.dtype:
         c = c.to(parent.array.dtype)
     return c
@@ -306,7 +306,7 @@ def _accumulate(before: Tensor, c: Tensor, create_graph: bool, in_place: bool = 
             arr += add
             mark_written(before)
             return before
-    return make_leaf(arr + add, c._device)
+    return make_leaf(arr + add, c.device)
 
 
 def _store_grad(node, g, create_graph, owned, pass_id, depth):
@@ -321,10 +321,10 @@ def _store_grad(node, g, create_graph, owned, pass_id, depth):
     """
     before = node._grad
     if before is None:
-        after = g if create_graph or (owned and not _listeners) else make_leaf(g.array.copy(), g._device)
+        after = g if create_graph or (owned and not _listeners) else make_leaf(g.array.copy(), g.device)
     else:
         leaf = node._backward is None
-        shown = make_leaf(before.array.copy(), before._device) if leaf and _listeners else before
+        shown = make_leaf(before.array.copy(), before.device) if leaf and _listeners else before
         after = _accumulate(before, g, create_graph, in_place=leaf)
         before = shown  # the event shows the value before an in-place add
     node._grad = after
@@ -413,7 +413,7 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, pass_id, depth, input
                 grads[root] = _accumulate(before, seed, create_graph)
             elif needed is None or id(root) in needed:
                 grads[root] = seed
-                heappush(heap, (-root._id, root))
+                heappush(heap, (-root.id, root))
         while heap:
             node = heappop(heap)[1]
             g = grads.pop(node)
@@ -430,8 +430,8 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, pass_id, depth, input
                 _store_grad(node, g, create_graph, g is buffered and node in owned, pass_id, depth)
             if rule is not None and (expand is None or id(node) in expand):
                 # written in place since the node was made: PyTorch's check of the values the rule saved
-                outputs = call_checked(node, g) if node._id < clock.last else rule(g)
-                parents = node._parents
+                outputs = call_checked(node, g) if node.id < clock.last else rule(g)
+                parents = node.parents
                 if len(outputs) != len(parents) or listeners or checking:
                     outputs = _check_rule_outputs(node, g, outputs, needed, pass_id, depth)
                 for index, parent in enumerate(parents):
@@ -446,12 +446,12 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, pass_id, depth, input
                                 continue
                             c = _fit_to_parent(node, parent, c, index, pass_id, depth)  # raises: not a tensor
                     data, target = c.array, parent.array
-                    if data.shape != target.shape or data.dtype is not target.dtype or c._device is not parent._device:
+                    if data.shape != target.shape or data.dtype is not target.dtype or c.device is not parent.device:
                         c = _fit_to_parent(node, parent, c, index, pass_id, depth)
                     before = grads.get(parent)
                     if before is None:
                         after = c
-                        heappush(heap, (-parent._id, parent))
+                        heappush(heap, (-parent.id, parent))
                         if parent._backward is None and _owned(c, g, outputs, rule):
                             owned.add(parent)
                     else:
@@ -519,7 +519,7 @@ def _make_seeds(outputs: tuple, grad_outputs: tuple) -> list:
                     raise RuntimeError(
                         f"grad can be implicitly created only for real scalar outputs but got {out.dtype}"
                     )
-            seeds.append(make_leaf(out._device.xp.ones_like(out.array), out._device))
+            seeds.append(make_leaf(out.device.xp.ones_like(out.array), out.device))
             continue
         if not isinstance(go, Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(go).__name__}")
@@ -533,8 +533,8 @@ def _make_seeds(outputs: tuple, grad_outputs: tuple) -> list:
 
 
 def _match_device_dtype(go: Tensor, out: Tensor, i: int) -> Tensor:
-    if go._device != out._device:
-        raise RuntimeError(f"invalid gradient at index {i} - expected device {out._device} but got {go._device}")
+    if go.device != out.device:
+        raise RuntimeError(f"invalid gradient at index {i} - expected device {out.device} but got {go.device}")
     if go.array.dtype != out.array.dtype and out.array.dtype.kind == "f":
         go = go.to(out.array.dtype)
     return go
@@ -772,7 +772,7 @@ def _materialize(results, inputs, create_graph) -> tuple:
     PyTorch 2.13 gives them the input's own shape with ``is_grads_batched`` too (no batch dim).
     """
     return tuple(
-        r if r is not None else make_leaf(t._device.xp.zeros_like(t.array), t._device, requires_grad=create_graph)
+        r if r is not None else make_leaf(t.device.xp.zeros_like(t.array), t.device, requires_grad=create_graph)
         for r, t in zip(results, inputs)
     )
 
@@ -823,7 +823,7 @@ def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, all
         if n and column[0] is not None:
             stacked.append(stack(column))
         elif n == 0:
-            stacked.append(make_leaf(t._device.xp.zeros((n,) + t.shape, dtype=t.dtype), t._device))
+            stacked.append(make_leaf(t.device.xp.zeros((n,) + t.shape, dtype=t.dtype), t.device))
         else:
             stacked.append(None)
     return _materialize(stacked, inputs, create_graph) if options["materialize_grads"] else tuple(stacked)

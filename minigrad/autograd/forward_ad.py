@@ -141,9 +141,9 @@ def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> T
             f"this is not supported. Tensor is of size {shape_str(tensor.shape)} while the given forward "
             f"gradient is of size {shape_str(tangent.shape)}."
         )
-    if tangent._device != tensor._device:
+    if tangent.device != tensor.device:
         raise RuntimeError(
-            f"Expected tangent to be on the same device as the primal ({tensor._device}), but got {tangent._device}"
+            f"Expected tangent to be on the same device as the primal ({tensor.device}), but got {tangent.device}"
         )
     return _alias(tensor, "make_dual", tangent)
 

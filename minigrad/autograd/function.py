@@ -253,7 +253,7 @@ def _written_input(cls, ctx: FunctionCtx, args: tuple, parents: tuple, raw_outpu
     (written,) = raw_outputs
     if written._backward is None and written._rg and _grad_state.enabled:
         raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
-    specs = ((written.array.shape, written.array.dtype, written._device),)
+    specs = ((written.array.shape, written.array.dtype, written.device),)
     rule, jvp = _closure(cls, ctx, args, specs), _tangent_rule(cls, ctx, args, 0)
 
     def node(_, *inputs):  # the Function's node on its inputs, ``written``'s old node among them
@@ -265,7 +265,7 @@ def _written_input(cls, ctx: FunctionCtx, args: tuple, parents: tuple, raw_outpu
 
 
 def _wrap_outputs(cls, ctx: FunctionCtx, args: tuple, parents: tuple, raw_outputs: tuple) -> tuple:
-    specs = tuple((o.array.shape, o.array.dtype, o._device) for o in raw_outputs)
+    specs = tuple((o.array.shape, o.array.dtype, o.device) for o in raw_outputs)
     arg_ids = {id(a) for a in args}
     if _forward_state.level > 0:  # nested forward levels: the rules may read forward's outputs (_carry_outer_tangents)
         ctx._raw_outputs = tuple(
@@ -281,11 +281,11 @@ def _wrap_outputs(cls, ctx: FunctionCtx, args: tuple, parents: tuple, raw_output
     outputs = []
     for k, (o, rule) in enumerate(zip(raw_outputs, rules)):
         if id(o) in ctx._non_differentiable:
-            outputs.append(make_leaf(o.array, o._device))
+            outputs.append(make_leaf(o.array, o.device))
             continue
         node = make(o.array, parents_of, rule, cls.__name__, _tangent_rule(cls, ctx, args, k))
-        if node._device is not o._device:
-            node._device = o._device
+        if node.device is not o.device:
+            node.device = o.device
         outputs.append(node)
         if node._rg and id(o) not in arg_ids and any(s is o for s in ctx._saved):
             # A saved output becomes the output node (for double backward), held weakly: the node's
@@ -299,7 +299,7 @@ def _saved_output(cls, ctx: FunctionCtx, args: tuple, node: Tensor, k: int, raw:
     """What ``saved_tensors`` calls for output ``k`` of a several-output Function: its node while the caller
     keeps it, else a node remade on the hub (``node``'s parent), as PyTorch unpacks a saved output with
     its grad_fn, so a backward that reads an output the caller dropped stays differentiable."""
-    node_ref, hub_ref, ctx_ref = weakref.ref(node), weakref.ref(node._parents[0]), weakref.ref(ctx)
+    node_ref, hub_ref, ctx_ref = weakref.ref(node), weakref.ref(node.parents[0]), weakref.ref(ctx)
 
     def unpack():
         found, hub = node_ref(), hub_ref()
@@ -330,7 +330,7 @@ def _hub(cls, ctx: FunctionCtx, args: tuple, parents: tuple, specs: tuple) -> Te
     outputs got a gradient in this pass and calls ``backward`` with all of them,
     zeros (or None) for the rest, as PyTorch does.
     """
-    device = parents[0]._device
+    device = parents[0].device
     pending = {}
 
     def backward(reached):
@@ -355,7 +355,7 @@ def _hub(cls, ctx: FunctionCtx, args: tuple, parents: tuple, specs: tuple) -> Te
 
 
 def _output_rule(hub: Tensor, k: int):
-    mark = make_leaf(hub._device.xp.eye(hub.array.shape[0], dtype=hub.array.dtype)[k], hub._device)
+    mark = make_leaf(hub.device.xp.eye(hub.array.shape[0], dtype=hub.array.dtype)[k], hub.device)
     pending = hub._meta["pending"]
 
     def output_backward(g):

@@ -72,7 +72,7 @@ def _grad_preprocess(inputs: tuple, create_graph: bool, need_graph: bool) -> tup
         if create_graph and inp._rg:
             res.append(make(inp.array, (inp,), _alias_backward, "alias"))
         else:
-            res.append(make_leaf(inp.array, inp._device, requires_grad=need_graph and inp.array.dtype.kind == "f"))
+            res.append(make_leaf(inp.array, inp.device, requires_grad=need_graph and inp.array.dtype.kind == "f"))
     return tuple(res)
 
 
@@ -173,27 +173,27 @@ def _fill_in_zeros(grads: tuple, refs: tuple, strict: bool, create_graph: bool, 
 
 
 def _zeros_like(t: Tensor, requires_grad: bool = False) -> Tensor:
-    return make_leaf(t._device.xp.zeros_like(t.array), t._device, requires_grad=requires_grad)
+    return make_leaf(t.device.xp.zeros_like(t.array), t.device, requires_grad=requires_grad)
 
 
 def _one_hot(ref: Tensor, index: int) -> Tensor:
     """A tensor shaped like ``ref``, zero except for a 1 at flat position ``index``."""
-    arr = ref._device.xp.zeros(ref.array.size, dtype=ref.array.dtype)
+    arr = ref.device.xp.zeros(ref.array.size, dtype=ref.array.dtype)
     arr[index] = 1
-    return make_leaf(arr.reshape(ref.array.shape), ref._device)
+    return make_leaf(arr.reshape(ref.array.shape), ref.device)
 
 
 def _basis(ref: Tensor) -> Tensor:
     """The standard basis of ``ref``'s space, batched: shape ``[numel, *ref.shape]``."""
     n = ref.array.size
-    eye = ref._device.xp.eye(n, dtype=ref.array.dtype)
-    return make_leaf(eye.reshape((n,) + ref.array.shape), ref._device)
+    eye = ref.device.xp.eye(n, dtype=ref.array.dtype)
+    return make_leaf(eye.reshape((n,) + ref.array.shape), ref.device)
 
 
 def _stack_as(pieces: list, shape: tuple, ref: Tensor) -> Tensor:
     """Stack per-element results and view them as ``shape`` (zeros when there are no elements)."""
     if not pieces:
-        return make_leaf(ref._device.xp.zeros(shape, dtype=ref.array.dtype), ref._device)
+        return make_leaf(ref.device.xp.zeros(shape, dtype=ref.array.dtype), ref.device)
     return stack(pieces).reshape(shape)
 
 

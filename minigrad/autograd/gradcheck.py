@@ -81,9 +81,9 @@ def _analytical_jacobians(fn, inputs) -> list:
             col += o.numel()
             continue
         for j in range(o.numel()):
-            seed = o._device.xp.zeros(o.array.size, dtype=o.array.dtype)
+            seed = o.device.xp.zeros(o.array.size, dtype=o.array.dtype)
             seed[j] = 1
-            seed_t = make_leaf(seed.reshape(o.array.shape), o._device)
+            seed_t = make_leaf(seed.reshape(o.array.shape), o.device)
             grads = grad(o, diff_inputs, seed_t, retain_graph=True, allow_unused=True)
             for jac, g in zip(jacs, grads):
                 if g is None:
@@ -196,7 +196,7 @@ def gradgradcheck(
     if grad_outputs is None:
         rng = np.random.default_rng(0)
         grad_outputs = tuple(
-            make_leaf(o._device.xp.asarray(rng.standard_normal(o.shape).astype(o.dtype)), o._device, True) for o in outs
+            make_leaf(o.device.xp.asarray(rng.standard_normal(o.shape).astype(o.dtype)), o.device, True) for o in outs
         )
     grad_outputs = _as_tuple(grad_outputs)
     n_inputs = len(inputs)

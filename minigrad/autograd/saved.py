@@ -142,13 +142,13 @@ def call_checked(node, g):
         found = []
         _collect(value, found, _DEPTH - 1, set())
         for t, arr in found:
-            if _versions.changed_after(arr, node._id):
+            if _versions.changed_after(arr, node.id):
                 if name not in lazy:
                     raise _error(node, rule, t, arr)
                 written.setdefault(id(cell), (t, arr))
     if not written:
         return rule(g)
-    parents = node._parents
+    parents = node.parents
     first = next(iter(written.values()))
     if all(p._rg for p in parents):
         raise _error(node, rule, *first)
@@ -169,7 +169,7 @@ def call_checked(node, g):
 
 def _check_all(node, rule) -> None:
     for t, arr in saved_values(rule):
-        if _versions.changed_after(arr, node._id):
+        if _versions.changed_after(arr, node.id):
             raise _error(node, rule, t, arr)
 
 

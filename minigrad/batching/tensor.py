@@ -133,7 +133,7 @@ class BatchedTensor(Tensor):
 
 def wrap(value: Tensor, level_id: int) -> BatchedTensor:
     """``value`` (entries along dim 0) as a batched tensor of level ``level_id``."""
-    t = blank_tensor(BatchedTensor, value._device)
+    t = blank_tensor(BatchedTensor, value.device)
     t._value = value
     t._level = level_id
     return t

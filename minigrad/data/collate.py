@@ -29,7 +29,7 @@ def default_collate(batch):
     by field (a tuple's fields come back as a list, a namedtuple as its type), as PyTorch does."""
     first = batch[0]
     if isinstance(first, Tensor):
-        return _leaf(first._device.xp.stack([item.array for item in batch]))
+        return _leaf(first.device.xp.stack([item.array for item in batch]))
     if isinstance(first, np.ndarray) or B.is_cupy_array(first):
         if first.dtype.kind in "SUO":
             raise TypeError(_COLLATE_ERROR.format(first.dtype))

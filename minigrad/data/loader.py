@@ -161,7 +161,7 @@ class DataLoader:
         elif isinstance(dataset, TensorDataset) and collate is default_collate:
             for indices in self.batch_sampler:
                 rows = np.asarray(indices, dtype=np.int64)  # one fancy index: a copy, never a view of the data
-                yield [make_leaf(t.array[rows], t._device) for t in dataset.tensors]
+                yield [make_leaf(t.array[rows], t.device) for t in dataset.tensors]
         else:
             for indices in self.batch_sampler:
                 yield collate([dataset[i] for i in indices])
@@ -197,7 +197,7 @@ def _check_workers(num_workers, timeout, prefetch_factor, persistent_workers) ->
 
 def _to_device(batch, device):
     if isinstance(batch, Tensor):
-        if batch._device == device:
+        if batch.device == device:
             return batch
         return make_leaf(B.to_device_array(batch.array, device), device)
     if isinstance(batch, dict):

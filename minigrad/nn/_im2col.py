@@ -85,7 +85,7 @@ def add_windows(xp, win, image_shape: tuple, geo: Geometry):
 def im2col(x: Tensor, geo: Geometry) -> Tensor:
     """``[N, C, H, W]`` -> ``[N, C*kh*kw, oh*ow]`` (zero padding); backward is col2im."""
     shape = x.array.shape
-    win = windows(x._device.xp, x.array, geo)
+    win = windows(x.device.xp, x.array, geo)
     n, c, kh, kw, oh, ow = win.shape
 
     def backward(g):
@@ -109,4 +109,4 @@ def col2im(cols: Tensor, image_shape: tuple, out_hw: tuple, geo: Geometry) -> Te
     def jvp(t):
         return col2im(t, image_shape, out_hw, geo)
 
-    return make(add_windows(cols._device.xp, win, image_shape, geo), (cols,), backward, "col2im", jvp)
+    return make(add_windows(cols.device.xp, win, image_shape, geo), (cols,), backward, "col2im", jvp)

@@ -67,7 +67,7 @@ def _fill(t: Tensor, values) -> Tensor:
 
 def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
     """Fill with values drawn uniformly from ``[a, b)`` (from ``generator`` when given)."""
-    values = generator_for(tensor._device, generator).random(tensor.array.shape)
+    values = generator_for(tensor.device, generator).random(tensor.array.shape)
     values *= b - a  # in place: the same numbers as ``a + (b - a) * values`` without two temporaries
     values += a
     return _fill(tensor, values)
@@ -75,7 +75,7 @@ def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator=None) -> 
 
 def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
     """Fill with values drawn from ``N(mean, std**2)`` (from ``generator`` when given)."""
-    values = generator_for(tensor._device, generator).standard_normal(tensor.array.shape)
+    values = generator_for(tensor.device, generator).standard_normal(tensor.array.shape)
     return _fill(tensor, mean + std * values)
 
 

@@ -280,9 +280,9 @@ class Module(metaclass=_ModuleMeta):
             raise TypeError(f"nn.Module.to only accepts floating point dtypes, but got desired dtype={dtype}")
         for t in list(self.parameters()) + list(self.buffers()):
             data = t.array
-            if device is not None and device is not t._device:
+            if device is not None and device is not t.device:
                 data = B.to_device_array(data, device)
-                t._device = device
+                t.device = device
             if dtype is not None and data.dtype.kind == "f" and data.dtype != dtype:
                 data = data.astype(dtype)
             t.array = data
@@ -314,7 +314,7 @@ class Module(metaclass=_ModuleMeta):
                 for name, t in tensors.items():
                     if t is None or (table == "b" and name in m._non_persistent):
                         continue
-                    out[f"{mod_prefix}.{name}" if mod_prefix else name] = make_leaf(t.array, t._device)
+                    out[f"{mod_prefix}.{name}" if mod_prefix else name] = make_leaf(t.array, t.device)
         return out
 
     def load_state_dict(self, state_dict, strict: bool = True) -> IncompatibleKeys:
@@ -334,7 +334,7 @@ class Module(metaclass=_ModuleMeta):
         with no_grad():
             for key in targets.keys() & arrays.keys():
                 target = targets[key]
-                target.array[...] = B.to_device_array(arrays[key], target._device)
+                target.array[...] = B.to_device_array(arrays[key], target.device)
                 mark_written(target)
         return keys
 

@@ -22,7 +22,7 @@ class Parameter(Tensor):
         if data is None:
             data = B.CPU.xp.zeros(0, dtype=B.get_default_dtype())
         if isinstance(data, Tensor):
-            super().__init__(data.array, device=data._device)
+            super().__init__(data.array, device=data.device)
             self.array = data.array
         else:
             super().__init__(data)
@@ -32,7 +32,7 @@ class Parameter(Tensor):
         return "Parameter containing:\n" + format_tensor(self)
 
     def __reduce_ex__(self, protocol):
-        return (_rebuild_parameter, (B.to_host(self.array), str(self._device), self._rg, self.name))
+        return (_rebuild_parameter, (B.to_host(self.array), str(self.device), self._rg, self.name))
 
 
 def _rebuild_parameter(arr, device, requires_grad, name):

@@ -49,10 +49,10 @@ def refuse_dtype(a: Tensor, kernel: str, kinds: str) -> None:
 
 
 def check_same_device(a: Tensor, b: Tensor, op: str) -> None:
-    if a._device is not b._device:
+    if a.device is not b.device:
         raise RuntimeError(
             f"Expected all tensors to be on the same device, but found at least two devices, "
-            f"{a._device} and {b._device}! (in {op})"
+            f"{a.device} and {b.device}! (in {op})"
         )
 
 
@@ -73,16 +73,16 @@ def as_tensor(x, like: Tensor) -> Tensor:
     x = python_number(x)
     if isinstance(x, _SCALARS):
         dt = B.result_dtype(like, x)
-        return make_leaf(like._device.xp.asarray(x, dtype=dt), like._device)
+        return make_leaf(like.device.xp.asarray(x, dtype=dt), like.device)
     if isinstance(x, np.ndarray) or B.is_cupy_array(x) or isinstance(x, (list, tuple, np.generic)):
-        return tensor(x, device=like._device)
+        return tensor(x, device=like.device)
     raise TypeError(f"unsupported operand type for a tensor op: {type(x).__name__}")
 
 
 def binary_arrays(a: Tensor, b: Tensor, op: str):
     """The two operands' arrays, cast to PyTorch's promoted dtype, after a device check."""
     ad, bd = a.array, b.array
-    if a._device is not b._device:
+    if a.device is not b.device:
         check_same_device(a, b, op)
     if ad.dtype is not bd.dtype:
         dt = B.result_dtype(a, b)

@@ -15,7 +15,7 @@ __all__ = ["hardtanh", "relu6", "hardsigmoid", "hardswish", "mish", "softsign", 
 
 def _mask(a: Tensor, arr) -> Tensor:
     """A constant 0/1 tensor in ``a``'s float dtype (a rule's mask)."""
-    return make_leaf(arr.astype(_float_data(a).dtype), a._device)
+    return make_leaf(arr.astype(_float_data(a).dtype), a.device)
 
 
 def _check_number(x, op: str, arg: str) -> float:
@@ -41,7 +41,7 @@ def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tens
     def jvp(t):
         return t * inside
 
-    return make(a._device.xp.clip(d, lo, hi), (a,), backward, "hardtanh", jvp)
+    return make(a.device.xp.clip(d, lo, hi), (a,), backward, "hardtanh", jvp)
 
 
 def relu6(input: Tensor) -> Tensor:  # noqa: A002
@@ -56,7 +56,7 @@ def relu6(input: Tensor) -> Tensor:  # noqa: A002
     def jvp(t):
         return t * inside
 
-    return make(a._device.xp.clip(d, 0.0, 6.0), (a,), backward, "relu6", jvp)
+    return make(a.device.xp.clip(d, 0.0, 6.0), (a,), backward, "relu6", jvp)
 
 
 def hardsigmoid(input: Tensor) -> Tensor:  # noqa: A002
@@ -72,7 +72,7 @@ def hardsigmoid(input: Tensor) -> Tensor:  # noqa: A002
     def jvp(t):
         return t * inside / 6
 
-    return make(a._device.xp.clip(d + 3, 0.0, 6.0) / 6, (a,), backward, "hardsigmoid", jvp)
+    return make(a.device.xp.clip(d + 3, 0.0, 6.0) / 6, (a,), backward, "hardsigmoid", jvp)
 
 
 def hardswish(input: Tensor) -> Tensor:  # noqa: A002
@@ -90,7 +90,7 @@ def hardswish(input: Tensor) -> Tensor:  # noqa: A002
     def jvp(t):
         return t * (ramp * (a / 3 + 0.5) + above)
 
-    return make(d * a._device.xp.clip(d + 3, 0.0, 6.0) / 6, (a,), backward, "hardswish", jvp)
+    return make(d * a.device.xp.clip(d + 3, 0.0, 6.0) / 6, (a,), backward, "hardswish", jvp)
 
 
 def _softplus_array(xp, d):
@@ -101,7 +101,7 @@ def mish(input: Tensor) -> Tensor:  # noqa: A002
     """input * tanh(softplus(input)); slope tanh(sp) + input * sigmoid(input) * (1 - tanh(sp)**2)."""
     a = check_tensor(input, "mish", "input")
     refuse_dtype(a, "mish_cpu", "biu")
-    xp = a._device.xp
+    xp = a.device.xp
     d = _float_data(a)
 
     def backward(g):
@@ -128,14 +128,14 @@ def softsign(input: Tensor) -> Tensor:  # noqa: A002
     def jvp(t):
         return t / ((a.abs() + 1) ** 2)
 
-    return make(d / (1 + a._device.xp.abs(d)), (a,), backward, "softsign", jvp)
+    return make(d / (1 + a.device.xp.abs(d)), (a,), backward, "softsign", jvp)
 
 
 def logsigmoid(input: Tensor) -> Tensor:  # noqa: A002
     """log(sigmoid(input)) = -softplus(-input), computed stably; slope sigmoid(-input)."""
     a = check_tensor(input, "logsigmoid", "input")
     refuse_dtype(a, "log_sigmoid_cpu", "biu")
-    xp = a._device.xp
+    xp = a.device.xp
     d = _float_data(a)
 
     def backward(g):

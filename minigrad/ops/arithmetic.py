@@ -61,7 +61,7 @@ def _arrays(a: Tensor, b: Tensor, op: str):
     """Both operands' arrays, promoted; the common cases without a call or a cast: same dtype, and a
     floating tensor with a bool one (a mask), whose promotion NumPy does inside the operation."""
     ad, bd = a.array, b.array
-    if a._device is not b._device:
+    if a.device is not b.device:
         return binary_arrays(a, b, op)
     if ad.dtype is not bd.dtype and ad.dtype.kind + bd.dtype.kind not in _FLOAT_AND_BOOL:
         return binary_arrays(a, b, op)
@@ -122,7 +122,7 @@ def add(a, b, alpha=1) -> Tensor:
         b = b * alpha
     if isinstance(b, Tensor):
         ad, bd = (
-            (a.array, b.array) if a.array.dtype is b.array.dtype and a._device is b._device else _arrays(a, b, "add")
+            (a.array, b.array) if a.array.dtype is b.array.dtype and a.device is b.device else _arrays(a, b, "add")
         )
         try:
             out = ad + bd
@@ -148,7 +148,7 @@ def sub(a, b, alpha=1) -> Tensor:
         b = b * alpha
     if isinstance(b, Tensor):
         ad, bd = (
-            (a.array, b.array) if a.array.dtype is b.array.dtype and a._device is b._device else _arrays(a, b, "sub")
+            (a.array, b.array) if a.array.dtype is b.array.dtype and a.device is b.device else _arrays(a, b, "sub")
         )
         try:
             out = ad - bd
@@ -181,7 +181,7 @@ def mul(a, b) -> Tensor:
         b = _other(a, b)
     if isinstance(b, Tensor):
         ad, bd = (
-            (a.array, b.array) if a.array.dtype is b.array.dtype and a._device is b._device else _arrays(a, b, "mul")
+            (a.array, b.array) if a.array.dtype is b.array.dtype and a.device is b.device else _arrays(a, b, "mul")
         )
         try:
             out = ad * bd
@@ -282,7 +282,7 @@ def pow(a, b) -> Tensor:
         ad, bd = binary_arrays(a, b, "pow")
         if ad.shape != bd.shape:
             _check_broadcast(a, b)
-        out = _integer_power(a._device.xp, ad, bd) if bd.dtype.kind in "iu" else ad**bd
+        out = _integer_power(a.device.xp, ad, bd) if bd.dtype.kind in "iu" else ad**bd
 
         # PyTorch's limits: d/da is 0 where b == 0 and d/db is 0 where a == 0 and b >= 0.
         def backward(g):
@@ -377,7 +377,7 @@ def rpow(a: Tensor, s) -> Tensor:
         def jvp(t):
             return t * (s**a) * log_s
 
-    xp = a._device.xp
+    xp = a.device.xp
     out = _integer_power(xp, xp.asarray(s, dtype=ad.dtype), ad) if ad.dtype.kind in "iu" else s**ad
     return make(out, (a,), backward, "rpow", jvp)
 
@@ -410,7 +410,7 @@ def abs(a: Tensor) -> Tensor:
     def jvp(t):
         return t * a.sign()
 
-    return make(a._device.xp.abs(a.array), (a,), backward, "abs", jvp)
+    return make(a.device.xp.abs(a.array), (a,), backward, "abs", jvp)
 
 
 def _bind() -> None:

@@ -61,8 +61,8 @@ def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Te
     a = check_tensor(input, "diagonal", "input")
     d1, d2 = _two_dims(dim1, dim2, a.array.ndim)
     moved = a.movedim((d1, d2), (-2, -1))
-    rows, cols = _diagonal_positions(a._device.xp, *moved.array.shape[-2:], offset)
-    return moved[..., make_leaf(rows, a._device), make_leaf(cols, a._device)]
+    rows, cols = _diagonal_positions(a.device.xp, *moved.array.shape[-2:], offset)
+    return moved[..., make_leaf(rows, a.device), make_leaf(cols, a.device)]
 
 
 def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:  # noqa: A002
@@ -71,10 +71,10 @@ def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -
     a = check_tensor(input, "diag_embed", "input")
     d1, d2 = _two_dims(dim1, dim2, a.array.ndim + 1)
     n = a.array.shape[-1] + abs(offset)
-    xp = a._device.xp
-    zeros = make_leaf(xp.zeros(a.array.shape[:-1] + (n, n), dtype=a.array.dtype), a._device)
+    xp = a.device.xp
+    zeros = make_leaf(xp.zeros(a.array.shape[:-1] + (n, n), dtype=a.array.dtype), a.device)
     rows, cols = _diagonal_positions(xp, n, n, offset)
-    placed = put(zeros, (Ellipsis, make_leaf(rows, a._device), make_leaf(cols, a._device)), a)
+    placed = put(zeros, (Ellipsis, make_leaf(rows, a.device), make_leaf(cols, a.device)), a)
     return placed.movedim((-2, -1), (d1, d2)) if (d1, d2) != (a.array.ndim - 1, a.array.ndim) else placed
 
 
@@ -292,12 +292,12 @@ def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> T
     if r < 0:
         raise RuntimeError(f"Expect a non-negative number, but got {r}")
     if r == 0:
-        return make_leaf(a._device.xp.zeros(0, dtype=a.array.dtype), a._device)
+        return make_leaf(a.device.xp.zeros(0, dtype=a.array.dtype), a.device)
     choose = itertools.combinations_with_replacement if with_replacement else itertools.combinations
     picks = list(choose(range(a.array.shape[0]), r))
-    xp = a._device.xp
+    xp = a.device.xp
     index = xp.asarray(picks, dtype=B.int64).reshape(len(picks), r)
-    return a[make_leaf(index, a._device)]
+    return a[make_leaf(index, a.device)]
 
 
 def _bind() -> None:

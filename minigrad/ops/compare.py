@@ -59,7 +59,7 @@ def _apply(fn, a, b, op: str) -> Tensor:
         sa = shape_str(a.shape if isinstance(a, Tensor) else ())
         sb = shape_str(b.shape if isinstance(b, Tensor) else ())
         raise RuntimeError(f"{op}: shapes {sa} and {sb} cannot be broadcast together") from None
-    return make_leaf(out, like._device)
+    return make_leaf(out, like.device)
 
 
 # ---------------------------------------------------------------- comparisons
@@ -111,11 +111,11 @@ def logical_xor(a, b) -> Tensor:
 
 def logical_not(a: Tensor) -> Tensor:
     """Elementwise NOT of ``a``'s truth values (a bool tensor)."""
-    return make_leaf(a._device.xp.logical_not(a.array), a._device)
+    return make_leaf(a.device.xp.logical_not(a.array), a.device)
 
 
 def _device_of(a, b):
-    return (a if isinstance(a, Tensor) else b)._device
+    return (a if isinstance(a, Tensor) else b).device
 
 
 def _xp_of(a, b):
@@ -174,36 +174,36 @@ def _shifted(x, y, op: str, device):
 def bitwise_not(a: Tensor) -> Tensor:
     """``~a``: logical NOT on bool tensors, two's-complement NOT on integer tensors."""
     _check_integral("operator.invert", "~", a)
-    return make_leaf(a._device.xp.invert(a.array), a._device)
+    return make_leaf(a.device.xp.invert(a.array), a.device)
 
 
 # ---------------------------------------------------------------- value tests
 def isnan(a: Tensor) -> Tensor:
     """True where ``a`` is NaN."""
-    return make_leaf(a._device.xp.isnan(a.array), a._device)
+    return make_leaf(a.device.xp.isnan(a.array), a.device)
 
 
 def isinf(a: Tensor) -> Tensor:
     """True where ``a`` is +inf or -inf."""
-    return make_leaf(a._device.xp.isinf(a.array), a._device)
+    return make_leaf(a.device.xp.isinf(a.array), a.device)
 
 
 def isfinite(a: Tensor) -> Tensor:
     """True where ``a`` is neither NaN nor infinite."""
-    return make_leaf(a._device.xp.isfinite(a.array), a._device)
+    return make_leaf(a.device.xp.isfinite(a.array), a.device)
 
 
 def isclose(a: Tensor, b, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> Tensor:
     """Elementwise ``|a - b| <= atol + rtol * |b|`` as a bool tensor."""
     ad, bd, like = _pair(a, b, "isclose")
-    xp = like._device.xp
+    xp = like.device.xp
     try:
         out = xp.isclose(ad, bd, rtol=rtol, atol=atol, equal_nan=equal_nan)
     except ValueError:
         raise RuntimeError(
             f"isclose: shapes {shape_str(xp.shape(ad))} and {shape_str(xp.shape(bd))} cannot be broadcast together"
         ) from None
-    return make_leaf(out, like._device)
+    return make_leaf(out, like.device)
 
 
 def allclose(a: Tensor, b, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> bool:
@@ -227,7 +227,7 @@ def equal(a: Tensor, b: Tensor) -> bool:
 def _comparison_operator(fn, array_op):
     def method(self, other):
         if (type(other) is float or type(other) is int) and self.array.dtype.kind == "f":
-            return make_leaf(array_op(self.array, other), self._device)  # _apply's first case, without the calls
+            return make_leaf(array_op(self.array, other), self.device)  # _apply's first case, without the calls
         if not isinstance(other, _OPERAND_TYPES) and not _array_like(other):
             return NotImplemented
         return fn(self, other)

@@ -17,7 +17,7 @@ def _parse_to_args(a: Tensor, args, kwargs):
         raise TypeError(f"to() got unexpected keyword arguments {sorted(kwargs)}")
     for arg in args:
         if isinstance(arg, Tensor):
-            device, dtype = arg._device, arg.array.dtype
+            device, dtype = arg.device, arg.array.dtype
         elif isinstance(arg, B.Device) or (isinstance(arg, str) and arg.split(":")[0] in ("cpu", "cuda")):
             device = arg
         else:
@@ -32,7 +32,7 @@ def to(a: Tensor, *args, **kwargs) -> Tensor:
     The gradient flows back to ``a``'s device and dtype.
     """
     device, dtype, copy = _parse_to_args(a, args, dict(kwargs))
-    src_dev, src_dtype = a._device, a.array.dtype
+    src_dev, src_dtype = a.device, a.array.dtype
     dst_dev = device or src_dev
     dst_dtype = dtype or src_dtype
     if dst_dev is src_dev and dst_dtype == src_dtype and not copy:
@@ -52,9 +52,9 @@ def to(a: Tensor, *args, **kwargs) -> Tensor:
         return t.to(dst_dev, dst_dtype)
 
     out = make(data, (a,), backward, "to", jvp)
-    out._device = dst_dev
+    out.device = dst_dev
     if dst_dtype.kind != "f" and out._rg:
-        out._rg, out._parents, out._backward, out._op = False, (), None, None
+        out._rg, out.parents, out._backward, out.op = False, (), None, None
     return out
 
 

@@ -24,7 +24,7 @@ def unique(
     ``sorted=False`` is accepted; the result is sorted all the same.
     """
     a = check_tensor(input, "unique", "input")
-    xp = a._device.xp
+    xp = a.device.xp
     d = a.array
     axis = None
     if dim is not None:
@@ -36,11 +36,11 @@ def unique(
         inverse = inverse.reshape(d.shape)
     else:
         inverse = inverse.reshape(-1)
-    out = [make_leaf(values, a._device)]
+    out = [make_leaf(values, a.device)]
     if return_inverse:
-        out.append(make_leaf(inverse.astype(B.int64, copy=False), a._device))
+        out.append(make_leaf(inverse.astype(B.int64, copy=False), a.device))
     if return_counts:
-        out.append(make_leaf(counts.astype(B.int64, copy=False), a._device))
+        out.append(make_leaf(counts.astype(B.int64, copy=False), a.device))
     return out[0] if len(out) == 1 else tuple(out)
 
 
@@ -55,7 +55,7 @@ def unique_consecutive(
     (slice) belongs to; with ``return_counts``, each run's length. A tuple when either flag is set.
     """
     a = check_tensor(input, "unique_consecutive", "input")
-    xp = a._device.xp
+    xp = a.device.xp
     d = a.array
     if dim is None:
         rows = d.reshape(-1, 1)
@@ -70,11 +70,11 @@ def unique_consecutive(
     starts[1:] = (rows[1:] != rows[:-1]).any(axis=1)
     first = xp.flatnonzero(starts)
     values = d.reshape(-1)[first] if dim is None else xp.take(d, first, axis=axis)
-    out = [make_leaf(values, a._device)]
+    out = [make_leaf(values, a.device)]
     if return_inverse:
-        out.append(make_leaf((xp.cumsum(starts) - 1).reshape(inverse_shape).astype(B.int64), a._device))
+        out.append(make_leaf((xp.cumsum(starts) - 1).reshape(inverse_shape).astype(B.int64), a.device))
     if return_counts:
-        out.append(make_leaf(xp.diff(xp.append(first, rows.shape[0])).astype(B.int64), a._device))
+        out.append(make_leaf(xp.diff(xp.append(first, rows.shape[0])).astype(B.int64), a.device))
     return out[0] if len(out) == 1 else tuple(out)
 
 
@@ -86,18 +86,18 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
     """
     a = check_tensor(input, "bincount", "input")
     d = a.array
-    xp = a._device.xp
+    xp = a.device.xp
     if d.ndim != 1 or d.dtype.kind not in "iu" or (d.size and int(d.min()) < 0):
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if minlength < 0:
         raise RuntimeError("minlength should be >= 0")
     if weights is None:
-        return make_leaf(xp.bincount(d, minlength=minlength).astype(B.int64), a._device)
+        return make_leaf(xp.bincount(d, minlength=minlength).astype(B.int64), a.device)
     w = weights.array
     if w.ndim != 1 or w.shape[0] != d.shape[0]:
         raise RuntimeError("weights should be 1-d and have the same length as input")
     out_dtype = w.dtype if w.dtype.kind == "f" else B.float64
-    return make_leaf(xp.bincount(d, weights=w, minlength=minlength).astype(out_dtype), a._device)
+    return make_leaf(xp.bincount(d, weights=w, minlength=minlength).astype(out_dtype), a.device)
 
 
 def _bind() -> None:

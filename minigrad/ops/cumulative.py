@@ -29,8 +29,8 @@ def _running_extremum(input: Tensor, dim: int, op: str, result):  # noqa: A002
     a = check_tensor(input, op, "input")
     axis = _axis(a, dim, op)
     if a.array.ndim == 0:
-        return result(a * 1, make_leaf(a._device.xp.zeros((), dtype=B.int64), a._device))
-    xp = a._device.xp
+        return result(a * 1, make_leaf(a.device.xp.zeros((), dtype=B.int64), a.device))
+    xp = a.device.xp
     d = a.array
     ufunc = xp.fmax if op == "cummax" else xp.fmin
     nan_seen = xp.logical_or.accumulate(xp.isnan(d), axis=axis) if d.dtype.kind == "f" else None
@@ -45,7 +45,7 @@ def _running_extremum(input: Tensor, dim: int, op: str, result):  # noqa: A002
     indices = xp.maximum.accumulate(xp.where(reached, positions, 0), axis=axis)
     if nan_seen is not None:
         indices = xp.where(nan_seen, last_nan, indices)
-    index = make_leaf(indices.astype(B.int64), a._device)
+    index = make_leaf(indices.astype(B.int64), a.device)
     return result(a.gather(axis, index), index)
 
 
@@ -72,14 +72,14 @@ def logcumsumexp(input: Tensor, dim: int) -> Tensor:  # noqa: A002
     """
     a = check_tensor(input, "logcumsumexp", "input")
     axis = _axis(a, dim, "logcumsumexp")
-    xp = a._device.xp
+    xp = a.device.xp
     d = _float_data(a)
     if d.ndim == 0:
         return make(d.copy(), (a,), lambda g: (g,), "logcumsumexp", lambda t: t)
     with B.quiet(xp):
         out = xp.logaddexp.accumulate(d, axis=axis)
         top = xp.max(d, axis=axis, keepdims=True) if d.shape[axis] else xp.zeros(d.shape, d.dtype)
-    shift = make_leaf(xp.where(xp.isfinite(top), top, 0), a._device)
+    shift = make_leaf(xp.where(xp.isfinite(top), top, 0), a.device)
 
     def backward(g):
         y = out_ref()

@@ -65,7 +65,7 @@ def _matrices(x, op: str, square: bool = True) -> Tensor:
 
 
 def _eye_like(a: Tensor, n: int) -> Tensor:
-    return make_leaf(a._device.xp.eye(n, dtype=a.array.dtype), a._device)
+    return make_leaf(a.device.xp.eye(n, dtype=a.array.dtype), a.device)
 
 
 def _diag(v: Tensor) -> Tensor:
@@ -79,14 +79,14 @@ def _diagonal(m: Tensor) -> Tensor:
 
 def _off_diagonal_reciprocal(w: Tensor, squared: bool = False) -> Tensor:
     """F[i, j] = 1 / (w_j - w_i) off the diagonal (of squares, with ``squared``), 0 on it: a constant."""
-    xp = w._device.xp
+    xp = w.device.xp
     d = w.array * w.array if squared else w.array
     gaps = d[..., None, :] - d[..., :, None]
     n = d.shape[-1]
     off = ~xp.eye(n, dtype=bool)
     with backend.quiet(xp):
         f = xp.where(off, 1 / xp.where(off, gaps, 1), 0)
-    return make_leaf(f.astype(w.array.dtype), w._device)
+    return make_leaf(f.astype(w.array.dtype), w.device)
 
 
 def _packed_parts(packed: Tensor, shapes: list) -> list:
@@ -111,7 +111,7 @@ def _pack(arrays: list, batch: tuple, xp):
 def inv(A: Tensor) -> Tensor:  # noqa: N803  (torch's argument name)
     """The inverse of each square matrix; d(A^-1) = -A^-1 dA A^-1."""
     a = _matrices(A, "inv")
-    xp = a._device.xp
+    xp = a.device.xp
     try:
         out = xp.linalg.inv(a.array)
     except Exception as e:  # NumPy's LinAlgError, CuPy's
@@ -146,7 +146,7 @@ def det(A: Tensor) -> Tensor:  # noqa: N803
     def jvp(t):
         return a.det() * (a.inverse().mT * t).sum((-2, -1))
 
-    return make(a._device.xp.linalg.det(a.array), (a,), backward, "linalg_det", jvp)
+    return make(a.device.xp.linalg.det(a.array), (a,), backward, "linalg_det", jvp)
 
 
 def _logabsdet(a: Tensor, logabs) -> Tensor:
@@ -162,8 +162,8 @@ def _logabsdet(a: Tensor, logabs) -> Tensor:
 def slogdet(A: Tensor):  # noqa: N803
     """(sign, log |det|) of each square matrix; the sign is not differentiable."""
     a = _matrices(A, "slogdet")
-    sign, logabs = a._device.xp.linalg.slogdet(a.array)
-    return SlogdetResult(make_leaf(sign.astype(a.array.dtype), a._device), _logabsdet(a, logabs))
+    sign, logabs = a.device.xp.linalg.slogdet(a.array)
+    return SlogdetResult(make_leaf(sign.astype(a.array.dtype), a.device), _logabsdet(a, logabs))
 
 
 def logdet(input: Tensor) -> Tensor:  # noqa: A002
@@ -193,7 +193,7 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:  # noqa: N803
             f"linalg.solve: Incompatible shapes of A and B for the equation AX = B ({a.array.shape[-2]}x"
             f"{a.array.shape[-1]} and {b.array.shape[-2]}x{b.array.shape[-1]})"
         )
-    xp = a._device.xp
+    xp = a.device.xp
     dt = backend.result_dtype(a, b)
     out = _solve_arrays(xp, a.array.astype(dt, copy=False), b.array.astype(dt, copy=False))
 
@@ -216,7 +216,7 @@ def _phi(m: Tensor) -> Tensor:
 def cholesky(A: Tensor, *, upper: bool = False) -> Tensor:  # noqa: N803
     """L, lower triangular with A = L L^T, for each symmetric positive-definite A (``upper``: L^T)."""
     a = _matrices(A, "cholesky")
-    xp = a._device.xp
+    xp = a.device.xp
     try:
         out = xp.linalg.cholesky(a.array)
     except Exception as e:
@@ -245,7 +245,7 @@ def eigh(A: Tensor, UPLO: str = "L"):  # noqa: N803
     a = _matrices(A, "eigh")
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
-    xp = a._device.xp
+    xp = a.device.xp
     w, v = xp.linalg.eigh(a.array, UPLO=UPLO)
     n = a.array.shape[-1]
 
@@ -283,7 +283,7 @@ def svd(A: Tensor, full_matrices: bool = True, *, driver=None):  # noqa: N803
     """(U, S, Vh) with A = U diag(S) Vh, singular values descending. Gradients are for the reduced
     form (``full_matrices=False``), as in PyTorch."""
     a = _matrices(A, "svd", square=False)
-    xp = a._device.xp
+    xp = a.device.xp
     m, n = a.array.shape[-2:]
     k = min(m, n)
     if full_matrices and m != n:
@@ -293,7 +293,7 @@ def svd(A: Tensor, full_matrices: bool = True, *, driver=None):  # noqa: N803
                 "torch.linalg.svd: the gradient of full_matrices=True of a non-square matrix is not implemented "
                 "(PyTorch refuses it too); use full_matrices=False"
             )
-        return SvdResult(*(make_leaf(x, a._device) for x in (u, s, vh)))
+        return SvdResult(*(make_leaf(x, a.device) for x in (u, s, vh)))
     u, s, vh = xp.linalg.svd(a.array, full_matrices=False)
     shapes = [(m, k), (k,), (k, n)]
 
@@ -331,9 +331,9 @@ def svd(A: Tensor, full_matrices: bool = True, *, driver=None):  # noqa: N803
 def svdvals(A: Tensor, *, driver=None) -> Tensor:  # noqa: N803
     """The singular values of each matrix, descending; dS = diag(U^T dA V)."""
     a = _matrices(A, "svdvals", square=False)
-    xp = a._device.xp
+    xp = a.device.xp
     u, s, vh = xp.linalg.svd(a.array, full_matrices=False)
-    left, right = make_leaf(u, a._device), make_leaf(vh, a._device)
+    left, right = make_leaf(u, a.device), make_leaf(vh, a.device)
 
     def backward(g):
         return (left @ _diag(g) @ right,)
@@ -353,10 +353,10 @@ def qr(A: Tensor, mode: str = "reduced"):  # noqa: N803
         raise RuntimeError(
             f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), 'r', or 'complete'"
         )
-    xp = a._device.xp
+    xp = a.device.xp
     m, n = a.array.shape[-2:]
     if mode == "r":
-        return QrResult(make_leaf(xp.zeros((0,), dtype=a.array.dtype), a._device), qr(a).R)
+        return QrResult(make_leaf(xp.zeros((0,), dtype=a.array.dtype), a.device), qr(a).R)
     if (mode == "complete" and m > n) or m < n:
         q, r = xp.linalg.qr(a.array, mode=mode)
         if a.requires_grad:
@@ -364,7 +364,7 @@ def qr(A: Tensor, mode: str = "reduced"):  # noqa: N803
                 f"linalg.qr: the gradient of a {m} by {n} matrix in mode '{mode}' is not implemented here; use mode="
                 "'reduced' with at least as many rows as columns"
             )
-        return QrResult(make_leaf(q, a._device), make_leaf(r, a._device))
+        return QrResult(make_leaf(q, a.device), make_leaf(r, a.device))
     q, r = xp.linalg.qr(a.array, mode="reduced")
     shapes = [(m, n), (n, n)]
 
@@ -395,7 +395,7 @@ def pinv(A: Tensor, *, atol=None, rtol=None, hermitian: bool = False) -> Tensor:
     a = _matrices(A, "pinv", square=False)
     u, s, vh = svd(a, full_matrices=False)
     m, n = a.array.shape[-2:]
-    eps = float(a._device.xp.finfo(a.array.dtype).eps)
+    eps = float(a.device.xp.finfo(a.array.dtype).eps)
     if rtol is None:
         rtol = max(m, n) * eps if atol is None or atol == 0 else 0.0
     largest = s.detach().amax(-1, keepdim=True) if s.array.shape[-1] else s.detach()
@@ -418,14 +418,14 @@ def lstsq(A: Tensor, B: Tensor, rcond=None, *, driver=None):  # noqa: N803
             f"{shape_str(b.array.shape)}"
         )
     solution = pinv(a, rtol=rcond) @ rhs
-    xp = a._device.xp
+    xp = a.device.xp
     rank = xp.linalg.matrix_rank(a.array).astype(backend.int64)
     empty = xp.zeros((0,), dtype=a.array.dtype)
     return LstsqResult(
         solution.squeeze(-1) if vector else solution,
-        make_leaf(empty, a._device),
-        make_leaf(xp.asarray(rank), a._device),
-        make_leaf(empty.copy(), a._device),
+        make_leaf(empty, a.device),
+        make_leaf(xp.asarray(rank), a.device),
+        make_leaf(empty.copy(), a.device),
     )
 
 

@@ -83,7 +83,7 @@ def _over_distance(t: Tensor, d: Tensor) -> Tensor:
 def _euclidean(x1: Tensor, x2: Tensor, use_mm: bool) -> Tensor:
     """d_ij = |x1_i - x2_j|. With w = g / d: the rule is x1 * sum_j w_ij - w @ x2 for x1, and the
     same with the roles swapped for x2 (each is sum_j w_ij (x1_i - x2_j))."""
-    xp = x1._device.xp
+    xp = x1.device.xp
     a, b = x1.array, x2.array
     if use_mm:
         squared = (a * a).sum(-1)[..., :, None] + (b * b).sum(-1)[..., None, :] - 2 * (a @ xp.swapaxes(b, -1, -2))

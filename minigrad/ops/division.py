@@ -23,7 +23,7 @@ def floor_divide(a, b) -> Tensor:
     """Division rounded down (``a // b``); not differentiable (the result is a constant)."""
     a, b, ad, bd, xp = _operands(a, b, "floor_divide")
     with _named_failure(a, b, "floor_divide"), B.quiet(xp):
-        return make_leaf(xp.floor_divide(ad, bd), a._device)
+        return make_leaf(xp.floor_divide(ad, bd), a.device)
 
 
 def trunc_divide(a, b) -> Tensor:
@@ -31,9 +31,9 @@ def trunc_divide(a, b) -> Tensor:
     a, b, ad, bd, xp = _operands(a, b, "div")
     with _named_failure(a, b, "div"), B.quiet(xp):
         if ad.dtype.kind == "f":
-            return make_leaf(xp.trunc(ad / bd), a._device)
+            return make_leaf(xp.trunc(ad / bd), a.device)
         down = xp.floor_divide(ad, bd)  # an integer quotient rounded down: one up where negative and inexact
-        return make_leaf(down + ((down < 0) & (down * bd != ad)), a._device)
+        return make_leaf(down + ((down < 0) & (down * bd != ad)), a.device)
 
 
 def remainder(a, b) -> Tensor:
@@ -56,7 +56,7 @@ def _operands(a, b, op: str) -> tuple:
         raise RuntimeError("ZeroDivisionError")
     if ad.dtype.kind == "b":
         ad, bd = ad.astype(B.int64), bd.astype(B.int64)
-    return a, b, ad, bd, a._device.xp
+    return a, b, ad, bd, a.device.xp
 
 
 @contextlib.contextmanager
@@ -75,9 +75,9 @@ def _remainder_by(a, b, op: str) -> Tensor:
     with _named_failure(a, b, op), B.quiet(xp):  # a float remainder by zero is nan, without NumPy's warning
         out = xp.remainder(ad, bd) if op == "remainder" else xp.fmod(ad, bd)
         if out.dtype.kind != "f":
-            return make_leaf(out, a._device)
+            return make_leaf(out, a.device)
         quotient = xp.floor(ad / bd) if op == "remainder" else xp.trunc(ad / bd)
-    q = make_leaf(quotient, a._device)  # the rounded quotient: a constant, so only a and b carry gradients
+    q = make_leaf(quotient, a.device)  # the rounded quotient: a constant, so only a and b carry gradients
 
     def backward(g):
         return lambda: g, lambda: -g * q

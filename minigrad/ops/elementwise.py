@@ -66,7 +66,7 @@ def _float_data(a: Tensor):
 
 def _const(a: Tensor, arr) -> Tensor:
     """A constant (non-differentiable) tensor on ``a``'s device, e.g. a mask computed by a forward."""
-    return make_leaf(arr, a._device)
+    return make_leaf(arr, a.device)
 
 
 def _zero_backward(g):
@@ -89,7 +89,7 @@ def exp(a: Tensor) -> Tensor:
     def jvp(t):
         return t * a.exp()
 
-    out = make(a._device.xp.exp(_float_data(a)), (a,), backward, "exp", jvp)
+    out = make(a.device.xp.exp(_float_data(a)), (a,), backward, "exp", jvp)
     out_ref = weakref.ref(out)  # the output, without the reference cycle out -> closure -> out
     return out
 
@@ -103,7 +103,7 @@ def log(a: Tensor) -> Tensor:
     def jvp(t):
         return t / a
 
-    return make(a._device.xp.log(_float_data(a)), (a,), backward, "log", jvp)
+    return make(a.device.xp.log(_float_data(a)), (a,), backward, "log", jvp)
 
 
 def log1p(a: Tensor) -> Tensor:
@@ -115,7 +115,7 @@ def log1p(a: Tensor) -> Tensor:
     def jvp(t):
         return t / (a + 1)
 
-    return make(a._device.xp.log1p(_float_data(a)), (a,), backward, "log1p", jvp)
+    return make(a.device.xp.log1p(_float_data(a)), (a,), backward, "log1p", jvp)
 
 
 def sqrt(a: Tensor) -> Tensor:
@@ -127,7 +127,7 @@ def sqrt(a: Tensor) -> Tensor:
     def jvp(t):
         return t / (2 * a.sqrt())
 
-    out = make(a._device.xp.sqrt(_float_data(a)), (a,), backward, "sqrt", jvp)
+    out = make(a.device.xp.sqrt(_float_data(a)), (a,), backward, "sqrt", jvp)
     out_ref = weakref.ref(out)
     return out
 
@@ -142,7 +142,7 @@ def rsqrt(a: Tensor) -> Tensor:
     def jvp(t):
         return t * a.rsqrt() ** 3 * -0.5
 
-    out = make(1 / a._device.xp.sqrt(_float_data(a)), (a,), backward, "rsqrt", jvp)
+    out = make(1 / a.device.xp.sqrt(_float_data(a)), (a,), backward, "rsqrt", jvp)
     out_ref = weakref.ref(out)
     return out
 
@@ -188,7 +188,7 @@ def sin(a: Tensor) -> Tensor:
     def jvp(t):
         return t * a.cos()
 
-    return make(a._device.xp.sin(_float_data(a)), (a,), backward, "sin", jvp)
+    return make(a.device.xp.sin(_float_data(a)), (a,), backward, "sin", jvp)
 
 
 def cos(a: Tensor) -> Tensor:
@@ -200,7 +200,7 @@ def cos(a: Tensor) -> Tensor:
     def jvp(t):
         return -t * a.sin()
 
-    return make(a._device.xp.cos(_float_data(a)), (a,), backward, "cos", jvp)
+    return make(a.device.xp.cos(_float_data(a)), (a,), backward, "cos", jvp)
 
 
 def tanh(a: Tensor) -> Tensor:
@@ -212,7 +212,7 @@ def tanh(a: Tensor) -> Tensor:
     def jvp(t):
         return t * (1 - a.tanh() ** 2)
 
-    out = make(a._device.xp.tanh(_float_data(a)), (a,), backward, "tanh", jvp)
+    out = make(a.device.xp.tanh(_float_data(a)), (a,), backward, "tanh", jvp)
     out_ref = weakref.ref(out)
     return out
 
@@ -236,7 +236,7 @@ def sigmoid(a: Tensor) -> Tensor:
         s = a.sigmoid()
         return t * s * (1 - s)
 
-    out = make(_sigmoid_array(a._device.xp, _float_data(a)), (a,), backward, "sigmoid", jvp)
+    out = make(_sigmoid_array(a.device.xp, _float_data(a)), (a,), backward, "sigmoid", jvp)
     out_ref = weakref.ref(out)
     return out
 
@@ -263,7 +263,7 @@ def erf(a: Tensor) -> Tensor:
     def jvp(t):
         return t * (-(a * a)).exp() * _TWO_OVER_SQRT_PI
 
-    return make(_erf_array(a._device.xp, _float_data(a)), (a,), backward, "erf", jvp)
+    return make(_erf_array(a.device.xp, _float_data(a)), (a,), backward, "erf", jvp)
 
 
 # ---------------------------------------------------------------- activations
@@ -278,14 +278,14 @@ def relu(a: Tensor) -> Tensor:
     def jvp(t):
         return t * (a > 0)
 
-    return make(a._device.xp.maximum(d, 0), (a,), backward, "relu", jvp)  # not d * (d > 0): -inf * 0 is NaN
+    return make(a.device.xp.maximum(d, 0), (a,), backward, "relu", jvp)  # not d * (d > 0): -inf * 0 is NaN
 
 
 def leaky_relu(a: Tensor, negative_slope: float = 0.01) -> Tensor:
     """a where a > 0, else negative_slope * a."""
     refuse_dtype(a, "leaky_relu_cpu", "biu")
     d = _float_data(a)
-    xp = a._device.xp
+    xp = a.device.xp
 
     def backward(g):
         return (where(a > 0, g, g * negative_slope),)
@@ -300,7 +300,7 @@ def elu(a: Tensor, alpha: float = 1.0) -> Tensor:
     """a where a > 0, else alpha * (e**a - 1); backward uses the output (out + alpha for a <= 0)."""
     refuse_dtype(a, "elu_cpu", "biu")
     d = _float_data(a)
-    xp = a._device.xp
+    xp = a.device.xp
     pos = d > 0
     neg_part = alpha * xp.expm1(xp.minimum(d, 0))
 
@@ -329,7 +329,7 @@ def _normal_cdf(a: Tensor) -> Tensor:
     def jvp(t):
         return t * _normal_pdf(a)
 
-    return make(0.5 * (1 + _erf_array(a._device.xp, _float_data(a) / _SQRT_2)), (a,), backward, "ndtr", jvp)
+    return make(0.5 * (1 + _erf_array(a.device.xp, _float_data(a) / _SQRT_2)), (a,), backward, "ndtr", jvp)
 
 
 def gelu(a: Tensor, approximate: str = "none") -> Tensor:
@@ -380,13 +380,13 @@ def silu(a: Tensor) -> Tensor:
         s = a.sigmoid()
         return t * s * (a * (1 - s) + 1)
 
-    return make(d * _sigmoid_array(a._device.xp, d), (a,), backward, "silu", jvp)
+    return make(d * _sigmoid_array(a.device.xp, d), (a,), backward, "silu", jvp)
 
 
 def softplus(a: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     """log(1 + e**(beta*a)) / beta, computed stably; linear (= a) where beta*a > threshold."""
     refuse_dtype(a, "softplus_cpu", "biu")
-    xp = a._device.xp
+    xp = a.device.xp
     d = _float_data(a)
     z = d * beta
     linear = z > threshold
@@ -437,12 +437,12 @@ def clamp(a: Tensor, min=None, max=None) -> Tensor:  # noqa: A002  (torch's argu
         )
     lo, hi = _operand(min, a), _operand(max, a)
     for bound in (lo, hi):
-        if isinstance(bound, Tensor) and bound._device is not a._device:
+        if isinstance(bound, Tensor) and bound.device is not a.device:
             raise RuntimeError(
                 f"Expected all tensors to be on the same device, but found at least two devices, "
-                f"{a._device} and {bound._device}! (in clamp)"
+                f"{a.device} and {bound.device}! (in clamp)"
             )
-    xp = a._device.xp
+    xp = a.device.xp
     dt = B.result_dtype(*(x for x in (a, lo, hi) if x is not None))
     d = a.array.astype(dt, copy=False)
     lod = None if lo is None else _array_of(lo, dt, xp)
@@ -495,7 +495,7 @@ def clamp(a: Tensor, min=None, max=None) -> Tensor:  # noqa: A002  (torch's argu
 
 def _clamp_masks(a: Tensor, d, lod, hid, shape) -> tuple:
     """Where clamp's result is ``a`` (bounds included), the lower bound, the upper bound: constant masks."""
-    xp = a._device.xp
+    xp = a.device.xp
     inside = xp.ones(shape, dtype=bool)
     if lod is not None:
         inside &= d >= lod
@@ -516,7 +516,7 @@ def _extremum(a, b, name: str) -> Tensor:
             raise TypeError(f"{name}(): expected at least one Tensor argument")
     b = as_tensor(b, a)
     ad, bd = binary_arrays(a, b, name)
-    xp = a._device.xp
+    xp = a.device.xp
     pick = xp.maximum if name == "maximum" else xp.minimum
     try:
         out = pick(ad, bd)
@@ -561,12 +561,12 @@ def where(condition, input, other) -> Tensor:  # noqa: A002  (torch's argument n
         )
     x, y = _operand(input, like), _operand(other, like)
     for t in (cond, x, y):
-        if isinstance(t, Tensor) and t._device is not like._device:
+        if isinstance(t, Tensor) and t.device is not like.device:
             raise RuntimeError(
                 f"Expected all tensors to be on the same device, but found at least two devices, "
-                f"{like._device} and {t._device}! (in where)"
+                f"{like.device} and {t.device}! (in where)"
             )
-    xp = like._device.xp
+    xp = like.device.xp
     dt = B.result_dtype(x, y)
     cd = cond.array
     xd, yd = _array_of(x, dt, xp), _array_of(y, dt, xp)
@@ -577,7 +577,7 @@ def where(condition, input, other) -> Tensor:  # noqa: A002  (torch's argument n
         raise RuntimeError(f"where: shapes {shapes} cannot be broadcast together") from None
     parents = tuple(t for t in (x, y) if isinstance(t, Tensor))
     if not parents:
-        return make_leaf(out, like._device)
+        return make_leaf(out, like.device)
 
     # the rule for the operands that are tensors, chosen here so that each reads as its mathematics
     if isinstance(x, Tensor) and isinstance(y, Tensor):
@@ -616,14 +616,14 @@ def _tensor_where(self: Tensor, condition, other) -> Tensor:
 def sign(a: Tensor) -> Tensor:
     """-1, 0 or 1 elementwise (zero gradient everywhere)."""
 
-    sign_of = a.array.copy() if a.array.dtype.kind == "b" else a._device.xp.sign(a.array)  # a bool is its own sign
+    sign_of = a.array.copy() if a.array.dtype.kind == "b" else a.device.xp.sign(a.array)  # a bool is its own sign
     return make(sign_of, (a,), _zero_backward, "sign", _zero_jvp)
 
 
 def _rounded(a: Tensor, op: str) -> Tensor:
     """floor or ceil: zero gradient; integer tensors are returned unchanged in value; bools refused."""
     refuse_dtype(a, op, "b")
-    out = getattr(a._device.xp, op)(a.array) if a.array.dtype.kind == "f" else a.array.copy()
+    out = getattr(a.device.xp, op)(a.array) if a.array.dtype.kind == "f" else a.array.copy()
     return make(out, (a,), _zero_backward, op, _zero_jvp)
 
 
@@ -641,7 +641,7 @@ def round(a: Tensor, decimals: int = 0) -> Tensor:  # noqa: A001  (torch.round)
     """Round half to even, to ``decimals`` places (zero gradient)."""
 
     d = a.array
-    out = a._device.xp.round(d, decimals) if d.dtype.kind == "f" else d.copy()
+    out = a.device.xp.round(d, decimals) if d.dtype.kind == "f" else d.copy()
     return make(out, (a,), _zero_backward, "round", _zero_jvp)
 
 

@@ -79,7 +79,7 @@ def normalize_key(a: Tensor, key) -> tuple[tuple, bool]:
     if not isinstance(key, tuple):
         key = (key,)
     shape = a.array.shape
-    dev = a._device
+    dev = a.device
     items = []
     consumed = 0
     has_ellipsis = False
@@ -224,7 +224,7 @@ def _add_at(xp, target, key, values) -> None:
 
 def _scatter_into_zeros(g: Tensor, key: tuple, shape: tuple, accumulate: bool) -> Tensor:
     """Zeros of ``shape`` with ``g`` written (or, when ``accumulate``, added) at ``key``."""
-    xp = g._device.xp
+    xp = g.device.xp
     out = xp.zeros(shape, dtype=g.array.dtype)
     target, last = (out[key[0]], key[1]) if _is_chain(key) else (out, key)  # a basic key gives a view
     if accumulate:
@@ -320,7 +320,7 @@ def put(a: Tensor, key, value, into: Tensor | None = None) -> Tensor:
         array = np.asarray(value)
         if array.dtype.kind not in "biufc":  # None or text among the elements: NumPy would write NaN or fail
             raise TypeError(f"can't assign a {type(value).__name__} holding non-numbers to a {_typed(a)}")
-        value = B.to_device_array(array, a._device)
+        value = B.to_device_array(array, a.device)
     elif not isinstance(value, (int, float, complex, np.number, np.bool_)):  # bool is an int
         raise TypeError(f"can't assign a {type(value).__name__} to a {_typed(a)}")  # None wrote NaN
     keys, _ = normalize_key(a, key)
@@ -328,9 +328,9 @@ def put(a: Tensor, key, value, into: Tensor | None = None) -> Tensor:
     _assign(data, keys, value)
     if into is not None:
         return into
-    keep = a._device.xp.ones(data.shape, dtype=data.dtype)
+    keep = a.device.xp.ones(data.shape, dtype=data.dtype)
     _assign(keep, keys, 0)
-    kept = make_leaf(keep, a._device)
+    kept = make_leaf(keep, a.device)
 
     if len(parents) == 1:
 
@@ -380,10 +380,10 @@ def _index_array(index, op: str, dev: B.Device):
         raise TypeError(f"{op}(): argument 'index' must be Tensor, not {type(index).__name__}")
     if index.array.dtype.kind not in "iu" and index.array.size:  # an empty index may be of any dtype
         raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index, got {index.array.dtype}")
-    if index._device is not dev:
+    if index.device is not dev:
         raise RuntimeError(
             f"Expected all tensors to be on the same device, but found at least two devices, {dev} and "
-            f"{index._device}! (when checking argument 'index' in {op})"
+            f"{index.device}! (when checking argument 'index' in {op})"
         )
     return index.array.astype(np.int64, copy=False)
 
@@ -402,7 +402,7 @@ def gather(a: Tensor, dim: int, index: Tensor) -> Tensor:
 
     ``index`` has ``a``'s number of dims and is no larger than ``a`` in the other dims.
     """
-    idx = _index_array(index, "gather", a._device)
+    idx = _index_array(index, "gather", a.device)
     ndim = a.array.ndim
     (axis,) = normalize_dims(dim, ndim) or (0,)
     if idx.ndim != ndim and not (ndim == 0 and idx.ndim <= 1):
@@ -417,7 +417,7 @@ def gather(a: Tensor, dim: int, index: Tensor) -> Tensor:
         a = a.reshape(1)
         ndim = 1
     check_index_bounds(idx, axis, a.array.shape[axis])
-    xp = a._device.xp
+    xp = a.device.xp
     key = tuple(
         idx if d == axis else xp.arange(n).reshape((-1,) + (1,) * (idx.ndim - d - 1)) for d, n in enumerate(idx.shape)
     )
@@ -428,7 +428,7 @@ def take_along_dim(a: Tensor, indices: Tensor, dim: int | None = None) -> Tensor
     """Pick values along ``dim`` at ``indices`` (broadcast against ``a`` in the other dims); flat when dim is None."""
     if dim is None:
         return gather(a.reshape(-1), 0, indices.reshape(-1))
-    idx = _index_array(indices, "take_along_dim", a._device)
+    idx = _index_array(indices, "take_along_dim", a.device)
     if idx.ndim != a.array.ndim:
         raise RuntimeError(
             f"take_along_dim(): input and indices should have the same number of dimensions, but got "
@@ -446,7 +446,7 @@ def take_along_dim(a: Tensor, indices: Tensor, dim: int | None = None) -> Tensor
         ) from None
     a_target = common[:axis] + (a.array.shape[axis],) + common[axis + 1 :]
     i_target = common[:axis] + (idx.shape[axis],) + common[axis + 1 :]
-    idx_t = make_leaf(a._device.xp.broadcast_to(idx, i_target), a._device)
+    idx_t = make_leaf(a.device.xp.broadcast_to(idx, i_target), a.device)
     return gather(a.expand(a_target), axis, idx_t)
 
 
@@ -454,7 +454,7 @@ def index_select(a: Tensor, dim: int, index: Tensor) -> Tensor:
     """The entries ``index`` (a 1-D integer tensor) along ``dim``."""
     if isinstance(index, Tensor) and index.array.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
-    idx = _index_array(index, "index_select", a._device)
+    idx = _index_array(index, "index_select", a.device)
     ndim = a.array.ndim
     axis = (normalize_dims(dim, ndim) or (0,))[0]
     if ndim == 0:
@@ -472,10 +472,10 @@ def _mask_array(mask, a: Tensor, op: str):
         raise TypeError(f"{op}(): argument 'mask' must be Tensor, not {type(mask).__name__}")
     if mask.array.dtype.kind != "b":
         raise RuntimeError(f"{op} only supports boolean masks, but got mask with dtype {mask.array.dtype}")
-    if mask._device is not a._device:
+    if mask.device is not a.device:
         raise RuntimeError(
             f"Expected all tensors to be on the same device, but found at least two devices, "
-            f"{a._device} and {mask._device}! (in {op})"
+            f"{a.device} and {mask.device}! (in {op})"
         )
     return mask.array
 
@@ -501,10 +501,10 @@ def masked_fill(a: Tensor, mask: Tensor, value) -> Tensor:
             f"masked_fill: the mask of shape {shape_str(m.shape)} does not broadcast with the tensor of shape "
             f"{shape_str(a.array.shape)}"
         ) from None
-    xp = a._device.xp
+    xp = a.device.xp
     out = xp.where(m, xp.asarray(fill).astype(a.array.dtype), a.array)
     parents = (a, value) if isinstance(value, Tensor) else (a,)
-    filled = make_leaf(xp.broadcast_to(m, shape), a._device)
+    filled = make_leaf(xp.broadcast_to(m, shape), a.device)
 
     if isinstance(value, Tensor):  # a 0-d tensor fills: it gets the gradient of every place it went to
 

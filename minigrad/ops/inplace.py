@@ -120,10 +120,10 @@ def _announce(made: list, holders: tuple) -> None:
     """Send the events of a recorded in-place op, in order; a node that one of ``holders`` (``t``, its base,
     their views) took over (same id) is sent as that tensor, so each node reaches the listeners once, as
     the tensor that holds it."""
-    holders = {h._id: h for h in holders if h is not None}
+    holders = {h.id: h for h in holders if h is not None}
     for kind, fields in made:
         node = fields.get("node")
-        holder = holders.get(node._id) if isinstance(node, Tensor) else None
+        holder = holders.get(node.id) if isinstance(node, Tensor) else None
         if holder is not None and holder is not node:
             fields = {**fields, "node": holder}
         _events.emit(kind, **fields)
@@ -209,8 +209,8 @@ def _multi_view_mark(t: Tensor):
         if mark is not None:
             if node is t:
                 return mark
-            return (_op_class_name(t._op).removesuffix("Backward") if t._op else "View", 0)
-        above = next((p for p in node._parents if _versions.owner_of(p.array) is owner), None)
+            return (_op_class_name(t.op).removesuffix("Backward") if t.op else "View", 0)
+        above = next((p for p in node.parents if _versions.owner_of(p.array) is owner), None)
         if above is None and node._meta is not None and node._meta.get("view_of") is not None:
             above = node._meta["view_of"][0]
         node = above
@@ -233,7 +233,7 @@ def _view_base(t: Tensor) -> Tensor:
     owner = _versions.owner_of(t.array)
     node = t
     while True:
-        parent = next((p for p in node._parents if _versions.owner_of(p.array) is owner), None)
+        parent = next((p for p in node.parents if _versions.owner_of(p.array) is owner), None)
         if parent is None:
             return node
         node = parent
@@ -247,7 +247,7 @@ def _rebase_through_view(t: Tensor, base: Tensor, name: str, fn, args: tuple, wr
     and ``t`` a view of it. Nodes made earlier from ``t`` or ``base`` keep their old
     values (``rebased`` history), as for an in-place op on the tensor itself.
     """
-    positions = Tensor(_positions_in(base.array, t.array), device=t._device)
+    positions = Tensor(_positions_in(base.array, t.array), device=t.device)
     old_view = t._split_off()
     old_base = base._split_off()
     flat = old_base.reshape(-1)
@@ -275,7 +275,7 @@ def _regraph_views(base: Tensor, written: Tensor) -> list:
         if view is written or view._backward is not None:
             continue
         try:
-            positions = Tensor(_positions_in(base.array, view.array), device=view._device)
+            positions = Tensor(_positions_in(base.array, view.array), device=view.device)
         except RuntimeError:
             continue  # a view whose elements are not base's elements (another dtype): nothing to gather
         old = view._split_off()
@@ -309,13 +309,13 @@ def view_at(t: Tensor, node_id: int) -> Tensor:
     """
     base = _view_base(t)
     history = base._meta.get("rebased") if base is not t and base._meta is not None else None
-    if not history or not any(t._id < op_id < node_id for op_id, _ in history):
+    if not history or not any(t.id < op_id < node_id for op_id, _ in history):
         return t
     then = next((old for op_id, old in history if node_id < op_id), base)
     grad = _state.grad
     saved_mode, grad.enabled = grad.enabled, True
     try:
-        return then.reshape(-1)[Tensor(_positions_in(base.array, t.array), device=t._device)]
+        return then.reshape(-1)[Tensor(_positions_in(base.array, t.array), device=t.device)]
     finally:
         grad.enabled = saved_mode
 
@@ -350,11 +350,11 @@ def _positions_in(base, view) -> np.ndarray:
 def _take_node(t: Tensor, result: Tensor, old: Tensor, name: str) -> None:
     """Make ``t`` the node of ``result`` (the out-of-place op on ``old``), named ``name``."""
     t._rg = result._rg
-    t._parents = result._parents
+    t.parents = result.parents
     t._backward = result._backward
-    t._op = name
-    t._id = result._id
-    t.meta().setdefault("rebased", []).append((result._id, old))
+    t.op = name
+    t.id = result.id
+    t.meta().setdefault("rebased", []).append((result.id, old))
     # a rule that reads its op's output (exp's, tanh's) holds ``result`` weakly: the node keeps it alive
     t._meta["output"] = result
     _versions.rebased[id(t)] = t
@@ -371,7 +371,7 @@ def version_error(saved: Tensor | None, arr, node) -> RuntimeError:
         what += f" named '{saved.name}'"
     if saved is not None and saved._backward is not None:
         history = (saved._meta or {}).get("rebased", ())
-        op = node._op if any(old is node for _, old in history) else saved._op
+        op = node.op if any(old is node for _, old in history) else saved.op
         what += f", which is output 0 of {_op_class_name(op).removesuffix('Backward')},"
     hint = (
         "Hint: the backtrace further above shows the operation that failed to compute its gradient. "
@@ -382,7 +382,7 @@ def version_error(saved: Tensor | None, arr, node) -> RuntimeError:
     )
     return RuntimeError(
         "one of the variables needed for gradient computation has been modified by an inplace operation: "
-        f"{what} is at version {_versions.version(arr)}; expected version {_versions.version_at(arr, node._id)} "
+        f"{what} is at version {_versions.version(arr)}; expected version {_versions.version_at(arr, node.id)} "
         f"instead. {hint}"
     )
 
@@ -406,7 +406,7 @@ def _fill_tangent(t):
 
 
 def _filled(t: Tensor, value) -> Tensor:
-    return make(t._device.xp.full_like(t.array, value), (t,), _fill_rule, "fill", _fill_tangent)
+    return make(t.device.xp.full_like(t.array, value), (t,), _fill_rule, "fill", _fill_tangent)
 
 
 def zero_(t: Tensor) -> Tensor:
@@ -435,9 +435,9 @@ def _copied(t: Tensor, src: Tensor) -> Tensor:
 def copy_(t: Tensor, src) -> Tensor:
     """Copy ``src`` (a tensor, array, list or number, broadcast to this shape) into this tensor in place."""
     if not isinstance(src, Tensor):
-        src = Tensor(B.to_host(src) if B.is_cupy_array(src) else src, dtype=t.array.dtype, device=t._device)
-    elif src._device is not t._device:
-        src = src.to(t._device)
+        src = Tensor(B.to_host(src) if B.is_cupy_array(src) else src, dtype=t.array.dtype, device=t.device)
+    elif src.device is not t.device:
+        src = src.to(t.device)
     return apply_inplace(t, "copy_", _copied, src)
 
 
@@ -454,10 +454,10 @@ def masked_fill_(t: Tensor, mask, value) -> Tensor:
 def setitem(t: Tensor, key, value) -> None:
     """``t[key] = value`` in place; recorded (as ``index_put_``) when ``t`` or ``value`` requires grad."""
     _check_not_inference(t)
-    if isinstance(value, Tensor) and value._device is not t._device:
+    if isinstance(value, Tensor) and value.device is not t.device:
         raise RuntimeError(
             f"Expected all tensors to be on the same device, but found at least two devices, "
-            f"{t._device} and {value._device}! (in setitem)"
+            f"{t.device} and {value.device}! (in setitem)"
         )
     if isinstance(value, Tensor) and value._rg and _state.grad.enabled:
         apply_inplace(t, "index_put_", lambda s, v: put(s, key, v), value)

@@ -157,7 +157,7 @@ def reshaping_variant(name: str):
     def method(self, *args, **kwargs):
         view = op(self.detach(), *args, **kwargs).array  # this tensor's own memory, seen the new way
         if _state.grad.enabled and self._rg:
-            if not self._parents:
+            if not self.parents:
                 raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
             old = self._split_off()
             _take_node(self, op(old, *args, **kwargs), old, name + "_")
@@ -201,7 +201,7 @@ def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator=Non
     _floating(self, "uniform")
     if from_ > to:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={from_} > to={to}")
-    values = generator_for(self._device, generator).random(self.array.shape) * (to - from_) + from_
+    values = generator_for(self.device, generator).random(self.array.shape) * (to - from_) + from_
     return _fill_with(self, values, "uniform")
 
 
@@ -210,7 +210,7 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator=None
     _floating(self, "normal")
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
-    values = generator_for(self._device, generator).standard_normal(self.array.shape) * std + mean
+    values = generator_for(self.device, generator).standard_normal(self.array.shape) * std + mean
     return _fill_with(self, values, "normal")
 
 
@@ -218,7 +218,7 @@ def bernoulli_(self: Tensor, p: float = 0.5, *, generator=None) -> Tensor:
     """Fill with 1 (probability ``p``) or 0."""
     if not 0 <= p <= 1:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
-    values = generator_for(self._device, generator).random(self.array.shape) < p
+    values = generator_for(self.device, generator).random(self.array.shape) < p
     return _fill_with(self, values, "bernoulli")
 
 
@@ -227,7 +227,7 @@ def exponential_(self: Tensor, lambd: float = 1.0, *, generator=None) -> Tensor:
     _floating(self, "exponential")
     if lambd <= 0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
-    values = generator_for(self._device, generator).standard_exponential(self.array.shape) / lambd
+    values = generator_for(self.device, generator).standard_exponential(self.array.shape) / lambd
     return _fill_with(self, values, "exponential")
 
 

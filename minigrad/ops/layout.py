@@ -89,7 +89,7 @@ def contiguous(a: Tensor) -> Tensor:
     """``a`` itself when contiguous, else a row-major copy; the gradient passes through."""
     if a.array.flags.c_contiguous:
         return a
-    return make(a._device.xp.ascontiguousarray(a.array), (a,), _pass_through, "contiguous", _same_jvp)
+    return make(a.device.xp.ascontiguousarray(a.array), (a,), _pass_through, "contiguous", _same_jvp)
 
 
 def t(input: Tensor) -> Tensor:  # noqa: A002

@@ -35,7 +35,7 @@ __all__ = ["matmul", "mm", "bmm", "mv", "dot", "outer", "einsum"]
 
 
 def _check_operands(a, b, op: str) -> None:
-    if type(a) is Tensor and type(b) is Tensor and a._device is b._device and a.array.dtype is b.array.dtype:
+    if type(a) is Tensor and type(b) is Tensor and a.device is b.device and a.array.dtype is b.array.dtype:
         return  # the common case, in two tests
     if not isinstance(a, Tensor) or not isinstance(b, Tensor):
         bad = b if isinstance(a, Tensor) else a
@@ -196,7 +196,7 @@ def outer(a: Tensor, b: Tensor) -> Tensor:
         if t.array.ndim != 1:
             raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.array.ndim}-D")
     ad, bd = binary_arrays(a, b, "outer")
-    xp = a._device.xp
+    xp = a.device.xp
 
     def backward(g):
         return lambda: g @ b.to(g.dtype), lambda: a.to(g.dtype) @ g
@@ -310,7 +310,7 @@ def einsum(equation: str, *operands) -> Tensor:
 
 def _take_repeated_diagonals(i: int, sub: str, t: Tensor) -> tuple[str, Tensor]:
     """``sub`` with each repeated subscript once, and ``t`` reduced to that diagonal (a mask, then a sum)."""
-    xp = t._device.xp
+    xp = t.device.xp
     for c in dict.fromkeys(sub):
         while sub.count(c) > 1:
             j, k = sub.index(c), sub.index(c, sub.index(c) + 1)
@@ -321,13 +321,13 @@ def _take_repeated_diagonals(i: int, sub: str, t: Tensor) -> tuple[str, Tensor]:
                 )
             shape = [1] * t.array.ndim
             shape[j], shape[k] = n, n
-            eye = make_leaf(xp.eye(n, dtype=t.array.dtype).reshape(shape), t._device)
+            eye = make_leaf(xp.eye(n, dtype=t.array.dtype).reshape(shape), t.device)
             t, sub = (t * eye).sum(k), sub[:k] + sub[k + 1 :]
     return sub, t
 
 
 def _einsum(subs: list, out_sub: str, operands: tuple, sizes: dict) -> Tensor:
-    xp = operands[0]._device.xp
+    xp = operands[0].device.xp
     spec = ",".join(subs) + "->" + out_sub
     out = xp.einsum(spec, *(t.array for t in operands), optimize=len(operands) > 2)
 
@@ -356,7 +356,7 @@ def _einsum(subs: list, out_sub: str, operands: tuple, sizes: dict) -> Tensor:
 
 def _rmatmul(self: Tensor, other) -> Tensor:
     if not isinstance(other, Tensor):
-        other = make_leaf(B.to_device_array(self._device.xp.asarray(other), self._device), self._device)
+        other = make_leaf(B.to_device_array(self.device.xp.asarray(other), self.device), self.device)
     return matmul(other, self)
 
 

@@ -30,7 +30,7 @@ def tril(input: Tensor, diagonal: int = 0) -> Tensor:  # noqa: A002  (torch's ar
     def jvp(t):
         return t.tril(k)
 
-    return make(a._device.xp.tril(a.array, k), (a,), backward, "tril", jvp)
+    return make(a.device.xp.tril(a.array, k), (a,), backward, "tril", jvp)
 
 
 def triu(input: Tensor, diagonal: int = 0) -> Tensor:  # noqa: A002
@@ -45,7 +45,7 @@ def triu(input: Tensor, diagonal: int = 0) -> Tensor:  # noqa: A002
     def jvp(t):
         return t.triu(k)
 
-    return make(a._device.xp.triu(a.array, k), (a,), backward, "triu", jvp)
+    return make(a.device.xp.triu(a.array, k), (a,), backward, "triu", jvp)
 
 
 def _diagonal_index(xp, shape: tuple, k: int) -> tuple:
@@ -66,7 +66,7 @@ def diag(input: Tensor, diagonal: int = 0) -> Tensor:  # noqa: A002
     a = check_tensor(input, "diag", "input")
     k = check_int(diagonal, "diag", "diagonal")
     if a.array.ndim == 2:
-        return index_with_key(a, _diagonal_index(a._device.xp, a.array.shape, k), "diag")
+        return index_with_key(a, _diagonal_index(a.device.xp, a.array.shape, k), "diag")
     if a.array.ndim != 1:
         raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {a.array.ndim}D")
 
@@ -76,7 +76,7 @@ def diag(input: Tensor, diagonal: int = 0) -> Tensor:  # noqa: A002
     def jvp(t):
         return t.diag(k)
 
-    return make(a._device.xp.diag(a.array, k), (a,), backward, "diag", jvp)
+    return make(a.device.xp.diag(a.array, k), (a,), backward, "diag", jvp)
 
 
 def trace(input: Tensor) -> Tensor:  # noqa: A002
@@ -84,8 +84,8 @@ def trace(input: Tensor) -> Tensor:  # noqa: A002
     a = check_tensor(input, "trace", "input")
     if a.array.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {a.array.ndim}")
-    xp = a._device.xp
-    eye = make_leaf(xp.eye(*a.array.shape, dtype=a.array.dtype), a._device)
+    xp = a.device.xp
+    eye = make_leaf(xp.eye(*a.array.shape, dtype=a.array.dtype), a.device)
 
     def backward(g):
         return (g * eye,)
@@ -132,7 +132,7 @@ def cross(input: Tensor, other: Tensor, dim=None) -> Tensor:  # noqa: A002
     def jvp(ta, tb):
         return cross(ta, b, ax) + cross(a, tb, ax)
 
-    return make(a._device.xp.cross(ad, bd, axis=ax), (a, b), backward, "cross", jvp)
+    return make(a.device.xp.cross(ad, bd, axis=ax), (a, b), backward, "cross", jvp)
 
 
 def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A002

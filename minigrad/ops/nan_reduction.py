@@ -20,12 +20,12 @@ def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Ten
     d = a.array
     if d.dtype.kind != "f":
         return a.sum(dim, keepdim, dtype=dtype)
-    xp = a._device.xp
+    xp = a.device.xp
     axes = _axes(dim, d.ndim)
     shape = d.shape
     present = ~xp.isnan(d)
     out = xp.where(present, d, 0).sum(axis=axes, keepdims=keepdim, dtype=B.to_dtype(dtype) if dtype else None)
-    kept = make_leaf(present.astype(d.dtype), a._device)
+    kept = make_leaf(present.astype(d.dtype), a.device)
 
     def backward(g):
         return (_expand_back(g, shape, axes, keepdim) * kept,)

@@ -43,7 +43,7 @@ def _axis(a: Tensor, dim, op: str) -> int:
 def _pick(a: Tensor, axis: int, rank, keepdim: bool):
     """Values and indices of ``a`` at sorted position ``rank`` (an int array, kept dims) along ``axis``."""
     values, indices = a.sort(axis)
-    at = make_leaf(rank.astype(B.int64), a._device)
+    at = make_leaf(rank.astype(B.int64), a.device)
     picked, where_from = values.gather(axis, at), indices.gather(axis, at)
     if not keepdim:
         picked, where_from = picked.squeeze(axis), where_from.squeeze(axis)
@@ -51,7 +51,7 @@ def _pick(a: Tensor, axis: int, rank, keepdim: bool):
 
 
 def _valid_count(a: Tensor, axis: int):
-    xp = a._device.xp
+    xp = a.device.xp
     d = a.array
     return (
         xp.sum(~xp.isnan(d), axis=axis, keepdims=True)
@@ -74,8 +74,8 @@ def _median(input: Tensor, dim, keepdim: bool, op: str, result, ignore_nan: bool
         return (a.sum() * float("nan")).to(a.dtype) if a.array.dtype.kind == "f" else a.sum()
     valid = _valid_count(a, axis)
     n = a.array.shape[axis]
-    rank = (valid - 1) // 2 if ignore_nan else a._device.xp.where(valid < n, valid, (n - 1) // 2)
-    rank = a._device.xp.maximum(rank, 0)
+    rank = (valid - 1) // 2 if ignore_nan else a.device.xp.where(valid < n, valid, (n - 1) // 2)
+    rank = a.device.xp.maximum(rank, 0)
     values, indices = _pick(a, axis, rank, keepdim and not whole)
     if whole:
         return values.reshape(())
@@ -101,7 +101,7 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False):  # no
     x = a.reshape(1) if a.array.ndim == 0 else a
     if not 1 <= k <= x.array.shape[axis]:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {axis}")
-    rank = a._device.xp.full(x.array.shape[:axis] + (1,) + x.array.shape[axis + 1 :], k - 1)
+    rank = a.device.xp.full(x.array.shape[:axis] + (1,) + x.array.shape[axis + 1 :], k - 1)
     values, indices = _pick(x, axis, rank, keepdim)
     if a.array.ndim == 0:
         values, indices = values.reshape(()), indices.reshape(())
@@ -113,7 +113,7 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False):  # noqa: A002
     its last occurrence: (values, indices)."""
     a = check_tensor(input, "mode", "input")
     axis = _axis(a, dim, "mode")
-    xp = a._device.xp
+    xp = a.device.xp
     x = a.reshape(1) if a.array.ndim == 0 else a
     rows = x.array.swapaxes(axis, -1).reshape(-1, x.array.shape[axis])
     found = xp.zeros(rows.shape[0], dtype=B.int64)
@@ -122,7 +122,7 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False):  # noqa: A002
         best = uniq[xp.argmax(counts)]
         found[r] = xp.flatnonzero(rows[r] == best)[-1]
     shape = x.array.swapaxes(axis, -1).shape[:-1]
-    index = make_leaf(xp.moveaxis(found.reshape(shape + (1,)), -1, axis), a._device)
+    index = make_leaf(xp.moveaxis(found.reshape(shape + (1,)), -1, axis), a.device)
     values, indices = x.gather(axis, index), index
     if not keepdim or a.array.ndim == 0:
         values, indices = values.squeeze(axis), indices.squeeze(axis)
@@ -137,7 +137,7 @@ def _quantile(input: Tensor, q, dim, keepdim: bool, interpolation: str, op: str,
         raise RuntimeError(
             f"{op}() interpolation must be one of linear, lower, higher, midpoint or nearest, but got {interpolation}"
         )
-    xp = a._device.xp
+    xp = a.device.xp
     scalar_q = not isinstance(q, Tensor)
     qs = xp.asarray([q], dtype=a.array.dtype) if scalar_q else q.array.astype(a.array.dtype)
     if qs.ndim > 1:
@@ -164,12 +164,12 @@ def _quantile(input: Tensor, q, dim, keepdim: bool, interpolation: str, op: str,
         high = low
     elif interpolation == "higher":
         low = high
-    lower = ordered.gather(-1, make_leaf(low, a._device))
-    upper = ordered.gather(-1, make_leaf(high, a._device))
-    weight = 0.5 if interpolation == "midpoint" else make_leaf((ranks - low).astype(a.array.dtype), a._device)
+    lower = ordered.gather(-1, make_leaf(low, a.device))
+    upper = ordered.gather(-1, make_leaf(high, a.device))
+    weight = 0.5 if interpolation == "midpoint" else make_leaf((ranks - low).astype(a.array.dtype), a.device)
     out = lower + (upper - lower) * weight
     no_answer = (valid == 0) if ignore_nan else (valid < n)
-    out = where(make_leaf(xp.broadcast_to(no_answer, out.array.shape), a._device), float("nan"), out)
+    out = where(make_leaf(xp.broadcast_to(no_answer, out.array.shape), a.device), float("nan"), out)
     out = out.movedim(-1, 0)  # q's dim first, as PyTorch puts it
     if keepdim:
         out = out.unsqueeze(axis + 1) if dim is not None else out.reshape(out.array.shape[:1] + (1,) * a.array.ndim)
@@ -218,7 +218,7 @@ def searchsorted(
     """For each value of ``input``, the index where it would be inserted in ``sorted_sequence`` (the last
     dim, row by row when it has more) to keep it sorted; ``right``/``side='right'`` after equal values."""
     seq = check_tensor(sorted_sequence, "searchsorted", "sorted_sequence")
-    xp = seq._device.xp
+    xp = seq.device.xp
     scalar = not isinstance(input, Tensor)
     values = xp.asarray(input, dtype=seq.array.dtype) if scalar else input.array
     how = _sides(right, side)
@@ -227,7 +227,7 @@ def searchsorted(
         s = xp.take_along_axis(s, sorter.array, axis=-1)
     out_dtype = B.int32 if out_int32 else B.int64
     if s.ndim == 1:
-        return make_leaf(xp.searchsorted(s, values, side=how).astype(out_dtype), seq._device)
+        return make_leaf(xp.searchsorted(s, values, side=how).astype(out_dtype), seq.device)
     if scalar or s.shape[:-1] != values.shape[:-1]:
         raise RuntimeError(
             "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries "
@@ -236,7 +236,7 @@ def searchsorted(
         )
     rows, vals = s.reshape(-1, s.shape[-1]), values.reshape(-1, values.shape[-1])
     out = xp.stack([xp.searchsorted(rows[r], vals[r], side=how) for r in range(rows.shape[0])])
-    return make_leaf(out.reshape(values.shape).astype(out_dtype), seq._device)
+    return make_leaf(out.reshape(values.shape).astype(out_dtype), seq.device)
 
 
 def bucketize(input, boundaries: Tensor, *, out_int32: bool = False, right: bool = False) -> Tensor:  # noqa: A002
@@ -253,7 +253,7 @@ def histc(input: Tensor, bins: int = 100, min=0, max=0) -> Tensor:  # noqa: A002
     a = check_tensor(input, "histc", "input")
     if bins <= 0:
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
-    xp = a._device.xp
+    xp = a.device.xp
     d = a.array
     lo, hi = float(min), float(max)
     if lo == hi and d.size:
@@ -263,7 +263,7 @@ def histc(input: Tensor, bins: int = 100, min=0, max=0) -> Tensor:  # noqa: A002
     if lo > hi:
         raise RuntimeError("torch.histc: max must be larger than min")
     counts, _ = xp.histogram(d, bins=bins, range=(lo, hi))
-    return make_leaf(counts.astype(d.dtype), a._device)
+    return make_leaf(counts.astype(d.dtype), a.device)
 
 
 def _bind() -> None:

@@ -18,7 +18,7 @@ def _scaled_sum(input: Tensor, product: Tensor, beta, alpha) -> Tensor:  # noqa:
     """beta * input + alpha * product; with beta 0 ``input`` is not read (its NaN does not pass), as in PyTorch."""
     scaled = product if alpha == 1 else product * alpha
     if beta == 0:
-        return input.masked_fill(make_leaf(input._device.xp.ones((), dtype=bool), input._device), 0) + scaled
+        return input.masked_fill(make_leaf(input.device.xp.ones((), dtype=bool), input.device), 0) + scaled
     return (input if beta == 1 else input * beta) + scaled
 
 

@@ -80,7 +80,7 @@ def _as_float(a: Tensor, dtype=None):
 
 
 def _const(a: Tensor, arr) -> Tensor:
-    return make_leaf(arr, a._device)
+    return make_leaf(arr, a.device)
 
 
 def _check_nonempty(d, axes: tuple, op: str, dim) -> None:
@@ -157,7 +157,7 @@ def _sum_sq_dev(a: Tensor, op: str, dim, correction, keepdim):
     d = a.array
     if d.dtype.kind != "f":
         raise RuntimeError("std and var only support floating point and complex dtypes")
-    xp = a._device.xp
+    xp = a.device.xp
     axes = _axes(dim, d.ndim)
     dev = d - d.mean(axis=axes, keepdims=True)
     ss = (dev * dev).sum(axis=axes, keepdims=keepdim)
@@ -207,7 +207,7 @@ def std(a: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction
         std_of_a = ((centred * centred).sum(dim=axes, keepdim=keepdim) * scale).sqrt()
         return (centred * t).sum(dim=axes, keepdim=keepdim) * scale / std_of_a
 
-    out = make(a._device.xp.sqrt(variance), (a,), backward, "std", jvp)
+    out = make(a.device.xp.sqrt(variance), (a,), backward, "std", jvp)
     out_ref = weakref.ref(out)
     return out
 
@@ -244,19 +244,19 @@ def _indexed_extremum(a: Tensor, dim, keepdim: bool, is_max: bool, op: str):
     if isinstance(dim, Tensor):  # a 0-d integer tensor was read as its int at op entry
         raise TypeError(f"{op}(): argument 'dim' must be int, not Tensor")
     d = a.array
-    xp = a._device.xp
+    xp = a.device.xp
     result = MaxResult if is_max else MinResult
     if d.ndim == 0:
         normalize_dims(dim, 0)
         value = make(d.copy(), (a,), lambda g: (g,), op, lambda t: t)
-        return result(value, make_leaf(xp.zeros((), dtype=B.int64), a._device))
+        return result(value, make_leaf(xp.zeros((), dtype=B.int64), a.device))
     (ax,) = normalize_dims(dim, d.ndim)
     _check_nonempty(d, (ax,), op, dim)
     idx = xp.expand_dims((xp.argmax if is_max else xp.argmin)(d, axis=ax), ax)
     values = xp.take_along_axis(d, idx, axis=ax)
     shape = d.shape
-    positions = make_leaf(xp.arange(shape[ax]).reshape((-1,) + (1,) * (len(shape) - ax - 1)), a._device)
-    index = make_leaf(idx, a._device)
+    positions = make_leaf(xp.arange(shape[ax]).reshape((-1,) + (1,) * (len(shape) - ax - 1)), a.device)
+    index = make_leaf(idx, a.device)
 
     def backward(g):
         return (_expand_back(g, shape, (ax,), keepdim) * (positions == index),)
@@ -268,7 +268,7 @@ def _indexed_extremum(a: Tensor, dim, keepdim: bool, is_max: bool, op: str):
     def jvp(t):
         return (t * (positions == index)).sum(dim=ax, keepdim=keepdim)
 
-    return result(make(values, (a,), backward, op, jvp), make_leaf(indices.astype(B.int64, copy=False), a._device))
+    return result(make(values, (a,), backward, op, jvp), make_leaf(indices.astype(B.int64, copy=False), a.device))
 
 
 def _elementwise_other(op: str, dim, other) -> bool:
@@ -319,7 +319,7 @@ def _arg_extremum(a: Tensor, dim, keepdim: bool, is_max: bool, op: str) -> Tenso
     d = a.array
     if d.dtype.kind == "b":
         raise RuntimeError(f"{op}(): does not support bool input")
-    xp = a._device.xp
+    xp = a.device.xp
     pick = xp.argmax if is_max else xp.argmin
     if dim is None:
         _check_nonempty(d, (), op, None)
@@ -335,7 +335,7 @@ def _arg_extremum(a: Tensor, dim, keepdim: bool, is_max: bool, op: str) -> Tenso
         out = pick(d, axis=ax)
         if keepdim:
             out = xp.expand_dims(out, ax)
-    return make_leaf(xp.asarray(out, dtype=B.int64), a._device)
+    return make_leaf(xp.asarray(out, dtype=B.int64), a.device)
 
 
 def argmax(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
@@ -369,7 +369,7 @@ def _prod_others(a: Tensor, axes: tuple, out_k: Tensor) -> Tensor:
     one_zero = where(z, p_nz, zsum * p_nz / a_nz)
     two_zeros = where(z, (zsum - a) * p_nz, 0.0)
     shape = d.shape
-    xp = a._device.xp
+    xp = a.device.xp
     return where(
         _const(a, xp.broadcast_to(c == 0, shape)),
         p_nz / a_nz,
@@ -420,7 +420,7 @@ def _stable_shift(xp, d, axes: tuple):
 
 def logsumexp(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     """log(sum(exp(a))) over ``dim``, computed stably (shifted by the max); its gradient is softmax."""
-    xp = a._device.xp
+    xp = a.device.xp
     d = _as_float(a)
     axes = _axes(dim, d.ndim)
     m = _stable_shift(xp, d, axes)
@@ -465,7 +465,7 @@ def norm(a: Tensor, p=2, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
     d = a.array if dtype is None else a.array.astype(B.to_dtype(dtype))
     if d.dtype.kind != "f":
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {d.dtype}")
-    xp = a._device.xp
+    xp = a.device.xp
     axes = _axes(dim, d.ndim)
     ab = xp.abs(d)
     inf = float("inf")
@@ -550,7 +550,7 @@ def softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
     axes = _one_dim(a, dim, "softmax")
     if dtype is None:
         refuse_dtype(a, "softmax_lastdim_kernel_impl", "biu")
-    xp = a._device.xp
+    xp = a.device.xp
     d = _as_float(a, dtype)
     e = xp.exp(d - _stable_shift(xp, d, axes))
     if not (grad.enabled or extras.on):  # no graph, no tangents: the rules are not kept
@@ -574,7 +574,7 @@ def log_softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
     axes = _one_dim(a, dim, "log_softmax")
     if dtype is None:
         refuse_dtype(a, "log_softmax_lastdim_kernel_impl", "biu")
-    xp = a._device.xp
+    xp = a.device.xp
     d = _as_float(a, dtype)
     shifted = d - _stable_shift(xp, d, axes)
     out_arr = shifted - xp.log(xp.exp(shifted).sum(axis=axes, keepdims=True))
@@ -605,7 +605,7 @@ def cumsum(a: Tensor, dim: int, dtype=None) -> Tensor:
     def jvp(t):
         return t.cumsum(ax)
 
-    return make(a._device.xp.cumsum(d, axis=ax, dtype=out_dtype), (a,), backward, "cumsum", jvp)
+    return make(a.device.xp.cumsum(d, axis=ax, dtype=out_dtype), (a,), backward, "cumsum", jvp)
 
 
 def _bind() -> None:

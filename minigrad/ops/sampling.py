@@ -41,12 +41,12 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, gene
     weights). Follows ``minigrad.manual_seed`` (or draws from ``generator``); returns int64, not differentiable.
     """
     a = check_tensor(input, "multinomial", "input")
-    xp = a._device.xp
+    xp = a.device.xp
     w = a.array
     _check(xp, w, num_samples, replacement)
     rows = w.reshape(-1, w.shape[-1]).astype(B.float64)
     n_rows, n_cat = rows.shape
-    gen = generator_for(a._device, generator)
+    gen = generator_for(a.device, generator)
     if replacement:
         cdf = rows.cumsum(axis=-1)
         cdf = cdf / cdf[:, -1:]
@@ -60,7 +60,7 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, gene
         race = gen.standard_exponential((n_rows, n_cat)) / xp.where(rows > 0, rows, 1.0)
         race = xp.where(rows > 0, race, xp.inf)  # a weightless category is drawn last
         picks = xp.argsort(race, axis=-1, kind="stable")[:, :num_samples]
-    return make_leaf(picks.reshape(w.shape[:-1] + (num_samples,)).astype(B.int64), a._device)
+    return make_leaf(picks.reshape(w.shape[:-1] + (num_samples,)).astype(B.int64), a.device)
 
 
 def _bind() -> None:

@@ -54,7 +54,7 @@ def cumprod(input: Tensor, dim: int, *, dtype=None) -> Tensor:  # noqa: A002  (t
             tangents.append(ty)
         return stack(tangents, -1).movedim(-1, ax)
 
-    return make(a._device.xp.cumprod(d, axis=ax, dtype=out_dtype), (a,), backward, "cumprod", jvp)
+    return make(a.device.xp.cumprod(d, axis=ax, dtype=out_dtype), (a,), backward, "cumprod", jvp)
 
 
 def _int_tuple(x, op: str, arg: str) -> tuple:
@@ -89,7 +89,7 @@ def roll(input: Tensor, shifts, dims=None) -> Tensor:  # noqa: A002
     def jvp(t):
         return t.roll(shifts, axes)
 
-    return make(a._device.xp.roll(a.array, shifts, axis=axes), (a,), backward, "roll", jvp)
+    return make(a.device.xp.roll(a.array, shifts, axis=axes), (a,), backward, "roll", jvp)
 
 
 def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Tensor:  # noqa: A002
@@ -106,14 +106,14 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Ten
     if repeats is None:
         if a.array.ndim != 1 or a.array.dtype.kind not in "iu":
             raise RuntimeError("repeat_interleave: repeats must be a 1-D integer tensor")
-        xp = a._device.xp
-        return make_leaf(xp.repeat(xp.arange(a.array.shape[0]), a.array), a._device)
+        xp = a.device.xp
+        return make_leaf(xp.repeat(xp.arange(a.array.shape[0]), a.array), a.device)
     if dim is None:
         return repeat_interleave(a.reshape(-1), repeats, 0, output_size=output_size)
     ax = _one_axis(a, dim, "repeat_interleave")
     if a.array.ndim == 0:
         return repeat_interleave(a.reshape(1), repeats, 0, output_size=output_size)
-    xp = a._device.xp
+    xp = a.device.xp
     n = a.array.shape[ax]
     if isinstance(repeats, Tensor):
         if repeats.array.dtype.kind not in "iu" or repeats.array.ndim > 1:

@@ -23,7 +23,7 @@ def take(input: Tensor, index: Tensor) -> Tensor:  # noqa: A002  (torch's argume
     a = check_tensor(input, "take", "input")
     if isinstance(index, Tensor) and index.array.dtype.kind not in "iu":
         raise RuntimeError(f"take(): Expected a long tensor for index, but got {index.array.dtype}")
-    idx = _index_array(check_tensor(index, "take", "index"), "take", a._device)
+    idx = _index_array(check_tensor(index, "take", "index"), "take", a.device)
     n = a.array.size
     if idx.size:
         low, high = int(idx.min()), int(idx.max())
@@ -43,7 +43,7 @@ def _scatter_key(xp, idx, axis: int) -> tuple:
 def _checked(a: Tensor, dim, index, src, op: str):
     """The axis, the index array and ``src``'s part that is scattered, after PyTorch's checks."""
     axis = (normalize_dims(check_int(dim, op, "dim"), a.array.ndim) or (0,))[0]
-    idx = _index_array(check_tensor(index, op, "index"), op, a._device)
+    idx = _index_array(check_tensor(index, op, "index"), op, a.device)
     ndim = max(a.array.ndim, 1)
     if idx.ndim != ndim and not (a.array.ndim == 0 and idx.ndim == 0):
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
@@ -95,8 +95,8 @@ def scatter(input: Tensor, dim: int, index: Tensor, src=None, *, value=None) -> 
             raise TypeError(f"scatter(): argument 'value' must be Number, not {type_name(src)}")
         axis, idx, _ = _checked(a, dim, index, None, "scatter")
         out = a.array.copy()
-        out[_scatter_key(a._device.xp, idx, axis)] = src
-        index_t = make_leaf(idx, a._device)
+        out[_scatter_key(a.device.xp, idx, axis)] = src
+        index_t = make_leaf(idx, a.device)
 
         def backward_value(g):
             return (g.scatter(axis, index_t, 0),)
@@ -107,8 +107,8 @@ def scatter(input: Tensor, dim: int, index: Tensor, src=None, *, value=None) -> 
         return make(out.reshape(a.array.shape), (a,), backward_value, "scatter", jvp_value)
     axis, idx, part = _checked(a, dim, index, src, "scatter")
     out = a.array.copy().reshape(a.array.shape or (1,))
-    out[_scatter_key(a._device.xp, idx, axis)] = part
-    index_t, src_shape = make_leaf(idx, a._device), src.array.shape
+    out[_scatter_key(a.device.xp, idx, axis)] = part
+    index_t, src_shape = make_leaf(idx, a.device), src.array.shape
 
     def backward(g):
         return g.scatter(axis, index_t, 0), _src_gradient(g, axis, index_t, src_shape or (1,)).reshape(src_shape)
@@ -128,8 +128,8 @@ def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor: 
     src = check_tensor(src, "scatter_add", "src")
     axis, idx, part = _checked(a, dim, index, src, "scatter_add")
     out = a.array.copy().reshape(a.array.shape or (1,))
-    _add_at(a._device.xp, out, _scatter_key(a._device.xp, idx, axis), part)
-    index_t, src_shape = make_leaf(idx, a._device), src.array.shape
+    _add_at(a.device.xp, out, _scatter_key(a.device.xp, idx, axis), part)
+    index_t, src_shape = make_leaf(idx, a.device), src.array.shape
 
     def backward(g):
         return g, _src_gradient(g, axis, index_t, src_shape or (1,)).reshape(src_shape)

@@ -35,19 +35,19 @@ def _truth(input: Tensor, dim, keepdim: bool, op: str, reduce) -> Tensor:  # noq
     axes = None if dim is None else normalize_dims(dim, max(d.ndim, 1))
     if d.ndim == 0:
         axes = None
-    return make_leaf(reduce(d != 0, axis=axes, keepdims=keepdim), a._device)
+    return make_leaf(reduce(d != 0, axis=axes, keepdims=keepdim), a.device)
 
 
 def all(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001,A002  (torch's names)
     """Whether every element (along ``dim``: one int or a tuple) is nonzero; a bool tensor."""
     a = check_tensor(input, "all", "input")
-    return _truth(a, dim, keepdim, "all", a._device.xp.all)
+    return _truth(a, dim, keepdim, "all", a.device.xp.all)
 
 
 def any(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001,A002
     """Whether some element (along ``dim``: one int or a tuple) is nonzero; a bool tensor."""
     a = check_tensor(input, "any", "input")
-    return _truth(a, dim, keepdim, "any", a._device.xp.any)
+    return _truth(a, dim, keepdim, "any", a.device.xp.any)
 
 
 def count_nonzero(input: Tensor, dim=None) -> Tensor:  # noqa: A002
@@ -55,20 +55,20 @@ def count_nonzero(input: Tensor, dim=None) -> Tensor:  # noqa: A002
     a = check_tensor(input, "count_nonzero", "input")
     d = a.array
     axes = None if dim is None or d.ndim == 0 else normalize_dims(dim, d.ndim)
-    return make_leaf(a._device.xp.count_nonzero(d, axis=axes).astype(B.int64), a._device)
+    return make_leaf(a.device.xp.count_nonzero(d, axis=axes).astype(B.int64), a.device)
 
 
 def nonzero(input: Tensor, *, as_tuple: bool = False):  # noqa: A002
     """The indices of the nonzero elements: an int64 tensor of shape [n, ndim], or with ``as_tuple``
     one 1-D index tensor per dim (usable as an index: ``x[x.nonzero(as_tuple=True)]``)."""
     a = check_tensor(input, "nonzero", "input")
-    xp = a._device.xp
+    xp = a.device.xp
     d = a.array if a.array.ndim else a.array.reshape(1)
     found = tuple(i.astype(B.int64) for i in xp.nonzero(d))
     if as_tuple:
-        return tuple(make_leaf(i, a._device) for i in found)
+        return tuple(make_leaf(i, a.device) for i in found)
     stacked = xp.stack(found, axis=1) if found else xp.zeros((0, 0), dtype=B.int64)
-    return make_leaf(stacked if a.array.ndim else stacked[:, :0], a._device)
+    return make_leaf(stacked if a.array.ndim else stacked[:, :0], a.device)
 
 
 # ---------------------------------------------------------------- masks
@@ -164,14 +164,14 @@ def index_fill(input: Tensor, dim: int, index: Tensor, value) -> Tensor:  # noqa
         raise RuntimeError(
             f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with {value.array.ndim} dimension(s)."
         )
-    xp = a._device.xp
+    xp = a.device.xp
     size = a.array.shape[axis] if a.array.ndim else 1
     hit = xp.zeros(size, dtype=bool)
     hit[idx.array] = True
     shape = [1] * a.array.ndim
     if a.array.ndim:
         shape[axis] = size
-    return a.masked_fill(make_leaf(hit.reshape(shape), a._device), value)
+    return a.masked_fill(make_leaf(hit.reshape(shape), a.device), value)
 
 
 def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:  # noqa: A002

@@ -161,7 +161,7 @@ def unsqueeze(a: Tensor, dim: int) -> Tensor:
     def jvp(t):
         return t.unsqueeze(axis)
 
-    return make(a._device.xp.expand_dims(a.array, axis), (a,), backward, "unsqueeze", jvp)
+    return make(a.device.xp.expand_dims(a.array, axis), (a,), backward, "unsqueeze", jvp)
 
 
 def squeeze(a: Tensor, dim=None) -> Tensor:
@@ -178,7 +178,7 @@ def squeeze(a: Tensor, dim=None) -> Tensor:
     def jvp(t):
         return t.squeeze(axes)
 
-    return make(a._device.xp.squeeze(a.array, axis=axes), (a,), backward, "squeeze", jvp)
+    return make(a.device.xp.squeeze(a.array, axis=axes), (a,), backward, "squeeze", jvp)
 
 
 def permute(a: Tensor, *dims) -> Tensor:
@@ -203,7 +203,7 @@ def permute(a: Tensor, *dims) -> Tensor:
     def jvp(t):
         return t.permute(axes)
 
-    return make(a._device.xp.transpose(a.array, axes), (a,), backward, "permute", jvp)
+    return make(a.device.xp.transpose(a.array, axes), (a,), backward, "permute", jvp)
 
 
 def transpose(a: Tensor, dim0: int, dim1: int) -> Tensor:
@@ -283,7 +283,7 @@ def expand(a: Tensor, *shape) -> Tensor:
             if target == src:
                 return _unchanged(a, "expand")
             return make(
-                B.broadcast_view(a._device.xp, a.array, target), (a,), _expand_backward, "expand", _expand_jvp(target)
+                B.broadcast_view(a.device.xp, a.array, target), (a,), _expand_backward, "expand", _expand_jvp(target)
             )
     shape = _shape_arg(shape, "size")
     lead = len(shape) - len(src)
@@ -307,7 +307,7 @@ def expand(a: Tensor, *shape) -> Tensor:
             )
     if target == src:
         return _unchanged(a, "expand")
-    return make(B.broadcast_view(a._device.xp, a.array, target), (a,), _expand_backward, "expand", _expand_jvp(target))
+    return make(B.broadcast_view(a.device.xp, a.array, target), (a,), _expand_backward, "expand", _expand_jvp(target))
 
 
 def _broadcasts(src: tuple, target: tuple) -> bool:
@@ -355,7 +355,7 @@ def repeat(a: Tensor, *repeats) -> Tensor:
     if any(r < 0 for r in repeats):
         raise RuntimeError(f"Trying to create tensor with negative dimension: repeats {list(repeats)}")
     padded = (1,) * (len(repeats) - len(src)) + src
-    out = a._device.xp.tile(a.array.reshape(padded), repeats)
+    out = a.device.xp.tile(a.array.reshape(padded), repeats)
 
     def backward(g):
         # out dim i is repeats[i] copies of padded[i]: view it as (repeats[i], padded[i]) and sum the copies.
@@ -420,7 +420,7 @@ def cat(tensors, dim: int = 0) -> Tensor:
                     f"for tensor number {i} in the list."
                 )
     dt = _common_dtype(tensors, "cat")
-    xp = ref._device.xp
+    xp = ref.device.xp
     out = xp.concatenate([t.array if t.array.dtype == dt else t.array.astype(dt) for t in parts], axis=axis)
     bounds = list(itertools.accumulate((t.array.shape[axis] for t in parts), initial=0))
     parts = tuple(parts)
@@ -449,7 +449,7 @@ def stack(tensors, dim: int = 0) -> Tensor:
             )
     dt = _common_dtype(tensors, "stack")
     (axis,) = normalize_dims(dim, first.array.ndim + 1)
-    out = first._device.xp.stack([t.array.astype(dt, copy=False) for t in tensors], axis=axis)
+    out = first.device.xp.stack([t.array.astype(dt, copy=False) for t in tensors], axis=axis)
     n = len(tensors)
 
     def backward(g):
@@ -568,7 +568,7 @@ def flip(a: Tensor, *args, dims=None) -> Tensor:
     def jvp(t):
         return t.flip(axes)
 
-    return make(a._device.xp.flip(a.array, axis=axes), (a,), backward, "flip", jvp)
+    return make(a.device.xp.flip(a.array, axis=axes), (a,), backward, "flip", jvp)
 
 
 _PAD_MODES = ("constant", "reflect", "replicate", "circular")
@@ -615,7 +615,7 @@ def _pad_constant(a: Tensor, widths: tuple, value) -> Tensor:
     if all(lo == 0 and hi == 0 for lo, hi in widths):
         return _unchanged(a, "pad", copy=True)
     data = a.array[crop]
-    out = a._device.xp.pad(data, grow, mode="constant", constant_values=value)
+    out = a.device.xp.pad(data, grow, mode="constant", constant_values=value)
 
     inner = tuple(slice(lo, lo + n) for (lo, _), n in zip(grow, data.shape))  # where the input went
     cropped = tuple((-lo if lo < 0 else 0, -hi if hi < 0 else 0) for lo, hi in widths)
@@ -644,7 +644,7 @@ def _index_key(a: Tensor, key: tuple) -> Tensor:
 
 def _pad_by_index(a: Tensor, widths: list, mode: str) -> Tensor:
     """reflect/replicate/circular padding as a gather along each padded dim (repeated sources accumulate)."""
-    xp = a._device.xp
+    xp = a.device.xp
     out = a
     for d, (lo, hi) in enumerate(widths):
         if lo == 0 and hi == 0:

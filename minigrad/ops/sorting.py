@@ -48,11 +48,11 @@ def _take_key(xp, order, ax: int) -> tuple:
 def _picked(a: Tensor, order, ax: int, op: str) -> Tensor:
     if a.array.ndim == 0:
         return index_with_key(a, (), op)
-    return index_with_key(a, _take_key(a._device.xp, order, ax), op)
+    return index_with_key(a, _take_key(a.device.xp, order, ax), op)
 
 
 def _indices(a: Tensor, order) -> Tensor:
-    return make_leaf(order.astype(B.int64, copy=False), a._device)
+    return make_leaf(order.astype(B.int64, copy=False), a.device)
 
 
 def sort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool | None = False):  # noqa: A002
@@ -63,9 +63,9 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool
     """
     a = check_tensor(input, "sort", "input")
     ax = _axis(a, dim)
-    xp = a._device.xp
+    xp = a.device.xp
     if a.array.ndim == 0:
-        return SortResult(_picked(a, None, ax, "sort"), make_leaf(xp.zeros((), dtype=B.int64), a._device))
+        return SortResult(_picked(a, None, ax, "sort"), make_leaf(xp.zeros((), dtype=B.int64), a.device))
     order = _order(xp, a.array, ax, descending)
     return SortResult(_picked(a, order, ax, "sort"), _indices(a, order))
 
@@ -74,9 +74,9 @@ def argsort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: b
     """The indices that sort ``input`` along ``dim`` (stable). Not differentiable."""
     a = check_tensor(input, "argsort", "input")
     ax = _axis(a, dim)
-    xp = a._device.xp
+    xp = a.device.xp
     if a.array.ndim == 0:
-        return make_leaf(xp.zeros((), dtype=B.int64), a._device)
+        return make_leaf(xp.zeros((), dtype=B.int64), a.device)
     return _indices(a, _order(xp, a.array, ax, descending))
 
 
@@ -97,9 +97,9 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
     size = a.array.shape[ax] if a.array.ndim else 1
     if k < 0 or k > size:
         raise RuntimeError("selected index k out of range")
-    xp = a._device.xp
+    xp = a.device.xp
     if a.array.ndim == 0:  # k is 0 or 1: PyTorch returns the element either way
-        return TopkResult(_picked(a, None, ax, "topk"), make_leaf(xp.zeros((), dtype=B.int64), a._device))
+        return TopkResult(_picked(a, None, ax, "topk"), make_leaf(xp.zeros((), dtype=B.int64), a.device))
     order = _top(xp, a.array, k, ax, largest)
     return TopkResult(_picked(a, order, ax, "topk"), _indices(a, order))
 

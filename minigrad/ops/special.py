@@ -64,7 +64,7 @@ def _scipy_special(xp, name: str):
 def _apply(a: Tensor, fn) -> object:
     """``fn`` of ``a``'s float array, with NumPy's domain warnings silenced (PyTorch returns NaN quietly)."""
     d = _float_data(a)
-    with B.quiet(a._device.xp):
+    with B.quiet(a.device.xp):
         return fn(d).astype(d.dtype, copy=False)
 
 
@@ -79,7 +79,7 @@ def asinh(input: Tensor) -> Tensor:  # noqa: A002  (torch's argument name)
     def jvp(t):
         return t * (a * a + 1).rsqrt()
 
-    return make(_apply(a, a._device.xp.arcsinh), (a,), backward, "asinh", jvp)
+    return make(_apply(a, a.device.xp.arcsinh), (a,), backward, "asinh", jvp)
 
 
 def acosh(input: Tensor) -> Tensor:  # noqa: A002
@@ -92,7 +92,7 @@ def acosh(input: Tensor) -> Tensor:  # noqa: A002
     def jvp(t):
         return t * (a * a - 1).rsqrt()
 
-    return make(_apply(a, a._device.xp.arccosh), (a,), backward, "acosh", jvp)
+    return make(_apply(a, a.device.xp.arccosh), (a,), backward, "acosh", jvp)
 
 
 def atanh(input: Tensor) -> Tensor:  # noqa: A002
@@ -105,7 +105,7 @@ def atanh(input: Tensor) -> Tensor:  # noqa: A002
     def jvp(t):
         return t / (1 - a * a)
 
-    return make(_apply(a, a._device.xp.arctanh), (a,), backward, "atanh", jvp)
+    return make(_apply(a, a.device.xp.arctanh), (a,), backward, "atanh", jvp)
 
 
 arcsinh, arccosh, arctanh = asinh, acosh, atanh
@@ -122,7 +122,7 @@ def exp2(input: Tensor) -> Tensor:  # noqa: A002
     def jvp(t):
         return t * a.exp2() * _LN2
 
-    out = make(_apply(a, a._device.xp.exp2), (a,), backward, "exp2", jvp)
+    out = make(_apply(a, a.device.xp.exp2), (a,), backward, "exp2", jvp)
     out_ref = weakref.ref(out)
     return out
 
@@ -137,7 +137,7 @@ def log2(input: Tensor) -> Tensor:  # noqa: A002
     def jvp(t):
         return t / (a * _LN2)
 
-    return make(_apply(a, a._device.xp.log2), (a,), backward, "log2", jvp)
+    return make(_apply(a, a.device.xp.log2), (a,), backward, "log2", jvp)
 
 
 def log10(input: Tensor) -> Tensor:  # noqa: A002
@@ -150,7 +150,7 @@ def log10(input: Tensor) -> Tensor:  # noqa: A002
     def jvp(t):
         return t / (a * _LN10)
 
-    return make(_apply(a, a._device.xp.log10), (a,), backward, "log10", jvp)
+    return make(_apply(a, a.device.xp.log10), (a,), backward, "log10", jvp)
 
 
 # ---------------------------------------------------------------- integer and fractional parts
@@ -158,7 +158,7 @@ def trunc(input: Tensor) -> Tensor:  # noqa: A002
     """Round towards zero (zero gradient; integer tensors are returned unchanged in value)."""
     a = check_tensor(input, "trunc", "input")
     refuse_dtype(a, "trunc", "b")
-    out = a._device.xp.trunc(a.array) if a.array.dtype.kind == "f" else a.array.copy()
+    out = a.device.xp.trunc(a.array) if a.array.dtype.kind == "f" else a.array.copy()
     return make(out, (a,), _zero_backward, "trunc", _zero_jvp)
 
 
@@ -178,7 +178,7 @@ def frac(input: Tensor) -> Tensor:  # noqa: A002
     a = check_tensor(input, "frac", "input")
     refuse_dtype(a, "frac_cpu", "biu")
     d = a.array
-    return make(d - a._device.xp.trunc(d), (a,), _identity_backward, "frac", _identity_jvp)
+    return make(d - a.device.xp.trunc(d), (a,), _identity_backward, "frac", _identity_jvp)
 
 
 def sgn(input: Tensor) -> Tensor:  # noqa: A002
@@ -187,7 +187,7 @@ def sgn(input: Tensor) -> Tensor:  # noqa: A002
     d = a.array
     if d.dtype.kind != "f":
         return a.sign()
-    xp = a._device.xp
+    xp = a.device.xp
     return make(xp.where(xp.isnan(d), xp.zeros((), d.dtype), xp.sign(d)), (a,), _zero_backward, "sgn", _zero_jvp)
 
 
@@ -195,12 +195,12 @@ def sgn(input: Tensor) -> Tensor:  # noqa: A002
 def logit(input: Tensor, eps: float | None = None) -> Tensor:  # noqa: A002
     """log(x / (1 - x)); with ``eps``, x is first clamped to [eps, 1 - eps] and the gradient is 0 outside."""
     a = check_tensor(input, "logit", "input")
-    xp = a._device.xp
+    xp = a.device.xp
     d = _float_data(a)
     z = d if eps is None else xp.clip(d, eps, 1 - eps)
     with B.quiet(xp):
         out = xp.log(z / (1 - z))
-    inside = make_leaf(xp.ones(d.shape, dtype=bool) if eps is None else (d >= eps) & (d <= 1 - eps), a._device)
+    inside = make_leaf(xp.ones(d.shape, dtype=bool) if eps is None else (d >= eps) & (d <= 1 - eps), a.device)
 
     def backward(g):
         return (where(inside, g / (a * (1 - a)), 0.0),)
@@ -218,11 +218,11 @@ def xlogy(input, other) -> Tensor:  # noqa: A002
     x = input if isinstance(input, Tensor) else as_tensor(input, other)
     y = other if isinstance(other, Tensor) else as_tensor(other, x)
     xd, yd = _float_pair(x, y, "xlogy")
-    xp = x._device.xp
+    xp = x.device.xp
     with B.quiet(xp):
         out = xp.where((xd == 0) & ~xp.isnan(yd), xp.zeros((), dtype=xd.dtype), xd * xp.log(yd))
     # PyTorch's rule for x: g * log(y), and 0 where x is 0 and y <= 0 (where log(y) is -inf or NaN)
-    x_zero = make_leaf((xd == 0) & (yd <= 0), x._device)
+    x_zero = make_leaf((xd == 0) & (yd <= 0), x.device)
 
     def backward(g):
         return lambda: where(x_zero, 0.0, g * y.log()), lambda: g * x / y
@@ -245,7 +245,7 @@ def erfinv(input: Tensor) -> Tensor:  # noqa: A002
         y = a.erfinv()
         return t * (y * y).exp() * _SQRT_PI_OVER_2
 
-    out = make(_apply(a, _scipy_special(a._device.xp, "erfinv")), (a,), backward, "erfinv", jvp)
+    out = make(_apply(a, _scipy_special(a.device.xp, "erfinv")), (a,), backward, "erfinv", jvp)
     out_ref = weakref.ref(out)
     return out
 
@@ -261,7 +261,7 @@ def lgamma(input: Tensor) -> Tensor:  # noqa: A002
     def jvp(t):
         return t * a.digamma()
 
-    return make(_apply(a, _scipy_special(a._device.xp, "gammaln")), (a,), backward, "lgamma", jvp)
+    return make(_apply(a, _scipy_special(a.device.xp, "gammaln")), (a,), backward, "lgamma", jvp)
 
 
 def _digamma_array(xp, d):
@@ -280,7 +280,7 @@ def digamma(input: Tensor) -> Tensor:  # noqa: A002
     def jvp(t):
         return t * polygamma(1, a)
 
-    return make(_apply(a, lambda d: _digamma_array(a._device.xp, d)), (a,), backward, "digamma", jvp)
+    return make(_apply(a, lambda d: _digamma_array(a.device.xp, d)), (a,), backward, "digamma", jvp)
 
 
 def polygamma(n: int, input: Tensor) -> Tensor:  # noqa: A002
@@ -288,7 +288,7 @@ def polygamma(n: int, input: Tensor) -> Tensor:  # noqa: A002
     a = check_tensor(input, "polygamma", "input")
     if n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")
-    xp = a._device.xp
+    xp = a.device.xp
     if n == 0:
         return digamma(a)
     values = _apply(a, lambda d: _scipy_special(xp, "polygamma")(n, d))
@@ -311,7 +311,7 @@ def _tensor_polygamma(self: Tensor, n: int) -> Tensor:
 def sinc(input: Tensor) -> Tensor:  # noqa: A002
     """sin(pi x) / (pi x), and 1 at 0; d/dx = (cos(pi x) - sinc(x)) / x, 0 at 0."""
     a = check_tensor(input, "sinc", "input")
-    at_zero = make_leaf(_float_data(a) == 0, a._device)
+    at_zero = make_leaf(_float_data(a) == 0, a.device)
 
     def slope():
         safe = where(at_zero, 1.0, a)
@@ -323,7 +323,7 @@ def sinc(input: Tensor) -> Tensor:  # noqa: A002
     def jvp(t):
         return t * slope()
 
-    return make(_apply(a, a._device.xp.sinc), (a,), backward, "sinc", jvp)
+    return make(_apply(a, a.device.xp.sinc), (a,), backward, "sinc", jvp)
 
 
 def hypot(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
@@ -339,7 +339,7 @@ def hypot(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     def jvp(ta, tb):
         return (ta * a + tb * b) / a.hypot(b)
 
-    out = make(a._device.xp.hypot(ad, bd), (a, b), backward, "hypot", jvp)
+    out = make(a.device.xp.hypot(ad, bd), (a, b), backward, "hypot", jvp)
     out_ref = weakref.ref(out)
     return out
 
@@ -349,9 +349,9 @@ def _nan_ignoring(input: Tensor, other: Tensor, name: str) -> Tensor:
     a = check_tensor(input, name, "input")
     b = check_tensor(other, name, "other")
     ad, bd = _float_pair(a, b, name) if (a.array.dtype.kind == "f" or b.array.dtype.kind == "f") else (a.array, b.array)
-    xp = a._device.xp
+    xp = a.device.xp
     out = (xp.fmax if name == "fmax" else xp.fmin)(ad, bd)
-    a_wins = make_leaf(((ad >= bd) if name == "fmax" else (ad <= bd)) | xp.isnan(bd), a._device)
+    a_wins = make_leaf(((ad >= bd) if name == "fmax" else (ad <= bd)) | xp.isnan(bd), a.device)
 
     def backward(g):
         return lambda: where(a_wins, g, 0.0), lambda: where(a_wins, 0.0, g)
@@ -376,12 +376,12 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None, neg
     """NaN, inf and -inf replaced by ``nan``, ``posinf`` and ``neginf`` (the dtype's largest and smallest
     finite values by default); the gradient flows where the input was finite."""
     a = check_tensor(input, "nan_to_num", "input")
-    xp = a._device.xp
+    xp = a.device.xp
     d = a.array
     if d.dtype.kind != "f":
         return make(d.copy(), (a,), _identity_backward, "nan_to_num", _identity_jvp)
     out = xp.nan_to_num(d, nan=nan, posinf=posinf, neginf=neginf)
-    finite = make_leaf(xp.isfinite(d), a._device)
+    finite = make_leaf(xp.isfinite(d), a.device)
 
     def backward(g):
         return (where(finite, g, 0.0),)
@@ -398,10 +398,10 @@ def heaviside(input: Tensor, values: Tensor) -> Tensor:  # noqa: A002
     v = check_tensor(values, "heaviside", "values")
     if a.array.dtype != v.array.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes")
-    xp = a._device.xp
+    xp = a.device.xp
     d = a.array
     out = xp.where(d == 0, v.array, (d > 0).astype(d.dtype))
-    return make_leaf(out.astype(d.dtype, copy=False), a._device)
+    return make_leaf(out.astype(d.dtype, copy=False), a.device)
 
 
 def _bind() -> None:

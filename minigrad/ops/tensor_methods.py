@@ -46,7 +46,7 @@ def clamp_max(input: Tensor, max) -> Tensor:  # noqa: A002
 
 # ---------------------------------------------------------------- factories with self's dtype and device
 def _like(self: Tensor, dtype, device) -> dict:
-    return {"dtype": self.array.dtype if dtype is None else dtype, "device": self._device if device is None else device}
+    return {"dtype": self.array.dtype if dtype is None else dtype, "device": self.device if device is None else device}
 
 
 def new_zeros(self: Tensor, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
@@ -82,7 +82,7 @@ def type(self: Tensor, dtype=None, non_blocking: bool = False, **kwargs):  # noq
     this tensor cast to it (itself when it already has it)."""
     if dtype is None:
         name = _TENSOR_TYPE_NAMES.get(self.array.dtype.name, f"torch.{self.array.dtype.name}")
-        return name.replace("torch.", "torch.cuda.") if self._device.type == "cuda" else name
+        return name.replace("torch.", "torch.cuda.") if self.device.type == "cuda" else name
     if isinstance(dtype, str):
         cuda = dtype.startswith("torch.cuda.")
         key = dtype.replace("torch.cuda.", "torch.")
@@ -153,10 +153,10 @@ def unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
         raise RuntimeError(f"step is {step} but must be > 0")
     if d.ndim == 0:
         return self.reshape(1)
-    xp = self._device.xp
+    xp = self.device.xp
     starts = xp.arange(0, length - size + 1, step)
     windows = starts[:, None] + xp.arange(size)[None, :]
-    picked = self.movedim(axis, -1)[..., tensor(windows, device=self._device)]
+    picked = self.movedim(axis, -1)[..., tensor(windows, device=self.device)]
     return picked.movedim(-2, axis)
 
 

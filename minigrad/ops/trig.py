@@ -53,7 +53,7 @@ def sinh(input: Tensor) -> Tensor:  # noqa: A002  (torch's argument name)
     def jvp(t):
         return t * a.cosh()
 
-    return make(a._device.xp.sinh(_float_data(a)), (a,), backward, "sinh", jvp)
+    return make(a.device.xp.sinh(_float_data(a)), (a,), backward, "sinh", jvp)
 
 
 def cosh(input: Tensor) -> Tensor:  # noqa: A002
@@ -66,7 +66,7 @@ def cosh(input: Tensor) -> Tensor:  # noqa: A002
     def jvp(t):
         return t * a.sinh()
 
-    return make(a._device.xp.cosh(_float_data(a)), (a,), backward, "cosh", jvp)
+    return make(a.device.xp.cosh(_float_data(a)), (a,), backward, "cosh", jvp)
 
 
 def expm1(input: Tensor) -> Tensor:  # noqa: A002
@@ -79,7 +79,7 @@ def expm1(input: Tensor) -> Tensor:  # noqa: A002
     def jvp(t):
         return t * a.exp()
 
-    return make(a._device.xp.expm1(_float_data(a)), (a,), backward, "expm1", jvp)
+    return make(a.device.xp.expm1(_float_data(a)), (a,), backward, "expm1", jvp)
 
 
 # ---------------------------------------------------------------- tangent and inverses
@@ -94,7 +94,7 @@ def tan(input: Tensor) -> Tensor:  # noqa: A002
     def jvp(t):
         return t * (a.tan() ** 2 + 1)
 
-    out = make(a._device.xp.tan(_float_data(a)), (a,), backward, "tan", jvp)
+    out = make(a.device.xp.tan(_float_data(a)), (a,), backward, "tan", jvp)
     out_ref = weakref.ref(out)
     return out
 
@@ -109,8 +109,8 @@ def asin(input: Tensor) -> Tensor:  # noqa: A002
     def jvp(t):
         return t * (1 - a * a).rsqrt()
 
-    with B.quiet(a._device.xp):
-        out = a._device.xp.arcsin(_float_data(a))
+    with B.quiet(a.device.xp):
+        out = a.device.xp.arcsin(_float_data(a))
     return make(out, (a,), backward, "asin", jvp)
 
 
@@ -124,8 +124,8 @@ def acos(input: Tensor) -> Tensor:  # noqa: A002
     def jvp(t):
         return -t * (1 - a * a).rsqrt()
 
-    with B.quiet(a._device.xp):
-        out = a._device.xp.arccos(_float_data(a))
+    with B.quiet(a.device.xp):
+        out = a.device.xp.arccos(_float_data(a))
     return make(out, (a,), backward, "acos", jvp)
 
 
@@ -139,7 +139,7 @@ def atan(input: Tensor) -> Tensor:  # noqa: A002
     def jvp(t):
         return t / (a * a + 1)
 
-    return make(a._device.xp.arctan(_float_data(a)), (a,), backward, "atan", jvp)
+    return make(a.device.xp.arctan(_float_data(a)), (a,), backward, "atan", jvp)
 
 
 def atan2(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
@@ -158,7 +158,7 @@ def atan2(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     def jvp(ty, tx):
         return (ty * x - tx * y) / (x * x + y * y)
 
-    return make(y._device.xp.arctan2(yd, xd), (y, x), backward, "atan2", jvp)
+    return make(y.device.xp.arctan2(yd, xd), (y, x), backward, "atan2", jvp)
 
 
 arcsin, arccos, arctan, arctan2 = asin, acos, atan, atan2
@@ -177,7 +177,7 @@ def logaddexp(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     def jvp(ta, tb):
         return ta * (a - b).sigmoid() + tb * (b - a).sigmoid()
 
-    return make(a._device.xp.logaddexp(ad, bd), (a, b), backward, "logaddexp", jvp)
+    return make(a.device.xp.logaddexp(ad, bd), (a, b), backward, "logaddexp", jvp)
 
 
 def lerp(input: Tensor, end: Tensor, weight) -> Tensor:  # noqa: A002

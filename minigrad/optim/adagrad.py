@@ -62,7 +62,7 @@ class Adagrad(Optimizer):
         for group in self.param_groups:
             for p in group["params"]:
                 value = float(shown(group["initial_accumulator_value"]))
-                self.state[p] = {"step": 0, "sum": p._device.xp.full_like(p.array, value)}
+                self.state[p] = {"step": 0, "sum": p.device.xp.full_like(p.array, value)}
 
     def _update(self, group, param, grad, state, xp):
         if "sum" not in state:  # a parameter added later by add_param_group

@@ -156,7 +156,7 @@ class LBFGS(Optimizer):
 
     # ------------------------------------------------------------ flat views of the parameters
     def _xp(self):
-        return self._params[0]._device.xp
+        return self._params[0].device.xp
 
     def _flat_grad(self):
         xp = self._xp()

@@ -85,7 +85,7 @@ class Optimizer:
                     state = self.state.get(p)
                     if state is None:
                         state = self.state[p] = {}
-                    self._update(hyper, p.array, g.array, state, p._device.xp)
+                    self._update(hyper, p.array, g.array, state, p.device.xp)
                     mark_written(p)
         return loss
 
@@ -111,7 +111,7 @@ class Optimizer:
             for p in group["params"]:
                 if p in self.state:
                     state[index[id(p)]] = {
-                        k: make_leaf(v.copy(), p._device) if _is_array(v) else v for k, v in self.state[p].items()
+                        k: make_leaf(v.copy(), p.device) if _is_array(v) else v for k, v in self.state[p].items()
                     }
         return {"state": state, "param_groups": groups}
 
@@ -190,4 +190,4 @@ def _state_value(value, param: Tensor, key: str):
             f"optimizer state '{key}' of shape {shape_str(value.shape)} does not match its parameter of shape "
             f"{shape_str(param.array.shape)}"
         )
-    return B.to_device_array(value, param._device).astype(param.array.dtype, copy=True)
+    return B.to_device_array(value, param.device).astype(param.array.dtype, copy=True)

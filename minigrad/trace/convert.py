@@ -267,7 +267,7 @@ class Converter:
         """
         if t is None:
             return None
-        arr, tensor_id = (t.array, t._id) if isinstance(t, Tensor) else (t, None)
+        arr, tensor_id = (t.array, t.id) if isinstance(t, Tensor) else (t, None)
         version = _versions.version(arr)
         shared = self._shared.get(id(arr))
         if shared is not None and shared[0]() is arr and shared[1] == version:
@@ -287,7 +287,7 @@ class Converter:
 
     def _ref(self, node) -> int:
         """Id of ``node``, registering it (and unknown ancestors) first; reports a ``name`` set later."""
-        nid = node._id
+        nid = node.id
         if nid not in self._known:
             self._register(node, late=True)
         elif node.name is not None and self._name_of.get(nid) != node.name:
@@ -298,14 +298,14 @@ class Converter:
     def _register(self, node, late: bool) -> None:
         known = self._known
         order = []
-        stack = [(node, iter(node._parents))]
-        seen = {node._id}
+        stack = [(node, iter(node.parents))]
+        seen = {node.id}
         while stack:
             n, parents = stack[-1]
             for p in parents:
-                if p._id not in known and p._id not in seen:
-                    seen.add(p._id)
-                    stack.append((p, iter(p._parents)))
+                if p.id not in known and p.id not in seen:
+                    seen.add(p.id)
+                    stack.append((p, iter(p.parents)))
                     break
             else:
                 stack.pop()
@@ -319,13 +319,13 @@ class Converter:
             is_new = n is node and not late
             source = _location(frame) if is_new and frame is not None and self.sources else None
             info = E.NodeInfo(
-                id=n._id,
+                id=n.id,
                 name=n.name,
-                op=n._op,
-                parents=tuple(p._id for p in n._parents),
+                op=n.op,
+                parents=tuple(p.id for p in n.parents),
                 shape=n.array.shape,
                 dtype=type_name(n.array.dtype),
-                device=type_name(n._device),
+                device=type_name(n.device),
                 requires_grad=n._rg,
                 is_leaf=n._backward is None,
                 data=self._snap(n),
@@ -333,9 +333,9 @@ class Converter:
                 pass_id=pass_id if is_new else None,
                 version=_versions.version(n.array),
             )
-            known.add(n._id)
-            self._name_of[n._id] = n.name
-            self._deliver(E.NodeCreated, info.pass_id, depth if is_new else 0, node=n._id, info=info, late=not is_new)
+            known.add(n.id)
+            self._name_of[n.id] = n.name
+            self._deliver(E.NodeCreated, info.pass_id, depth if is_new else 0, node=n.id, info=info, late=not is_new)
             if is_new and n.name is None and self.names and frame is not None:
                 entry = self._pending.get(frame)
                 if entry is None:
@@ -354,7 +354,7 @@ class Converter:
             self._name_from_locals(frame, [r() for r in refs])
 
     def _name_from_locals(self, frame, nodes) -> None:
-        wanted = {n._id: n for n in nodes if n is not None and n.name is None and self._name_of.get(n._id) is None}
+        wanted = {n.id: n for n in nodes if n is not None and n.name is None and self._name_of.get(n.id) is None}
         if not wanted:
             return
         by_object = {id(n): nid for nid, n in wanted.items()}
@@ -380,7 +380,7 @@ class Converter:
         node = f["node"]
         if not node._rg and (self._depth or _state.forward.in_rule or _made_by_library(sys._getframe(1))):
             return  # gradient arithmetic, seeds, optimizer updates: not part of a graph (recorded if one uses it)
-        if node._id not in self._known:
+        if node.id not in self._known:
             self._register(node, late=False)
 
     def _on_pass_started(self, f) -> None:
@@ -455,13 +455,13 @@ class Converter:
                 if target is None:
                     out.append(E.Captured(name, "dead"))
                 elif isinstance(target, Tensor):
-                    out.append(E.Captured(name, "weakref", target._id, self._snap(target)))
+                    out.append(E.Captured(name, "weakref", target.id, self._snap(target)))
                 else:
                     out.append(E.Captured(name, "value", text=_short_repr(target)))
             elif isinstance(v, Tensor):
-                out.append(E.Captured(name, "tensor", v._id, self._snap(v)))
+                out.append(E.Captured(name, "tensor", v.id, self._snap(v)))
             elif SHADOWS and (shadow := foreign_shadow(v)) is not None:
-                out.append(E.Captured(name, "tensor", shadow._id, self._snap(shadow)))
+                out.append(E.Captured(name, "tensor", shadow.id, self._snap(shadow)))
             elif isinstance(v, np.ndarray) or B.is_cupy_array(v):
                 out.append(E.Captured(name, "array", value=self._snap(v)))
             else:
@@ -478,34 +478,34 @@ class Converter:
         for i, t in enumerate(saved):
             name = names[i] if i < len(names) and names[i] else f"saved_tensors[{i}]"
             if isinstance(t, Tensor):
-                out.append(E.Captured(name, "tensor", t._id, self._snap(t)))
-                shown.add(t._id)
+                out.append(E.Captured(name, "tensor", t.id, self._snap(t)))
+                shown.add(t.id)
             else:
                 out.append(E.Captured(name, "value", text="a saved output" if callable(t) else _short_repr(t)))
         for key, v in vars(ctx).items():
             if not key.startswith("_") and key not in ("needs_input_grad", "materialize_grads"):
                 if isinstance(v, Tensor):
-                    out.append(E.Captured(f"ctx.{key}", "tensor", v._id, self._snap(v)))
+                    out.append(E.Captured(f"ctx.{key}", "tensor", v.id, self._snap(v)))
                 else:
                     out.append(E.Captured(f"ctx.{key}", "value", text=_short_repr(v)))
         for name, v in zip(input_names(cls.forward, len(args)), args):
             if isinstance(v, Tensor):
-                if v._id not in shown:
-                    out.append(E.Captured(name, "tensor", v._id, self._snap(v)))
+                if v.id not in shown:
+                    out.append(E.Captured(name, "tensor", v.id, self._snap(v)))
             else:
                 out.append(E.Captured(name, "value", text=_short_repr(v)))
         return tuple(out)
 
     def _on_tangent_computed(self, f) -> None:
         node = f["node"]
-        if node._id not in self._known:
+        if node.id not in self._known:
             self._register(node, late=False)
         depth = self._depth
         self._deliver(
             E.TangentComputed,
             self._pass_at(depth),
             depth,
-            node=node._id,
+            node=node.id,
             op=f["op"],
             parents=tuple(self._ref(p) for p in f["parents"]),
             tangents=tuple(self._snap(t) for t in f["tangents"]),

@@ -105,9 +105,9 @@ def _shadow(obj, data=None, parents=(), op=None, name=None) -> Tensor:
         return t
     t = _quiet_tensor(_read(obj, data))
     t._rg = True
-    t._parents = tuple(_shadow(p) for p in parents)
+    t.parents = tuple(_shadow(p) for p in parents)
     t._backward = _foreign_rule if parents else None
-    t._op = op or ("op" if parents else None)
+    t.op = op or ("op" if parents else None)
     t.name = name
     key = id(obj)
     try:

@@ -189,7 +189,7 @@ def type_name(x) -> str:
 def snapshot(t, max_values: int = DEFAULT_MAX_VALUES) -> Snapshot:
     """Snapshot a Tensor (or a raw NumPy/CuPy array) now."""
     if isinstance(t, Tensor):
-        arr, tensor_id, dev = t.array, t._id, t._device
+        arr, tensor_id, dev = t.array, t.id, t.device
     else:
         arr, tensor_id, dev = t, None, B.device_of_array(t)
     if arr.size <= max_values:

@@ -95,7 +95,7 @@ def _leaves_of(outputs) -> list:
         if t.is_leaf:
             leaves.append(t)
         else:
-            stack.extend(p for p in t._parents if p.requires_grad)
+            stack.extend(p for p in t.parents if p.requires_grad)
     return leaves
 
 
@@ -116,7 +116,7 @@ class Checkpoint(Function):
     def forward(ctx, run, preserve_rng_state, kwargs, n_inputs, *tensors):
         args = tensors[:n_inputs]
         ctx.run, ctx.kwargs, ctx.n_inputs = run, kwargs, n_inputs
-        devices = {B.CPU} | {a._device for a in args if isinstance(a, Tensor)}
+        devices = {B.CPU} | {a.device for a in args if isinstance(a, Tensor)}
         ctx.rng = _rng_states(devices) if preserve_rng_state else None
         ctx.save_for_backward(*tensors)
         out = run(*args, **kwargs)  # apply runs forward with grad off

@@ -40,7 +40,7 @@ def describe_captured(value, node_id: int | None = None):
             return ("text", "dead weak reference")
         value = target
     if isinstance(value, Tensor):
-        return ("tensor", value._id, B.to_host(value.array))
+        return ("tensor", value.id, B.to_host(value.array))
     if callable(value) or isinstance(value, type) or type(value).__name__ == "module":
         return None
     if isinstance(value, (bool, int, float)) or B.is_cupy_array(value) or hasattr(value, "__array__"):
@@ -50,7 +50,7 @@ def describe_captured(value, node_id: int | None = None):
 
 
 def _role(t: Tensor, roots: set) -> str:
-    if t._id in roots:
+    if t.id in roots:
         return "output"
     if t._backward is None:
         return "param" if t._rg else "input"
@@ -67,16 +67,16 @@ def _node(t: Tensor, role: str, with_captured: bool) -> VNode:
                 captured.append((name, desc))
     grad = t._grad
     return VNode(
-        id=t._id,
+        id=t.id,
         name=t.name,
-        op=t._op,
+        op=t.op,
         shape=tuple(t.array.shape),
         dtype=str(t.array.dtype),
-        device=str(t._device),
+        device=str(t.device),
         data=B.to_host(t.array),
         grad=None if grad is None else B.to_host(grad.array),
         role=role,
-        parents=tuple(p._id for p in t._parents),
+        parents=tuple(p.id for p in t.parents),
         captured=captured,
         freed=t.is_freed,
     )
@@ -86,14 +86,14 @@ def graph_of_tensors(roots, max_nodes: int | None, with_captured: bool) -> VGrap
     """The graph reachable from ``roots`` through ``.parents``, at most ``max_nodes`` tensors."""
     by_id = {}
     for r in roots:
-        by_id[r._id] = r
+        by_id[r.id] = r
 
     def parents_of(key):
-        for p in by_id[key]._parents:
-            by_id.setdefault(p._id, p)
-            yield p._id
+        for p in by_id[key].parents:
+            by_id.setdefault(p.id, p)
+            yield p.id
 
-    root_ids = [r._id for r in roots]
+    root_ids = [r.id for r in roots]
     kept, hidden = select_nodes(root_ids, parents_of, max_nodes)
     root_set = set(root_ids)
     g = VGraph(hidden=hidden)

@@ -79,7 +79,7 @@ def test_freeing_drops_closures_and_captured_values():
     x = mg.tensor([1.0, 2.0], requires_grad=True)
     h = x * 2
     y = (h * h).sum()
-    closure_ref = weakref.ref(y._parents[0]._backward)  # h * h saved h
+    closure_ref = weakref.ref(y.parents[0]._backward)  # h * h saved h
     y.backward()
     gc.collect()
     assert closure_ref() is None

@@ -337,7 +337,7 @@ def install(monkeypatch) -> B.Device:
 
 def is_on(t, dev: B.Device) -> bool:
     """True when tensor ``t`` (and its grad, if any) is on ``dev`` with device arrays."""
-    ok = t._device is dev and type(t.array) is StrictArray
+    ok = t.device is dev and type(t.array) is StrictArray
     if t.grad is not None:
-        ok = ok and t.grad._device is dev and type(t.grad.array) is StrictArray
+        ok = ok and t.grad.device is dev and type(t.grad.array) is StrictArray
     return ok

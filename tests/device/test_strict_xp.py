@@ -27,7 +27,7 @@ def test_device_arrays_are_strict_and_xp_works(strict_cuda):
     assert x.device == "cuda:0" and x.device is strict_cuda and x.is_cuda
     assert type(x.array) is StrictArray and not isinstance(x.array, np.ndarray)
     assert mg.backend.is_cupy_array(x.array)
-    xp = x._device.xp
+    xp = x.device.xp
     r = xp.sqrt(x.array)
     assert type(r) is StrictArray and r.tolist() == [1.0, 2.0]
     assert type(x.array.sum()) is StrictArray  # reductions give 0-d device arrays, as CuPy does
@@ -142,7 +142,7 @@ def test_op_code_calls_numpy_only_where_reviewed():
         if attr not in ALLOWED and attr not in ALLOWED_IN.get(rel, ())
     ]
     assert not bad, (
-        "NumPy calls in code that CUDA tensors run: use the tensor's `t._device.xp` instead "
+        "NumPy calls in code that CUDA tensors run: use the tensor's `t.device.xp` instead "
         "(or, for host-only data, add a reviewed entry to ALLOWED_IN):\n" + "\n".join(bad)
     )
 

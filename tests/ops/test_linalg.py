@@ -107,7 +107,7 @@ def test_matmul_type_and_device_errors():
     with pytest.raises(TypeError, match=r"matmul\(\): argument 'other' \(position 2\) must be Tensor, not int"):
         mg.matmul(mg.ones(2), 3)
     fake = mg.ones(2)
-    fake._device = mg.Device("cuda", 0)  # a second device, faked: the check runs before any array work
+    fake.device = mg.Device("cuda", 0)  # a second device, faked: the check runs before any array work
     with pytest.raises(RuntimeError, match="cpu and cuda:0"):
         mg.ones(2) @ fake
 

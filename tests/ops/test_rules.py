@@ -73,7 +73,7 @@ def test_the_scan_finds_plumbing_in_a_rule(tmp_path):
         "    def backward(g):\n"
         "        if _grad_mode.enabled:\n"
         "            return unbroadcast(g, a.shape), None if not b._rg else g\n"
-        "        return make_leaf(g.array, g._device), g\n"
+        "        return make_leaf(g.array, g.device), g\n"
         "    return make(a.array, (a, b), backward, 'op')\n"
     )
     ((name, rule),) = {n: r for n, r in _rules(bad)}.items()

@@ -211,7 +211,7 @@ def test_errors(fn, exc, text):
 
 def test_cat_device_mismatch_names_both_devices():
     fake = mg.ones(2)
-    fake._device = mg.Device("cuda", 0)  # a second device without a GPU: the check runs before any array work
+    fake.device = mg.Device("cuda", 0)  # a second device without a GPU: the check runs before any array work
     with pytest.raises(RuntimeError, match="cpu and cuda:0"):
         mg.cat([mg.ones(2), fake])
 

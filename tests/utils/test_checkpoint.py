@@ -57,7 +57,7 @@ def test_the_forward_keeps_one_node():
     x = mg.randn(3, 4, requires_grad=True)
     y = checkpoint(block, x, use_reentrant=False)
     assert repr(y.grad_fn) == "<CheckpointBackward>"
-    assert set(map(id, y._parents)) == {id(x)} | {id(p) for p in block.parameters()}  # no intermediate node
+    assert set(map(id, y.parents)) == {id(x)} | {id(p) for p in block.parameters()}  # no intermediate node
 
 
 def test_the_recomputation_is_visible_in_the_trace():

@@ -47,11 +47,11 @@ def _mean_over_bins(x: Tensor, dim: int, out: int) -> Tensor:
     length = x.array.shape[dim]
     if out and length % out == 0:
         return x.unflatten(dim, (out, length // out)).mean(dim)
-    xp = x._device.xp
+    xp = x.device.xp
     weights = xp.zeros((length, out), dtype=x.array.dtype)
     for i, (start, end) in enumerate(_bins(length, out)):
         weights[start:end, i] = 1.0 / (end - start)
-    weights = make_leaf(weights, x._device)
+    weights = make_leaf(weights, x.device)
     return x @ weights if dim == -1 else weights.mT @ x
 
 
@@ -67,7 +67,7 @@ def _adaptive_avg(input: Tensor, output_size, dims: int, op: str) -> Tensor:
 def _first_max_indices(input: Tensor, sizes: tuple):
     """For each output element, the flat index (over the pooled dims) of its bin's first largest
     value, as PyTorch picks it (NaN counts as largest)."""
-    xp = input._device.xp
+    xp = input.device.xp
     arr = input.array
     spatial = arr.shape[-len(sizes) :]
     lead = arr.shape[: -len(sizes)]
@@ -90,7 +90,7 @@ def _adaptive_max(input: Tensor, output_size, return_indices: bool, dims: int, o
     sizes = _output_size(output_size, input.array.shape[-dims:], op)
     if 0 in input.array.shape[-dims:] and 0 not in sizes:
         raise RuntimeError(f"{op}(): cannot pool an empty input of shape {shape_str(input.array.shape)}")
-    indices = make_leaf(_first_max_indices(input, sizes), input._device)
+    indices = make_leaf(_first_max_indices(input, sizes), input.device)
     flat = input.flatten(-dims) if dims == 2 else input
     values = flat.gather(-1, indices.flatten(-dims) if dims == 2 else indices)
     if dims == 2:

@@ -44,11 +44,11 @@ def scaled_dot_product_attention(
         repeat = query.array.shape[-3] // key.array.shape[-3]
         key = key.repeat_interleave(repeat, dim=-3)
         value = value.repeat_interleave(repeat, dim=-3)
-    xp = query._device.xp
+    xp = query.device.xp
     length, source = query.array.shape[-2], key.array.shape[-2]
     scores = (query @ key.transpose(-2, -1)) * (1 / math.sqrt(query.array.shape[-1]) if scale is None else scale)
     if is_causal:
-        allowed = make_leaf(xp.tril(xp.ones((length, source), dtype=bool)), query._device)
+        allowed = make_leaf(xp.tril(xp.ones((length, source), dtype=bool)), query.device)
         scores = scores.masked_fill(allowed.logical_not(), float("-inf"))
     elif attn_mask is not None:
         if attn_mask.array.dtype.kind == "b":

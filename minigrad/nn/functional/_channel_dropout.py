@@ -27,7 +27,7 @@ def _check_p(p) -> None:
 def _keep(x: Tensor, p: float, per_channel: bool):
     """A 0/1 array (1 kept, with probability ``1 - p``), one per element or one per ``[N, C]`` channel."""
     shape = x.array.shape[:2] + (1,) * (x.array.ndim - 2) if per_channel else x.array.shape
-    return (generator_for(x._device).random(shape) >= p).astype(x.array.dtype)
+    return (generator_for(x.device).random(shape) >= p).astype(x.array.dtype)
 
 
 def _dropout(x: Tensor, p: float, training: bool, inplace: bool, per_channel: bool, alpha: bool) -> Tensor:
@@ -45,9 +45,9 @@ def _dropout(x: Tensor, p: float, training: bool, inplace: bool, per_channel: bo
         if alpha:
             a = 1.0 / math.sqrt((_SATURATION**2 * p + 1) * (1 - p))
             scale, shift = keep * a, (keep - 1) * (_SATURATION * a) + _SATURATION * a * p
-            out = x * make_leaf(scale, x._device) + make_leaf(shift, x._device)
+            out = x * make_leaf(scale, x.device) + make_leaf(shift, x.device)
         else:
-            out = x * make_leaf(keep * (1.0 / (1.0 - p)), x._device)
+            out = x * make_leaf(keep * (1.0 / (1.0 - p)), x.device)
     return out
 
 

@@ -128,7 +128,7 @@ def rrelu(
     while ``training``, ``(lower + upper) / 2`` otherwise."""
     if not training:
         return written_into(lambda x: where(x >= 0, x, x * ((lower + upper) / 2)), input, inplace)
-    draws = generator_for(input._device).random(tuple(input.shape)) * (upper - lower) + lower
+    draws = generator_for(input.device).random(tuple(input.shape)) * (upper - lower) + lower
     slopes = Tensor(draws.astype(input.array.dtype), device=input.device)
     return written_into(lambda x: where(x >= 0, x, x * slopes), input, inplace)
 
@@ -136,8 +136,8 @@ def rrelu(
 def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10, dim: int = -1) -> Tensor:
     """A sample from the Gumbel-softmax distribution: ``softmax((logits + g) / tau)`` with Gumbel noise ``g``;
     ``hard`` gives the one-hot of its largest entry, with the soft sample's gradient (straight-through)."""
-    uniform = generator_for(logits._device).random(tuple(logits.shape))
-    noise = -logits._device.xp.log(-logits._device.xp.log1p(-uniform))  # -log of an Exp(1) draw
+    uniform = generator_for(logits.device).random(tuple(logits.shape))
+    noise = -logits.device.xp.log(-logits.device.xp.log1p(-uniform))  # -log of an Exp(1) draw
     gumbels = (logits + Tensor(noise.astype(logits.array.dtype), device=logits.device)) / tau
     soft = softmax(gumbels, dim)
     if not hard:

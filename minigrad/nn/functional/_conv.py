@@ -95,13 +95,13 @@ def max_pool2d(
             return pooled
     if ceil_mode:
         x = _pad_for_ceil_mode(x, geo)
-    xp = x._device.xp
+    xp = x.device.xp
     n, c = x.array.shape[:2]
     oh, ow = geo.out_hw(x.array.shape, "max_pool2d()")
     win = windows(xp, x.array, geo, pad_value=-xp.inf).reshape(n, c, kh * kw, oh * ow)
     out = win.max(axis=2).reshape(n, c, oh, ow)
     first_max = win.argmax(axis=2)[:, :, None, :]
-    mask = make_leaf((xp.arange(kh * kw)[:, None] == first_max).astype(x.array.dtype), x._device)
+    mask = make_leaf((xp.arange(kh * kw)[:, None] == first_max).astype(x.array.dtype), x.device)
     shape = x.array.shape
 
     def backward(g):
@@ -115,7 +115,7 @@ def max_pool2d(
     pooled = make(out, (x,), backward, "max_pool2d", jvp)
     if not return_indices:
         return pooled
-    return pooled, make_leaf(_plane_positions(xp, first_max[:, :, 0, :], geo, (oh, ow), width), x._device)
+    return pooled, make_leaf(_plane_positions(xp, first_max[:, :, 0, :], geo, (oh, ow), width), x.device)
 
 
 def _plane_positions(xp, in_window, geo: Geometry, out_hw: tuple, width: int):

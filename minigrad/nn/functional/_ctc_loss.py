@@ -87,7 +87,7 @@ def ctc_loss(
         ext[i, 1 : 2 * len(row) : 2] = row
     skip = np.zeros((n, width), dtype=bool)  # s may be reached from s - 2: a label unlike the one before
     skip[:, 2:] = (ext[:, 2:] != blank) & (ext[:, 2:] != ext[:, :-2])
-    xp = log_probs._device.xp
+    xp = log_probs.device.xp
     index = Tensor(xp.broadcast_to(xp.asarray(ext), (steps, n, width)).copy(), device=log_probs.device)
     emit = log_probs.gather(2, index)  # [T, N, width]: log p of each extended label at each step
     start = np.zeros((n, width), dtype=bool)
@@ -112,4 +112,4 @@ def ctc_loss(
 
 
 def _const(array: np.ndarray, like: Tensor) -> Tensor:
-    return Tensor(like._device.xp.asarray(array), device=like.device)
+    return Tensor(like.device.xp.asarray(array), device=like.device)

@@ -23,6 +23,6 @@ def dropout(x: Tensor, p: float = 0.5, training: bool = True, inplace: bool = Fa
         return x.copy_(dropout(x.clone(), p, training))
     if p == 1.0:
         return x * 0.0
-    keep = generator_for(x._device).random(x.array.shape) >= p
+    keep = generator_for(x.device).random(x.array.shape) >= p
     mask = keep.astype(x.array.dtype) * (1.0 / (1.0 - p))
-    return x * make_leaf(mask.astype(x.array.dtype, copy=False), x._device)
+    return x * make_leaf(mask.astype(x.array.dtype, copy=False), x.device)

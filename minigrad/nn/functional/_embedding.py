@@ -17,7 +17,7 @@ def _gather_rows(weight: Tensor, indices, padding_idx: int | None) -> Tensor:
             return (_scatter_rows(g, indices, num_rows),)
 
     else:  # the padding row gets no gradient
-        keep = make_leaf((indices != padding_idx)[..., None], weight._device)
+        keep = make_leaf((indices != padding_idx)[..., None], weight.device)
 
         def backward(g):
             return (_scatter_rows(g * keep, indices, num_rows),)
@@ -30,7 +30,7 @@ def _gather_rows(weight: Tensor, indices, padding_idx: int | None) -> Tensor:
 
 def _scatter_rows(g: Tensor, indices, num_rows: int) -> Tensor:
     """Sum the rows of ``g`` (``[*indices.shape, D]``) into ``[num_rows, D]`` at ``indices``."""
-    xp = g._device.xp
+    xp = g.device.xp
     out = xp.zeros((num_rows, g.array.shape[-1]), dtype=g.array.dtype)
     rows, values = indices.reshape(-1), g.array.reshape(-1, g.array.shape[-1])
     if xp.__name__ == "numpy":
@@ -56,7 +56,7 @@ def embedding(indices, weight: Tensor, padding_idx: int | None = None) -> Tensor
     """
     if isinstance(indices, Tensor):
         check_same_device(weight, indices, "embedding")
-    idx = indices.array if isinstance(indices, Tensor) else weight._device.xp.asarray(indices)
+    idx = indices.array if isinstance(indices, Tensor) else weight.device.xp.asarray(indices)
     if idx.dtype.kind not in "iu":
         raise RuntimeError(
             f"Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; "

@@ -59,8 +59,8 @@ def _renorm_(weight: Tensor, indices: np.ndarray, max_norm: float, norm_type: fl
     (outside the graph), as PyTorch's embedding_renorm_."""
     rows = np.unique(indices)
     data = weight.array[rows]
-    norms = (weight._device.xp.abs(data) ** norm_type).sum(axis=1) ** (1.0 / norm_type)
-    scale = weight._device.xp.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+    norms = (weight.device.xp.abs(data) ** norm_type).sum(axis=1) ** (1.0 / norm_type)
+    scale = weight.device.xp.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
     with no_grad():
         weight.array[rows] = data * scale[:, None]
 
@@ -122,11 +122,11 @@ def embedding_bag(
         positions = np.arange(start, end)[kept[start:end]]
         if positions.size:
             matrix[bag, positions] = 1.0 / positions.size if mode == "mean" else 1.0
-    return Tensor(weight._device.xp.asarray(matrix), device=weight.device) @ rows
+    return Tensor(weight.device.xp.asarray(matrix), device=weight.device) @ rows
 
 
 def _bag_max(rows: Tensor, starts, ends, kept: np.ndarray, weight: Tensor) -> Tensor:
-    zeros = Tensor(weight._device.xp.zeros(weight.shape[1], dtype=weight.array.dtype), device=weight.device)
+    zeros = Tensor(weight.device.xp.zeros(weight.shape[1], dtype=weight.array.dtype), device=weight.device)
     out = []
     for start, end in zip(starts, ends):
         positions = np.arange(start, end)[kept[start:end]]

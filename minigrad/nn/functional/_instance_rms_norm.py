@@ -70,8 +70,8 @@ def instance_norm(
     else:
         if running_mean is None or running_var is None:
             raise RuntimeError("Expected running_mean and running_var to be defined when use_input_stats is false")
-        centered = input - make_leaf(running_mean.array.reshape(stat_shape), input._device)
-        var = make_leaf(running_var.array.reshape(stat_shape), input._device)
+        centered = input - make_leaf(running_mean.array.reshape(stat_shape), input.device)
+        var = make_leaf(running_var.array.reshape(stat_shape), input.device)
     y = centered * (var + eps).rsqrt()
     if weight is not None:
         y = y * weight.reshape(stat_shape)

@@ -82,7 +82,7 @@ def interpolate(
     if mode in _LINEAR and nd != _LINEAR[mode]:
         raise NotImplementedError(f"Got {nd}D input, but {mode} mode needs {_LINEAR[mode]}D input")
     sizes, scales = _sizes(input, size, scale_factor, bool(recompute_scale_factor))
-    xp = input._device.xp
+    xp = input.device.xp
     out = input
     for k, (n, o, scale) in enumerate(zip(input.array.shape[2:], sizes, scales)):
         axis = 2 + k
@@ -97,6 +97,6 @@ def interpolate(
         lo = np.minimum(np.floor(src).astype(np.int64), n - 1)
         hi = np.minimum(lo + 1, n - 1)
         w_shape = (o,) + (1,) * (nd - axis - 1)
-        w_hi = make_leaf(xp.asarray((src - lo).reshape(w_shape), dtype=input.array.dtype), input._device)
+        w_hi = make_leaf(xp.asarray((src - lo).reshape(w_shape), dtype=input.array.dtype), input.device)
         out = _along(out, axis, xp.asarray(lo)) * (1 - w_hi) + _along(out, axis, xp.asarray(hi)) * w_hi
     return out

@@ -24,7 +24,7 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
             f"linear(): input of shape {shape_str(xd.shape)} does not match weight of shape "
             f"{shape_str(wd.shape)} (expected the input's last dim to be {wd.shape[1] if wd.ndim == 2 else '?'})"
         )
-    if x._device is not weight._device:
+    if x.device is not weight.device:
         check_same_device(x, weight, "linear")
     if xd.dtype != wd.dtype:
         raise RuntimeError(
@@ -44,7 +44,7 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
             return tx @ weight.mT + x @ tw.mT
 
         return make(out, (x, weight), backward, "linear", jvp)
-    if bias._device is not weight._device:
+    if bias.device is not weight.device:
         check_same_device(bias, weight, "linear")
     if bias.array.dtype != wd.dtype:
         raise RuntimeError(f"self and mat2 must have the same dtype, but got {bias.array.dtype} and {wd.dtype}")

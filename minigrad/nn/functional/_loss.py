@@ -55,7 +55,7 @@ def _as_target(target, like: Tensor, name: str) -> Tensor:
     if isinstance(target, Tensor):
         check_same_device(like, target, name)
         return target
-    return Tensor(target, device=like._device)
+    return Tensor(target, device=like.device)
 
 
 def _numeric(t: Tensor, other: Tensor) -> Tensor:
@@ -126,7 +126,7 @@ def _rows(input: Tensor, target: Tensor, name: str):
 def _class_weights(input: Tensor, weight, num_classes: int, name: str):
     if weight is None:
         return None
-    w = _as_target(weight, input, name).array if isinstance(weight, Tensor) else input._device.xp.asarray(weight)
+    w = _as_target(weight, input, name).array if isinstance(weight, Tensor) else input.device.xp.asarray(weight)
     if w.shape != (num_classes,):
         raise RuntimeError(
             f"{name}(): weight of shape {shape_str(w.shape)} does not match the {num_classes} classes "
@@ -210,7 +210,7 @@ def cross_entropy(
     refuse_dtype(input, "log_softmax_lastdim_kernel_impl", "biu")
     target = _as_target(target, input, "cross_entropy")
     x, t, loss_shape = _rows(input, target, "cross_entropy")
-    xp = input._device.xp
+    xp = input.device.xp
     xd = x.array
     num_rows, num_classes = xd.shape
     w = _class_weights(input, weight, num_classes, "cross_entropy")
@@ -236,7 +236,7 @@ def cross_entropy(
     else:
         out = per_row.sum() / divisor
     probs = e / total
-    dev = input._device
+    dev = input.device
     target_parent = t.array.dtype.kind == "f" and (t._rg or bool(_tangents_of(t)))
     each_row = reduction == "none"  # g holds one entry per row
     divisor = 1.0 if reduction != "mean" else divisor
@@ -290,7 +290,7 @@ def _cross_entropy_rule(x: Tensor, probs, q: Tensor, q_total, divisor: float, ea
 def _cross_entropy_rule_with_target(x, probs, t, w, label_smoothing: float, num_classes: int, divisor, each_row):
     """cross_entropy's rule for a probability target that requires grad: Q is built from ``t`` with ops
     (smoothed, weighted), so create_graph sees both inputs; ``d loss / d t = -log_softmax(x)`` through Q."""
-    dev = x._device
+    dev = x.device
     t_weight = make_leaf(dev.xp.asarray(1.0 - label_smoothing, dtype=x.array.dtype) * (1 if w is None else w), dev)
     spread = label_smoothing / num_classes * (1 if w is None else make_leaf(w, dev))
     g_rows = (-1, 1) if each_row else ()
@@ -321,9 +321,9 @@ def nll_loss(
     num_classes = x.array.shape[1]
     w = _class_weights(input, weight, num_classes, "nll_loss")
     q, divisor, _ = _class_target_matrix(
-        t.array, num_classes, w, ignore_index, 0.0, x.array.dtype, input._device.xp, "nll_loss"
+        t.array, num_classes, w, ignore_index, 0.0, x.array.dtype, input.device.xp, "nll_loss"
     )
-    per_row = -(x * make_leaf(q, input._device)).sum(1)
+    per_row = -(x * make_leaf(q, input.device)).sum(1)
     if reduction == "none":
         return per_row.reshape(loss_shape)
     total = per_row.sum()
@@ -343,7 +343,7 @@ def binary_cross_entropy(input: Tensor, target, weight=None, reduction: str = "m
             f"Using a target size ({shape_str(target.shape)}) that is different to the input size "
             f"({shape_str(input.shape)}) is deprecated. Please ensure they have the same size."
         )
-    xp = input._device.xp
+    xp = input.device.xp
     p, y = input.array, target.array.astype(input.array.dtype, copy=False)
     if p.size and (bool((p < 0).any()) or bool((p > 1).any())):
         raise RuntimeError("binary_cross_entropy(): all elements of input should be between 0 and 1")
@@ -361,8 +361,8 @@ def binary_cross_entropy(input: Tensor, target, weight=None, reduction: str = "m
         )
     if w is not None:
         loss = loss * w
-    y_const = make_leaf(y, input._device)
-    w_const = None if w is None else make_leaf(w, input._device)
+    y_const = make_leaf(y, input.device)
+    w_const = None if w is None else make_leaf(w, input.device)
 
     if w_const is None:
 

@@ -29,7 +29,7 @@ __all__ = ["lstm_layer"]
 
 def lstm_layer(x_proj: Tensor, h0: Tensor, c0: Tensor, w_hh: Tensor) -> Tensor:
     """Every step's ``[h_t, c_t]`` (``[L, N, 2H]``) of one layer, from ``x_proj`` ``[L, N, 4H]`` and ``h0``, ``c0`` ``[N, H]``."""
-    xp = x_proj._device.xp
+    xp = x_proj.device.xp
     steps, hidden = x_proj.array.shape[0], h0.array.shape[-1]
     states = xp.empty(x_proj.array.shape[:2] + (2 * hidden,), dtype=x_proj.array.dtype)
     h, c, w_t = h0.array, c0.array, xp.ascontiguousarray(w_hh.array.T)  # h @ w_t: a plain product, the fast one

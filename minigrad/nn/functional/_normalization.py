@@ -78,8 +78,8 @@ def batch_norm(
     else:
         if running_mean is None or running_var is None:
             raise RuntimeError("batch_norm(): running_mean and running_var are needed when not training")
-        centered = x - make_leaf(running_mean.array.reshape(stat_shape), x._device)
-        var = make_leaf(running_var.array.reshape(stat_shape), x._device)
+        centered = x - make_leaf(running_mean.array.reshape(stat_shape), x.device)
+        var = make_leaf(running_var.array.reshape(stat_shape), x.device)
     y = centered * (var + eps).rsqrt()
     if weight is not None:
         y = y * weight.reshape(stat_shape)

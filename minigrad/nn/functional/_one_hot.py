@@ -17,7 +17,7 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     d = tensor.array
     if d.dtype != B.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
-    xp = tensor._device.xp
+    xp = tensor.device.xp
     if d.size and int(d.min()) < 0:
         raise RuntimeError("Class values must be non-negative.")
     if num_classes == -1:
@@ -29,4 +29,4 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     elif d.size and int(d.max()) >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
     out = (d[..., None] == xp.arange(num_classes)).astype(B.int64)
-    return make_leaf(out, tensor._device)
+    return make_leaf(out, tensor.device)

@@ -52,7 +52,7 @@ def avg_pool2d(
     if oh < 1 or ow < 1:
         raise RuntimeError(f"avg_pool2d(): input of shape {shape_str(x.array.shape)} is too small for kernel {kh}x{kw}")
     extra_h, extra_w = max(0, (oh - 1) * sh + kh - h - 2 * ph), max(0, (ow - 1) * sw + kw - w - 2 * pw)
-    xp = x._device.xp
+    xp = x.device.xp
     widths = (pw, pw + extra_w, ph, ph + extra_h)
     flat = x.reshape(n * c, 1, h, w)
     if any(widths):
@@ -66,6 +66,6 @@ def avg_pool2d(
         top, left = (0, 0) if count_include_pad else (ph, pw)
         counted[..., top : h + 2 * ph - top, left : w + 2 * pw - left] = 1
         counts = windows(xp, counted, window).reshape(1, kh * kw, oh * ow).sum(axis=1)
-        out = sums / make_leaf(counts, x._device)
+        out = sums / make_leaf(counts, x.device)
     out = out.reshape(n, c, oh, ow)
     return out.squeeze(0) if unbatched else out

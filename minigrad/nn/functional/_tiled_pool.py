@@ -22,7 +22,7 @@ def max_pool2d_tiled(x: Tensor, geo, ceil_mode: bool, return_indices: bool):
     the first NaN). The trailing rows and columns that fill no whole window are left out, as
     torch does; the gradient goes to each window's first maximum in row-major order.
     """
-    xp = x._device.xp
+    xp = x.device.xp
     (kh, kw), (n, c, h, w) = geo.kernel, x.array.shape
     if ceil_mode and (h % kh or w % kw):
         return None
@@ -33,7 +33,7 @@ def max_pool2d_tiled(x: Tensor, geo, ceil_mode: bool, return_indices: bool):
     if xp.isnan(out).any():
         return None
     first = _first_maximum(xp, cells, out, tiles.shape)
-    mask = make_leaf(first.astype(x.array.dtype), x._device)
+    mask = make_leaf(first.astype(x.array.dtype), x.device)
     crop = (0, w - ow * kw, 0, h - oh * kh)
 
     def backward(g):
@@ -49,7 +49,7 @@ def max_pool2d_tiled(x: Tensor, geo, ceil_mode: bool, return_indices: bool):
     pooled = make(out, (x,), backward_cropped if any(crop) else backward, "max_pool2d", jvp)
     if not return_indices:
         return pooled
-    return pooled, make_leaf(_plane_positions(xp, first, w), x._device)
+    return pooled, make_leaf(_plane_positions(xp, first, w), x.device)
 
 
 def _first_maximum(xp, cells: list, out, shape: tuple):

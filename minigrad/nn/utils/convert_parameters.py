@@ -16,7 +16,7 @@ def _check_vector(vec) -> None:
 
 def _check_same_device(parameters: list) -> None:
     for p in parameters[1:]:
-        if p._device is not parameters[0]._device:
+        if p.device is not parameters[0].device:
             raise TypeError("Found two parameters on different devices, this is currently not supported.")
 
 
