@@ -16,6 +16,7 @@ import numpy as np
 from .. import backend as B
 from ..creation import zeros_like
 from ..tensor import Tensor, make, make_leaf, shape_str, tensor
+from ._erf_float32 import erf_float32
 from ._util import as_tensor, binary_arrays, refuse_dtype
 from .compare import gt, lt
 
@@ -244,6 +245,8 @@ def sigmoid(a: Tensor) -> Tensor:
 def _erf_array(xp, d):
     """erf on a NumPy or CuPy array (neither array module has it built in)."""
     if xp.__name__ == "numpy":
+        if d.dtype == np.float32:
+            return erf_float32(d)
         try:
             from scipy.special import erf as scipy_erf
         except ImportError:  # scipy is optional: fall back to the exact scalar function
