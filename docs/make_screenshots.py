@@ -44,8 +44,8 @@ def chromium() -> str:
 
 
 async def _terminal(path: Path) -> None:
-    from tui.app import build_app
-    from tui.cli import parse_args
+    from minigrad_tui.app import build_app
+    from minigrad_tui.cli import parse_args
 
     app = build_app(parse_args(STOP_AT))
     async with app.run_test(size=SIZE) as pilot:
@@ -197,7 +197,7 @@ def browser_view(path: Path, browser: str) -> None:
     """``minigrad-tui --web`` in Chromium, stopped at the same closure call."""
     port, debug_port, token = _free_port(), _free_port(), secrets.token_urlsafe(16)
     server = subprocess.Popen(
-        [sys.executable, "-m", "tui.app", "--web", "--port", str(port), "--token", token, *STOP_AT],
+        [sys.executable, "-m", "minigrad_tui.app", "--web", "--port", str(port), "--token", token, *STOP_AT],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

@@ -22,7 +22,7 @@ def test_quickstart_prints_what_its_comments_say():
 def test_the_readme_and_help_name_every_reduction_a_condition_takes():
     """The breakpoint condition language is written down where users look for it: README and ``--help``."""
     from minigrad.trace.condition import FUNCTIONS
-    from tui.cli import EPILOG
+    from minigrad_tui.cli import EPILOG
 
     words = " ".join(sorted(FUNCTIONS))
     assert f"`{words}`" in " ".join(README.read_text().split())

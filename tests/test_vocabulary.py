@@ -18,8 +18,8 @@ def test_every_event_kind_has_a_handler(table):
 
 def test_one_status_enum_for_the_trace_the_diagrams_and_the_debugger():
     pytest.importorskip("textual")
-    from tui.widgets.graph_canvas import NODE_STYLES
-    from tui.widgets.graph_tree import STATUS_MARKS
+    from minigrad_tui.widgets.graph_canvas import NODE_STYLES
+    from minigrad_tui.widgets.graph_tree import STATUS_MARKS
 
     assert set(NODE_STYLES) == set(STATUS_MARKS) == set(NodeStatus)
     assert set(STATE_STYLE) == set(NodeStatus) - {NodeStatus.FORWARD}

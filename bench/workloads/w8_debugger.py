@@ -36,8 +36,8 @@ async def _settle(app, pilot, timeout: float = 30.0) -> None:
 
 
 async def _drive(path: str, steps: int) -> dict:
-    from tui.app import build_app
-    from tui.cli import parse_args
+    from minigrad_tui.app import build_app
+    from minigrad_tui.cli import parse_args
 
     app = build_app(parse_args(["--replay", path]))
     async with app.run_test(size=(160, 48)) as pilot:
@@ -59,9 +59,9 @@ def build(peer: str, p: dict):
     try:
         import textual  # noqa: F401
 
-        import tui.app  # noqa: F401
+        import minigrad_tui.app  # noqa: F401
     except ImportError as exc:
-        raise Skip(f"the debugger (tui/, textual) is not importable ({exc})") from None
+        raise Skip(f"the debugger (minigrad_tui/, textual) is not importable ({exc})") from None
     trace = chain_trace(p["nodes"])
     fd, path = tempfile.mkstemp(suffix=".jsonl", prefix="bench-w8-")
     os.close(fd)

@@ -205,8 +205,8 @@ def save_run(divergence, lesson) -> Path:
 
 def debugger_app(divergence, title: str):
     """The debugger (minigrad-tui's app) over the learner's recorded run, its cursor at the divergence's step."""
-    from tui.app import DebuggerApp
-    from tui.runner import ReplaySource
+    from minigrad_tui.app import DebuggerApp
+    from minigrad_tui.runner import ReplaySource
 
     app = DebuggerApp(ReplaySource(divergence.mine), title)
     events = app.session.events
@@ -268,12 +268,12 @@ def _hint(args) -> int:
 
 
 def _debug(args) -> int:
-    import tui
+    import minigrad_tui
 
     lesson = _lesson(args.number)
     ws = _workspace(args, required=False)
     demo = ws.demo(lesson) if ws is not None else lesson.demo
-    return tui.main([str(demo), *args.demo_args])
+    return minigrad_tui.main([str(demo), *args.demo_args])
 
 
 def _reset(args) -> int:

@@ -14,7 +14,7 @@ import traceback
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 # the debugger ships beside minigrad: named by its path, as the core never imports the viewers
-_DEBUGGER_DIR = os.path.join(os.path.dirname(_PACKAGE_DIR.rstrip(os.sep)), "tui") + os.sep
+_DEBUGGER_DIR = os.path.join(os.path.dirname(_PACKAGE_DIR.rstrip(os.sep)), "minigrad_tui") + os.sep
 _INTERNAL_DIRS = (_PACKAGE_DIR, _DEBUGGER_DIR, os.path.dirname(os.path.abspath(os.__file__)) + os.sep)
 # the built-in examples and the lessons a wheel carries are a learner's scripts
 _LEARNER_DIRS = tuple(os.path.join(_PACKAGE_DIR, d) + os.sep for d in ("examples", os.path.join("course", "_lessons")))

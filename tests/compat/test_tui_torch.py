@@ -22,8 +22,8 @@ print(f"loss {loss:.4f} {torch.cuda.is_available()}")
 
 
 def test_the_flag_is_parsed_and_kept_for_the_browser():
-    from tui.cli import parse_args
-    from tui.web import debugger_command
+    from minigrad_tui.cli import parse_args
+    from minigrad_tui.web import debugger_command
 
     options = parse_args(["--torch", "train.py", "--lr", "0.1"])
     assert options.torch and options.script_args == ["--lr", "0.1"]
@@ -33,7 +33,7 @@ def test_the_flag_is_parsed_and_kept_for_the_browser():
 
 
 def test_the_debugger_runs_with_the_hook_installed_and_removes_it(tmp_path, monkeypatch):
-    from tui import app as tui_app
+    from minigrad_tui import app as tui_app
 
     script = tmp_path / "train.py"
     script.write_text(SCRIPT)

@@ -102,6 +102,20 @@ def test_the_fresh_venv_sees_only_the_wheel_and_its_dependencies(fresh):
     assert Path(where).parent == site / "minigrad", where
 
 
+def test_the_debugger_installs_under_its_own_name(fresh):
+    """The wheel's top-level packages are minigrad and minigrad_tui: no bare ``tui`` in site-packages, where any
+    other project's ``tui`` would collide with it."""
+    _, minigrad, site, env, home = fresh
+    (record,) = site.glob("minigrad-*.dist-info/RECORD")
+    files = [line.split(",")[0] for line in record.read_text().splitlines()]
+    tops = {f.split("/")[0] for f in files if "/" in f and not f.startswith("..") and ".dist-info/" not in f}
+    assert tops == {"minigrad", "minigrad_tui"}, tops
+    assert not (site / "tui").exists()
+    assert (site / "minigrad_tui" / "debugger.tcss").is_file()
+    usage = run([minigrad.with_name("minigrad-tui"), "--help"], home, env).stdout
+    assert usage.startswith("usage: minigrad-tui"), usage
+
+
 def test_every_lesson_from_the_wheel_alone(fresh, tmp_path):
     """Each reference passes its checks; each stub imports and fails each check with a TODO."""
     py, _, _, env, home = fresh

@@ -277,7 +277,7 @@ def test_mutating_any_field_gives_a_trace_or_a_trace_format_error(tmp_path, vali
 
 def test_debugger_replay_of_a_damaged_trace_prints_the_error_and_exits_2(tmp_path, valid_lines, capsys):
     pytest.importorskip("textual")
-    from tui.app import main
+    from minigrad_tui.app import main
 
     lines = json.loads(json.dumps(valid_lines))
     idx = _index(lines, "node_entered")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from rich.console import Console
 
-from tui.app import build_app
-from tui.cli import parse_args
+from minigrad_tui.app import build_app
+from minigrad_tui.cli import parse_args
 
 SCRIPTS = Path(__file__).parent / "scripts"
 

@@ -16,7 +16,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 class PtyRun:
-    """``python -m tui.app argv`` as the session leader of a new 80x24 pseudo-terminal, its controlling
+    """``python -m minigrad_tui.app argv`` as the session leader of a new 80x24 pseudo-terminal, its controlling
     terminal (so ctrl+c written to it interrupts the process group, as in a shell). With ``cwd``, the
     installed ``minigrad-tui`` command runs there instead, as a user starts it from any folder."""
 
@@ -29,7 +29,7 @@ class PtyRun:
         env.pop("MINIGRAD_TUI_CHILD", None)
         self.process = subprocess.Popen(
             [str(Path(sys.executable).with_name("minigrad-tui")) if cwd else sys.executable]
-            + ([] if cwd else ["-m", "tui.app"])
+            + ([] if cwd else ["-m", "minigrad_tui.app"])
             + argv,
             stdin=self.slave,
             stdout=self.slave,

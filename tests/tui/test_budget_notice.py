@@ -8,8 +8,8 @@ import numpy as np
 
 import minigrad as mg
 from minigrad.trace import record
-from tui.app import DebuggerApp
-from tui.runner import ReplaySource
+from minigrad_tui.app import DebuggerApp
+from minigrad_tui.runner import ReplaySource
 
 from .helpers import press, settled, text, wait_until
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from minigrad.trace.breakpoints import Breakpoint, parse_breakpoint
-from tui.cli import parse_args
+from minigrad_tui.cli import parse_args
 
 from .helpers import debugger, press, script, status_shown, text, wait_until
 
@@ -37,7 +37,7 @@ def test_help_explains_everything(capsys):
 
 
 def test_missing_script_exits_2_before_any_screen(capsys):
-    from tui.app import main
+    from minigrad_tui.app import main
 
     assert main(["no/such/missing.py"]) == 2
     assert "can't open file 'no/such/missing.py'" in capsys.readouterr().err

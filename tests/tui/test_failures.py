@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import threading
 
-import tui.runner
-from tui.screen import DebuggerScreen
+import minigrad_tui.runner
+from minigrad_tui.screen import DebuggerScreen
 
 from .helpers import current_event, debugger, header, press, script, status_shown, text, wait_until
 
@@ -39,7 +39,7 @@ async def test_exception_in_forward_shows_traceback_and_output():
         shown = errors_text(app)
         assert "ValueError: boom in forward" in shown
         assert "raises_forward.py" in shown and "line 5" in shown
-        assert "tui/runner.py" not in shown
+        assert "minigrad_tui/runner.py" not in shown
         assert "made a" in app.screen.query_one("#output").lines
         # the recorded steps can still be browsed
         await press(app, pilot, "home")
@@ -63,14 +63,14 @@ async def test_error_state_and_error_panel_change_together(monkeypatch):
     [error] over an empty error panel in that window (the race of issue 16)."""
     formatting = threading.Event()
     release = threading.Event()
-    plain_format = tui.runner._format
+    plain_format = minigrad_tui.runner._format
 
     def held_format(exc):
         formatting.set()
         release.wait(10)
         return plain_format(exc)
 
-    monkeypatch.setattr(tui.runner, "_format", held_format)
+    monkeypatch.setattr(minigrad_tui.runner, "_format", held_format)
     async with debugger(script("raises_backward.py")) as (app, pilot):
         await press(app, pilot, "c")
         at_the_stop = errors_text(app)  # the stop at the error event shows its short traceback

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tui.layout import BOX_ROWS, GraphLayout, fit_width, layout_graph
+from minigrad_tui.layout import BOX_ROWS, GraphLayout, fit_width, layout_graph
 
 from .helpers import current_event, debugger, laid_out, press, script, wait_until
 

@@ -6,7 +6,7 @@ import numpy as np
 from minigrad.trace import snapshot
 from minigrad.trace.state import NodeState
 from minigrad.trace.status import NodeStatus
-from tui.labels import short_value
+from minigrad_tui.labels import short_value
 
 
 def _state(data, grad=None):

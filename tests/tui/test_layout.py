@@ -33,7 +33,7 @@ async def test_compact_at_80x24():
 
 
 def test_a_long_script_path_gives_up_its_start_in_the_header():
-    from tui.widgets.header import _tail
+    from minigrad_tui.widgets.header import _tail
 
     path = "/home/learner/some/deep/checkout/lessons/01_chain_rule/demo.py"
     assert _tail(path, 80) == path

@@ -4,7 +4,7 @@ one-line summary (shape and range first), so a step's rule, values and results f
 import minigrad as mg
 from minigrad import trace
 from minigrad.nn import functional as F
-from tui.model import StepModel
+from minigrad_tui.model import StepModel
 
 
 def _cross_entropy_step():

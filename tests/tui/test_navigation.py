@@ -6,8 +6,8 @@ from textual.command import CommandList, CommandPalette
 from textual.widgets._footer import FooterKey
 
 from minigrad.trace import Breakpoint
-from tui.widgets.event_log import EventLog
-from tui.widgets.help_screen import HelpScreen
+from minigrad_tui.widgets.event_log import EventLog
+from minigrad_tui.widgets.help_screen import HelpScreen
 
 from .helpers import current_event, debugger, debugger_screen, header, press, script, text, wait_until
 

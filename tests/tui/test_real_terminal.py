@@ -25,7 +25,7 @@ _SERVERS = itertools.count()
 
 def _command() -> str:
     exe = Path(sys.executable).parent / "minigrad-tui"
-    return str(exe) if exe.exists() else f"{sys.executable} -m tui.app"
+    return str(exe) if exe.exists() else f"{sys.executable} -m minigrad_tui.app"
 
 
 @pytest.fixture

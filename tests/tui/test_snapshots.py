@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from tui.app import build_app
-from tui.cli import parse_args
+from minigrad_tui.app import build_app
+from minigrad_tui.cli import parse_args
 
 from .helpers import debugger_screen, laid_out, settled, wait_until
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.app import App
 
-from tui.widgets.event_log import EventLog
+from minigrad_tui.widgets.event_log import EventLog
 
 from .helpers import current_event, debugger, press, text
 

@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-import tui
-import tui.app
-from tui.terminal_guard import RESTORE
+import minigrad_tui
+import minigrad_tui.app
+from minigrad_tui.terminal_guard import RESTORE
 
 from .pty_run import PtyRun
 
@@ -68,14 +68,14 @@ def test_ctrl_c_before_the_debugger_starts_exits_quietly_with_130(monkeypatch, c
     def interrupted(argv):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(tui.app, "main", interrupted)
-    assert tui.main([]) == 130
+    monkeypatch.setattr(minigrad_tui.app, "main", interrupted)
+    assert minigrad_tui.main([]) == 130
     assert capsys.readouterr() == ("", "")
 
 
 def test_fd_0_is_the_terminal_again_once_the_debugger_returned():
     """main() runs in-process for ``minigrad lesson debug``: fd 0 comes back after the debugger."""
-    from tui.terminal_guard import keys_kept_from_the_script
+    from minigrad_tui.terminal_guard import keys_kept_from_the_script
 
     before = os.fstat(0)
     with keys_kept_from_the_script():

@@ -10,10 +10,10 @@ import numpy as np
 import minigrad as mg
 from minigrad.trace import Breakpoint, record
 from minigrad.trace.values import VIEW_LIMIT
-from tui import console
-from tui.app import DebuggerApp
-from tui.cli import parse_args
-from tui.web import debugger_command
+from minigrad_tui import console
+from minigrad_tui.app import DebuggerApp
+from minigrad_tui.cli import parse_args
+from minigrad_tui.web import debugger_command
 
 from .helpers import current_event, debugger, debugger_screen, header, press, text, wait_until
 
@@ -160,7 +160,7 @@ async def test_the_console_is_off_in_a_browser_without_a_token(monkeypatch):
         await pilot.press("colon")
         await wait_until(pilot, lambda: any("console off" in (n.title or "") for n in app._notifications))
         assert type(app.screen).__name__ == "DebuggerScreen"
-        app.web_token = True  # what tui.web passes when the server asked for its token
+        app.web_token = True  # what minigrad_tui.web passes when the server asked for its token
         await pilot.press("colon")
         await wait_until(pilot, lambda: type(app.screen).__name__ == "ConsolePane")
 

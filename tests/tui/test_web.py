@@ -18,9 +18,9 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from tui.child_python import python_running
-from tui.cli import parse_args
-from tui.web import debugger_command
+from minigrad_tui.child_python import python_running
+from minigrad_tui.cli import parse_args
+from minigrad_tui.web import debugger_command
 
 ANSI = re.compile(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][A-Z0-9]|\x1b[=>]")
 
@@ -28,7 +28,8 @@ ANSI = re.compile(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][A-Z0-9]|\x1b[=>]")
 def test_each_tab_runs_the_same_debugger_without_web():
     options = parse_args(["--web", "--port", "9001", "--break", "loss", "--device", "cpu", "train.py", "--lr", "0.1"])
     argv = shlex.split(debugger_command(options))
-    assert argv[:3] == python_running("import tui; sys.exit(tui.main())")  # no cwd on the script's sys.path
+    # no cwd on the script's sys.path
+    assert argv[:3] == python_running("import minigrad_tui; sys.exit(minigrad_tui.main())")
     again = parse_args(argv[3:])
     assert not again.web
     assert (again.script, again.script_args, again.device) == ("train.py", ["--lr", "0.1"], "cpu")
@@ -124,7 +125,7 @@ def test_the_debugger_answers_in_a_browser():
 
     port = _free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "tui.app", "--web", "--port", str(port)],
+        [sys.executable, "-m", "minigrad_tui.app", "--web", "--port", str(port)],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -164,7 +165,7 @@ async def _guarded(token="right-token", max_sessions=4):
     import aiohttp
     from aiohttp.test_utils import TestClient, TestServer
 
-    from tui.web_server import GuardedServer
+    from minigrad_tui.web_server import GuardedServer
 
     server = GuardedServer(STAND_IN, host="127.0.0.1", port=8000, token=token, max_sessions=max_sessions)
     client = TestClient(TestServer(await server._make_app()), cookie_jar=aiohttp.CookieJar(unsafe=True))
@@ -259,8 +260,8 @@ async def test_sessions_past_the_limit_are_refused_with_a_message():
 
 def test_the_server_prints_a_url_with_a_new_random_token(monkeypatch, capsys):
     pytest.importorskip("textual_serve")
-    from tui import web
-    from tui.web_server import GuardedServer
+    from minigrad_tui import web
+    from minigrad_tui.web_server import GuardedServer
 
     served = []
     monkeypatch.setattr(GuardedServer, "serve", lambda self: served.append(self))
@@ -276,8 +277,8 @@ def test_the_server_prints_a_url_with_a_new_random_token(monkeypatch, capsys):
 
 def test_token_and_max_sessions_from_the_command_line(monkeypatch, capsys):
     pytest.importorskip("textual_serve")
-    from tui import web
-    from tui.web_server import GuardedServer
+    from minigrad_tui import web
+    from minigrad_tui.web_server import GuardedServer
 
     served = []
     monkeypatch.setattr(GuardedServer, "serve", lambda self: served.append(self))
@@ -291,8 +292,8 @@ def test_token_and_max_sessions_from_the_command_line(monkeypatch, capsys):
 
 def test_listening_on_every_address_warns(monkeypatch, capsys):
     pytest.importorskip("textual_serve")
-    from tui import web
-    from tui.web_server import GuardedServer
+    from minigrad_tui import web
+    from minigrad_tui.web_server import GuardedServer
 
     monkeypatch.setattr(GuardedServer, "serve", lambda self: None)
     web.serve(parse_args(["--web", "--host", "0.0.0.0"]))
@@ -333,7 +334,7 @@ async def test_the_page_points_its_websocket_at_the_address_the_browser_used():
 
 
 def test_the_printed_url_names_a_host_a_browser_can_open():
-    from tui.web import server_url
+    from minigrad_tui.web import server_url
 
     assert server_url("127.0.0.1", 8000, "t") == "http://127.0.0.1:8000/?token=t"
     assert server_url("::1", 8000, None) == "http://[::1]:8000/"

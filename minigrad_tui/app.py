@@ -151,6 +151,6 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    import tui
+    import minigrad_tui
 
-    sys.exit(tui.main())  # the package's entry, which ends a ctrl+c while starting quietly
+    sys.exit(minigrad_tui.main())  # the package's entry, which ends a ctrl+c while starting quietly

@@ -85,10 +85,10 @@ MOVING_ACTIONS = {"goto", "search", "up", "down"}
 
 
 class DebuggerScreen(Screen):
-    """Binds keys to movements of a :class:`~tui.session.Session` and renders each step."""
+    """Binds keys to movements of a :class:`~minigrad_tui.session.Session` and renders each step."""
 
     class RunStatusChanged(Message):
-        """The script's :class:`~tui.runner.RunStatus` changed: state word and error panel follow it together."""
+        """The script's :class:`~minigrad_tui.runner.RunStatus` changed: state word and error panel follow it together."""
 
         def __init__(self, status) -> None:
             super().__init__()

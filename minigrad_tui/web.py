@@ -3,7 +3,7 @@
 textual-serve starts one debugger process per browser tab (the command below,
 without ``--web``) and relays its screen over a websocket. Whoever drives that
 websocket runs the script, so the server asks for a token, as Jupyter does
-(:mod:`tui.web_server`). It listens on 127.0.0.1 unless ``--host`` says
+(:mod:`minigrad_tui.web_server`). It listens on 127.0.0.1 unless ``--host`` says
 otherwise, so a lab server shares it only on purpose.
 """
 
@@ -20,7 +20,7 @@ from .cli import Options, is_loopback
 
 def debugger_command(options: Options) -> str:
     """The shell command that runs the debugger in a terminal for ``options`` (what each tab runs)."""
-    argv = python_running("import tui; sys.exit(tui.main())")
+    argv = python_running("import minigrad_tui; sys.exit(minigrad_tui.main())")
     if options.replay:
         argv += ["--replay", options.replay]
     if options.device:

@@ -35,7 +35,7 @@ BREAKPOINT_STYLE = Style(color="red", bold=True)
 
 
 class GraphCanvas(ScrollView, can_focus=True):
-    """A scrollable view of a :class:`~tui.raster.Raster` with per-node status colours."""
+    """A scrollable view of a :class:`~minigrad_tui.raster.Raster` with per-node status colours."""
 
     DEFAULT_CSS = "GraphCanvas { background: $surface; }"
 

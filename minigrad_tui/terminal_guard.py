@@ -77,7 +77,7 @@ def _run_child(argv: list) -> tuple:
     try:
         try:
             child = subprocess.Popen(
-                [*python_running("from tui.terminal_guard import child_main; child_main()"), *argv],
+                [*python_running("from minigrad_tui.terminal_guard import child_main; child_main()"), *argv],
                 env={**os.environ, CHILD_ENV: str(report_end)},
                 pass_fds=(report_end,),
             )

@@ -1,6 +1,6 @@
 """The expression console (``:``): a prompt, its history (↑/↓) and every answer, scrollable.
 
-What it evaluates and over which names is :mod:`tui.console`; this is only the pane.
+What it evaluates and over which names is :mod:`minigrad_tui.console`; this is only the pane.
 Answers and errors are written to a transcript the debugger keeps, so the console
 opens again, at another step, with what was asked before.
 """
@@ -31,7 +31,7 @@ class ConsoleHistory:
 
 
 class ConsolePane(ModalScreen):
-    """Evaluates each expression typed in ``scope`` (see :func:`tui.console.build_scope`) in a worker thread,
+    """Evaluates each expression typed in ``scope`` (see :func:`minigrad_tui.console.build_scope`) in a worker thread,
     so a slow one never freezes the debugger; an error is printed, never raised."""
 
     BINDINGS = [

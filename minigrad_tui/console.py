@@ -8,7 +8,7 @@ and the captured values (``out``, ``a``, ``b``) as recorded; ``_`` the last answ
 
 Evaluating is running the local user's own Python, typed at their own debugger: this is
 the one place where the debugger evaluates text. A browser gets the console only when
-the server asked it for its token (:mod:`tui.web`); conditions and searches stay data.
+the server asked it for its token (:mod:`minigrad_tui.web`); conditions and searches stay data.
 """
 
 from __future__ import annotations

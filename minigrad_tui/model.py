@@ -1,4 +1,4 @@
-"""Build a :class:`~tui.view.StepView` for one step of a trace (recorded or still growing).
+"""Build a :class:`~minigrad_tui.view.StepView` for one step of a trace (recorded or still growing).
 
 Node values, gradients and statuses come from ``Trace.state_at`` (derived from
 the events alone, so stepping back works the same as forward); the closure and

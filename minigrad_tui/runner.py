@@ -1,7 +1,7 @@
 """The script's side of the debugger: a :class:`minigrad.trace.Stepper` and a recorded trace.
 
 :class:`ScriptRunner` drives the Stepper for the viewer. The viewer asks for a
-:class:`~tui.navigation.Movement`; the runner picks the Stepper command that
+:class:`~minigrad_tui.navigation.Movement`; the runner picks the Stepper command that
 gets closest (step_node, finish_node, run_to, continue_, else step) and, when the
 Stepper pauses at an event the movement does not accept (``n`` stepping over
 a nested pass, say), re-issues the command from the script's thread at once,

@@ -1,6 +1,6 @@
 """What the screen shows at one step, as plain data (no Textual, no live tensors).
 
-:mod:`tui.model` builds these from a trace; the widgets only render them, so
+:mod:`minigrad_tui.model` builds these from a trace; the widgets only render them, so
 they can be tested and reasoned about without a running script.
 """
 

@@ -66,7 +66,7 @@ class Options:
     max_sessions: int = 4
     break_specs: list[str] = field(default_factory=list)
     torch: bool = False
-    web_token: bool = False  # a --web tab whose browser presented the server's token (set by tui.web, not typed)
+    web_token: bool = False  # a --web tab whose browser presented the server's token (set by .web, not typed)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,4 +1,4 @@
-"""Turn a :class:`~tui.layout.GraphLayout` into rows of box-drawing characters.
+"""Turn a :class:`~minigrad_tui.layout.GraphLayout` into rows of box-drawing characters.
 
 The raster is built once per layout. Every cell remembers what owns it (a node
 or an edge), grouped into spans per row, so the graph pane can re-colour a step
