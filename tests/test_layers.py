@@ -1,16 +1,22 @@
-"""Layers keep their direction: minigrad_tui -> minigrad.trace / minigrad.viz -> the core, read through public names.
+"""Layers keep their direction: each module imports only its own layer and the layers below it.
 
-Checked on the source (imports parsed with ``ast``), so a new module that breaks a rule fails here.
+The order is the picture in the README's Architecture section, read from there, so the picture is
+the one place it is written. Imports are parsed with ``ast`` (at module level and inside functions),
+so a new module or import that breaks a rule fails here.
 """
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 VIEWERS = ("minigrad/viz", "minigrad/cli", "minigrad_tui")
-CORE = ("minigrad.tensor", "minigrad.ops", "minigrad.autograd")
+
+#: Imports that go up a layer on purpose: ``(importing module, imported module) -> why``. Empty: every
+#: call that goes up is a slot in ``minigrad/_upcalls.py`` that the layer above fills in.
+UPWARD_ALLOWED: dict = {}
 
 
 def _module_name(path: Path) -> str:
@@ -20,8 +26,14 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+def _is_module(name: str) -> bool:
+    base = ROOT.joinpath(*name.split("."))
+    return base.with_suffix(".py").is_file() or (base / "__init__.py").is_file()
+
+
 def _imports(path: Path):
-    """``(module imported, names imported, inside a function)`` for each import statement of ``path``."""
+    """``(module imported, names imported, inside a function)`` for each import of ``path``; ``from
+    package import submodule`` yields the submodule."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = _module_name(path).split(".")
     if path.name != "__init__.py":
@@ -38,7 +50,11 @@ def _imports(path: Path):
             base = package[: len(package) - node.level + 1] if node.level else []
             module = ".".join([*base, *(node.module.split(".") if node.module else [])])
             names = tuple(a.name for a in node.names)
-            yield module, names, id(node) in late
+            submodules = [f"{module}.{n}" for n in names if _is_module(f"{module}.{n}")]
+            for sub in submodules:
+                yield sub, (), id(node) in late
+            if len(submodules) < len(names):
+                yield module, names, id(node) in late
 
 
 def _sources(*folders):
@@ -49,6 +65,103 @@ def _sources(*folders):
 def _private(module: str, names: tuple) -> list:
     hidden = [part for part in module.split(".") if part.startswith("_") and not part.startswith("__")]
     return hidden + [n for n in names if n.startswith("_") and not n.startswith("__")]
+
+
+def _picture() -> str:
+    """The first code block of the README's Architecture section."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("\n## Architecture\n", 1)[1].split("\n## ", 1)[0]
+    return section.split("```", 2)[1]
+
+
+def _layers(picture: str) -> list:
+    """The picture's layers, lowest first, each a list of paths (``minigrad/ops/``, ``minigrad/tensor.py``).
+    A layer is the paths on consecutive lines that start with one; a line starting ``v`` (an arrow) ends it."""
+    layers, current = [], []
+    for line in picture.splitlines():
+        stripped = line.strip()
+        if re.match(r"(minigrad|minigrad_tui)/", stripped):
+            current += re.findall(r"(?<![\w/])(?:minigrad|minigrad_tui)/[\w/.]*", stripped)
+        elif stripped.startswith("v") and current:
+            layers.append(current)
+            current = []
+    if current:
+        layers.append(current)
+    return layers[::-1]
+
+
+def _layer_of(path: Path, layers: list):
+    """The index of the layer whose path is the longest prefix of ``path`` (None if no layer holds it)."""
+    relative = path.relative_to(ROOT).as_posix()
+    found = [
+        (len(p), i)
+        for i, paths in enumerate(layers)
+        for p in paths
+        if relative == p or (p.endswith("/") and relative.startswith(p))
+    ]
+    return max(found)[1] if found else None
+
+
+def _file_of(module: str):
+    base = ROOT.joinpath(*module.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _own_modules():
+    return [*_sources("minigrad", "minigrad_tui")]
+
+
+def test_the_readme_picture_places_every_module():
+    layers = _layers(_picture())
+    assert len(layers) >= 8 and layers[0][0] == "minigrad/backend.py" and "minigrad_tui/" in layers[-1]
+    for paths in layers:
+        for p in paths:
+            assert (ROOT / p).exists(), f"the README's layer picture names {p}, which does not exist"
+    unplaced = [str(p.relative_to(ROOT)) for p in _own_modules() if _layer_of(p, layers) is None]
+    assert unplaced == [], "modules the README's layer picture does not place"
+
+
+def test_every_import_goes_down_the_layers():
+    """At module level and inside functions: a late import going up would hide an import circle."""
+    layers = _layers(_picture())
+    up, allowed = [], set()
+    for path in _own_modules():
+        here = _layer_of(path, layers)
+        for module, _, inside in _imports(path):
+            target = _file_of(module) if module.split(".")[0] in ("minigrad", "minigrad_tui") else None
+            if target is None or _layer_of(target, layers) <= here:
+                continue
+            if (_module_name(path), module) in UPWARD_ALLOWED:
+                allowed.add((_module_name(path), module))
+            else:
+                up.append(f"{path.relative_to(ROOT)} imports {module}{' inside a function' if inside else ''}")
+    assert up == []
+    assert allowed == set(UPWARD_ALLOWED), "an allowed upward import that no longer exists: remove it from the list"
+
+
+def test_a_late_import_in_the_core_is_a_lazy_load():
+    """A function-level import in the core names a module that ``import minigrad`` has not loaded
+    (``func`` loads ``batching`` at the first ``vmap``): never one already there, which would only
+    dodge an import circle."""
+    code = "import sys, minigrad\nprint(' '.join(m for m in sys.modules if m.startswith('minigrad')))"
+    loaded = set(
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+        ).stdout.split()
+    )
+    layers = _layers(_picture())
+    root = _layer_of(ROOT / "minigrad" / "__init__.py", layers)
+    dodges = [
+        f"{path.relative_to(ROOT)}: {module}"
+        for path in _sources("minigrad")
+        if _layer_of(path, layers) < root
+        for module, _, inside in _imports(path)
+        if inside and module in loaded
+    ]
+    assert dodges == []
 
 
 def test_nothing_outside_autograd_imports_its_private_names():
@@ -88,28 +201,9 @@ def test_the_core_never_imports_the_viewers():
         if name.startswith(("minigrad.trace", "minigrad.viz", "minigrad.cli", "minigrad.course", "minigrad.__main__")):
             continue
         for module, _, _ in _imports(path):
-            if module.startswith(("minigrad_tui", "textual", "pygraphviz", "minigrad.viz", "minigrad.cli")):
+            if module.startswith(("minigrad_tui", "textual", "graphviz", "pygraphviz", "minigrad.viz", "minigrad.cli")):
                 bad.append(f"{path.relative_to(ROOT)}: {module}")
     assert bad == []
-
-
-def test_one_late_import_between_tensor_engine_and_ops():
-    """The engine sits on the tensor and the ops, the ops on the tensor: imports at module level only go
-    down that stack. The one import going up is late and named in the README: ``Tensor.backward`` calls
-    the engine (an op made from an inference tensor reads its rule's cells in ``tensor`` itself)."""
-
-    def level(module: str):
-        return next((i for i, c in enumerate(CORE) if module == c or module.startswith(c + ".")), None)
-
-    up = set()
-    for path in [ROOT / "minigrad" / "tensor.py", *_sources("minigrad/ops", "minigrad/autograd")]:
-        here = level(_module_name(path))
-        for module, _, inside in _imports(path):
-            there = level(module)
-            if there is not None and there > here:
-                assert inside, f"{path.relative_to(ROOT)} imports {module} at module level: an import circle"
-                up.add((_module_name(path), module))
-    assert up == {("minigrad.tensor", "minigrad.autograd.engine")}
 
 
 def test_import_minigrad_is_light_and_reaches_the_subpackages():
@@ -117,6 +211,7 @@ def test_import_minigrad_is_light_and_reaches_the_subpackages():
         "import sys, minigrad\n"
         "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'pygraphviz', 'graphviz', 'rich'))\n"
         "assert not heavy, heavy\n"
+        "assert not [m for m in sys.modules if m.startswith(('minigrad.trace', 'minigrad.viz', 'minigrad.batching'))]\n"
         "assert callable(minigrad.trace.record) and callable(minigrad.viz.draw)\n"
         "assert minigrad.examples.NAMES and 'trace' in dir(minigrad)\n"
     )
