@@ -89,7 +89,7 @@ def numel(input: Tensor) -> int:  # noqa: A002  (torch's argument name)
 
 def _dlpack(self: Tensor, *args, **kwargs):
     """Export the data through DLPack (tensors that require grad must be detached first)."""
-    if self._rg:
+    if self.requires_grad:
         raise RuntimeError("Can't export tensors that require gradient, use tensor.detach()")
     return self.array.__dlpack__(*args, **kwargs)
 

@@ -18,8 +18,9 @@ import numpy as np
 
 from . import _events, _state, _upcalls, _versions
 from . import backend as B
+from ._tensor_state import HookState, Origin, ViewState, view_state
 
-__all__ = ["Tensor", "tensor", "make", "shape_str", "node_label", "FREED_MESSAGE"]
+__all__ = ["Tensor", "tensor", "make", "take_node", "shape_str", "node_label", "FREED_MESSAGE"]
 
 _ids = itertools.count(1)
 
@@ -89,6 +90,7 @@ class Tensor:
     diagrams use), ``op`` (the name of the op that made the tensor; None for a leaf) and ``parents`` (the
     tensors it was computed from; empty for a leaf) are plain slots, read-only by contract: every op and
     every step of a backward pass reads them, and a slot reads several times faster than a property.
+    The rest of a tensor's state is declared in ``minigrad._tensor_state``.
     """
 
     __slots__ = (
@@ -101,7 +103,10 @@ class Tensor:
         "id",
         "device",
         "name",
-        "_meta",
+        "_view",
+        "_hooks",
+        "_tangents",
+        "_origin",
         "__weakref__",
     )
 
@@ -121,7 +126,10 @@ class Tensor:
         self.id = next(_ids)
         self.device = dev
         self.name = name
-        self._meta = None
+        self._view = None
+        self._hooks = None
+        self._tangents = None
+        self._origin = None
         if _inference.entered and _grad_state.inference:
             _mark_inference(self)
         if requires_grad:
@@ -204,7 +212,7 @@ class Tensor:
 
     def is_inference(self) -> bool:
         """Whether this tensor was made in ``inference_mode()``."""
-        return bool(self._meta and self._meta.get("inference"))
+        return self._origin is not None and self._origin.inference
 
     @property
     def is_leaf(self) -> bool:
@@ -229,12 +237,14 @@ class Tensor:
         if not self._rg:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         if self._backward is not None:
-            self.meta()["retains_grad"] = True
+            if self._hooks is None:
+                self._hooks = HookState()
+            self._hooks.retains_grad = True
 
     @property
     def retains_grad(self) -> bool:
         """Whether ``retain_grad()`` was called on this non-leaf tensor (its ``.grad`` is kept)."""
-        return bool(self._meta and self._meta.get("retains_grad"))
+        return self._hooks is not None and self._hooks.retains_grad
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None:
         """Compute the gradient of this tensor w.r.t. graph leaves, accumulating into their ``.grad``.
@@ -249,16 +259,13 @@ class Tensor:
         """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor replaces it."""
         if not self._rg:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        hooks = self.meta().setdefault("hooks", {})
-        handle = RemovableHandle(hooks)
-        hooks[handle.id] = hook
+        if self._hooks is None:
+            self._hooks = HookState()
+        if self._hooks.hooks is None:
+            self._hooks.hooks = {}
+        handle = RemovableHandle(self._hooks.hooks)
+        self._hooks.hooks[handle.id] = hook
         return handle
-
-    def meta(self) -> dict:
-        """Per-tensor storage for rarely used state (hooks, retained grads, anomaly stacks)."""
-        if self._meta is None:
-            self._meta = {}
-        return self._meta
 
     # ------------------------------------------------------------ array facts
     @property
@@ -354,8 +361,6 @@ class Tensor:
         return (self[i] for i in range(self.array.shape[0]))
 
     # ------------------------------------------------------------ copies and moves
-    _STAYS = ("retains_grad", "rebased", "views")  # what belongs to the tensor object, not to its node
-
     def _split_off(self) -> Tensor:
         """A new tensor object taking over this one's node (op, parents, rule, id, hooks) with a copy of its
         value: what earlier nodes keep as their parent when this tensor is written in place or detached."""
@@ -369,9 +374,14 @@ class Tensor:
         old.id = self.id
         old.device = self.device
         old.name = self.name
-        meta = self._meta or {}
-        old._meta = {k: v for k, v in meta.items() if k not in self._STAYS} or None
-        self._meta = {k: v for k, v in meta.items() if k in self._STAYS} or None
+        # what belongs to the tensor object stays (its views, in-place history, retain_grad); the rest
+        # describes the node and goes with it
+        view, hooks = self._view, self._hooks
+        self._view, old._view = (None, None) if view is None else view.split()
+        old._hooks = None if hooks is None or not hooks.hooks else HookState(hooks=hooks.hooks)
+        self._hooks = HookState(retains_grad=True) if hooks is not None and hooks.retains_grad else None
+        old._tangents, self._tangents = self._tangents, None
+        old._origin, self._origin = self._origin, None
         return old
 
     def detach(self) -> Tensor:
@@ -388,7 +398,7 @@ class Tensor:
         NumPy (or CuPy) array itself.
         """
         out = make_leaf(self.array, self.device)
-        out.meta()["unversioned"] = True
+        out._view = ViewState(unversioned=True)
         return out
 
     @data.setter
@@ -409,8 +419,7 @@ class Tensor:
         if self._backward is not None:
             old = self._split_off()
             self.id = next(_ids)
-            self.meta().setdefault("rebased", []).append((self.id, old))
-            _versions.rebased[id(self)] = self
+            _record_rebase(self, old)
         self.parents = ()
         self._backward = None
         self.op = None
@@ -478,6 +487,28 @@ def _rebuild(arr, device, requires_grad, name):
     return Tensor(arr, device=device, requires_grad=requires_grad, name=name)
 
 
+def take_node(t: Tensor, result: Tensor, old: Tensor, op: str) -> None:
+    """Make ``t`` the node of ``result``, an op's result on ``old`` (``t``'s node before, split off), named
+    ``op``: what an in-place op recorded on ``t`` does (``ops.inplace``). Nodes made earlier keep ``old``."""
+    t._rg = result._rg
+    t.parents = result.parents
+    t._backward = result._backward
+    t.op = op
+    t.id = result.id
+    _record_rebase(t, old)
+    # a rule that reads its op's output (exp's, tanh's) holds ``result`` weakly: the node keeps it alive
+    t._view.output = result
+
+
+def _record_rebase(t: Tensor, old: Tensor) -> None:
+    """Note that ``t`` took a new node (id ``t.id``) while the nodes made before keep ``old``, its node before."""
+    view = view_state(t)
+    if view.rebased is None:
+        view.rebased = []
+    view.rebased.append((t.id, old))
+    _versions.rebased[id(t)] = t
+
+
 # ---------------------------------------------------------------- construction
 def make(data, parents: tuple, backward, op: str, jvp=None) -> Tensor:
     """Wrap an op's result: record ``parents`` and ``backward`` when the graph is being built.
@@ -496,7 +527,10 @@ def make(data, parents: tuple, backward, op: str, jvp=None) -> Tensor:
     t.id = next(_ids)
     t.device = parents[0].device
     t.name = None
-    t._meta = None
+    t._view = None
+    t._hooks = None
+    t._tangents = None
+    t._origin = None
     if _grad_state.enabled:
         for p in parents:
             if p._rg:
@@ -541,25 +575,24 @@ def _mark_view(t: Tensor, base: Tensor, no_grad: bool) -> None:
     owner, held = t.array.base, base.array
     if owner is not held and owner is not held.base and _versions.owner_of(t.array) is not _versions.owner_of(held):
         return  # a view of a temporary of the op, not of base's memory
-    meta = t.meta()
-    meta["view_of"] = (base, no_grad)
+    view = view_state(t)
+    view.base, view.base_no_grad = base, no_grad
     if no_grad and base._rg:
-        meta["no_grad_view"] = True
-    views = base.meta().get("views")
-    if views is None:
-        views = base._meta["views"] = weakref.WeakSet()
-    views.add(t)  # so that a recorded in-place write of base's memory can put t in the graph (ops.inplace)
+        view.no_grad_view = True
+    held = view_state(base)
+    if held.views is None:
+        held.views = weakref.WeakSet()
+    held.views.add(t)  # so that a recorded in-place write of base's memory can put t in the graph (ops.inplace)
 
 
 def _tangent_of(t: Tensor, depth: int | None = None):
     """The tangent ``t`` carries at the dual level of ``depth`` (default: the innermost active one), or None."""
-    meta = t._meta
+    tangents = t._tangents
     if depth is None:
         depth = _forward_state.level
-    if meta is None or depth < 0:
+    if tangents is None or depth < 0:
         return None
-    tangents = meta.get("tangent")
-    entry = None if tangents is None else tangents.get(depth)
+    entry = tangents.get(depth)
     if entry is None or entry[0] != _forward_state.keys[depth]:
         return None
     return entry[1]
@@ -569,20 +602,20 @@ def _set_tangent(t: Tensor, tangent: Tensor, depth: int | None = None) -> None:
     """Give ``t`` ``tangent`` at the dual level of ``depth`` (default: the innermost active one)."""
     if depth is None:
         depth = _forward_state.level
-    if t._meta is None:
-        t._meta = {}
-    t._meta.setdefault("tangent", {})[depth] = (_forward_state.keys[depth], tangent)
+    if t._tangents is None:
+        t._tangents = {}
+    t._tangents[depth] = (_forward_state.keys[depth], tangent)
 
 
 def _drop_tangent(t: Tensor, depth: int) -> None:
     """Forget ``t``'s tangent at the dual level of ``depth``."""
-    if t._meta is not None and "tangent" in t._meta:
-        t._meta["tangent"].pop(depth, None)
+    if t._tangents is not None:
+        t._tangents.pop(depth, None)
 
 
 def _tangents_of(t: Tensor) -> dict:
     """``{depth: tangent}`` for every active dual level at which ``t`` carries a tangent."""
-    if t._meta is None or "tangent" not in t._meta:
+    if t._tangents is None:
         return {}
     found = {}
     for depth in range(_forward_state.level + 1):
@@ -655,7 +688,10 @@ def blank_tensor(cls: type, device: B.Device) -> Tensor:
     t.id = next(_ids)
     t.device = device
     t.name = None
-    t._meta = None
+    t._view = None
+    t._hooks = None
+    t._tangents = None
+    t._origin = None
     return t
 
 
@@ -679,7 +715,10 @@ def make_leaf(data, device: B.Device, requires_grad: bool = False, name: str | N
     t.id = next(_ids)
     t.device = device
     t.name = name
-    t._meta = None
+    t._view = None
+    t._hooks = None
+    t._tangents = None
+    t._origin = None
     if _inference.entered and _grad_state.inference:
         _mark_inference(t)
     if _listeners:
@@ -688,13 +727,15 @@ def make_leaf(data, device: B.Device, requires_grad: bool = False, name: str | N
 
 
 def _mark_inference(t: Tensor) -> None:
-    t.meta()["inference"] = True
+    if t._origin is None:
+        t._origin = Origin()
+    t._origin.inference = True
     _inference.made = True
 
 
 def _refuse_saved_inference(parents: tuple, backward) -> None:
     """PyTorch's error when a recorded op saves an inference tensor."""
-    inference = [p for p in parents if p._meta is not None and p._meta.get("inference")]
+    inference = [p for p in parents if p._origin is not None and p._origin.inference]
     if not inference:
         return
     held = set()
@@ -729,7 +770,7 @@ def mark_written(t: Tensor) -> None:
 
     Writes through ``.data`` are not recorded, as in PyTorch.
     """
-    if t._meta is None or not t._meta.get("unversioned"):
+    if t._view is None or not t._view.unversioned:
         _versions.bump(t.array, next(_ids))
 
 
@@ -904,4 +945,6 @@ def _anomaly_record(t: Tensor) -> None:
         for f in traceback.extract_stack()[:-1]
         if not f.filename.startswith(_PACKAGE_DIR) or f.filename.startswith(_EXAMPLES_DIR)
     ]
-    t.meta()["creation_stack"] = stack
+    if t._origin is None:
+        t._origin = Origin()
+    t._origin.creation_stack = stack

@@ -1,7 +1,7 @@
 """Anomaly mode: remember where each node was made; fail loudly on NaN/Inf in backward.
 
 While anomaly mode is on, ``tensor.make`` stores the user's forward stack on
-every recorded node (``node.meta()["creation_stack"]``). During backward the
+every recorded node (``minigrad._tensor_state.creation_stack(node)`` reads it). During backward the
 engine then checks each closure's gradients for NaN/Inf, and any error raised
 while processing a node carries the forward traceback of the line that made it.
 """
@@ -13,6 +13,7 @@ import traceback
 import warnings
 
 from .. import _state
+from .._tensor_state import creation_stack
 from ..tensor import node_label
 
 __all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "is_anomaly_check_nan_enabled"]
@@ -97,7 +98,7 @@ def _node_description(node) -> str:
 
 def forward_trace(node) -> str:
     """The recorded forward traceback of ``node``, formatted (empty when none was recorded)."""
-    stack = (node._meta or {}).get("creation_stack")
+    stack = creation_stack(node)
     if not stack:
         return ""
     return "Traceback of forward call that caused the error:\n" + "".join(traceback.format_list(stack))

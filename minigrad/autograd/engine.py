@@ -19,6 +19,7 @@ import warnings
 from heapq import heappop, heappush
 
 from .. import _events, _state, _upcalls, _versions
+from .._tensor_state import rebased_history
 from ..ops.inplace import view_at
 from ..ops.reduction import sum as sum_over
 from ..ops.shape import stack
@@ -113,11 +114,9 @@ def _route_rebased_edges(roots) -> None:
 
 def _parent_at(p, node_id: int):
     """``p`` as it was when the node ``node_id`` was made (a view of a base written since: made again)."""
-    history = p._meta.get("rebased") if p._meta is not None else None
-    if history:
-        for op_id, old in history:
-            if node_id < op_id:
-                return old
+    for op_id, old in rebased_history(p):
+        if node_id < op_id:
+            return old
     if p._backward is not None and p.array.base is not None:
         return view_at(p, node_id)
     return p
@@ -169,7 +168,7 @@ def _broadcast_dims(shape: tuple, target: tuple):
 # ---------------------------------------------------------------- the steps of a pass
 def _run_hooks(node, g):
     """Call the tensor's hooks in registration order; a hook's non-None result replaces the gradient."""
-    for hook in list(node._meta["hooks"].values()):
+    for hook in list(node._hooks.hooks.values()):
         replaced = hook(g)
         if replaced is None:
             continue
@@ -419,14 +418,14 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, pass_id, depth, input
             g = grads.pop(node)
             buffered = g
             rule = node._backward
-            meta = node._meta
-            if meta is not None and "hooks" in meta:
+            at_node = node._hooks  # the only Tensor state the loop reads besides the node itself
+            if at_node is not None and at_node.hooks:
                 g = _run_hooks(node, g)
             if listeners:
                 _emit("node_entered", pass_id=pass_id, depth=depth, node=node, grad=g)
             # as in PyTorch, retain_grad nodes on the way get .grad in grad() too
             keeps = rule is None if input_ids is None else id(node) in input_ids
-            if keeps or (meta is not None and meta.get("retains_grad")):
+            if keeps or (at_node is not None and at_node.retains_grad):
                 _store_grad(node, g, create_graph, g is buffered and node in owned, pass_id, depth)
             if rule is not None and (expand is None or id(node) in expand):
                 # written in place since the node was made: PyTorch's check of the values the rule saved
@@ -512,7 +511,7 @@ def _make_seeds(outputs: tuple, grad_outputs: tuple) -> list:
     seeds = []
     for i, (out, go) in enumerate(zip(outputs, grad_outputs)):
         if go is None:
-            if out._rg:
+            if out.requires_grad:
                 if out.array.size != 1:
                     raise RuntimeError("grad can be implicitly created only for scalar outputs")
                 if out.array.dtype.kind != "f":
@@ -580,7 +579,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     for i, r in enumerate(roots):
         if not isinstance(r, Tensor):
             raise TypeError(f"backward(): expected Tensors, got {type(r).__name__}")
-        if not r._rg:
+        if not r.requires_grad:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
     if inputs is not None:
         inputs = _as_tuple(inputs, "inputs")
@@ -589,7 +588,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         for t in inputs:
             if not isinstance(t, Tensor):
                 raise TypeError(f"all inputs have to be Tensors, but got {type(t).__name__}")
-            if not t._rg:
+            if not t.requires_grad:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
     if retain_graph is None:
         retain_graph = create_graph
@@ -679,12 +678,12 @@ def grad(
     for t in inputs:
         if not isinstance(t, Tensor):
             raise TypeError(f"all inputs have to be Tensors, but got {type(t).__name__}")
-        if not t._rg:
+        if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     grad_outputs = (None,) * len(outputs) if grad_outputs is None else _as_tuple(grad_outputs, "grad_outputs")
     _check_counts(outputs, grad_outputs)
     for i, out in enumerate(outputs):
-        if not out._rg:
+        if not out.requires_grad:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
     if retain_graph is None:
         retain_graph = create_graph
@@ -717,7 +716,7 @@ def _grad_pass(outputs, inputs, seeds, retain_graph, create_graph, allow_unused,
         touched = list({id(t): t for t in inputs}.values())
         saved_grads = [(t, t._grad) for t in touched]
         expand = restricted[2]
-        saved_edges = [(n, n._backward) for n in restricted[0] if n._backward is not None and id(n) in expand]
+        saved_edges = [(n, n._backward) for n in restricted[0] if not n.is_leaf and id(n) in expand]
         for t in touched:
             t._grad = None
         if _listeners:
@@ -748,7 +747,7 @@ def _grad_pass(outputs, inputs, seeds, retain_graph, create_graph, allow_unused,
                 _emit("grads_restored", pass_id=pass_id, depth=depth, restored=saved_grads)
         if finished:
             for t, r in zip(inputs, results):
-                if r is not None and t._backward is not None and t.retains_grad:  # PyTorch fills those too
+                if r is not None and not t.is_leaf and t.retains_grad:  # PyTorch fills those too
                     _store_grad(t, r, create_graph, False, pass_id, depth)
         if finished and not retain_graph:
             _free_graph([n for n, _ in saved_edges], pass_id, depth, checked=False)

@@ -207,7 +207,7 @@ class Function:
                 if batched is not NotImplemented:
                     return batched
         grad_on = _grad_state.enabled
-        ctx = FunctionCtx(tuple(grad_on and isinstance(a, Tensor) and a._rg for a in args))
+        ctx = FunctionCtx(tuple(grad_on and isinstance(a, Tensor) and a.requires_grad for a in args))
         forward_level = _forward_state.level
         _grad_state.enabled = False
         _forward_state.level = -1  # forward's own ops carry no tangents: jvp gives the outputs' tangents
@@ -251,7 +251,7 @@ def _written_input(cls, ctx: FunctionCtx, args: tuple, parents: tuple, raw_outpu
             f"{cls.__name__}: ctx.mark_dirty is supported for a Function with one output (the written input)"
         )
     (written,) = raw_outputs
-    if written._backward is None and written._rg and _grad_state.enabled:
+    if written.is_leaf and written.requires_grad and _grad_state.enabled:
         raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
     specs = ((written.array.shape, written.array.dtype, written.device),)
     rule, jvp = _closure(cls, ctx, args, specs), _tangent_rule(cls, ctx, args, 0)
@@ -273,10 +273,10 @@ def _wrap_outputs(cls, ctx: FunctionCtx, args: tuple, parents: tuple, raw_output
         )
     if len(raw_outputs) == 1:
         rules = [_closure(cls, ctx, args, specs)]
-        parents_of = parents
+        parents_of, pending = parents, None
     else:
-        hub = _hub(cls, ctx, args, parents, specs)
-        rules = [_output_rule(hub, k) for k in range(len(raw_outputs))]
+        hub, pending = _hub(cls, ctx, args, parents, specs)
+        rules = [_output_rule(hub, pending, k) for k in range(len(raw_outputs))]
         parents_of = (hub,)
     outputs = []
     for k, (o, rule) in enumerate(zip(raw_outputs, rules)):
@@ -287,15 +287,15 @@ def _wrap_outputs(cls, ctx: FunctionCtx, args: tuple, parents: tuple, raw_output
         if node.device is not o.device:
             node.device = o.device
         outputs.append(node)
-        if node._rg and id(o) not in arg_ids and any(s is o for s in ctx._saved):
+        if node.requires_grad and id(o) not in arg_ids and any(s is o for s in ctx._saved):
             # A saved output becomes the output node (for double backward), held weakly: the node's
             # closure holds ctx, and a strong reference back would be a cycle.
-            unpack = weakref.ref(node) if len(raw_outputs) == 1 else _saved_output(cls, ctx, args, node, k, o)
+            unpack = weakref.ref(node) if len(raw_outputs) == 1 else _saved_output(cls, ctx, args, node, k, o, pending)
             ctx._saved = tuple(unpack if s is o else s for s in ctx._saved)
     return tuple(outputs)
 
 
-def _saved_output(cls, ctx: FunctionCtx, args: tuple, node: Tensor, k: int, raw: Tensor):
+def _saved_output(cls, ctx: FunctionCtx, args: tuple, node: Tensor, k: int, raw: Tensor, pending: dict):
     """What ``saved_tensors`` calls for output ``k`` of a several-output Function: its node while the caller
     keeps it, else a node remade on the hub (``node``'s parent), as PyTorch unpacks a saved output with
     its grad_fn, so a backward that reads an output the caller dropped stays differentiable."""
@@ -305,7 +305,8 @@ def _saved_output(cls, ctx: FunctionCtx, args: tuple, node: Tensor, k: int, raw:
         found, hub = node_ref(), hub_ref()
         if found is not None or hub is None:
             return raw if found is None else found
-        return make(raw.array, (hub,), _output_rule(hub, k), cls.__name__, _tangent_rule(cls, ctx_ref(), args, k))
+        rule = _output_rule(hub, pending, k)
+        return make(raw.array, (hub,), rule, cls.__name__, _tangent_rule(cls, ctx_ref(), args, k))
 
     return unpack
 
@@ -321,8 +322,8 @@ def _closure(cls, ctx: FunctionCtx, args: tuple, specs: tuple):
     return backward
 
 
-def _hub(cls, ctx: FunctionCtx, args: tuple, parents: tuple, specs: tuple) -> Tensor:
-    """The node that calls ``backward`` once for a Function with several outputs.
+def _hub(cls, ctx: FunctionCtx, args: tuple, parents: tuple, specs: tuple) -> tuple[Tensor, dict]:
+    """The node that calls ``backward`` once for a Function with several outputs, and its ``pending``.
 
     Each output is a node whose only parent is this hub. An output's rule leaves
     its complete gradient in ``pending`` and sends the hub a one-hot mark; the hub
@@ -350,13 +351,11 @@ def _hub(cls, ctx: FunctionCtx, args: tuple, parents: tuple, specs: tuple) -> Te
     hub = make(
         device.xp.zeros(len(specs), dtype=B.get_default_dtype()), parents, backward, cls.__name__ + "_outputs", jvp
     )
-    hub.meta()["pending"] = pending
-    return hub
+    return hub, pending
 
 
-def _output_rule(hub: Tensor, k: int):
+def _output_rule(hub: Tensor, pending: dict, k: int):
     mark = make_leaf(hub.device.xp.eye(hub.array.shape[0], dtype=hub.array.dtype)[k], hub.device)
-    pending = hub._meta["pending"]
 
     def output_backward(g):
         pending[k] = g
@@ -410,7 +409,7 @@ def once_differentiable(backward):
             outputs = backward(ctx, *grads)
         finally:
             _grad_state.enabled = grad_on
-        sources = tuple(g for g in grads if isinstance(g, Tensor) and g._rg)
+        sources = tuple(g for g in grads if isinstance(g, Tensor) and g.requires_grad)
         if not grad_on or not sources:
             return outputs
         single = not isinstance(outputs, tuple)

@@ -69,7 +69,7 @@ def _grad_preprocess(inputs: tuple, create_graph: bool, need_graph: bool) -> tup
     """
     res = []
     for inp in inputs:
-        if create_graph and inp._rg:
+        if create_graph and inp.requires_grad:
             res.append(make(inp.array, (inp,), _alias_backward, "alias"))
         else:
             res.append(make_leaf(inp.array, inp.device, requires_grad=need_graph and inp.array.dtype.kind == "f"))

@@ -32,7 +32,7 @@ class Parameter(Tensor):
         return "Parameter containing:\n" + format_tensor(self)
 
     def __reduce_ex__(self, protocol):
-        return (_rebuild_parameter, (B.to_host(self.array), str(self.device), self._rg, self.name))
+        return (_rebuild_parameter, (B.to_host(self.array), str(self.device), self.requires_grad, self.name))
 
 
 def _rebuild_parameter(arr, device, requires_grad, name):

@@ -36,7 +36,8 @@ import numpy as np
 
 from .. import _events, _state, _versions
 from .. import backend as B
-from ..tensor import Tensor, _op_class_name, make, mark_written, shape_str
+from .._tensor_state import multi_view, rebased_history, refuses_grad_write, viewed_from, views_of
+from ..tensor import Tensor, _op_class_name, make, mark_written, shape_str, take_node
 from . import arithmetic, compare, division
 from .indexing import put
 
@@ -85,9 +86,9 @@ def _record(t: Tensor, name: str, fn, args: tuple, written: bool) -> Tensor:
         mark_written(t)  # before the node is made: a value it saves is the written one
     _check_not_inference(t)
     grad_mode = _state.grad.enabled
-    if grad_mode and t._meta is not None and t._meta.get("no_grad_view"):
+    if grad_mode and refuses_grad_write(t):
         raise RuntimeError(NO_GRAD_VIEW_MESSAGE)
-    recording = grad_mode and (t._rg or any(isinstance(a, Tensor) and a._rg for a in args))
+    recording = grad_mode and (t.requires_grad or any(isinstance(a, Tensor) and a.requires_grad for a in args))
     if not recording:
         if not written:  # written already: nothing to record, nothing to write
             write(t, fn(t, *args), name)
@@ -105,7 +106,7 @@ def _record(t: Tensor, name: str, fn, args: tuple, written: bool) -> Tensor:
                 result = result.clone()  # t takes a node of its own, not the operand's (its parent may be t)
             if not written:
                 write(t, result, name)
-            _take_node(t, result, old, name)
+            take_node(t, result, old, name)
         else:
             _rebase_through_view(t, base, name, fn, args, written)
         regraphed = _regraph_views(t if base is None else base, t)
@@ -171,13 +172,13 @@ def _recording_base(t: Tensor) -> Tensor | None:
     made under no_grad, and a view that is one of several outputs (``unbind``,
     ``split``, ``chunk``).
     """
-    if t._backward is None and t._rg:
+    if t.is_leaf and t.requires_grad:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
     if _versions.owner_of(t.array) is t.array:
         return None
     base = _view_base(t)
     if base is t:
-        if t._backward is not None:
+        if not t.is_leaf:
             return None  # its memory is a temporary of the op that made it, not another tensor's
         base, made_under_no_grad = _viewed(t)
         if base is None:
@@ -186,7 +187,7 @@ def _recording_base(t: Tensor) -> Tensor | None:
             raise RuntimeError(NO_GRAD_VIEW_MESSAGE)
         if _multi_view_mark(t) is not None:
             raise RuntimeError(NO_GRAD_MULTI_VIEW_MESSAGE)
-    if base._backward is None and base._rg:
+    if base.is_leaf and base.requires_grad:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
     several = _multi_view_mark(t)
     if several is not None:
@@ -205,14 +206,14 @@ def _multi_view_mark(t: Tensor):
     owner = _versions.owner_of(t.array)
     node = t
     while node is not None:
-        mark = node._meta.get("multi_view") if node._meta is not None else None
+        mark = multi_view(node)
         if mark is not None:
             if node is t:
                 return mark
             return (_op_class_name(t.op).removesuffix("Backward") if t.op else "View", 0)
         above = next((p for p in node.parents if _versions.owner_of(p.array) is owner), None)
-        if above is None and node._meta is not None and node._meta.get("view_of") is not None:
-            above = node._meta["view_of"][0]
+        if above is None:
+            above = viewed_from(node)[0]
         node = above
     return None
 
@@ -222,10 +223,12 @@ def _viewed(t: Tensor) -> tuple:
     graph (``base[:2][1:]`` gives ``base``), or ``(None, False)`` when ``t`` was not made as a view."""
     base, no_grad = None, False
     node = t
-    while node._meta is not None and node._meta.get("view_of") is not None:
-        node, made = node._meta["view_of"]
-        base, no_grad = node, no_grad or made
-    return base, no_grad
+    while True:
+        above, made = viewed_from(node)
+        if above is None:
+            return base, no_grad
+        node = base = above
+        no_grad = no_grad or made
 
 
 def _view_base(t: Tensor) -> Tensor:
@@ -255,8 +258,8 @@ def _rebase_through_view(t: Tensor, base: Tensor, name: str, fn, args: tuple, wr
     result = fn(before, *tuple(before if a is t else old_base if a is base else a for a in args))
     if not written:
         write(t, result, name)
-    _take_node(base, put(flat, positions, result).reshape(base.array.shape), old_base, "copy_slices")
-    _take_node(t, base.reshape(-1)[positions], old_view, "as_strided")
+    take_node(base, put(flat, positions, result).reshape(base.array.shape), old_base, "copy_slices")
+    take_node(t, base.reshape(-1)[positions], old_view, "as_strided")
 
 
 def _regraph_views(base: Tensor, written: Tensor) -> list:
@@ -268,11 +271,11 @@ def _regraph_views(base: Tensor, written: Tensor) -> list:
     was recorded, the view was not meant to be, and PyTorch refuses the ambiguity.
     """
     regraphed = []
-    stack = list(_views_of(base))
+    stack = list(views_of(base))
     while stack:
         view = stack.pop()
-        stack.extend(_views_of(view))
-        if view is written or view._backward is not None:
+        stack.extend(views_of(view))
+        if view is written or not view.is_leaf:
             continue
         try:
             positions = Tensor(_positions_in(base.array, view.array), device=view.device)
@@ -280,16 +283,11 @@ def _regraph_views(base: Tensor, written: Tensor) -> list:
             continue  # a view whose elements are not base's elements (another dtype): nothing to gather
         old = view._split_off()
         if _viewed(old)[1]:
-            _take_node(view, _refusal_node(base), old, "as_strided")
+            take_node(view, _refusal_node(base), old, "as_strided")
         else:
-            _take_node(view, base.reshape(-1)[positions], old, "as_strided")
+            take_node(view, base.reshape(-1)[positions], old, "as_strided")
         regraphed.append(view)
     return regraphed
-
-
-def _views_of(t: Tensor) -> list:
-    views = t._meta.get("views") if t._meta is not None else None
-    return [] if views is None else list(views)
 
 
 def _refusal_node(base: Tensor) -> Tensor:
@@ -308,7 +306,7 @@ def view_at(t: Tensor, node_id: int) -> Tensor:
     the base's node of that time.
     """
     base = _view_base(t)
-    history = base._meta.get("rebased") if base is not t and base._meta is not None else None
+    history = rebased_history(base) if base is not t else None
     if not history or not any(t.id < op_id < node_id for op_id, _ in history):
         return t
     then = next((old for op_id, old in history if node_id < op_id), base)
@@ -347,19 +345,6 @@ def _positions_in(base, view) -> np.ndarray:
     return order[at]
 
 
-def _take_node(t: Tensor, result: Tensor, old: Tensor, name: str) -> None:
-    """Make ``t`` the node of ``result`` (the out-of-place op on ``old``), named ``name``."""
-    t._rg = result._rg
-    t.parents = result.parents
-    t._backward = result._backward
-    t.op = name
-    t.id = result.id
-    t.meta().setdefault("rebased", []).append((result.id, old))
-    # a rule that reads its op's output (exp's, tanh's) holds ``result`` weakly: the node keeps it alive
-    t._meta["output"] = result
-    _versions.rebased[id(t)] = t
-
-
 def version_error(saved: Tensor | None, arr, node) -> RuntimeError:
     """PyTorch's error for a saved value (``arr``, of the tensor ``saved``) written in place after ``node`` saved it.
 
@@ -369,8 +354,8 @@ def version_error(saved: Tensor | None, arr, node) -> RuntimeError:
     what = f"[minigrad.{B.scalar_type_name(arr.dtype)}Tensor {shape_str(arr.shape)}]"
     if saved is not None and saved.name:
         what += f" named '{saved.name}'"
-    if saved is not None and saved._backward is not None:
-        history = (saved._meta or {}).get("rebased", ())
+    if saved is not None and not saved.is_leaf:
+        history = rebased_history(saved)
         op = node.op if any(old is node for _, old in history) else saved.op
         what += f", which is output 0 of {_op_class_name(op).removesuffix('Backward')},"
     hint = (
@@ -459,10 +444,10 @@ def setitem(t: Tensor, key, value) -> None:
             f"Expected all tensors to be on the same device, but found at least two devices, "
             f"{t.device} and {value.device}! (in setitem)"
         )
-    if isinstance(value, Tensor) and value._rg and _state.grad.enabled:
+    if isinstance(value, Tensor) and value.requires_grad and _state.grad.enabled:
         apply_inplace(t, "index_put_", lambda s, v: put(s, key, v), value)
         return
-    if t._rg and _state.grad.enabled:
+    if t.requires_grad and _state.grad.enabled:
         apply_inplace(t, "index_put_", lambda s: put(s, key, value))
         return
     put(t, key, value, into=t)

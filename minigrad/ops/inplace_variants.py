@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from .. import _state
 from ..creation import generator_for
-from ..tensor import Tensor, make, mark_written
-from .inplace import _take_node, apply_inplace
+from ..tensor import Tensor, make, mark_written, take_node
+from .inplace import apply_inplace
 
 __all__ = ["INPLACE_VARIANTS", "RESHAPING_VARIANTS", "inplace_variant", "reshaping_variant"]
 
@@ -156,11 +156,11 @@ def reshaping_variant(name: str):
 
     def method(self, *args, **kwargs):
         view = op(self.detach(), *args, **kwargs).array  # this tensor's own memory, seen the new way
-        if _state.grad.enabled and self._rg:
+        if _state.grad.enabled and self.requires_grad:
             if not self.parents:
                 raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
             old = self._split_off()
-            _take_node(self, op(old, *args, **kwargs), old, name + "_")
+            take_node(self, op(old, *args, **kwargs), old, name + "_")
         self.array = view
         mark_written(self)
         return self

@@ -14,6 +14,7 @@ import numpy as np
 from .. import _state
 from .. import backend as B
 from .._state import extras, grad
+from .._tensor_state import mark_multi_view
 from ..tensor import Tensor, make, shape_str
 from ._util import check_same_device, normalize_dims
 from .arithmetic import _pass_through, _same_jvp
@@ -527,8 +528,7 @@ def _several_views(pieces: tuple, op: str) -> tuple:
     """Mark ``pieces``, the views one call of ``op`` returns: PyTorch refuses a recorded in-place op on them
     (``ops.inplace``), in or outside the graph."""
     for index, piece in enumerate(pieces):
-        if piece._backward is not None or (piece._meta is not None and "view_of" in piece._meta):
-            piece.meta()["multi_view"] = (op, index)
+        mark_multi_view(piece, op, index)
     return pieces
 
 

@@ -44,9 +44,11 @@ _REPR_CHARS = 80
 _closure_cache: dict = {}
 # engines of the user's own that emit through minigrad.trace.emit: the code of their node types' methods
 # (and of whatever calls emit.node) is skipped like minigrad's own when looking for the user's line.
-# SHADOWS maps id(their node) to the Tensor standing for it.
+# SHADOWS maps id(their node) to the Tensor standing for it, SHADOW_OWNERS id(that Tensor) to their node
+# (a weak reference to it, where it takes one).
 ENGINE_CODES: set = set()
 SHADOWS: dict = {}
+SHADOW_OWNERS: dict = {}
 
 
 _claims: dict = {}  # thread ident -> the converters recording that thread as their own
@@ -86,7 +88,7 @@ def foreign_shadow(obj):
     t = SHADOWS.get(id(obj))
     if t is None:
         return None
-    owner = t._meta["owner"]
+    owner = SHADOW_OWNERS[id(t)]
     return t if (owner() if isinstance(owner, weakref.ref) else owner) is obj else None
 
 
@@ -360,7 +362,7 @@ class Converter:
         by_object = {id(n): nid for nid, n in wanted.items()}
         if SHADOWS:
             for nid, n in wanted.items():
-                owner = n._meta.get("owner") if n._meta else None
+                owner = SHADOW_OWNERS.get(id(n))
                 owner = owner() if isinstance(owner, weakref.ref) else owner
                 if owner is not None:
                     by_object[id(owner)] = nid

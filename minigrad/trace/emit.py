@@ -46,6 +46,7 @@ from . import convert
 __all__ = ["node", "backward_pass", "entered", "rule", "accumulated", "finished", "shadow_of"]
 
 _shadows = convert.SHADOWS  # id(node) -> the Tensor standing for it in traces
+_owners = convert.SHADOW_OWNERS  # id(that Tensor) -> the node (a weak reference to it, where it takes one)
 
 
 def _foreign_rule(*_):  # a shadow's "backward closure": marks it as made by an op (not a leaf)
@@ -78,7 +79,9 @@ def _quiet_tensor(arr: np.ndarray) -> Tensor:
 
 
 def _forget(key: int) -> None:
-    _shadows.pop(key, None)
+    t = _shadows.pop(key, None)
+    if t is not None:
+        _owners.pop(id(t), None)
 
 
 shadow_of = convert.foreign_shadow
@@ -111,10 +114,10 @@ def _shadow(obj, data=None, parents=(), op=None, name=None) -> Tensor:
     t.name = name
     key = id(obj)
     try:
-        t._meta = {"owner": weakref.ref(obj)}
+        _owners[id(t)] = weakref.ref(obj)
         weakref.finalize(obj, _forget, key)
     except TypeError:  # no weak references to it: the shadow keeps it alive
-        t._meta = {"owner": obj}
+        _owners[id(t)] = obj
     _shadows[key] = t
     return t
 

@@ -52,8 +52,8 @@ def describe_captured(value, node_id: int | None = None):
 def _role(t: Tensor, roots: set) -> str:
     if t.id in roots:
         return "output"
-    if t._backward is None:
-        return "param" if t._rg else "input"
+    if t.is_leaf:
+        return "param" if t.requires_grad else "input"
     return "intermediate"
 
 

@@ -237,7 +237,7 @@ def cross_entropy(
         out = per_row.sum() / divisor
     probs = e / total
     dev = input.device
-    target_parent = t.array.dtype.kind == "f" and (t._rg or bool(_tangents_of(t)))
+    target_parent = t.array.dtype.kind == "f" and (t.requires_grad or bool(_tangents_of(t)))
     each_row = reduction == "none"  # g holds one entry per row
     divisor = 1.0 if reduction != "mean" else divisor
     if target_parent:
