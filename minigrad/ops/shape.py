@@ -253,6 +253,7 @@ def movedim(a: Tensor, source, destination) -> Tensor:
 
 
 def _T(a: Tensor) -> Tensor:
+    """The dims in reverse order (``permute(a, (n-1, ..., 0))``); a tensor of fewer than 2 dims as it is."""
     if a.array.ndim < 2:
         return _unchanged(a, "permute")
     return permute(a, tuple(range(a.array.ndim - 1, -1, -1)))
@@ -343,8 +344,19 @@ def broadcast_to(a: Tensor, shape) -> Tensor:
     return expand(a, _shape_arg((shape,) if not isinstance(shape, (tuple, list)) else (tuple(shape),), "size"))
 
 
-def _expand_as(a: Tensor, other: Tensor) -> Tensor:
+def expand_as(a: Tensor, other: Tensor) -> Tensor:
+    """``a`` broadcast to ``other``'s shape: ``expand(a, other.shape)``."""
     return expand(a, other.array.shape)
+
+
+def reshape_as(a: Tensor, other: Tensor) -> Tensor:
+    """``a`` in ``other``'s shape: ``reshape(a, other.shape)``."""
+    return reshape(a, other.array.shape)
+
+
+def ravel(a: Tensor) -> Tensor:
+    """``a`` flattened to one dimension: ``flatten(a)``."""
+    return flatten(a)
 
 
 def repeat(a: Tensor, *repeats) -> Tensor:
@@ -676,9 +688,9 @@ def _pad_by_index(a: Tensor, widths: list, mode: str) -> Tensor:
 def _bind() -> None:
     T = Tensor
     T.reshape = T.view = reshape
-    T.view_as = T.reshape_as = lambda self, other: reshape(self, other.array.shape)
+    T.view_as = T.reshape_as = reshape_as
     T.flatten = flatten
-    T.ravel = lambda self: flatten(self)
+    T.ravel = ravel
     T.unflatten = unflatten
     T.squeeze = squeeze
     T.unsqueeze = unsqueeze
@@ -688,7 +700,7 @@ def _bind() -> None:
     T.T = property(_T)
     T.mT = property(_mT)
     T.expand = expand
-    T.expand_as = _expand_as
+    T.expand_as = expand_as
     T.broadcast_to = broadcast_to
     T.repeat = repeat
     T.tile = tile
