@@ -181,6 +181,7 @@ def test_a_teachers_lesson_from_the_wheel(fresh, tmp_path):
 def test_the_wheel_ships_its_type_marker_and_both_commands_say_their_version(fresh):
     py, minigrad, site, env, home = fresh
     assert (site / "minigrad" / "py.typed").is_file()  # PEP 561: type checkers read minigrad's annotations
+    assert (site / "minigrad" / "tensor.pyi").is_file()  # Tensor with its bound ops, as static tools see it
     version = re.search(r'^version = "(.+)"$', (ROOT / "pyproject.toml").read_text(), re.M).group(1)
     assert run([minigrad, "--version"], home, env).stdout.strip() == f"minigrad {version}"
     tui = minigrad.with_name("minigrad-tui")
