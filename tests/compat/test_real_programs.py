@@ -140,7 +140,7 @@ def test_nanogpt_traced_shows_the_learners_lines(tmp_path, programs, nanogpt_run
     assert split[0].source.text == "q, k, v  = self.c_attn(x).split(self.n_embd, dim=2)"
 
 
-#: What a learner prints of the two programs' models (a notebook shows the same).
+#: What a learner prints of the two programs' models and of loading weights (a notebook shows the same).
 PRINT_MODELS = """\
 import torch
 from mnist_main import Net
@@ -148,6 +148,7 @@ from nanogpt_model import GPT, GPTConfig
 
 print(GPT(GPTConfig(block_size=8, vocab_size=32, n_layer=1, n_head=2, n_embd=16, dropout=0.1)))
 print(Net())
+print(Net().load_state_dict(Net().state_dict()))
 """
 
 

@@ -121,6 +121,7 @@ def test_state_dict_round_trip():
     assert sd["fc1.weight"].array is a.fc1.weight.array and not sd["fc1.weight"].requires_grad
     result = b.load_state_dict(sd)
     assert result.missing_keys == [] and result.unexpected_keys == []
+    assert repr(result) == str(result) == "<All keys matched successfully>"  # what a notebook shows, as torch
     x = mg.randn(4, 2)
     np.testing.assert_array_equal(a(x).array, b(x).array)
     b.fc1.weight.array[0, 0] += 1  # a copy, not shared storage
@@ -142,6 +143,7 @@ def test_load_state_dict_lists_missing_and_unexpected_keys():
     sd["fc1.bias"] = mg.ones(4)
     result = model.load_state_dict(sd, strict=False)
     assert result.missing_keys == ["fc1.weight", "fc2.bias"] and result.unexpected_keys == ["fc3.weight"]
+    assert repr(result) == "IncompatibleKeys(missing_keys=['fc1.weight', 'fc2.bias'], unexpected_keys=['fc3.weight'])"
     assert np.all(model.fc1.bias.array == 1) and not np.all(before == 1)
 
 
