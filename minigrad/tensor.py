@@ -109,6 +109,13 @@ class Tensor:
         "_origin",
         "__weakref__",
     )
+    # The public slots' types, for readers and static tools (tensor.pyi); annotations only, no values.
+    array: np.ndarray  # a cupy.ndarray on a CUDA device
+    parents: tuple[Tensor, ...]
+    op: str | None
+    id: int
+    device: B.Device
+    name: str | None
 
     __hash__ = object.__hash__
     __array_priority__ = 1000  # make ndarray <op> Tensor defer to Tensor's reflected op

@@ -154,12 +154,12 @@ class Tensor:
     _rg: Any
     _tangents: Any
     _view: Any
-    array: Any
-    device: Any
-    id: Any
-    name: Any
-    op: Any
-    parents: Any
+    array: np.ndarray
+    device: B.Device
+    id: builtins.int
+    name: str | None
+    op: str | None
+    parents: tuple[Tensor, ...]
     def floor_divide(a, b) -> Tensor:
         """Division rounded down (``a // b``); not differentiable (the result is a constant)."""
     def __floordiv__(a, b) -> Tensor:
