@@ -16,9 +16,11 @@ Each program runs under minigrad, which writes its initial weights as ``.npz``; 
 runs the same script from those weights. nanoGPT also goes the other way, from torch's own initial weights,
 with its hand-written attention (``--slow-attention``: as on PyTorch < 2.0) and a cropped block size.
 Without PyTorch the minigrad runs are still checked: every loss finite, the training learns, a reloaded
-run trains the same, and the paths with and without scaled_dot_product_attention agree.
+run trains the same, and the paths with and without scaled_dot_product_attention agree. nanoGPT is also
+recorded by ``minigrad trace --torch`` and stepped to its end in ``minigrad-tui --torch``.
 """
 
+import asyncio
 import importlib.util
 import math
 import re
@@ -138,6 +140,24 @@ def test_nanogpt_traced_shows_the_learners_lines(tmp_path, programs, nanogpt_run
     split = [n for n in trace.nodes.values() if n.op == "split"]
     assert split and all(n.source.file.endswith("nanogpt_model.py") for n in split)
     assert split[0].source.text == "q, k, v  = self.c_attn(x).split(self.n_embd, dim=2)"
+
+
+def test_nanogpt_steps_to_its_end_in_the_debugger(programs):
+    """``minigrad-tui --torch train_nanogpt.py``: continued to the end, the script printed what it prints under
+    ``minigrad run --torch``, and the debugger's trace holds its graphs."""
+    pytest.importorskip("textual")
+    from minigrad.cli.run import torch_imports
+    from tests.tui.helpers import debugger, press
+
+    async def continue_to_the_end():
+        with torch_imports(True):
+            async with debugger("--torch", str(programs / "train_nanogpt.py"), "--max-iters", "1") as (app, pilot):
+                await press(app, pilot, "c")
+                return app.source.state, app.source.output.text(), len(app.session.trace.find("pass_started"))
+
+    state, output, passes = asyncio.run(continue_to_the_end())
+    assert state == "finished" and passes == 2 * 2  # two iterations of two micro steps
+    assert output == _under_minigrad(programs, "train_nanogpt.py", "--max-iters", "1")
 
 
 #: What a learner prints of the two programs' models and of loading weights (a notebook shows the same).
