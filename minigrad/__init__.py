@@ -64,7 +64,7 @@ _warnings.filterwarnings(
 
 #: Subpackages imported on first use (PEP 562), so ``import minigrad`` stays fast and never
 #: loads the viewers' dependencies: ``minigrad.trace.record`` works after a plain ``import minigrad``.
-_LAZY_SUBPACKAGES = ("trace", "viz", "course", "examples", "cli", "utils", "compat")
+_LAZY_SUBPACKAGES = ("trace", "viz", "course", "examples", "cli", "utils", "compat", "distributions")
 
 
 def __getattr__(name: str):

@@ -97,7 +97,7 @@ GROUPS = {
     "utils.data.TensorDataset utils.data.ConcatDataset utils.data.Subset utils.data.random_split "
     "utils.data.RandomSampler utils.data.SequentialSampler utils.data.BatchSampler "
     "utils.data.SubsetRandomSampler utils.data.WeightedRandomSampler utils.data.default_collate save load",
-    "other modules": "fft.fft fft.rfft distributions.Normal distributions.Categorical jit.script jit.trace sparse.mm",
+    "other modules": "fft.fft fft.rfft distributions.Normal distributions.Categorical distributions.kl_divergence jit.script jit.trace sparse.mm",
 }
 
 

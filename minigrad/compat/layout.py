@@ -43,6 +43,10 @@ MODULES = {
     "torch.utils.data.dataset": Entry("minigrad.data.dataset"),
     "torch.utils.data.sampler": Entry("minigrad.data.sampler"),
     "torch.utils.checkpoint": Entry("minigrad.utils.checkpoint"),
+    "torch.distributions": Entry("minigrad.distributions"),
+    "torch.distributions.normal": Entry("minigrad.distributions"),
+    "torch.distributions.categorical": Entry("minigrad.distributions"),
+    "torch.distributions.kl": Entry("minigrad.distributions"),
     "torch.cuda": Entry(None, f"{_COMPAT}.torch_cuda"),
     "torch.cuda.amp": Entry(None, f"{_COMPAT}.torch_amp:CUDA_AMP"),
     "torch.amp": Entry(None, f"{_COMPAT}.torch_amp"),
@@ -67,7 +71,6 @@ MODULES = {
 STUBS = (
     "ao",
     "compiler",
-    "distributions",
     "export",
     "fft",
     "functional",

@@ -7,10 +7,12 @@ Random values come from minigrad's generator for the tensor's device, so
 from __future__ import annotations
 
 import math
+import warnings
 
 from ..autograd.grad_mode import no_grad
 from ..creation import generator_for
-from ..tensor import Tensor, mark_written, shape_str
+from ..ops.special import erfinv
+from ..tensor import Tensor, make_leaf, mark_written, shape_str
 
 __all__ = [
     "calculate_gain",
@@ -23,6 +25,8 @@ __all__ = [
     "xavier_normal_",
     "kaiming_uniform_",
     "kaiming_normal_",
+    "orthogonal_",
+    "trunc_normal_",
 ]
 
 _LINEAR_GAIN = ("linear", "conv1d", "conv2d", "conv3d", "sigmoid", "identity")
@@ -127,3 +131,56 @@ def kaiming_normal_(
 ) -> Tensor:
     """He normal: ``N(0, std**2)`` with ``std = gain / sqrt(fan)``."""
     return normal_(tensor, 0.0, _kaiming_std(tensor, a, mode, nonlinearity), generator)
+
+
+def orthogonal_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
+    """A (semi-)orthogonal matrix, as ``torch.nn.init.orthogonal_`` (Saxe et al. 2013).
+
+    The tensor is seen as ``shape[0]`` rows of ``numel // shape[0]`` values; the Q of the QR
+    decomposition of a standard normal matrix, with its columns' signs fixed by R's diagonal, so the
+    result is uniform over the orthogonal matrices; then scaled by ``gain``.
+    """
+    if tensor.ndim < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.shape[0]
+    cols = tensor.numel() // rows
+    xp = tensor.device.xp
+    flat = generator_for(tensor.device, generator).standard_normal((rows, cols))
+    if rows < cols:
+        flat = flat.T
+    q, r = xp.linalg.qr(flat)
+    q *= xp.sign(xp.diagonal(r))
+    if rows < cols:
+        q = q.T
+    return _fill(tensor, gain * q.reshape(tensor.shape))
+
+
+def trunc_normal_(
+    tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0, generator=None
+) -> Tensor:
+    """Fill with values from ``N(mean, std**2)`` truncated to ``[a, b]``, as ``torch.nn.init.trunc_normal_``.
+
+    By the inverse of the normal CDF: uniform values between the CDF at ``a`` and at ``b``, mapped
+    back through ``erfinv``, then clamped to ``[a, b]`` against rounding.
+    """
+    if mean < a - 2 * std or mean > b + 2 * std:
+        warnings.warn(
+            "mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
+            "The distribution of values may be incorrect.",
+            stacklevel=2,
+        )
+
+    def cdf(x: float) -> float:
+        return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+    low, high = cdf((a - mean) / std), cdf((b - mean) / std)
+    u = generator_for(tensor.device, generator).random(tensor.shape)
+    u *= 2 * (high - low)
+    u += 2 * low - 1
+    with no_grad():
+        values = erfinv(make_leaf(u, tensor.device)).array
+    values *= std * math.sqrt(2.0)
+    values += mean
+    return _fill(tensor, tensor.device.xp.clip(values, a, b))

@@ -70,3 +70,48 @@ def test_fan_errors():
         init.xavier_uniform_(mg.zeros(3))
     with pytest.raises(ValueError, match="Mode fan_middle not supported"):
         init.kaiming_normal_(mg.zeros(2, 2), mode="fan_middle")
+
+
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (4, 4), (6, 2, 3, 3)])
+def test_orthogonal_gives_orthonormal_rows_or_columns_times_the_gain(shape):
+    w = mg.nn.Parameter(mg.empty(*shape, dtype=mg.float64))
+    out = mg.nn.init.orthogonal_(w, gain=2.0)
+    assert out is w and w.shape == shape and w.requires_grad and w.grad_fn is None
+    flat = w.detach().numpy().reshape(shape[0], -1) / 2.0
+    small = min(flat.shape)
+    gram = flat.T @ flat if flat.shape[0] >= flat.shape[1] else flat @ flat.T
+    np.testing.assert_allclose(gram, np.eye(small), atol=1e-12)
+
+
+def test_orthogonal_is_seeded_and_refuses_a_vector():
+    draws = []
+    for _ in range(2):
+        mg.manual_seed(3)
+        draws.append(mg.nn.init.orthogonal_(mg.empty(4, 3)).numpy().copy())
+    np.testing.assert_array_equal(draws[0], draws[1])
+    with pytest.raises(ValueError, match="Only tensors with 2 or more dimensions are supported"):
+        mg.nn.init.orthogonal_(mg.empty(4))
+
+
+def test_trunc_normal_stays_in_its_bounds_with_the_truncated_moments():
+    mg.manual_seed(0)
+    t = mg.nn.init.trunc_normal_(mg.empty(200_000, dtype=mg.float64), mean=0.5, std=1.0, a=-1.0, b=1.0)
+    x = t.numpy()
+    assert x.min() >= -1.0 and x.max() <= 1.0
+    # the moments of N(0.5, 1) truncated to [-1, 1], from the standard formulas
+    alpha, beta = -1.5, 0.5
+    pdf = lambda z: math.exp(-z * z / 2) / math.sqrt(2 * math.pi)  # noqa: E731
+    cdf = lambda z: (1 + math.erf(z / math.sqrt(2))) / 2  # noqa: E731
+    mass = cdf(beta) - cdf(alpha)
+    mean = 0.5 + (pdf(alpha) - pdf(beta)) / mass
+    var = 1 + (alpha * pdf(alpha) - beta * pdf(beta)) / mass - ((pdf(alpha) - pdf(beta)) / mass) ** 2
+    assert x.mean() == pytest.approx(mean, abs=5e-3)
+    assert x.var() == pytest.approx(var, abs=5e-3)
+
+
+def test_trunc_normal_keeps_the_dtype_and_warns_when_the_mean_is_far_outside():
+    t = mg.empty(10)
+    mg.nn.init.trunc_normal_(t, std=0.02)
+    assert t.dtype == mg.float32 and np.abs(t.numpy()).max() <= 2.0
+    with pytest.warns(UserWarning, match="mean is more than 2 std from"):
+        mg.nn.init.trunc_normal_(mg.empty(10), mean=10.0)
