@@ -164,6 +164,20 @@ def test_a_late_import_in_the_core_is_a_lazy_load():
     assert dodges == []
 
 
+def test_every_call_going_up_is_filled_in_by_the_layer_above():
+    """Each slot declared in ``minigrad/_upcalls.py`` is set once its layer is imported: the engine's by
+    ``import minigrad``, vmap's by ``minigrad.batching`` (which every vmap imports)."""
+    code = (
+        "import minigrad, minigrad._upcalls as up\n"
+        "from minigrad.autograd import engine\n"
+        "assert up.backward is engine.backward\n"
+        "import minigrad.batching\n"
+        "missing = [name for name in up.__annotations__ if not callable(getattr(up, name, None))]\n"
+        "assert not missing, missing\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+
+
 def test_nothing_outside_autograd_imports_its_private_names():
     bad = []
     for path in _sources("minigrad", "minigrad_tui", "bench", "docs", "lessons"):
