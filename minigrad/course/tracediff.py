@@ -168,6 +168,28 @@ class _Words:
     def grad_of(self, nid, trace=None) -> str:
         return f"`{node_label(trace if trace is not None else self.mine, nid)}.grad`"
 
+    def made(self, nid, trace, depth: int = 1) -> str:
+        """How a node was made, ``depth`` ops up, for telling two alike labels apart:
+        ``(sum of `c`, made by add of `a` and `b`)``."""
+        info = trace.nodes.get(nid)
+        if info is None:
+            return ""
+        if not info.parents:
+            return "(a leaf)"
+        parts, level = [], [nid]
+        for _ in range(depth):
+            made_here = [trace.nodes.get(node) for node in level]
+            made_here = [i for i in made_here if i is not None and i.parents]
+            if not made_here:
+                break
+            parts.append(
+                ", ".join(
+                    f"{i.op or 'an op'} of {' and '.join(self.label(p, trace) for p in i.parents)}" for i in made_here
+                )
+            )
+            level = [p for i in made_here for p in i.parents]
+        return "(" + ", made by ".join(parts) + ")"
+
     def op(self, nid, trace=None) -> str:
         info = (trace if trace is not None else self.mine).nodes.get(nid)
         return (info.op if info is not None else None) or "backward"
@@ -337,11 +359,17 @@ def first_divergence(mine, reference, rtol: float = 1e-6, atol: float = 1e-9) ->
             continue
         # where the reference's event would be: the learner's next event of the pass, if any
         here = next(((hk, e) for hk, e in mine_pairs if e.seq > previous and not isinstance(e, E.NodeCreated)), None)
-        text = f"the reference {w.doing(ref, reference)} here; your run "
-        if here is not None and here[0] not in ref_by_key:
-            text += f"{w.doing(here[1], mine)} instead"
-        else:
-            text += "never does"
+        theirs = w.doing(ref, reference)
+        ours = w.doing(here[1], mine) if here is not None and here[0] not in ref_by_key else None
+        if ours is not None and (ours == theirs or "#" in ours + theirs):
+            # the same words (or ids no learner can compare): say how each node was made
+            if hasattr(ref, "node") and hasattr(here[1], "node"):
+                for depth in (1, 2, 3):
+                    how_theirs, how_ours = w.made(ref.node, reference, depth), w.made(here[1].node, mine, depth)
+                    if how_theirs != how_ours:
+                        break
+                theirs, ours = f"{theirs} {how_theirs}", f"{ours} {how_ours}"
+        text = f"the reference {theirs} here; your run " + (f"{ours} instead" if ours is not None else "never does")
         found.append((previous + 0.5, here[1].seq if here is not None else last_seq, text))
         break
 

@@ -344,3 +344,21 @@ def planted_failure():
     with tempfile.TemporaryDirectory() as folder:
         (failed, *_) = planted(Path(folder), 6, "ex5_find_the_bug", "return g * 3 * x * x\n", "return g * 3 * x\n")
     return failed
+
+
+def test_two_alike_labels_are_told_apart_by_how_each_node_was_made():
+    import minigrad as mg
+    from minigrad.trace import record
+
+    def run(op):
+        with record() as trace:
+            a = mg.tensor([1.0, 2.0], requires_grad=True, name="a")
+            b = mg.tensor([3.0, 4.0], requires_grad=True, name="b")
+            c = a * b if op == "mul" else a + b
+            c.name = "c"
+            c.sum().backward()
+        return trace
+
+    message = first_divergence(run("add"), run("mul")).message
+    assert "the reference seeds `sum#" in message and "(sum of `c`, made by mul of `a` and `b`)" in message
+    assert "your run seeds `sum#" in message and "(sum of `c`, made by add of `a` and `b`) instead" in message
