@@ -6,7 +6,7 @@ No network: the wheel is installed with --no-deps --no-index. The fresh environm
 dependencies (and theirs, with the extras they ask for) and nothing else from this environment: a folder of
 links to exactly those distributions, named by a path file. The test libraries (hypothesis, pytest), the
 editable install of this checkout and every other package of the dev environment are invisible there, as
-they are to a learner. Slow (about a minute): the wheel is built and eleven lessons are checked twice.
+they are to a learner. Slow (about a minute): the wheel is built and every built-in lesson is checked twice.
 """
 
 import importlib.metadata as metadata
