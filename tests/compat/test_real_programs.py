@@ -33,7 +33,15 @@ import numpy as np
 import pytest
 
 REAL_TORCH = importlib.util.find_spec("torch") is not None
-needs_torch = pytest.mark.skipif(not REAL_TORCH, reason="needs a real torch installed")
+
+
+def needs_torch(test):
+    """A comparison with PyTorch, run in a process of its own (its import alone takes seconds): marked slow
+    and torch, and skipped without a real torch."""
+    for mark in (pytest.mark.slow, pytest.mark.torch, pytest.mark.skipif(not REAL_TORCH, reason="needs a real torch")):
+        test = mark(test)
+    return test
+
 
 PROGRAMS = Path(__file__).parent / "programs"
 MNIST_ARGS = ("--batch-size", "16", "--test-batch-size", "32", "--epochs", "2", "--log-interval", "1")
@@ -215,7 +223,6 @@ def test_mnist_example_trains_under_minigrad_with_dropout_and_its_saved_model_te
     assert _mnist_results(tested)[1:] == ([test_losses[1]], [correct[1]])
 
 
-@pytest.mark.slow
 @needs_torch
 def test_mnist_example_losses_equal_torchs_from_the_same_weights(programs):
     ours = _under_minigrad(programs, "mnist_main.py", *MNIST_ARGS, "--no-dropout", "--save-init", "net_init.npz")
