@@ -1198,6 +1198,18 @@ class Tensor:
         """Fill with 1 (probability ``p``) or 0."""
     def exponential_(self: Tensor, lambd: builtins.float = 1.0, *, generator=None) -> Tensor:
         """Fill with values drawn from the exponential distribution of rate ``lambd``."""
+    def random_(
+        self: Tensor, from_: builtins.int = 0, to: builtins.int | None = None, *, generator=None, **kwargs
+    ) -> Tensor:
+        """Fill with integers drawn uniformly from ``[from, to - 1]``, as ``torch.Tensor.random_``.
+
+        ``x.random_(to)`` draws from ``[0, to - 1]``; ``x.random_()`` from every integer the dtype holds
+        exactly (``[0, 2**24]`` for float32, ``[0, 2**53]`` for float64, ``[0, max]`` for an integer dtype).
+        torch's keyword ``from`` is accepted. One difference: ``random_(n, None)`` reads as ``random_(n)``."""
+    def apply_(self: Tensor, callable) -> Tensor:
+        """Replace each element ``v`` with ``callable(v)`` (a Python number), as ``torch.Tensor.apply_``: on
+        CPU only, outside the graph (a tensor that requires grad is refused), slow (one Python call per
+        element). The write counts as one more version."""
     def __dlpack__(self: Tensor, *args, **kwargs):
         """Export the data through DLPack (tensors that require grad must be detached first)."""
     def __dlpack_device__(self: Tensor): ...

@@ -1,6 +1,6 @@
 """PyTorch's in-place variants of the ops minigrad has (``x.exp_()``, ``x.clamp_min_(0)``,
 ``x.index_add_(0, i, s)``), each derived from its out-of-place op, plus the random fills
-(``uniform_``, ``normal_``, ``bernoulli_``, ``exponential_``).
+(``uniform_``, ``normal_``, ``bernoulli_``, ``exponential_``, ``random_``) and ``apply_``.
 
 PyTorch defines each of these as "compute the out-of-place result, write it into the tensor": so
 one method per name is made here from the op's name, and it goes through ``apply_inplace``, which
@@ -13,6 +13,11 @@ recorded, the view's node.
 """
 
 from __future__ import annotations
+
+import builtins
+import warnings
+
+import numpy as np
 
 from .. import _state
 from ..creation import generator_for
@@ -231,6 +236,114 @@ def exponential_(self: Tensor, lambd: float = 1.0, *, generator=None) -> Tensor:
     return _fill_with(self, values, "exponential")
 
 
+#: C++'s names of the dtypes, as torch's ``random_`` bound errors write them.
+_C_TYPE_NAMES = {
+    "bool": "bool",
+    "uint8": "unsigned char",
+    "int8": "signed char",
+    "int16": "short int",
+    "int32": "int",
+    "int64": "long int",
+    "float16": "c10::Half",
+    "float32": "float",
+    "float64": "double",
+}
+
+_RANDOM_SIGNATURES = (
+    " * (*, torch.Generator generator = None)\n"
+    " * (int from, int to, *, torch.Generator generator = None)\n"
+    " * (int to, *, torch.Generator generator = None)\n"
+)
+
+
+def _random_range(dtype: np.dtype) -> tuple[int, int]:
+    """The integers ``random_`` can write into ``dtype`` exactly: a float's mantissa, an integer's range."""
+    if dtype.kind == "f":
+        limit = 2 ** (np.finfo(dtype).nmant + 1)
+        return -limit, limit
+    if dtype.kind == "b":
+        return 0, 1
+    info = np.iinfo(dtype)
+    return int(info.min), int(info.max)
+
+
+def _check_random_bound(value: int, what: str, dtype: np.dtype) -> None:
+    low, high = _random_range(dtype)
+    if low <= value <= high:
+        return
+    name = _C_TYPE_NAMES[dtype.name]
+    if dtype.kind == "f" and dtype.itemsize > 2:
+        digits = np.finfo(dtype).nmant + 1
+        warnings.warn(
+            f"{what} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision limitations {name} can "
+            "support discrete uniform distribution only within this range. This warning will become an error "
+            "in version 1.7 release, please fix the code in advance",
+            UserWarning,
+            stacklevel=3,
+        )
+        return
+    raise RuntimeError(f"{what} is out of bounds for {name}")
+
+
+def random_(self: Tensor, from_: int = 0, to: int | None = None, *, generator=None, **kwargs) -> Tensor:
+    """Fill with integers drawn uniformly from ``[from, to - 1]``, as ``torch.Tensor.random_``.
+
+    ``x.random_(to)`` draws from ``[0, to - 1]``; ``x.random_()`` from every integer the dtype holds
+    exactly (``[0, 2**24]`` for float32, ``[0, 2**53]`` for float64, ``[0, max]`` for an integer dtype).
+    torch's keyword ``from`` is accepted. One difference: ``random_(n, None)`` reads as ``random_(n)``.
+    """
+    from_ = kwargs.pop("from", from_)
+    if kwargs:
+        raise TypeError(f"random_() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    for bound in (from_, to):
+        if bound is not None and (not isinstance(bound, (int, np.integer)) or isinstance(bound, bool)):
+            raise TypeError(
+                f"random_() received an invalid combination of arguments - got ({type(bound).__name__}), but "
+                f"expected one of:\n{_RANDOM_SIGNATURES}"
+            )
+    dtype = self.array.dtype
+    if to is None and from_ != 0:
+        from_, to = 0, from_
+    if to is None:
+        high = _random_range(dtype)[1]
+        if from_ > high:
+            raise RuntimeError(
+                "random_ expects 'from' casted to dtype to be less than or equal to 'to_inc' casted to dtype, but "
+                f"got from={from_} > to_inc={high}"
+            )
+    else:
+        if from_ >= to:
+            raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={from_} >= to={to}")
+        _check_random_bound(from_, "from", dtype)
+        _check_random_bound(to - 1, "to - 1", dtype)
+        high = to - 1
+    values = generator_for(self.device, generator).integers(int(from_), int(high), self.array.shape, endpoint=True)
+    return _fill_with(self, values, "random")
+
+
+def apply_(self: Tensor, callable) -> Tensor:  # noqa: A002  (torch's argument name)
+    """Replace each element ``v`` with ``callable(v)`` (a Python number), as ``torch.Tensor.apply_``: on
+    CPU only, outside the graph (a tensor that requires grad is refused), slow (one Python call per
+    element). The write counts as one more version."""
+    if self.device.type != "cpu":
+        raise TypeError("apply_ is only implemented on CPU tensors")
+    if self.requires_grad:
+        raise RuntimeError("Can't call apply_() on Variable that requires grad. Use var.detach().apply_() instead.")
+    if not builtins.callable(callable):
+        raise TypeError(f"'{type(callable).__name__}' object is not callable")
+    arr = self.array
+    values = []
+    for v in arr.reshape(-1).tolist():
+        out = callable(v)
+        if isinstance(out, (str, bytes)) or out is None or not isinstance(out, (int, float, bool, np.number)):
+            raise TypeError(f"must be real number, not {type(out).__name__}")
+        values.append(out)
+    with np.errstate(invalid="ignore", over="ignore"):
+        arr[...] = np.array(values).reshape(arr.shape)  # a float into an integer tensor truncates, as torch
+    mark_written(self)
+    return self
+
+
 def _bind() -> None:
     for name in INPLACE_VARIANTS:
         if hasattr(Tensor, name) and not hasattr(Tensor, name + "_"):
@@ -243,3 +356,4 @@ def _bind() -> None:
         bernoulli_,
         exponential_,
     )
+    Tensor.random_, Tensor.apply_ = random_, apply_

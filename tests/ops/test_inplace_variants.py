@@ -249,3 +249,115 @@ def test_view_ops_in_place_change_the_shape_as_torch(steps):
 def test_view_ops_in_place_refuse_a_leaf_that_requires_grad():
     with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
         mg.zeros(2, requires_grad=True).unsqueeze_(0)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "int32", "int64", "bool"])
+def test_random_fill_draws_integers_in_the_dtypes_exact_range(dtype):
+    x = mg.empty(2000, dtype=getattr(mg, dtype))
+    x.random_()
+    values = x.numpy().astype(np.float64)
+    high = {"float16": 2**11, "float32": 2**24, "float64": 2**53, "int32": 2**31 - 1, "int64": 2**63 - 1, "bool": 1}
+    assert values.min() >= 0 and values.max() <= high[dtype] and (values == np.floor(values)).all()
+    assert values.max() > high[dtype] / 2  # the whole range, not [0, 1)
+    assert x._version == 1
+
+
+def test_random_fill_bounds_and_seeding():
+    x = mg.empty(1000, dtype=mg.float64)
+    mg.manual_seed(3)
+    x.random_(2, 6)
+    first = x.numpy().copy()
+    assert set(np.unique(first)) == {2.0, 3.0, 4.0, 5.0}
+    mg.manual_seed(3)
+    np.testing.assert_array_equal(x.random_(2, 6).numpy(), first)
+    assert set(np.unique(x.random_(3).numpy())) == {0.0, 1.0, 2.0}
+    assert set(np.unique(x.random_(to=2).numpy())) == {0.0, 1.0}
+    assert set(np.unique(x.random_(**{"from": -3, "to": -1}).numpy())) == {-3.0, -2.0}
+    g = mg.Generator().manual_seed(5)
+    a = x.random_(0, 100, generator=g).numpy().copy()
+    g.manual_seed(5)
+    np.testing.assert_array_equal(x.random_(0, 100, generator=g).numpy(), a)
+    assert x._version == 7
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda lib: lib.zeros(2).random_(5, 3),
+        lambda lib: lib.zeros(2).random_(3, 3),
+        lambda lib: lib.zeros(2, dtype=lib.int32).random_(0, 2**40),
+        lambda lib: lib.zeros(2, dtype=lib.int32).random_(-(2**40), 2),
+        lambda lib: lib.zeros(2, dtype=lib.bool).random_(0, 3),
+        lambda lib: lib.zeros(2, dtype=lib.float16).random_(0, 2**30),
+        lambda lib: lib.zeros(2).random_(1.5),
+        lambda lib: lib.zeros(2, requires_grad=True).random_(),
+    ],
+)
+def test_random_fill_refuses_as_torch(call):
+    torch = pytest.importorskip("torch")
+    with pytest.raises(Exception) as theirs:
+        call(torch)
+    with pytest.raises(theirs.type) as ours:
+        call(mg)
+    assert str(ours.value).splitlines()[0] == str(theirs.value).splitlines()[0]
+
+
+def test_random_fill_past_a_floats_mantissa_warns_as_torch():
+    with pytest.warns(UserWarning, match=r"to - 1 is out of bounds \[-\(2\^24\), 2\^24\]"):
+        mg.zeros(2).random_(0, 2**25)
+
+
+def test_a_random_fill_of_a_graph_tensor_is_a_node_with_zero_gradient():
+    w = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = w * 2
+    y.random_(3)
+    assert y.op == "random_"
+    (y * 3).sum().backward()
+    np.testing.assert_array_equal(w.grad.numpy(), [0.0, 0.0])
+
+
+def test_apply_replaces_each_element_as_torch():
+    torch = pytest.importorskip("torch")
+    for data, fn in [([1.0, -2.0, 3.5], lambda v: v * v + 1), ([1, 2, 3], lambda v: v / 2), ([[1, 2], [3, 4]], abs)]:
+        ours, theirs = mg.tensor(data), torch.tensor(data)
+        assert ours.apply_(fn) is ours
+        theirs.apply_(fn)
+        np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
+        assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1]
+
+
+def test_apply_writes_through_a_view_and_bumps_the_version():
+    base = mg.zeros(2, 3)
+    row = base[1]
+    row.apply_(lambda v: v + 7)
+    np.testing.assert_array_equal(base.numpy(), [[0, 0, 0], [7, 7, 7]])
+    assert base._version == 1 and row._version == 1
+
+
+def test_apply_after_a_save_makes_backward_raise():
+    w = mg.tensor([1.0, 2.0], requires_grad=True)
+    c = mg.tensor([3.0, 4.0])
+    y = (w * c).sum()
+    c.apply_(lambda v: 0.0)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.backward()
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda lib: lib.ones(2, requires_grad=True).apply_(lambda v: v),
+        lambda lib: (lib.ones(2, requires_grad=True) * 2).apply_(lambda v: v),
+        lambda lib: lib.ones(2).apply_(3),
+        lambda lib: lib.ones(2).apply_(lambda v: "a"),
+        lambda lib: lib.ones(2).apply_(lambda v: None),
+    ],
+)
+def test_apply_refuses_as_torch(call):
+    torch = pytest.importorskip("torch")
+    with pytest.raises(Exception) as theirs:
+        call(torch)
+    with pytest.raises(
+        theirs.type, match=str(theirs.value).replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")
+    ):
+        call(mg)
