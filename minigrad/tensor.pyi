@@ -749,6 +749,8 @@ class Tensor:
         """log(x / (1 - x)); with ``eps``, x is first clamped to [eps, 1 - eps] and the gradient is 0 outside."""
     def xlogy(input, other) -> Tensor:
         """x * log(y), and 0 where x is 0 (unless y is NaN); either argument may be a number."""
+    def erfc(input: Tensor) -> Tensor:
+        """The complementary error function 1 - erf(x), accurate where it is tiny; d/dx = -2 / sqrt(pi) exp(-x**2)."""
     def erfinv(input: Tensor) -> Tensor:
         """The inverse error function; d/dx = sqrt(pi) / 2 * exp(erfinv(x)**2) (the output is reused)."""
     def lgamma(input: Tensor) -> Tensor:
@@ -1042,6 +1044,8 @@ class Tensor:
         """In-place ``eq``: writes its result into this tensor (recorded under grad mode)."""
     def erf_(self) -> Tensor:
         """In-place ``erf``: writes its result into this tensor (recorded under grad mode)."""
+    def erfc_(self) -> Tensor:
+        """In-place ``erfc``: writes its result into this tensor (recorded under grad mode)."""
     def erfinv_(self) -> Tensor:
         """In-place ``erfinv``: writes its result into this tensor (recorded under grad mode)."""
     def exp_(self) -> Tensor:

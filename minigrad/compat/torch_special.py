@@ -8,6 +8,7 @@ from ..nn import functional as F
 __all__ = [
     "digamma",
     "erf",
+    "erfc",
     "erfinv",
     "exp2",
     "expit",
@@ -27,6 +28,7 @@ __all__ = [
 
 digamma = psi = ops.digamma
 erf = ops.erf
+erfc = ops.erfc
 erfinv = ops.erfinv
 exp2 = ops.exp2
 gammaln = ops.lgamma

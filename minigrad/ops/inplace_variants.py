@@ -63,6 +63,7 @@ INPLACE_VARIANTS = (
     "divide",
     "eq",
     "erf",
+    "erfc",
     "erfinv",
     "exp",
     "exp2",

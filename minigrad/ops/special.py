@@ -1,5 +1,5 @@
 """More elementwise math: inverse hyperbolics, base-2 and base-10 exponentials and logs, the gamma
-family, erfinv, logit, xlogy, sinc, hypot, fmax/fmin, nan_to_num, trunc/frac and heaviside.
+family, erfc, erfinv, logit, xlogy, sinc, hypot, fmax/fmin, nan_to_num, trunc/frac and heaviside.
 
 Each op computes its result and states its derivative once, beside it, with Tensor ops. Integer
 inputs compute in the default float dtype, as in PyTorch. The special functions come from SciPy
@@ -33,6 +33,7 @@ __all__ = [
     "sgn",
     "logit",
     "xlogy",
+    "erfc",
     "erfinv",
     "lgamma",
     "digamma",
@@ -48,6 +49,7 @@ __all__ = [
 _LN2 = math.log(2.0)
 _LN10 = math.log(10.0)
 _SQRT_PI_OVER_2 = math.sqrt(math.pi) / 2
+_MINUS_TWO_OVER_SQRT_PI = -2 / math.sqrt(math.pi)
 
 
 def _scipy_special(xp, name: str):
@@ -191,7 +193,7 @@ def sgn(input: Tensor) -> Tensor:  # noqa: A002
     return make(xp.where(xp.isnan(d), xp.zeros((), d.dtype), xp.sign(d)), (a,), _zero_backward, "sgn", _zero_jvp)
 
 
-# ---------------------------------------------------------------- logit, xlogy, erfinv
+# ---------------------------------------------------------------- logit, xlogy, erfc, erfinv
 def logit(input: Tensor, eps: float | None = None) -> Tensor:  # noqa: A002
     """log(x / (1 - x)); with ``eps``, x is first clamped to [eps, 1 - eps] and the gradient is 0 outside."""
     a = check_tensor(input, "logit", "input")
@@ -231,6 +233,31 @@ def xlogy(input, other) -> Tensor:  # noqa: A002
         return where(x_zero, 0.0, tx * y.log()) + ty * x / y
 
     return make(out, (x, y), backward, "xlogy", jvp)
+
+
+def _erfc_array(xp, d):
+    """1 - erf(x) computed directly, so it keeps its precision where erf(x) rounds to 1 (x past 4 or so):
+    SciPy's (CuPy's) erfc, or the exact scalar function where SciPy is not installed."""
+    if xp.__name__ == "numpy":
+        try:
+            from scipy.special import erfc as scipy_erfc
+        except ImportError:  # scipy is optional
+            return xp.vectorize(math.erfc, otypes=[d.dtype])(d)
+        return scipy_erfc(d)
+    return _scipy_special(xp, "erfc")(d)
+
+
+def erfc(input: Tensor) -> Tensor:  # noqa: A002
+    """The complementary error function 1 - erf(x), accurate where it is tiny; d/dx = -2 / sqrt(pi) exp(-x**2)."""
+    a = check_tensor(input, "erfc", "input")
+
+    def backward(g):
+        return (g * (-(a * a)).exp() * _MINUS_TWO_OVER_SQRT_PI,)
+
+    def jvp(t):
+        return t * (-(a * a)).exp() * _MINUS_TWO_OVER_SQRT_PI
+
+    return make(_apply(a, lambda d: _erfc_array(a.device.xp, d)), (a,), backward, "erfc", jvp)
 
 
 def erfinv(input: Tensor) -> Tensor:  # noqa: A002
@@ -405,7 +432,7 @@ def heaviside(input: Tensor, values: Tensor) -> Tensor:  # noqa: A002
 
 
 def _bind() -> None:
-    for fn in (asinh, acosh, atanh, exp2, log2, log10, trunc, frac, sgn, logit, xlogy, erfinv, lgamma, digamma):
+    for fn in (asinh, acosh, atanh, exp2, log2, log10, trunc, frac, sgn, logit, xlogy, erfc, erfinv, lgamma, digamma):
         setattr(Tensor, fn.__name__, fn)
     for fn in (sinc, hypot, fmax, fmin, nan_to_num, heaviside):
         setattr(Tensor, fn.__name__, fn)

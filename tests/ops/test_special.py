@@ -1,8 +1,9 @@
-"""Inverse hyperbolics, exp2/log2/log10, the gamma family, erfinv, logit, xlogy, sinc, hypot, fmax/fmin,
+"""Inverse hyperbolics, exp2/log2/log10, the gamma family, erfc, erfinv, logit, xlogy, sinc, hypot, fmax/fmin,
 nan_to_num, trunc/frac/sgn, heaviside: torch's values and gradients, gradchecked in float64."""
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 
 import minigrad as mg
 from minigrad.autograd import gradcheck
+from tests.autograd.test_forward_rules import check_forward_rule
 from tests.ops.strategies import arrays, shapes, to_tensor, values
 from tests.torch_oracle import arr, check
 
@@ -27,6 +29,7 @@ UNARY = {
     "log10": arr(2, 3, low=0.1, high=4),
     "frac": arr(2, 3, low=-3.9, high=3.9),
     "logit": arr(2, 3, low=0.05, high=0.95),
+    "erfc": arr(2, 3, low=-3, high=5),
     "erfinv": arr(2, 3, low=-0.95, high=0.95),
     "lgamma": arr(2, 3, low=0.2, high=5),
     "digamma": arr(2, 3, low=0.2, high=5),
@@ -137,7 +140,7 @@ def test_heaviside_values_and_dtype_error():
         mg.heaviside(mg.tensor(x), mg.tensor([1]))
 
 
-@pytest.mark.parametrize("name", ["asinh", "exp2", "log2", "log10", "lgamma", "erfinv", "sinc"])
+@pytest.mark.parametrize("name", ["asinh", "exp2", "log2", "log10", "lgamma", "erfc", "erfinv", "sinc"])
 def test_integers_compute_in_the_default_float(name):
     torch = pytest.importorskip("torch")
     data = [1, 0] if name != "lgamma" else [1, 2]
@@ -183,7 +186,7 @@ def test_second_derivatives_gradcheck():
     assert gradcheck(first, (x,))
 
 
-@pytest.mark.parametrize("name", ["erfinv", "gammaln", "digamma", "psi", "logit", "sinc", "exp2", "round"])
+@pytest.mark.parametrize("name", ["erfc", "erfinv", "gammaln", "digamma", "psi", "logit", "sinc", "exp2", "round"])
 def test_torch_special_names_match_torch(name):
     torch = pytest.importorskip("torch")
     from minigrad.compat import torch_special
@@ -198,3 +201,45 @@ def test_torch_special_names_match_torch(name):
     np.testing.assert_allclose(
         torch_special.xlogy(mg.tensor(data), 3.0).numpy(), torch.special.xlogy(torch.tensor(data), 3.0).numpy()
     )
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_erfc_keeps_its_precision_where_one_minus_erf_is_zero(dtype):
+    x = np.array([-2.0, 0.5, 4.0, 6.0, 9.0, 12.0])
+    x = x if dtype == "float64" else x[:4]  # float32's erfc underflows past 9
+    exact = np.array([math.erfc(v) for v in x])
+    out = mg.erfc(mg.tensor(x, dtype=getattr(mg, dtype)))
+    assert out.dtype == getattr(mg, dtype)
+    np.testing.assert_allclose(out.numpy(), exact, rtol=1e-14 if dtype == "float64" else 1e-6)
+    assert (1 - mg.erf(mg.tensor([9.0, 12.0], dtype=mg.float64))).numpy().tolist() == [0.0, 0.0]  # what erfc avoids
+
+
+@settings(max_examples=25, deadline=None)
+@given(arrays(shapes(max_dims=2), values(-3, 3)))
+def test_erfc_is_one_minus_erf_and_gradchecks(a):
+    x = to_tensor(a)
+    np.testing.assert_allclose(x.erfc().array, 1 - x.erf().array, atol=1e-15)
+    assert gradcheck(lambda t: t.erfc().sum(), (x,))
+
+
+def test_erfc_forward_rule_and_second_derivative():
+    x = mg.tensor([-1.5, 0.3, 2.2], dtype=mg.float64, requires_grad=True)
+    check_forward_rule(lambda t: t.erfc(), [x.detach().numpy()])
+
+    def first(t):
+        (g,) = mg.autograd.grad(t.erfc().sum(), (t,), create_graph=True)
+        return g
+
+    assert gradcheck(first, (x,))
+
+
+def test_erfc_in_place_and_under_vmap():
+    x = mg.tensor([0.5, 1.5], dtype=mg.float64)
+    expected = mg.erfc(x).numpy()
+    assert x.erfc_() is x and x._version == 1
+    np.testing.assert_array_equal(x.numpy(), expected)
+    batch = mg.tensor(np.random.default_rng(0).normal(size=(4, 3)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a batching rule, not the loop fallback
+        batched = mg.func.vmap(mg.erfc)(batch)
+    np.testing.assert_array_equal(batched.numpy(), mg.erfc(batch).numpy())
