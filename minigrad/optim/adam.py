@@ -67,17 +67,26 @@ class Adam(Optimizer):
         state["step"] += 1
         step = state["step"]
         m, v = state["exp_avg"], state["exp_avg_sq"]
-        m += (1 - beta1) * (grad - m)
+        # torch's formulas, each pass written into one of two scratch arrays (not a new array per operator)
+        scratch = grad - m
+        scratch *= 1 - beta1
+        m += scratch  # m + (1 - beta1) (grad - m)
+        xp.multiply(grad, 1 - beta2, out=scratch)
+        scratch *= grad
         v *= beta2
-        v += (1 - beta2) * grad * grad
+        v += scratch  # beta2 v + (1 - beta2) grad^2
         if group["amsgrad"]:
             vmax = state["max_exp_avg_sq"]
             xp.maximum(vmax, v, out=vmax)
             v = vmax
         bias_correction1 = 1 - beta1**step
         bias_correction2_sqrt = (1 - beta2**step) ** 0.5
-        denom = xp.sqrt(v) / bias_correction2_sqrt + eps
-        param -= (lr / bias_correction1) * m / denom
+        denom = xp.sqrt(v, out=scratch)
+        denom /= bias_correction2_sqrt
+        denom += eps
+        change = xp.multiply(m, lr / bias_correction1)
+        change /= denom
+        param -= change  # param - lr / bias_correction1 * m / (sqrt(v) / bias_correction2_sqrt + eps)
 
 
 class AdamW(Adam):
