@@ -188,6 +188,18 @@ def test_embedding_gradients_and_padding():
         layer(mg.tensor([0.0]))
 
 
+@pytest.mark.parametrize("indices", [[[3, 0, 3], [7, 3, 0]], list(range(8))[::-1], []])
+def test_embedding_gradient_sums_the_rows_of_repeated_indices(indices):
+    """Every index's row of the gradient is the sum of the output gradient's rows that looked it up."""
+    weight = rand64(8, 4)
+    idx = np.array(indices, dtype=np.int64)
+    seed = rand64(*idx.shape, 4, seed=3)
+    F.embedding(mg.tensor(idx), weight).backward(seed)
+    expected = np.zeros((8, 4))
+    np.add.at(expected, idx.reshape(-1), seed.array.reshape(-1, 4))
+    np.testing.assert_allclose(weight.grad.array, expected, rtol=1e-15, atol=1e-15)
+
+
 @pytest.mark.parametrize(
     "kwargs", [{}, {"stride": 2}, {"padding": 1}, {"dilation": 2, "padding": (1, 2)}, {"stride": (1, 2), "bias": False}]
 )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from ...ops._util import check_same_device
 from ...tensor import Tensor, make, make_leaf, shape_str
 
@@ -34,7 +36,7 @@ def _scatter_rows(g: Tensor, indices, num_rows: int) -> Tensor:
     out = xp.zeros((num_rows, g.array.shape[-1]), dtype=g.array.dtype)
     rows, values = indices.reshape(-1), g.array.reshape(-1, g.array.shape[-1])
     if xp.__name__ == "numpy":
-        xp.add.at(out, rows, values)
+        _add_rows_at(out, rows, values)
     else:
         import cupyx
 
@@ -47,6 +49,18 @@ def _scatter_rows(g: Tensor, indices, num_rows: int) -> Tensor:
         return _scatter_rows(t, indices, num_rows)
 
     return make(out, (g,), backward, "embedding_backward", jvp)
+
+
+def _add_rows_at(out, rows, values) -> None:
+    """``out[rows[k]] += values[k]`` for every k, repeats summed (``np.add.at``'s result): the rows sorted by
+    index, each run of equal indices summed by one ``add.reduceat``, each sum written once (700 rows of 200
+    into 1 000, one thread: 1.46 ms as ``np.add.at``, 0.92 ms so)."""
+    if rows.size == 0:
+        return
+    order = np.argsort(rows, kind="stable")
+    sorted_rows = rows[order]
+    starts = np.flatnonzero(np.concatenate(([True], sorted_rows[1:] != sorted_rows[:-1])))
+    out[sorted_rows[starts]] += np.add.reduceat(values[order], starts, axis=0)
 
 
 def embedding(indices, weight: Tensor, padding_idx: int | None = None) -> Tensor:
