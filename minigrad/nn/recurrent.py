@@ -197,9 +197,8 @@ class RNNBase(Module):
                 index = layer * directions + direction
                 w_ih, w_hh, b_ih, b_hh = self._weights(layer, direction == 1)
                 source = sequence.flip(0) if direction == 1 else sequence
-                x_proj = linear(source, w_ih, b_ih)
-                if b_hh is not None:  # both biases join the input's share of the gates
-                    x_proj = x_proj + b_hh
+                # both biases join the input's share of the gates: added to each other once, not to every row
+                x_proj = linear(source, w_ih, b_ih if b_hh is None else b_ih + b_hh)
                 states = lstm_layer(x_proj, state[0][index], state[1][index], w_hh)
                 hs = states[..., :hidden]
                 finals_h.append(hs[-1])
