@@ -7,7 +7,8 @@ The programs are in ``programs/``, beside this file, each crediting its source a
   https://github.com/karpathy/nanoGPT), trained by ``train_nanogpt.py``, nanoGPT's ``train.py`` loop cut
   down to a tiny config: AdamW from ``configure_optimizers``'s weight-decay groups, the warmup-cosine
   learning rate written into the param groups, gradient accumulation, ``clip_grad_norm_``, a disabled
-  ``GradScaler``, ``estimate_loss`` under ``@torch.no_grad()`` and ``generate`` with ``top_k``.
+  ``GradScaler``, ``estimate_loss`` under ``@torch.no_grad()``, ``generate`` with ``top_k``, and train.py's
+  checkpoint saved with ``torch.save`` and resumed (``--init-from resume``).
 - ``mnist_main.py`` is pytorch/examples' ``mnist/main.py`` (Pytorch contributors, BSD 3-Clause License,
   https://github.com/pytorch/examples): ``Net``, ``train`` and ``test`` unchanged, with Adadelta and StepLR,
   on synthetic MNIST-shaped data instead of torchvision's download.
@@ -103,6 +104,18 @@ def test_nanogpt_losses_equal_torchs_from_the_same_weights(programs, nanogpt_run
     theirs = _under_torch(programs, "train_nanogpt.py", "--load-init", "gpt_init.npz")
     np.testing.assert_allclose(_nanogpt_losses(nanogpt_run), _nanogpt_losses(theirs), rtol=1e-4)
     assert "sample shape (1, 8)" in theirs
+
+
+def test_nanogpt_resumed_from_its_checkpoint_trains_as_without_a_stop(tmp_path, programs, nanogpt_run):
+    """train.py's checkpoint (state_dicts of the model and of AdamW with its step counts and moments, and
+    Python values) saved by torch.save and resumed by torch.load(map_location=...)."""
+    out_dir = str(tmp_path / "out")
+    first = _under_minigrad(programs, "train_nanogpt.py", "--max-iters", "3", "--out-dir", out_dir)
+    assert f"saving checkpoint to {out_dir}" in first
+    resumed = _under_minigrad(programs, "train_nanogpt.py", "--out-dir", out_dir, "--init-from", "resume")
+    assert resumed.startswith(f"Resuming training from {out_dir}\n")
+    assert re.findall(r"^iter (\d+):", resumed, re.M) == ["4", "5", "6"]
+    assert _nanogpt_losses(resumed) == _nanogpt_losses(nanogpt_run)[4:]
 
 
 def test_nanogpt_with_slow_attention_trains_as_with_sdpa(programs, nanogpt_run):

@@ -1,18 +1,21 @@
 # A learner's training script for nanoGPT's GPT (nanogpt_model.py beside it): nanoGPT's train.py loop
 # (https://github.com/karpathy/nanoGPT/blob/3adf61e1/train.py, MIT License, Copyright (c) 2022 Andrej
 # Karpathy; see nanogpt_model.py for the notice) cut down to a tiny config on a synthetic token stream,
-# with no DDP, checkpoints or wandb. Batches are drawn from a seeded NumPy generator, not torch.randint,
-# so that every framework trains on the same batches.
+# with no DDP or wandb. Batches are drawn from a seeded NumPy generator, not torch.randint, so that every
+# framework trains on the same batches.
 #
 #   python train_nanogpt.py [--save-init init.npz] [--load-init init.npz] [--dropout P] [--slow-attention]
-#                           [--crop-block-size]
+#                           [--crop-block-size] [--max-iters N] [--out-dir DIR] [--init-from resume]
 #
 # prints "iter N: loss L" each step, the train/val losses of estimate_loss() and a generated sample.
+# --out-dir saves train.py's checkpoint (model, optimizer, model_args, iter_num, ...) to DIR/ckpt.pt after
+# the last iteration; --init-from resume continues from it, on the batches a run from scratch would draw.
 # --slow-attention takes F.scaled_dot_product_attention away, so that model.py attends as on PyTorch < 2.0
 # (its causal-mask buffer and masked_fill); --crop-block-size builds the model with twice the block size
 # and crops it, as train.py does for a checkpoint with a larger one.
 import argparse
 import math
+import os
 from contextlib import nullcontext
 
 import numpy as np
@@ -27,6 +30,8 @@ parser.add_argument("--max-iters", type=int, default=6)
 parser.add_argument("--dropout", type=float, default=0.0)
 parser.add_argument("--slow-attention", action="store_true")
 parser.add_argument("--crop-block-size", action="store_true")
+parser.add_argument("--out-dir")
+parser.add_argument("--init-from", choices=["scratch", "resume"], default="scratch")
 args = parser.parse_args()
 
 # config: a tiny GPT, as in nanoGPT's config/train_shakespeare_char.py but much smaller
@@ -42,11 +47,13 @@ beta1, beta2 = 0.9, 0.95
 grad_clip = 1.0
 decay_lr = True
 warmup_iters = 2
-lr_decay_iters = max_iters
+lr_decay_iters = 6
 min_lr = 1e-3
 eval_iters = 2
 device = "cuda" if torch.cuda.is_available() else "cpu"
 dtype = "float32"
+out_dir = args.out_dir
+init_from = args.init_from
 
 torch.manual_seed(1337)
 device_type = "cuda" if "cuda" in device else "cpu"
@@ -72,13 +79,34 @@ def get_batch(split):
 if args.slow_attention:
     del torch.nn.functional.scaled_dot_product_attention
 
+iter_num = 0
+best_val_loss = 1e9
+
 model_args = dict(
     n_layer=n_layer, n_head=n_head, n_embd=n_embd, block_size=block_size, bias=bias, vocab_size=vocab_size, dropout=dropout
 )
-if args.crop_block_size:
-    model_args["block_size"] = 2 * block_size
-gptconf = GPTConfig(**model_args)
-model = GPT(gptconf)
+if init_from == "scratch":
+    if args.crop_block_size:
+        model_args["block_size"] = 2 * block_size
+    gptconf = GPTConfig(**model_args)
+    model = GPT(gptconf)
+elif init_from == "resume":
+    print(f"Resuming training from {out_dir}")
+    ckpt_path = os.path.join(out_dir, "ckpt.pt")
+    checkpoint = torch.load(ckpt_path, map_location=device)
+    checkpoint_model_args = checkpoint["model_args"]
+    for k in ["n_layer", "n_head", "n_embd", "block_size", "bias", "vocab_size"]:
+        model_args[k] = checkpoint_model_args[k]
+    gptconf = GPTConfig(**model_args)
+    model = GPT(gptconf)
+    state_dict = checkpoint["model"]
+    unwanted_prefix = "_orig_mod."
+    for k, v in list(state_dict.items()):
+        if k.startswith(unwanted_prefix):
+            state_dict[k[len(unwanted_prefix) :]] = state_dict.pop(k)
+    model.load_state_dict(state_dict)
+    iter_num = checkpoint["iter_num"]
+    best_val_loss = checkpoint["best_val_loss"]
 if args.save_init:
     np.savez(args.save_init, **{k: v.detach().cpu().numpy() for k, v in model.state_dict().items()})
 if args.load_init:
@@ -90,6 +118,9 @@ model.to(device)
 
 scaler = torch.amp.GradScaler(enabled=(dtype == "float16"))
 optimizer = model.configure_optimizers(weight_decay, learning_rate, (beta1, beta2), device_type)
+if init_from == "resume":
+    optimizer.load_state_dict(checkpoint["optimizer"])
+checkpoint = None
 
 
 @torch.no_grad()
@@ -119,7 +150,8 @@ def get_lr(it):
     return min_lr + coeff * (learning_rate - min_lr)
 
 
-iter_num = 0
+for _ in range(iter_num * gradient_accumulation_steps):  # the batches of the iterations before a resume
+    get_batch("train")
 X, Y = get_batch("train")
 while True:
     lr = get_lr(iter_num) if decay_lr else learning_rate
@@ -144,6 +176,19 @@ while True:
     iter_num += 1
     if iter_num > max_iters:
         break
+
+if out_dir:
+    checkpoint = {
+        "model": model.state_dict(),
+        "optimizer": optimizer.state_dict(),
+        "model_args": model_args,
+        "iter_num": iter_num,
+        "best_val_loss": best_val_loss,
+        "config": {"learning_rate": learning_rate, "decay_lr": decay_lr, "dtype": dtype, "betas": (beta1, beta2)},
+    }
+    print(f"saving checkpoint to {out_dir}")
+    os.makedirs(out_dir, exist_ok=True)
+    torch.save(checkpoint, os.path.join(out_dir, "ckpt.pt"))
 
 losses = estimate_loss()
 print(f"step {iter_num}: train loss {losses['train']:.9f}, val loss {losses['val']:.9f}")
