@@ -569,6 +569,9 @@ class Tensor:
         """``linalg.cholesky`` (the method form, torch's Tensor.cholesky)."""
     def pinverse(input: Tensor, rcond: builtins.float = 1e-15) -> Tensor:
         """``linalg.pinv(input, rtol=rcond)`` (torch.pinverse)."""
+    def matrix_exp(A: Tensor) -> Tensor:
+        """The matrix exponential of each square matrix. Its vector-Jacobian product at G is the upper-right
+        block of exp([[A^T, G], [0, A^T]]) (and its jvp at T that of exp([[A, T], [0, A]]))."""
     def __matmul__(a: Tensor, b: Tensor) -> Tensor:
         """Matrix product with NumPy/PyTorch semantics for 1-D, 2-D and batched (broadcast) operands."""
     def matmul(a: Tensor, b: Tensor) -> Tensor:

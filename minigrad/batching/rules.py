@@ -1040,6 +1040,7 @@ def _table() -> dict:
     )
     add(trailing, conversion.to, conversion.clone, layout.contiguous, matrix.tril, matrix.triu, shape.pad)
     add(trailing, _normalization.layer_norm, _embedding.embedding)
+    add(trailing, linalg.matrix_exp, linalg.matrix_rank, linalg.lu, linalg.lu_factor)  # on the last two dims
     add(by_dim, reduction.sum, reduction.mean, reduction.var, reduction.std, reduction.prod, reduction.logsumexp)
     add(by_dim, reduction.amax, reduction.amin, reduction.norm, matrix.vector_norm)
     add(by_dim_required, reduction.softmax, reduction.log_softmax, reduction.cumsum, scan.cumprod)

@@ -1,5 +1,6 @@
 """Linear algebra beyond products (``torch.linalg``): inv, det, slogdet, solve, cholesky, eigh, svd,
-svdvals, qr as ops with their rules; pinv, lstsq, matrix_norm and norm composed of them.
+svdvals, qr, matrix_exp and lu_factor as ops with their rules; pinv, lstsq, matrix_norm, norm and lu
+composed of them; matrix_rank (a count, with no gradient).
 
 Every op works on the last two dims and batches over the others. A decomposition's outputs come
 from one node (its factors packed side by side) and are read out of it by indexing, so a rule sees
@@ -11,6 +12,7 @@ Murray 2016 for Cholesky), written with Tensor ops so that they can be different
 from __future__ import annotations
 
 import collections
+import warnings
 import weakref
 
 from .. import backend
@@ -22,7 +24,7 @@ from .matrix import vector_norm
 from .shape import cat
 
 # the top-level names (torch.det, torch.inverse...); LINALG_NAMES are torch.linalg's (ops/linalg.py imports them)
-__all__ = ["inverse", "det", "slogdet", "logdet", "pinverse"]
+__all__ = ["inverse", "det", "slogdet", "logdet", "pinverse", "matrix_exp"]
 LINALG_NAMES = (
     "inv",
     "det",
@@ -39,6 +41,10 @@ LINALG_NAMES = (
     "matrix_norm",
     "norm",
     "vector_norm",
+    "matrix_rank",
+    "matrix_exp",
+    "lu_factor",
+    "lu",
 )
 
 SlogdetResult = collections.namedtuple("slogdet", ["sign", "logabsdet"])
@@ -46,6 +52,8 @@ EighResult = collections.namedtuple("eigh", ["eigenvalues", "eigenvectors"])
 SvdResult = collections.namedtuple("svd", ["U", "S", "Vh"])
 QrResult = collections.namedtuple("qr", ["Q", "R"])
 LstsqResult = collections.namedtuple("lstsq", ["solution", "residuals", "rank", "singular_values"])
+LuFactorResult = collections.namedtuple("linalg_lu_factor", ["LU", "pivots"])
+LuResult = collections.namedtuple("linalg_lu", ["P", "L", "U"])
 
 
 def _matrices(x, op: str, square: bool = True) -> Tensor:
@@ -470,6 +478,211 @@ def norm(A: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None) ->
     return vector_norm(a, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
 
 
+# ---------------------------------------------------------------- rank, exponential, LU
+def matrix_rank(A: Tensor, tol=None, hermitian: bool = False, *, atol=None, rtol=None) -> Tensor:  # noqa: N803
+    """The number of singular values of each matrix above ``max(atol, rtol * largest)`` (int64; a count has
+    no gradient). Without either, ``rtol`` is the dtype's eps times ``max(m, n)``; with only ``atol`` above
+    0, ``rtol`` is 0; ``tol`` (torch's older argument) is ``atol`` with ``rtol=0``."""
+    a = check_tensor(A, "matrix_rank", "A")
+    if a.array.ndim < 2:
+        raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions.")
+    if a.array.dtype.kind != "f":
+        raise RuntimeError("This function doesn't handle types other than float and double")
+    if tol is not None:
+        atol, rtol = tol, 0.0
+    xp = a.device.xp
+    d = a.array
+    if hermitian:
+        s = xp.abs(xp.linalg.eigvalsh(d))
+    else:
+        s = xp.linalg.svd(d, compute_uv=False)
+    if rtol is None:
+        rtol = 0.0 if atol is not None and _positive(atol) else xp.finfo(d.dtype).eps * max(d.shape[-2:])
+    largest = s.max(-1, keepdims=True) if s.shape[-1] else xp.zeros(s.shape[:-1] + (1,), s.dtype)
+    bound = xp.maximum(_bound(atol, xp), _bound(rtol, xp) * largest)
+    return make_leaf((s > bound).sum(-1).astype(xp.int64), a.device)
+
+
+def _positive(value) -> bool:
+    return bool(value.array.min() > 0) if isinstance(value, Tensor) else value > 0
+
+
+def _bound(value, xp):
+    """A tolerance (a number or a tensor of one per matrix) as an array that broadcasts against (..., 1)."""
+    if value is None:
+        return xp.zeros(())
+    if isinstance(value, Tensor):
+        return value.array[..., None]
+    return xp.asarray(value)
+
+
+_TAYLOR_DEGREE = 18  # with the 1-norm scaled to at most 1, the series' tail is below 1/19! ~ 8e-18
+
+
+def _expm_array(xp, d):
+    """exp of each square matrix by scaling and squaring a degree-18 Taylor polynomial (as PyTorch,
+    after Bader, Blanes and Casas 2019), computed in float64."""
+    work = d.astype(xp.float64)
+    norm = xp.abs(work).sum(-2).max(-1) if work.shape[-1] else xp.zeros(work.shape[:-2])
+    with backend.quiet(xp):
+        squarings = xp.maximum(xp.ceil(xp.log2(xp.maximum(norm, 1.0))), 0).astype(xp.int64)
+    work = work / (2.0**squarings)[..., None, None]
+    eye = xp.eye(work.shape[-1])
+    out = eye
+    for k in range(_TAYLOR_DEGREE, 0, -1):
+        out = eye + work @ out / k
+    for step in range(int(squarings.max()) if squarings.size else 0):
+        out = xp.where((squarings > step)[..., None, None], out @ out, out)
+    return out.astype(d.dtype, copy=False)
+
+
+def _upper_right_block(top_left: Tensor, top_right: Tensor) -> Tensor:
+    """The upper-right block of exp([[M, E], [0, M]]): the derivative of exp at M in the direction E."""
+    n = top_left.shape[-1]
+    zeros = make_leaf(top_left.device.xp.zeros(top_left.array.shape, top_left.array.dtype), top_left.device)
+    block = cat([cat([top_left, top_right], -1), cat([zeros, top_left], -1)], -2)
+    return matrix_exp(block)[..., :n, n:]
+
+
+def matrix_exp(A: Tensor) -> Tensor:  # noqa: N803
+    """The matrix exponential of each square matrix. Its vector-Jacobian product at G is the upper-right
+    block of exp([[A^T, G], [0, A^T]]) (and its jvp at T that of exp([[A, T], [0, A]]))."""
+    a = _matrices(A, "matrix_exp")
+
+    def backward(g):
+        return (_upper_right_block(a.mT, g),)
+
+    def jvp(t):
+        return _upper_right_block(a, t)
+
+    return make(_expm_array(a.device.xp, a.array), (a,), backward, "linalg_matrix_exp", jvp)
+
+
+def _scipy_lu_factor(xp, op: str):
+    """SciPy's (CuPy's) ``lu_factor``; a clear error where SciPy is not installed."""
+    try:
+        if xp.__name__ == "numpy":
+            from scipy.linalg import lu_factor as factor
+        else:
+            from cupyx.scipy.linalg import lu_factor as factor
+    except ImportError:
+        raise RuntimeError(f"torch.linalg.{op}: minigrad's LU decomposition needs SciPy (pip install scipy)") from None
+    return factor
+
+
+def _lu_arrays(a: Tensor, op: str):
+    """The packed factors (L below the diagonal, U on and above it) and 0-based row swaps of each matrix."""
+    xp = a.device.xp
+    factor = _scipy_lu_factor(xp, op)
+    d = a.array
+    batch, (m, n) = d.shape[:-2], d.shape[-2:]
+    flat = d.reshape((-1, m, n))
+    packed, swaps = xp.empty_like(flat), xp.empty((flat.shape[0], min(m, n)), xp.int64)
+    with backend.quiet(xp), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # SciPy's LinAlgWarning on a singular matrix: torch's lu says nothing
+        for i in range(flat.shape[0]):  # SciPy's (and CuPy's) lu_factor takes one matrix
+            lu, piv = factor(flat[i], check_finite=False)
+            packed[i], swaps[i] = lu, piv
+    return packed.reshape(d.shape), swaps.reshape(batch + (min(m, n),))
+
+
+def _check_pivot(pivot: bool, device) -> None:
+    if not pivot:  # torch names lu_factor for linalg.lu too
+        raise RuntimeError(f"linalg.lu_factor: LU without pivoting is not implemented on the {device.type.upper()}")
+
+
+def _permutation(a: Tensor, swaps) -> Tensor:
+    """P with A = P L U, from LAPACK's row swaps (row i was swapped with row swaps[i], in turn)."""
+    xp = a.device.xp
+    m = a.array.shape[-2]
+    flat = swaps.reshape((-1, swaps.shape[-1]))
+    rows = xp.arange(flat.shape[0])
+    order = xp.broadcast_to(xp.arange(m), (flat.shape[0], m)).copy()
+    for i in range(flat.shape[1]):
+        j = flat[:, i]
+        first = order[rows, i].copy()
+        order[rows, i] = order[rows, j]
+        order[rows, j] = first
+    perm = xp.zeros((flat.shape[0], m, m), a.array.dtype)
+    perm[rows[:, None], order, xp.arange(m)[None, :]] = 1  # column i of P picks row order[i]
+    return make_leaf(perm.reshape(a.array.shape[:-2] + (m, m)), a.device)
+
+
+def _unpacked(lu: Tensor, m: int, n: int) -> tuple[Tensor, Tensor]:
+    """L (m x k, unit diagonal) and U (k x n) from the packed factors, k = min(m, n)."""
+    k = min(m, n)
+    eye = make_leaf(lu.device.xp.eye(m, k, dtype=lu.array.dtype), lu.device)
+    return lu[..., :, :k].tril(-1) + eye, lu[..., :k, :].triu()
+
+
+def _lu_node(a: Tensor, packed, perm: Tensor) -> Tensor:
+    """The packed factors as one node. With A = P L U (square): the rule is
+    gA = P L^-T (tril(L^T gL, -1) + triu(gU U^T)) U^-T, gL and gU being g's two triangles, and the
+    jvp, with X = L^-1 P^T dA U^-1, is dL + dU = L tril(X, -1) + triu(X) U."""
+    m, n = a.array.shape[-2:]
+
+    def square_only():
+        if m != n:
+            raise NotImplementedError("linalg.lu_factor: minigrad's LU derivatives are for square matrices only")
+
+    def backward(g):
+        square_only()
+        low, up = _unpacked(out_ref(), m, n)
+        inner = (low.mT @ g).tril(-1) + (g @ up.mT).triu()
+        return (perm @ low.inverse().mT @ inner @ up.inverse().mT,)
+
+    def jvp(t):
+        square_only()
+        low, up = _unpacked(lu_factor(a).LU, m, n)
+        x = low.inverse() @ perm.mT @ t @ up.inverse()
+        return low @ x.tril(-1) + x.triu() @ up
+
+    out = make(packed, (a,), backward, "linalg_lu_factor", jvp)
+    out_ref = weakref.ref(out)
+    return out
+
+
+def _lu(A: Tensor, pivot: bool, op: str) -> tuple:  # noqa: N803
+    a = check_tensor(A, op, "A")
+    if a.array.ndim < 2:
+        prefix = "torch.lu_factor" if op == "linalg.lu_factor" else op  # torch's own two spellings
+        raise RuntimeError(
+            f"{prefix}: Expected tensor with 2 or more dimensions. Got size: {shape_str(a.array.shape)} instead"
+        )
+    if a.array.dtype.kind != "f":
+        raise NotImplementedError(f"\"lu_cpu\" not implemented for '{backend.scalar_type_name(a.array.dtype)}'")
+    _check_pivot(pivot, a.device)
+    packed, swaps = _lu_arrays(a, op)
+    perm = _permutation(a, swaps)
+    return _lu_node(a, packed, perm), swaps, perm
+
+
+def lu_factor(A: Tensor, *, pivot: bool = True) -> LuFactorResult:  # noqa: N803
+    """(LU, pivots): L (unit diagonal, below) and U (on and above the diagonal) packed in one matrix, and
+    the rows swapped, 1-based (int32), as LAPACK's getrf. A singular matrix is refused, as torch's."""
+    lu, swaps, _ = _lu(A, pivot, "linalg.lu_factor")
+    xp = lu.device.xp
+    diagonal = xp.diagonal(lu.array, 0, -2, -1)
+    zero = xp.argwhere(diagonal.reshape((-1, diagonal.shape[-1])) == 0)
+    if zero.shape[0]:
+        batch, i = (int(v) for v in zero[0])
+        where_ = f"(Batch element {batch}): " if lu.array.ndim > 2 else ""
+        raise RuntimeError(
+            f"torch.linalg.lu_factor: {where_}U[{i + 1},{i + 1}] is zero and using it on lu_solve would result in "
+            "a division by zero. If you still want to perform the factorization, consider calling linalg.lu(A, "
+            "pivot) or linalg.lu_factor_ex(A, pivot)"
+        )
+    return LuFactorResult(lu, make_leaf((swaps + 1).astype(xp.int32), lu.device))
+
+
+def lu(A: Tensor, *, pivot: bool = True) -> LuResult:  # noqa: N803
+    """(P, L, U) with A = P L U: P a permutation, L lower triangular with a unit diagonal (m x k), U upper
+    triangular (k x n), k = min(m, n). L and U are read out of ``lu_factor``'s node, so one rule serves both."""
+    packed, _, perm = _lu(A, pivot, "linalg.lu")
+    low, up = _unpacked(packed, *packed.array.shape[-2:])
+    return LuResult(perm, low, up)
+
+
 def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:  # noqa: A002
     """``linalg.pinv(input, rtol=rcond)`` (torch.pinverse)."""
     return pinv(input, rtol=rcond)
@@ -482,7 +695,7 @@ def _tensor_cholesky(self: Tensor, upper: bool = False) -> Tensor:
 
 def _bind() -> None:
     Tensor.inverse, Tensor.det, Tensor.slogdet, Tensor.logdet = inv, det, slogdet, logdet
-    Tensor.cholesky, Tensor.pinverse = _tensor_cholesky, pinverse
+    Tensor.cholesky, Tensor.pinverse, Tensor.matrix_exp = _tensor_cholesky, pinverse, matrix_exp
 
 
 _bind()
