@@ -224,10 +224,12 @@ def cross_entropy(
     shifted = xd - xd.max(axis=1, keepdims=True)
     e = xp.exp(shifted)
     total = e.sum(axis=1, keepdims=True)
-    log_probs = shifted - xp.log(total)
+    log_total = xp.log(total)
     if unit_rows and not label_smoothing:  # Q is one-hot: its product with log_probs is the target's entry
-        per_row = -log_probs[xp.arange(num_rows), t.array]
+        per_row = log_total[:, 0] - shifted[xp.arange(num_rows), t.array]
     else:
+        log_probs = shifted
+        log_probs -= log_total  # in place: an [N, C] array fewer for the allocator to find
         per_row = -(q * log_probs).sum(axis=1)
     if reduction == "none":
         out = per_row
@@ -235,7 +237,8 @@ def cross_entropy(
         out = per_row.sum()
     else:
         out = per_row.sum() / divisor
-    probs = e / total
+    probs = e
+    probs /= total
     dev = input.device
     target_parent = t.array.dtype.kind == "f" and (t.requires_grad or bool(_tangents_of(t)))
     each_row = reduction == "none"  # g holds one entry per row
