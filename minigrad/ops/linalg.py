@@ -89,6 +89,10 @@ def _product(ad, bd):
         rows = _fold_rows(ad)
         if rows is not None:
             return (rows @ bd).reshape(ad.shape[:-1] + (bd.shape[1],))
+    if ad.ndim >= 2 and bd.ndim >= 2 and ad.shape[-1] == 1 == bd.shape[-2]:
+        # columns times rows: every entry is one product, so a broadcast multiply gives matmul's result
+        # (per-example weight gradients, [64, 784, 1] @ [64, 1, 128], one thread: 7.4 ms as matmul, 3.5 ms so)
+        return ad * bd
     return ad @ bd
 
 

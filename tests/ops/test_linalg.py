@@ -60,6 +60,23 @@ def test_batch_of_matrices_times_one_matrix(view):
     assert gradgradcheck(lambda x, y: (pick(x) @ y) ** 2, (a, b))
 
 
+@pytest.mark.parametrize(
+    "sa, sb", [((4, 1), (1, 3)), ((2, 4, 1), (2, 1, 3)), ((3, 1, 4, 1), (2, 1, 3)), ((4, 1), (5, 1, 3))]
+)
+def test_columns_times_rows(sa, sb):
+    """An inner dim of 1 (outer products, batched or broadcast): matmul's values, shape and gradients."""
+    a, b = rand64(*sa, seed=13), rand64(*sb, seed=14)
+    out = a @ b
+    np.testing.assert_array_equal(out.detach().numpy(), np.matmul(a.array, b.array))
+    assert gradcheck(lambda x, y: x @ y, (a, b))
+    assert gradgradcheck(lambda x, y: (x @ y) ** 2, (a, b))
+    ints = mg.tensor(np.arange(np.prod(sa)).reshape(sa)) @ mg.tensor(np.arange(np.prod(sb)).reshape(sb))
+    assert ints.dtype == mg.int64
+    np.testing.assert_array_equal(
+        ints.numpy(), np.matmul(np.arange(np.prod(sa)).reshape(sa), np.arange(np.prod(sb)).reshape(sb))
+    )
+
+
 def test_matmul_grad_only_for_inputs_that_require_it():
     a, b = rand64(2, 3, seed=1), rand64(3, 4, seed=2, requires_grad=False)
     (a @ b).sum().backward()
