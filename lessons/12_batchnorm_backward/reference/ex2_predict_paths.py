@@ -41,7 +41,7 @@ def predict_senders_into_x() -> list[str]:
 
 
 def predict_contributions_into_x() -> list[list[float]]:
-    """The three contributions into `x` (four floats each), in the order of predict_senders_into_x()."""
+    """The three contributions into `x` (four floats each), in the order the pass sends them."""
     # BEGIN SOLUTION
     # HINT: the gradient entering xhat is gamma * w; inv_std = 1 / 2.5 = 0.4; xhat = [-1.4, 1.4, -0.2, 0.2].
     direct = [-1.6, 0.8, 1.6, 0.8]  # gamma * w * inv_std
