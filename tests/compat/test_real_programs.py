@@ -3,9 +3,11 @@
 
 The programs are in ``programs/``, beside this file, each crediting its source and carrying its license:
 
-- ``nanogpt_model.py`` is nanoGPT's ``model.py`` unchanged (Andrej Karpathy, MIT License,
-  https://github.com/karpathy/nanoGPT), trained by ``train_nanogpt.py``, nanoGPT's ``train.py`` loop cut
-  down to a tiny config: AdamW from ``configure_optimizers``'s weight-decay groups, the warmup-cosine
+- ``nanogpt/`` holds nanoGPT's ``model.py``, ``train.py`` and ``configurator.py`` unchanged (Andrej Karpathy,
+  MIT License, https://github.com/karpathy/nanoGPT). ``train.py`` runs as its README runs it on a CPU
+  (``--device=cpu --compile=False``, scaled down) on a tiny token dataset, and resumes from its checkpoint.
+  ``train_tiny.py`` is a learner's copy of ``train.py``'s loop cut down to a tiny config, with batches
+  from a seeded NumPy generator so that both frameworks train on the same ones: AdamW from ``configure_optimizers``'s weight-decay groups, the warmup-cosine
   learning rate written into the param groups, gradient accumulation, ``clip_grad_norm_``, a disabled
   ``GradScaler``, ``estimate_loss`` under ``@torch.no_grad()``, ``generate`` with ``top_k``, and train.py's
   checkpoint saved with ``torch.save`` and resumed (``--init-from resume``).
@@ -24,6 +26,7 @@ recorded by ``minigrad trace --torch`` and stepped to its end in ``minigrad-tui 
 import asyncio
 import importlib.util
 import math
+import pickle
 import re
 import shutil
 import subprocess
@@ -67,9 +70,14 @@ def _under_torch(folder: Path, script: str, *args: str) -> str:
 def programs(tmp_path_factory) -> Path:
     """A folder of its own holding a copy of the programs, as a learner's project folder."""
     folder = tmp_path_factory.mktemp("programs")
-    for program in PROGRAMS.glob("*.py"):
-        shutil.copy(program, folder)
+    shutil.copytree(PROGRAMS, folder, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__"))
     return folder
+
+
+@pytest.fixture(scope="module")
+def nanogpt(programs) -> Path:
+    """nanoGPT's folder: its model.py, train.py and configurator.py, and the learner's train_tiny.py."""
+    return programs / "nanogpt"
 
 
 def _nanogpt_losses(out: str) -> list[float]:
@@ -80,8 +88,8 @@ def _nanogpt_losses(out: str) -> list[float]:
 
 
 @pytest.fixture(scope="module")
-def nanogpt_run(programs) -> str:
-    return _under_minigrad(programs, "train_nanogpt.py", "--save-init", "gpt_init.npz")
+def nanogpt_run(nanogpt) -> str:
+    return _under_minigrad(nanogpt, "train_tiny.py", "--save-init", "gpt_init.npz")
 
 
 def test_nanogpt_trains_under_minigrad(nanogpt_run):
@@ -94,64 +102,98 @@ def test_nanogpt_trains_under_minigrad(nanogpt_run):
     assert losses[6] < losses[0] - 0.2 and losses[7] < losses[0] - 0.2
 
 
-def test_nanogpt_from_its_saved_weights_trains_the_same(programs, nanogpt_run):
+def test_nanogpt_from_its_saved_weights_trains_the_same(nanogpt, nanogpt_run):
     """load_state_dict of both tied keys (wte and lm_head share one weight) keeps them tied."""
-    assert _under_minigrad(programs, "train_nanogpt.py", "--load-init", "gpt_init.npz") == nanogpt_run
+    assert _under_minigrad(nanogpt, "train_tiny.py", "--load-init", "gpt_init.npz") == nanogpt_run
 
 
 @needs_torch
-def test_nanogpt_losses_equal_torchs_from_the_same_weights(programs, nanogpt_run):
-    theirs = _under_torch(programs, "train_nanogpt.py", "--load-init", "gpt_init.npz")
+def test_nanogpt_losses_equal_torchs_from_the_same_weights(nanogpt, nanogpt_run):
+    theirs = _under_torch(nanogpt, "train_tiny.py", "--load-init", "gpt_init.npz")
     np.testing.assert_allclose(_nanogpt_losses(nanogpt_run), _nanogpt_losses(theirs), rtol=1e-4)
     assert "sample shape (1, 8)" in theirs
 
 
-def test_nanogpt_resumed_from_its_checkpoint_trains_as_without_a_stop(tmp_path, programs, nanogpt_run):
+def test_nanogpt_resumed_from_its_checkpoint_trains_as_without_a_stop(tmp_path, nanogpt, nanogpt_run):
     """train.py's checkpoint (state_dicts of the model and of AdamW with its step counts and moments, and
     Python values) saved by torch.save and resumed by torch.load(map_location=...)."""
     out_dir = str(tmp_path / "out")
-    first = _under_minigrad(programs, "train_nanogpt.py", "--max-iters", "3", "--out-dir", out_dir)
+    first = _under_minigrad(nanogpt, "train_tiny.py", "--max-iters", "3", "--out-dir", out_dir)
     assert f"saving checkpoint to {out_dir}" in first
-    resumed = _under_minigrad(programs, "train_nanogpt.py", "--out-dir", out_dir, "--init-from", "resume")
+    resumed = _under_minigrad(nanogpt, "train_tiny.py", "--out-dir", out_dir, "--init-from", "resume")
     assert resumed.startswith(f"Resuming training from {out_dir}\n")
     assert re.findall(r"^iter (\d+):", resumed, re.M) == ["4", "5", "6"]
     assert _nanogpt_losses(resumed) == _nanogpt_losses(nanogpt_run)[4:]
 
 
-def test_nanogpt_with_slow_attention_trains_as_with_sdpa(programs, nanogpt_run):
+#: The command line of nanoGPT's README for a CPU, scaled down to a 2-layer GPT on a 32-token dataset.
+TRAIN_PY_ARGS = (
+    "--dataset=tiny --device=cpu --compile=False --eval_iters=2 --eval_interval=4 --log_interval=1 --block_size=8"
+    " --batch_size=4 --n_layer=2 --n_head=2 --n_embd=16 --lr_decay_iters=8 --warmup_iters=2 --dropout=0.0"
+    " --gradient_accumulation_steps=2 --learning_rate=1e-2 --out_dir=out"
+).split()
+
+
+def test_nanogpts_own_train_py_trains_and_resumes_unchanged(nanogpt):
+    """train.py with configurator.py's --key=value overrides: torch.randint batches from np.memmap'd .bin
+    files, meta.pkl's vocab size, a GradScaler it asks for and minigrad disables (as torch's CPU build),
+    estimate_mfu, checkpoints every eval_interval, and init_from=resume from the last one."""
+    data = nanogpt / "data" / "tiny"
+    data.mkdir(parents=True, exist_ok=True)
+    stream = ((np.arange(3000) + (np.random.default_rng(0).random(3000) < 0.1)) % 32).astype(np.uint16)
+    stream[:2700].tofile(data / "train.bin")
+    stream[2700:].tofile(data / "val.bin")
+    with open(data / "meta.pkl", "wb") as f:  # as nanoGPT's data/shakespeare_char/prepare.py writes it
+        pickle.dump({"vocab_size": 32}, f)
+
+    trained = _under_minigrad(nanogpt, "train.py", *TRAIN_PY_ARGS, "--max_iters=8")
+    assert "found vocab_size = 32 (inside data/tiny/meta.pkl)" in trained
+    assert trained.count("saving checkpoint to out") == 2  # at steps 4 and 8
+    evals = [float(v) for v in re.findall(r"^step \d+: train loss \S+, val loss (\S+)$", trained, re.M)]
+    iters = re.findall(r"^iter (\d+): loss (\S+), time \S+ms, mfu \S+%$", trained, re.M)
+    assert [int(i) for i, _ in iters] == list(range(9)) and len(evals) == 3
+    losses = [float(v) for _, v in iters] + evals
+    assert all(math.isfinite(v) for v in losses) and evals[2] < evals[0] - 0.2
+
+    resumed = _under_minigrad(nanogpt, "train.py", *TRAIN_PY_ARGS, "--max_iters=12", "--init_from=resume")
+    assert "Resuming training from out" in resumed
+    assert re.findall(r"^iter (\d+):", resumed, re.M) == ["8", "9", "10", "11", "12"]
+
+
+def test_nanogpt_with_slow_attention_trains_as_with_sdpa(nanogpt, nanogpt_run):
     """Without F.scaled_dot_product_attention model.py masks with its tril buffer and masked_fill(-inf)."""
-    slow = _under_minigrad(programs, "train_nanogpt.py", "--slow-attention")
+    slow = _under_minigrad(nanogpt, "train_tiny.py", "--slow-attention")
     assert slow.count("WARNING: using slow attention.") == 2  # once per block
     np.testing.assert_allclose(_nanogpt_losses(slow), _nanogpt_losses(nanogpt_run), rtol=1e-6)
 
 
-def test_nanogpt_with_dropout_learns(programs):
-    losses = _nanogpt_losses(_under_minigrad(programs, "train_nanogpt.py", "--dropout", "0.2"))
+def test_nanogpt_with_dropout_learns(nanogpt):
+    losses = _nanogpt_losses(_under_minigrad(nanogpt, "train_tiny.py", "--dropout", "0.2"))
     assert all(math.isfinite(v) for v in losses) and losses[6] < losses[0] - 0.1 and losses[7] < losses[0] - 0.1
 
 
 @needs_torch
-def test_nanogpt_from_torchs_own_weights_with_slow_attention_and_a_cropped_block_equals_torch(tmp_path, programs):
+def test_nanogpt_from_torchs_own_weights_with_slow_attention_and_a_cropped_block_equals_torch(tmp_path, nanogpt):
     """torch's state_dict (its initial weights, the causal-mask buffers, the tied weight twice) loads;
     crop_block_size slices wpe into a new Parameter and each mask buffer, as train.py does."""
     options = ("--slow-attention", "--crop-block-size")
-    theirs = _under_torch(programs, "train_nanogpt.py", *options, "--save-init", str(tmp_path / "torch_init.npz"))
-    ours = _under_minigrad(programs, "train_nanogpt.py", *options, "--load-init", str(tmp_path / "torch_init.npz"))
+    theirs = _under_torch(nanogpt, "train_tiny.py", *options, "--save-init", str(tmp_path / "torch_init.npz"))
+    ours = _under_minigrad(nanogpt, "train_tiny.py", *options, "--load-init", str(tmp_path / "torch_init.npz"))
     np.testing.assert_allclose(_nanogpt_losses(ours), _nanogpt_losses(theirs), rtol=1e-4)
     assert "sample shape (1, 8)" in ours
 
 
-def test_nanogpt_traced_shows_the_learners_lines(tmp_path, programs, nanogpt_run):
+def test_nanogpt_traced_shows_the_learners_lines(tmp_path, nanogpt, nanogpt_run):
     from minigrad.trace import Trace
 
     out = _run(
-        programs,
+        nanogpt,
         sys.executable,
         "-m",
         "minigrad",
         "trace",
         "--torch",
-        "train_nanogpt.py",
+        "train_tiny.py",
         "-o",
         str(tmp_path / "gpt.jsonl"),
     )
@@ -159,11 +201,11 @@ def test_nanogpt_traced_shows_the_learners_lines(tmp_path, programs, nanogpt_run
     trace = Trace.load(tmp_path / "gpt.jsonl")
     assert len(trace.find("pass_started")) == 7 * 2  # one backward per micro step
     split = [n for n in trace.nodes.values() if n.op == "split"]
-    assert split and all(n.source.file.endswith("nanogpt_model.py") for n in split)
+    assert split and all(n.source.file.endswith("model.py") for n in split)
     assert split[0].source.text == "q, k, v  = self.c_attn(x).split(self.n_embd, dim=2)"
 
 
-def test_nanogpt_steps_to_its_end_in_the_debugger(programs):
+def test_nanogpt_steps_to_its_end_in_the_debugger(nanogpt):
     """``minigrad-tui --torch train_nanogpt.py``: continued to the end, the script printed what it prints under
     ``minigrad run --torch``, and the debugger's trace holds its graphs."""
     pytest.importorskip("textual")
@@ -172,20 +214,20 @@ def test_nanogpt_steps_to_its_end_in_the_debugger(programs):
 
     async def continue_to_the_end():
         with torch_imports(True):
-            async with debugger("--torch", str(programs / "train_nanogpt.py"), "--max-iters", "1") as (app, pilot):
+            async with debugger("--torch", str(nanogpt / "train_tiny.py"), "--max-iters", "1") as (app, pilot):
                 await press(app, pilot, "c")
                 return app.source.state, app.source.output.text(), len(app.session.trace.find("pass_started"))
 
     state, output, passes = asyncio.run(continue_to_the_end())
     assert state == "finished" and passes == 2 * 2  # two iterations of two micro steps
-    assert output == _under_minigrad(programs, "train_nanogpt.py", "--max-iters", "1")
+    assert output == _under_minigrad(nanogpt, "train_tiny.py", "--max-iters", "1")
 
 
 #: What a learner prints of the two programs' models and of loading weights (a notebook shows the same).
 PRINT_MODELS = """\
 import torch
 from mnist_main import Net
-from nanogpt_model import GPT, GPTConfig
+from nanogpt.model import GPT, GPTConfig
 
 print(GPT(GPTConfig(block_size=8, vocab_size=32, n_layer=1, n_head=2, n_embd=16, dropout=0.1)))
 print(Net())

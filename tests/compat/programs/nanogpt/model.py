@@ -1,4 +1,4 @@
-# nanoGPT's model.py, unchanged below this header, as a learner would have it beside their training script.
+# nanoGPT's model.py, unchanged below this header.
 # Source: https://github.com/karpathy/nanoGPT/blob/3adf61e1/model.py (commit 3adf61e1)
 #
 # MIT License

@@ -1,11 +1,11 @@
-# A learner's training script for nanoGPT's GPT (nanogpt_model.py beside it): nanoGPT's train.py loop
+# A learner's training script for nanoGPT's GPT (model.py beside it): nanoGPT's train.py loop
 # (https://github.com/karpathy/nanoGPT/blob/3adf61e1/train.py, MIT License, Copyright (c) 2022 Andrej
-# Karpathy; see nanogpt_model.py for the notice) cut down to a tiny config on a synthetic token stream,
+# Karpathy; see model.py for the notice) cut down to a tiny config on a synthetic token stream,
 # with no DDP or wandb. Batches are drawn from a seeded NumPy generator, not torch.randint, so that every
 # framework trains on the same batches.
 #
-#   python train_nanogpt.py [--save-init init.npz] [--load-init init.npz] [--dropout P] [--slow-attention]
-#                           [--crop-block-size] [--max-iters N] [--out-dir DIR] [--init-from resume]
+#   python train_tiny.py [--save-init init.npz] [--load-init init.npz] [--dropout P] [--slow-attention]
+#                        [--crop-block-size] [--max-iters N] [--out-dir DIR] [--init-from resume]
 #
 # prints "iter N: loss L" each step, the train/val losses of estimate_loss() and a generated sample.
 # --out-dir saves train.py's checkpoint (model, optimizer, model_args, iter_num, ...) to DIR/ckpt.pt after
@@ -21,7 +21,7 @@ from contextlib import nullcontext
 import numpy as np
 import torch
 
-from nanogpt_model import GPT, GPTConfig
+from model import GPT, GPTConfig
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--save-init", help="write the initial weights to this .npz")
