@@ -34,6 +34,7 @@ MODULES = {
     "W10a": "bench.workloads.w10a_jacobian_wide",
     "W10b": "bench.workloads.w10b_jacobian_tall",
     "W10c": "bench.workloads.w10c_per_example_grads",
+    "W10d": "bench.workloads.w10d_per_example_grads_mlp",
     "W11": "bench.workloads.w11_gpt_block",
     "W12": "bench.workloads.w12_lstm_lm",
     "W13": "bench.workloads.w13_mnist_cnn",
