@@ -42,6 +42,7 @@ from ..ops import (
     arithmetic,
     compare,
     conversion,
+    distance,
     division,
     elementwise,
     indexing,
@@ -1094,8 +1095,10 @@ def _table() -> dict:
     add(composite, _instance_rms_norm.rms_norm, _instance_rms_norm.instance_norm, _bilinear.bilinear)
     add(composite, _pixel_shuffle.pixel_shuffle, _pixel_shuffle.pixel_unshuffle, _likelihood_loss.poisson_nll_loss)
     add(composite, _pixel_shuffle.channel_shuffle, _instance_rms_norm.local_response_norm)
-    # multi_margin_loss and gaussian_nll_loss check values (labels, negative variances): the loop runs them
-    add(composite, *(getattr(_margin_loss, n) for n in _margin_loss.__all__ if n != "multi_margin_loss"))
+    # the multi-class margin losses and gaussian_nll_loss check values (labels, negative variances): the loop runs them
+    checks_labels = ("multi_margin_loss", "multilabel_margin_loss")
+    add(composite, *(getattr(_margin_loss, n) for n in _margin_loss.__all__ if n not in checks_labels))
+    add(composite, distance.pdist)
     add(random_op, _dropout.dropout)
     add(random_like, creation.rand_like, creation.randn_like, creation.randint_like)
     inplace_names = ("add_", "sub_", "mul_", "div_", "pow_", "remainder_", "fmod_", "clamp_", "fill_", "zero_")

@@ -52,7 +52,7 @@ from .flatten import Flatten, Unflatten
 from .fold import Fold, Unfold
 from .group_norm import GroupNorm
 from .instance_rms_norm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, LocalResponseNorm, RMSNorm
-from .linear import Identity, Linear
+from .linear import Identity, LazyLinear, Linear
 from .loss import (
     BCELoss,
     BCEWithLogitsLoss,
@@ -71,6 +71,7 @@ from .margin_loss import (
     GaussianNLLLoss,
     HingeEmbeddingLoss,
     MarginRankingLoss,
+    MultiLabelMarginLoss,
     MultiLabelSoftMarginLoss,
     MultiMarginLoss,
     PoissonNLLLoss,
@@ -198,4 +199,5 @@ __all__ += ["Conv3d", "ConvTranspose3d", "MaxPool3d", "AvgPool3d", "BatchNorm3d"
 __all__ += ["CTCLoss"]
 __all__ += ["RReLU", "Softmax2d", "ChannelShuffle", "LocalResponseNorm", "LPPool1d", "LPPool2d"]
 __all__ += ["MultiLabelSoftMarginLoss", "TripletMarginWithDistanceLoss"]
+__all__ += ["MultiLabelMarginLoss", "LazyLinear"]
 __all__ += ["AdaptiveAvgPool3d", "AdaptiveMaxPool3d"]

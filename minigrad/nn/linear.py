@@ -1,17 +1,18 @@
-"""Linear (affine) layer and Identity."""
+"""Linear (affine) layer, LazyLinear (its in_features read from the first input) and Identity."""
 
 from __future__ import annotations
 
 import math
 
-from ..creation import zeros
+from ..autograd.grad_mode import no_grad
+from ..creation import empty, zeros
 from ..tensor import Tensor, shape_str
 from . import init
 from .functional import linear
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["Linear", "Identity"]
+__all__ = ["Linear", "LazyLinear", "Identity"]
 
 
 class Linear(Module):
@@ -53,6 +54,58 @@ class Linear(Module):
 
     def extra_repr(self) -> str:
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
+
+
+class LazyLinear(Linear):
+    """A ``Linear`` whose ``in_features`` is the last dim of the first input it is called with.
+
+    Until then ``in_features`` is 0 and the parameters are empty placeholders (torch's are
+    ``UninitializedParameter``s); the first call gives them their shapes, draws them as ``Linear``
+    does, and the module becomes a ``Linear`` (its class changes, as torch's ``cls_to_become``). The
+    parameter objects stay the same, so an optimizer made before the first call updates them.
+    """
+
+    cls_to_become = Linear
+
+    def __init__(self, out_features: int, bias: bool = True, device=None, dtype=None):
+        Module.__init__(self)
+        self.in_features = 0
+        self.out_features = out_features
+        self.weight = Parameter(empty(0, dtype=dtype, device=device))
+        if bias:
+            self.bias = Parameter(empty(0, dtype=dtype, device=device))
+        else:
+            self.register_parameter("bias", None)
+
+    def has_uninitialized_params(self) -> bool:
+        """Whether the parameters still wait for the first input (torch's LazyModuleMixin)."""
+        return self.in_features == 0
+
+    def reset_parameters(self) -> None:
+        """Re-draw the parameters once they have their shapes (before that, nothing to draw)."""
+        if not self.has_uninitialized_params():
+            super().reset_parameters()
+
+    def initialize_parameters(self, input: Tensor) -> None:  # noqa: A002  (torch's argument name)
+        """Give the parameters their shapes from ``input``'s last dim and draw them."""
+        if not self.has_uninitialized_params():
+            return
+        shape = tuple(input.shape)
+        if not shape:
+            raise RuntimeError(f"{self._label()}: expected an input with at least one dim, got a 0-dim tensor")
+        self.in_features = shape[-1]
+        with no_grad():
+            self.weight.data = zeros(
+                self.out_features, self.in_features, dtype=self.weight.dtype, device=self.weight.device
+            )
+            if self.bias is not None:
+                self.bias.data = zeros(self.out_features, dtype=self.bias.dtype, device=self.bias.device)
+        self.reset_parameters()
+
+    def forward(self, x: Tensor) -> Tensor:
+        self.initialize_parameters(x)
+        self.__class__ = self.cls_to_become
+        return self.forward(x)
 
 
 class Identity(Module):

@@ -1,6 +1,6 @@
 """Margin, embedding and likelihood losses as modules: CosineEmbeddingLoss, MarginRankingLoss,
 HingeEmbeddingLoss, SoftMarginLoss, MultiMarginLoss, TripletMarginLoss, PoissonNLLLoss, GaussianNLLLoss,
-CTCLoss, TripletMarginWithDistanceLoss, MultiLabelSoftMarginLoss."""
+CTCLoss, TripletMarginWithDistanceLoss, MultiLabelSoftMarginLoss, MultiLabelMarginLoss."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ __all__ = [
     "CTCLoss",
     "TripletMarginWithDistanceLoss",
     "MultiLabelSoftMarginLoss",
+    "MultiLabelMarginLoss",
 ]
 
 
@@ -200,3 +201,11 @@ class MultiLabelSoftMarginLoss(_LegacyLoss):
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
         return M.multilabel_soft_margin_loss(input, target, self.weight, reduction=self.reduction)
+
+
+class MultiLabelMarginLoss(_LegacyLoss):
+    """The multi-label hinge loss: each target class (``target``'s entries up to the first -1) against
+    every class that is not a target (see ``functional.multilabel_margin_loss``)."""
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return M.multilabel_margin_loss(input, target, reduction=self.reduction)

@@ -1,4 +1,4 @@
-"""Pairwise distances: cdist, the p-norm of every row difference.
+"""Pairwise distances: cdist, the p-norm of every row difference, and pdist, of every pair of rows of one set.
 
 The Euclidean case (p = 2) is one op: its value from matrix products when the sets are large
 (``|a|^2 + |b|^2 - 2 a.b``, as PyTorch's ``use_mm_for_euclid_dist_if_necessary``) or from the
@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import weakref
 
+import numpy as np
+
 from .. import backend as B
 from ..creation import zeros_like
-from ..tensor import Tensor, make
+from ..tensor import Tensor, make, make_leaf
 from ._util import check_tensor
 from .elementwise import where
 from .reduction import norm
 
-__all__ = ["cdist"]
+__all__ = ["cdist", "pdist"]
 
 _COMPUTE_MODES = (
     "use_mm_for_euclid_dist_if_necessary",
@@ -111,3 +113,23 @@ def _euclidean(x1: Tensor, x2: Tensor, use_mm: bool) -> Tensor:
     node = make(out, (x1, x2), backward, "cdist", jvp)
     out_ref = weakref.ref(node)
     return node
+
+
+def pdist(input: Tensor, p: float = 2.0) -> Tensor:  # noqa: A002  (torch's argument name)
+    """The ``p``-norm distance between each pair of rows i < j of an (N, M) input, as a vector of
+    N (N - 1) / 2 in row-major order (the upper triangle of ``cdist(input, input)``). Made of
+    ``index_select`` and ``norm``, so its gradient is theirs (0 at a zero distance)."""
+    x = check_tensor(input, "pdist", "input")
+    if x.dim() != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {x.dim()}D")
+    if x.dtype.kind != "f":
+        raise RuntimeError("pdist only supports floating-point dtypes")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    xp = x.device.xp
+    first, second = (make_leaf(xp.asarray(i, dtype=xp.int64), x.device) for i in np.triu_indices(x.shape[0], 1))
+    # the methods, not this package's raw functions: inside vmap they reach their batching rules
+    diff = x.index_select(0, first) - x.index_select(0, second)
+    if p == 0:  # the count of coordinates that differ, with torch's pdist's zero gradient (norm's is None)
+        return diff.sign().abs().sum(-1)
+    return diff.norm(p, dim=-1)

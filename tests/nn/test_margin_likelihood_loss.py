@@ -182,3 +182,66 @@ def test_refusal_words():
         F.multi_margin_loss(mg.zeros(2, 3), mg.tensor([0, 3]))
     with pytest.raises(ValueError, match="var is of incorrect size"):
         F.gaussian_nll_loss(mg.zeros(2, 3), mg.zeros(2, 3), mg.ones(3, 2))
+
+
+MULTILABEL_TARGET = np.array([[3, 0, -1, 1], [1, 1, 2, -1], [2, 0, 1, 3], [-1, 2, 0, 0]])
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+def test_multilabel_margin_loss_matches_torch(reduction):
+    pytest.importorskip("torch")
+    target = Arr(MULTILABEL_TARGET, grad=False)
+    check(lambda lib, x, t: _f(lib).multilabel_margin_loss(x, t, reduction=reduction), arr(4, 4), target)
+    check(lambda lib, x, t: lib.nn.MultiLabelMarginLoss(reduction=reduction)(x, t), arr(4, 4, seed=2), target)
+    check(
+        lambda lib, x, t: _f(lib).multilabel_margin_loss(x, t, reduction=reduction),
+        arr(4),
+        Arr(MULTILABEL_TARGET[0], grad=False),
+    )
+
+
+def test_multilabel_margin_loss_legacy_flags_and_repr():
+    torch = pytest.importorskip("torch")
+    assert repr(mg.nn.MultiLabelMarginLoss()) == repr(torch.nn.MultiLabelMarginLoss()) == "MultiLabelMarginLoss()"
+    x, t = mg.tensor(np.random.default_rng(0).normal(size=(4, 4))), mg.tensor(MULTILABEL_TARGET)
+    summed = F.multilabel_margin_loss(x, t, size_average=False)
+    np.testing.assert_allclose(summed.numpy(), F.multilabel_margin_loss(x, t, reduction="sum").numpy())
+
+
+def test_multilabel_margin_loss_under_vmap_equals_the_loop():
+    import warnings
+
+    x = mg.tensor(np.random.default_rng(1).normal(size=(3, 4, 4)))
+    t = mg.tensor(np.stack([MULTILABEL_TARGET, MULTILABEL_TARGET[::-1], MULTILABEL_TARGET[:, ::-1].copy()]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # the loop fallback's notice: the labels are checked per entry
+        batched = mg.func.vmap(F.multilabel_margin_loss)(x, t)
+    looped = mg.stack([F.multilabel_margin_loss(x[i], t[i]) for i in range(3)])
+    np.testing.assert_allclose(batched.numpy(), looped.numpy(), rtol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda lib: lib.nn.functional.multilabel_margin_loss(lib.zeros(2, 4), lib.zeros(2, 3, dtype=lib.int64)),
+        lambda lib: lib.nn.functional.multilabel_margin_loss(lib.zeros(2, 4), lib.full((2, 4), 4)),
+        lambda lib: lib.nn.functional.multilabel_margin_loss(lib.zeros(2, 4), lib.full((2, 4), -2)),
+        lambda lib: lib.nn.functional.multilabel_margin_loss(lib.zeros(2, 2, 2), lib.zeros(2, 2, 2, dtype=lib.int64)),
+        lambda lib: lib.nn.functional.multilabel_margin_loss(lib.zeros(2, 4), lib.zeros(2, 4)),
+        lambda lib: lib.nn.functional.multilabel_margin_loss(lib.zeros(2, 4), lib.zeros(2, 4, dtype=lib.int32)),
+        lambda lib: lib.nn.functional.multilabel_margin_loss(
+            lib.zeros(2, 4), lib.zeros(2, 4, dtype=lib.int64), reduction="x"
+        ),
+        lambda lib: lib.nn.functional.multilabel_margin_loss(
+            lib.zeros(2, 4, dtype=lib.int32), lib.zeros(2, 4, dtype=lib.int64)
+        ),
+    ],
+)
+def test_multilabel_margin_loss_errors_are_torchs(call):
+    torch = pytest.importorskip("torch")
+    raises_like_torch(call)
+    with pytest.raises(Exception) as theirs:
+        call(torch)
+    with pytest.raises(Exception) as ours:
+        call(mg)
+    assert str(ours.value) == str(theirs.value)

@@ -1,5 +1,6 @@
 """Layers and losses as plain functions (``import minigrad.nn.functional as F``)."""
 
+from ...ops.distance import pdist
 from ...ops.shape import pad
 from ._activation import (
     elu,
@@ -65,6 +66,7 @@ from ._margin_loss import (
     hinge_embedding_loss,
     margin_ranking_loss,
     multi_margin_loss,
+    multilabel_margin_loss,
     multilabel_soft_margin_loss,
     pairwise_distance,
     soft_margin_loss,
@@ -125,6 +127,7 @@ __all__ += ["ctc_loss"]
 __all__ += ["rrelu", "gumbel_softmax", "channel_shuffle", "local_response_norm", "lp_pool1d", "lp_pool2d"]
 __all__ += ["multilabel_soft_margin_loss", "triplet_margin_with_distance_loss"]
 __all__ += ["adaptive_avg_pool3d", "adaptive_max_pool3d"]
+__all__ += ["pdist", "multilabel_margin_loss"]
 
 from ...ops._entry import FUNCTIONAL_NAMES, check_namespace  # noqa: E402
 

@@ -1,5 +1,5 @@
 """Margin and embedding losses: cosine_embedding_loss, margin_ranking_loss, hinge_embedding_loss,
-soft_margin_loss, multi_margin_loss, multilabel_soft_margin_loss, triplet_margin_loss (also with any
+soft_margin_loss, multi_margin_loss, multilabel_margin_loss, multilabel_soft_margin_loss, triplet_margin_loss (also with any
 distance function), and pairwise_distance.
 
 Each is PyTorch's formula written with differentiable ops (``where`` picks a case, ``clamp`` is the
@@ -8,9 +8,12 @@ hinge), so its gradient is theirs and the debugger shows the ops it is made of.
 
 from __future__ import annotations
 
+import numpy as np
+
+from ... import backend
 from ...creation import arange
 from ...ops import logsigmoid, minimum, norm, where  # the public ops: inside vmap they reach their batching rules
-from ...tensor import Tensor, shape_str
+from ...tensor import Tensor, shape_str, tensor
 from ._loss import _check_reduction, _reduce
 from ._robust_loss import _legacy_reduction
 
@@ -24,6 +27,7 @@ __all__ = [
     "triplet_margin_loss",
     "triplet_margin_with_distance_loss",
     "multilabel_soft_margin_loss",
+    "multilabel_margin_loss",
 ]
 
 
@@ -159,6 +163,48 @@ def multi_margin_loss(
         hinge = hinge * weight[y].reshape(n, 1)
     others = _arange_like(x, classes) != column
     loss = where(others, hinge, 0.0).sum(1) / classes
+    if input.dim() < 2:
+        loss = loss.reshape(())
+    return _reduce(loss, reduction)
+
+
+def multilabel_margin_loss(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+) -> Tensor:
+    """The multi-label hinge loss: for each sample, ``sum_{j, i} max(0, 1 - (x[y_j] - x[i])) / C`` over its
+    target classes y_j (``target``'s leading entries, up to the first -1) and every class i not a target."""
+    reduction = _reduction(size_average, reduce, reduction, "multilabel_margin_loss")
+    if input.dim() > 2:
+        raise RuntimeError(
+            f"Expected non-empty vector or matrix with optional 0-dim batch size, but got: {shape_str(input.shape)}"
+        )
+    if tuple(target.shape) != tuple(input.shape):
+        raise RuntimeError(
+            f"inconsistent target size: {shape_str(target.shape)} for input of size: {shape_str(input.shape)}"
+        )
+    if target.dtype != np.int64:
+        raise RuntimeError(f"expected scalar type Long but found {backend.scalar_type_name(target.dtype)}")
+    if input.dtype.kind != "f":
+        raise NotImplementedError(
+            f"\"multilabel_margin_loss_forward_out_frame\" not implemented for '{backend.scalar_type_name(input.dtype)}'"
+        )
+    x = input.reshape(1, -1) if input.dim() < 2 else input
+    classes = x.shape[1]
+    labels = target.detach().cpu().numpy().reshape(x.shape)
+    if labels.size and (labels.min() < -1 or labels.max() >= classes):
+        raise RuntimeError("argument #2 'target' is out of range")
+    listed = np.cumprod(labels != -1, axis=1).astype(bool)  # a sample's targets end at its first -1
+    is_target = np.zeros(labels.shape, dtype=bool)
+    rows, cols = np.nonzero(listed)
+    is_target[rows, labels[rows, cols]] = True
+    counted = listed[:, :, None] & ~is_target[:, None, :]  # (sample, listed target j, class i)
+    picked = x.gather(1, tensor(np.where(listed, labels, 0), device=x.device))
+    hinge = (1 - picked.unsqueeze(2) + x.unsqueeze(1)).clamp(min=0)
+    loss = where(tensor(counted, device=x.device), hinge, 0.0).sum((1, 2)) / classes
     if input.dim() < 2:
         loss = loss.reshape(())
     return _reduce(loss, reduction)
