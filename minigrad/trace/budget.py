@@ -32,7 +32,7 @@ from ..safeio import format_bytes
 from . import events as E
 from .snapshot import Snapshot, summary_of
 
-__all__ = ["Budget", "DEFAULT_MAX_BYTES", "event_bytes", "map_snapshots", "snapshot_bytes"]
+__all__ = ["Budget", "DEFAULT_MAX_BYTES", "event_bytes", "map_snapshots", "record_bytes", "snapshot_bytes"]
 
 DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 # Fixed costs, set from tracemalloc: with them the count of a training loop's trace comes out at 1 to 1.3
@@ -51,6 +51,12 @@ def snapshot_bytes(snap: Snapshot) -> int:
     if snap.values is not None:
         return SNAPSHOT_BYTES + snap.values.nbytes
     return SNAPSHOT_BYTES + STATS_BYTES
+
+
+def record_bytes(record: tuple) -> int:
+    """:func:`snapshot_bytes` of a snapshot record (:func:`~minigrad.trace.snapshot.snapshot_record`)."""
+    values = record[4]
+    return SNAPSHOT_BYTES + (STATS_BYTES if values is None else values.nbytes)
 
 
 def map_snapshots(value, fn):
@@ -124,8 +130,17 @@ class Budget:
         """Add ``ev`` to the trace, then make room when the budget is exceeded (dropping older passes
         renumbers ``ev`` in place)."""
         self.trace.append(ev)
+        self._count(NODE_BYTES if isinstance(ev, E.NodeCreated) else 0)
+
+    def append_record(self, record) -> None:
+        """:meth:`append` for a compact record (:mod:`~minigrad.trace.records`): the trace builds the event
+        when it is read."""
+        self.trace.append_record(record)
+        self._count(NODE_BYTES if record[0] == "node_created" else 0)
+
+    def _count(self, node_bytes: int) -> None:
         made = self.converter.snapshot_bytes
-        cost = EVENT_BYTES + (NODE_BYTES if isinstance(ev, E.NodeCreated) else 0) + made - self._counted
+        cost = EVENT_BYTES + node_bytes + made - self._counted
         self._costs.append(cost)
         self.used += cost
         self._counted = made

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-import linecache
 import os
 import sys
 import textwrap
 import threading
 import types
 import weakref
+from threading import get_ident
 
 import numpy as np
 
@@ -26,9 +26,11 @@ from .. import _state, _versions
 from .. import backend as B
 from ..tensor import Tensor
 from . import events as E
-from .budget import SNAPSHOT_BYTES, snapshot_bytes
+from .budget import SNAPSHOT_BYTES, record_bytes
 from .function_names import input_names, saved_names
-from .snapshot import DEFAULT_MAX_VALUES, snapshot, type_name
+from .records import CAPTURED_TAG
+from .records import build as build_record
+from .snapshot import DEFAULT_MAX_VALUES, snapshot_record, type_name
 from .tracebacks import live_frames, stack_ids, user_traceback
 
 __all__ = ["Converter", "claim_thread", "release_thread"]
@@ -78,9 +80,16 @@ def _is_internal(filename: str) -> bool:
     return filename.startswith(_PACKAGE_DIR) and not filename.startswith((_EXAMPLES_DIR, _LESSONS_DIR))
 
 
+_internal_codes: dict = {}  # code object -> _is_internal(its file), once per code
+
+
 def _skipped(frame) -> bool:
     """A frame that is not the user's: minigrad's own, or an emitting engine's (minigrad.trace.emit)."""
-    return _is_internal(frame.f_code.co_filename) or frame.f_code in ENGINE_CODES
+    code = frame.f_code
+    internal = _internal_codes.get(code)
+    if internal is None:
+        internal = _internal_codes[code] = _is_internal(code.co_filename)
+    return internal or code in ENGINE_CODES
 
 
 def foreign_shadow(obj):
@@ -115,18 +124,12 @@ def _made_by_library(frame) -> bool:
     return True
 
 
-def _location(frame) -> E.SourceLocation:
-    file = frame.f_code.co_filename
-    line = frame.f_lineno
-    return E.SourceLocation(file, line, linecache.getline(file, line).strip(), frame.f_code.co_name)
-
-
 def closure_info(fn) -> E.ClosureInfo | None:
     """Source, name and line range of a backward closure (cached per code object).
 
     A custom Function's closure is one wrapper for every Function, pointing at the user's
     ``backward`` through ``__wrapped__``: the cache key is the code that runs, unwrapped."""
-    code = getattr(inspect.unwrap(fn), "__code__", None)
+    code = getattr(fn if getattr(fn, "__wrapped__", None) is None else inspect.unwrap(fn), "__code__", None)
     if code is None:
         return None
     info = _closure_cache.get(code)
@@ -141,10 +144,32 @@ def closure_info(fn) -> E.ClosureInfo | None:
     return info
 
 
+_FIELDS: dict = {}
+
+
+def _own_fields(cls) -> tuple:
+    """The names of an event class's fields after ``seq``, ``pass_id`` and ``depth``, in order."""
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))[3:]
+    return names
+
+
+def _captured_record(name, kind, tensor_id=None, value=None, text=None) -> tuple:
+    """A compact record of an :class:`~minigrad.trace.events.Captured` (built with its event)."""
+    return (CAPTURED_TAG, name, kind, tensor_id, value, text)
+
+
+_PLAIN_REPR = frozenset({int, float, bool, complex, type(None)})  # repr not touched by NumPy's print options
+
+
 def _short_repr(v) -> str:
     try:
-        with np.printoptions(threshold=_REPR_CHARS // 4, edgeitems=3):  # no full text of a large array
+        if type(v) in _PLAIN_REPR:
             text = repr(v)
+        else:
+            with np.printoptions(threshold=_REPR_CHARS // 4, edgeitems=3):  # no full text of a large array
+                text = repr(v)
     except Exception as exc:  # a broken __repr__ must not break recording
         text = f"<{type(v).__name__}: repr failed: {exc}>"
     return text if len(text) <= _REPR_CHARS else text[: _REPR_CHARS - 3] + "..."
@@ -167,6 +192,7 @@ class Converter:
         self.names = names
         self.threads = threads
         self.sink = sink
+        self.record_sink = None  # given compact records instead (minigrad.trace.records): handle() returns none
         self.snapshot_bytes = 0  # what the snapshots taken so far hold (each once, however often shared)
         self._recording_began = stack_ids()  # an error's traceback leaves out the callers of the recording
         self._count = 0
@@ -177,36 +203,49 @@ class Converter:
         self._lock = threading.RLock()
         self._out: list = []
         self._depth = 0
-        self._shared: dict = {}  # id(array) -> (weak reference to it, version, Snapshot) for the current pass
+        self._shared: dict = {}  # id(array) -> (weak reference to it, version, snapshot record) for the current pass
+        self._built: dict = {}  # the snapshots built for _shared's records (events delivered built)
+        self._handlers = {
+            name[len("_on_") :]: getattr(self, name) for name in dir(type(self)) if name.startswith("_on_")
+        }
 
     # ------------------------------------------------------------ entry points
-    def __call__(self, kind: str, fields: dict) -> None:
-        self.handle(kind, fields)
-
     def handle(self, kind: str, fields: dict) -> list:
-        if self.threads is None:
-            owners = _claims.get(threading.get_ident())
+        threads = self.threads
+        if threads is None:
+            owners = _claims.get(get_ident())
             if owners is not None and self not in owners:
                 return []  # that thread records itself elsewhere
-        elif threading.get_ident() not in self.threads:
+        elif get_ident() not in threads:
             return []
-        handler = getattr(self, "_on_" + kind, None)
+        handler = self._handlers.get(kind)
         if handler is None:
             return []  # a kind this recorder does not know (a newer engine); nothing to record
-        with self._lock:
-            outer, out = self._out, []
-            self._out = out  # a repr() of a captured value may make tensors: nested calls get their own list
-            outer_depth, self._depth = self._depth, fields.get("depth", 0)  # the pass depth the event happened at
-            try:
-                if kind == "pass_started" and self._depth == 1 or not self._depth:
+        if threads is None or len(threads) > 1:  # events of several threads: one at a time
+            with self._lock:
+                return self._handle(kind, handler, fields)
+        return self._handle(kind, handler, fields)  # one thread's events come one at a time already
+
+    def _handle(self, kind, handler, fields) -> list:
+        outer, out = self._out, []
+        self._out = out  # a repr() of a captured value may make tensors: nested calls get their own list
+        outer_depth = self._depth
+        depth = self._depth = fields.get("depth", 0)  # the pass depth the event happened at
+        try:
+            if not depth or depth == 1 and kind == "pass_started":
+                if self._shared:
                     self._shared.clear()
-                if self._pending:
-                    self._resolve_pending(force=False)
-                handler(fields)
-            finally:
-                self._out = outer
-                self._depth = outer_depth
-            return out
+                if self._built:
+                    self._built.clear()
+            if self._pending:
+                self._resolve_pending(force=False)
+            handler(fields)
+        finally:
+            self._out = outer
+            self._depth = outer_depth
+        return out
+
+    __call__ = handle  # a raw-bus listener (what handle returns is not used there)
 
     def flush(self) -> list:
         """Resolve every pending name now (call at the end of recording); returns the new records."""
@@ -240,9 +279,18 @@ class Converter:
         if not passes:
             del self._passes_of[threading.get_ident()]  # a finished thread leaves nothing behind
 
-    def _deliver(self, cls, pass_id, depth, **kw) -> None:
-        ev = cls(seq=self._count, pass_id=pass_id, depth=depth, **kw)
+    def _deliver(self, cls, pass_id, depth, **fields) -> None:
+        """:meth:`_deliver_values` with the event's fields by name."""
+        self._deliver_values(cls, pass_id, depth, *[fields[name] for name in _own_fields(cls)])
+
+    def _deliver_values(self, cls, pass_id, depth, *values) -> None:
+        """Number the next event and pass it on: its values in the order of the record's own fields."""
+        record = (cls.kind, self._count, pass_id, depth, *values)
         self._count += 1
+        if self.record_sink is not None:  # a recording: the typed event is built when a viewer reads it
+            self.record_sink(record)
+            return
+        ev = build_record(record, self._built)
         self._out.append(ev)
         if self.sink is not None:
             self.sink(ev)
@@ -260,27 +308,32 @@ class Converter:
                 self._name_of.pop(nid, None)
 
     def _snap(self, t):
-        """A snapshot of a tensor or array, shared with earlier events while it cannot have changed.
+        """A snapshot record (:func:`~minigrad.trace.snapshot.snapshot_record`) of a tensor or array, shared
+        with earlier events while it cannot have changed.
 
         Within one top-level pass the engine changes no value it has shown; only a hook or a custom
         Function could, and an in-place op there bumps the tensor's version. So the values (or summary)
         of the same array object at the same version are taken once and shared until the pass ends;
-        any event outside a pass starts afresh (the user's code may have written to ``.data``).
+        any event outside a pass starts afresh (the user's code may have written to ``.array``).
         """
         if t is None:
             return None
-        arr, tensor_id = (t.array, t.id) if isinstance(t, Tensor) else (t, None)
+        arr, tensor_id = (t.array, t.id) if type(t) is Tensor or isinstance(t, Tensor) else (t, None)
+        if not self._depth:  # nothing is shared outside a pass
+            snap = snapshot_record(t, self.max_values)
+            self.snapshot_bytes += record_bytes(snap)
+            return snap
         version = _versions.version(arr)
         shared = self._shared.get(id(arr))
         if shared is not None and shared[0]() is arr and shared[1] == version:
             snap = shared[2]
-            if snap.tensor_id == tensor_id:
+            if snap[6] == tensor_id:
                 return snap
-            snap = dataclasses.replace(snap, tensor_id=tensor_id)  # another tensor on the same array
+            snap = (*snap[:6], tensor_id)  # another tensor on the same array
             self.snapshot_bytes += SNAPSHOT_BYTES
         else:
-            snap = snapshot(t, self.max_values)
-            self.snapshot_bytes += snapshot_bytes(snap)
+            snap = snapshot_record(t, self.max_values)
+            self.snapshot_bytes += record_bytes(snap)
         try:
             self._shared[id(arr)] = (weakref.ref(arr), version, snap)
         except TypeError:  # an array type without weak references: not shared
@@ -294,7 +347,7 @@ class Converter:
             self._register(node, late=True)
         elif node.name is not None and self._name_of.get(nid) != node.name:
             self._name_of[nid] = node.name
-            self._deliver(E.NodeNamed, None, 0, node=nid, name=node.name)
+            self._deliver_values(E.NodeNamed, None, 0, nid, node.name)
         return nid
 
     def _register(self, node, late: bool) -> None:
@@ -302,6 +355,12 @@ class Converter:
         order = []
         stack = [(node, iter(node.parents))]
         seen = {node.id}
+        for p in node.parents:
+            if p.id not in known:
+                break
+        else:  # the common case: every parent is known
+            stack = ()
+            order.append(node)
         while stack:
             n, parents = stack[-1]
             for p in parents:
@@ -319,25 +378,30 @@ class Converter:
             frame = user_frame(sys._getframe(1))
         for n in order:
             is_new = n is node and not late
-            source = _location(frame) if is_new and frame is not None and self.sources else None
-            info = E.NodeInfo(
-                id=n.id,
-                name=n.name,
-                op=n.op,
-                parents=tuple(p.id for p in n.parents),
-                shape=n.array.shape,
-                dtype=type_name(n.array.dtype),
-                device=type_name(n.device),
-                requires_grad=n._rg,
-                is_leaf=n._backward is None,
-                data=self._snap(n),
-                source=source,
-                pass_id=pass_id if is_new else None,
-                version=_versions.version(n.array),
+            where = (
+                (frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name)
+                if is_new and frame is not None and self.sources
+                else None
+            )
+            arr = n.array
+            info = (  # NodeInfo's fields (minigrad.trace.records builds it)
+                n.id,
+                n.name,
+                n.op,
+                tuple([p.id for p in n.parents]),
+                arr.shape,
+                type_name(arr.dtype),
+                type_name(n.device),
+                n._rg,
+                n._backward is None,
+                self._snap(n),
+                where,
+                pass_id if is_new else None,
+                _versions.version(arr),
             )
             known.add(n.id)
             self._name_of[n.id] = n.name
-            self._deliver(E.NodeCreated, info.pass_id, depth if is_new else 0, node=n.id, info=info, late=not is_new)
+            self._deliver_values(E.NodeCreated, info[11], depth if is_new else 0, n.id, info, not is_new)
             if is_new and n.name is None and self.names and frame is not None:
                 entry = self._pending.get(frame)
                 if entry is None:
@@ -373,7 +437,7 @@ class Converter:
                 nid = by_object.pop(id(value))
                 if nid in self._known:
                     self._name_of[nid] = var
-                    self._deliver(E.NodeNamed, None, 0, node=nid, name=var)
+                    self._deliver_values(E.NodeNamed, None, 0, nid, var)
                 if not by_object:
                     break
 
@@ -413,26 +477,26 @@ class Converter:
 
     def _on_seeded(self, f) -> None:
         node = self._ref(f["node"])
-        self._deliver(E.Seeded, f["pass_id"], f["depth"], node=node, grad=self._snap(f["grad"]))
+        self._deliver_values(E.Seeded, f["pass_id"], f["depth"], node, self._snap(f["grad"]))
 
     def _on_node_entered(self, f) -> None:
         n = f["node"]
         nid = self._ref(n)
         data = self._snap(n) if n._backward is None else None
-        self._deliver(E.NodeEntered, f["pass_id"], f["depth"], node=nid, grad=self._snap(f["grad"]), data=data)
+        self._deliver_values(E.NodeEntered, f["pass_id"], f["depth"], nid, self._snap(f["grad"]), data)
 
     def _on_closure_called(self, f) -> None:
         nid = self._ref(f["node"])
         fn = f["fn"]
-        self._deliver(
+        self._deliver_values(
             E.ClosureCalled,
             f["pass_id"],
             f["depth"],
-            node=nid,
-            grad=self._snap(f["grad"]),
-            outputs=tuple(self._snap(o) if isinstance(o, Tensor) else None for o in f["outputs"]),
-            closure=closure_info(fn),
-            captured=self._captured(fn),
+            nid,
+            self._snap(f["grad"]),
+            tuple([self._snap(o) if isinstance(o, Tensor) else None for o in f["outputs"]]),
+            closure_info(fn),
+            self._captured(fn),
         )
 
     def _captured(self, fn) -> tuple:
@@ -450,24 +514,24 @@ class Converter:
             try:
                 v = cell.cell_contents
             except ValueError:
-                out.append(E.Captured(name, "empty"))
+                out.append(_captured_record(name, "empty"))
                 continue
             if isinstance(v, weakref.ref):
                 target = v()
                 if target is None:
-                    out.append(E.Captured(name, "dead"))
+                    out.append(_captured_record(name, "dead"))
                 elif isinstance(target, Tensor):
-                    out.append(E.Captured(name, "weakref", target.id, self._snap(target)))
+                    out.append(_captured_record(name, "weakref", target.id, self._snap(target)))
                 else:
-                    out.append(E.Captured(name, "value", text=_short_repr(target)))
+                    out.append(_captured_record(name, "value", text=_short_repr(target)))
             elif isinstance(v, Tensor):
-                out.append(E.Captured(name, "tensor", v.id, self._snap(v)))
+                out.append(_captured_record(name, "tensor", v.id, self._snap(v)))
             elif SHADOWS and (shadow := foreign_shadow(v)) is not None:
-                out.append(E.Captured(name, "tensor", shadow.id, self._snap(shadow)))
+                out.append(_captured_record(name, "tensor", shadow.id, self._snap(shadow)))
             elif isinstance(v, np.ndarray) or B.is_cupy_array(v):
-                out.append(E.Captured(name, "array", value=self._snap(v)))
+                out.append(_captured_record(name, "array", value=self._snap(v)))
             else:
-                out.append(E.Captured(name, "value", text=_short_repr(v)))
+                out.append(_captured_record(name, "value", text=_short_repr(v)))
         return tuple(out)
 
     def _function_captured(self, cls, ctx, args) -> tuple:
@@ -480,22 +544,22 @@ class Converter:
         for i, t in enumerate(saved):
             name = names[i] if i < len(names) and names[i] else f"saved_tensors[{i}]"
             if isinstance(t, Tensor):
-                out.append(E.Captured(name, "tensor", t.id, self._snap(t)))
+                out.append(_captured_record(name, "tensor", t.id, self._snap(t)))
                 shown.add(t.id)
             else:
-                out.append(E.Captured(name, "value", text="a saved output" if callable(t) else _short_repr(t)))
+                out.append(_captured_record(name, "value", text="a saved output" if callable(t) else _short_repr(t)))
         for key, v in vars(ctx).items():
             if not key.startswith("_") and key not in ("needs_input_grad", "materialize_grads"):
                 if isinstance(v, Tensor):
-                    out.append(E.Captured(f"ctx.{key}", "tensor", v.id, self._snap(v)))
+                    out.append(_captured_record(f"ctx.{key}", "tensor", v.id, self._snap(v)))
                 else:
-                    out.append(E.Captured(f"ctx.{key}", "value", text=_short_repr(v)))
+                    out.append(_captured_record(f"ctx.{key}", "value", text=_short_repr(v)))
         for name, v in zip(input_names(cls.forward, len(args)), args):
             if isinstance(v, Tensor):
                 if v.id not in shown:
-                    out.append(E.Captured(name, "tensor", v.id, self._snap(v)))
+                    out.append(_captured_record(name, "tensor", v.id, self._snap(v)))
             else:
-                out.append(E.Captured(name, "value", text=_short_repr(v)))
+                out.append(_captured_record(name, "value", text=_short_repr(v)))
         return tuple(out)
 
     def _on_tangent_computed(self, f) -> None:
@@ -531,20 +595,20 @@ class Converter:
         )
 
     def _on_grad_accumulated(self, f) -> None:
-        self._deliver(
+        self._deliver_values(
             E.GradAccumulated,
             f["pass_id"],
             f["depth"],
-            node=self._ref(f["node"]),
-            target=self._ref(f["target"]),
-            contribution=self._snap(f["contribution"]),
-            before=self._snap(f["before"]),
-            after=self._snap(f["after"]),
-            into=f["into"],
+            self._ref(f["node"]),
+            self._ref(f["target"]),
+            self._snap(f["contribution"]),
+            self._snap(f["before"]),
+            self._snap(f["after"]),
+            f["into"],
         )
 
     def _on_node_finished(self, f) -> None:
-        self._deliver(E.NodeFinished, f["pass_id"], f["depth"], node=self._ref(f["node"]))
+        self._deliver_values(E.NodeFinished, f["pass_id"], f["depth"], self._ref(f["node"]))
 
     def _on_graph_freed(self, f) -> None:
         self._deliver(E.GraphFreed, f["pass_id"], f["depth"], nodes=tuple(self._ref(n) for n in f["nodes"]))

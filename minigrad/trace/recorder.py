@@ -74,7 +74,7 @@ def record(
     trace = Trace(meta=meta)
     conv = Converter(max_values=max_values, sources=sources, names=names, threads=_thread_filter(all_threads))
     budget = Budget(trace, conv, max_bytes)
-    conv.sink = budget.append
+    conv.record_sink = budget.append_record  # events built when the trace is read
     claim_thread(conv)
     _events.add_listener(conv)
     try:

@@ -19,7 +19,7 @@ from ..tensor import Tensor, shape_str
 from .summary import HEAD_VALUES, Stats, summarise
 from .values import format_array, stats_mean
 
-__all__ = ["Snapshot", "Stats", "snapshot", "DEFAULT_MAX_VALUES", "HEAD_VALUES"]
+__all__ = ["Snapshot", "Stats", "snapshot", "snapshot_record", "built_snapshot", "DEFAULT_MAX_VALUES", "HEAD_VALUES"]
 
 DEFAULT_MAX_VALUES = 1024
 
@@ -175,25 +175,52 @@ def summary_of(snap: Snapshot) -> Snapshot:
     return Snapshot(snap.shape, snap.dtype, snap.device, None, summarise(snap.values), snap.tensor_id)
 
 
-_names: dict = {}  # dtype or Device -> its string (str(dtype) is slow in NumPy)
+_names: dict = {}  # id of a dtype or Device -> (it, its string): str(dtype) is slow in NumPy, hashing one too
 
 
 def type_name(x) -> str:
     """``str(x)`` of a dtype or Device, cached."""
-    name = _names.get(x)
-    if name is None:
-        name = _names[x] = str(x)
-    return name
+    hit = _names.get(id(x))
+    if hit is None or hit[0] is not x:
+        hit = _names[id(x)] = (x, str(x))
+    return hit[1]
 
 
 def snapshot(t, max_values: int = DEFAULT_MAX_VALUES) -> Snapshot:
     """Snapshot a Tensor (or a raw NumPy/CuPy array) now."""
+    return built_snapshot(snapshot_record(t, max_values))
+
+
+SNAPSHOT_TAG = "$snap"
+
+
+def snapshot_record(t, max_values: int = DEFAULT_MAX_VALUES) -> tuple:
+    """What a snapshot of ``t`` needs, taken now, as a compact record for :func:`built_snapshot`:
+    ``("$snap", shape, dtype, device, values (a private copy) or None, stats or None, tensor_id)``.
+
+    A recording keeps these and makes the :class:`Snapshot` when a viewer reads the event. A tuple of
+    plain values: once the garbage collector has seen it, it stops tracking it."""
     if isinstance(t, Tensor):
         arr, tensor_id, dev = t.array, t.id, t.device
     else:
         arr, tensor_id, dev = t, None, B.device_of_array(t)
     if arr.size <= max_values:
         values = arr.copy() if type(arr) is np.ndarray else np.array(B.to_host(arr), copy=True)
+        return (SNAPSHOT_TAG, arr.shape, type_name(arr.dtype), type_name(dev), values, None, tensor_id)
+    return (SNAPSHOT_TAG, arr.shape, type_name(arr.dtype), type_name(dev), None, summarise(arr, dev.xp), tensor_id)
+
+
+def built_snapshot(record: tuple, memo: dict | None = None) -> Snapshot:
+    """The :class:`Snapshot` of a record from :func:`snapshot_record`. ``memo`` (id of a record -> (record,
+    snapshot)): events that shared a record share its snapshot."""
+    if memo is not None:
+        hit = memo.get(id(record))
+        if hit is not None and hit[0] is record:
+            return hit[1]
+    _, shape, dtype, device, values, stats, tensor_id = record
+    if values is not None:
         values.flags.writeable = False
-        return Snapshot(arr.shape, type_name(arr.dtype), type_name(dev), values, None, tensor_id)
-    return Snapshot(arr.shape, type_name(arr.dtype), type_name(dev), None, summarise(arr, dev.xp), tensor_id)
+    snap = Snapshot(shape, dtype, device, values, stats, tensor_id)
+    if memo is not None:
+        memo[id(record)] = (record, snap)
+    return snap

@@ -14,6 +14,7 @@ import threading
 from ..safeio import DEFAULT_MAX_BYTES
 from . import events as E
 from .files import FORMAT_NAME, SCHEMA_VERSION, TraceFormatError, read_trace, write_trace
+from .records import build as build_record
 from .state import Replay, State
 
 __all__ = ["Trace", "Dropped", "TraceFormatError", "SCHEMA_VERSION", "FORMAT_NAME"]
@@ -93,10 +94,14 @@ class Trace:
     """
 
     def __init__(self, events=(), meta=None):
-        self.events: list = []
-        self.nodes: dict = {}
+        self._events: list = []
+        self._nodes: dict = {}
+        self._records: list = []  # compact records appended by a recording, built into events when read
+        # append_record(record): the next event as a compact record (minigrad.trace.records), built when it
+        # is read; no lock (the builder takes only the records it has seen), no call of Python code
+        self.append_record = self._records.append
         self.meta: dict = dict(meta or {})
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self._checkpoints: dict = {0: Replay()}  # index -> replay model after events[:index]
         self._checkpoint_at: list = [0]  # the indices of _checkpoints, sorted
         self._generation = 0  # bumped by rewrite(): checkpoints replayed from older events are not kept
@@ -107,8 +112,22 @@ class Trace:
         for ev in events:
             self.append(ev)
 
+    @property
+    def events(self) -> list:
+        """The events, ``seq`` == index (built from the recording's compact records the first time they are read)."""
+        if self._records:
+            self._build_records()
+        return self._events
+
+    @property
+    def nodes(self) -> dict:
+        """Node id -> :class:`~minigrad.trace.events.NodeInfo`, with the latest known name."""
+        if self._records:
+            self._build_records()
+        return self._nodes
+
     def __len__(self) -> int:
-        return len(self.events)
+        return len(self._events) + len(self._records)
 
     def __iter__(self):
         return iter(list(self.events))
@@ -117,20 +136,29 @@ class Trace:
         passes = sum(1 for e in self.events if e.kind == "pass_started")
         return f"<Trace {len(self.events)} events, {len(self.nodes)} nodes, {passes} passes>"
 
+    def _build_records(self) -> None:
+        with self._lock:
+            records = self._records
+            n = len(records)
+            memo: dict = {}  # events that shared a value share its snapshot
+            for record in records[:n]:
+                self.append(build_record(record, memo))
+            del records[:n]
+
     def append(self, ev: E.Event) -> None:
         """Add the next event (its ``seq`` must equal the current length)."""
         with self._lock:
-            if ev.seq != len(self.events):
-                raise ValueError(f"event seq {ev.seq} does not follow a trace of {len(self.events)} events")
+            if ev.seq != len(self._events):
+                raise ValueError(f"event seq {ev.seq} does not follow a trace of {len(self._events)} events")
             if isinstance(ev, E.NodeCreated):
-                self.nodes[ev.node] = ev.info
-            elif isinstance(ev, E.NodeNamed) and ev.node in self.nodes:
-                self.nodes[ev.node] = dataclasses.replace(self.nodes[ev.node], name=ev.name)
-            elif isinstance(ev, E.TangentComputed) and ev.node in self.nodes and self.nodes[ev.node].op is None:
+                self._nodes[ev.node] = ev.info
+            elif isinstance(ev, E.NodeNamed) and ev.node in self._nodes:
+                self._nodes[ev.node] = dataclasses.replace(self._nodes[ev.node], name=ev.name)
+            elif isinstance(ev, E.TangentComputed) and ev.node in self._nodes and self._nodes[ev.node].op is None:
                 # made outside the graph (nothing requires grad): forward mode tells its op and parents
-                info = self.nodes[ev.node]
-                self.nodes[ev.node] = dataclasses.replace(info, op=ev.op, parents=ev.parents, is_leaf=False)
-            self.events.append(ev)
+                info = self._nodes[ev.node]
+                self._nodes[ev.node] = dataclasses.replace(info, op=ev.op, parents=ev.parents, is_leaf=False)
+            self._events.append(ev)
 
     def rewrite(self, start: int, stop: int, fn) -> None:
         """Replace ``events[start:stop]`` by ``fn(event)`` each (same kinds and seqs, other values);

@@ -29,10 +29,12 @@ def _internal(filename: str) -> bool:
 
 
 def stack_ids() -> frozenset:
-    """The ids of the frames on this thread's stack now (for :func:`live_frames`'s ``since``)."""
+    """The frames on this thread's stack now, as (id, code) pairs (for :func:`live_frames`'s ``since``).
+
+    With its code: the frames that have returned since (the caller's own) free their ids for new frames."""
     ids, frame = set(), sys._getframe(1)
     while frame is not None:
-        ids.add(id(frame))
+        ids.add((id(frame), frame.f_code))
         frame = frame.f_back
     return frozenset(ids)
 
@@ -56,7 +58,7 @@ def _outer_frames(frame, since: frozenset) -> list:
     frames = []
     while frame is not None:
         frames.append((frame, frame.f_lineno))
-        if id(frame) in since:
+        if (id(frame), frame.f_code) in since:
             break
         frame = frame.f_back
     return list(traceback.StackSummary.extract(reversed(frames)))
