@@ -33,6 +33,8 @@ def show(value) -> str:
     if isinstance(value, np.ndarray):
         text = np.array2string(value, separator=", ", threshold=20, precision=6)
         return " ".join(text.split())
+    if isinstance(value, np.generic):  # a NumPy scalar reads as its number, not np.float64(...)
+        value = value.item()
     text = repr(value)
     return text if len(text) <= 120 else text[:117] + "..."
 

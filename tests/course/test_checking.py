@@ -1,5 +1,6 @@
 """A failing check explains itself in the lesson's terms, never as a bare traceback line."""
 
+import numpy as np
 import pytest
 
 from minigrad.course import find_lesson, run_checks
@@ -171,6 +172,14 @@ def test_a_wrong_prediction_does_not_show_the_answer(tmp_path):
     assert texts, "the wrong predictions passed"
     assert all("0.786" not in t and " 3" not in t for t in texts), texts
     assert any("too low" in t for t in texts) and any("too high" in t for t in texts), texts
+
+
+def test_a_wrong_entry_of_a_predicted_list_reads_as_a_number():
+    from minigrad.course.expect import expect_prediction
+
+    with pytest.raises(AssertionError) as caught:
+        expect_prediction([5, -41], np.array([5.0, -6.0]), "the clipped sum")
+    assert str(caught.value) == "the clipped sum: your entry 1 (-41.0) is not what the run shows"
 
 
 def test_the_exercises_do_not_give_their_answers_away():
