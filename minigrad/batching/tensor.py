@@ -162,8 +162,8 @@ def lift(x, levels: tuple) -> Tensor:
     for i, level in enumerate(levels):
         if level.id not in ids:
             shape = tuple(value.shape)
-            # a copy, not the broadcast view: NumPy's matmul takes a slow path on stride-0 operands
-            value = value.unsqueeze(i).expand(shape[:i] + (level.size,) + shape[i:]).contiguous()
+            # the broadcast view, not copies (matmul multiplies by the one matrix a stride-0 batch repeats)
+            value = value.unsqueeze(i).expand(shape[:i] + (level.size,) + shape[i:])
     return value
 
 
