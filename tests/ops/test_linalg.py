@@ -77,6 +77,23 @@ def test_columns_times_rows(sa, sb):
     )
 
 
+@pytest.mark.parametrize(
+    "sa, batch", [((3, 2, 4), (3,)), ((2, 3, 2, 4), (3,)), ((1, 2, 4), (3,)), ((2, 1, 2, 4), (2, 3))]
+)
+def test_batch_times_one_matrix_broadcast_over_it(sa, batch):
+    """b an expanded view (stride 0, as vmap lifts an unbatched weight): matmul's values, shape and gradients,
+    also where b's batch is wider than a's."""
+    a, b = rand64(*sa, seed=15), rand64(4, 5, seed=16)
+
+    def f(x, y):
+        return x @ y.expand(*batch, 4, 5)
+
+    out = f(a, b)
+    np.testing.assert_allclose(out.detach().numpy(), np.matmul(a.array, np.broadcast_to(b.array, (*batch, 4, 5))))
+    assert gradcheck(f, (a, b))
+    assert gradgradcheck(lambda x, y: f(x, y) ** 2, (a, b))
+
+
 def test_matmul_grad_only_for_inputs_that_require_it():
     a, b = rand64(2, 3, seed=1), rand64(3, 4, seed=2, requires_grad=False)
     (a @ b).sum().backward()
