@@ -22,10 +22,13 @@ from .backend import (
     float64,
     get_default_device,
     get_default_dtype,
+    int8,
+    int16,
     int32,
     int64,
     set_default_device,
     set_default_dtype,
+    uint8,
 )
 from .tensor import Tensor, tensor
 from . import ops
@@ -49,7 +52,7 @@ from . import data, func, nn, optim
 bool = bool_  # noqa: A001  (torch.bool)
 float = float32  # noqa: A001  (torch.float)
 int = int32  # noqa: A001  (torch.int)
-half, double, long = float16, float64, int64
+half, double, long, short = float16, float64, int64, int16
 __version__ = "0.1.0"
 
 # NumPy's floating-point warnings (log(0), 0/0, exp overflow) from our own ops name our source line,

@@ -19,6 +19,9 @@ __all__ = [
     "float16",
     "float32",
     "float64",
+    "uint8",
+    "int8",
+    "int16",
     "int32",
     "int64",
     "bool_",
@@ -31,11 +34,14 @@ __all__ = [
 float16 = np.dtype("float16")
 float32 = np.dtype("float32")
 float64 = np.dtype("float64")
+uint8 = np.dtype("uint8")
+int8 = np.dtype("int8")
+int16 = np.dtype("int16")
 int32 = np.dtype("int32")
 int64 = np.dtype("int64")
 bool_ = np.dtype("bool")
 
-SUPPORTED_DTYPES = (float16, float32, float64, int32, int64, bool_)
+SUPPORTED_DTYPES = (float16, float32, float64, uint8, int8, int16, int32, int64, bool_)
 _DTYPE_NAMES = {
     "float16": float16,
     "half": float16,
@@ -43,6 +49,10 @@ _DTYPE_NAMES = {
     "float": float32,
     "float64": float64,
     "double": float64,
+    "uint8": uint8,
+    "int8": int8,
+    "int16": int16,
+    "short": int16,
     "int32": int32,
     "int": int32,
     "int64": int64,

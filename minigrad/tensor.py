@@ -73,6 +73,9 @@ _TYPE_META_NAMES = {
     "float16": "c10::Half",
     "int64": "long int",
     "int32": "int",
+    "int16": "short int",
+    "int8": "signed char",
+    "uint8": "unsigned char",
     "bool": "bool",
 }
 

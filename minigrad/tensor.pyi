@@ -383,6 +383,12 @@ class Tensor:
         """This tensor as ``float64``: ``to(minigrad.float64)`` (itself when it is that already)."""
     def half(self: Tensor) -> Tensor:
         """This tensor as ``float16``: ``to(minigrad.float16)`` (itself when it is that already)."""
+    def byte(self: Tensor) -> Tensor:
+        """This tensor as ``uint8``: ``to(minigrad.uint8)`` (itself when it is that already)."""
+    def char(self: Tensor) -> Tensor:
+        """This tensor as ``int8``: ``to(minigrad.int8)`` (itself when it is that already)."""
+    def short(self: Tensor) -> Tensor:
+        """This tensor as ``int16``: ``to(minigrad.int16)`` (itself when it is that already)."""
     def int(self: Tensor) -> Tensor:
         """This tensor as ``int32``: ``to(minigrad.int32)`` (itself when it is that already)."""
     def long(self: Tensor) -> Tensor:

@@ -19,8 +19,9 @@ def test_dtype_names_and_types():
     assert B.to_dtype("long") == mg.int64 and B.to_dtype("int") == mg.int32 and B.to_dtype("bool") == mg.bool_
     assert B.to_dtype(np.float64) == mg.float64 and B.to_dtype(np.dtype("int32")) == mg.int32
     assert B.to_dtype(float) == mg.float32 and B.to_dtype(int) == mg.int64 and B.to_dtype(bool) == mg.bool_
-    with pytest.raises(TypeError, match="unsupported dtype uint8; minigrad supports float16, float32"):
-        B.to_dtype(np.uint8)
+    assert B.to_dtype("uint8") == mg.uint8 and B.to_dtype("short") == mg.int16 and B.to_dtype(np.int8) == mg.int8
+    with pytest.raises(TypeError, match="unsupported dtype uint16; minigrad supports float16, float32"):
+        B.to_dtype(np.uint16)
     with pytest.raises(TypeError, match="unsupported dtype"):
         B.to_dtype("nonsense")
 

@@ -26,7 +26,8 @@ from tests.conftest import rand64
         (np.arange(3, dtype=np.float32), mg.float32, (3,)),
         (np.arange(3, dtype=np.int32), mg.int32, (3,)),
         (np.ones(2, dtype=np.float16), mg.float16, (2,)),
-        (np.arange(3, dtype=np.int16), mg.int64, (3,)),
+        (np.arange(3, dtype=np.int16), mg.int16, (3,)),
+        (np.arange(3, dtype=np.uint8), mg.uint8, (3,)),
         (np.float32(2.0), mg.float32, ()),
     ],
 )

@@ -12,6 +12,8 @@ Ellipsis, integer arrays, lists or tensors, boolean masks, in any combination.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .. import _state, _upcalls
@@ -48,6 +50,15 @@ def _array_item(item, dev: B.Device):
     """An index array on ``dev`` from a Tensor, list/tuple, NumPy or CuPy array; bool or integer only."""
     if isinstance(item, Tensor):
         arr = item.array
+        if arr.dtype in (B.int8, B.int16):
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        if arr.dtype == B.uint8:  # a byte tensor is a mask, as in torch (which warns the same)
+            warnings.warn(
+                "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.",
+                UserWarning,
+                stacklevel=4,
+            )
+            arr = arr.astype(bool)
     elif isinstance(item, (list, tuple, range)):
         arr = np.asarray(item)
         if arr.dtype == object:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from .. import backend as B
 from ..tensor import Tensor
 
@@ -22,7 +24,7 @@ def promote_types(type1, type2):
     a, b = B.to_dtype(type1), B.to_dtype(type2)
     if _RANK[a.kind] != _RANK[b.kind]:
         return a if _RANK[a.kind] > _RANK[b.kind] else b
-    return a if a.itemsize >= b.itemsize else b  # one kind: the wider (minigrad's dtypes are signed)
+    return np.promote_types(a, b)  # one kind: the wider; uint8 with int8 is int16, as torch
 
 
 def can_cast(from_, to) -> bool:
