@@ -115,13 +115,30 @@ def _made_by_library(frame) -> bool:
     not directly by the user's call of a creation function or an op."""
     f = frame
     while f is not None:
-        name = f.f_code.co_filename
-        if not _is_internal(name):
-            return False
-        if os.path.dirname(name) + os.sep not in _USER_FACING_DIRS:
-            return True
+        place = _place(f.f_code)
+        if place != "facing":
+            return place == "library"
         f = f.f_back
     return True
+
+
+_places: dict = {}  # code object -> its place (see _place)
+
+
+def _place(code) -> str:
+    """Where a function lives: "user" code, "facing" the user (creation functions, ops, the recorder) or
+    minigrad's "library" machinery (cached per code object)."""
+    place = _places.get(code)
+    if place is None:
+        name = code.co_filename
+        if not _is_internal(name):
+            place = "user"
+        elif os.path.dirname(name) + os.sep in _USER_FACING_DIRS:
+            place = "facing"
+        else:
+            place = "library"
+        _places[code] = place
+    return place
 
 
 def closure_info(fn) -> E.ClosureInfo | None:
