@@ -13,7 +13,7 @@ from minigrad.course import check
 from minigrad.course.cases import rng
 from minigrad.course.checking import load_module, load_reference, this_lesson
 from minigrad.course.expect import expect, expect_close, expect_equal, expect_prediction, expect_type
-from minigrad.course.recording import as_array, record_call, record_demo
+from minigrad.course.recording import as_array, record_call
 from minigrad.course.tracediff import explained_by_trace
 
 LESSON = this_lesson()
@@ -115,53 +115,51 @@ def _(ex):
 
 # ---------------------------------------------------------------- 13.3 predictions
 @functools.cache
-def demo_trace():
-    return record_demo(LESSON)
+def prediction_trace():
+    """Exercise 13.3's run(), recorded (the reference's copy: the learner predicts, and may edit theirs)."""
+    trace, _ = record_call(load_reference("ex3_predict_trace").run)
+    return trace
 
 
-def vmap_pass(trace) -> int:
-    """The id of the demo's first grad() pass: the one vmap(grad(loss)) runs on the three examples."""
-    return next(e.pass_id for e in trace.find("pass_started") if e.pass_kind == "grad")
+def vmap_passes(trace) -> list[int]:
+    """The ids of run()'s grad() passes, the ones vmap(grad(loss)) runs, in order."""
+    return [e.pass_id for e in trace.find("pass_started") if e.pass_kind == "grad"]
 
 
-@check("ex3_predict_trace", "the backward passes of the loop and of vmap(grad(loss)), counted in recorded runs")
+def as_list(got):
+    return list(got) if isinstance(got, (tuple, list)) else got
+
+
+@check("ex3_predict_trace", "the backward passes of the loop and of vmap(grad(loss)), counted in the recorded run")
 def _(ex):
-    trace = demo_trace()
+    trace = prediction_trace()
     loop = [e for e in trace.find("pass_started") if e.pass_kind == "backward"]
-    expect_prediction(ex.predict_passes_of_the_loop(), len(loop), "backward passes of the demo's loop")
-    w = mg.tensor(W0, dtype=mg.float64)
-    xb = mg.tensor([[1.0, 2.0], [3.0, 0.0], [-1.0, 1.0]], dtype=mg.float64)
-    yb = mg.tensor([1.0, 0.0, 2.0], dtype=mg.float64)
-    recorded, _ = record_call(func.vmap(func.grad(squared_error), in_dims=(None, 0, 0)), w, xb, yb)
+    expect_prediction(ex.predict_passes_of_the_loop(), len(loop), "backward passes of run()'s loop")
     expect_prediction(
-        ex.predict_passes_of_vmap_grad(), len(recorded.find("pass_started")), "backward passes of vmap(grad(loss))"
+        ex.predict_passes_of_vmap_grad(), len(vmap_passes(trace)), "passes of vmap(grad(loss)) with chunk_size=2"
     )
 
 
-@check("ex3_predict_trace", "the seed and sum's captured axes in the vmap pass")
+@check("ex3_predict_trace", "the seed of the last vmap pass and sum's captured axes in the vmap passes")
 def _(ex):
-    trace = demo_trace()
-    pass_id = vmap_pass(trace)
-    seed = as_array(trace.find("seeded", pass_id=pass_id)[0].grad)
-    expect_prediction(ex.predict_seed_of_the_vmap_pass(), seed.tolist(), "the seed of the vmap pass")
-    rule = next(e for e in trace.find("closure_called", pass_id=pass_id) if trace.nodes[e.node].op == "sum")
+    trace = prediction_trace()
+    last = vmap_passes(trace)[-1]
+    seed = as_array(trace.find("seeded", pass_id=last)[0].grad)
+    expect_prediction(ex.predict_seed_of_the_last_vmap_pass(), seed.tolist(), "the seed of the last vmap pass")
+    rule = next(e for e in trace.find("closure_called", pass_id=last) if trace.nodes[e.node].op == "sum")
     axes = next(c.text for c in rule.captured if c.name == "axes")
     got = ex.predict_sum_axes_in_the_vmap_pass()
-    expect_prediction(
-        list(got) if isinstance(got, (tuple, list)) else got,
-        list(ast.literal_eval(axes)),
-        "the axes sum's rule captured in the vmap pass",
-    )
+    expect_prediction(as_list(got), list(ast.literal_eval(axes)), "the axes sum's rule captured in the vmap passes")
 
 
-@check("ex3_predict_trace", "the shape of the gradient the vmap pass accumulates into its copy of w")
+@check("ex3_predict_trace", "the shape of the gradient the first vmap pass accumulates into its copy of w")
 def _(ex):
-    trace = demo_trace()
-    pass_id = vmap_pass(trace)
-    into_grad = [e for e in trace.find("grad_accumulated", pass_id=pass_id) if e.into == "grad"]
+    trace = prediction_trace()
+    first = vmap_passes(trace)[0]
+    into_grad = [e for e in trace.find("grad_accumulated", pass_id=first) if e.into == "grad"]
     shape = list(as_array(into_grad[-1].contribution).shape)
     got = ex.predict_shape_of_the_per_example_gradient()
-    expect_prediction(list(got) if isinstance(got, (tuple, list)) else got, shape, "the per-example gradient's shape")
+    expect_prediction(as_list(got), shape, "the per-example gradient's shape in the first vmap pass")
 
 
 # ---------------------------------------------------------------- 13.4 the planted bug
@@ -285,16 +283,34 @@ def _(ex):
         expect(not left, f"the parameters of {description} whose .grad per_example_gradients changed", "none", left)
 
 
-def step_by_loop(model, xb, yb, lr, max_norm) -> dict:
-    """The parameters after one noiseless DP-SGD step, from per-example gradients by a loop: {name: array}."""
+def step_by_loop(model, xb, yb, lr, max_norm, per_parameter: bool = False) -> dict:
+    """The parameters after one noiseless DP-SGD step, from per-example gradients by a loop: {name: array}.
+    ``per_parameter`` clips each parameter's gradient by its own norm instead (exercise 13.4's bug)."""
     grads = gradients_by_loop(model, xb, yb)
-    norms = np.sqrt(sum((g.reshape(len(g), -1) ** 2).sum(1) for g in grads.values()))
-    factors = np.minimum(1.0, max_norm / norms)
-    return {
-        name: p.detach().numpy()
-        - lr * (grads[name] * factors.reshape((-1,) + (1,) * (grads[name].ndim - 1))).sum(0) / len(xb)
-        for name, p in model.named_parameters()
-    }
+
+    def squared_norms(g):
+        return (g.reshape(len(g), -1) ** 2).sum(1)
+
+    whole = np.sqrt(sum(squared_norms(g) for g in grads.values()))
+    out = {}
+    for name, p in model.named_parameters():
+        g = grads[name]
+        norms = np.sqrt(squared_norms(g)) if per_parameter else whole
+        factors = np.minimum(1.0, max_norm / norms).reshape((-1,) + (1,) * (g.ndim - 1))
+        out[name] = p.detach().numpy() - lr * (g * factors).sum(0) / len(xb)
+    return out
+
+
+def explain_per_parameter_clipping(model, want: dict, per_parameter: dict) -> None:
+    """Fail with a word on the cause when the step clipped each parameter by its own norm (exercise 13.4's bug)."""
+    params = dict(model.named_parameters())
+    got_per_parameter = all(np.allclose(params[name].detach().numpy(), per_parameter[name]) for name in want)
+    differs = any(not np.allclose(per_parameter[name], want[name]) for name in want)
+    if got_per_parameter and differs:
+        raise AssertionError(
+            "your step clips each parameter's gradient by that parameter's own norm; an example's norm covers all "
+            "of its parameters together (exercise 13.4): one factor per example"
+        )
 
 
 @check("ex5_dp_sgd_step", "dp_sgd_step() without noise moves each parameter by the clipped, averaged gradient")
@@ -305,6 +321,9 @@ def _(ex):
             want = step_by_loop(make(), xb, yb, lr=0.1, max_norm=max_norm)
             model = make()
             ex.dp_sgd_step(model, xb, yb, lr=0.1, max_norm=max_norm, noise_multiplier=0.0)
+            explain_per_parameter_clipping(
+                model, want, step_by_loop(make(), xb, yb, lr=0.1, max_norm=max_norm, per_parameter=True)
+            )
             for name, p in model.named_parameters():
                 expect_close(
                     p.detach().numpy(), want[name], f"{name} of {description} after a step with max_norm={max_norm}"
