@@ -94,6 +94,8 @@ ALLOWED = {
     "float64",
     "dtype",
     "broadcast_shapes",
+    "iinfo",  # an integer dtype's range, as finfo a float's
+    "promote_types",  # dtype arithmetic
 }
 # Reviewed host-side uses, each on host data only.
 ALLOWED_IN = {
@@ -119,6 +121,12 @@ ALLOWED_IN = {
     "nn/functional/_linear.py": {"ascontiguousarray"},
     # whether a mask is the causal one: compared on a host copy of the mask.
     "nn/transformer.py": {"ones", "triu"},
+    # pdist's row pairs: host index math from the row count, moved with xp.asarray.
+    "ops/distance.py": {"triu_indices"},
+    # apply_ runs only on CPU tensors (torch refuses others): the callable's results gathered on the host.
+    "ops/inplace_variants.py": {"array"},
+    # multilabel_margin_loss's target masks: host index math from a .cpu() copy of the labels, moved with tensor().
+    "nn/functional/_margin_loss.py": {"cumprod", "nonzero", "where", "zeros"},
 }
 
 
