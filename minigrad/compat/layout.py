@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from .torch_nn_modules import SUBMODULES
+
 __all__ = ["Entry", "MODULES", "STUBS", "entry_for"]
 
 
@@ -25,6 +27,9 @@ MODULES = {
     "torch.nn.functional": Entry("minigrad.nn.functional"),
     "torch.nn.init": Entry("minigrad.nn.init"),
     "torch.nn.modules": Entry("minigrad.nn"),
+    **{f"torch.nn.modules.{name}": Entry("minigrad.nn") for name in SUBMODULES},
+    "torch.nn.modules.linear": Entry("minigrad.nn", f"{_COMPAT}.torch_nn_modules:LINEAR"),
+    "torch.serialization": Entry(None, f"{_COMPAT}.torch_serialization"),
     "torch.nn.parameter": Entry("minigrad.nn.parameter"),
     "torch.nn.utils": Entry("minigrad.nn.utils"),
     "torch.nn.parallel": Entry(None, f"{_COMPAT}.torch_parallel"),
@@ -92,7 +97,6 @@ STUBS = (
     "quasirandom",
     "random",
     "return_types",
-    "serialization",
     "signal",
     "sparse",
     "storage",
@@ -104,7 +108,7 @@ STUBS = (
 def entry_for(name: str) -> Entry | None:
     """The entry for the torch module ``name``; None when minigrad has no such module.
 
-    A module below a stub is a stub too (``torch.distributions.normal``); one below a module
+    A module below a stub is a stub too (``torch.jit.frontend``); one below a module
     with a backing is served when minigrad has the same module there (``torch.nn.utils.clip_grad``).
     """
     if name in MODULES:

@@ -271,3 +271,24 @@ def test_no_torch_module_of_the_hook_is_found_without_it():
     except ImportError:  # no real torch here: nothing answers the name
         return
     assert not isinstance(torch, TorchModule)
+
+
+def test_layers_import_from_torch_nn_modules_paths_as_word_language_model_does(torch):
+    from torch.nn.modules.activation import MultiheadAttention
+    from torch.nn.modules.linear import Linear, NonDynamicallyQuantizableLinear
+    from torch.nn.modules.rnn import LSTM
+
+    assert LSTM is torch.nn.LSTM and MultiheadAttention is torch.nn.MultiheadAttention
+    layer = NonDynamicallyQuantizableLinear(2, 3)
+    assert isinstance(layer, Linear) and layer(torch.ones(1, 2)).shape == (1, 3)
+
+
+def test_serialization_safe_globals_are_accepted_and_load_is_minigrads(torch, tmp_path):
+    import torch.serialization as serialization
+
+    serialization.add_safe_globals([dict])
+    assert serialization.get_safe_globals() == []
+    path = tmp_path / "w.pt"
+    torch.save({"w": torch.ones(2)}, path)
+    with serialization.safe_globals([dict]):
+        assert serialization.load(path)["w"].tolist() == [1.0, 1.0]
