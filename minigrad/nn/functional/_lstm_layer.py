@@ -9,24 +9,20 @@ With the gates of step ``t`` ``z = x_t W_ih^T + b_ih + b_hh + h_{t-1} W_hh^T``, 
 The input's share of every step's gates with both biases, ``x_proj``, is one matrix product (and a
 sum) before the op, so the op itself has no optional operand and its rules no branch. The op's
 result holds every step's ``h_t`` and ``c_t`` side by side, ``[L, N, 2H]``. Its rule is
-backpropagation through time: every step's gate values, the two gradient recurrences backwards
-through the steps, then ``W_hh``'s gradient as one product over all steps. A plain backward pass
-reads the gate values the forward kept (as torch's LSTM keeps them); under create_graph the rule
-computes them again from the states the op returned (one matrix product), reading its own result
-as tanh's reads its output, so differentiating it gives second derivatives. (Recomputed in every
-pass, they cost a plain one a [L*N, H] @ [H, 4H] product and the gates' sigmoid and tanh: a layer
-of W12's LSTM, 35 steps x 20 x 200 units, 15.5 ms of backward instead of 13.5.)
+backpropagation through time: every step's gates at once from the states it returned (one matrix
+product), the two gradient recurrences backwards through the steps, then ``W_hh``'s gradient as
+one product over all steps. The rule reads the op's own result (as tanh's reads its output), so
+differentiating it (create_graph) gives second derivatives.
 """
 
 from __future__ import annotations
 
 import weakref
 
-from ..._state import grad as grad_mode
 from ...creation import zeros_like
 from ...ops.elementwise import _sigmoid_array
 from ...ops.shape import cat, stack
-from ...tensor import Tensor, make, make_leaf
+from ...tensor import Tensor, make
 
 __all__ = ["lstm_layer"]
 
@@ -36,14 +32,11 @@ def lstm_layer(x_proj: Tensor, h0: Tensor, c0: Tensor, w_hh: Tensor) -> Tensor:
     xp = x_proj.device.xp
     steps, hidden = x_proj.array.shape[0], h0.array.shape[-1]
     states = xp.empty(x_proj.array.shape[:2] + (2 * hidden,), dtype=x_proj.array.dtype)
-    gate_values = xp.empty_like(x_proj.array)  # every step's i, f, g, o, kept for a plain backward pass
     h, c, w_t = h0.array, c0.array, xp.ascontiguousarray(w_hh.array.T)  # h @ w_t: a plain product, the fast one
     for t in range(steps):
         z = x_proj.array[t] + h @ w_t
-        s = gate_values[t]
-        s[...] = _sigmoid_array(xp, z)
-        s[:, 2 * hidden : 3 * hidden] = xp.tanh(z[:, 2 * hidden : 3 * hidden])
-        c = s[:, hidden : 2 * hidden] * c + s[:, :hidden] * s[:, 2 * hidden : 3 * hidden]
+        s = _sigmoid_array(xp, z)
+        c = s[:, hidden : 2 * hidden] * c + s[:, :hidden] * xp.tanh(z[:, 2 * hidden : 3 * hidden])
         h = s[:, 3 * hidden :] * xp.tanh(c)
         states[t, :, :hidden], states[t, :, hidden:] = h, c
 
@@ -51,13 +44,9 @@ def lstm_layer(x_proj: Tensor, h0: Tensor, c0: Tensor, w_hh: Tensor) -> Tensor:
         hs, cs = _halves(out_ref(), hidden)
         h_prev = cat([h0.unsqueeze(0), hs[:-1]], 0)
         c_prev = cat([c0.unsqueeze(0), cs[:-1]], 0)
-        if grad_mode.enabled:  # create_graph: the gates again from the op's inputs, so this rule differentiates
-            gates = x_proj + h_prev @ w_hh.mT
-            i, f, _, o = gates.sigmoid().chunk(4, -1)
-            g = gates.chunk(4, -1)[2].tanh()
-        else:  # a plain pass differentiates nothing here: the forward's gate values serve (as torch keeps them)
-            i, f, g, o = make_leaf(gate_values, x_proj.device).chunk(4, -1)
-        tanh_c = cs.tanh()
+        gates = x_proj + h_prev @ w_hh.mT
+        i, f, _, o = gates.sigmoid().chunk(4, -1)
+        g, tanh_c = gates.chunk(4, -1)[2].tanh(), cs.tanh()
         dh_dc = o * (1 - tanh_c * tanh_c)  # what h_t's gradient adds to c_t's
         # what c_t's gradient becomes in z_i, z_f, z_g, and h_t's in z_o
         to_gates = cat([g * i * (1 - i), c_prev * f * (1 - f), i * (1 - g * g), tanh_c * o * (1 - o)], -1)
