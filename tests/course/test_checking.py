@@ -198,6 +198,16 @@ def test_the_exercises_do_not_give_their_answers_away():
     assert "finally" not in lesson_file(4, "ex4_find_the_bug")
 
 
+def test_the_prediction_exercises_of_13_and_14_ask_about_a_run_the_text_does_not_quote():
+    # they predicted the demo, whose events the text's transcripts print (13.3: 3 passes, seed [1, 1, 1], axes
+    # (1,); 14.4: h2 and W3, loss kept, mul fails, 4 nodes); each now records a run() of its own
+    quoted = {13: ["captured axes = (1, 2)", "with [1]\n"], 14: ["captured out (h) ", "error at abs"]}
+    for number, stem in ((13, "ex3_predict_trace"), (14, "ex4_predict_trace")):
+        assert callable(getattr(_module(number, stem), "run", None)), f"{number}: {stem} predicts the demo"
+        readme = (find_lesson(number).path / "README.md").read_text()
+        assert not [line for line in quoted[number] if line in readme], f"lesson {number}'s text quotes its answers"
+
+
 def _module(number: int, stem: str):
     from minigrad.course.checking import load_module
 
