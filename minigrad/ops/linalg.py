@@ -138,11 +138,6 @@ def _matmul_rule(a: Tensor, b: Tensor):
         def backward(g):
             return lambda: b @ g, lambda: outer(a, g)
 
-    elif b.ndim == 2 and a.ndim > 2:  # a batch of matrices @ one matrix: b's gradient sums over every row
-
-        def backward(g):
-            return lambda: g @ b.mT, lambda: a.reshape(-1, a.shape[-1]).mT @ g.reshape(-1, g.shape[-1])
-
     else:
 
         def backward(g):
