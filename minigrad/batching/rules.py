@@ -24,6 +24,7 @@ from ..nn.functional import (
     _conv_transpose,
     _dropout,
     _embedding,
+    _grid_sample,
     _group_norm,
     _instance_rms_norm,
     _interpolate,
@@ -1098,7 +1099,7 @@ def _table() -> dict:
     # the multi-class margin losses and gaussian_nll_loss check values (labels, negative variances): the loop runs them
     checks_labels = ("multi_margin_loss", "multilabel_margin_loss")
     add(composite, *(getattr(_margin_loss, n) for n in _margin_loss.__all__ if n not in checks_labels))
-    add(composite, distance.pdist)
+    add(composite, distance.pdist, _grid_sample.affine_grid, _grid_sample.grid_sample)
     add(random_op, _dropout.dropout)
     add(random_like, creation.rand_like, creation.randn_like, creation.randint_like)
     inplace_names = ("add_", "sub_", "mul_", "div_", "pow_", "remainder_", "fmod_", "clamp_", "fill_", "zero_")
