@@ -70,6 +70,7 @@ MODULES = {
     "torch.backends.opt_einsum": Entry(None, f"{_COMPAT}.torch_backends:ABSENT"),
     "torch.distributed": Entry(None, f"{_COMPAT}.torch_distributed"),
     "torch.version": Entry(None, f"{_COMPAT}.torch_top:VERSION"),
+    "torch.jit": Entry(None, f"{_COMPAT}.torch_jit"),
 }
 
 #: torch's other modules: importable, every name in them missing (it raises when first used).
@@ -82,7 +83,6 @@ STUBS = (
     "futures",
     "fx",
     "hub",
-    "jit",
     "library",
     "masked",
     "monitor",

@@ -49,10 +49,10 @@ def test_a_missing_name_raises_one_message_naming_it(torch):
     assert isinstance(caught.value, AttributeError)
     with pytest.raises(MissingTorchName, match=r"^minigrad has no torch\.nn\.TransformerEncoderLayerX "):
         torch.nn.TransformerEncoderLayerX()
-    with pytest.raises(MissingTorchName, match=r"no torch\.jit\.script "):
-        import torch.jit
+    with pytest.raises(MissingTorchName, match=r"no torch\.sparse\.mm "):
+        import torch.sparse
 
-        torch.jit.script(torch.sin)
+        torch.sparse.mm(torch.eye(2), torch.eye(2))
 
 
 def test_a_missing_tensor_method_raises_the_message_while_installed():
@@ -196,6 +196,31 @@ def test_compile_returns_the_function_with_a_one_line_notice(torch, capsys):
         "minigrad: torch.compile(Linear) returns it unchanged (minigrad does not compile)",
         "minigrad: torch.compile(f) returns it unchanged (minigrad does not compile)",
     ]
+
+
+def test_jit_script_and_trace_return_what_they_are_given_with_a_one_line_notice(torch, capsys):
+    import torch.jit
+
+    net = torch.nn.Linear(2, 2)
+    assert torch.jit.script(net) is net and torch.jit.trace(net, torch.ones(1, 2)) is net
+
+    @torch.jit.script
+    def f(x):
+        return x * 2
+
+    @torch.jit.ignore
+    def g(x):
+        return x
+
+    assert f(torch.tensor(2.0)).item() == 4.0 and g(3) == 3
+    assert not torch.jit.is_scripting() and not torch.jit.is_tracing()
+    assert capsys.readouterr().err.splitlines() == [
+        "minigrad: torch.jit.script(Linear) returns it unchanged (minigrad does not compile)",
+        "minigrad: torch.jit.trace(Linear) returns it unchanged (minigrad does not compile)",
+        "minigrad: torch.jit.script(f) returns it unchanged (minigrad does not compile)",
+    ]
+    with pytest.raises(MissingTorchName, match="minigrad has no torch.jit.save"):
+        torch.jit.save(net, "net.pt")
 
 
 def test_matmul_precision_and_determinism_settings(torch):
