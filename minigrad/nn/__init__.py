@@ -85,7 +85,7 @@ from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 from .padding import *  # noqa: F403  (re-exported: __all__ += padding.__all__)
 from .parameter import Parameter
 from .parameter_containers import ParameterDict, ParameterList
-from .pooling import AvgPool1d, AvgPool2d, MaxPool1d, MaxUnpool1d, MaxUnpool2d
+from .pooling import AvgPool1d, AvgPool2d, FractionalMaxPool2d, MaxPool1d, MaxUnpool1d, MaxUnpool2d
 from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
 from .resampling import (
     ChannelShuffle,
@@ -199,5 +199,5 @@ __all__ += ["Conv3d", "ConvTranspose3d", "MaxPool3d", "AvgPool3d", "BatchNorm3d"
 __all__ += ["CTCLoss"]
 __all__ += ["RReLU", "Softmax2d", "ChannelShuffle", "LocalResponseNorm", "LPPool1d", "LPPool2d"]
 __all__ += ["MultiLabelSoftMarginLoss", "TripletMarginWithDistanceLoss"]
-__all__ += ["MultiLabelMarginLoss", "LazyLinear"]
+__all__ += ["MultiLabelMarginLoss", "LazyLinear", "FractionalMaxPool2d"]
 __all__ += ["AdaptiveAvgPool3d", "AdaptiveMaxPool3d"]

@@ -6,7 +6,7 @@ from ..tensor import Tensor
 from . import functional as F
 from .module import Module
 
-__all__ = ["AvgPool1d", "AvgPool2d", "MaxPool1d", "MaxUnpool1d", "MaxUnpool2d"]
+__all__ = ["AvgPool1d", "AvgPool2d", "MaxPool1d", "MaxUnpool1d", "MaxUnpool2d", "FractionalMaxPool2d"]
 
 
 class AvgPool2d(Module):
@@ -122,3 +122,41 @@ class MaxUnpool1d(_MaxUnpool):
 
 def _sizes(value, dims: int) -> tuple:
     return (value,) * dims if isinstance(value, int) else tuple(value)
+
+
+class FractionalMaxPool2d(Module):
+    """Fractional max pooling (see ``functional.fractional_max_pool2d``): windows ``kernel_size`` whose
+    starts step randomly, to ``output_size`` or ``output_ratio`` times the input's size. A given
+    ``_random_samples`` (N x C x 2 in [0, 1)) is a buffer and fixes the windows, as torch's."""
+
+    def __init__(
+        self,
+        kernel_size,
+        output_size=None,
+        output_ratio=None,
+        return_indices: bool = False,
+        _random_samples: Tensor | None = None,
+    ):
+        super().__init__()
+        self.kernel_size, self.output_size, self.return_indices = kernel_size, output_size, return_indices
+        self.register_buffer("_random_samples", _random_samples)
+        if output_size is None and output_ratio is None:
+            raise ValueError("FractionalMaxPool2d requires specifying either an output size, or a pooling ratio")
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        if output_ratio is not None:
+            ratios = tuple(output_ratio) if isinstance(output_ratio, (tuple, list)) else (output_ratio, output_ratio)
+            if not all(0 < r < 1 for r in ratios):
+                raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+            output_ratio = ratios
+        self.output_ratio = output_ratio
+
+    def forward(self, input: Tensor):  # noqa: A002
+        return F.fractional_max_pool2d(
+            input,
+            self.kernel_size,
+            self.output_size,
+            self.output_ratio,
+            self.return_indices,
+            _random_samples=self._random_samples,
+        )

@@ -127,6 +127,8 @@ ALLOWED_IN = {
     "ops/inplace_variants.py": {"array"},
     # multilabel_margin_loss's target masks: host index math from a .cpu() copy of the labels, moved with tensor().
     "nn/functional/_margin_loss.py": {"cumprod", "nonzero", "where", "zeros"},
+    # fractional_max_pool2d's window positions: host index math from a .cpu() copy of the samples, moved with xp.
+    "nn/functional/_fractional_pool.py": {"arange", "empty"},
 }
 
 

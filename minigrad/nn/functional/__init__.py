@@ -47,6 +47,7 @@ from ._dropout import dropout
 from ._embedding import embedding
 from ._embedding_bag import embedding_bag
 from ._fold import fold, unfold
+from ._fractional_pool import fractional_max_pool2d, fractional_max_pool2d_with_indices
 from ._grid_sample import affine_grid, grid_sample
 from ._group_norm import group_norm
 from ._instance_rms_norm import instance_norm, local_response_norm, rms_norm
@@ -129,7 +130,7 @@ __all__ += ["rrelu", "gumbel_softmax", "channel_shuffle", "local_response_norm",
 __all__ += ["multilabel_soft_margin_loss", "triplet_margin_with_distance_loss"]
 __all__ += ["adaptive_avg_pool3d", "adaptive_max_pool3d"]
 __all__ += ["pdist", "multilabel_margin_loss"]
-__all__ += ["affine_grid", "grid_sample"]
+__all__ += ["affine_grid", "grid_sample", "fractional_max_pool2d", "fractional_max_pool2d_with_indices"]
 
 from ...ops._entry import FUNCTIONAL_NAMES, check_namespace  # noqa: E402
 
