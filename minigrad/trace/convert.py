@@ -392,7 +392,9 @@ class Converter:
         pass_id = self._pass_at(depth)
         frame = None
         if (not late and self.sources) or self.names:
-            frame = user_frame(sys._getframe(1))
+            # from the caller of handle(): the handler, _handle and handle (three frames at least) are this
+            # converter's, and each frame looked at is made a Python object (a cost per node)
+            frame = user_frame(sys._getframe(4))
         for n in order:
             is_new = n is node and not late
             where = (
