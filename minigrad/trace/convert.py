@@ -5,7 +5,10 @@ each raw event it snapshots the values, registers nodes it has not seen yet
 (tensors made before recording began arrive as ``node_created`` with
 ``late=True``, parents first), looks up the user's source line for new nodes,
 and learns variable names: a node made by a statement is matched against the
-statement's frame locals once that frame has moved to another line.
+statement's frame locals once that frame has moved to another line. What must be
+taken at once (values, lines, names) is taken while the event happens; a recording
+keeps it as compact records (:mod:`~minigrad.trace.records`) that become typed
+events when they are read.
 """
 
 from __future__ import annotations
@@ -199,6 +202,9 @@ class Converter:
     nodes and names come first) and passes each to ``sink``; it is safe to
     call from several threads. ``threads``: a set of thread idents to record,
     or None for every thread not claimed by another converter (:func:`claim_thread`).
+    With ``record_sink`` set, each event goes there as a compact record instead
+    (:mod:`~minigrad.trace.records`: built into its typed event when read) and
+    ``handle`` returns nothing.
     """
 
     def __init__(self, sink=None, *, max_values=DEFAULT_MAX_VALUES, sources=True, names=True, threads=None):
