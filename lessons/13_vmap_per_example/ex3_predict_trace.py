@@ -64,7 +64,7 @@ def predict_sum_axes_in_the_vmap_pass() -> tuple:
 
 
 def predict_shape_of_the_per_example_gradient() -> list:
-    """The shape of the gradient the first vmap pass accumulates into its copy of w: a list of ints."""
+    """The shape of the gradient the first vmap pass accumulates into its lifted w: a list of ints."""
     raise NotImplementedError("exercise: write predict_shape_of_the_per_example_gradient()")
 
 
