@@ -75,7 +75,8 @@ def fixed_batchnorm(x, gamma, beta, eps: float = 1e-5):
 
 
 if __name__ == "__main__":
-    print("x.grad with batchnorm_logged:", np.round(run_buggy().numpy().ravel(), 4).tolist())
+    x_grad = run_buggy().numpy()  # one pass, the one the debugger steps through
+    print("x.grad with batchnorm_logged:", np.round(x_grad.ravel(), 4).tolist())
     print("the demo's x.grad:           [0.8, 0.4, -2.0, 0.8]")
-    shift = np.sum(run_buggy().numpy())
+    shift = np.sum(x_grad)
     print(f"sum of x.grad: {shift:.4g} (moving the whole batch by a constant cannot change a batch norm's output)")
