@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from rich.console import Group
 from rich.text import Text
-from textual.widgets import Static
+
+from .in_place_static import InPlaceStatic
 
 
-class ErrorPanel(Static):
+class ErrorPanel(InPlaceStatic):
     """The error message in bold and the traceback below it; empty when all is well."""
 
     def show(self, title: str | None, traceback_text: str | None) -> None:
         if not title:
-            self.update(Text("no errors", style="italic dim"))
+            self.show_content(Text("no errors", style="italic dim"))
             return
         parts = [Text(title, style="bold red")]
         if traceback_text:
             parts.append(Text(traceback_text.rstrip(), style="red"))
-        self.update(Group(*parts))
+        self.show_content(Group(*parts), (title, traceback_text))

@@ -9,12 +9,13 @@ from __future__ import annotations
 from rich.text import Text
 from textual.events import Click
 from textual.message import Message
-from textual.widgets import Static
+
+from .in_place_static import InPlaceStatic
 
 CONTEXT_AFTER = 2  # lines shown after the current step when there are any
 
 
-class EventLog(Static):
+class EventLog(InPlaceStatic):
     """``show(events, cursor, line_of)`` draws the window of lines around ``cursor``."""
 
     # one row per event, cut with … at the pane's edge: a wrapped line would push the current step out of view
@@ -51,7 +52,7 @@ class EventLog(Static):
                 text.append("\n")
             line = " ".join(line_of(events[i]).splitlines())
             text.append(line, style="reverse bold" if i == cursor else "")
-        self.update(text)
+        self.show_content(text, key)  # 1fr high: never a screen layout
 
     def on_resize(self) -> None:
         self._drawn = None

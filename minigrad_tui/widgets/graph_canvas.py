@@ -69,14 +69,52 @@ class GraphCanvas(ScrollView, can_focus=True):
     def show(self, statuses: dict, edge: tuple | None, selected, breakpoints: set, node_states=None) -> None:
         """Re-colour for a step: node statuses, the edge carrying the gradient, the selection; with
         ``node_states`` (id -> NodeState) each box's bottom border shows its short value and gradient."""
-        self.statuses = statuses
-        self.node_states = node_states or {}
+        node_states = node_states or {}
         # events name an edge in the gradient's direction (child -> parent); the drawing in the forward one
         wanted = set() if edge is None else {tuple(edge), (edge[1], edge[0])}
-        self.active_edges = {i for i, e in enumerate(self.raster.edges) if e in wanted} if wanted else set()
-        self.selected = selected
-        self.breakpoints = breakpoints
-        self.refresh()
+        active_edges = {i for i, e in enumerate(self.raster.edges) if e in wanted} if wanted else set()
+        values_come_or_go = bool(node_states) != bool(self.node_states)
+        changed = (
+            None
+            if values_come_or_go
+            else self._changed_rows(statuses, active_edges, selected, breakpoints, node_states)
+        )
+        self.statuses, self.node_states, self.active_edges = statuses, node_states, active_edges
+        self.selected, self.breakpoints = selected, breakpoints
+        if changed is None:
+            self.refresh()
+            return
+        for row, count in changed:  # only what this step changed is drawn again (a scroll redraws all)
+            self.refresh_lines(row, count)
+
+    def _changed_rows(self, statuses, active_edges, selected, breakpoints, node_states) -> list:
+        """The visible rows ``(first, count)`` whose drawing differs with these statuses, edges, selection,
+        breakpoints and values from the drawing on screen."""
+        top = self.scroll_offset.y
+        bottom = min(top + self.scrollable_content_region.height, self.raster.height)
+        nodes = set()
+        if statuses != self.statuses:
+            nodes |= {k for k in statuses.keys() | self.statuses.keys() if statuses.get(k) != self.statuses.get(k)}
+        if selected != self.selected:
+            nodes |= {selected, self.selected}
+        if breakpoints != self.breakpoints:
+            nodes |= set(breakpoints) ^ set(self.breakpoints)
+        rows = []
+        for node_id in nodes:
+            box = self.raster.boxes.get(node_id)
+            if box is not None and box[1] < bottom and box[1] + box[3] > top:
+                rows.append((box[1], box[3]))
+        edges = active_edges ^ self.active_edges
+        for row in range(top, bottom):
+            for node_id, _, _ in self._bottoms.get(row, ()):
+                old, new = self.node_states.get(node_id), node_states.get(node_id)
+                if old is not new and (old is None or new is None or value_key(old) != value_key(new)):
+                    rows.append((row, 1))
+            if edges and any(
+                owner is not None and owner[0] == "e" and owner[1] in edges for *_, owner in self.raster.spans[row]
+            ):
+                rows.append((row, 1))
+        return rows
 
     def follow(self, node_id) -> None:
         """Scroll so that ``node_id``'s box is visible (centred when it was off screen)."""

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Static
 
 from minigrad.trace.describe import step_text
 
 from ..view import StepView
+from .in_place_static import InPlaceStatic
 
 TWO_LINES_BELOW = 100  # columns: under this the event's words always get a line of their own
 
 
-class StepHeader(Static):
+class StepHeader(InPlaceStatic):
     """``minigrad-tui · script.py · step 12 of 40 · [paused]``, then the event in words
     (``mul#3 -> a: ...``) on the same line when it fits, else on a second line."""
 
@@ -45,7 +45,7 @@ class StepHeader(Static):
             words.truncate(width, overflow="ellipsis")  # a line each: the words must not push the state off
             text = Text.assemble(where, status, "\n", words)
         text.no_wrap = True
-        self.update(text)
+        self.show_content(text)  # its height is set here, not by its content: no screen layout
         self.styles.height = 1 if one_line else 2
 
     def on_resize(self) -> None:

@@ -18,6 +18,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
 from ..view import AccumulationView, ClosureView, NodeView
+from .in_place_static import InPlaceStatic
 
 ONE_LINE_WIDTH = 48  # the inspector's width at 80 columns, before it is first laid out
 PINNED_REASON_LINES = (
@@ -139,17 +140,17 @@ class Inspector(Vertical):
 
     def compose(self):
         with Vertical(id="step-head"):
-            yield Static(id="budget")
-            yield Static(id="stop-reason")
-            yield Static(id="node-head")
-            yield Static(id="closure-info", classes="step-part")
+            yield InPlaceStatic(id="budget")
+            yield InPlaceStatic(id="stop-reason")
+            yield InPlaceStatic(id="node-head")
+            yield InPlaceStatic(id="closure-info", classes="step-part")
         with VerticalScroll(id="step-body"):
-            yield Static(id="stop-detail")
-            yield Static(id="grad-stack")
-            yield Static(id="node-info", classes="section")
-            yield Static(id="closure-values", classes="section step-part")
+            yield InPlaceStatic(id="stop-detail")
+            yield InPlaceStatic(id="grad-stack")
+            yield InPlaceStatic(id="node-info", classes="section")
+            yield InPlaceStatic(id="closure-values", classes="section step-part")
             yield Static("accumulate", classes="section-title step-part")
-            yield Static(id="accumulation-info", classes="section step-part")
+            yield InPlaceStatic(id="accumulation-info", classes="section step-part")
 
     @property
     def body(self) -> VerticalScroll:
@@ -174,27 +175,33 @@ class Inspector(Vertical):
         only_node: bool = False,
     ) -> None:
         """Show the step; ``only_node``: another node than the step's is selected, shown alone and whole."""
-        budget = self.query_one("#budget", Static)
+        budget = self.query_one("#budget", InPlaceStatic)
         budget.display = dropped is not None
         if dropped is not None:
-            budget.update(Text(f"⚠ {dropped}", style="yellow", no_wrap=True, overflow="ellipsis"))
+            budget.show_content(Text(f"⚠ {dropped}", style="yellow", no_wrap=True, overflow="ellipsis"))
         self._show_reason(reason)
-        stack = self.query_one("#grad-stack", Static)
+        stack = self.query_one("#grad-stack", InPlaceStatic)
         stack.display = grad_stack is not None
         if grad_stack is not None:  # what grad() stashes (or puts back), as the event's long form says it
             words, pairs = grad_stack
-            stack.update(Group(Text(f"{words}:", style="bold"), _fields([(f"  {k} =", v) for k, v in pairs])))
-        self.query_one("#node-head", Static).update(node_header(node))
-        fields = self.query_one("#node-info", Static)
+            lines = Group(Text(f"{words}:", style="bold"), _fields([(f"  {k} =", v) for k, v in pairs]))
+            stack.show_content(lines, grad_stack)
+        # each part is drawn again only when what it shows changed (a key: what it is made from)
+        self.query_one("#node-head", InPlaceStatic).show_content(node_header(node))
+        fields = self.query_one("#node-info", InPlaceStatic)
         fields.display = node is not None  # the pinned header says "no node selected"
-        fields.update(node_fields(node, brief=closure is not None and not only_node))
+        brief = closure is not None and not only_node
+        fields.show_content(node_fields(node, brief), (node, brief))
         self.set_class(only_node, "only-node")
-        self.query_one("#closure-info", Static).update(rule_renderable(closure))
-        values = self.query_one("#closure-values", Static)
+        rule_key = None if closure is None else (tuple(closure.source), closure.first_line, closure.highlight)
+        self.query_one("#closure-info", InPlaceStatic).show_content(rule_renderable(closure), rule_key)
+        values = self.query_one("#closure-values", InPlaceStatic)
         values.set_class(closure is None, "empty")
-        values.update(rule_values_renderable(closure))
+        values.show_content(rule_values_renderable(closure), closure)
         width = self.scrollable_content_region.width or ONE_LINE_WIDTH
-        self.query_one("#accumulation-info", Static).update(accumulation_renderable(accumulations, last, width))
+        self.query_one("#accumulation-info", InPlaceStatic).show_content(
+            accumulation_renderable(accumulations, last, width), (list(accumulations), last, width)
+        )
         if accumulations and not only_node:  # the step's newest value is the accumulation: keep it on screen
             self.body.call_after_refresh(self.body.scroll_end, animate=False)
         else:
@@ -202,7 +209,7 @@ class Inspector(Vertical):
 
     def _show_reason(self, reason: str | None) -> None:
         """A stop's first lines pinned (``● stopped: ...``); the rest (an error's traceback) in the body."""
-        stop, detail = self.query_one("#stop-reason", Static), self.query_one("#stop-detail", Static)
+        stop, detail = self.query_one("#stop-reason", InPlaceStatic), self.query_one("#stop-detail", InPlaceStatic)
         lines = reason.split("\n") if reason is not None else []
         cut = len(lines) if len(lines) <= PINNED_REASON_LINES else 1
         pinned, rest = lines[:cut], lines[cut:]
@@ -212,6 +219,6 @@ class Inspector(Vertical):
             text = Text(f"● stopped: {pinned[0]}", style="bold red")
             for line in pinned[1:]:
                 text.append("\n" + line, style="red")
-            stop.update(text)
+            stop.show_content(text)
         if rest:
-            detail.update(Text("\n".join(rest), style="red"))
+            detail.show_content(Text("\n".join(rest), style="red"))

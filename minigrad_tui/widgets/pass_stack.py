@@ -4,22 +4,20 @@ from __future__ import annotations
 
 from rich.console import Group
 from rich.text import Text
-from textual.widgets import Static
 
 from ..view import PassView
+from .in_place_static import InPlaceStatic
 
 
-class PassStack(Static):
+class PassStack(InPlaceStatic):
     """One block per pass, outermost first; the one picked with u/d is marked."""
 
     def show(self, passes: list, selected: int | None) -> None:
         if not passes:
-            self.update(Text("no pass running (forward)", style="italic dim"))
+            self.show_content(Text("no pass running (forward)", style="italic dim"))
             return
-        blocks = []
-        for i, p in enumerate(passes):
-            blocks.append(self._block(p, i == selected))
-        self.update(Group(*blocks))
+        blocks = Group(*(self._block(p, i == selected) for i, p in enumerate(passes)))
+        self.show_content(blocks, (list(passes), selected))
 
     @staticmethod
     def _block(p: PassView, picked: bool) -> Group:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from rich.table import Table
 from rich.text import Text
-from textual.widgets import Static
+
+from .in_place_static import InPlaceStatic
 
 WIDTH = 40
 
 
-class WatchPanel(Static):
+class WatchPanel(InPlaceStatic):
     """One row per watched node: name, value, gradient; hidden while nothing is watched."""
 
     def show(self, rows: list) -> None:
@@ -28,4 +29,4 @@ class WatchPanel(Static):
             value = Text(ns.data.format(WIDTH))
             value.append("  g=" + (g.format(WIDTH) if g is not None else "None"), style="yellow")
             table.add_row(name, value)
-        self.update(table)
+        self.show_content(table)

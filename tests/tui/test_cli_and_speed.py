@@ -7,7 +7,7 @@ import pytest
 from minigrad.trace.breakpoints import Breakpoint, parse_breakpoint
 from minigrad_tui.cli import parse_args
 
-from .helpers import debugger, press, script, status_shown, text, wait_until
+from .helpers import debugger, laid_out, press, script, status_shown, text, wait_until
 
 
 def test_parse_arguments():
@@ -57,7 +57,7 @@ async def test_stepping_works_on_a_1000_node_graph():
     async with debugger(script("chain.py"), "1000") as (app, pilot):
         await press(app, pilot, "c")
         assert app.source.state == "finished"
-        await pilot.pause(0.5)  # let the layout land
+        await wait_until(pilot, lambda: laid_out(app), timeout=60)  # the layout lands (a worker thread)
         app.screen.poll()
         assert len(app.session.trace.nodes) >= 1000
         assert app.screen.query_one("#canvas").raster.height > 100
