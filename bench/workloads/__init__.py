@@ -40,6 +40,7 @@ MODULES = {
     "W13": "bench.workloads.w13_mnist_cnn",
     "W14": "bench.workloads.w14_graph_depth",
     "W14b": "bench.workloads.w14b_graph_memory",
+    "W15": "bench.workloads.w15_sine_lstm_lbfgs",
 }
 
 
