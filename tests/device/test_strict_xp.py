@@ -129,6 +129,12 @@ ALLOWED_IN = {
     "nn/functional/_margin_loss.py": {"cumprod", "nonzero", "where", "zeros"},
     # fractional_max_pool2d's window positions: host index math from a .cpu() copy of the samples, moved with xp.
     "nn/functional/_fractional_pool.py": {"arange", "empty"},
+    # float32 erf's rational approximation: called only on the `xp.__name__ == "numpy"` branch of _erf_array.
+    "ops/_erf_float32.py": {"clip", "empty", "float32", "multiply"},
+    # _erf_array's dtype test, on its NumPy branch (CuPy goes to cupyx.scipy.special.erf).
+    "ops/elementwise.py": {"float32"},
+    # embedding's backward sums repeated rows by sort + add.reduceat on its NumPy branch (CuPy: cupyx.scatter_add).
+    "nn/functional/_embedding.py": {"add", "argsort", "concatenate", "flatnonzero"},
 }
 
 
