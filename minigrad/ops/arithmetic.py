@@ -121,9 +121,7 @@ def add(a, b, alpha=1) -> Tensor:
     if alpha != 1:
         b = b * alpha
     if isinstance(b, Tensor):
-        ad, bd = (
-            (a.array, b.array) if a.array.dtype is b.array.dtype and a.device is b.device else _arrays(a, b, "add")
-        )
+        ad, bd = (a.array, b.array) if a.array.dtype is b.array.dtype and a.device is b.device else _arrays(a, b, "add")
         try:
             out = ad + bd
         except ValueError:
@@ -147,9 +145,7 @@ def sub(a, b, alpha=1) -> Tensor:
     if alpha != 1:
         b = b * alpha
     if isinstance(b, Tensor):
-        ad, bd = (
-            (a.array, b.array) if a.array.dtype is b.array.dtype and a.device is b.device else _arrays(a, b, "sub")
-        )
+        ad, bd = (a.array, b.array) if a.array.dtype is b.array.dtype and a.device is b.device else _arrays(a, b, "sub")
         try:
             out = ad - bd
         except ValueError:
@@ -180,9 +176,7 @@ def mul(a, b) -> Tensor:
     if not isinstance(b, Tensor) and type(b) is not float and type(b) is not int:
         b = _other(a, b)
     if isinstance(b, Tensor):
-        ad, bd = (
-            (a.array, b.array) if a.array.dtype is b.array.dtype and a.device is b.device else _arrays(a, b, "mul")
-        )
+        ad, bd = (a.array, b.array) if a.array.dtype is b.array.dtype and a.device is b.device else _arrays(a, b, "mul")
         try:
             out = ad * bd
         except ValueError:
