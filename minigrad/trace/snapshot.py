@@ -196,10 +196,13 @@ SNAPSHOT_TAG = "$snap"
 
 def snapshot_record(t, max_values: int = DEFAULT_MAX_VALUES) -> tuple:
     """What a snapshot of ``t`` needs, taken now, as a compact record for :func:`built_snapshot`:
-    ``("$snap", shape, dtype, device, values (a private copy) or None, stats or None, tensor_id)``.
+    ``("$snap", shape, dtype, device, values (a private copy) or None, stats or None, tensor_id)``, the
+    stats as the plain tuple of :class:`Stats`'s fields.
 
     A recording keeps these and makes the :class:`Snapshot` when a viewer reads the event. A tuple of
-    plain values: once the garbage collector has seen it, it stops tracking it."""
+    plain values: once the garbage collector has seen it, it stops tracking it (a Stats object in it
+    would keep it and every event record holding it tracked, and each full collection of a long
+    recording would walk them all)."""
     if isinstance(t, Tensor):
         arr, tensor_id, dev = t.array, t.id, t.device
     else:
@@ -207,7 +210,9 @@ def snapshot_record(t, max_values: int = DEFAULT_MAX_VALUES) -> tuple:
     if arr.size <= max_values:
         values = arr.copy() if type(arr) is np.ndarray else np.array(B.to_host(arr), copy=True)
         return (SNAPSHOT_TAG, arr.shape, type_name(arr.dtype), type_name(dev), values, None, tensor_id)
-    return (SNAPSHOT_TAG, arr.shape, type_name(arr.dtype), type_name(dev), None, summarise(arr, dev.xp), tensor_id)
+    s = summarise(arr, dev.xp)
+    stats = (s.min, s.max, s.mean, s.norm, s.nan_count, s.inf_count, s.head)
+    return (SNAPSHOT_TAG, arr.shape, type_name(arr.dtype), type_name(dev), None, stats, tensor_id)
 
 
 def built_snapshot(record: tuple, memo: dict | None = None) -> Snapshot:
@@ -220,7 +225,7 @@ def built_snapshot(record: tuple, memo: dict | None = None) -> Snapshot:
     _, shape, dtype, device, values, stats, tensor_id = record
     if values is not None:
         values.flags.writeable = False
-    snap = Snapshot(shape, dtype, device, values, stats, tensor_id)
+    snap = Snapshot(shape, dtype, device, values, None if stats is None else Stats(*stats), tensor_id)
     if memo is not None:
         memo[id(record)] = (record, snap)
     return snap
