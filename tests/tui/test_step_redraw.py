@@ -43,7 +43,10 @@ async def test_stepping_through_a_forward_pass_lays_out_nothing_and_draws_only_w
             h = h * 1.0001
         h.sum().backward()
     trace.save(path)
-    async with debugger("--replay", str(path)) as (app, pilot):
+    # wide enough that the header's one line always fits: at 160 columns its words (node ids, whose digits grow
+    # with every tensor the process made before) and the tmp path's length could push it onto two lines, a
+    # height change that is rightly laid out, in some test orders and not others
+    async with debugger("--replay", str(path), size=(240, 48)) as (app, pilot):
         await press(app, pilot, "home", "s")
         await wait_until(pilot, lambda: laid_out(app))
         await pilot.pause()
