@@ -1,5 +1,7 @@
 """A failing check explains itself in the lesson's terms, never as a bare traceback line."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -190,7 +192,8 @@ def test_the_exercises_do_not_give_their_answers_away():
             text = ref.read_text()
             for line in text.splitlines():
                 code, _, comment = line.partition("#")
-                assert not (code.strip() and "bug" in comment), f"{ref}: a comment marks the planted line: {line}"
+                marks = re.search(r"\bbugs?\b", comment)  # "the planted bug is here"; not "debugger"
+                assert not (code.strip() and marks), f"{ref}: a comment marks the planted line: {line}"
     assert "tanh" not in " ".join(n for n in dir(_module(10, "ex4_find_the_bug")) if not n.startswith("_"))
     assert "0.75" not in (find_lesson(1).path / "hints.md").read_text()
     # a debugging exercise's buggy code is not the previous exercise's solution minus a line
