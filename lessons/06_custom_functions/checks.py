@@ -7,11 +7,11 @@ import math
 import numpy as np
 
 import minigrad as mg
-from minigrad.autograd import Function, grad, gradcheck, gradgradcheck
+from minigrad.autograd import Function, grad
 from minigrad.course import check
 from minigrad.course.cases import rng
 from minigrad.course.checking import load_reference
-from minigrad.course.expect import expect, expect_close, expect_equal, expect_prediction
+from minigrad.course.expect import expect, expect_close, expect_equal, expect_gradcheck, expect_prediction
 from minigrad.course.recording import as_array, contributions_into, incoming_grads, pass_ids, record_call, record_demo
 from minigrad.course.tracediff import explained_by_trace
 
@@ -80,12 +80,12 @@ def _(ex):
     rng = np.random.default_rng(6)
     for shape in [(5,), (3, 4)]:
         x = mg.tensor(rng.standard_normal(shape) * 3, dtype=mg.float64, requires_grad=True)
-        expect(gradcheck(ex.softplus, (x,)), f"gradcheck of softplus on a {list(shape)} input", "True", False)
-        expect(
-            gradgradcheck(ex.softplus, (x,)),
+        expect_gradcheck(ex.softplus, (x,), f"gradcheck of softplus on a {list(shape)} input")
+        expect_gradcheck(
+            ex.softplus,
+            (x,),
             f"gradgradcheck of softplus on a {list(shape)} input (write backward with Tensor ops)",
-            "True",
-            False,
+            second_order=True,
         )
 
 
@@ -164,12 +164,9 @@ def _(ex):
         y.sum().backward()
         expect_close(x.grad, [-3.0, 0.0, 4.0], "x.grad (2x) for x = [-1.5, 0, 2]")
     x64 = mg.tensor([0.3, -1.2], dtype=mg.float64, requires_grad=True)
-    expect(gradcheck(ex.Square.apply, (x64,)), "gradcheck of Square", "True", False)
-    expect(
-        gradgradcheck(ex.Square.apply, (x64,)),
-        "gradgradcheck of Square (write backward with Tensor ops)",
-        "True",
-        False,
+    expect_gradcheck(ex.Square.apply, (x64,), "gradcheck of Square")
+    expect_gradcheck(
+        ex.Square.apply, (x64,), "gradgradcheck of Square (write backward with Tensor ops)", second_order=True
     )
 
 
@@ -207,10 +204,5 @@ def _(ex):
         cube.apply(x).sum().backward()
         expect_close(x.grad, [3.0, 12.0, 27.0], "x.grad (3x²) for x = [1, 2, -3]")
     x64 = mg.tensor([0.4, -1.1], dtype=mg.float64, requires_grad=True)
-    expect(gradcheck(cube.apply, (x64,)), "gradcheck of Cube with your backward", "True", False)
-    expect(
-        gradgradcheck(cube.apply, (x64,)),
-        "gradgradcheck of Cube (write the rule with Tensor ops)",
-        "True",
-        False,
-    )
+    expect_gradcheck(cube.apply, (x64,), "gradcheck of Cube with your backward")
+    expect_gradcheck(cube.apply, (x64,), "gradgradcheck of Cube (write the rule with Tensor ops)", second_order=True)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..autograd import GradcheckError, gradcheck, gradgradcheck
+
 __all__ = [
     "expect",
     "expect_close",
@@ -20,6 +22,7 @@ __all__ = [
     "expect_len",
     "expect_raises",
     "expect_prediction",
+    "expect_gradcheck",
     "show",
 ]
 
@@ -157,3 +160,17 @@ def expect_prediction(got, want, what: str, rtol: float = 1e-6, atol: float = 1e
         return
     if got != want:
         raise AssertionError(f"{what}: you predicted {show(got)}; the run shows something else")
+
+
+def expect_gradcheck(fn, inputs: tuple, what: str, names: tuple = (), second_order: bool = False) -> None:
+    """``gradcheck`` (or ``gradgradcheck`` with ``second_order``) of ``fn`` at ``inputs`` must pass. A failure
+    says which input and element disagree with finite differences and the two numbers, in one line, with the
+    inputs by ``names`` where given (not the two whole Jacobians)."""
+    try:
+        (gradgradcheck if second_order else gradcheck)(fn, inputs)
+    except GradcheckError as exc:
+        first = str(exc).split("\nNumerical Jacobian")[0].replace("\n", " ")
+        for k, name in enumerate(names):
+            first = first.replace(f"input {k},", f"input {k} ({name}),")
+        order = "second derivatives" if second_order else "backward"
+        raise AssertionError(f"{what}: your {order} disagrees with finite differences\n      {first}") from None

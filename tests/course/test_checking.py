@@ -216,3 +216,18 @@ def _module(number: int, stem: str):
 
     lesson = find_lesson(number)
     return load_module(next(r for r in lesson.references if r.stem == stem), f"t_{number}_{stem}")
+
+
+def test_a_failing_gradcheck_names_the_element_and_the_two_numbers_not_the_jacobians(tmp_path):
+    wrong = (find_lesson(6).path / "reference" / "ex2_softplus.py").read_text()
+    wrong = wrong.replace("return g * x.sigmoid()", "return g * x.sigmoid() * 2")
+    texts = [r.explain() for r in failures(tmp_path, 6, wrong, exercise=2)]
+    assert texts, "the wrong backward passed"
+    assert any(
+        "gradcheck of softplus on a [5] input: your backward disagrees with finite differences" in t
+        and "at input element (0,)" in t
+        and "numerical:" in t
+        and "analytical:" in t
+        for t in texts
+    ), texts
+    assert all("Numerical Jacobian" not in t for t in texts), texts
