@@ -48,6 +48,21 @@ def _check(dW1, dW2) -> float:
     return float(np.abs(dW2).sum(dtype=np.float64) + np.abs(dW1[:, :8, :8]).sum(dtype=np.float64))
 
 
+def _framework_run(func, to_tensor, arrays: tuple, count: int):
+    """The run of a framework with torch.func's API: ``func`` (``vmap``, ``grad``) and its array conversion."""
+    per_example = func.vmap(func.grad(_loss, argnums=(0, 1, 2)), in_dims=(None, None, None, 0, 0))
+    args = [to_tensor(a) for a in arrays]
+
+    def run():
+        total = 0.0
+        for _ in range(count):
+            dW1, _, dW2 = per_example(*args)
+            total += _check(dW1.numpy(), dW2.numpy())
+        return total
+
+    return run
+
+
 def build(peer: str, p: dict):
     (W1, b1, W2), X, y = problem(p)
     count = p["count"]
@@ -55,30 +70,10 @@ def build(peer: str, p: dict):
         import minigrad as mg
         from minigrad import func
 
-        per_example = func.vmap(func.grad(_loss, argnums=(0, 1, 2)), in_dims=(None, None, None, 0, 0))
-        args = [mg.tensor(a) for a in (W1, b1, W2, X, y)]
-
-        def run():
-            total = 0.0
-            for _ in range(count):
-                dW1, _, dW2 = per_example(*args)
-                total += _check(dW1.numpy(), dW2.numpy())
-            return total
-
-        return run
+        return _framework_run(func, mg.tensor, (W1, b1, W2, X, y), count)
     if peer == "torch":
         torch = import_torch()
-        per_example = torch.func.vmap(torch.func.grad(_loss, argnums=(0, 1, 2)), in_dims=(None, None, None, 0, 0))
-        args = [torch.from_numpy(a) for a in (W1, b1, W2, X, y)]
-
-        def run():
-            total = 0.0
-            for _ in range(count):
-                dW1, _, dW2 = per_example(*args)
-                total += _check(dW1.numpy(), dW2.numpy())
-            return total
-
-        return run
+        return _framework_run(torch.func, torch.from_numpy, (W1, b1, W2, X, y), count)
     if peer == "numpy":
 
         def run():
