@@ -90,12 +90,16 @@ def check(fn, *args, rtol: float = 1e-7, atol: float = 1e-9, grads: bool = True,
     return mouts
 
 
-def raises_like_torch(call) -> None:
-    """``call(lib)`` raises in minigrad the exception class it raises in torch (the test skips without torch)."""
+def raises_like_torch(call) -> tuple:
+    """``call(lib)`` raises in minigrad the exception class it raises in torch (the test skips without torch).
+
+    Returns the two exceptions, ``(ours, theirs)``, for a test that compares their messages too.
+    """
     import pytest
 
     torch = pytest.importorskip("torch")
     with pytest.raises(Exception) as theirs:
         call(torch)
-    with pytest.raises(theirs.type):
+    with pytest.raises(theirs.type) as ours:
         call(mg)
+    return ours.value, theirs.value
