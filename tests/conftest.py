@@ -58,3 +58,10 @@ def rand64(*shape, positive=False, requires_grad=True, seed=None):
     if positive:
         data = np.abs(data) + 0.5
     return mg.tensor(data, dtype=mg.float64, requires_grad=requires_grad)
+
+
+def pytest_configure(config):
+    """Every rule minigrad's ops hand to ``make`` is checked against its declared ``saves`` (declared_saves.py)."""
+    from tests.declared_saves import install
+
+    install(strict_undeclared=os.environ.get("MINIGRAD_STRICT_SAVES") == "1")

@@ -26,6 +26,7 @@ import weakref
 
 from .. import _state, _upcalls
 from .. import backend as B
+from ..ops.declare import rules_saving
 from ..ops.inplace import record_written
 from ..tensor import Tensor, _set_tangent, make, make_leaf
 
@@ -311,6 +312,7 @@ def _saved_output(cls, ctx: FunctionCtx, args: tuple, node: Tensor, k: int, raw:
     return unpack
 
 
+@rules_saving(("ctx",))  # what the user's ``ctx.save_for_backward`` gave it
 def _closure(cls, ctx: FunctionCtx, args: tuple, specs: tuple):
     """The backward closure of a one-output Function: one gradient per tensor argument, checked."""
 
@@ -322,6 +324,7 @@ def _closure(cls, ctx: FunctionCtx, args: tuple, specs: tuple):
     return backward
 
 
+@rules_saving(("ctx",))
 def _hub(cls, ctx: FunctionCtx, args: tuple, parents: tuple, specs: tuple) -> tuple[Tensor, dict]:
     """The node that calls ``backward`` once for a Function with several outputs, and its ``pending``.
 

@@ -1,10 +1,13 @@
-"""The values a node's backward rule saved: what its closure holds.
+"""The values a node's backward rule saved, as its op declared them.
 
-A rule is a closure; the tensors and arrays in its cells (and in tuples, lists,
-nested closures, weak references and a custom Function's ``ctx`` there) are the values it saved
-at forward time. The engine uses them for two checks PyTorch makes on its
-saved variables: one written in place since (its version moved on) makes
-backward refuse, and a rule that saved nothing survives ``retain_graph=False``.
+An op declares what its ``backward`` closure saves (``@op(saves=...)`` in ``minigrad.ops.declare``):
+the names of the forward's values the rule keeps, as PyTorch's ``save_for_backward`` does. Those
+cells of the rule, and nothing else, are its saved values; a tuple or list there is a group of
+them, a weak reference the op's own output, a custom Function's ``ctx`` the tensors it saved. A
+rule no op declared (a closure of the learner's own) saved what its cells hold. The engine uses
+them for two checks PyTorch makes on its saved variables: one written in place since (its version
+moved on) makes backward refuse, and a rule that saved no tensor survives ``retain_graph=False``;
+the debugger's "captured" list shows the same names.
 
 PyTorch saves only what the gradients of the inputs that require grad use
 (``x * c`` with a constant ``c`` keeps ``c``, not ``x``), so writing ``x`` in
@@ -24,29 +27,48 @@ import numpy as np
 
 from .. import _versions
 from .. import backend as B
+from ..ops.declare import declared_saves
 from ..ops.inplace import version_error
 from ..tensor import Tensor
 
-__all__ = ["saved_values", "saves_values", "saves_by_code", "call_checked"]
+__all__ = ["saved_items", "saved_values", "saves_values", "saves_by_code", "call_checked"]
 
-_DEPTH = 3
-# id(code) -> (code, whether its closures save values, or _EACH_TIME). Keyed by id: hashing a code
+# id(code) -> (code, whether its rules save tensors, or _EACH_TIME). Keyed by id: hashing a code
 # object hashes its whole contents on every call. The entry holds the code, so the id stays its own.
 saves_by_code: dict = {}
 _EACH_TIME = object()
 
 
-def saved_values(fn) -> list:
-    """``(tensor or None, array)`` for every tensor and array the rule ``fn`` holds."""
+def saved_items(rule) -> list:
+    """``(name, value)`` for each value the rule ``rule`` saved, in the order of its cells: the names its
+    op declared, or every cell of a closure no op declared."""
+    code = getattr(rule, "__code__", None)
+    cells = getattr(rule, "__closure__", None)
+    if code is None or not cells:
+        return []
+    declared = declared_saves(rule)
+    out = []
+    for name, cell in zip(code.co_freevars, cells):
+        if declared is not None and name not in declared:
+            continue
+        try:
+            out.append((name, cell.cell_contents))
+        except ValueError:  # a cell not assigned yet
+            continue
+    return out
+
+
+def saved_values(rule) -> list:
+    """``(tensor or None, array)`` for every tensor and array the rule ``rule`` saved."""
     found = []
-    _collect(fn, found, _DEPTH, set())
+    for _, value in saved_items(rule):
+        _collect(value, found)
     return found
 
 
-def _collect(obj, found: list, depth: int, seen: set) -> None:
-    if id(obj) in seen:
-        return
-    seen.add(id(obj))
+def _collect(obj, found: list, group: bool = True) -> None:
+    """The tensors and arrays ``obj`` (one saved value) holds: itself, a group's members, a weakly held
+    output, a custom Function's saved tensors."""
     if isinstance(obj, Tensor):
         found.append((obj, obj.array))
     elif isinstance(obj, np.ndarray) or B.is_cupy_array(obj):
@@ -54,25 +76,14 @@ def _collect(obj, found: list, depth: int, seen: set) -> None:
     elif isinstance(obj, weakref.ref):  # an op's own output, held weakly
         target = obj()
         if target is not None:
-            _collect(target, found, depth, seen)
-    elif depth <= 0:
-        return
-    elif isinstance(obj, (tuple, list)):
+            _collect(target, found, False)
+    elif group and isinstance(obj, (tuple, list)):
         for x in obj:
-            _collect(x, found, depth - 1, seen)
-    elif callable(obj) and getattr(obj, "__closure__", None):
-        custom = hasattr(obj, "__wrapped__")  # a custom Function's rule: it saved what its ctx holds
-        for cell in obj.__closure__:
-            try:
-                value = cell.cell_contents
-            except ValueError:  # a cell not assigned yet
-                continue
-            if not custom or _is_ctx(value):
-                _collect(value, found, depth - 1, seen)
+            _collect(x, found, False)
     elif _is_ctx(obj):
         for t in obj.saved_tensors:
             if t is not None:
-                _collect(t, found, depth - 1, seen)
+                _collect(t, found, False)
 
 
 def _is_ctx(obj) -> bool:
@@ -82,9 +93,8 @@ def _is_ctx(obj) -> bool:
 def saves_values(fn) -> bool:
     """Whether the rule ``fn`` saved tensors.
 
-    Decided once per code object, as the kinds of value an op's closure captures
-    are fixed; a custom Function's rule (one code for all, marked ``__wrapped__``)
-    is looked at each time.
+    Decided once per code object, as the kinds of value an op's rule saves are fixed;
+    a custom Function's rule (one code for all, marked ``__wrapped__``) is looked at each time.
     """
     code = getattr(fn, "__code__", None)
     if code is None:
@@ -133,19 +143,15 @@ def call_checked(node, g):
         _check_all(node, rule)
         return rule(g)
     lazy = _lazy_names(code)
-    written = {}  # id(cell) -> (tensor or None, array) for the lazily used cells holding a written value
-    for name, cell in zip(code.co_freevars, rule.__closure__ or ()):
-        try:
-            value = cell.cell_contents
-        except ValueError:  # a cell not assigned yet
-            continue
+    written = {}  # name -> (tensor or None, array) for the lazily used saved values written since
+    for name, value in saved_items(rule):
         found = []
-        _collect(value, found, _DEPTH - 1, set())
+        _collect(value, found)
         for t, arr in found:
             if _versions.changed_after(arr, node.id):
                 if name not in lazy:
                     raise _error(node, rule, t, arr)
-                written.setdefault(id(cell), (t, arr))
+                written.setdefault(name, (t, arr))
     if not written:
         return rule(g)
     parents = node.parents
@@ -161,9 +167,9 @@ def call_checked(node, g):
         cells = getattr(c, "__closure__", False)
         if isinstance(c, Tensor) or cells is False:
             raise _error(node, rule, *first)
-        for cell in cells or ():
-            if id(cell) in written:
-                raise _error(node, rule, *written[id(cell)])
+        for name in c.__code__.co_freevars if cells else ():
+            if name in written:
+                raise _error(node, rule, *written[name])
     return outputs
 
 

@@ -43,6 +43,7 @@ from ..ops import (
     arithmetic,
     compare,
     conversion,
+    declare,
     distance,
     division,
     elementwise,
@@ -1003,6 +1004,73 @@ def random_factory(fn, args: tuple, kwargs: dict):
     return out
 
 
+# ---------------------------------------------------------------- an op's own rule
+class Call:
+    """One call with batched arguments, as an op's own batching rule sees it (``ops.declare.BatchedCall``)."""
+
+    __slots__ = ("fn", "level", "args", "kwargs")
+
+    def __init__(self, fn, level: int, args: tuple, kwargs: dict):
+        self.fn, self.level, self.args, self.kwargs = fn, level, args, kwargs
+
+    def value(self, x):
+        return value_at(x, self.level)
+
+    def rank(self, x) -> int:
+        return _rank(x, self.level)
+
+    def wrap(self, out):
+        return _batched(out, self.level)
+
+    def loop(self):
+        return loop(self.fn, self.level, self.args, self.kwargs)
+
+    def get(self, name: str):
+        return _get(self.fn, self.args, self.kwargs, name)
+
+    def padded(self, v, rank: int):
+        return _padded(v, rank)
+
+    def expanded(self, x, size: int):
+        return _expanded(x, self.level, size)
+
+    def batched_among(self, values) -> bool:
+        return _batched_among(values, self.level)
+
+
+def _own(rule):
+    """An op's own batching rule (a function of a :class:`Call`) as the dispatcher calls rules."""
+
+    def run_own(fn, level, args, kwargs):
+        return rule(Call(fn, level, args, kwargs))
+
+    return run_own
+
+
+#: The rule of each family an op may declare (``ops.declare``'s names).
+FAMILY_RULES = {
+    declare.BROADCASTING: broadcasting,
+    declare.TRAILING: trailing,
+    declare.BY_DIM: by_dim,
+    declare.BY_DIM_REQUIRED: by_dim_required,
+    declare.BY_DIMS: by_dims,
+    declare.ALONG_DIM: along_dim,
+    declare.COMPOSITE: composite,
+    declare.IN_PLACE: inplace_elementwise,
+}
+
+
+def declared_rules() -> dict:
+    """Each declared op's batching rule, by the op's function (an op declared ``LOOP`` has none)."""
+    table = {}
+    for fn, decl in declare.declared_ops().items():
+        if callable(decl.batch):
+            table[fn] = _own(decl.batch)
+        elif decl.batch != declare.LOOP:
+            table[fn] = FAMILY_RULES[decl.batch]
+    return table
+
+
 # ---------------------------------------------------------------- the table
 def _first_batched(rule):
     """``rule`` for calls whose first tensor is batched; the others (a batched argument further on,
@@ -1113,4 +1181,5 @@ def _table() -> dict:
 
 
 RULES.update(_table())
+RULES.update(declared_rules())
 _upcalls.vmap_random_factory = random_factory  # rand, randn and randint hand their draw here under vmap

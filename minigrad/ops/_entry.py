@@ -27,6 +27,7 @@ import numpy as np
 
 from .. import _state, _upcalls
 from ..tensor import Tensor
+from .declare import declaration
 
 __all__ = ["checked", "check_namespace", "FUNCTIONAL_NAMES"]
 
@@ -81,17 +82,69 @@ SIZE = Kind(_is_dims, "int or tuple of ints")
 PADDING = Kind(lambda v: _is_dims(v) or isinstance(v, str), "int, tuple of ints or str")
 INT_OR_TENSOR = Kind(lambda v: _is_int(v) or isinstance(v, Tensor), "int or Tensor")
 
-_ANNOTATIONS = {
+OPTIONAL_STRIDE = Kind(lambda v: v is None or _is_dims(v), "int or tuple of ints")
+
+# What each declared annotation accepts (``minigrad.ops.types`` names the aliases), keyed by the
+# annotation's parts in sorted order, so ``Number | Tensor`` reads as ``Tensor | Number``.
+_ANNOTATION_KINDS = {
     "Tensor": TENSOR,
     "Tensor | None": OPTIONAL_TENSOR,
+    "Tensor | Number": TENSOR_OR_NUMBER,
+    "Tensor | Number | None": OPTIONAL_TENSOR_OR_NUMBER,
+    "Number": NUMBER,
+    "Number | None": OPTIONAL_NUMBER,
     "int": INT,
     "int | None": OPTIONAL_INT,
+    "int | Tensor": INT_OR_TENSOR,
     "bool": BOOL,
     "bool | None": OPTIONAL_BOOL,
     "float": NUMBER,
     "float | None": OPTIONAL_NUMBER,
     "str": STR,
+    "str | None": Kind(lambda v: v is None or isinstance(v, str), "str (or None)"),
+    "Dim": DIM,
+    "Dims": DIMS,
+    "Dims | None": OPTIONAL_STRIDE,
+    "DimOrBool": DIM_OR_BOOL,
+    "Ints": INTS,
+    "Size": SIZE,
+    "Padding": PADDING,
+    "NormOrder": NORM_ORDER,
+    "SplitSize": SPLIT_SIZE,
 }
+
+
+def _annotation_key(annotation: str) -> str:
+    parts = [p.strip() for p in annotation.split("|")]
+    tail = ["None"] if "None" in parts else []
+    return " | ".join(sorted(p for p in parts if p != "None") + tail)
+
+
+_ANNOTATIONS = {_annotation_key(k): v for k, v in _ANNOTATION_KINDS.items()}
+# Annotations that declare no check (the op checks the value itself, or takes anything).
+_UNCHECKED = {"object", "Any"}
+
+
+def declared_kind(op: str, param: inspect.Parameter):
+    """The kind a declared op's parameter accepts, from its annotation alone (None: not checked)."""
+    annotation = param.annotation
+    if annotation is inspect.Parameter.empty:
+        return None
+    if not isinstance(annotation, str):
+        raise TypeError(
+            f"{op}: the annotation of {param.name!r} must be written as text (from __future__ import annotations)"
+        )
+    if annotation in _UNCHECKED:
+        return None
+    kind = _ANNOTATIONS.get(_annotation_key(annotation))
+    if kind is None and " | " not in annotation and annotation[:1].isupper():
+        return None  # another class (a dtype, a device, a Generator): the op checks it
+    if kind is None:
+        raise TypeError(
+            f"{op}: argument {param.name!r} has the annotation {annotation!r}, which the entry cannot check"
+        )
+    return kind
+
 
 # Unannotated arguments, by PyTorch's names (``input`` only in first place: where's is a value).
 _FIRST = {"a", "x", "input", "tensor", "condition"}
@@ -161,6 +214,7 @@ class _Check(NamedTuple):
 
 
 def _kind(op: str, index: int, param: inspect.Parameter, names: dict) -> Kind | None:
+    """What an undeclared op's parameter accepts, from its annotation or PyTorch's naming conventions."""
     overrides = _OVERRIDES.get(op, {})
     if param.name in overrides:
         return overrides[param.name]
@@ -176,10 +230,11 @@ def _kind(op: str, index: int, param: inspect.Parameter, names: dict) -> Kind | 
 
 def _checks(fn, op: str, names: dict) -> tuple:
     out = []
+    declared = declaration(fn) is not None
     for index, param in enumerate(inspect.signature(fn).parameters.values()):
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
             continue
-        kind = _kind(op, index, param, names)
+        kind = declared_kind(op, param) if declared else _kind(op, index, param, names)
         if kind is not None:
             position = index if param.kind is not param.KEYWORD_ONLY else None
             out.append(_Check(position, param.name, kind))

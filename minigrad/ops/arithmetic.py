@@ -19,8 +19,10 @@ from .. import backend as B
 from .._state import extras, grad
 from ..tensor import Tensor, make, shape_str
 from ._util import as_tensor, binary_arrays, python_number, refuse_dtype, scalar_array
+from .declare import BROADCASTING, bind_methods, op
 from .division import floor_divide, trunc_divide
 from .elementwise import where
+from .types import Number
 
 __all__ = ["add", "sub", "mul", "div", "pow", "neg", "abs"]
 
@@ -112,7 +114,8 @@ def _pass_through(g):
     return (g,)
 
 
-def add(a, b, alpha=1) -> Tensor:
+@op(batch=BROADCASTING, methods=("add", "__add__", "__radd__"))
+def add(a: Tensor | Number, b: Tensor | Number, alpha: Number = 1) -> Tensor:
     """``a + alpha * b`` with broadcasting."""
     if not isinstance(a, Tensor):
         return add(as_tensor(a, b), b, alpha)
@@ -131,7 +134,8 @@ def add(a, b, alpha=1) -> Tensor:
     return make(ad + b, (a,), _pass_through, "add", _same_jvp)
 
 
-def sub(a, b, alpha=1) -> Tensor:
+@op(batch=BROADCASTING, methods=("sub", "__sub__"))
+def sub(a: Tensor | Number, b: Tensor | Number, alpha: Number = 1) -> Tensor:
     """``a - alpha * b`` with broadcasting."""
     if _is_bool(a) or _is_bool(b):
         raise RuntimeError(
@@ -159,6 +163,7 @@ def _is_bool(x) -> bool:
     return isinstance(x, bool) or (isinstance(x, Tensor) and x.array.dtype.kind == "b")
 
 
+@op(batch=BROADCASTING, methods="__rsub__")
 def rsub(a: Tensor, s) -> Tensor:
     """``s - a`` for a Python scalar (or array) ``s``."""
     if type(s) is not float and type(s) is not int:
@@ -169,7 +174,12 @@ def rsub(a: Tensor, s) -> Tensor:
     return make(s - ad, (a,), _neg_backward, "rsub", _neg_jvp)
 
 
-def mul(a, b) -> Tensor:
+@op(
+    batch=BROADCASTING,
+    methods=("mul", "__mul__", "__rmul__"),
+    saves={"backward": ("a", "b"), "backward_scalar": ("b",)},
+)
+def mul(a: Tensor | Number, b: Tensor | Number) -> Tensor:
     """Elementwise product with broadcasting."""
     if not isinstance(a, Tensor):
         return mul(b, a)
@@ -205,7 +215,12 @@ def mul(a, b) -> Tensor:
     return make(ad * b, (a,), backward_scalar, "mul", jvp_scalar)
 
 
-def div(a, b, rounding_mode=None) -> Tensor:
+@op(
+    batch=BROADCASTING,
+    methods=("div", "divide", "__truediv__"),
+    saves={"backward": ("a", "b"), "backward_scalar": ("b",)},
+)
+def div(a: Tensor | Number, b: Tensor | Number, rounding_mode: str | None = None) -> Tensor:
     """True division with broadcasting (integers divide to the default float dtype)."""
     if rounding_mode is not None:
         if rounding_mode == "floor":
@@ -250,6 +265,7 @@ def div(a, b, rounding_mode=None) -> Tensor:
     return make(ad / b, (a,), backward_scalar, "div", jvp_scalar)
 
 
+@op(batch=BROADCASTING, methods="__rtruediv__", saves=("a", "s"))
 def rdiv(a: Tensor, s) -> Tensor:
     """``s / a`` for a Python scalar ``s``."""
     s = _other(a, s)
@@ -266,7 +282,12 @@ def rdiv(a: Tensor, s) -> Tensor:
     return make(s / ad, (a,), backward, "rdiv", jvp)
 
 
-def pow(a, b) -> Tensor:
+@op(
+    batch=BROADCASTING,
+    methods=("pow", "__pow__"),
+    saves={"backward": ("a", "b"), "backward_scalar": ("a", "b")},
+)
+def pow(a: Tensor | Number, b: Tensor | Number) -> Tensor:
     """``a ** b`` for tensor or scalar exponents (and scalar bases)."""
     if not isinstance(a, Tensor):
         return rpow(b, a)
@@ -343,6 +364,7 @@ def _integer_power(xp, ad, bd):
     return xp.where(negative, truncated, powered).astype(powered.dtype)
 
 
+@op(batch=BROADCASTING, methods="__rpow__", saves=("a", "s", "log_s"))
 def rpow(a: Tensor, s) -> Tensor:
     """``s ** a`` for a Python scalar base ``s``."""
     if not isinstance(a, Tensor):
@@ -383,6 +405,7 @@ def _scalar_log(s) -> float:
     return -math.inf if s == 0 else math.nan
 
 
+@op(batch=BROADCASTING, methods=("neg", "__neg__"))
 def neg(a: Tensor) -> Tensor:
     """``-a``."""
     if a.array.dtype.kind == "b":
@@ -394,6 +417,7 @@ def neg(a: Tensor) -> Tensor:
     return make(-a.array, (a,), _neg_backward, "neg", _neg_jvp)
 
 
+@op(batch=BROADCASTING, methods=("abs", "__abs__"), saves=("a",))
 def abs(a: Tensor) -> Tensor:
     """Elementwise absolute value (gradient sign(a), 0 at 0)."""
     refuse_dtype(a, "abs_cpu", "b")
@@ -407,20 +431,4 @@ def abs(a: Tensor) -> Tensor:
     return make(a.device.xp.abs(a.array), (a,), backward, "abs", jvp)
 
 
-def _bind() -> None:
-    T = Tensor
-    T.__add__ = T.add = add
-    T.__radd__ = lambda self, other: add(self, other)
-    T.__sub__ = T.sub = sub
-    T.__rsub__ = rsub
-    T.__mul__ = T.mul = mul
-    T.__rmul__ = lambda self, other: mul(self, other)
-    T.__truediv__ = T.div = T.divide = div
-    T.__rtruediv__ = rdiv
-    T.__pow__ = T.pow = pow
-    T.__rpow__ = rpow
-    T.__neg__ = T.neg = neg
-    T.__abs__ = T.abs = abs
-
-
-_bind()
+bind_methods(Tensor, __name__)

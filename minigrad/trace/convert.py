@@ -27,6 +27,7 @@ import numpy as np
 
 from .. import _state, _versions
 from .. import backend as B
+from ..autograd.saved import saved_items
 from ..tensor import Tensor
 from . import events as E
 from .budget import SNAPSHOT_BYTES, record_bytes
@@ -535,12 +536,7 @@ class Converter:
                 cell["cls"].cell_contents, cell["ctx"].cell_contents, cell["args"].cell_contents
             )
         out = []
-        for name, cell in zip(code.co_freevars, cells):
-            try:
-                v = cell.cell_contents
-            except ValueError:
-                out.append(_captured_record(name, "empty"))
-                continue
+        for name, v in saved_items(fn):  # what the op declared its rule saves
             if isinstance(v, weakref.ref):
                 target = v()
                 if target is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import weakref
 
 from .. import backend as B
+from ..autograd.saved import saved_items
 from ..tensor import Tensor
 from .model import VGraph, VNode, select_nodes
 
@@ -12,18 +13,9 @@ __all__ = ["graph_of_tensors", "closure_values", "describe_captured"]
 
 
 def closure_values(fn) -> list:
-    """``[(name, value)]`` for the variables a backward closure captured (empty for non-closures)."""
-    code = getattr(fn, "__code__", None)
-    cells = getattr(fn, "__closure__", None)
-    if code is None or not cells:
-        return []
-    out = []
-    for name, cell in zip(code.co_freevars, cells):
-        try:
-            out.append((name, cell.cell_contents))
-        except ValueError:  # a cell not assigned yet
-            continue
-    return out
+    """``[(name, value)]`` for the values a backward closure saved, as its op declared them (empty for
+    non-closures)."""
+    return saved_items(fn)
 
 
 def describe_captured(value, node_id: int | None = None):

@@ -1,0 +1,198 @@
+"""How an op is declared: once, beside its forward, with everything the engine and the transforms read.
+
+An op is a function whose forward computes the result and whose nested ``backward`` (and ``jvp``)
+closures are its rules, as in micrograd. The ``@op`` decorator above it declares the rest:
+
+- **its argument types**, by the signature's annotations (``b: Tensor | Number``, ``dim: Dim``): the
+  op's entry checks them and raises PyTorch's ``TypeError`` (``minigrad.ops._entry``); an argument
+  without an annotation is not checked;
+- **what its rules save** (``saves=``): the names of the forward's values the ``backward`` closure
+  keeps, as PyTorch's ``save_for_backward`` names them. The engine's version check, ``retain_graph``'s
+  freeing and the debugger's "captured" list read this declaration (``minigrad.autograd.saved``);
+  a test checks it against what each rule really reads;
+- **its batching rule** (``batch=``): the name of a family of rules that ``minigrad.batching`` owns
+  (:data:`BROADCASTING`, :data:`BY_DIM`, ...), a function of this module's op written against the
+  :class:`BatchedCall` that ``vmap`` hands it, or :data:`LOOP` (``vmap`` runs the op once per entry);
+- **its Tensor methods** (``methods=``): the names under which ``Tensor`` carries it.
+
+The registries live here, keyed by the op's own function; the engine and the transforms read them,
+and an op imports nothing from ``minigrad.batching``, ``minigrad.func`` or ``minigrad.nn`` (JAX's
+``primitive_batchers`` and ``defjvp`` with the registry owned by the layer that runs the transform).
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+from typing import NamedTuple, Protocol
+
+__all__ = [
+    "op",
+    "rules_saving",
+    "Declaration",
+    "BatchedCall",
+    "declaration",
+    "declared_ops",
+    "declared_saves",
+    "bind_methods",
+    "BROADCASTING",
+    "TRAILING",
+    "BY_DIM",
+    "BY_DIM_REQUIRED",
+    "BY_DIMS",
+    "ALONG_DIM",
+    "COMPOSITE",
+    "IN_PLACE",
+    "LOOP",
+    "FAMILIES",
+]
+
+#: Elementwise ops with broadcasting: batched operands padded to a common rank, the batch dims lined up.
+BROADCASTING = "broadcasting"
+#: Ops on the trailing dims of their first operand only (``tril``, ``pad``, ``clone``).
+TRAILING = "trailing"
+#: Ops taking ``dim`` (reductions): the dims move past the batch dim; ``dim=None`` means every dim.
+BY_DIM = "by_dim"
+#: As :data:`BY_DIM`, but ``dim`` must be given (``softmax``, ``cumsum``).
+BY_DIM_REQUIRED = "by_dim_required"
+#: As :data:`BY_DIM_REQUIRED`, for an argument called ``dims`` (``roll``).
+BY_DIMS = "by_dims"
+#: Ops that cut along one ``dim`` (``narrow``, ``split``, ``unbind``).
+ALONG_DIM = "along_dim"
+#: Ops written with other ops only: they run as they are, each inner op batched by its own rule.
+COMPOSITE = "composite"
+#: In-place arithmetic: the batched target's value changes in place, the other operands aligned to it.
+IN_PLACE = "in_place"
+#: No batching rule: ``vmap`` runs the op once per entry and stacks the results (with PyTorch's warning).
+LOOP = "loop"
+
+FAMILIES = (BROADCASTING, TRAILING, BY_DIM, BY_DIM_REQUIRED, BY_DIMS, ALONG_DIM, COMPOSITE, IN_PLACE, LOOP)
+
+
+class BatchedCall(Protocol):
+    """One call of an op with batched arguments, as ``vmap`` hands it to the op's own batching rule.
+
+    Values "batched at this level" hold their entries along dim 0. A rule calls ops on them as on
+    any tensor (an argument batched at an outer level dispatches at its own level) and returns
+    :meth:`wrap` of its result, or :meth:`loop` for a case it does not batch.
+    """
+
+    fn: Callable
+    args: tuple
+    kwargs: dict
+
+    def value(self, x):
+        """``x``'s entries stacked along dim 0 when ``x`` is batched at this level, else None."""
+
+    def rank(self, x) -> int:
+        """One entry's rank (``x.dim()`` for an unbatched tensor, 0 for a number)."""
+
+    def wrap(self, out):
+        """``out`` (a tensor or a tuple of them, entries along dim 0) batched at this level."""
+
+    def loop(self):
+        """The op run once per entry, the results stacked (with PyTorch's performance warning)."""
+
+    def get(self, name: str):
+        """The argument called ``name`` (given by position or keyword, else its default)."""
+
+    def padded(self, v, rank: int):
+        """A batched value with size-1 dims after the batch dim, so that its entries have rank ``rank``."""
+
+    def expanded(self, x, size: int):
+        """``x``'s batched value; an unbatched ``x`` repeated ``size`` times as a broadcast view."""
+
+    def batched_among(self, values) -> bool:
+        """Whether any of ``values`` is batched at this level."""
+
+
+class Declaration(NamedTuple):
+    """What ``@op`` declared about one op."""
+
+    name: str
+    batch: str | Callable
+    methods: tuple[str, ...]
+    saves: dict[str, tuple[str, ...]]
+
+
+_DECLARED: dict[Callable, Declaration] = {}
+# code object of a rule -> the names of the values it saves. Keyed by the code, which every closure made
+# from it shares, so making an op costs nothing more.
+_SAVES: dict[types.CodeType, tuple[str, ...]] = {}
+
+
+def _rule_codes(code: types.CodeType):
+    """The code objects of the functions defined inside ``code``, at any depth."""
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield const
+            yield from _rule_codes(const)
+
+
+def _register_saves(fn: Callable, saves) -> dict[str, tuple[str, ...]]:
+    by_rule = {"backward": tuple(saves)} if isinstance(saves, (tuple, list)) else dict(saves or {})
+    codes = [c for c in _rule_codes(fn.__code__) if c.co_name in by_rule]
+    for rule, names in by_rule.items():
+        found = [c for c in codes if c.co_name == rule]
+        if not found:
+            raise TypeError(f"{fn.__qualname__}: saves= names a rule {rule!r} that it does not define")
+        unknown = [n for n in names if not any(n in c.co_freevars for c in found)]
+        if unknown:
+            raise TypeError(f"{fn.__qualname__}: its rule {rule!r} declares it saves {unknown}, which it does not read")
+        for code in found:  # a rule defined in two branches may read fewer of them in one
+            _SAVES[code] = tuple(n for n in names if n in code.co_freevars)
+    return by_rule
+
+
+def op(*, batch: str | Callable, methods: tuple[str, ...] | str = (), saves=None):
+    """Declare the function below as an op (see the module's docstring).
+
+    ``saves`` is a tuple of names for the rule called ``backward``, or a dict from rule names to
+    tuples when the op defines several rules (``{"backward": ("a", "b"), "backward_scalar": ("b",)}``).
+    """
+    if isinstance(batch, str) and batch not in FAMILIES:
+        raise ValueError(f"op: unknown batching family {batch!r}; expected a rule or one of {FAMILIES}")
+    names = (methods,) if isinstance(methods, str) else tuple(methods)
+
+    def declare(fn: Callable) -> Callable:
+        by_rule = _register_saves(fn, saves)
+        _DECLARED[fn] = Declaration(fn.__name__, batch, names, by_rule)
+        return fn
+
+    return declare
+
+
+def rules_saving(saves):
+    """Declare what the rules defined inside the function below save, for a function that makes rules
+    but is not an op itself (a rule factory shared by several ops); ``saves`` as for :func:`op`."""
+
+    def declare(fn: Callable) -> Callable:
+        _register_saves(fn, saves)
+        return fn
+
+    return declare
+
+
+def declaration(fn: Callable) -> Declaration | None:
+    """The declaration of the op ``fn`` (its own function, not a checked entry), or None."""
+    return _DECLARED.get(fn)
+
+
+def declared_ops() -> dict[Callable, Declaration]:
+    """Every declared op, by its function."""
+    return dict(_DECLARED)
+
+
+def declared_saves(rule: Callable) -> tuple[str, ...] | None:
+    """The names of the values the rule ``rule`` saves, as its op declared them; None when undeclared."""
+    code = getattr(rule, "__code__", None)
+    return None if code is None else _SAVES.get(code)
+
+
+def bind_methods(cls: type, module_name: str | None = None) -> None:
+    """Give ``cls`` (Tensor) each declared op under its declared method names (those of ops defined in
+    ``module_name`` only, when given)."""
+    for fn, decl in _DECLARED.items():
+        if module_name is None or fn.__module__ == module_name:
+            for name in decl.methods:
+                setattr(cls, name, fn)
