@@ -9,19 +9,21 @@ With the gates of step ``t`` ``z = x_t W_ih^T + b_ih + b_hh + h_{t-1} W_hh^T``, 
 The input's share of every step's gates with both biases, ``x_proj``, is one matrix product (and a
 sum) before the op, so the op itself has no optional operand and its rules no branch. The op's
 result holds every step's ``h_t`` and ``c_t`` side by side, ``[L, N, 2H]``. Its rule is
-backpropagation through time: every step's gates at once from the states it returned (one matrix
-product), the two gradient recurrences backwards through the steps, then ``W_hh``'s gradient as
-one product over all steps. The rule reads the op's own result (as tanh's reads its output), so
-differentiating it (create_graph) gives second derivatives.
+backpropagation through time: the two gradient recurrences backwards through the steps, then
+``W_hh``'s gradient as one product over all steps.
+
+The rule reads the gate values the forward computed (as torch's LSTM keeps them), held as a tensor
+``gates`` (``[L, N, 4H]``, ``i, f, g, o``) whose own rule is their derivative: ``gates`` is a
+function of ``x_proj``, ``h0``, the op's result (the ``h_{t-1}``) and ``W_hh``. Differentiating the
+rule (create_graph) goes through ``gates``' rule, so second derivatives need no second path.
 """
 
 from __future__ import annotations
 
 import weakref
 
-from ...creation import zeros_like
 from ...ops.elementwise import _sigmoid_array
-from ...ops.shape import cat, stack
+from ...ops.shape import cat, pad, stack
 from ...tensor import Tensor, make
 
 __all__ = ["lstm_layer"]
@@ -29,39 +31,34 @@ __all__ = ["lstm_layer"]
 
 def lstm_layer(x_proj: Tensor, h0: Tensor, c0: Tensor, w_hh: Tensor) -> Tensor:
     """Every step's ``[h_t, c_t]`` (``[L, N, 2H]``) of one layer, from ``x_proj`` ``[L, N, 4H]`` and ``h0``, ``c0`` ``[N, H]``."""
-    xp = x_proj.device.xp
     steps, hidden = x_proj.array.shape[0], h0.array.shape[-1]
-    states = xp.empty(x_proj.array.shape[:2] + (2 * hidden,), dtype=x_proj.array.dtype)
-    h, c, w_t = h0.array, c0.array, xp.ascontiguousarray(w_hh.array.T)  # h @ w_t: a plain product, the fast one
-    for t in range(steps):
-        z = x_proj.array[t] + h @ w_t
-        s = _sigmoid_array(xp, z)
-        c = s[:, hidden : 2 * hidden] * c + s[:, :hidden] * xp.tanh(z[:, 2 * hidden : 3 * hidden])
-        h = s[:, 3 * hidden :] * xp.tanh(c)
-        states[t, :, :hidden], states[t, :, hidden:] = h, c
+    states, gate_values = _recurrence(x_proj.device.xp, x_proj.array, h0.array, c0.array, w_hh.array)
 
     def backward(grad):
         hs, cs = _halves(out_ref(), hidden)
-        h_prev = cat([h0.unsqueeze(0), hs[:-1]], 0)
+        i, f, g, o = gates.chunk(4, -1)
+        tanh_c = cs.tanh()
         c_prev = cat([c0.unsqueeze(0), cs[:-1]], 0)
-        gates = x_proj + h_prev @ w_hh.mT
-        i, f, _, o = gates.sigmoid().chunk(4, -1)
-        g, tanh_c = gates.chunk(4, -1)[2].tanh(), cs.tanh()
         dh_dc = o * (1 - tanh_c * tanh_c)  # what h_t's gradient adds to c_t's
         # what c_t's gradient becomes in z_i, z_f, z_g, and h_t's in z_o
-        to_gates = cat([g * i * (1 - i), c_prev * f * (1 - f), i * (1 - g * g), tanh_c * o * (1 - o)], -1)
+        to_gates = cat([g, c_prev, i, tanh_c], -1) * _slopes(gates)
         grad_h, grad_c = _halves(grad, hidden)
-        carry_h, carry_c = zeros_like(h0), zeros_like(c0)
         grad_gates = [None] * steps
-        for t in reversed(range(steps)):
-            gh = grad_h[t] + carry_h
-            gc = grad_c[t] + carry_c + gh * dh_dc[t]
+        gh, gc = grad_h[-1], grad_c[-1]  # h_t's and c_t's gradients from the steps after t
+        for t in range(steps - 1, 0, -1):
+            gc = gc + gh * dh_dc[t]
             grad_gates[t] = cat([gc, gc, gc, gh], -1) * to_gates[t]
-            carry_h, carry_c = grad_gates[t] @ w_hh, gc * f[t]
+            gh, gc = grad_h[t - 1] + grad_gates[t] @ w_hh, grad_c[t - 1] + gc * f[t]
+        gc = gc + gh * dh_dc[0]
+        grad_gates[0] = cat([gc, gc, gc, gh], -1) * to_gates[0]
         grad_gates = stack(grad_gates)
-        rows = steps * grad_gates.shape[1]
-        grad_w = grad_gates.reshape(rows, 4 * hidden).mT @ h_prev.reshape(rows, hidden)
-        return grad_gates, carry_h, carry_c, grad_w
+        h_prev = cat([h0.unsqueeze(0), hs[:-1]], 0)
+        return (
+            grad_gates,
+            lambda: grad_gates[0] @ w_hh,
+            lambda: gc * f[0],
+            lambda: grad_gates.reshape(-1, 4 * hidden).mT @ h_prev.reshape(-1, hidden),
+        )
 
     def jvp(t_x, t_h0, t_c0, t_w):  # the recurrence again, each step's tangent beside its value
         h, c, dh, dc, tangents = h0, c0, t_h0, t_c0, []
@@ -80,7 +77,65 @@ def lstm_layer(x_proj: Tensor, h0: Tensor, c0: Tensor, w_hh: Tensor) -> Tensor:
 
     out = make(states, (x_proj, h0, c0, w_hh), backward, "lstm_layer", jvp)
     out_ref = weakref.ref(out)
+    gates = _gates(gate_values, x_proj, h0, out, w_hh)
     return out
+
+
+def _gates(values, x_proj: Tensor, h0: Tensor, states: Tensor, w_hh: Tensor) -> Tensor:
+    """The gate values ``i, f, g, o`` of every step, ``[L, N, 4H]``, as a tensor of what they are made of.
+
+    ``z = x_proj + h_prev W_hh^T`` with ``h_prev`` ``h0`` then every step's ``h_t`` but the last.
+    """
+    hidden = h0.array.shape[-1]
+
+    def backward(grad):
+        grad_z = grad * _slopes(gates_ref())
+        h_prev = cat([h0.unsqueeze(0), _halves(states, hidden)[0][:-1]], 0)
+        return (
+            grad_z,
+            lambda: grad_z[0] @ w_hh,
+            # h_t feeds step t + 1's gates: a gradient on every h but the last, none on the c's
+            lambda: pad(grad_z[1:] @ w_hh, (0, hidden, 0, 0, 0, 1)),
+            lambda: grad_z.reshape(-1, 4 * hidden).mT @ h_prev.reshape(-1, hidden),
+        )
+
+    def jvp(t_x, t_h0, t_states, t_w):  # made with the gates, before they exist: their values again
+        h_prev = cat([h0.unsqueeze(0), _halves(states, hidden)[0][:-1]], 0)
+        t_h_prev = cat([t_h0.unsqueeze(0), _halves(t_states, hidden)[0][:-1]], 0)
+        i, f, g, o = (x_proj + h_prev @ w_hh.mT).chunk(4, -1)
+        slopes = _slopes(cat([i.sigmoid(), f.sigmoid(), g.tanh(), o.sigmoid()], -1))
+        return (t_x + t_h_prev @ w_hh.mT + h_prev @ t_w.mT) * slopes
+
+    gates = make(values, (x_proj, h0, states, w_hh), backward, "lstm_gates", jvp)
+    gates_ref = weakref.ref(gates)
+    return gates
+
+
+def _slopes(gates: Tensor) -> Tensor:
+    """Each gate's derivative in its pre-activation, from its value: ``σ' = σ (1 - σ)``, ``tanh' = 1 - tanh²``."""
+    i, f, g, o = gates.chunk(4, -1)
+    return cat([i * (1 - i), f * (1 - f), 1 - g * g, o * (1 - o)], -1)
+
+
+def _recurrence(xp, x_proj, h0, c0, w_hh) -> tuple:
+    """The forward pass on arrays: every step's ``[h_t, c_t]`` and gate values ``[i, f, g, o]``."""
+    steps, batch, four_h = x_proj.shape
+    hidden = four_h // 4
+    states = xp.empty((steps, batch, 2 * hidden), dtype=x_proj.dtype)
+    gates = xp.empty((steps, batch, four_h), dtype=x_proj.dtype)
+    h, c, w_t = h0, c0, xp.ascontiguousarray(w_hh.T)  # h @ w_t: a plain product, the fast one
+    for t in range(steps):
+        z = h @ w_t
+        z += x_proj[t]
+        s = gates[t]
+        s[...] = _sigmoid_array(xp, z)  # the g block's sigmoid is written over next: one pass, not three
+        g = s[:, 2 * hidden : 3 * hidden] = xp.tanh(z[:, 2 * hidden : 3 * hidden])
+        c = s[:, hidden : 2 * hidden] * c
+        c += s[:, :hidden] * g
+        h = xp.tanh(c)
+        h *= s[:, 3 * hidden :]
+        states[t, :, :hidden], states[t, :, hidden:] = h, c
+    return states, gates
 
 
 def _halves(states: Tensor, hidden: int) -> tuple:
