@@ -145,7 +145,7 @@ class Tensor:
         if requires_grad:
             self.requires_grad_(True)
         if _listeners:
-            _events.emit("node_created", node=self, depth=_state.passes.depth)
+            _events.emit("node_created", (self, _state.passes.depth))
 
     # ------------------------------------------------------------ autograd state
     @property
@@ -571,7 +571,7 @@ def make(data, parents: tuple, backward, op: str, jvp=None) -> Tensor:
         if data.base is not None and not _state.passes.depth:  # not a rule's own view
             _mark_view(t, parents[0], True)
     if _listeners:
-        _events.emit("node_created", node=t, depth=_state.passes.depth)
+        _events.emit("node_created", (t, _state.passes.depth))
     if _extras.on and _forward_state.level >= 0:
         _forward_tangent(t, parents, jvp, op)
     return t
@@ -669,17 +669,7 @@ def _forward_tangent(t: Tensor, parents: tuple, jvp, op: str) -> None:
                 f"for a result of shape {shape_str(t.array.shape)}"
             )
         if _listeners:
-            _events.emit(
-                "tangent_computed",
-                node=t,
-                depth=_state.passes.depth,
-                op=op,
-                parents=parents,
-                tangents=tangents,
-                tangent=tangent,
-                fn=jvp,
-                level=depth,
-            )
+            _events.emit("tangent_computed", (t, _state.passes.depth, op, parents, tangents, tangent, jvp, depth))
         _set_tangent(t, tangent, depth)
 
 
@@ -732,7 +722,7 @@ def make_leaf(data, device: B.Device, requires_grad: bool = False, name: str | N
     if _inference.entered and _grad_state.inference:
         _mark_inference(t)
     if _listeners:
-        _events.emit("node_created", node=t, depth=_state.passes.depth)
+        _events.emit("node_created", (t, _state.passes.depth))
     return t
 
 

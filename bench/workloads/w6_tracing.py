@@ -10,7 +10,7 @@ MINIGRAD_PEERS = PEERS  # every variant runs minigrad: --compare-to runs each on
 RATIOS = (("noop", "none"), ("recorder", "none"))
 
 
-def _noop(kind, fields):
+def _noop(kind, values):
     pass
 
 
@@ -22,11 +22,11 @@ def listen_wrapper(peer: str):
         from minigrad import _events
 
         def listen(run):
-            _events.listeners.append(_noop)
+            _events.add_listener(_noop)  # not listeners.append: the bus calls what add_listener registered
             try:
                 return run()
             finally:
-                _events.listeners.remove(_noop)
+                _events.remove_listener(_noop)
 
         return listen
     if peer == "recorder":

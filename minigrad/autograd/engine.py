@@ -39,7 +39,6 @@ from .saved import call_checked, saves_by_code, saves_values
 __all__ = ["backward", "grad", "topological_order", "FREED_MESSAGE"]
 
 _listeners = _events.listeners
-_emit = _events.emit
 _write_clock = _versions.clock
 _pass_ids = _state.pass_ids
 _anomaly = _state.anomaly
@@ -217,7 +216,7 @@ def _check_rule_outputs(node, g, outputs, needed, pass_id, depth):
         return outputs
     outputs = tuple(_resolve(c, p, needed) for p, c in zip(parents, outputs))
     if _listeners:
-        _emit("closure_called", pass_id=pass_id, depth=depth, node=node, fn=node._backward, grad=g, outputs=outputs)
+        _events.emit("closure_called", (pass_id, depth, node, node._backward, g, outputs))
     if anomaly:
         check_outputs(node, outputs)
     return outputs
@@ -269,18 +268,7 @@ def _fit_to_parent(node, parent, c, index, pass_id, depth):
             if reduced.array.shape != shape:
                 reduced = reduced.reshape(shape)
         if _listeners:
-            _emit(
-                "grad_reduced",
-                pass_id=pass_id,
-                depth=depth,
-                node=node,
-                target=parent,
-                from_shape=c.array.shape,
-                to_shape=shape,
-                dims=dims,
-                contribution=c,
-                reduced=reduced,
-            )
+            _events.emit("grad_reduced", (pass_id, depth, node, parent, c.array.shape, shape, dims, c, reduced))
         c = reduced
     if c.device != parent.device:
         raise _invalid_gradient(node, index, f"expected device {parent.device} but got {c.device}")
@@ -328,17 +316,7 @@ def _store_grad(node, g, create_graph, owned, pass_id, depth):
         before = shown  # the event shows the value before an in-place add
     node._grad = after
     if _listeners:
-        _emit(
-            "grad_accumulated",
-            pass_id=pass_id,
-            depth=depth,
-            node=node,
-            target=node,
-            contribution=g,
-            before=before,
-            after=after,
-            into="grad",
-        )
+        _events.emit("grad_accumulated", (pass_id, depth, node, node, g, before, after, "grad"))
 
 
 def _free_graph(nodes: list, pass_id, depth, checked: bool = True) -> None:
@@ -351,7 +329,7 @@ def _free_graph(nodes: list, pass_id, depth, checked: bool = True) -> None:
         if checked or saves_values(n._backward):
             n._backward = _freed_backward
     if _listeners:
-        _emit("graph_freed", pass_id=pass_id, depth=depth, nodes=nodes)
+        _events.emit("graph_freed", (pass_id, depth, nodes))
 
 
 def _run_pass(roots, seeds, *, retain_graph, create_graph, pass_id, depth, inputs=None, restricted=None):
@@ -406,7 +384,7 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, pass_id, depth, input
             if not root._rg:
                 continue
             if listeners:
-                _emit("seeded", pass_id=pass_id, depth=depth, node=root, grad=seed)
+                _events.emit("seeded", (pass_id, depth, root, seed))
             before = grads.get(root)
             if before is not None:
                 grads[root] = _accumulate(before, seed, create_graph)
@@ -422,7 +400,7 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, pass_id, depth, input
             if at_node is not None and at_node.hooks:
                 g = _run_hooks(node, g)
             if listeners:
-                _emit("node_entered", pass_id=pass_id, depth=depth, node=node, grad=g)
+                _events.emit("node_entered", (pass_id, depth, node, g))
             # as in PyTorch, retain_grad nodes on the way get .grad in grad() too
             keeps = rule is None if input_ids is None else id(node) in input_ids
             if keeps or (at_node is not None and at_node.retains_grad):
@@ -458,17 +436,7 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, pass_id, depth, input
                         owned.add(parent)  # a sum is a fresh array
                     grads[parent] = after
                     if listeners:
-                        _emit(
-                            "grad_accumulated",
-                            pass_id=pass_id,
-                            depth=depth,
-                            node=node,
-                            target=parent,
-                            contribution=c,
-                            before=before,
-                            after=after,
-                            into="pass",
-                        )
+                        _events.emit("grad_accumulated", (pass_id, depth, node, parent, c, before, after, "pass"))
                 if to_free is not None:  # saves_values, inline: a call per node shows on long chains
                     try:
                         saves = saves_by_code[id(rule.__code__)][1]
@@ -477,7 +445,7 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, pass_id, depth, input
                     if saves is True or (saves is not False and saves_values(rule)):
                         to_free.append(node)
             if listeners:
-                _emit("node_finished", pass_id=pass_id, depth=depth, node=node)
+                _events.emit("node_finished", (pass_id, depth, node))
         node = None
     except BaseException as exc:
         _report_error(exc, node, pass_id, depth)
@@ -492,7 +460,7 @@ def _report_error(exc, node, pass_id, depth) -> None:
     if _state.anomaly.enabled and node is not None:
         note_forward_trace(exc, node)
     if _listeners:
-        _emit("error", pass_id=pass_id, depth=depth, node=node, error=exc)
+        _events.emit("error", (pass_id, depth, node, exc))
 
 
 def _as_tuple(x, what: str) -> tuple:
@@ -544,16 +512,7 @@ def _begin_pass(kind, roots, seeds, inputs, options):
     _passes.depth += 1
     depth = _passes.depth
     if _listeners:
-        _emit(
-            "pass_started",
-            pass_id=pass_id,
-            depth=depth,
-            kind=kind,
-            roots=roots,
-            seeds=seeds,
-            inputs=inputs,
-            options=options,
-        )
+        _events.emit("pass_started", (pass_id, depth, kind, roots, seeds, inputs, options))
     return pass_id, depth
 
 
@@ -606,7 +565,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
             depth=depth,
         )
         if _listeners:
-            _emit("pass_finished", pass_id=pass_id, depth=depth, results=None)
+            _events.emit("pass_finished", (pass_id, depth, None))
     finally:
         _passes.depth -= 1
 
@@ -720,7 +679,7 @@ def _grad_pass(outputs, inputs, seeds, retain_graph, create_graph, allow_unused,
         for t in touched:
             t._grad = None
         if _listeners:
-            _emit("grads_saved", pass_id=pass_id, depth=depth, saved=saved_grads, edges=[n for n, _ in saved_edges])
+            _events.emit("grads_saved", (pass_id, depth, saved_grads, [n for n, _ in saved_edges]))
         finished = False
         try:
             # 2-3. seed and run, with the pass restricted to what reaches the inputs.
@@ -744,7 +703,7 @@ def _grad_pass(outputs, inputs, seeds, retain_graph, create_graph, allow_unused,
             for n, fn in saved_edges:
                 n._backward = fn
             if _listeners:
-                _emit("grads_restored", pass_id=pass_id, depth=depth, restored=saved_grads)
+                _events.emit("grads_restored", (pass_id, depth, saved_grads))
         if finished:
             for t, r in zip(inputs, results):
                 if r is not None and not t.is_leaf and t.retains_grad:  # PyTorch fills those too
@@ -756,10 +715,10 @@ def _grad_pass(outputs, inputs, seeds, retain_graph, create_graph, allow_unused,
                 if r is None:
                     error = _unused_error(i)
                     if _listeners:
-                        _emit("error", pass_id=pass_id, depth=depth, node=None, error=error)
+                        _events.emit("error", (pass_id, depth, None, error))
                     raise error
         if _listeners:
-            _emit("pass_finished", pass_id=pass_id, depth=depth, results=results)
+            _events.emit("pass_finished", (pass_id, depth, results))
         return results
     finally:
         _passes.depth -= 1

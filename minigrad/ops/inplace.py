@@ -94,9 +94,9 @@ def _record(t: Tensor, name: str, fn, args: tuple, written: bool) -> Tensor:
             write(t, fn(t, *args), name)
         return t
     base = _recording_base(t)
-    listeners = _events.listeners[:]
     made: list = []  # the op's events, held until ``t`` (and its base) have taken their nodes over
-    _events.listeners[:] = [lambda kind, fields: made.append((kind, fields))] if listeners else []
+    held = [lambda kind, values: made.append((kind, values))] if _events.listeners else []
+    listeners = _events.replace_listeners(held)
     try:
         if base is None:
             old = t._split_off()
@@ -111,10 +111,13 @@ def _record(t: Tensor, name: str, fn, args: tuple, written: bool) -> Tensor:
             _rebase_through_view(t, base, name, fn, args, written)
         regraphed = _regraph_views(t if base is None else base, t)
     finally:
-        _events.listeners[:] = listeners
+        _events.replace_listeners(listeners)
     if listeners:
         _announce(made, (t, base, *regraphed))
     return t
+
+
+_NODE_AT = {kind: names.index("node") for kind, names in _events.FIELDS.items() if "node" in names}
 
 
 def _announce(made: list, holders: tuple) -> None:
@@ -122,12 +125,13 @@ def _announce(made: list, holders: tuple) -> None:
     their views) took over (same id) is sent as that tensor, so each node reaches the listeners once, as
     the tensor that holds it."""
     holders = {h.id: h for h in holders if h is not None}
-    for kind, fields in made:
-        node = fields.get("node")
+    for kind, values in made:
+        at = _NODE_AT.get(kind)
+        node = None if at is None else values[at]
         holder = holders.get(node.id) if isinstance(node, Tensor) else None
         if holder is not None and holder is not node:
-            fields = {**fields, "node": holder}
-        _events.emit(kind, **fields)
+            values = (*values[:at], holder, *values[at + 1 :])
+        _events.emit(kind, values)
 
 
 def _check_not_inference(t: Tensor) -> None:

@@ -96,6 +96,20 @@ def _skipped(frame) -> bool:
     return internal or code in ENGINE_CODES
 
 
+_TRACE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_BUS_FILE = os.path.join(_PACKAGE_DIR, "_events.py")
+
+
+def _emitting_frame(frame):
+    """The innermost frame at or above ``frame`` outside the event bus and the listeners of minigrad.trace
+    (a recording, ``listen``, the debugger's stepper): the frame that emitted the event being handled."""
+    while frame is not None and (
+        frame.f_code.co_filename.startswith(_TRACE_DIR) or frame.f_code.co_filename == _BUS_FILE
+    ):
+        frame = frame.f_back
+    return frame
+
+
 def foreign_shadow(obj):
     """The Tensor standing for a node of another engine (minigrad.trace.emit), or None."""
     t = SHADOWS.get(id(obj))
@@ -199,7 +213,7 @@ def _short_repr(v) -> str:
 class Converter:
     """Raw-event listener producing :mod:`~minigrad.trace.events` records.
 
-    ``handle(kind, fields)`` returns the new records (possibly several: late
+    ``handle(kind, values)`` (a raw event, :mod:`minigrad._events`) returns the new records (possibly several: late
     nodes and names come first) and passes each to ``sink``; it is safe to
     call from several threads. ``threads``: a set of thread idents to record,
     or None for every thread not claimed by another converter (:func:`claim_thread`).
@@ -234,7 +248,7 @@ class Converter:
         }
 
     # ------------------------------------------------------------ entry points
-    def handle(self, kind: str, fields: dict) -> list:
+    def handle(self, kind: str, values: tuple) -> list:
         threads = self.threads
         if threads is None:
             owners = _claims.get(get_ident())
@@ -247,14 +261,14 @@ class Converter:
             return []  # a kind this recorder does not know (a newer engine); nothing to record
         if threads is None or len(threads) > 1:  # events of several threads: one at a time
             with self._lock:
-                return self._handle(kind, handler, fields)
-        return self._handle(kind, handler, fields)  # one thread's events come one at a time already
+                return self._handle(kind, handler, values)
+        return self._handle(kind, handler, values)  # one thread's events come one at a time already
 
-    def _handle(self, kind, handler, fields) -> list:
+    def _handle(self, kind, handler, values) -> list:
         outer, out = self._out, []
         self._out = out  # a repr() of a captured value may make tensors: nested calls get their own list
         outer_depth = self._depth
-        depth = self._depth = fields.get("depth", 0)  # the pass depth the event happened at
+        depth = self._depth = values[1]  # the pass depth the event happened at
         try:
             if not depth or depth == 1 and kind == "pass_started":
                 if self._shared:
@@ -263,7 +277,7 @@ class Converter:
                     self._built.clear()
             if self._pending:
                 self._resolve_pending(force=False)
-            handler(fields)
+            handler(*values)
         finally:
             self._out = outer
             self._depth = outer_depth
@@ -468,59 +482,55 @@ class Converter:
                     break
 
     # ------------------------------------------------------------ raw kinds
-    def _on_node_created(self, f) -> None:
-        node = f["node"]
+    def _on_node_created(self, node, depth) -> None:
         if not node._rg and (self._depth or _state.forward.in_rule or _made_by_library(sys._getframe(1))):
             return  # gradient arithmetic, seeds, optimizer updates: not part of a graph (recorded if one uses it)
         if node.id not in self._known:
             self._register(node, late=False)
 
-    def _on_pass_started(self, f) -> None:
-        depth = f["depth"]
+    def _on_pass_started(self, pass_id, depth, kind, roots, seeds, inputs, options) -> None:
         del self._passes[depth - 1 :]
-        self._passes.append(f["pass_id"])
-        roots = tuple(self._ref(r) for r in f["roots"])
-        inputs = None if f["inputs"] is None else tuple(self._ref(t) for t in f["inputs"])
+        self._passes.append(pass_id)
+        root_ids = tuple(self._ref(r) for r in roots)
+        input_ids = None if inputs is None else tuple(self._ref(t) for t in inputs)
         if self.names:
             frame = user_frame(sys._getframe(2))
             if frame is not None:
-                self._name_from_locals(frame, list(f["roots"]) + list(f["inputs"] or ()))
+                self._name_from_locals(frame, list(roots) + list(inputs or ()))
         self._deliver(
             E.PassStarted,
-            f["pass_id"],
+            pass_id,
             depth,
-            pass_kind=f["kind"],
-            roots=roots,
-            seeds=tuple(self._snap(s) for s in f["seeds"]),
-            inputs=inputs,
-            options=types.MappingProxyType(dict(f["options"])),
+            pass_kind=kind,
+            roots=root_ids,
+            seeds=tuple(self._snap(s) for s in seeds),
+            inputs=input_ids,
+            options=types.MappingProxyType(dict(options)),
         )
 
-    def _on_grads_saved(self, f) -> None:
-        saved = tuple((self._ref(t), self._snap(g)) for t, g in f["saved"])
-        edges = tuple(self._ref(n) for n in f["edges"])
-        self._deliver(E.GradsSaved, f["pass_id"], f["depth"], saved=saved, edges=edges)
+    def _on_grads_saved(self, pass_id, depth, saved, edges) -> None:
+        saved = tuple((self._ref(t), self._snap(g)) for t, g in saved)
+        edges = tuple(self._ref(n) for n in edges)
+        self._deliver(E.GradsSaved, pass_id, depth, saved=saved, edges=edges)
 
-    def _on_seeded(self, f) -> None:
-        node = self._ref(f["node"])
-        self._deliver_values(E.Seeded, f["pass_id"], f["depth"], node, self._snap(f["grad"]))
+    def _on_seeded(self, pass_id, depth, node, grad) -> None:
+        nid = self._ref(node)
+        self._deliver_values(E.Seeded, pass_id, depth, nid, self._snap(grad))
 
-    def _on_node_entered(self, f) -> None:
-        n = f["node"]
-        nid = self._ref(n)
-        data = self._snap(n) if n._backward is None else None
-        self._deliver_values(E.NodeEntered, f["pass_id"], f["depth"], nid, self._snap(f["grad"]), data)
+    def _on_node_entered(self, pass_id, depth, node, grad) -> None:
+        nid = self._ref(node)
+        data = self._snap(node) if node._backward is None else None
+        self._deliver_values(E.NodeEntered, pass_id, depth, nid, self._snap(grad), data)
 
-    def _on_closure_called(self, f) -> None:
-        nid = self._ref(f["node"])
-        fn = f["fn"]
+    def _on_closure_called(self, pass_id, depth, node, fn, grad, outputs) -> None:
+        nid = self._ref(node)
         self._deliver_values(
             E.ClosureCalled,
-            f["pass_id"],
-            f["depth"],
+            pass_id,
+            depth,
             nid,
-            self._snap(f["grad"]),
-            tuple([self._snap(o) if isinstance(o, Tensor) else None for o in f["outputs"]]),
+            self._snap(grad),
+            tuple([self._snap(o) if isinstance(o, Tensor) else None for o in outputs]),
             closure_info(fn),
             self._captured(fn),
         )
@@ -583,8 +593,7 @@ class Converter:
                 out.append(_captured_record(name, "value", text=_short_repr(v)))
         return tuple(out)
 
-    def _on_tangent_computed(self, f) -> None:
-        node = f["node"]
+    def _on_tangent_computed(self, node, depth, op, parents, tangents, tangent, fn, level) -> None:
         if node.id not in self._known:
             self._register(node, late=False)
         depth = self._depth
@@ -593,70 +602,68 @@ class Converter:
             self._pass_at(depth),
             depth,
             node=node.id,
-            op=f["op"],
-            parents=tuple(self._ref(p) for p in f["parents"]),
-            tangents=tuple(self._snap(t) for t in f["tangents"]),
-            tangent=self._snap(f["tangent"]),
-            rule=closure_info(f["fn"]),
-            level=f.get("level", 0),
+            op=op,
+            parents=tuple(self._ref(p) for p in parents),
+            tangents=tuple(self._snap(t) for t in tangents),
+            tangent=self._snap(tangent),
+            rule=closure_info(fn),
+            level=level,
         )
 
-    def _on_grad_reduced(self, f) -> None:
+    def _on_grad_reduced(self, pass_id, depth, node, target, from_shape, to_shape, dims, contribution, reduced):
         self._deliver(
             E.GradReduced,
-            f["pass_id"],
-            f["depth"],
-            node=self._ref(f["node"]),
-            target=self._ref(f["target"]),
-            from_shape=tuple(f["from_shape"]),
-            to_shape=tuple(f["to_shape"]),
-            dims=tuple(f["dims"]),
-            contribution=self._snap(f["contribution"]),
-            reduced=self._snap(f["reduced"]),
+            pass_id,
+            depth,
+            node=self._ref(node),
+            target=self._ref(target),
+            from_shape=tuple(from_shape),
+            to_shape=tuple(to_shape),
+            dims=tuple(dims),
+            contribution=self._snap(contribution),
+            reduced=self._snap(reduced),
         )
 
-    def _on_grad_accumulated(self, f) -> None:
+    def _on_grad_accumulated(self, pass_id, depth, node, target, contribution, before, after, into) -> None:
         self._deliver_values(
             E.GradAccumulated,
-            f["pass_id"],
-            f["depth"],
-            self._ref(f["node"]),
-            self._ref(f["target"]),
-            self._snap(f["contribution"]),
-            self._snap(f["before"]),
-            self._snap(f["after"]),
-            f["into"],
+            pass_id,
+            depth,
+            self._ref(node),
+            self._ref(target),
+            self._snap(contribution),
+            self._snap(before),
+            self._snap(after),
+            into,
         )
 
-    def _on_node_finished(self, f) -> None:
-        self._deliver_values(E.NodeFinished, f["pass_id"], f["depth"], self._ref(f["node"]))
+    def _on_node_finished(self, pass_id, depth, node) -> None:
+        self._deliver_values(E.NodeFinished, pass_id, depth, self._ref(node))
 
-    def _on_graph_freed(self, f) -> None:
-        self._deliver(E.GraphFreed, f["pass_id"], f["depth"], nodes=tuple(self._ref(n) for n in f["nodes"]))
+    def _on_graph_freed(self, pass_id, depth, nodes) -> None:
+        self._deliver(E.GraphFreed, pass_id, depth, nodes=tuple(self._ref(n) for n in nodes))
 
-    def _on_grads_restored(self, f) -> None:
-        restored = tuple((self._ref(t), self._snap(g)) for t, g in f["restored"])
-        self._deliver(E.GradsRestored, f["pass_id"], f["depth"], restored=restored)
+    def _on_grads_restored(self, pass_id, depth, restored) -> None:
+        restored = tuple((self._ref(t), self._snap(g)) for t, g in restored)
+        self._deliver(E.GradsRestored, pass_id, depth, restored=restored)
 
-    def _on_pass_finished(self, f) -> None:
-        self._pass_ended(f["depth"])
-        results = f["results"]
+    def _on_pass_finished(self, pass_id, depth, results) -> None:
+        self._pass_ended(depth)
         if results is not None:
             results = tuple(self._snap(r) for r in results)
-        self._deliver(E.PassFinished, f["pass_id"], f["depth"], results=results)
+        self._deliver(E.PassFinished, pass_id, depth, results=results)
 
-    def _on_error(self, f) -> None:
-        self._pass_ended(f["depth"])
-        node = f["node"]
-        exc = f["error"]
+    def _on_error(self, pass_id, depth, node, exc) -> None:
+        self._pass_ended(depth)
         error_type, message = type(exc).__name__, str(exc)
-        # the engine reports from its handler (or just before raising): the user's frames are on this stack
-        frames = live_frames(self._recording_began)
+        # the engine reports from its handler (or just before raising): the user's frames are on this stack,
+        # from the frame that emitted the event out (the bus's and the listeners' own frames are no part of it)
+        frames = live_frames(self._recording_began, _emitting_frame(sys._getframe(1)))
         raised_at, folded = user_traceback(frames, f"{error_type}: {message}", short=True)
         self._deliver(
             E.ErrorEvent,
-            f["pass_id"],
-            f["depth"],
+            pass_id,
+            depth,
             node=None if node is None else self._ref(node),
             error_type=error_type,
             message=message,

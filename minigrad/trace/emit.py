@@ -131,7 +131,7 @@ def node(obj, parents=(), op: str | None = None, name: str | None = None, data=N
     if type(obj) not in _engine_types:
         _engine_types.add(type(obj))
         convert.ENGINE_CODES.update(_method_codes(type(obj)))
-    _events.emit("node_created", node=t)
+    _events.emit("node_created", (t, 0))
 
 
 class _Pass:
@@ -154,25 +154,16 @@ def backward_pass(root, seed=1.0, kind: str = "backward"):
     try:
         if _events.listeners:
             r = _shadow(root)
-            _events.emit(
-                "pass_started",
-                pass_id=pass_id,
-                depth=depth,
-                kind=kind,
-                roots=(r,),
-                seeds=(_as_array(seed),),
-                inputs=None,
-                options={"engine": "yours"},
-            )
-            _events.emit("seeded", pass_id=pass_id, depth=depth, node=r, grad=_as_array(seed))
+            _events.emit("pass_started", (pass_id, depth, kind, (r,), (_as_array(seed),), None, {"engine": "yours"}))
+            _events.emit("seeded", (pass_id, depth, r, _as_array(seed)))
         try:
             yield
         except BaseException as exc:
             if _events.listeners:
-                _events.emit("error", pass_id=pass_id, depth=depth, node=None, error=exc)
+                _events.emit("error", (pass_id, depth, None, exc))
             raise
         if _events.listeners:
-            _events.emit("pass_finished", pass_id=pass_id, depth=depth, results=None)
+            _events.emit("pass_finished", (pass_id, depth, None))
     finally:
         _current.pop()
         _state.passes.depth -= 1
@@ -188,7 +179,7 @@ def entered(obj, grad) -> None:
     """The pass reaches ``obj`` with its complete incoming gradient ``grad``: ``node_entered``."""
     if _events.listeners:
         p = _open_pass()
-        _events.emit("node_entered", pass_id=p.pass_id, depth=p.depth, node=_shadow(obj), grad=_as_array(grad))
+        _events.emit("node_entered", (p.pass_id, p.depth, _shadow(obj), _as_array(grad)))
 
 
 def rule(obj, fn, grad, outputs) -> None:
@@ -197,15 +188,7 @@ def rule(obj, fn, grad, outputs) -> None:
     if _events.listeners:
         p = _open_pass()
         outs = tuple(None if o is None else _quiet_tensor(_as_array(o)) for o in outputs)
-        _events.emit(
-            "closure_called",
-            pass_id=p.pass_id,
-            depth=p.depth,
-            node=_shadow(obj),
-            fn=fn,
-            grad=_as_array(grad),
-            outputs=outs,
-        )
+        _events.emit("closure_called", (p.pass_id, p.depth, _shadow(obj), fn, _as_array(grad), outs))
 
 
 def accumulated(source, target, contribution, before, after, into: str = "pass") -> None:
@@ -215,14 +198,16 @@ def accumulated(source, target, contribution, before, after, into: str = "pass")
         p = _open_pass()
         _events.emit(
             "grad_accumulated",
-            pass_id=p.pass_id,
-            depth=p.depth,
-            node=_shadow(source),
-            target=_shadow(target),
-            contribution=_as_array(contribution),
-            before=None if before is None else _as_array(before),
-            after=_as_array(after),
-            into=into,
+            (
+                p.pass_id,
+                p.depth,
+                _shadow(source),
+                _shadow(target),
+                _as_array(contribution),
+                None if before is None else _as_array(before),
+                _as_array(after),
+                into,
+            ),
         )
 
 
@@ -230,4 +215,4 @@ def finished(obj) -> None:
     """The pass is done with ``obj``: ``node_finished``."""
     if _events.listeners:
         p = _open_pass()
-        _events.emit("node_finished", pass_id=p.pass_id, depth=p.depth, node=_shadow(obj))
+        _events.emit("node_finished", (p.pass_id, p.depth, _shadow(obj)))

@@ -27,8 +27,8 @@ def listen(callback, *, max_values=DEFAULT_MAX_VALUES, sources=True, names=True,
     """
     conv = Converter(max_values=max_values, sources=sources, names=names, threads=_thread_filter(all_threads))
 
-    def listener(kind, fields):
-        for ev in conv.handle(kind, fields):
+    def listener(kind, values):
+        for ev in conv.handle(kind, values):
             callback(ev)
 
     claim_thread(conv)

@@ -37,6 +37,8 @@ __all__ = ["Stepper", "StepperStopped", "STATUSES"]
 STATUSES = ("created", "running", "paused", "finished", "failed", "stopped")
 _ENDED = ("finished", "failed", "stopped")
 _CLEANUP_KINDS = frozenset({"error", "grads_restored", "graph_freed", "pass_finished", "node_named"})
+# the raw kinds whose first value is the engine's pass id (renumbered per script thread)
+_PASS_KINDS = frozenset(kind for kind, names in _events.FIELDS.items() if names[0] == "pass_id")
 
 
 class StepperStopped(BaseException):
@@ -222,10 +224,10 @@ class Stepper:
                 self._cond.notify_all()
 
     # ------------------------------------------------------------ worker side
-    def _listener(self, kind, fields) -> None:
-        if fields.get("pass_id") is not None and threading.get_ident() in self._converter.threads:
-            fields = {**fields, "pass_id": self._pass_number(kind, fields)}
-        for ev in self._converter.handle(kind, fields):
+    def _listener(self, kind, values) -> None:
+        if kind in _PASS_KINDS and values[0] is not None and threading.get_ident() in self._converter.threads:
+            values = (self._pass_number(kind, values), *values[1:])
+        for ev in self._converter.handle(kind, values):
             if self.on_event is not None:
                 self.on_event(ev)
             if self._stopping:
@@ -238,11 +240,11 @@ class Stepper:
             if hit is not False:
                 self._block(ev, hit)
 
-    def _pass_number(self, kind, fields) -> int:
+    def _pass_number(self, kind, values) -> int:
         """The pass's number among the script thread's passes, from 1 (the engine numbers the passes of
         every thread together: after 200 passes in other threads, the script's first would be pass 201)."""
-        engine_id = fields["pass_id"]
-        if kind == "pass_started" and fields["depth"] == 1:
+        engine_id, depth = values[0], values[1]
+        if kind == "pass_started" and depth == 1:
             self._pass_numbers.clear()  # the thread's earlier passes have all ended
         number = self._pass_numbers.get(engine_id)
         if number is None:

@@ -39,17 +39,18 @@ def stack_ids() -> frozenset:
     return frozenset(ids)
 
 
-def live_frames(since: frozenset = frozenset()) -> list:
+def live_frames(since: frozenset = frozenset(), frame=None) -> list:
     """The frames of the exception being handled in this thread, from the outermost caller to the line
     that raised (while it is still on its way up, the frames above the handler are on the stack); the
-    current stack when none is being handled (an error the engine reports before raising it).
+    stack from ``frame`` (default: the caller's) out when none is being handled (an error the engine
+    reports before raising it).
 
     ``since``: :func:`stack_ids` taken when a recording began: of those frames only the innermost (the
     one running the recorded block) is kept, not the callers around the recording.
     """
     exc = sys.exc_info()[1]
     if exc is None or exc.__traceback__ is None:
-        return _outer_frames(sys._getframe(1), since)
+        return _outer_frames(sys._getframe(1) if frame is None else frame, since)
     tb = exc.__traceback__
     return _outer_frames(tb.tb_frame.f_back, since) + list(traceback.extract_tb(tb))
 

@@ -50,11 +50,12 @@ def test_apply_records_a_node_named_after_the_class():
 def test_node_created_event_like_a_builtin_op():
     seen = []
 
-    def listener(kind, fields):
+    def listener(kind, values):
+        node = _events.fields(kind, values).get("node")
         if kind == "node_created":
-            seen.append(("created", fields["node"].id, fields["node"].op))
+            seen.append(("created", node.id, node.op))
         if kind == "closure_called":
-            seen.append(("closure", fields["node"].op))
+            seen.append(("closure", node.op))
 
     x = mg.tensor([1.0, 2.0], requires_grad=True)
     _events.add_listener(listener)

@@ -12,7 +12,7 @@ from minigrad.autograd import engine
 
 @contextlib.contextmanager
 def no_op_listener():
-    listener = lambda kind, fields: None  # noqa: E731
+    listener = lambda kind, values: None  # noqa: E731
     _events.add_listener(listener)
     try:
         yield

@@ -206,9 +206,9 @@ def test_inplace_node_shows_as_op_with_trailing_underscore():
 def test_inplace_node_is_announced_once_with_its_new_op():
     seen = []
 
-    def listen(kind, fields):
+    def listen(kind, values):
         if kind == "node_created":
-            seen.append(fields["node"].op)
+            seen.append(_events.fields(kind, values)["node"].op)
 
     x = mg.tensor([1.0, 2.0], requires_grad=True)
     h = x * 2

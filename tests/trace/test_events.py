@@ -350,6 +350,6 @@ def test_library_temporaries_are_not_nodes_and_earlier_tensors_get_their_names()
 
 def test_unknown_raw_kinds_are_ignored():
     with record() as tr:
-        _events.emit("some_future_kind", pass_id=1, depth=1)
+        _events.emit("some_future_kind", (1, 1))
         x = mg.tensor([1.0], requires_grad=True)
     assert [e.kind for e in tr.events] == ["node_created", "node_named"] and tr.events[0].node == x.id

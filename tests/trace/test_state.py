@@ -21,7 +21,8 @@ class LiveProbe:
         self.tensors = {}
         self.at = {}
 
-    def __call__(self, kind, fields):
+    def __call__(self, kind, values):
+        fields = _events.fields(kind, values)
         if kind == "node_created":
             self.tensors[fields["node"].id] = fields["node"]
         step = len(self.trace.events) - 1

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import traceback
 
 import pytest
 
 import minigrad as mg
-from minigrad.trace import record
+from minigrad import _events
+from minigrad.trace import listen, record
 from minigrad.trace.tracebacks import live_frames, user_traceback
 
 
@@ -64,3 +66,50 @@ def test_a_recorded_error_keeps_the_frames_from_the_recorded_block_on():
     )
     assert "y.backward()" in error.traceback and "inside minigrad" in error.traceback
     assert "test_a_recorded_error_keeps" not in error.traceback and "pytest" not in error.traceback
+
+
+def _unused_input_error(watch):
+    """The ``error`` event of a grad() whose input is unused, as ``watch`` (record or listen) delivers it."""
+    seen = []
+    with watch(seen) as trace:
+        x, unused = mg.tensor([1.0], requires_grad=True), mg.tensor([2.0], requires_grad=True)
+        with pytest.raises(RuntimeError, match="appears to not have been used"):
+            mg.autograd.grad((x * 3).sum(), unused)
+    (error,) = [e for e in (seen or trace.events) if e.kind == "error"]
+    return error
+
+
+@contextlib.contextmanager
+def _recording(seen):
+    with record() as trace:
+        yield trace
+
+
+@contextlib.contextmanager
+def _listening(seen):
+    with listen(seen.append):
+        yield None
+
+
+@contextlib.contextmanager
+def _recording_beside_another_listener(seen):
+    _events.add_listener(_ignore)
+    try:
+        with record() as trace:
+            yield trace
+    finally:
+        _events.remove_listener(_ignore)
+
+
+def _ignore(kind, values):
+    pass
+
+
+def test_an_error_reported_before_raising_folds_the_engines_frames_not_the_listeners():
+    # the engine reports an unused input before it raises: the traceback is the stack from the engine out,
+    # the same whoever listens (the recorder's, listen()'s and the event bus's own frames were counted in)
+    recorded = _unused_input_error(_recording)
+    assert recorded.raised_at.startswith("test_tracebacks.py:") and "mg.autograd.grad(" in recorded.traceback
+    assert "... 2 frames inside minigrad" in recorded.traceback  # grad() and the pass it runs
+    assert _unused_input_error(_listening).traceback == recorded.traceback
+    assert _unused_input_error(_recording_beside_another_listener).traceback == recorded.traceback
