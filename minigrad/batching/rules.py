@@ -1037,6 +1037,18 @@ class Call:
     def batched_among(self, values) -> bool:
         return _batched_among(values, self.level)
 
+    def run(self, fn, *args, **kwargs):
+        return run(fn, *args, **kwargs)
+
+    def physical(self, d: int, rank: int) -> int:
+        return _physical(d, rank)
+
+    def replaced(self, **changes) -> tuple:
+        return _with(self.fn, self.args, self.kwargs, **changes)
+
+    def into_n(self, **batched):
+        return _into_n(self.fn, self.level, self.args, self.kwargs, **batched)
+
 
 def _own(rule):
     """An op's own batching rule (a function of a :class:`Call`) as the dispatcher calls rules."""
@@ -1061,13 +1073,13 @@ FAMILY_RULES = {
 
 
 def declared_rules() -> dict:
-    """Each declared op's batching rule, by the op's function (an op declared ``LOOP`` has none)."""
+    """Each declared op's batching rule, by the op's function (None for an op declared ``LOOP``)."""
     table = {}
     for fn, decl in declare.declared_ops().items():
         if callable(decl.batch):
             table[fn] = _own(decl.batch)
-        elif decl.batch != declare.LOOP:
-            table[fn] = FAMILY_RULES[decl.batch]
+        else:
+            table[fn] = FAMILY_RULES.get(decl.batch)
     return table
 
 
@@ -1181,5 +1193,9 @@ def _table() -> dict:
 
 
 RULES.update(_table())
-RULES.update(declared_rules())
+for _fn, _rule in declared_rules().items():
+    if _rule is None:
+        RULES.pop(_fn, None)
+    else:
+        RULES[_fn] = _rule
 _upcalls.vmap_random_factory = random_factory  # rand, randn and randint hand their draw here under vmap

@@ -105,6 +105,21 @@ class BatchedCall(Protocol):
     def batched_among(self, values) -> bool:
         """Whether any of ``values`` is batched at this level."""
 
+    def run(self, fn: Callable, *args, **kwargs):
+        """``fn(*args, **kwargs)`` through ``vmap``'s dispatch: an argument batched at an outer level goes to
+        that level's rule. (An op's own function called directly would not see outer levels.)"""
+
+    def physical(self, d: int, rank: int) -> int:
+        """Logical dim ``d`` of a rank-``rank`` entry as a dim of the batched value (past the batch dim),
+        with PyTorch's error for a dim out of range."""
+
+    def replaced(self, **changes) -> tuple[list, dict]:
+        """The call's ``(args, kwargs)`` with the named arguments replaced (wherever they were given)."""
+
+    def into_n(self, **batched):
+        """The op on ``[B * N, ...]`` (each named batched argument so), its result split back into
+        ``[B, N, ...]`` and batched: for ops that treat each of the N samples on its own."""
+
 
 class Declaration(NamedTuple):
     """What ``@op`` declared about one op."""
