@@ -1,10 +1,13 @@
-"""conv2d (im2col and one matrix product) and max_pool2d, on ``[N, C, H, W]`` inputs."""
+"""conv2d (one op, whose gradients are convolutions again) and max_pool2d, on ``[N, C, H, W]`` inputs."""
 
 from __future__ import annotations
 
+from ...backend import scalar_type_name
+from ...ops._util import check_same_device
 from ...ops.shape import pad
 from ...tensor import Tensor, make, make_leaf, shape_str
 from .._conv_padding import same_padding
+from .._convolution import convolution
 from .._im2col import Geometry, col2im, im2col, windows
 from ._pooling import _pooled_size
 from ._tiled_pool import max_pool2d_tiled
@@ -32,8 +35,9 @@ def conv2d(
 ) -> Tensor:
     """2-D cross-correlation of ``x`` ``[N, C, H, W]`` with ``weight`` ``[O, C/groups, kh, kw]``, plus ``bias`` ``[O]``.
 
-    Built from differentiable pieces: im2col, a (per-group, batched) matrix product, a
-    broadcast add. ``padding`` is an int, a pair, "valid" or "same" (stride 1).
+    One op: its gradient wrt ``x`` is a transposed convolution of the output gradient with
+    ``weight``, wrt ``weight`` the input correlated with the output gradient (:mod:`.._convolution`).
+    ``padding`` is an int, a pair, "valid" or "same" (stride 1).
     """
     _check_4d(x, "conv2d()")
     if weight.array.ndim != 4:
@@ -52,19 +56,13 @@ def conv2d(
     check_bias(weight, bias, out_channels, transposed=False)
     if bias is not None and bias.array.dtype != x.array.dtype:
         raise RuntimeError(f"Input type ({x.array.dtype}) and bias type ({bias.array.dtype}) should be the same")
+    if weight.array.dtype != x.array.dtype:
+        raise RuntimeError(
+            f"expected scalar type {scalar_type_name(x.array.dtype)} but found {scalar_type_name(weight.array.dtype)}"
+        )
+    check_same_device(x, weight, "conv2d")
     x, padding = same_padding(x, padding, (kh, kw), stride, dilation, "conv2d()")
-    geo = Geometry((kh, kw), stride, padding, dilation)
-    oh, ow = geo.out_hw(x.array.shape, "conv2d()")
-    cols = im2col(x, geo)
-    if groups == 1:
-        out = weight.reshape(out_channels, in_channels * kh * kw) @ cols
-    else:
-        n, per = x.array.shape[0], group_channels * kh * kw
-        w = weight.reshape(groups, out_channels // groups, per)
-        out = (w @ cols.reshape(n, groups, per, oh * ow)).reshape(n, out_channels, oh * ow)
-    if bias is not None:
-        out = out + bias.reshape(1, out_channels, 1)
-    return out.reshape(x.array.shape[0], out_channels, oh, ow)
+    return convolution(x, weight, bias, Geometry((kh, kw), stride, padding, dilation), groups)
 
 
 def max_pool2d(

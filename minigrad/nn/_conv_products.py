@@ -1,0 +1,93 @@
+"""Convolution's three products on arrays: the correlation, its transpose and the weight's product.
+
+For ``y = x ⋆ w`` (cross-correlation, as PyTorch's conv2d) with output gradient ``g``:
+
+- ``correlate(x, w)`` is ``y``: per image, the weight ``[O, C*kh*kw]`` times the image's windows as
+  columns ``[C*kh*kw, oh*ow]`` (im2col);
+- ``correlate_transposed(g, w)`` is ``∂L/∂x``: per image, ``wᵀ @ g`` gives each window's share, and the
+  windows are added back onto the image (col2im);
+- ``correlate_weight(x, g)`` is ``∂L/∂w``: the sum over images of ``g @ windowsᵀ``.
+
+The windows are made a few images at a time, so a batch's window array never exists at once: for
+W13's second convolution it is 42 MB, above the 32 MB up to which glibc keeps freed memory, so every
+step mapped it afresh and took its page faults again (10k minor faults, ~7 ms of system time a
+copy, twice a step). Groups are a leading dim of the weight (``[G, O/G, C/G*kh*kw]``) and of the
+columns, so each group's product is a batched matmul.
+"""
+
+from __future__ import annotations
+
+from ._im2col import Geometry, windows
+
+__all__ = ["correlate", "correlate_transposed", "correlate_weight"]
+
+#: The window array of one chunk of images: about 2 MB, so it stays in cache between its copy and the product.
+CHUNK_BYTES = 1 << 21
+
+
+def _chunks(n: int, per_image: int, itemsize: int):
+    """``(start, stop)`` of the image chunks whose windows take about :data:`CHUNK_BYTES`."""
+    step = max(1, CHUNK_BYTES // max(1, per_image * itemsize))
+    return [(start, min(start + step, n)) for start in range(0, n, step)]
+
+
+def _grouped(weight, groups: int):
+    """``[O, C/G, kh, kw]`` -> ``[G, O/G, C/G*kh*kw]``."""
+    o = weight.shape[0]
+    return weight.reshape(groups, o // groups, -1)
+
+
+def correlate(xp, x, weight, geo: Geometry, groups: int):
+    """``[N, C, H, W]`` correlated with ``[O, C/G, kh, kw]``: ``[N, O, oh, ow]``."""
+    n, o = x.shape[0], weight.shape[0]
+    oh, ow = geo.out_hw(x.shape, "conv2d()")
+    w = _grouped(weight, groups)
+    rows = w.shape[2]  # C/G * kh * kw
+    out = xp.empty((n, o, oh, ow), dtype=x.dtype)
+    by_group = out.reshape(n, groups, o // groups, oh * ow)
+    for start, stop in _chunks(n, rows * groups * oh * ow, x.itemsize):
+        cols = windows(xp, x[start:stop], geo).reshape(stop - start, groups, rows, oh * ow)
+        xp.matmul(w, cols, out=by_group[start:stop])
+    return out
+
+
+def correlate_transposed(xp, g, weight, image_shape: tuple, geo: Geometry, groups: int):
+    """``∂L/∂x`` of :func:`correlate` for the output gradient ``g`` ``[N, O, oh, ow]``: ``image_shape``."""
+    n, c, h, w = image_shape
+    (kh, kw), (ph, pw) = geo.kernel, geo.padding
+    oh, ow = g.shape[2], g.shape[3]
+    wt = _grouped(weight, groups).transpose(0, 2, 1)  # [G, C/G*kh*kw, O/G]
+    g_by_group = g.reshape(n, groups, g.shape[1] // groups, oh * ow)
+    dx = xp.zeros(image_shape, dtype=g.dtype)
+    for start, stop in _chunks(n, c * kh * kw * oh * ow, g.itemsize):
+        shares = (wt @ g_by_group[start:stop]).reshape(stop - start, c, kh, kw, oh, ow)
+        if ph or pw:
+            padded = xp.zeros((stop - start, c, h + 2 * ph, w + 2 * pw), dtype=g.dtype)
+            _add_windows(padded, shares, geo)
+            dx[start:stop] = padded[:, :, ph : ph + h, pw : pw + w]
+        else:
+            _add_windows(dx[start:stop], shares, geo)
+    return dx
+
+
+def correlate_weight(xp, x, g, kernel_shape: tuple, geo: Geometry, groups: int):
+    """``∂L/∂w`` of :func:`correlate` for the output gradient ``g`` ``[N, O, oh, ow]``: ``kernel_shape``."""
+    n, o = x.shape[0], kernel_shape[0]
+    oh, ow = g.shape[2], g.shape[3]
+    rows = kernel_shape[1] * kernel_shape[2] * kernel_shape[3]
+    g_by_group = g.reshape(n, groups, o // groups, oh * ow)
+    dw = xp.zeros((groups, o // groups, rows), dtype=g.dtype)
+    for start, stop in _chunks(n, rows * groups * oh * ow, x.itemsize):
+        cols = windows(xp, x[start:stop], geo).reshape(stop - start, groups, rows, oh * ow)
+        dw += (g_by_group[start:stop] @ cols.transpose(0, 1, 3, 2)).sum(0)
+    return dw.reshape(kernel_shape)
+
+
+def _add_windows(image, shares, geo: Geometry) -> None:
+    """Add each window's share ``[N, C, kh, kw, oh, ow]`` onto ``image`` (padded), in place."""
+    (kh, kw), (sh, sw), (dh, dw) = geo.kernel, geo.stride, geo.dilation
+    oh, ow = shares.shape[4], shares.shape[5]
+    for i in range(kh):
+        for j in range(kw):
+            top, left = i * dh, j * dw
+            image[:, :, top : top + sh * (oh - 1) + 1 : sh, left : left + sw * (ow - 1) + 1 : sw] += shares[:, :, i, j]
