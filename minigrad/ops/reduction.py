@@ -8,6 +8,7 @@ elements for full reductions and amax/amin; to the returned index for
 
 from __future__ import annotations
 
+import builtins
 import collections
 import contextlib
 import weakref
@@ -16,8 +17,11 @@ from .. import backend as B
 from .._state import extras, grad
 from ..creation import zeros_like
 from ..tensor import Tensor, make, make_leaf
+from ._entry import extremum_arguments
 from ._util import normalize_dims, refuse_dtype
+from .declare import BY_DIM, BY_DIM_REQUIRED, BatchedCall, bind_methods, op, rules_saving
 from .elementwise import maximum, minimum, where
+from .types import Dim, DimOrBool, NormOrder, Number
 
 __all__ = [
     "sum",
@@ -97,7 +101,8 @@ def _check_nonempty(d, axes: tuple, op: str, dim) -> None:
 
 
 # ---------------------------------------------------------------- sum, mean, var, std
-def sum(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:  # noqa: A001  (torch.sum)
+@op(batch=BY_DIM, methods="sum", saves=("axes", "keepdim", "shape"))
+def sum(a: Tensor, dim: Dim = None, keepdim: bool = False, dtype=None) -> Tensor:  # noqa: A001  (torch.sum)
     """Sum over ``dim`` (all dims when None or empty). Integer and bool tensors sum to int64."""
     axes = _axes(dim, a.array.ndim)
     d = a.array
@@ -116,7 +121,8 @@ def sum(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:  # no
     return make(out, (a,), backward, "sum", jvp)
 
 
-def mean(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+@op(batch=BY_DIM, methods="mean", saves=("axes", "count", "keepdim", "shape"))
+def mean(a: Tensor, dim: Dim = None, keepdim: bool = False, dtype=None) -> Tensor:
     """Mean over ``dim`` (all dims when None or empty); floating tensors only, as in PyTorch."""
     d = a.array
     if dtype is not None:
@@ -169,7 +175,8 @@ def _sum_sq_dev(a: Tensor, op: str, dim, correction, keepdim):
     return axes, dof, var_arr
 
 
-def var(a: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None) -> Tensor:
+@op(batch=BY_DIM, methods="var", saves=("a", "axes", "keepdim", "scale", "shape"))
+def var(a: Tensor, dim: DimOrBool = None, unbiased=None, keepdim: bool = False, *, correction=None) -> Tensor:
     """Variance over ``dim``: sum((a - mean)**2) / (N - correction).
 
     ``correction`` defaults to 1 (Bessel's correction); ``unbiased=False`` means
@@ -191,7 +198,8 @@ def var(a: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction
     return make(out, (a,), backward, "var", jvp)
 
 
-def std(a: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None) -> Tensor:
+@op(batch=BY_DIM, methods="std", saves=("a", "axes", "keepdim", "out_ref", "scale", "shape"))
+def std(a: Tensor, dim: DimOrBool = None, unbiased=None, keepdim: bool = False, *, correction=None) -> Tensor:
     """Standard deviation: the square root of ``var`` with the same arguments."""
     dim, correction = _variance_args("std", dim, unbiased, correction)
     axes, dof, variance = _sum_sq_dev(a, "std", dim, correction, keepdim)
@@ -213,6 +221,7 @@ def std(a: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction
 
 
 # ---------------------------------------------------------------- max, min, amax, amin
+@rules_saving(("a", "axes", "keepdim", "out_ref", "shape"))
 def _even_extremum(a: Tensor, dim, keepdim: bool, is_max: bool, op: str) -> Tensor:
     """max/min over ``axes``; the gradient is split evenly among the tied extreme elements."""
     d = a.array
@@ -237,6 +246,7 @@ def _even_extremum(a: Tensor, dim, keepdim: bool, is_max: bool, op: str) -> Tens
     return node
 
 
+@rules_saving(("ax", "index", "keepdim", "positions", "shape"))
 def _indexed_extremum(a: Tensor, dim, keepdim: bool, is_max: bool, op: str):
     """(values, indices) along one dim; the gradient goes to the returned index."""
     if isinstance(dim, (tuple, list)):
@@ -280,7 +290,41 @@ def _elementwise_other(op: str, dim, other) -> bool:
     return True
 
 
-def max(a: Tensor, dim=None, keepdim: bool = False, *, other=None):  # noqa: A001  (torch.max)
+def _along_one_dim(call: BatchedCall, dim, keepdim: bool, rest) -> object:
+    """The reduction along one int ``dim`` of the batched first operand (``max(dim)``, ``argmax(dim)``): the
+    dim moves past the batch dim; a 0-d entry gets one dim of size 1 to reduce over."""
+    v = call.value(call.args[0])
+    if v is None or not isinstance(dim, int) or call.batched_among(rest):
+        return call.loop()
+    rank = v.dim() - 1
+    if rank == 0:
+        return call.wrap(call.run(call.fn, v.unsqueeze(1), call.physical(dim, 1)))
+    return call.wrap(call.run(call.fn, v, call.physical(dim, rank), keepdim))
+
+
+def _extremum_rule(call: BatchedCall):
+    """``max``/``min``: with another tensor, elementwise; with ``dim``, a reduction; alone, over every dim."""
+    args, kwargs = extremum_arguments(call.args, call.kwargs)  # a batched tensor's methods come here without op entry
+    if isinstance(kwargs.get("other"), Tensor):  # elementwise: the entries padded to one rank line up at dim 0
+        rank = 0
+        for x in (*args, *kwargs.values()):
+            if isinstance(x, Tensor):
+                rank = builtins.max(rank, call.rank(x))
+
+        def align(x):
+            v = call.value(x)
+            return x if v is None else call.padded(v, rank)
+
+        return call.wrap(call.run(call.fn, *[align(a) for a in args], **{k: align(v) for k, v in kwargs.items()}))
+    dim = kwargs["dim"] if "dim" in kwargs else (args[1] if len(args) > 1 else None)
+    if dim is None:
+        return call.run(amax if call.fn is max else amin, args[0])
+    keepdim = kwargs["keepdim"] if "keepdim" in kwargs else (args[2] if len(args) > 2 else False)
+    return _along_one_dim(call, dim, keepdim, (*args[1:], *kwargs.values()))
+
+
+@op(batch=_extremum_rule, methods="max")
+def max(a: Tensor, dim=None, keepdim: bool = False, *, other: Tensor | Number = None):  # noqa: A001  (torch.max)
     """The largest element; with ``dim``, a ``(values, indices)`` named tuple; with a tensor ``other``,
     ``maximum``. As PyTorch's overloads: ``a.max(t)`` is ``a.max(other=t)``; ``a.max(dim=t)`` and
     ``a.max(t, keepdim)`` read a 0-d integer tensor ``t`` as a dim (op entry, ``_entry``).
@@ -295,7 +339,8 @@ def max(a: Tensor, dim=None, keepdim: bool = False, *, other=None):  # noqa: A00
     return _indexed_extremum(a, dim, keepdim, True, "max")
 
 
-def min(a: Tensor, dim=None, keepdim: bool = False, *, other=None):  # noqa: A001  (torch.min)
+@op(batch=_extremum_rule, methods="min")
+def min(a: Tensor, dim=None, keepdim: bool = False, *, other: Tensor | Number = None):  # noqa: A001  (torch.min)
     """The smallest element; with ``dim``, a ``(values, indices)`` named tuple; with a tensor ``other``,
     ``minimum`` (arguments read as :func:`max`'s)."""
     if _elementwise_other("min", dim, other):
@@ -305,12 +350,14 @@ def min(a: Tensor, dim=None, keepdim: bool = False, *, other=None):  # noqa: A00
     return _indexed_extremum(a, dim, keepdim, False, "min")
 
 
-def amax(a: Tensor, dim=(), keepdim: bool = False) -> Tensor:
+@op(batch=BY_DIM, methods="amax")
+def amax(a: Tensor, dim: Dim = (), keepdim: bool = False) -> Tensor:
     """Maximum over ``dim`` (int or tuple; all dims by default); ties share the gradient evenly."""
     return _even_extremum(a, dim, keepdim, True, "amax")
 
 
-def amin(a: Tensor, dim=(), keepdim: bool = False) -> Tensor:
+@op(batch=BY_DIM, methods="amin")
+def amin(a: Tensor, dim: Dim = (), keepdim: bool = False) -> Tensor:
     """Minimum over ``dim`` (int or tuple; all dims by default); ties share the gradient evenly."""
     return _even_extremum(a, dim, keepdim, False, "amin")
 
@@ -338,12 +385,25 @@ def _arg_extremum(a: Tensor, dim, keepdim: bool, is_max: bool, op: str) -> Tenso
     return make_leaf(xp.asarray(out, dtype=B.int64), a.device)
 
 
-def argmax(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
+def _arg_extremum_rule(call: BatchedCall):
+    """``argmax``/``argmin`` without ``dim`` index the flattened entry."""
+    dim, keepdim = call.get("dim"), call.get("keepdim")
+    if dim is not None:
+        return _along_one_dim(call, dim, keepdim, (*call.args[1:], *call.kwargs.values()))
+    v = call.value(call.args[0])
+    if v is None or keepdim:
+        return call.loop()
+    return call.wrap(call.run(call.fn, v.reshape(v.shape[0], -1), 1))
+
+
+@op(batch=_arg_extremum_rule, methods="argmax")
+def argmax(a: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """Index of the (first) maximum: over the flattened tensor, or along ``dim``. Not differentiable."""
     return _arg_extremum(a, dim, keepdim, True, "argmax")
 
 
-def argmin(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
+@op(batch=_arg_extremum_rule, methods="argmin")
+def argmin(a: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """Index of the (first) minimum: over the flattened tensor, or along ``dim``. Not differentiable."""
     return _arg_extremum(a, dim, keepdim, False, "argmin")
 
@@ -381,7 +441,8 @@ def _prod_others(a: Tensor, axes: tuple, out_k: Tensor) -> Tensor:
     )
 
 
-def prod(a: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+@op(batch=BY_DIM, methods="prod", saves=("a", "axes", "keepdim", "out_ref", "shape"))
+def prod(a: Tensor, dim: Dim = None, keepdim: bool = False, dtype=None) -> Tensor:
     """Product over ``dim`` (all dims when None); integer and bool tensors give int64.
 
     The gradient is exact when the input holds zeros (no division by zero).
@@ -418,7 +479,8 @@ def _stable_shift(xp, d, axes: tuple):
     return xp.where(xp.isfinite(m), m, 0)
 
 
-def logsumexp(a: Tensor, dim=None, keepdim: bool = False) -> Tensor:
+@op(batch=BY_DIM, methods="logsumexp", saves=("a", "axes", "keepdim", "out_ref", "shape"))
+def logsumexp(a: Tensor, dim: Dim = None, keepdim: bool = False) -> Tensor:
     """log(sum(exp(a))) over ``dim``, computed stably (shifted by the max); its gradient is softmax."""
     xp = a.device.xp
     d = _as_float(a)
@@ -456,7 +518,8 @@ def _norm_order(p):
     return p
 
 
-def norm(a: Tensor, p=2, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+@op(batch=BY_DIM, methods="norm", saves=("a", "axes", "keepdim", "out_ref", "p", "reached", "shape"))
+def norm(a: Tensor, p: NormOrder = 2, dim: Dim = None, keepdim: bool = False, dtype=None) -> Tensor:
     """Vector p-norm over ``dim`` (all dims when None): p = 2 (default, also 'fro'), 1, inf, -inf, 0 or any number.
 
     At a zero norm the gradient is 0 (a subgradient), as in PyTorch.
@@ -545,6 +608,7 @@ def _one_dim(a: Tensor, dim, op: str) -> tuple:
     return normalize_dims(dim, a.array.ndim)
 
 
+@op(batch=BY_DIM_REQUIRED, methods="softmax", saves=("axes", "out_ref"))
 def softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
     """exp(a) / sum(exp(a)) along ``dim``, computed stably; backward y * (g - sum(g * y))."""
     axes = _one_dim(a, dim, "softmax")
@@ -569,6 +633,7 @@ def softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
     return out
 
 
+@op(batch=BY_DIM_REQUIRED, methods="log_softmax", saves=("axes", "out_ref"))
 def log_softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
     """a - logsumexp(a) along ``dim``, computed stably; backward g - softmax * sum(g)."""
     axes = _one_dim(a, dim, "log_softmax")
@@ -590,6 +655,7 @@ def log_softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
     return out
 
 
+@op(batch=BY_DIM_REQUIRED, methods="cumsum", saves=("ax",))
 def cumsum(a: Tensor, dim: int, dtype=None) -> Tensor:
     """Running sum along ``dim``; integer and bool tensors give int64. Backward: a reversed running sum."""
     d = a.array
@@ -608,27 +674,4 @@ def cumsum(a: Tensor, dim: int, dtype=None) -> Tensor:
     return make(a.device.xp.cumsum(d, axis=ax, dtype=out_dtype), (a,), backward, "cumsum", jvp)
 
 
-def _bind() -> None:
-    T = Tensor
-    for fn in (
-        sum,
-        mean,
-        var,
-        std,
-        max,
-        min,
-        amax,
-        amin,
-        argmax,
-        argmin,
-        prod,
-        logsumexp,
-        norm,
-        softmax,
-        log_softmax,
-        cumsum,
-    ):
-        setattr(T, fn.__name__, fn)
-
-
-_bind()
+bind_methods(Tensor, __name__)
