@@ -2,12 +2,29 @@
 
 from __future__ import annotations
 
-from ...creation import generator_for
+from ... import _upcalls
+from ...creation import generator_for, rand
+from ...ops.declare import BatchedCall, op
 from ...tensor import Tensor, make_leaf
 
 __all__ = ["dropout"]
 
 
+def _random_op(call: BatchedCall):
+    """``dropout``: its mask is a random tensor of one entry's shape, drawn as :func:`random_factory` draws."""
+    x, p, training = call.args[0], call.get("p"), call.get("training")
+    if call.value(x) is None or call.batched_among(list(call.args[1:]) + list(call.kwargs.values())):
+        return call.loop()
+    if not training or p == 0.0 or not 0.0 <= p <= 1.0:
+        return call.fn(*call.args, **call.kwargs)  # the identity, or dropout's own error
+    if p == 1.0:
+        return x * 0.0
+    draw = _upcalls.vmap_random_factory
+    uniform = draw(rand.__wrapped__, (tuple(x.shape),), {"dtype": x.dtype, "device": x.device})
+    return x * ((uniform >= p).to(x.dtype) * (1.0 / (1.0 - p)))
+
+
+@op(batch=_random_op)
 def dropout(x: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """Keep each element with probability ``1 - p`` (scaled up by ``1 / (1 - p)``) when ``training``.
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 import numpy as np
 
 from ...ops._util import check_same_device
+from ...ops.declare import TRAILING, op, rules_saving
 from ...tensor import Tensor, make, make_leaf, shape_str
 
 __all__ = ["embedding"]
 
 
+@rules_saving(("indices", "num_rows", "keep"))
 def _gather_rows(weight: Tensor, indices, padding_idx: int | None) -> Tensor:
     """``weight[indices]``; backward scatters the gradient back into rows (zero at ``padding_idx``)."""
     num_rows = weight.array.shape[0]
@@ -30,6 +32,7 @@ def _gather_rows(weight: Tensor, indices, padding_idx: int | None) -> Tensor:
     return make(weight.array[indices], (weight,), backward, "embedding", jvp)
 
 
+@rules_saving(("indices",))
 def _scatter_rows(g: Tensor, indices, num_rows: int) -> Tensor:
     """Sum the rows of ``g`` (``[*indices.shape, D]``) into ``[num_rows, D]`` at ``indices``."""
     xp = g.device.xp
@@ -63,7 +66,8 @@ def _add_rows_at(out, rows, values) -> None:
     out[sorted_rows[starts]] += np.add.reduceat(values[order], starts, axis=0)
 
 
-def embedding(indices, weight: Tensor, padding_idx: int | None = None) -> Tensor:
+@op(batch=TRAILING)
+def embedding(indices: Tensor, weight: Tensor, padding_idx: int | None = None) -> Tensor:
     """Look up rows of ``weight`` ``[num_embeddings, D]``: the result is ``[*indices.shape, D]``.
 
     ``indices`` is an integer tensor or array; the row at ``padding_idx`` gets no gradient.

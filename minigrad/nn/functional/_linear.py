@@ -5,11 +5,24 @@ from __future__ import annotations
 import numpy as np
 
 from ...ops._util import check_same_device
+from ...ops.declare import BatchedCall, op
 from ...tensor import Tensor, make, shape_str
 
 __all__ = ["linear"]
 
 
+def _linear_rule(call: BatchedCall):
+    """``linear``: one ``linear`` call for a batched input, a matmul where the weight is batched."""
+    x, weight = call.args[0], call.args[1]
+    bias = call.args[2] if len(call.args) > 2 else call.kwargs.get("bias")
+    v = call.value(x)
+    if v is not None and call.value(weight) is None and call.value(bias) is None and x.dim() > 0:
+        return call.wrap(call.run(call.fn, v, weight, bias))
+    out = x @ weight.transpose(-1, -2)
+    return out if bias is None else out + bias
+
+
+@op(batch=_linear_rule, saves=("weight", "x"))
 def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """Affine map over the last dim: ``x @ weight.T + bias``.
 

@@ -11,6 +11,7 @@ import warnings
 
 from ... import backend as B
 from ...ops._util import check_same_device, refuse_dtype
+from ...ops.declare import COMPOSITE, BatchedCall, op, rules_saving
 from ...ops.elementwise import clamp, softplus
 from ...ops.reduction import log_softmax
 from ...tensor import Tensor, _tangents_of, make, make_leaf, shape_str
@@ -66,7 +67,8 @@ def _numeric(t: Tensor, other: Tensor) -> Tensor:
 
 
 # ---------------------------------------------------------------- regression
-def mse_loss(input: Tensor, target, reduction: str = "mean") -> Tensor:  # noqa: A002
+@op(batch=COMPOSITE)
+def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
     """Mean squared error ``(input - target)**2``, reduced."""
     _check_reduction(reduction)
     target = _as_target(target, input, "mse_loss")
@@ -75,7 +77,8 @@ def mse_loss(input: Tensor, target, reduction: str = "mean") -> Tensor:  # noqa:
     return _reduce(diff * diff, reduction)
 
 
-def l1_loss(input: Tensor, target, reduction: str = "mean") -> Tensor:  # noqa: A002
+@op(batch=COMPOSITE)
+def l1_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
     """Mean absolute error ``|input - target|``, reduced."""
     _check_reduction(reduction)
     target = _as_target(target, input, "l1_loss")
@@ -188,10 +191,45 @@ def _prob_target_matrix(t, num_classes: int, weight, smoothing: float, dtype):
     return q if weight is None else q * weight
 
 
+def _class_loss_rule(call: BatchedCall):
+    """``cross_entropy`` and ``nll_loss`` (``[C]``, ``[N, C]`` or ``[N, C, d1, ...]`` entries): the batch's
+    rows (class dim last) flattened into one call without reduction, then each entry reduced as the call asked: the mean divides by the summed
+    class weights of the rows that are not ignored (by the row count for probability targets)."""
+    input, target = call.get("input"), call.get("target")  # noqa: A001
+    weight, ignore_index = call.get("weight"), call.get("ignore_index")
+    reduction = call.get("reduction")
+    rank = call.rank(input)
+    if not isinstance(target, Tensor) or rank == 0 or call.value(weight) is not None:
+        return call.loop()
+    vi = call.value(input)
+    size = (vi if vi is not None else call.value(target)).shape[0]
+    vi, vt = call.expanded(input, size), call.expanded(target, size)
+    class_dim = 1 if rank == 1 else 2
+    classes = vi.shape[class_dim]
+    probabilities = vt.dtype.kind == "f"
+    rows = vt.movedim(class_dim, -1).reshape(-1, classes) if probabilities else vt.reshape(-1)
+    inputs = vi.movedim(class_dim, -1).reshape(-1, classes)
+    args, kwargs = call.replaced(input=inputs, target=rows, reduction="none")
+    losses = call.run(call.fn, *args, **kwargs).reshape(size, -1)
+    if reduction == "none":
+        return call.wrap(losses.reshape(tuple(vi.shape[:class_dim]) + tuple(vi.shape[class_dim + 1 :])))
+    if reduction == "sum":
+        return call.wrap(losses.sum(1))
+    if probabilities:
+        return call.wrap(losses.mean(1))
+    kept = vt.reshape(size, -1) != ignore_index
+    if weight is None:
+        counted = kept.sum(1).to(losses.dtype)
+    else:
+        counted = (weight.to(losses.dtype).detach()[kept.long() * vt.reshape(size, -1)] * kept).sum(1)
+    return call.wrap(losses.sum(1) / counted)
+
+
+@op(batch=_class_loss_rule)
 def cross_entropy(
     input: Tensor,  # noqa: A002
-    target,
-    weight=None,
+    target: Tensor,
+    weight: Tensor | None = None,
     ignore_index: int = -100,
     reduction: str = "mean",
     label_smoothing: float = 0.0,
@@ -262,6 +300,7 @@ def cross_entropy(
     return loss.reshape(loss_shape) if reduction == "none" and loss_shape != (num_rows,) else loss
 
 
+@rules_saving(("x", "probs", "q", "q_total", "divisor"))
 def _cross_entropy_rule(x: Tensor, probs, q: Tensor, q_total, divisor: float, each_row: bool):
     """cross_entropy's rule for a target that is data: row i's gradient is ``softmax(x_i) * sum(Q_i) - Q_i``
     (Q: the target distribution, ``sum(Q_i) = 1`` for class indices or a smoothed target), times the row's
@@ -290,6 +329,7 @@ def _cross_entropy_rule(x: Tensor, probs, q: Tensor, q_total, divisor: float, ea
     return backward
 
 
+@rules_saving(("x", "probs", "t", "t_weight", "spread", "g_rows", "divisor"))
 def _cross_entropy_rule_with_target(x, probs, t, w, label_smoothing: float, num_classes: int, divisor, each_row):
     """cross_entropy's rule for a probability target that requires grad: Q is built from ``t`` with ops
     (smoothed, weighted), so create_graph sees both inputs; ``d loss / d t = -log_softmax(x)`` through Q."""
@@ -306,10 +346,11 @@ def _cross_entropy_rule_with_target(x, probs, t, w, label_smoothing: float, num_
     return backward
 
 
+@op(batch=_class_loss_rule)
 def nll_loss(
     input: Tensor,  # noqa: A002
-    target,
-    weight=None,
+    target: Tensor,
+    weight: Tensor | None = None,
     ignore_index: int = -100,
     reduction: str = "mean",
 ) -> Tensor:
@@ -333,7 +374,37 @@ def nll_loss(
     return total / float(divisor) if reduction == "mean" else total
 
 
-def binary_cross_entropy(input: Tensor, target, weight=None, reduction: str = "mean") -> Tensor:  # noqa: A002
+def _binary_loss_rule(call: BatchedCall):
+    """``binary_cross_entropy(_with_logits)``: elementwise, so one call without reduction (the weights
+    padded to line up with the batch), then each entry reduced."""
+    names = ("input", "target", "weight", "pos_weight")
+    tensors = {n: call.get(n) for n in names}  # None where the op has no such argument (pos_weight)
+    reduction = call.get("reduction")
+    input, target = tensors["input"], tensors["target"]  # noqa: A001
+    if not isinstance(target, Tensor) or call.rank(target) != call.rank(input):
+        return call.loop()
+    size = next(call.value(t) for t in tensors.values() if call.value(t) is not None).shape[0]
+    rank = call.rank(input)
+    changes = {"input": call.expanded(input, size), "target": call.expanded(target, size), "reduction": "none"}
+    for name in ("weight", "pos_weight"):
+        v = call.value(tensors.get(name))
+        if v is not None:
+            changes[name] = call.padded(v, rank)
+    args, kwargs = call.replaced(**changes)
+    losses = call.run(call.fn, *args, **kwargs)
+    if reduction == "none" or rank == 0:
+        return call.wrap(losses)
+    dims = tuple(range(1, rank + 1))
+    return call.wrap(losses.sum(dims) if reduction == "sum" else losses.mean(dims))
+
+
+@op(batch=_binary_loss_rule, saves=("input", "y_const", "w_const"))
+def binary_cross_entropy(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    weight: Tensor | None = None,
+    reduction: str = "mean",
+) -> Tensor:
     """Binary cross-entropy of probabilities ``input`` in [0, 1] against ``target``.
 
     The logs are clamped at -100 and the gradient's denominator at 1e-12, as in
@@ -386,12 +457,13 @@ def binary_cross_entropy(input: Tensor, target, weight=None, reduction: str = "m
     return _reduce(make(loss, (input,), backward, "binary_cross_entropy", jvp), reduction)
 
 
+@op(batch=_binary_loss_rule)
 def binary_cross_entropy_with_logits(
     input: Tensor,  # noqa: A002
-    target,
-    weight=None,
+    target: Tensor,
+    weight: Tensor | None = None,
     reduction: str = "mean",
-    pos_weight=None,
+    pos_weight: Tensor | None = None,
 ) -> Tensor:
     """Binary cross-entropy on logits: ``sigmoid`` and the loss fused stably (any logit size).
 

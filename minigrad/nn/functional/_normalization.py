@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from ...autograd.grad_mode import no_grad
+from ...ops.declare import TRAILING, BatchedCall, op
+from ...ops.types import Size
 from ...tensor import Tensor, make_leaf, shape_str
 
 __all__ = ["layer_norm", "batch_norm"]
 
 
-def layer_norm(x: Tensor, normalized_shape, weight=None, bias=None, eps: float = 1e-5) -> Tensor:
+@op(batch=TRAILING)
+def layer_norm(
+    x: Tensor, normalized_shape: Size, weight: Tensor | None = None, bias: Tensor | None = None, eps: float = 1e-5
+) -> Tensor:
     """Normalise over the last ``len(normalized_shape)`` dims to mean 0, variance 1; then scale and shift."""
     normalized_shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
     k = len(normalized_shape)
@@ -33,12 +38,62 @@ def layer_norm(x: Tensor, normalized_shape, weight=None, bias=None, eps: float =
     return y
 
 
+UNBATCHED_RUNNING_STATS = (
+    "Batch norm got a batched tensor as input while the running_mean or running_var, which will be updated in "
+    "place, were not batched.\nIf you are using a module and do not need eval mode, please set "
+    "`track_running_stats` to be False.If you are using a prebuilt module and do not need eval mode, please see "
+    "the functorch website for resources on how to patch your module to work with vmap"
+)
+
+
+def _batch_norm_rule(call: BatchedCall):
+    """``batch_norm``: each entry's ``[N, C, *]`` normalised on its own, so the batch joins the channels:
+    one call on ``[N, B * C, *]`` with the running statistics, weight and bias as ``[B * C]`` (unbatched
+    ones repeated). Training updates batched running statistics in place, each entry its own; unbatched
+    ones beside a batched input are refused, as PyTorch refuses them."""
+    names = ("x", "running_mean", "running_var", "weight", "bias")
+    x, mean, var, weight, bias = (call.get(n) for n in names)
+    training = call.get("training")
+    batched = [v for v in map(call.value, (x, mean, var, weight, bias)) if v is not None]
+    if call.rank(x) < 2 or not batched:
+        return call.loop()
+    stats_batched = call.value(mean) is not None or call.value(var) is not None
+    if training and call.value(x) is not None and mean is not None and not stats_batched:
+        raise RuntimeError(UNBATCHED_RUNNING_STATS)
+    size = batched[0].shape[0]  # the batch size
+    xs = call.expanded(x, size)  # [B, N, C, *]
+    sizes = tuple(xs.shape)
+    folded = xs.movedim(0, 1).reshape((sizes[1], size * sizes[2]) + sizes[3:])
+
+    def per_channel(t):
+        return None if t is None else call.expanded(t, size).reshape(size * sizes[2])
+
+    flat_mean, flat_var = per_channel(mean), per_channel(var)
+    args, kwargs = call.replaced(
+        x=folded, running_mean=flat_mean, running_var=flat_var, weight=per_channel(weight), bias=per_channel(bias)
+    )
+    out = call.run(call.fn, *args, **kwargs)
+    if training:  # the call updated the [B * C] copies: back into each entry's statistics
+        with no_grad():
+            for stat, flat in ((mean, flat_mean), (var, flat_var)):
+                if stat is None:
+                    continue
+                v = call.value(stat)
+                updated = flat.reshape((size,) + tuple(stat.shape))
+                if v is not None:
+                    v.copy_(updated)
+                else:  # unbatched statistics of an unbatched input: every entry made the same update, once
+                    stat.copy_(updated[0])
+    return call.wrap(out.reshape((sizes[1], size) + sizes[2:]).movedim(1, 0))
+
+
+@op(batch=_batch_norm_rule)
 def batch_norm(
     x: Tensor,
     running_mean: Tensor | None,
     running_var: Tensor | None,
-    weight=None,
-    bias=None,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
     training: bool = False,
     momentum: float = 0.1,
     eps: float = 1e-5,

@@ -5,9 +5,11 @@ from __future__ import annotations
 import weakref
 
 from ..._state import extras, grad
+from ...ops.declare import rules_saving
 from ...tensor import Tensor, make
 
 
+@rules_saving(("out_ref", "axis"))
 def softmax_node(x: Tensor, probs, axis: int) -> Tensor:
     """Wrap ``probs`` = softmax(x) along ``axis`` (already computed) as a differentiable node of ``x``.
 
