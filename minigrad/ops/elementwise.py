@@ -19,6 +19,8 @@ from ..tensor import Tensor, make, make_leaf, shape_str, tensor
 from ._erf_float32 import erf_float32
 from ._util import as_tensor, binary_arrays, refuse_dtype
 from .compare import gt, lt
+from .declare import BROADCASTING, LOOP, bind_methods, op, rules_saving
+from .types import Number
 
 __all__ = [
     "exp",
@@ -81,6 +83,7 @@ def _zero_jvp(t):
 
 
 # ---------------------------------------------------------------- exponentials and logs
+@op(batch=BROADCASTING, methods="exp", saves=("out_ref",))
 def exp(a: Tensor) -> Tensor:
     """Elementwise e**a."""
 
@@ -95,6 +98,7 @@ def exp(a: Tensor) -> Tensor:
     return out
 
 
+@op(batch=BROADCASTING, methods="log", saves=("a",))
 def log(a: Tensor) -> Tensor:
     """Natural logarithm."""
 
@@ -107,6 +111,7 @@ def log(a: Tensor) -> Tensor:
     return make(a.device.xp.log(_float_data(a)), (a,), backward, "log", jvp)
 
 
+@op(batch=BROADCASTING, methods="log1p", saves=("a",))
 def log1p(a: Tensor) -> Tensor:
     """log(1 + a), accurate for small ``a``."""
 
@@ -119,6 +124,7 @@ def log1p(a: Tensor) -> Tensor:
     return make(a.device.xp.log1p(_float_data(a)), (a,), backward, "log1p", jvp)
 
 
+@op(batch=BROADCASTING, methods="sqrt", saves=("out_ref",))
 def sqrt(a: Tensor) -> Tensor:
     """Square root."""
 
@@ -133,6 +139,7 @@ def sqrt(a: Tensor) -> Tensor:
     return out
 
 
+@op(batch=BROADCASTING, methods="rsqrt", saves=("out_ref",))
 def rsqrt(a: Tensor) -> Tensor:
     """1 / sqrt(a); backward -g * out**3 / 2."""
 
@@ -148,6 +155,7 @@ def rsqrt(a: Tensor) -> Tensor:
     return out
 
 
+@op(batch=BROADCASTING, methods="square", saves=("a",))
 def square(a: Tensor) -> Tensor:
     """a * a (integer tensors stay integer)."""
 
@@ -164,6 +172,7 @@ def square(a: Tensor) -> Tensor:
     return make(d * d, (a,), backward, "square", jvp)
 
 
+@op(batch=BROADCASTING, methods="reciprocal", saves=("out_ref",))
 def reciprocal(a: Tensor) -> Tensor:
     """1 / a (integer tensors give the default float dtype)."""
 
@@ -180,6 +189,7 @@ def reciprocal(a: Tensor) -> Tensor:
 
 
 # ---------------------------------------------------------------- trigonometric and hyperbolic
+@op(batch=BROADCASTING, methods="sin", saves=("a",))
 def sin(a: Tensor) -> Tensor:
     """Sine."""
 
@@ -192,6 +202,7 @@ def sin(a: Tensor) -> Tensor:
     return make(a.device.xp.sin(_float_data(a)), (a,), backward, "sin", jvp)
 
 
+@op(batch=BROADCASTING, methods="cos", saves=("a",))
 def cos(a: Tensor) -> Tensor:
     """Cosine."""
 
@@ -204,6 +215,7 @@ def cos(a: Tensor) -> Tensor:
     return make(a.device.xp.cos(_float_data(a)), (a,), backward, "cos", jvp)
 
 
+@op(batch=BROADCASTING, methods="tanh", saves=("out_ref",))
 def tanh(a: Tensor) -> Tensor:
     """Hyperbolic tangent; backward uses the output: g * (1 - tanh(a)**2)."""
 
@@ -226,6 +238,7 @@ def _sigmoid_array(xp, d):
         return 1 / (1 + xp.exp(-d))
 
 
+@op(batch=BROADCASTING, methods="sigmoid", saves=("out_ref",))
 def sigmoid(a: Tensor) -> Tensor:
     """Logistic sigmoid 1 / (1 + e**-a), computed stably; backward g * s * (1 - s)."""
 
@@ -257,6 +270,7 @@ def _erf_array(xp, d):
     return cupy_erf(d)
 
 
+@op(batch=BROADCASTING, methods="erf", saves=("a",))
 def erf(a: Tensor) -> Tensor:
     """The Gauss error function; backward g * 2/sqrt(pi) * exp(-a**2)."""
 
@@ -270,6 +284,7 @@ def erf(a: Tensor) -> Tensor:
 
 
 # ---------------------------------------------------------------- activations
+@op(batch=BROADCASTING, methods="relu", saves=("a",))
 def relu(a: Tensor) -> Tensor:
     """max(a, 0); the gradient at 0 is 0, as in PyTorch."""
     refuse_dtype(a, "clamp_min_scalar_cpu", "b")
@@ -284,6 +299,7 @@ def relu(a: Tensor) -> Tensor:
     return make(a.device.xp.maximum(d, 0), (a,), backward, "relu", jvp)  # not d * (d > 0): -inf * 0 is NaN
 
 
+@op(batch=BROADCASTING, methods="leaky_relu", saves=("a", "negative_slope"))
 def leaky_relu(a: Tensor, negative_slope: float = 0.01) -> Tensor:
     """a where a > 0, else negative_slope * a."""
     refuse_dtype(a, "leaky_relu_cpu", "biu")
@@ -299,6 +315,7 @@ def leaky_relu(a: Tensor, negative_slope: float = 0.01) -> Tensor:
     return make(xp.where(d > 0, d, d * negative_slope), (a,), backward, "leaky_relu", jvp)
 
 
+@op(batch=BROADCASTING, methods="elu", saves=("a", "alpha", "out_ref"))
 def elu(a: Tensor, alpha: float = 1.0) -> Tensor:
     """a where a > 0, else alpha * (e**a - 1); backward uses the output (out + alpha for a <= 0)."""
     refuse_dtype(a, "elu_cpu", "biu")
@@ -323,6 +340,7 @@ def _normal_pdf(a: Tensor) -> Tensor:
     return (a * a * -0.5).exp() * _INV_SQRT_2PI
 
 
+@rules_saving(("a",))
 def _normal_cdf(a: Tensor) -> Tensor:
     """Phi(a) = (1 + erf(a / sqrt 2)) / 2, as ``torch.special.ndtr``; backward g * phi(a)."""
 
@@ -335,6 +353,12 @@ def _normal_cdf(a: Tensor) -> Tensor:
     return make(0.5 * (1 + _erf_array(a.device.xp, _float_data(a) / _SQRT_2)), (a,), backward, "ndtr", jvp)
 
 
+def _tanh_gelu_slope(a: Tensor, th: Tensor) -> Tensor:
+    """d/da of a * (1 + th) / 2, th = tanh(sqrt(2/pi) (a + c a**3)): tanh-approximated gelu's slope."""
+    return (th + 1) * 0.5 + a * 0.5 * (1 - th * th) * (a * a * (3 * _GELU_TANH_C) + 1) * _SQRT_2_OVER_PI
+
+
+@op(batch=BROADCASTING, methods="gelu", saves={"backward": ("a", "cdf"), "backward_tanh": ("a", "th")})
 def gelu(a: Tensor, approximate: str = "none") -> Tensor:
     """Gaussian error linear unit: a * Phi(a), or its tanh approximation with ``approximate='tanh'``.
 
@@ -348,14 +372,11 @@ def gelu(a: Tensor, approximate: str = "none") -> Tensor:
         inner = (a * a * a * _GELU_TANH_C + a) * _SQRT_2_OVER_PI
         th = inner.tanh()
 
-        def slope():  # d/da of a * (1 + th) / 2, th = tanh(sqrt(2/pi) (a + c a**3))
-            return (th + 1) * 0.5 + a * 0.5 * (1 - th * th) * (a * a * (3 * _GELU_TANH_C) + 1) * _SQRT_2_OVER_PI
-
         def backward_tanh(g):
-            return (g * slope(),)
+            return (g * _tanh_gelu_slope(a, th),)
 
         def jvp_tanh(t):
-            return t * slope()
+            return t * _tanh_gelu_slope(a, th)
 
         return make(0.5 * _float_data(a) * (1 + th.array), (a,), backward_tanh, "gelu", jvp_tanh)
 
@@ -370,6 +391,7 @@ def gelu(a: Tensor, approximate: str = "none") -> Tensor:
     return make(_float_data(a) * cdf.array, (a,), backward, "gelu", jvp)
 
 
+@op(batch=BROADCASTING, methods="silu", saves=("a",))
 def silu(a: Tensor) -> Tensor:
     """a * sigmoid(a) (also called swish); backward g * s * (1 + a * (1 - s))."""
     refuse_dtype(a, "silu_cpu", "biu")
@@ -386,6 +408,7 @@ def silu(a: Tensor) -> Tensor:
     return make(d * _sigmoid_array(a.device.xp, d), (a,), backward, "silu", jvp)
 
 
+@op(batch=BROADCASTING, methods="softplus", saves=("a", "beta", "threshold"))
 def softplus(a: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     """log(1 + e**(beta*a)) / beta, computed stably; linear (= a) where beta*a > threshold."""
     refuse_dtype(a, "softplus_cpu", "biu")
@@ -425,7 +448,8 @@ def _array_of(x, dt, xp):
     return x.array.astype(dt, copy=False) if isinstance(x, Tensor) else xp.asarray(x, dtype=dt)
 
 
-def clamp(a: Tensor, min=None, max=None) -> Tensor:  # noqa: A002  (torch's argument names)
+@op(batch=BROADCASTING, methods=("clamp", "clip"), saves=("inside", "lo_wins", "hi_wins"))
+def clamp(a: Tensor, min: Tensor | Number | None = None, max: Tensor | Number | None = None) -> Tensor:  # noqa: A002  (torch's argument names)
     """Limit ``a`` to ``[min, max]``; bounds are scalars or tensors (broadcast), either may be None.
 
     The gradient flows to ``a`` where ``min <= a <= max`` (bounds included), and to
@@ -512,6 +536,7 @@ def _clamp_masks(a: Tensor, d, lod, hid, shape) -> tuple:
 clip = clamp
 
 
+@rules_saving(("a", "b"))
 def _extremum(a, b, name: str) -> Tensor:
     if not isinstance(a, Tensor):
         a, b = b, a
@@ -541,17 +566,20 @@ def _extremum(a, b, name: str) -> Tensor:
     return make(out, (a, b), backward, name, jvp)
 
 
-def maximum(a, b) -> Tensor:
+@op(batch=BROADCASTING, methods="maximum")
+def maximum(a: Tensor, b: Tensor) -> Tensor:
     """Elementwise maximum with broadcasting; NaN propagates; ties split the gradient 50/50."""
     return _extremum(a, b, "maximum")
 
 
-def minimum(a, b) -> Tensor:
+@op(batch=BROADCASTING, methods="minimum")
+def minimum(a: Tensor, b: Tensor) -> Tensor:
     """Elementwise minimum with broadcasting; NaN propagates; ties split the gradient 50/50."""
     return _extremum(a, b, "minimum")
 
 
-def where(condition, input, other) -> Tensor:  # noqa: A002  (torch's argument name)
+@op(batch=BROADCASTING, saves=("cond",))
+def where(condition: Tensor, input: Tensor | Number, other: Tensor | Number) -> Tensor:  # noqa: A002  (torch's argument name)
     """Elements of ``input`` where ``condition`` is True, else of ``other`` (broadcast; scalars allowed)."""
     like = next((x for x in (input, other, condition) if isinstance(x, Tensor)), None)
     cond = (
@@ -610,12 +638,14 @@ def where(condition, input, other) -> Tensor:  # noqa: A002  (torch's argument n
     return make(out, parents, backward, "where", jvp)
 
 
+@op(batch=LOOP, methods="where")
 def _tensor_where(self: Tensor, condition, other) -> Tensor:
     """``self`` where ``condition`` is True, else ``other`` (the method form of ``where``)."""
     return where(condition, self, other)
 
 
 # ---------------------------------------------------------------- piecewise constant
+@op(batch=BROADCASTING, methods="sign")
 def sign(a: Tensor) -> Tensor:
     """-1, 0 or 1 elementwise (zero gradient everywhere)."""
 
@@ -630,16 +660,19 @@ def _rounded(a: Tensor, op: str) -> Tensor:
     return make(out, (a,), _zero_backward, op, _zero_jvp)
 
 
+@op(batch=BROADCASTING, methods="floor")
 def floor(a: Tensor) -> Tensor:
     """Round down (zero gradient; integer tensors are returned unchanged in value)."""
     return _rounded(a, "floor")
 
 
+@op(batch=BROADCASTING, methods="ceil")
 def ceil(a: Tensor) -> Tensor:
     """Round up (zero gradient)."""
     return _rounded(a, "ceil")
 
 
+@op(batch=BROADCASTING, methods="round")
 def round(a: Tensor, decimals: int = 0) -> Tensor:  # noqa: A001  (torch.round)
     """Round half to even, to ``decimals`` places (zero gradient)."""
 
@@ -648,39 +681,4 @@ def round(a: Tensor, decimals: int = 0) -> Tensor:  # noqa: A001  (torch.round)
     return make(out, (a,), _zero_backward, "round", _zero_jvp)
 
 
-def _bind() -> None:
-    T = Tensor
-    for fn in (
-        exp,
-        log,
-        log1p,
-        sqrt,
-        rsqrt,
-        sin,
-        cos,
-        tanh,
-        sigmoid,
-        erf,
-        relu,
-        leaky_relu,
-        elu,
-        gelu,
-        silu,
-        softplus,
-        sign,
-        floor,
-        ceil,
-        round,
-        square,
-        reciprocal,
-        clamp,
-        clip,
-        maximum,
-        minimum,
-    ):
-        setattr(T, fn.__name__, fn)
-    T.clip = clamp
-    T.where = _tensor_where
-
-
-_bind()
+bind_methods(Tensor, __name__)
