@@ -18,7 +18,9 @@ from .._tensor_state import mark_multi_view
 from ..tensor import Tensor, make, shape_str
 from ._util import check_same_device, normalize_dims
 from .arithmetic import _pass_through, _same_jvp
+from .declare import ALONG_DIM, LOOP, TRAILING, bind_methods, op, rules_saving
 from .indexing import index_with_key
+from .types import Dims, Ints, SplitSize
 
 __all__ = [
     "reshape",
@@ -82,7 +84,152 @@ def _unchanged(a: Tensor, op: str, copy: bool = False) -> Tensor:
     return make(a.array.copy() if copy else a.array.view(), (a,), _pass_through, op, _same_jvp)
 
 
+# ---------------------------------------------------------------- batching rules (vmap)
+def _sizes(args) -> tuple:
+    """``*shape`` arguments as one tuple (``reshape(2, 3)`` and ``reshape((2, 3))``)."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        return tuple(args[0])
+    return tuple(args)
+
+
+def _batched_reshape(call):
+    if not call.args or call.value(call.args[0]) is None:
+        return call.loop()
+    v = call.value(call.args[0])
+    sizes = _sizes(call.args[1:]) if len(call.args) > 1 else tuple(call.kwargs.get("shape", ()))
+    return call.wrap(call.run(call.fn, v, (v.shape[0],) + sizes))
+
+
+def _batched_flatten(call):
+    if not call.args or call.value(call.args[0]) is None:
+        return call.loop()
+    v = call.value(call.args[0])
+    rank = v.dim() - 1
+    start, end = call.get("start_dim"), call.get("end_dim")
+    if rank == 0:
+        return call.wrap(v.reshape(v.shape[0], 1))
+    return call.wrap(call.run(call.fn, v, call.physical(start, rank), call.physical(end, rank)))
+
+
+def _batched_unflatten(call):
+    if not call.args or call.value(call.args[0]) is None:
+        return call.loop()
+    v = call.value(call.args[0])
+    dim, sizes = call.get("dim"), call.get("sizes")
+    return call.wrap(call.run(call.fn, v, call.physical(dim, v.dim() - 1), sizes))
+
+
+def _batched_unsqueeze(call):
+    if not call.args or call.value(call.args[0]) is None:
+        return call.loop()
+    v = call.value(call.args[0])
+    rank, d = v.dim() - 1, call.get("dim")
+    return call.wrap(call.run(call.fn, v, call.physical(d, rank + 1)))  # an entry of rank + 1 takes the new dim
+
+
+def _batched_squeeze(call):
+    if not call.args or call.value(call.args[0]) is None:
+        return call.loop()
+    v = call.value(call.args[0])
+    shape, dim = tuple(v.shape[1:]), call.get("dim")
+    rank = len(shape)
+    if dim is None:
+        dims = tuple(i + 1 for i, s in enumerate(shape) if s == 1)
+    elif isinstance(dim, (tuple, list)):
+        dims = tuple(call.physical(d, rank) for d in dim if rank == 0 or shape[d] == 1) if rank else ()
+    else:
+        dims = (call.physical(dim, rank),) if rank and shape[dim] == 1 else ()
+        if not rank:
+            call.physical(dim, 0)  # a 0-d entry takes dim 0 and -1 only
+    return call.wrap(call.run(call.fn, v, dims) if dims else v)
+
+
+def _batched_permute(call):
+    if not call.args or call.value(call.args[0]) is None:
+        return call.loop()
+    v = call.value(call.args[0])
+    rank, dims = v.dim() - 1, _sizes(call.args[1:]) if len(call.args) > 1 else tuple(call.kwargs["dims"])
+    if len(dims) != rank:
+        raise RuntimeError(
+            f"permute(sparse_coo): number of dimensions in the tensor input does not match the length of the "
+            f"desired ordering of dimensions i.e. input.dim() = {rank} is not equal to len(dims) = {len(dims)}"
+        )
+    return call.wrap(call.run(call.fn, v, (0,) + tuple(call.physical(d, rank) for d in dims)))
+
+
+def _batched_transpose(call):
+    if not call.args or call.value(call.args[0]) is None:
+        return call.loop()
+    v = call.value(call.args[0])
+    rank = v.dim() - 1
+    d0, d1 = call.get("dim0"), call.get("dim1")
+    if rank == 0:
+        call.physical(d0, 0), call.physical(d1, 0)  # a 0-d entry takes dim 0 and -1 only
+        return call.args[0]
+    return call.wrap(call.run(call.fn, v, call.physical(d0, rank), call.physical(d1, rank)))
+
+
+def _batched_movedim(call):
+    if not call.args or call.value(call.args[0]) is None:
+        return call.loop()
+    v = call.value(call.args[0])
+    rank = v.dim() - 1
+    source, destination = call.get("source"), call.get("destination")
+
+    def moved(d):
+        return tuple(call.physical(x, rank) for x in d) if isinstance(d, (tuple, list)) else call.physical(d, rank)
+
+    return call.wrap(call.run(call.fn, v, moved(source), moved(destination)))
+
+
+def _batched_expand(call):
+    if not call.args or call.value(call.args[0]) is None:
+        return call.loop()
+    v = call.value(call.args[0])
+    sizes = (
+        _sizes(call.args[1:]) if len(call.args) > 1 else tuple(call.kwargs.get("shape", call.kwargs.get("size", ())))
+    )
+    v = call.padded(v, len(sizes))
+    return call.wrap(call.run(call.fn, v, (v.shape[0],) + tuple(sizes)))
+
+
+def _batched_repeat(call):
+    if not call.args or call.value(call.args[0]) is None:
+        return call.loop()
+    v = call.value(call.args[0])
+    repeats = _sizes(call.args[1:])
+    rank = v.dim() - 1
+    if call.fn is tile and len(repeats) < rank:
+        repeats = (1,) * (rank - len(repeats)) + repeats
+    v = call.padded(v, len(repeats))
+    return call.wrap(call.run(call.fn, v, (1,) + tuple(repeats)))
+
+
+def _batched_flip(call):
+    if not call.args or call.value(call.args[0]) is None:
+        return call.loop()
+    v = call.value(call.args[0])
+    dims = _sizes(call.args[1:]) if len(call.args) > 1 else call.kwargs.get("dims")
+    dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    return call.wrap(call.run(call.fn, v, dims=tuple(call.physical(d, v.dim() - 1) for d in dims)))
+
+
+def _batched_joined(call):
+    """``cat``/``stack``: unbatched tensors repeated over the batch, ``dim`` past the batch dim."""
+    tensors = call.args[0] if call.args else call.kwargs["tensors"]
+    dim = call.get("dim")
+    size = next(call.value(t).shape[0] for t in tensors if call.value(t) is not None)
+    values = [call.expanded(t, size) for t in tensors]
+    rank = values[0].dim() - 1
+    if call.fn is stack:
+        dim = call.physical(dim, rank + 1)  # an entry of rank + 1 takes the new dim
+    else:
+        dim = call.physical(dim, rank)
+    return call.wrap(call.run(call.fn, values, dim))
+
+
 # ---------------------------------------------------------------- views of the same elements
+@op(batch=_batched_reshape, methods="reshape", saves=("src",))
 def reshape(a: Tensor, *shape) -> Tensor:
     """Same data in a new shape (one dim may be -1)."""
     src = a.array.shape
@@ -114,6 +261,7 @@ def reshape(a: Tensor, *shape) -> Tensor:
     return make(out, (a,), backward, "reshape", jvp)
 
 
+@op(batch=_batched_flatten, methods="flatten")
 def flatten(a: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """Merge dims ``start_dim`` to ``end_dim`` (inclusive) into one; a 0-d tensor becomes 1-D."""
     ndim = a.array.ndim
@@ -134,6 +282,7 @@ def _prod(sizes) -> int:
     return n
 
 
+@op(batch=_batched_unflatten, methods="unflatten")
 def unflatten(a: Tensor, dim: int, sizes) -> Tensor:
     """Split dim ``dim`` into ``sizes`` (one entry may be -1)."""
     axis = _axis(dim, a.array.ndim)
@@ -151,6 +300,7 @@ def unflatten(a: Tensor, dim: int, sizes) -> Tensor:
     return reshape(a, shape[:axis] + sizes + shape[axis + 1 :])
 
 
+@op(batch=_batched_unsqueeze, methods="unsqueeze", saves=("src",))
 def unsqueeze(a: Tensor, dim: int) -> Tensor:
     """Insert a dim of size 1 at ``dim`` (``-1`` appends one)."""
     (axis,) = normalize_dims(dim, a.array.ndim + 1)
@@ -165,7 +315,8 @@ def unsqueeze(a: Tensor, dim: int) -> Tensor:
     return make(a.device.xp.expand_dims(a.array, axis), (a,), backward, "unsqueeze", jvp)
 
 
-def squeeze(a: Tensor, dim=None) -> Tensor:
+@op(batch=_batched_squeeze, methods="squeeze", saves=("src",))
+def squeeze(a: Tensor, dim: Dims = None) -> Tensor:
     """Remove dims of size 1: all of them, or those in ``dim`` (int or tuple) that have size 1."""
     src = a.array.shape
     axes = normalize_dims(dim, a.array.ndim) if dim is not None else tuple(range(a.array.ndim))
@@ -182,6 +333,7 @@ def squeeze(a: Tensor, dim=None) -> Tensor:
     return make(a.device.xp.squeeze(a.array, axis=axes), (a,), backward, "squeeze", jvp)
 
 
+@op(batch=_batched_permute, methods="permute", saves=("inverse",))
 def permute(a: Tensor, *dims) -> Tensor:
     """Reorder the dims: ``out.shape[i] == a.shape[dims[i]]``."""
     dims = _shape_arg(dims, "dims")
@@ -207,6 +359,7 @@ def permute(a: Tensor, *dims) -> Tensor:
     return make(a.device.xp.transpose(a.array, axes), (a,), backward, "permute", jvp)
 
 
+@op(batch=_batched_transpose, methods=("transpose", "swapaxes", "swapdims"), saves=("d0", "d1"))
 def transpose(a: Tensor, dim0: int, dim1: int) -> Tensor:
     """Swap two dims."""
     ndim = a.array.ndim
@@ -226,7 +379,8 @@ def transpose(a: Tensor, dim0: int, dim1: int) -> Tensor:
 swapaxes = transpose
 
 
-def movedim(a: Tensor, source, destination) -> Tensor:
+@op(batch=_batched_movedim, methods=("movedim", "moveaxis"))
+def movedim(a: Tensor, source: Dims, destination: Dims) -> Tensor:
     """Move dims ``source`` to positions ``destination`` (ints or equal-length tuples)."""
     ndim = a.array.ndim
     if isinstance(source, (int, np.integer)) != isinstance(destination, (int, np.integer)):
@@ -276,6 +430,7 @@ def _mT_jvp(t):
 
 
 # ---------------------------------------------------------------- broadcasting and repetition
+@op(batch=_batched_expand, methods="expand")
 def expand(a: Tensor, *shape) -> Tensor:
     """Broadcast to a larger shape without copying (-1 keeps a dim)."""
     src = a.array.shape
@@ -339,26 +494,31 @@ def _expand_backward(g):
     return (g,)
 
 
+@op(batch=_batched_expand, methods="broadcast_to")
 def broadcast_to(a: Tensor, shape) -> Tensor:
     """``a`` broadcast to ``shape`` (like ``expand``)."""
     return expand(a, _shape_arg((shape,) if not isinstance(shape, (tuple, list)) else (tuple(shape),), "size"))
 
 
+@op(batch=LOOP, methods="expand_as")
 def expand_as(a: Tensor, other: Tensor) -> Tensor:
     """``a`` broadcast to ``other``'s shape: ``expand(a, other.shape)``."""
     return expand(a, other.array.shape)
 
 
+@op(batch=LOOP, methods=("reshape_as", "view_as"))
 def reshape_as(a: Tensor, other: Tensor) -> Tensor:
     """``a`` in ``other``'s shape: ``reshape(a, other.shape)``."""
     return reshape(a, other.array.shape)
 
 
+@op(batch=LOOP, methods="ravel")
 def ravel(a: Tensor) -> Tensor:
     """``a`` flattened to one dimension: ``flatten(a)``."""
     return flatten(a)
 
 
+@op(batch=_batched_repeat, methods="repeat", saves=("repeats", "padded", "src"))
 def repeat(a: Tensor, *repeats) -> Tensor:
     """Tile ``a``: ``repeat(2, 3)`` repeats dim -2 twice and dim -1 three times (new leading dims allowed)."""
     repeats = _shape_arg(repeats, "repeats")
@@ -382,6 +542,7 @@ def repeat(a: Tensor, *repeats) -> Tensor:
     return make(out, (a,), backward, "repeat", jvp)
 
 
+@op(batch=_batched_repeat, methods="tile")
 def tile(a: Tensor, *dims) -> Tensor:
     """Like ``repeat``, but fewer dims than ``a.ndim`` are padded with leading 1s."""
     dims = _shape_arg(dims, "dims")
@@ -411,6 +572,7 @@ def _tensor_list(tensors, op: str) -> tuple:
     return tensors
 
 
+@op(batch=_batched_joined, saves=("axis", "bounds"))
 def cat(tensors, dim: int = 0) -> Tensor:
     """Join tensors along an existing dim; all other dims must match. Dtypes are promoted."""
     tensors = _tensor_list(tensors, "cat")
@@ -450,6 +612,7 @@ def cat(tensors, dim: int = 0) -> Tensor:
 concatenate = concat = cat
 
 
+@op(batch=_batched_joined, saves=("axis", "n"))
 def stack(tensors, dim: int = 0) -> Tensor:
     """Join same-shaped tensors along a new dim. Dtypes are promoted."""
     tensors = _tensor_list(tensors, "stack")
@@ -475,7 +638,8 @@ def stack(tensors, dim: int = 0) -> Tensor:
 
 
 # ---------------------------------------------------------------- cutting into pieces
-def narrow(a: Tensor, dim: int, start: int, length: int) -> Tensor:
+@op(batch=ALONG_DIM, methods="narrow")
+def narrow(a: Tensor, dim: int, start: int | Tensor, length: int) -> Tensor:
     """The ``length`` elements of dim ``dim`` from ``start`` (negative start counts from the end)."""
     if isinstance(start, Tensor):
         if start.array.ndim or start.array.dtype.kind not in "iu":
@@ -493,6 +657,7 @@ def narrow(a: Tensor, dim: int, start: int, length: int) -> Tensor:
     return _slice_along(a, axis, start, start + length, "slice")
 
 
+@op(batch=ALONG_DIM, methods="select")
 def select(a: Tensor, dim: int, index: int) -> Tensor:
     """The slice at ``index`` along ``dim``, with that dim removed."""
     if a.array.ndim == 0:
@@ -507,7 +672,8 @@ def select(a: Tensor, dim: int, index: int) -> Tensor:
     return index_with_key(a, (slice(None),) * axis + (index % size,), "select")
 
 
-def split(a: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
+@op(batch=ALONG_DIM, methods="split")
+def split(a: Tensor, split_size_or_sections: SplitSize, dim: int = 0) -> tuple:
     """Pieces of ``a`` along ``dim``: of equal size ``n`` (the last may be smaller) or of the listed sizes."""
     if a.array.ndim == 0:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
@@ -544,6 +710,7 @@ def _several_views(pieces: tuple, op: str) -> tuple:
     return pieces
 
 
+@op(batch=ALONG_DIM, methods="chunk")
 def chunk(a: Tensor, chunks: int, dim: int = 0) -> tuple:
     """Split into ``chunks`` pieces of size ``ceil(n / chunks)`` (fewer when the size runs out)."""
     if chunks <= 0:
@@ -556,6 +723,7 @@ def chunk(a: Tensor, chunks: int, dim: int = 0) -> tuple:
     return split(a, -(-size // chunks), dim)
 
 
+@op(batch=ALONG_DIM, methods="unbind")
 def unbind(a: Tensor, dim: int = 0) -> tuple:
     """Every slice along ``dim``, with that dim removed."""
     if a.array.ndim == 0:
@@ -565,6 +733,7 @@ def unbind(a: Tensor, dim: int = 0) -> tuple:
 
 
 # ---------------------------------------------------------------- reversal and padding
+@op(batch=_batched_flip, methods="flip", saves=("axes",))
 def flip(a: Tensor, *args, dims=None) -> Tensor:
     """Reverse the order of elements along ``dims`` (``x.flip(0, 1)``, ``flip(x, (0, 1))`` or ``dims=``)."""
     if dims is not None and args:
@@ -586,7 +755,8 @@ def flip(a: Tensor, *args, dims=None) -> Tensor:
 _PAD_MODES = ("constant", "reflect", "replicate", "circular")
 
 
-def pad(a: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
+@op(batch=TRAILING)
+def pad(a: Tensor, pad: Ints, mode: str = "constant", value=None) -> Tensor:
     """Pad (or, with negative amounts, crop) the last dims, PyTorch's way.
 
     ``pad`` lists (before, after) pairs starting from the LAST dim:
@@ -614,6 +784,7 @@ def pad(a: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
     return _pad_constant(a, tuple(widths), 0 if value is None else value)
 
 
+@rules_saving(("inner", "cropped"))
 def _pad_constant(a: Tensor, widths: tuple, value) -> Tensor:
     src = a.array.shape
     crop = tuple(slice(-lo if lo < 0 else 0, n + hi if hi < 0 else n) for (lo, hi), n in zip(widths, src))
@@ -685,31 +856,6 @@ def _pad_by_index(a: Tensor, widths: list, mode: str) -> Tensor:
     return out
 
 
-def _bind() -> None:
-    T = Tensor
-    T.reshape = T.view = reshape
-    T.view_as = T.reshape_as = reshape_as
-    T.flatten = flatten
-    T.ravel = ravel
-    T.unflatten = unflatten
-    T.squeeze = squeeze
-    T.unsqueeze = unsqueeze
-    T.permute = permute
-    T.transpose = T.swapaxes = T.swapdims = transpose
-    T.movedim = T.moveaxis = movedim
-    T.T = property(_T)
-    T.mT = property(_mT)
-    T.expand = expand
-    T.expand_as = expand_as
-    T.broadcast_to = broadcast_to
-    T.repeat = repeat
-    T.tile = tile
-    T.narrow = narrow
-    T.select = select
-    T.split = split
-    T.chunk = chunk
-    T.unbind = unbind
-    T.flip = flip
-
-
-_bind()
+bind_methods(Tensor, __name__)
+Tensor.T = property(_T)
+Tensor.mT = property(_mT)
