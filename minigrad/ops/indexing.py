@@ -18,9 +18,12 @@ import numpy as np
 
 from .. import _state, _upcalls
 from .. import backend as B
+from ..creation import arange
 from ..tensor import Tensor, make, make_leaf, shape_str
 from ._util import normalize_dims
+from .declare import BROADCASTING, bind_methods, op, rules_saving
 from .elementwise import where
+from .types import Number
 
 _vmap = _state.vmap
 
@@ -192,7 +195,94 @@ def _split_ints(key: tuple) -> tuple:
     return (first, second)
 
 
+# ---------------------------------------------------------------- batching rules (vmap)
+def _is_index_array(k) -> bool:
+    return isinstance(k, (Tensor, list)) or hasattr(k, "__array__")
+
+
+def _batched_getitem(call):
+    """``x[key]``: the key gets a leading ``:``; batched index tensors get the batch's own index
+    (:func:`_batched_key`); split advanced indices loop."""
+    x, key = call.args
+    v = call.value(x)
+    key = key if isinstance(key, tuple) else (key,)
+    advanced = [i for i, k in enumerate(key) if _is_index_array(k)]
+    split = advanced and advanced[-1] - advanced[0] + 1 != len(advanced)
+    if split:
+        return call.loop()
+    if call.batched_among(key):
+        return _batched_key(call, key)
+    if v is None:
+        return call.loop()
+    return call.wrap(call.run(call.fn, v, (slice(None),) + key))
+
+
+def _batched_key(call, key: tuple):
+    """``x[key]`` with batched integer index tensors among slices: ``arange(B)`` joins the advanced
+    indices in front (each entry reads its own rows), the batched indices padded to one rank. NumPy
+    then puts the index dims first, so slices before the indices move back in front of them."""
+    x = call.args[0]
+    simple = all(isinstance(k, slice) or k is Ellipsis or _is_index_array(k) for k in key)
+    masks = any(isinstance(k, Tensor) and k.dtype.kind == "b" for k in key)
+    if not simple or masks or sum(k is Ellipsis for k in key) > 1:
+        return call.loop()
+    rank = call.rank(x)
+    if Ellipsis in key:
+        at = key.index(Ellipsis)
+        key = key[:at] + (slice(None),) * (rank - len(key) + 1) + key[at + 1 :]
+    size = next(call.value(k) for k in key if call.value(k) is not None).shape[0]
+    index_rank = max(call.rank(k) if isinstance(k, Tensor) else Tensor(k).dim() for k in key
+                     if _is_index_array(k))  # fmt: skip
+    items = tuple(call.padded(call.value(k), index_rank) if call.value(k) is not None else k for k in key)
+    rows = arange(size, device=x.device).reshape((size,) + (1,) * index_rank)
+    out = call.run(call.fn, call.expanded(x, size), (rows,) + items)
+    before = next(i for i, k in enumerate(key) if _is_index_array(k))
+    if before:  # [B, *index dims, *before, ...] -> [B, *before, *index dims, ...]
+        order = (0, *range(1 + index_rank, 1 + index_rank + before), *range(1, 1 + index_rank))
+        out = out.permute(order + tuple(range(len(order), out.dim())))
+    return call.wrap(out)
+
+
+def _batched_gather(call):
+    a, index = call.args[0], call.get("index")
+    dim = call.get("dim")
+    size = (call.value(a) if call.value(a) is not None else call.value(index)).shape[0]
+    va, vi = call.expanded(a, size), call.expanded(index, size)
+    return call.wrap(call.run(call.fn, va, call.physical(dim, va.dim() - 1), vi))
+
+
+def _batched_take_along_dim(call):
+    a, indices = call.args[0], call.get("indices")
+    dim = call.get("dim")
+    if dim is None:
+        return call.loop()
+    size = (call.value(a) if call.value(a) is not None else call.value(indices)).shape[0]
+    va, vi = call.expanded(a, size), call.expanded(indices, size)
+    vi = call.padded(vi, va.dim() - 1)
+    return call.wrap(call.run(call.fn, va, vi, call.physical(dim, va.dim() - 1)))
+
+
+def _batched_index_select(call):
+    """``index_select``: one call for a batched input; a batched index becomes a ``gather`` along ``dim``
+    with the index spread over the other dims."""
+    x, index, dim = call.args[0], call.get("index"), call.get("dim")
+    v, vi = call.value(x), call.value(index)
+    if vi is None:
+        return call.wrap(call.run(call.fn, v, call.physical(dim, v.dim() - 1), index))
+    rank = call.rank(x)
+    if rank == 0:
+        return call.loop()
+    va = call.expanded(x, vi.shape[0])
+    d = call.physical(dim, rank)
+    picks = vi.reshape(vi.shape[0], -1)
+    shape = list(va.shape)
+    shape[d] = picks.shape[1]
+    spread = picks.reshape((picks.shape[0],) + (1,) * (d - 1) + (picks.shape[1],) + (1,) * (rank - d))
+    return call.wrap(call.run(gather, va, d, spread.expand(tuple(shape))))
+
+
 # ---------------------------------------------------------------- the index op and its scatter
+@rules_saving(("key", "src", "accumulate"))
 def index_with_key(a: Tensor, key: tuple, op: str = "index", accumulate: bool = False) -> Tensor:
     """``a.array[key]`` as an op, for an already normalised ``key``; backward scatters into zeros.
 
@@ -233,6 +323,7 @@ def _add_at(xp, target, key, values) -> None:
         cupyx.scatter_add(target, key, values)
 
 
+@rules_saving(("key", "accumulate"))
 def _scatter_into_zeros(g: Tensor, key: tuple, shape: tuple, accumulate: bool) -> Tensor:
     """Zeros of ``shape`` with ``g`` written (or, when ``accumulate``, added) at ``key``."""
     xp = g.device.xp
@@ -298,6 +389,7 @@ def _host_int_arrays(a: Tensor, key):
     return tuple(arrays)
 
 
+@op(batch=_batched_getitem, methods="__getitem__")
 def getitem(a: Tensor, key) -> Tensor:
     """``a[key]`` with PyTorch's indexing rules; differentiable."""
     fast = _fast_basic_key(a, key)
@@ -318,6 +410,7 @@ def getitem(a: Tensor, key) -> Tensor:
     return index_with_key(a, key, _op_name(key), accumulate)
 
 
+@rules_saving(("kept", "key"))
 def put(a: Tensor, key, value, into: Tensor | None = None) -> Tensor:
     """``a`` with ``a[key] = value``, as a new tensor (differentiable in ``a`` and a tensor ``value``).
 
@@ -408,6 +501,7 @@ def check_index_bounds(idx, axis: int, size: int) -> None:
             raise RuntimeError(f"index {bad} is out of bounds for dimension {axis} with size {size}")
 
 
+@op(batch=_batched_gather, methods="gather")
 def gather(a: Tensor, dim: int, index: Tensor) -> Tensor:
     """``out[i][j] = a[index[i][j]][j]`` for ``dim=0`` (and likewise for other dims).
 
@@ -435,6 +529,7 @@ def gather(a: Tensor, dim: int, index: Tensor) -> Tensor:
     return index_with_key(a, key, "gather", accumulate=True)
 
 
+@op(batch=_batched_take_along_dim, methods="take_along_dim")
 def take_along_dim(a: Tensor, indices: Tensor, dim: int | None = None) -> Tensor:
     """Pick values along ``dim`` at ``indices`` (broadcast against ``a`` in the other dims); flat when dim is None."""
     if dim is None:
@@ -461,6 +556,7 @@ def take_along_dim(a: Tensor, indices: Tensor, dim: int | None = None) -> Tensor
     return gather(a.expand(a_target), axis, idx_t)
 
 
+@op(batch=_batched_index_select, methods="index_select")
 def index_select(a: Tensor, dim: int, index: Tensor) -> Tensor:
     """The entries ``index`` (a 1-D integer tensor) along ``dim``."""
     if isinstance(index, Tensor) and index.array.ndim > 1:
@@ -491,7 +587,8 @@ def _mask_array(mask, a: Tensor, op: str):
     return mask.array
 
 
-def masked_fill(a: Tensor, mask: Tensor, value) -> Tensor:
+@op(batch=BROADCASTING, methods="masked_fill", saves=("filled",))
+def masked_fill(a: Tensor, mask: Tensor, value: Tensor | Number) -> Tensor:
     """``a`` with ``value`` wherever ``mask`` is True (``mask`` and ``a`` broadcast together)."""
     m = _mask_array(mask, a, "masked_fill")
     if isinstance(value, Tensor):
@@ -536,12 +633,4 @@ def masked_fill(a: Tensor, mask: Tensor, value) -> Tensor:
     return make(out, parents, backward, "masked_fill", jvp)
 
 
-def _bind() -> None:
-    Tensor.__getitem__ = getitem
-    Tensor.gather = gather
-    Tensor.take_along_dim = take_along_dim
-    Tensor.index_select = index_select
-    Tensor.masked_fill = masked_fill
-
-
-_bind()
+bind_methods(Tensor, __name__)
