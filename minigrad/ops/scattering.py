@@ -9,12 +9,39 @@ from __future__ import annotations
 
 from ..tensor import Tensor, make, make_leaf, shape_str
 from ._util import check_int, check_tensor, normalize_dims, type_name
-from .indexing import _add_at, _index_array, check_index_bounds, index_with_key
+from .declare import bind_methods, op
+from .indexing import _add_at, _index_array, check_index_bounds, gather, index_with_key
 from .shape import pad
 
 __all__ = ["take", "scatter", "scatter_add"]
 
 
+# ---------------------------------------------------------------- batching rules (vmap)
+def _batched_scatter(call):
+    """``scatter``/``scatter_add``: every tensor repeated over the batch where unbatched, ``dim`` past it."""
+    names = ("input", "index", "src")
+    tensors = {n: call.get(n) for n in names}
+    rank = call.rank(tensors["input"])
+    if rank == 0:
+        return call.loop()
+    size = next(call.value(t) for t in tensors.values() if call.value(t) is not None).shape[0]
+    changes = {n: call.expanded(t, size) for n, t in tensors.items() if isinstance(t, Tensor)}
+    changes["dim"] = call.physical(call.get("dim"), rank)
+    args, kwargs = call.replaced(**changes)
+    return call.wrap(call.run(call.fn, *args, **kwargs))
+
+
+def _batched_take(call):
+    """``take``: each entry flattened to one row, the indices (negatives counted from its end) gathered."""
+    x, index = call.get("input"), call.get("index")
+    size = next(call.value(t) for t in (x, index) if call.value(t) is not None).shape[0]
+    rows, picks = call.expanded(x, size).reshape(size, -1), call.expanded(index, size)
+    flat = picks.reshape(size, -1)
+    flat = flat + (flat < 0).long() * rows.shape[1]
+    return call.wrap(call.run(gather, rows, 1, flat).reshape(tuple(picks.shape)))
+
+
+@op(batch=_batched_take, methods="take")
 def take(input: Tensor, index: Tensor) -> Tensor:  # noqa: A002  (torch's argument name)
     """The elements of the flattened ``input`` at ``index`` (negatives count from the end), in ``index``'s shape.
 
@@ -81,6 +108,11 @@ def _src_gradient(g: Tensor, axis: int, index: Tensor, src_shape: tuple) -> Tens
     return pad(picked, widths) if any(widths) else picked
 
 
+@op(
+    batch=_batched_scatter,
+    methods="scatter",
+    saves={"backward_value": ("axis", "index_t"), "backward": ("axis", "index_t", "src_shape")},
+)
 def scatter(input: Tensor, dim: int, index: Tensor, src=None, *, value=None) -> Tensor:  # noqa: A002
     """A copy of ``input`` with ``src`` (a tensor, or the number ``value``) written at ``index`` along ``dim``.
 
@@ -119,6 +151,7 @@ def scatter(input: Tensor, dim: int, index: Tensor, src=None, *, value=None) -> 
     return make(out.reshape(a.array.shape), (a, src), backward, "scatter", jvp)
 
 
+@op(batch=_batched_scatter, methods="scatter_add", saves=("axis", "index_t", "src_shape"))
 def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:  # noqa: A002
     """A copy of ``input`` with ``src`` added at ``index`` along ``dim`` (repeated indices add up).
 
@@ -140,10 +173,4 @@ def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor: 
     return make(out.reshape(a.array.shape), (a, src), backward, "scatter_add", jvp)
 
 
-def _bind() -> None:
-    Tensor.take = take
-    Tensor.scatter = scatter
-    Tensor.scatter_add = scatter_add
-
-
-_bind()
+bind_methods(Tensor, __name__)
