@@ -14,8 +14,10 @@ import weakref
 from .. import backend as B
 from ..tensor import Tensor, make, make_leaf
 from ._util import as_tensor, check_tensor, refuse_dtype
+from .declare import BROADCASTING, LOOP, bind_methods, op, rules_saving
 from .elementwise import _float_data, _zero_backward, _zero_jvp, where
 from .trig import _float_pair
+from .types import Number
 
 __all__ = [
     "asinh",
@@ -71,6 +73,7 @@ def _apply(a: Tensor, fn) -> object:
 
 
 # ---------------------------------------------------------------- inverse hyperbolic
+@op(batch=BROADCASTING, methods=("asinh", "arcsinh"), saves=("a",))
 def asinh(input: Tensor) -> Tensor:  # noqa: A002  (torch's argument name)
     """Inverse hyperbolic sine; d/dx = 1 / sqrt(x**2 + 1)."""
     a = check_tensor(input, "asinh", "input")
@@ -84,6 +87,7 @@ def asinh(input: Tensor) -> Tensor:  # noqa: A002  (torch's argument name)
     return make(_apply(a, a.device.xp.arcsinh), (a,), backward, "asinh", jvp)
 
 
+@op(batch=BROADCASTING, methods=("acosh", "arccosh"), saves=("a",))
 def acosh(input: Tensor) -> Tensor:  # noqa: A002
     """Inverse hyperbolic cosine (NaN below 1); d/dx = 1 / sqrt(x**2 - 1)."""
     a = check_tensor(input, "acosh", "input")
@@ -97,6 +101,7 @@ def acosh(input: Tensor) -> Tensor:  # noqa: A002
     return make(_apply(a, a.device.xp.arccosh), (a,), backward, "acosh", jvp)
 
 
+@op(batch=BROADCASTING, methods=("atanh", "arctanh"), saves=("a",))
 def atanh(input: Tensor) -> Tensor:  # noqa: A002
     """Inverse hyperbolic tangent (NaN outside [-1, 1]); d/dx = 1 / (1 - x**2)."""
     a = check_tensor(input, "atanh", "input")
@@ -114,6 +119,7 @@ arcsinh, arccosh, arctanh = asinh, acosh, atanh
 
 
 # ---------------------------------------------------------------- base 2 and 10
+@op(batch=BROADCASTING, methods="exp2", saves=("out_ref",))
 def exp2(input: Tensor) -> Tensor:  # noqa: A002
     """2**x; d/dx = 2**x * ln 2 (the output is reused)."""
     a = check_tensor(input, "exp2", "input")
@@ -129,6 +135,7 @@ def exp2(input: Tensor) -> Tensor:  # noqa: A002
     return out
 
 
+@op(batch=BROADCASTING, methods="log2", saves=("a",))
 def log2(input: Tensor) -> Tensor:  # noqa: A002
     """Base-2 logarithm; d/dx = 1 / (x ln 2)."""
     a = check_tensor(input, "log2", "input")
@@ -142,6 +149,7 @@ def log2(input: Tensor) -> Tensor:  # noqa: A002
     return make(_apply(a, a.device.xp.log2), (a,), backward, "log2", jvp)
 
 
+@op(batch=BROADCASTING, methods="log10", saves=("a",))
 def log10(input: Tensor) -> Tensor:  # noqa: A002
     """Base-10 logarithm; d/dx = 1 / (x ln 10)."""
     a = check_tensor(input, "log10", "input")
@@ -156,6 +164,7 @@ def log10(input: Tensor) -> Tensor:  # noqa: A002
 
 
 # ---------------------------------------------------------------- integer and fractional parts
+@op(batch=BROADCASTING, methods=("trunc", "fix"))
 def trunc(input: Tensor) -> Tensor:  # noqa: A002
     """Round towards zero (zero gradient; integer tensors are returned unchanged in value)."""
     a = check_tensor(input, "trunc", "input")
@@ -175,6 +184,7 @@ def _identity_jvp(t):
     return t
 
 
+@op(batch=BROADCASTING, methods="frac")
 def frac(input: Tensor) -> Tensor:  # noqa: A002
     """x - trunc(x), the fractional part keeping x's sign; d/dx = 1."""
     a = check_tensor(input, "frac", "input")
@@ -183,6 +193,7 @@ def frac(input: Tensor) -> Tensor:  # noqa: A002
     return make(d - a.device.xp.trunc(d), (a,), _identity_backward, "frac", _identity_jvp)
 
 
+@op(batch=BROADCASTING, methods="sgn")
 def sgn(input: Tensor) -> Tensor:  # noqa: A002
     """The sign, x / |x|: -1, 0 or 1, and 0 at NaN as in PyTorch (zero gradient everywhere)."""
     a = check_tensor(input, "sgn", "input")
@@ -194,6 +205,7 @@ def sgn(input: Tensor) -> Tensor:  # noqa: A002
 
 
 # ---------------------------------------------------------------- logit, xlogy, erfc, erfinv
+@op(batch=BROADCASTING, methods="logit", saves=("a", "inside"))
 def logit(input: Tensor, eps: float | None = None) -> Tensor:  # noqa: A002
     """log(x / (1 - x)); with ``eps``, x is first clamped to [eps, 1 - eps] and the gradient is 0 outside."""
     a = check_tensor(input, "logit", "input")
@@ -213,7 +225,8 @@ def logit(input: Tensor, eps: float | None = None) -> Tensor:  # noqa: A002
     return make(out, (a,), backward, "logit", jvp)
 
 
-def xlogy(input, other) -> Tensor:  # noqa: A002
+@op(batch=BROADCASTING, methods="xlogy", saves=("x", "y", "x_zero"))
+def xlogy(input: Tensor | Number, other: Tensor | Number) -> Tensor:  # noqa: A002
     """x * log(y), and 0 where x is 0 (unless y is NaN); either argument may be a number."""
     if not isinstance(input, Tensor) and not isinstance(other, Tensor):
         raise TypeError("xlogy(): expected at least one Tensor argument")
@@ -247,6 +260,7 @@ def _erfc_array(xp, d):
     return _scipy_special(xp, "erfc")(d)
 
 
+@op(batch=BROADCASTING, methods="erfc", saves=("a",))
 def erfc(input: Tensor) -> Tensor:  # noqa: A002
     """The complementary error function 1 - erf(x), accurate where it is tiny; d/dx = -2 / sqrt(pi) exp(-x**2)."""
     a = check_tensor(input, "erfc", "input")
@@ -260,6 +274,7 @@ def erfc(input: Tensor) -> Tensor:  # noqa: A002
     return make(_apply(a, lambda d: _erfc_array(a.device.xp, d)), (a,), backward, "erfc", jvp)
 
 
+@op(batch=BROADCASTING, methods="erfinv", saves=("out_ref",))
 def erfinv(input: Tensor) -> Tensor:  # noqa: A002
     """The inverse error function; d/dx = sqrt(pi) / 2 * exp(erfinv(x)**2) (the output is reused)."""
     a = check_tensor(input, "erfinv", "input")
@@ -278,6 +293,7 @@ def erfinv(input: Tensor) -> Tensor:  # noqa: A002
 
 
 # ---------------------------------------------------------------- the gamma family
+@op(batch=BROADCASTING, methods="lgamma", saves=("a",))
 def lgamma(input: Tensor) -> Tensor:  # noqa: A002
     """log |Gamma(x)|; d/dx = digamma(x)."""
     a = check_tensor(input, "lgamma", "input")
@@ -297,6 +313,7 @@ def _digamma_array(xp, d):
     return xp.where(d == 0, xp.asarray(-xp.inf, dtype=out.dtype), out)
 
 
+@op(batch=BROADCASTING, methods="digamma", saves=("a",))
 def digamma(input: Tensor) -> Tensor:  # noqa: A002
     """The logarithmic derivative of Gamma, psi(x); d/dx = polygamma(1, x)."""
     a = check_tensor(input, "digamma", "input")
@@ -310,6 +327,7 @@ def digamma(input: Tensor) -> Tensor:  # noqa: A002
     return make(_apply(a, lambda d: _digamma_array(a.device.xp, d)), (a,), backward, "digamma", jvp)
 
 
+@op(batch=BROADCASTING, saves=("n", "a"))
 def polygamma(n: int, input: Tensor) -> Tensor:  # noqa: A002
     """The n-th derivative of digamma; d/dx = polygamma(n + 1, x)."""
     a = check_tensor(input, "polygamma", "input")
@@ -329,30 +347,35 @@ def polygamma(n: int, input: Tensor) -> Tensor:  # noqa: A002
     return make(values, (a,), backward, "polygamma", jvp)
 
 
+@op(batch=LOOP, methods="polygamma")
 def _tensor_polygamma(self: Tensor, n: int) -> Tensor:
     """``polygamma(n, self)``, the method form (torch's ``x.polygamma(n)``)."""
     return polygamma(n, self)
 
 
 # ---------------------------------------------------------------- sinc, hypot
+def _sinc_slope(a: Tensor, at_zero: Tensor) -> Tensor:
+    """d/dx sinc(x) = (cos(pi x) - sinc(x)) / x, and 0 where x is 0 (``at_zero``)."""
+    safe = where(at_zero, 1.0, a)
+    return where(at_zero, 0.0, ((safe * math.pi).cos() - safe.sinc()) / safe)
+
+
+@op(batch=BROADCASTING, methods="sinc", saves=("a", "at_zero"))
 def sinc(input: Tensor) -> Tensor:  # noqa: A002
     """sin(pi x) / (pi x), and 1 at 0; d/dx = (cos(pi x) - sinc(x)) / x, 0 at 0."""
     a = check_tensor(input, "sinc", "input")
     at_zero = make_leaf(_float_data(a) == 0, a.device)
 
-    def slope():
-        safe = where(at_zero, 1.0, a)
-        return where(at_zero, 0.0, ((safe * math.pi).cos() - safe.sinc()) / safe)
-
     def backward(g):
-        return (g * slope(),)
+        return (g * _sinc_slope(a, at_zero),)
 
     def jvp(t):
-        return t * slope()
+        return t * _sinc_slope(a, at_zero)
 
     return make(_apply(a, a.device.xp.sinc), (a,), backward, "sinc", jvp)
 
 
+@op(batch=BROADCASTING, methods="hypot", saves=("a", "b", "out_ref"))
 def hypot(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     """sqrt(x**2 + y**2) without overflow; d/dx = x / hypot, d/dy = y / hypot (the output is reused)."""
     a = check_tensor(input, "hypot", "input")
@@ -372,6 +395,7 @@ def hypot(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
 
 
 # ---------------------------------------------------------------- NaN-ignoring extrema, nan_to_num
+@rules_saving(("a_wins",))
 def _nan_ignoring(input: Tensor, other: Tensor, name: str) -> Tensor:
     a = check_tensor(input, name, "input")
     b = check_tensor(other, name, "other")
@@ -389,16 +413,19 @@ def _nan_ignoring(input: Tensor, other: Tensor, name: str) -> Tensor:
     return make(out, (a, b), backward, name, jvp)
 
 
+@op(batch=BROADCASTING, methods="fmax")
 def fmax(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     """Elementwise maximum where a NaN loses to a number (NaN only where both are NaN)."""
     return _nan_ignoring(input, other, "fmax")
 
 
+@op(batch=BROADCASTING, methods="fmin")
 def fmin(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     """Elementwise minimum where a NaN loses to a number (NaN only where both are NaN)."""
     return _nan_ignoring(input, other, "fmin")
 
 
+@op(batch=BROADCASTING, methods="nan_to_num", saves=("finite",))
 def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None) -> Tensor:  # noqa: A002
     """NaN, inf and -inf replaced by ``nan``, ``posinf`` and ``neginf`` (the dtype's largest and smallest
     finite values by default); the gradient flows where the input was finite."""
@@ -419,6 +446,7 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None, neg
     return make(out, (a,), backward, "nan_to_num", jvp)
 
 
+@op(batch=BROADCASTING, methods="heaviside")
 def heaviside(input: Tensor, values: Tensor) -> Tensor:  # noqa: A002
     """0 where x < 0, ``values`` where x == 0, 1 where x > 0 (a step: not differentiable, as in PyTorch)."""
     a = check_tensor(input, "heaviside", "input")
@@ -431,13 +459,4 @@ def heaviside(input: Tensor, values: Tensor) -> Tensor:  # noqa: A002
     return make_leaf(out.astype(d.dtype, copy=False), a.device)
 
 
-def _bind() -> None:
-    for fn in (asinh, acosh, atanh, exp2, log2, log10, trunc, frac, sgn, logit, xlogy, erfc, erfinv, lgamma, digamma):
-        setattr(Tensor, fn.__name__, fn)
-    for fn in (sinc, hypot, fmax, fmin, nan_to_num, heaviside):
-        setattr(Tensor, fn.__name__, fn)
-    Tensor.arcsinh, Tensor.arccosh, Tensor.arctanh, Tensor.fix = asinh, acosh, atanh, trunc
-    Tensor.polygamma = _tensor_polygamma
-
-
-_bind()
+bind_methods(Tensor, __name__)

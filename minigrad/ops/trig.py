@@ -12,6 +12,7 @@ import weakref
 from .. import backend as B
 from ..tensor import Tensor, make
 from ._util import binary_arrays, broadcast_shapes, check_tensor
+from .declare import BROADCASTING, bind_methods, op
 from .elementwise import _float_data
 
 __all__ = [
@@ -43,6 +44,7 @@ def _float_pair(a: Tensor, b: Tensor, op: str):
 
 
 # ---------------------------------------------------------------- hyperbolic
+@op(batch=BROADCASTING, methods="sinh", saves=("a",))
 def sinh(input: Tensor) -> Tensor:  # noqa: A002  (torch's argument name)
     """Hyperbolic sine; d/dx sinh x = cosh x."""
     a = check_tensor(input, "sinh", "input")
@@ -56,6 +58,7 @@ def sinh(input: Tensor) -> Tensor:  # noqa: A002  (torch's argument name)
     return make(a.device.xp.sinh(_float_data(a)), (a,), backward, "sinh", jvp)
 
 
+@op(batch=BROADCASTING, methods="cosh", saves=("a",))
 def cosh(input: Tensor) -> Tensor:  # noqa: A002
     """Hyperbolic cosine; d/dx cosh x = sinh x."""
     a = check_tensor(input, "cosh", "input")
@@ -69,6 +72,7 @@ def cosh(input: Tensor) -> Tensor:  # noqa: A002
     return make(a.device.xp.cosh(_float_data(a)), (a,), backward, "cosh", jvp)
 
 
+@op(batch=BROADCASTING, methods="expm1", saves=("a",))
 def expm1(input: Tensor) -> Tensor:  # noqa: A002
     """e**x - 1, accurate for small x; d/dx = e**x."""
     a = check_tensor(input, "expm1", "input")
@@ -83,6 +87,7 @@ def expm1(input: Tensor) -> Tensor:  # noqa: A002
 
 
 # ---------------------------------------------------------------- tangent and inverses
+@op(batch=BROADCASTING, methods="tan", saves=("out_ref",))
 def tan(input: Tensor) -> Tensor:  # noqa: A002
     """Tangent; d/dx tan x = 1 + tan(x)**2 (the output is reused)."""
     a = check_tensor(input, "tan", "input")
@@ -99,6 +104,7 @@ def tan(input: Tensor) -> Tensor:  # noqa: A002
     return out
 
 
+@op(batch=BROADCASTING, methods=("asin", "arcsin"), saves=("a",))
 def asin(input: Tensor) -> Tensor:  # noqa: A002
     """Inverse sine (NaN outside [-1, 1]); d/dx = 1 / sqrt(1 - x**2)."""
     a = check_tensor(input, "asin", "input")
@@ -114,6 +120,7 @@ def asin(input: Tensor) -> Tensor:  # noqa: A002
     return make(out, (a,), backward, "asin", jvp)
 
 
+@op(batch=BROADCASTING, methods=("acos", "arccos"), saves=("a",))
 def acos(input: Tensor) -> Tensor:  # noqa: A002
     """Inverse cosine (NaN outside [-1, 1]); d/dx = -1 / sqrt(1 - x**2)."""
     a = check_tensor(input, "acos", "input")
@@ -129,6 +136,7 @@ def acos(input: Tensor) -> Tensor:  # noqa: A002
     return make(out, (a,), backward, "acos", jvp)
 
 
+@op(batch=BROADCASTING, methods=("atan", "arctan"), saves=("a",))
 def atan(input: Tensor) -> Tensor:  # noqa: A002
     """Inverse tangent; d/dx = 1 / (1 + x**2)."""
     a = check_tensor(input, "atan", "input")
@@ -142,6 +150,7 @@ def atan(input: Tensor) -> Tensor:  # noqa: A002
     return make(a.device.xp.arctan(_float_data(a)), (a,), backward, "atan", jvp)
 
 
+@op(batch=BROADCASTING, methods=("atan2", "arctan2"), saves=("y", "x"))
 def atan2(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     """The angle of the point (other, input), in (-pi, pi]; broadcasts.
 
@@ -165,6 +174,7 @@ arcsin, arccos, arctan, arctan2 = asin, acos, atan, atan2
 
 
 # ---------------------------------------------------------------- logaddexp, lerp
+@op(batch=BROADCASTING, methods="logaddexp", saves=("a", "b"))
 def logaddexp(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     """log(e**a + e**b), computed stably; broadcasts. d/da = sigmoid(a - b), d/db = sigmoid(b - a)."""
     a = check_tensor(input, "logaddexp", "input")
@@ -180,6 +190,9 @@ def logaddexp(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     return make(a.device.xp.logaddexp(ad, bd), (a, b), backward, "logaddexp", jvp)
 
 
+@op(
+    batch=BROADCASTING, methods="lerp", saves={"backward": ("weight",), "backward_tensor_weight": ("start", "end", "w")}
+)
 def lerp(input: Tensor, end: Tensor, weight) -> Tensor:  # noqa: A002
     """start + weight * (end - start); ``weight`` is a number or a tensor; broadcasts.
 
@@ -222,10 +235,4 @@ def _torch_name(t: Tensor) -> str:
     return {"float16": "c10::Half", "float32": "float", "float64": "double"}.get(str(t.array.dtype), str(t.array.dtype))
 
 
-def _bind() -> None:
-    for fn in (sinh, cosh, tan, asin, acos, atan, atan2, expm1, logaddexp, lerp):
-        setattr(Tensor, fn.__name__, fn)
-    Tensor.arcsin, Tensor.arccos, Tensor.arctan, Tensor.arctan2 = asin, acos, atan, atan2
-
-
-_bind()
+bind_methods(Tensor, __name__)
