@@ -5,12 +5,15 @@ from __future__ import annotations
 from .. import backend as B
 from ..tensor import Tensor, make, make_leaf
 from ._util import check_tensor
+from .declare import LOOP, bind_methods, op
 from .reduction import _axes, _expand_back
+from .types import Dim
 
 __all__ = ["nansum", "nanmean"]
 
 
-def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A002
+@op(batch=LOOP, methods="nansum", saves=("axes", "keepdim", "kept", "shape"))
+def nansum(input: Tensor, dim: Dim = None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A002
     """The sum over ``dim`` (all dims when None) with NaN counted as zero.
 
     The rule is ``g`` times the mask of the elements that are not NaN (so an infinite ``g``
@@ -36,7 +39,8 @@ def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Ten
     return make(out, (a,), backward, "nansum", jvp)
 
 
-def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A002
+@op(batch=LOOP, methods="nanmean")
+def nanmean(input: Tensor, dim: Dim = None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A002
     """The mean over ``dim`` of the elements that are not NaN (NaN where all are); floating tensors only."""
     a = check_tensor(input, "nanmean", "input")
     kind = a.array.dtype.kind if dtype is None else "f"
@@ -49,9 +53,4 @@ def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Te
     return nansum(a, dim, keepdim) / present
 
 
-def _bind() -> None:
-    Tensor.nansum = nansum
-    Tensor.nanmean = nanmean
-
-
-_bind()
+bind_methods(Tensor, __name__)
