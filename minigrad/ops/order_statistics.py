@@ -12,7 +12,9 @@ import collections
 from .. import backend as B
 from ..tensor import Tensor, make_leaf
 from ._util import check_int, check_tensor, normalize_dims
+from .declare import LOOP, bind_methods, op
 from .elementwise import where
+from .types import Dim, Number
 
 __all__ = [
     "median",
@@ -84,16 +86,19 @@ def _median(input: Tensor, dim, keepdim: bool, op: str, result, ignore_nan: bool
     return result(values, indices)
 
 
-def median(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A002
+@op(batch=LOOP, methods="median")
+def median(input: Tensor, dim: Dim = None, keepdim: bool = False):  # noqa: A002
     """The lower of the two middle values (a NaN if the slice has one); along ``dim``: (values, indices)."""
     return _median(input, dim, keepdim, "median", MedianResult, ignore_nan=False)
 
 
-def nanmedian(input: Tensor, dim=None, keepdim: bool = False):  # noqa: A002
+@op(batch=LOOP, methods="nanmedian")
+def nanmedian(input: Tensor, dim: Dim = None, keepdim: bool = False):  # noqa: A002
     """``median`` of the values that are not NaN (NaN for a slice of NaNs only)."""
     return _median(input, dim, keepdim, "nanmedian", NanmedianResult, ignore_nan=True)
 
 
+@op(batch=LOOP, methods="kthvalue")
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False):  # noqa: A002
     """The k-th smallest value along ``dim`` (k from 1) and its index: (values, indices)."""
     a = check_tensor(input, "kthvalue", "input")
@@ -108,6 +113,7 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False):  # no
     return KthvalueResult(values, indices)
 
 
+@op(batch=LOOP, methods="mode")
 def mode(input: Tensor, dim: int = -1, keepdim: bool = False):  # noqa: A002
     """The most frequent value along ``dim`` (the smallest among equally frequent ones) and the index of
     its last occurrence: (values, indices)."""
@@ -176,18 +182,21 @@ def _quantile(input: Tensor, q, dim, keepdim: bool, interpolation: str, op: str,
     return out.squeeze(0) if scalar_q else out
 
 
-def quantile(input: Tensor, q, dim=None, keepdim: bool = False, *, interpolation: str = "linear") -> Tensor:  # noqa: A002
+@op(batch=LOOP, methods="quantile")
+def quantile(input: Tensor, q, dim: Dim = None, keepdim: bool = False, *, interpolation: str = "linear") -> Tensor:  # noqa: A002
     """The q-th quantiles (q a number or a 1-D tensor in [0, 1]) along ``dim`` or of all elements,
     interpolating between the two nearest ranks; NaN where the slice has a NaN. A tensor ``q``'s
     dim comes first in the result."""
     return _quantile(input, q, dim, keepdim, interpolation, "quantile", ignore_nan=False)
 
 
-def nanquantile(input: Tensor, q, dim=None, keepdim: bool = False, *, interpolation: str = "linear") -> Tensor:  # noqa: A002
+@op(batch=LOOP, methods="nanquantile")
+def nanquantile(input: Tensor, q, dim: Dim = None, keepdim: bool = False, *, interpolation: str = "linear") -> Tensor:  # noqa: A002
     """``quantile`` of the values that are not NaN."""
     return _quantile(input, q, dim, keepdim, interpolation, "nanquantile", ignore_nan=True)
 
 
+@op(batch=LOOP, methods="aminmax")
 def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False):  # noqa: A002
     """The smallest and largest values (along ``dim``): (min, max)."""
     a = check_tensor(input, "aminmax", "input")
@@ -212,8 +221,15 @@ def _sides(right: bool, side) -> str:
     return "right" if right else "left"
 
 
+@op(batch=LOOP)
 def searchsorted(
-    sorted_sequence: Tensor, input, *, out_int32: bool = False, right: bool = False, side=None, sorter=None
+    sorted_sequence: Tensor,
+    input: Tensor | Number,
+    *,
+    out_int32: bool = False,
+    right: bool = False,
+    side=None,
+    sorter=None,
 ) -> Tensor:  # noqa: A002
     """For each value of ``input``, the index where it would be inserted in ``sorted_sequence`` (the last
     dim, row by row when it has more) to keep it sorted; ``right``/``side='right'`` after equal values."""
@@ -239,7 +255,8 @@ def searchsorted(
     return make_leaf(out.reshape(values.shape).astype(out_dtype), seq.device)
 
 
-def bucketize(input, boundaries: Tensor, *, out_int32: bool = False, right: bool = False) -> Tensor:  # noqa: A002
+@op(batch=LOOP)
+def bucketize(input: Tensor, boundaries: Tensor, *, out_int32: bool = False, right: bool = False) -> Tensor:  # noqa: A002
     """The bucket of each value: i with boundaries[i-1] < x <= boundaries[i] (``right``: <= x <)."""
     b = check_tensor(boundaries, "bucketize", "boundaries")
     if b.array.ndim != 1:
@@ -247,7 +264,8 @@ def bucketize(input, boundaries: Tensor, *, out_int32: bool = False, right: bool
     return searchsorted(b, input, out_int32=out_int32, right=right)
 
 
-def histc(input: Tensor, bins: int = 100, min=0, max=0) -> Tensor:  # noqa: A002
+@op(batch=LOOP, methods="histc")
+def histc(input: Tensor, bins: int = 100, min: Tensor | Number | None = 0, max: Tensor | Number | None = 0) -> Tensor:  # noqa: A002
     """A histogram of ``bins`` equal bins over [min, max] (the data's range when both are 0); elements
     outside are ignored. Same dtype as ``input``; not differentiable."""
     a = check_tensor(input, "histc", "input")
@@ -266,9 +284,4 @@ def histc(input: Tensor, bins: int = 100, min=0, max=0) -> Tensor:  # noqa: A002
     return make_leaf(counts.astype(d.dtype), a.device)
 
 
-def _bind() -> None:
-    for fn in (median, nanmedian, kthvalue, mode, quantile, nanquantile, aminmax, histc):
-        setattr(Tensor, fn.__name__, fn)
-
-
-_bind()
+bind_methods(Tensor, __name__)
