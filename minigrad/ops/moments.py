@@ -8,18 +8,22 @@ from __future__ import annotations
 from .. import backend as B
 from ..tensor import Tensor
 from ._util import check_tensor
+from .declare import LOOP, bind_methods, op
+from .types import Dim
 
 __all__ = ["std_mean", "var_mean", "cov", "corrcoef"]
 
 
-def std_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None) -> tuple:  # noqa: A002
+@op(batch=LOOP)
+def std_mean(input: Tensor, dim: Dim = None, unbiased=None, keepdim: bool = False, *, correction=None) -> tuple:  # noqa: A002
     """(std, mean) over ``dim``, with ``std``'s arguments."""
     a = check_tensor(input, "std_mean", "input")
     mean_dim = None if isinstance(dim, bool) else dim
     return a.std(dim, unbiased, keepdim, correction=correction), a.mean(mean_dim, keepdim)
 
 
-def var_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None) -> tuple:  # noqa: A002
+@op(batch=LOOP)
+def var_mean(input: Tensor, dim: Dim = None, unbiased=None, keepdim: bool = False, *, correction=None) -> tuple:  # noqa: A002
     """(var, mean) over ``dim``, with ``var``'s arguments."""
     a = check_tensor(input, "var_mean", "input")
     mean_dim = None if isinstance(dim, bool) else dim
@@ -56,6 +60,7 @@ def _type_word(w: Tensor) -> str:
     return B.scalar_type_name(w.array.dtype)
 
 
+@op(batch=LOOP, methods="cov")
 def cov(
     input: Tensor, *, correction: int = 1, fweights: Tensor | None = None, aweights: Tensor | None = None
 ) -> Tensor:  # noqa: A002
@@ -88,6 +93,7 @@ def cov(
     return product.squeeze() if a.array.ndim < 2 else product
 
 
+@op(batch=LOOP, methods="corrcoef")
 def corrcoef(input: Tensor) -> Tensor:  # noqa: A002
     """Pearson's correlation coefficients of the variables in ``input``'s rows, clipped to [-1, 1]."""
     a = check_tensor(input, "corrcoef", "input")
@@ -102,9 +108,4 @@ def corrcoef(input: Tensor) -> Tensor:  # noqa: A002
     return (c / spread[:, None] / spread[None, :]).clamp(-1, 1)
 
 
-def _bind() -> None:
-    for fn in (cov, corrcoef):
-        setattr(Tensor, fn.__name__, fn)
-
-
-_bind()
+bind_methods(Tensor, __name__)
