@@ -13,6 +13,7 @@ import weakref
 from .. import backend as B
 from ..tensor import Tensor, make, make_leaf
 from ._util import check_int, check_tensor, normalize_dims
+from .declare import LOOP, bind_methods, op
 from .elementwise import _float_data
 
 __all__ = ["cummax", "cummin", "logcumsumexp"]
@@ -49,11 +50,13 @@ def _running_extremum(input: Tensor, dim: int, op: str, result):  # noqa: A002
     return result(a.gather(axis, index), index)
 
 
+@op(batch=LOOP, methods="cummax")
 def cummax(input: Tensor, dim: int):  # noqa: A002  (torch's argument name)
     """The running maximum along ``dim`` and the index where each was reached: (values, indices)."""
     return _running_extremum(input, dim, "cummax", CummaxResult)
 
 
+@op(batch=LOOP, methods="cummin")
 def cummin(input: Tensor, dim: int):  # noqa: A002
     """The running minimum along ``dim`` and the index where each was reached: (values, indices)."""
     return _running_extremum(input, dim, "cummin", CumminResult)
@@ -64,6 +67,7 @@ def _flip_cumsum(t: Tensor, axis: int) -> Tensor:
     return t.flip(axis).cumsum(axis).flip(axis)
 
 
+@op(batch=LOOP, methods="logcumsumexp", saves=("a", "axis", "out_ref", "shift"))
 def logcumsumexp(input: Tensor, dim: int) -> Tensor:  # noqa: A002
     """log(cumsum(exp(x))) along ``dim``, computed stably.
 
@@ -94,9 +98,4 @@ def logcumsumexp(input: Tensor, dim: int) -> Tensor:  # noqa: A002
     return result
 
 
-def _bind() -> None:
-    for fn in (cummax, cummin, logcumsumexp):
-        setattr(Tensor, fn.__name__, fn)
-
-
-_bind()
+bind_methods(Tensor, __name__)
