@@ -5,8 +5,10 @@ from __future__ import annotations
 from .. import backend as B
 from ..tensor import Tensor, make, make_leaf
 from ._util import check_int, check_tensor, normalize_dims, type_name
+from .declare import BY_DIM_REQUIRED, BY_DIMS, BatchedCall, bind_methods, op
 from .indexing import index_with_key
 from .shape import cat, stack
+from .types import Dim
 
 __all__ = ["cumprod", "roll", "repeat_interleave"]
 
@@ -17,6 +19,7 @@ def _one_axis(a: Tensor, dim, op: str) -> int:
     return ax
 
 
+@op(batch=BY_DIM_REQUIRED, methods="cumprod", saves=("a", "ax", "n"))
 def cumprod(input: Tensor, dim: int, *, dtype=None) -> Tensor:  # noqa: A002  (torch's argument name)
     """Running product along ``dim``; integer and bool tensors give int64 unless ``dtype`` is given.
 
@@ -65,6 +68,7 @@ def _int_tuple(x, op: str, arg: str) -> tuple:
     raise TypeError(f"{op}(): argument '{arg}' must be tuple of ints, not {type_name(x)}")
 
 
+@op(batch=BY_DIMS, methods="roll", saves=("axes", "back"))
 def roll(input: Tensor, shifts, dims=None) -> Tensor:  # noqa: A002
     """Shift elements cyclically by ``shifts`` along ``dims`` (flattened first when ``dims`` is None).
 
@@ -92,7 +96,22 @@ def roll(input: Tensor, shifts, dims=None) -> Tensor:  # noqa: A002
     return make(a.device.xp.roll(a.array, shifts, axis=axes), (a,), backward, "roll", jvp)
 
 
-def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Tensor:  # noqa: A002
+def _repeat_interleave_rule(call: BatchedCall):
+    """``repeat_interleave`` with one count for all or unbatched counts: ``dim`` past the batch dim, the
+    flattened entry for ``dim=None`` (batched counts change each entry's length: they loop)."""
+    x, repeats, dim = call.args[0], call.get("repeats"), call.get("dim")
+    v = call.value(x)
+    if v is None or call.value(repeats) is not None or call.get("output_size") is not None:
+        return call.loop()
+    if dim is None:
+        v, dim = v.reshape(v.shape[0], -1), 1
+    else:
+        dim = call.physical(dim, v.dim() - 1)
+    return call.wrap(call.run(call.fn, v, repeats, dim))
+
+
+@op(batch=_repeat_interleave_rule, methods="repeat_interleave")
+def repeat_interleave(input: Tensor, repeats=None, dim: Dim = None, *, output_size=None) -> Tensor:  # noqa: A002
     """Repeat each element ``repeats`` times along ``dim`` (of the flattened input when ``dim`` is None).
 
     ``repeats`` is an int or a 1-D integer tensor (one count per element). With one
@@ -133,10 +152,4 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Ten
     return index_with_key(a, (slice(None),) * ax + (index,), "repeat_interleave", accumulate=True)
 
 
-def _bind() -> None:
-    Tensor.cumprod = cumprod
-    Tensor.roll = roll
-    Tensor.repeat_interleave = repeat_interleave
-
-
-_bind()
+bind_methods(Tensor, __name__)
