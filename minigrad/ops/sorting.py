@@ -13,6 +13,7 @@ import collections
 from .. import backend as B
 from ..tensor import Tensor, make_leaf
 from ._util import check_tensor, normalize_dims
+from .declare import LOOP, bind_methods, op
 from .indexing import index_with_key
 
 __all__ = ["sort", "argsort", "topk", "msort"]
@@ -55,6 +56,7 @@ def _indices(a: Tensor, order) -> Tensor:
     return make_leaf(order.astype(B.int64, copy=False), a.device)
 
 
+@op(batch=LOOP, methods="sort")
 def sort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool | None = False):  # noqa: A002
     """``(values, indices)`` of ``input`` sorted along ``dim``; a named tuple, as ``torch.sort``.
 
@@ -70,6 +72,7 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool
     return SortResult(_picked(a, order, ax, "sort"), _indices(a, order))
 
 
+@op(batch=LOOP, methods="argsort")
 def argsort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool | None = False) -> Tensor:  # noqa: A002
     """The indices that sort ``input`` along ``dim`` (stable). Not differentiable."""
     a = check_tensor(input, "argsort", "input")
@@ -80,11 +83,13 @@ def argsort(input: Tensor, dim: int = -1, descending: bool = False, *, stable: b
     return _indices(a, _order(xp, a.array, ax, descending))
 
 
+@op(batch=LOOP, methods="msort")
 def msort(input: Tensor) -> Tensor:  # noqa: A002
     """``input`` sorted along dim 0 (the values of ``sort(input, dim=0)``)."""
     return sort(check_tensor(input, "msort", "input"), 0).values
 
 
+@op(batch=LOOP, methods="topk")
 def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  # noqa: A002
     """The ``k`` largest (or, with ``largest=False``, smallest) entries along ``dim``: ``(values, indices)``.
 
@@ -130,9 +135,4 @@ def _top(xp, d, k: int, ax: int, largest: bool):
     return xp.moveaxis(xp.take_along_axis(candidates, within, axis=-1), -1, ax)
 
 
-def _bind() -> None:
-    for fn in (sort, argsort, msort, topk):
-        setattr(Tensor, fn.__name__, fn)
-
-
-_bind()
+bind_methods(Tensor, __name__)
