@@ -12,7 +12,9 @@ from .. import backend as B
 from ..tensor import Tensor, make_leaf, shape_str
 from ._util import broadcast_shapes, check_int, check_tensor, normalize_dims
 from .arranging import broadcast_tensors
+from .declare import LOOP, bind_methods, op
 from .indexing import check_index_bounds, put
+from .types import Dim
 
 __all__ = [
     "all",
@@ -38,19 +40,22 @@ def _truth(input: Tensor, dim, keepdim: bool, op: str, reduce) -> Tensor:  # noq
     return make_leaf(reduce(d != 0, axis=axes, keepdims=keepdim), a.device)
 
 
-def all(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001,A002  (torch's names)
+@op(batch=LOOP, methods="all")
+def all(input: Tensor, dim: Dim = None, keepdim: bool = False) -> Tensor:  # noqa: A001,A002  (torch's names)
     """Whether every element (along ``dim``: one int or a tuple) is nonzero; a bool tensor."""
     a = check_tensor(input, "all", "input")
     return _truth(a, dim, keepdim, "all", a.device.xp.all)
 
 
-def any(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001,A002
+@op(batch=LOOP, methods="any")
+def any(input: Tensor, dim: Dim = None, keepdim: bool = False) -> Tensor:  # noqa: A001,A002
     """Whether some element (along ``dim``: one int or a tuple) is nonzero; a bool tensor."""
     a = check_tensor(input, "any", "input")
     return _truth(a, dim, keepdim, "any", a.device.xp.any)
 
 
-def count_nonzero(input: Tensor, dim=None) -> Tensor:  # noqa: A002
+@op(batch=LOOP, methods="count_nonzero")
+def count_nonzero(input: Tensor, dim: Dim = None) -> Tensor:  # noqa: A002
     """The number of nonzero elements (along ``dim``: one int or a tuple), as int64."""
     a = check_tensor(input, "count_nonzero", "input")
     d = a.array
@@ -58,6 +63,7 @@ def count_nonzero(input: Tensor, dim=None) -> Tensor:  # noqa: A002
     return make_leaf(a.device.xp.count_nonzero(d, axis=axes).astype(B.int64), a.device)
 
 
+@op(batch=LOOP, methods="nonzero")
 def nonzero(input: Tensor, *, as_tuple: bool = False):  # noqa: A002
     """The indices of the nonzero elements: an int64 tensor of shape [n, ndim], or with ``as_tuple``
     one 1-D index tensor per dim (usable as an index: ``x[x.nonzero(as_tuple=True)]``)."""
@@ -79,6 +85,7 @@ def _bool_mask(mask, op: str) -> Tensor:
     return m
 
 
+@op(batch=LOOP, methods="masked_select")
 def masked_select(input: Tensor, mask: Tensor) -> Tensor:  # noqa: A002
     """The elements of ``input`` where ``mask`` is True, as a 1-D tensor (both broadcast first)."""
     a = check_tensor(input, "masked_select", "input")
@@ -87,6 +94,7 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:  # noqa: A002
     return a.expand(*shape)[m.expand(*shape)]
 
 
+@op(batch=LOOP, methods="masked_scatter")
 def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:  # noqa: A002
     """``input`` with the places where ``mask`` is True filled, in order, from ``source``'s first elements."""
     a = check_tensor(input, "masked_scatter", "input")
@@ -142,6 +150,7 @@ def _key(axis: int, idx: Tensor) -> tuple:
     return (slice(None),) * axis + (idx,)
 
 
+@op(batch=LOOP, methods="index_add")
 def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha=1) -> Tensor:  # noqa: A002
     """``input`` with ``alpha * source``'s slices added at ``index`` along ``dim`` (repeats add up): a
     ``scatter_add`` of the source into ``input``."""
@@ -156,6 +165,7 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha=1
     return a.scatter_add(axis, spread, s if alpha == 1 else s * alpha)
 
 
+@op(batch=LOOP, methods="index_fill")
 def index_fill(input: Tensor, dim: int, index: Tensor, value) -> Tensor:  # noqa: A002
     """``input`` with the slices at ``index`` along ``dim`` set to ``value`` (a number or a 0-d tensor)."""
     a = check_tensor(input, "index_fill", "input")
@@ -174,6 +184,7 @@ def index_fill(input: Tensor, dim: int, index: Tensor, value) -> Tensor:  # noqa
     return a.masked_fill(make_leaf(hit.reshape(shape), a.device), value)
 
 
+@op(batch=LOOP, methods="index_copy")
 def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:  # noqa: A002
     """``input`` with ``source``'s slices written at ``index`` along ``dim`` (an ``index_put``)."""
     a = check_tensor(input, "index_copy", "input")
@@ -200,6 +211,7 @@ def _as_index_tensors(a: Tensor, indices) -> list:
     return out
 
 
+@op(batch=LOOP, methods="index_put")
 def index_put(input: Tensor, indices, values: Tensor, accumulate: bool = False) -> Tensor:  # noqa: A002
     """``input`` with ``input[indices] = values`` (``accumulate``: ``+=``, repeated places adding up).
     Accumulating is an ``index_add`` over the indexed dims flattened into one."""
@@ -227,20 +239,4 @@ def index_put(input: Tensor, indices, values: Tensor, accumulate: bool = False) 
     return a.reshape(count, *rest).index_add(0, flat_index.reshape(-1), spread).reshape(*a.array.shape)
 
 
-def _bind() -> None:
-    for fn in (
-        all,
-        any,
-        count_nonzero,
-        nonzero,
-        masked_select,
-        masked_scatter,
-        index_add,
-        index_fill,
-        index_copy,
-        index_put,
-    ):
-        setattr(Tensor, fn.__name__, fn)
-
-
-_bind()
+bind_methods(Tensor, __name__)
