@@ -10,6 +10,7 @@ import warnings
 from .. import backend as B
 from ..tensor import Tensor
 from ._util import check_int, check_tensor, normalize_dims
+from .declare import LOOP, bind_methods, op
 from .shape import _several_views, _slice_along
 
 __all__ = ["tensor_split", "meshgrid"]
@@ -43,6 +44,7 @@ def _split_points(indices_or_sections, size: int) -> list:
     return points
 
 
+@op(batch=LOOP, methods="tensor_split")
 def tensor_split(
     input: Tensor,  # noqa: A002
     indices_or_sections=None,
@@ -80,6 +82,7 @@ def tensor_split(
     return _several_views(tuple(pieces), "TensorSplit")
 
 
+@op(batch=LOOP)
 def meshgrid(*tensors, indexing: str | None = None) -> tuple:
     """Coordinate grids from 1-D tensors: each output has shape ``(len(t0), len(t1), ...)``.
 
@@ -121,8 +124,4 @@ def meshgrid(*tensors, indexing: str | None = None) -> tuple:
     return tuple(grids)
 
 
-def _bind() -> None:
-    Tensor.tensor_split = tensor_split
-
-
-_bind()
+bind_methods(Tensor, __name__)
