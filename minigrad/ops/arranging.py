@@ -14,6 +14,7 @@ import itertools
 from .. import backend as B
 from ..tensor import Tensor, make_leaf, shape_str
 from ._util import check_int, check_tensor, normalize_dims
+from .declare import LOOP, bind_methods, op
 from .indexing import put
 from .shape import cat, pad, stack
 from .splitting import meshgrid
@@ -56,6 +57,7 @@ def _two_dims(dim1, dim2, ndim: int) -> tuple:
     return d1, d2
 
 
+@op(batch=LOOP, methods="diagonal")
 def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:  # noqa: A002
     """The diagonal ``offset`` of each matrix in dims ``dim1`` x ``dim2``, as a last dim (a copy)."""
     a = check_tensor(input, "diagonal", "input")
@@ -65,6 +67,7 @@ def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Te
     return moved[..., make_leaf(rows, a.device), make_leaf(cols, a.device)]
 
 
+@op(batch=LOOP, methods="diag_embed")
 def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:  # noqa: A002
     """Each last-dim vector of ``input`` placed on diagonal ``offset`` of a square matrix in dims
     ``dim1`` x ``dim2`` of the result (zeros elsewhere)."""
@@ -78,6 +81,7 @@ def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -
     return placed.movedim((-2, -1), (d1, d2)) if (d1, d2) != (a.array.ndim - 1, a.array.ndim) else placed
 
 
+@op(batch=LOOP)
 def block_diag(*tensors) -> Tensor:
     """The tensors (0-, 1- or 2-D) as blocks along the diagonal of one matrix, zeros elsewhere."""
     blocks = []
@@ -100,6 +104,7 @@ def block_diag(*tensors) -> Tensor:
 
 
 # ---------------------------------------------------------------- differences, rotations, flips
+@op(batch=LOOP, methods="diff")
 def diff(
     input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None, append: Tensor | None = None
 ) -> Tensor:  # noqa: A002
@@ -123,6 +128,7 @@ def diff(
     return joined
 
 
+@op(batch=LOOP, methods="rot90")
 def rot90(input: Tensor, k: int = 1, dims=(0, 1)) -> Tensor:  # noqa: A002
     """Rotated by 90 degrees ``k`` times in the plane of ``dims``, from the first dim towards the second."""
     a = check_tensor(input, "rot90", "input")
@@ -143,6 +149,7 @@ def rot90(input: Tensor, k: int = 1, dims=(0, 1)) -> Tensor:  # noqa: A002
     return a.clone()
 
 
+@op(batch=LOOP, methods="fliplr")
 def fliplr(input: Tensor) -> Tensor:  # noqa: A002
     """Columns in reverse order (dim 1)."""
     a = check_tensor(input, "fliplr", "input")
@@ -151,6 +158,7 @@ def fliplr(input: Tensor) -> Tensor:  # noqa: A002
     return a.flip(1)
 
 
+@op(batch=LOOP, methods="flipud")
 def flipud(input: Tensor) -> Tensor:  # noqa: A002
     """Rows in reverse order (dim 0)."""
     a = check_tensor(input, "flipud", "input")
@@ -184,6 +192,7 @@ def _at_least_3d(t: Tensor) -> Tensor:
     return t.unsqueeze(-1) if t.array.ndim == 2 else t
 
 
+@op(batch=LOOP)
 def atleast_1d(*tensors):
     """Each tensor with at least one dim (a 0-d one becomes [1]); one tensor in, one out."""
     single, ts = _each(tensors, "atleast_1d")
@@ -191,6 +200,7 @@ def atleast_1d(*tensors):
     return out[0] if single else out
 
 
+@op(batch=LOOP)
 def atleast_2d(*tensors):
     """Each tensor with at least two dims (a vector becomes one row)."""
     single, ts = _each(tensors, "atleast_2d")
@@ -198,6 +208,7 @@ def atleast_2d(*tensors):
     return out[0] if single else out
 
 
+@op(batch=LOOP)
 def atleast_3d(*tensors):
     """Each tensor with at least three dims (a vector [n] becomes [1, n, 1], a matrix [m, n] becomes [m, n, 1])."""
     single, ts = _each(tensors, "atleast_3d")
@@ -211,12 +222,14 @@ def _nonempty(tensors, op: str) -> tuple:
     return tuple(check_tensor(t, op, "tensors") for t in tensors)
 
 
+@op(batch=LOOP)
 def hstack(tensors) -> Tensor:
     """Joined horizontally: along dim 0 for vectors, else along dim 1."""
     ts = [_at_least_1d(t) for t in _nonempty(tensors, "hstack")]
     return cat(ts, 0 if ts[0].array.ndim == 1 else 1)
 
 
+@op(batch=LOOP)
 def vstack(tensors) -> Tensor:
     """Joined vertically: each made at least 2-D, along dim 0."""
     return cat([_at_least_2d(t) for t in _nonempty(tensors, "vstack")], 0)
@@ -225,11 +238,13 @@ def vstack(tensors) -> Tensor:
 row_stack = vstack
 
 
+@op(batch=LOOP)
 def dstack(tensors) -> Tensor:
     """Joined depth-wise: each made at least 3-D, along dim 2."""
     return cat([_at_least_3d(t) for t in _nonempty(tensors, "dstack")], 2)
 
 
+@op(batch=LOOP)
 def column_stack(tensors) -> Tensor:
     """Joined as columns: each 0- or 1-D tensor becomes one column, along dim 1."""
     ts = _nonempty(tensors, "column_stack")
@@ -252,6 +267,7 @@ def _broadcast_pair(out: tuple, shape: tuple, index: int) -> tuple:
     return tuple(joined)
 
 
+@op(batch=LOOP)
 def broadcast_shapes(*shapes) -> tuple:
     """The shape the given shapes (tuples, or ints for 1-D shapes) broadcast to."""
     out: tuple = ()
@@ -260,6 +276,7 @@ def broadcast_shapes(*shapes) -> tuple:
     return out
 
 
+@op(batch=LOOP)
 def broadcast_tensors(*tensors) -> tuple:
     """The tensors expanded to their common broadcast shape (copies here; views in PyTorch)."""
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
@@ -277,6 +294,7 @@ def _vector(t, op: str) -> Tensor:
     return t
 
 
+@op(batch=LOOP)
 def cartesian_prod(*tensors) -> Tensor:
     """Every tuple of one element from each vector, in order: [prod of lengths, count] (one vector: itself)."""
     ts = [_vector(t, "cartesian_prod") for t in tensors]
@@ -286,6 +304,7 @@ def cartesian_prod(*tensors) -> Tensor:
     return stack([g.reshape(-1) for g in grids], 1)
 
 
+@op(batch=LOOP)
 def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> Tensor:  # noqa: A002
     """Every length-``r`` combination of the vector's elements, as rows (as ``itertools.combinations``)."""
     a = _vector(input, "combinations")
@@ -300,9 +319,4 @@ def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> T
     return a[make_leaf(index, a.device)]
 
 
-def _bind() -> None:
-    for fn in (diagonal, diag_embed, diff, rot90, fliplr, flipud):
-        setattr(Tensor, fn.__name__, fn)
-
-
-_bind()
+bind_methods(Tensor, __name__)
