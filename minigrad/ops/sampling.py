@@ -6,6 +6,7 @@ from .. import backend as B
 from ..creation import generator_for
 from ..tensor import Tensor, make_leaf
 from ._util import check_tensor
+from .declare import LOOP, bind_methods, op
 
 __all__ = ["multinomial"]
 
@@ -32,6 +33,7 @@ def _check(xp, w, num_samples: int, replacement: bool) -> None:
         raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
 
 
+@op(batch=LOOP, methods="multinomial")
 def multinomial(input: Tensor, num_samples: int, replacement: bool = False, generator=None) -> Tensor:  # noqa: A002
     """``num_samples`` category indices per row of ``input`` (1-D or 2-D non-negative weights).
 
@@ -63,8 +65,4 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, gene
     return make_leaf(picks.reshape(w.shape[:-1] + (num_samples,)).astype(B.int64), a.device)
 
 
-def _bind() -> None:
-    Tensor.multinomial = multinomial
-
-
-_bind()
+bind_methods(Tensor, __name__)
