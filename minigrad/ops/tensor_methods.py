@@ -11,7 +11,9 @@ from .. import creation
 from ..tensor import Tensor, tensor
 from ._util import check_int, normalize_dims
 from .arithmetic import abs, div, mul, neg, sub  # noqa: A004  (torch's names)
+from .declare import LOOP, bind_methods, op
 from .elementwise import clamp
+from .types import Number
 
 __all__ = ["multiply", "subtract", "true_divide", "negative", "absolute", "clamp_min", "clamp_max"]
 
@@ -37,12 +39,14 @@ negative = neg
 absolute = abs
 
 
-def clamp_min(input: Tensor, min) -> Tensor:  # noqa: A002  (torch's argument names)
+@op(batch=LOOP, methods="clamp_min")
+def clamp_min(input: Tensor, min: Tensor | Number | None) -> Tensor:  # noqa: A002  (torch's argument names)
     """``clamp(input, min=min)``."""
     return clamp(input, min=min)
 
 
-def clamp_max(input: Tensor, max) -> Tensor:  # noqa: A002
+@op(batch=LOOP, methods="clamp_max")
+def clamp_max(input: Tensor, max: Tensor | Number | None) -> Tensor:  # noqa: A002
     """``clamp(input, max=max)``."""
     return clamp(input, max=max)
 
@@ -52,26 +56,31 @@ def _like(self: Tensor, dtype, device) -> dict:
     return {"dtype": self.array.dtype if dtype is None else dtype, "device": self.device if device is None else device}
 
 
+@op(batch=LOOP, methods="new_zeros")
 def new_zeros(self: Tensor, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Zeros of ``size``, with this tensor's dtype and device unless given."""
     return creation.zeros(*size, requires_grad=requires_grad, **_like(self, dtype, device))
 
 
+@op(batch=LOOP, methods="new_ones")
 def new_ones(self: Tensor, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Ones of ``size``, with this tensor's dtype and device unless given."""
     return creation.ones(*size, requires_grad=requires_grad, **_like(self, dtype, device))
 
 
+@op(batch=LOOP, methods="new_empty")
 def new_empty(self: Tensor, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
     """An uninitialised tensor of ``size`` (zeros here), with this tensor's dtype and device unless given."""
     return creation.empty(*size, requires_grad=requires_grad, **_like(self, dtype, device))
 
 
+@op(batch=LOOP, methods="new_full")
 def new_full(self: Tensor, size, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     """``fill_value`` everywhere in ``size``, with this tensor's dtype and device unless given."""
     return creation.full(size, fill_value, requires_grad=requires_grad, **_like(self, dtype, device))
 
 
+@op(batch=LOOP, methods="new_tensor")
 def new_tensor(self: Tensor, data, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A new leaf holding a copy of ``data``, with this tensor's dtype and device unless given."""
     if isinstance(data, Tensor):
@@ -80,6 +89,7 @@ def new_tensor(self: Tensor, data, *, dtype=None, device=None, requires_grad=Fal
 
 
 # ---------------------------------------------------------------- type and storage facts
+@op(batch=LOOP, methods="type")
 def type(self: Tensor, dtype=None, non_blocking: bool = False, **kwargs):  # noqa: A001  (torch's name)
     """With no argument, the tensor type's name (``'torch.FloatTensor'``); with a dtype or such a name,
     this tensor cast to it (itself when it already has it)."""
@@ -96,16 +106,19 @@ def type(self: Tensor, dtype=None, non_blocking: bool = False, **kwargs):  # noq
     return self.to(dtype)
 
 
+@op(batch=LOOP, methods="is_floating_point")
 def is_floating_point(self: Tensor) -> bool:
     """Whether the dtype is a floating one."""
     return self.array.dtype.kind == "f"
 
 
+@op(batch=LOOP, methods="nelement")
 def nelement(self: Tensor) -> int:
     """The number of elements (``numel``'s other name)."""
     return int(self.array.size)
 
 
+@op(batch=LOOP, methods="element_size")
 def element_size(self: Tensor) -> int:
     """Bytes per element."""
     return self.array.dtype.itemsize
@@ -119,6 +132,7 @@ def _itemsize(self: Tensor) -> int:
     return self.array.dtype.itemsize
 
 
+@op(batch=LOOP, methods="stride")
 def stride(self: Tensor, dim: int | None = None):
     """Elements (not bytes) to step in memory for one step along each dim, or along ``dim``."""
     d = self.array
@@ -134,6 +148,7 @@ def _address(arr) -> int:
     return interface["data"][0] if interface is not None else arr.data.ptr  # a CuPy array's pointer
 
 
+@op(batch=LOOP, methods="storage_offset")
 def storage_offset(self: Tensor) -> int:
     """Where this tensor's first element sits in the memory it shares with its base, in elements."""
     d = self.array
@@ -143,6 +158,7 @@ def storage_offset(self: Tensor) -> int:
     return (_address(d) - _address(root)) // d.dtype.itemsize
 
 
+@op(batch=LOOP, methods="unfold")
 def unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
     """Every window of ``size`` elements along ``dimension``, ``step`` apart: that dim becomes the window
     count and a last dim of ``size`` is added (a copy here; PyTorch returns a view)."""
@@ -163,16 +179,8 @@ def unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
     return picked.movedim(-2, axis)
 
 
-def _bind() -> None:
-    T = Tensor
-    for fn in (new_zeros, new_ones, new_empty, new_full, new_tensor, type, is_floating_point, nelement):
-        setattr(T, fn.__name__, fn)
-    for fn in (element_size, stride, storage_offset, unfold):
-        setattr(T, fn.__name__, fn)
-    T.nbytes = property(_nbytes, doc="Bytes the elements take.")
-    T.itemsize = property(_itemsize, doc="Bytes per element.")
-    T.multiply, T.subtract, T.true_divide, T.negative, T.absolute = mul, sub, div, neg, abs
-    T.clamp_min, T.clamp_max = clamp_min, clamp_max
-
-
-_bind()
+bind_methods(Tensor, __name__)
+Tensor.nbytes = property(_nbytes, doc="Bytes the elements take.")
+Tensor.itemsize = property(_itemsize, doc="Bytes per element.")
+# the names PyTorch also gives ops that arithmetic declares (as ``mul``, ``sub``, ...)
+Tensor.multiply, Tensor.subtract, Tensor.true_divide, Tensor.negative, Tensor.absolute = mul, sub, div, neg, abs
