@@ -302,7 +302,7 @@ def _along_one_dim(call: BatchedCall, dim, keepdim: bool, rest) -> object:
     return call.wrap(call.run(call.fn, v, call.physical(dim, rank), keepdim))
 
 
-def _extremum_rule(call: BatchedCall):
+def _batched_extremum(call: BatchedCall):
     """``max``/``min``: with another tensor, elementwise; with ``dim``, a reduction; alone, over every dim."""
     args, kwargs = extremum_arguments(call.args, call.kwargs)  # a batched tensor's methods come here without op entry
     if isinstance(kwargs.get("other"), Tensor):  # elementwise: the entries padded to one rank line up at dim 0
@@ -323,7 +323,7 @@ def _extremum_rule(call: BatchedCall):
     return _along_one_dim(call, dim, keepdim, (*args[1:], *kwargs.values()))
 
 
-@op(batch=_extremum_rule, methods="max")
+@op(batch=_batched_extremum, methods="max")
 def max(a: Tensor, dim=None, keepdim: bool = False, *, other: Tensor | Number = None):  # noqa: A001  (torch.max)
     """The largest element; with ``dim``, a ``(values, indices)`` named tuple; with a tensor ``other``,
     ``maximum``. As PyTorch's overloads: ``a.max(t)`` is ``a.max(other=t)``; ``a.max(dim=t)`` and
@@ -339,7 +339,7 @@ def max(a: Tensor, dim=None, keepdim: bool = False, *, other: Tensor | Number = 
     return _indexed_extremum(a, dim, keepdim, True, "max")
 
 
-@op(batch=_extremum_rule, methods="min")
+@op(batch=_batched_extremum, methods="min")
 def min(a: Tensor, dim=None, keepdim: bool = False, *, other: Tensor | Number = None):  # noqa: A001  (torch.min)
     """The smallest element; with ``dim``, a ``(values, indices)`` named tuple; with a tensor ``other``,
     ``minimum`` (arguments read as :func:`max`'s)."""
@@ -385,7 +385,7 @@ def _arg_extremum(a: Tensor, dim, keepdim: bool, is_max: bool, op: str) -> Tenso
     return make_leaf(xp.asarray(out, dtype=B.int64), a.device)
 
 
-def _arg_extremum_rule(call: BatchedCall):
+def _batched_arg_extremum(call: BatchedCall):
     """``argmax``/``argmin`` without ``dim`` index the flattened entry."""
     dim, keepdim = call.get("dim"), call.get("keepdim")
     if dim is not None:
@@ -396,13 +396,13 @@ def _arg_extremum_rule(call: BatchedCall):
     return call.wrap(call.run(call.fn, v.reshape(v.shape[0], -1), 1))
 
 
-@op(batch=_arg_extremum_rule, methods="argmax")
+@op(batch=_batched_arg_extremum, methods="argmax")
 def argmax(a: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """Index of the (first) maximum: over the flattened tensor, or along ``dim``. Not differentiable."""
     return _arg_extremum(a, dim, keepdim, True, "argmax")
 
 
-@op(batch=_arg_extremum_rule, methods="argmin")
+@op(batch=_batched_arg_extremum, methods="argmin")
 def argmin(a: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """Index of the (first) minimum: over the flattened tensor, or along ``dim``. Not differentiable."""
     return _arg_extremum(a, dim, keepdim, False, "argmin")

@@ -96,7 +96,7 @@ def roll(input: Tensor, shifts, dims=None) -> Tensor:  # noqa: A002
     return make(a.device.xp.roll(a.array, shifts, axis=axes), (a,), backward, "roll", jvp)
 
 
-def _repeat_interleave_rule(call: BatchedCall):
+def _batched_repeat_interleave(call: BatchedCall):
     """``repeat_interleave`` with one count for all or unbatched counts: ``dim`` past the batch dim, the
     flattened entry for ``dim=None`` (batched counts change each entry's length: they loop)."""
     x, repeats, dim = call.args[0], call.get("repeats"), call.get("dim")
@@ -110,7 +110,7 @@ def _repeat_interleave_rule(call: BatchedCall):
     return call.wrap(call.run(call.fn, v, repeats, dim))
 
 
-@op(batch=_repeat_interleave_rule, methods="repeat_interleave")
+@op(batch=_batched_repeat_interleave, methods="repeat_interleave")
 def repeat_interleave(input: Tensor, repeats=None, dim: Dim = None, *, output_size=None) -> Tensor:  # noqa: A002
     """Repeat each element ``repeats`` times along ``dim`` (of the flattened input when ``dim`` is None).
 
