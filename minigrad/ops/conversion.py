@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .. import backend as B
 from ..tensor import Tensor, make
+from .declare import BROADCASTING, LOOP, TRAILING, bind_methods, op
 
 __all__ = ["to", "clone"]
 
@@ -25,6 +26,7 @@ def _parse_to_args(a: Tensor, args, kwargs):
     return (None if device is None else B.device(device)), (None if dtype is None else B.to_dtype(dtype)), copy
 
 
+@op(batch=TRAILING, methods="to", saves=("src_dev", "src_dtype"))
 def to(a: Tensor, *args, **kwargs) -> Tensor:
     """Return a tensor on the given device and/or dtype; ``a`` itself when nothing changes.
 
@@ -58,6 +60,7 @@ def to(a: Tensor, *args, **kwargs) -> Tensor:
     return out
 
 
+@op(batch=TRAILING, methods="clone")
 def clone(a: Tensor) -> Tensor:
     """A copy of ``a`` that stays in the graph (gradient passes straight through)."""
 
@@ -70,50 +73,49 @@ def clone(a: Tensor) -> Tensor:
     return make(a.array.copy(), (a,), backward, "clone", jvp)
 
 
+@op(batch=BROADCASTING, methods="cpu")
 def cpu(self: Tensor) -> Tensor:
     """This tensor on the CPU: ``to("cpu")`` (itself when it is there already)."""
     return to(self, B.CPU)
 
 
+@op(batch=BROADCASTING, methods="cuda")
 def cuda(self: Tensor, device=None) -> Tensor:
     """This tensor on a CUDA device: ``to("cuda")``, or ``to("cuda:n")`` for ``device`` n (itself when it is there)."""
     return to(self, B.device("cuda" if device is None else (f"cuda:{device}" if isinstance(device, int) else device)))
 
 
+@op(batch=BROADCASTING, methods="type_as")
 def type_as(self: Tensor, other: Tensor) -> Tensor:
     """This tensor in ``other``'s dtype: ``to(other.dtype)``."""
     return to(self, other.array.dtype)
 
 
-def _cast_method(name: str, dtype, dtype_name: str):
-    """The method ``name`` (``x.float()``): ``to(dtype)``."""
+def _cast_method(name: str, dtype, dtype_name: str, batch: str):
+    """The method ``name`` (``x.float()``): ``to(dtype)``, declared as an op of its own."""
 
     def method(self: Tensor) -> Tensor:
         return to(self, dtype)
 
     method.__name__ = method.__qualname__ = name
     method.__doc__ = f"This tensor as ``{dtype_name}``: ``to(minigrad.{dtype_name})`` (itself when it is that already)."
-    return method
+    return op(batch=batch, methods=name)(method)
 
 
-def _bind() -> None:
-    Tensor.to = to
-    Tensor.clone = clone
-    Tensor.cpu = cpu
-    Tensor.cuda = cuda
-    Tensor.type_as = type_as
-    for name, dtype, dtype_name in (
-        ("float", B.float32, "float32"),
-        ("double", B.float64, "float64"),
-        ("half", B.float16, "float16"),
-        ("byte", B.uint8, "uint8"),
-        ("char", B.int8, "int8"),
-        ("short", B.int16, "int16"),
-        ("int", B.int32, "int32"),
-        ("long", B.int64, "int64"),
-        ("bool", B.bool_, "bool"),
-    ):
-        setattr(Tensor, name, _cast_method(name, dtype, dtype_name))
+# byte, char and short have no batching rule: vmap runs them once per entry
+_CASTS = tuple(
+    _cast_method(name, dtype, dtype_name, batch)
+    for name, dtype, dtype_name, batch in (
+        ("float", B.float32, "float32", BROADCASTING),
+        ("double", B.float64, "float64", BROADCASTING),
+        ("half", B.float16, "float16", BROADCASTING),
+        ("byte", B.uint8, "uint8", LOOP),
+        ("char", B.int8, "int8", LOOP),
+        ("short", B.int16, "int16", LOOP),
+        ("int", B.int32, "int32", BROADCASTING),
+        ("long", B.int64, "int64", BROADCASTING),
+        ("bool", B.bool_, "bool", BROADCASTING),
+    )
+)
 
-
-_bind()
+bind_methods(Tensor, __name__)
