@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .optimizer import check_tensor_hyperparameter, shown
 
-__all__ = ["check_lr", "check_at_least_zero", "check_betas", "check_differentiable"]
+__all__ = ["check_lr", "check_at_least_zero", "check_betas", "check_differentiable", "check_fused"]
 
 
 def check_lr(lr) -> None:
@@ -33,3 +33,9 @@ def check_differentiable(differentiable: bool) -> None:
         raise NotImplementedError(
             "minigrad's optimizers do not support differentiable=True: their updates never record a graph"
         )
+
+
+def check_fused(foreach, fused) -> None:
+    """``foreach`` and ``fused`` are two ways of one update for many parameters: PyTorch takes one at a time."""
+    if foreach and fused:
+        raise RuntimeError("`fused` and `foreach` cannot be `True` together.")

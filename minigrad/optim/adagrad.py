@@ -26,6 +26,8 @@ class Adagrad(Optimizer):
     The sum starts at ``initial_accumulator_value``; its state exists from construction, as in PyTorch.
     """
 
+    _elementwise = True
+
     def __init__(
         self,
         params,
@@ -78,6 +80,8 @@ class Adagrad(Optimizer):
 
 class Adadelta(Optimizer):
     """Adadelta: steps of ``sqrt(acc_delta + eps) / sqrt(square_avg + eps) * g``, both averages with ``rho``."""
+
+    _elementwise = True
 
     def __init__(
         self,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..tensor import Tensor
+from ._validate import check_differentiable, check_fused
 from .optimizer import Optimizer, check_tensor_hyperparameter, shown
 
 __all__ = ["Adam", "AdamW"]
@@ -27,11 +28,13 @@ def _check(lr, betas, eps, weight_decay) -> None:
 class Adam(Optimizer):
     """Adam: bias-corrected moving averages of the gradient and its square.
 
-    ``weight_decay`` is L2 regularisation (added to the gradient); use AdamW for
-    decoupled weight decay.
+    ``weight_decay`` is L2 regularisation (added to the gradient), or with
+    ``decoupled_weight_decay`` AdamW's decay of the parameter itself. ``foreach`` and
+    ``fused`` are PyTorch's: ``foreach=False`` updates one parameter at a time; otherwise
+    small parameters are updated together (``minigrad.optim.flat``), with the same bits.
     """
 
-    _decoupled = False
+    _elementwise = True
 
     def __init__(
         self,
@@ -41,11 +44,29 @@ class Adam(Optimizer):
         eps: float = 1e-8,
         weight_decay: float = 0.0,
         amsgrad: bool = False,
+        *,
+        foreach: bool | None = None,
         maximize: bool = False,
+        capturable: bool = False,
+        differentiable: bool = False,
+        fused: bool | None = None,
+        decoupled_weight_decay: bool = False,
     ):
         _check(lr, betas, eps, weight_decay)
+        check_differentiable(differentiable)
+        check_fused(foreach, fused)
         defaults = dict(
-            lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay, amsgrad=amsgrad, maximize=maximize
+            lr=lr,
+            betas=tuple(betas),
+            eps=eps,
+            weight_decay=weight_decay,
+            amsgrad=amsgrad,
+            maximize=maximize,
+            foreach=foreach,
+            capturable=capturable,
+            differentiable=differentiable,
+            fused=fused,
+            decoupled_weight_decay=decoupled_weight_decay,
         )
         super().__init__(params, defaults)
 
@@ -54,7 +75,7 @@ class Adam(Optimizer):
         if group["maximize"]:
             grad = -grad
         if wd:
-            if self._decoupled:
+            if group["decoupled_weight_decay"]:
                 param *= 1 - lr * wd
             else:
                 grad = grad + wd * param
@@ -92,8 +113,6 @@ class Adam(Optimizer):
 class AdamW(Adam):
     """Adam with decoupled weight decay: ``p *= 1 - lr * weight_decay`` before the Adam step."""
 
-    _decoupled = True
-
     def __init__(
         self,
         params,
@@ -102,6 +121,24 @@ class AdamW(Adam):
         eps: float = 1e-8,
         weight_decay: float = 1e-2,
         amsgrad: bool = False,
+        *,
         maximize: bool = False,
+        foreach: bool | None = None,
+        capturable: bool = False,
+        differentiable: bool = False,
+        fused: bool | None = None,
     ):
-        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize)
+        super().__init__(
+            params,
+            lr,
+            betas,
+            eps,
+            weight_decay,
+            amsgrad,
+            foreach=foreach,
+            maximize=maximize,
+            capturable=capturable,
+            differentiable=differentiable,
+            fused=fused,
+            decoupled_weight_decay=True,
+        )

@@ -50,6 +50,8 @@ def _moments(state, grad, beta1, beta2, xp):
 class Adamax(Optimizer):
     """Adamax: Adam with the infinity norm, ``u = max(beta2 * u, |g| + eps)``; ``p -= lr / (1 - beta1^t) * m / u``."""
 
+    _elementwise = True
+
     def __init__(
         self,
         params,
@@ -94,6 +96,8 @@ class Adamax(Optimizer):
 class NAdam(Optimizer):
     """NAdam: Adam with Nesterov momentum, whose momentum ``mu_t = beta1 * (1 - 0.96^(t * momentum_decay) / 2)``
     warms up; ``decoupled_weight_decay`` gives NAdamW."""
+
+    _elementwise = True
 
     def __init__(
         self,
@@ -143,6 +147,8 @@ class NAdam(Optimizer):
 class RAdam(Optimizer):
     """RAdam: Adam whose adaptive step is rectified by the variance of its second moment; while too few steps
     have been seen (``rho_t <= 5``) it steps by the bias-corrected momentum alone."""
+
+    _elementwise = True
 
     def __init__(
         self,

@@ -13,6 +13,8 @@ class ASGD(Optimizer):
     ``eta = lr / (1 + lambd * lr * t)^alpha``, and ``ax``, the average of the iterates from step ``t0`` on
     (``state["ax"]``, the averaged parameters, as in PyTorch)."""
 
+    _elementwise = True
+
     def __init__(
         self,
         params,

@@ -2,7 +2,8 @@
 
 Subclasses implement ``_update(group, param, grad, state, xp)`` on raw arrays; ``step``
 runs it under no_grad for every parameter that has a gradient, so updates never
-record graphs.
+record graphs. An ``_update`` that is elementwise (``_elementwise = True``, as every
+built-in one) also runs once on many small parameters joined end to end (see ``flat``).
 """
 
 from __future__ import annotations
@@ -10,11 +11,10 @@ from __future__ import annotations
 import copy
 from collections import defaultdict
 
-import numpy as np
-
 from .. import backend as B
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..tensor import Tensor, make_leaf, mark_written, shape_str
+from .flat import FlatGroup, chunks, group_key, is_array
 
 __all__ = ["Optimizer"]
 
@@ -23,10 +23,21 @@ class Optimizer:
     """Base class: holds ``param_groups`` (dicts of params and hyperparameters) and ``state`` (a
     ``defaultdict(dict)`` keyed by parameter, as PyTorch's)."""
 
+    _elementwise = False
+    """Whether ``_update`` computes each element from the same element of its arrays and numbers only,
+    so that it may run on several parameters joined end to end. A subclass that defines ``_update``
+    without saying so is updated one parameter at a time."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "_update" in cls.__dict__ and "_elementwise" not in cls.__dict__:
+            cls._elementwise = False
+
     def __init__(self, params, defaults: dict):
         self.defaults = defaults
         self.state: defaultdict = defaultdict(dict)
         self.param_groups: list = []
+        self._flat_groups: dict = {}  # index of a param group -> its FlatGroups at the last step
         if isinstance(params, Tensor):
             raise TypeError(
                 "params argument given to the optimizer should be an iterable of Tensors or dicts, but got Tensor"
@@ -70,24 +81,89 @@ class Optimizer:
                     mark_written(p._grad)
 
     def step(self, closure=None):
-        """Update every parameter that has a gradient; ``closure`` (re-evaluating the loss) is optional."""
+        """Update every parameter that has a gradient; ``closure`` (re-evaluating the loss) is optional.
+
+        Where ``_joins`` says so, an elementwise update runs once per flat group of small parameters
+        (same device, dtype and state numbers) and once per remaining parameter: the same formula on
+        the same elements, so the same bits as one parameter at a time.
+        """
         loss = None
         if closure is not None:
             with enable_grad():
                 loss = closure()
         with no_grad():
-            for group in self.param_groups:
+            for index, group in enumerate(self.param_groups):
                 hyper = {key: _number(value) for key, value in group.items()}
-                for p in group["params"]:
-                    g = p._grad
-                    if g is None:
-                        continue
+                params = [p for p in group["params"] if p._grad is not None]
+                if self._joins(hyper):
+                    params = self._step_flat(index, hyper, params)
+                for p in params:
                     state = self.state.get(p)
                     if state is None:
                         state = self.state[p] = {}
-                    self._update(hyper, p.array, g.array, state, p.device.xp)
+                    if p.array.ndim:
+                        self._update(hyper, p.array, p._grad.array, state, p.device.xp)
+                    else:
+                        self._update_0d(hyper, p, state)
                     mark_written(p)
         return loss
+
+    def _update_0d(self, group: dict, param: Tensor, state: dict) -> None:
+        """``_update`` for a 0-d parameter, run on 1-element views of it and its state: NumPy turns a 0-d
+        result into a scalar, which in-place operators rebind instead of writing (SGD's momentum buffer
+        made as ``(-grad).copy()`` stayed at its first value)."""
+        views = {key: value.reshape(1) for key, value in state.items() if is_array(value)}
+        lifted = {key: views.get(key, value) for key, value in state.items()}
+        self._update(group, param.array.reshape(1), param._grad.array.reshape(1), lifted, param.device.xp)
+        for key, value in lifted.items():
+            if is_array(value) and value is not views.get(key):
+                state[key] = value.reshape(())  # an array the update made (a view of it, as a flat group's)
+            elif not is_array(value):
+                state[key] = value
+
+    def _joins(self, group: dict) -> bool:
+        """Whether ``step`` joins the group's small parameters into flat groups: never with
+        ``foreach=False`` or an update not known to be elementwise; always with ``foreach=True``;
+        by default where the update makes enough NumPy calls per parameter to pay for the copies
+        (``_worth_joining``)."""
+        foreach = group.get("foreach")
+        if not self._elementwise or foreach is False:
+            return False
+        return foreach is True or self._worth_joining(group)
+
+    def _worth_joining(self, group: dict) -> bool:
+        """Whether the group's update makes more NumPy calls per parameter than joining costs (three)."""
+        return True
+
+    def _step_flat(self, index: int, hyper: dict, params: list) -> list:
+        """Update the parameters of ``params`` that can share a flat group, keeping last step's groups
+        where they still hold; return the others, to be updated one at a time."""
+        active = {id(p) for p in params}
+        groups = [g for g in self._flat_groups.get(index, ()) if g.ready(self.state, active)]
+        joined = {id(p) for g in groups for p in g.params}
+        alone, buckets = [], {}
+        for p in params:
+            if id(p) in joined:
+                continue
+            state = self.state.get(p)
+            if state is None:
+                state = self.state[p] = {}
+            key = group_key(p, state)
+            if key is None:
+                alone.append(p)
+            else:
+                buckets.setdefault(key, []).append(p)
+        for members in (chunk for bucket in buckets.values() for chunk in chunks(bucket)):
+            if len(members) == 1:
+                alone.extend(members)
+            else:
+                groups.append(FlatGroup(members, [self.state[p] for p in members], members[0].device.xp))
+        self._flat_groups[index] = groups
+        for g in groups:
+            g.step(self._update, hyper)
+            for p in g.params:
+                mark_written(p)
+        return alone
 
     def _update(self, group: dict, param, grad, state: dict, xp) -> None:
         """Update the array ``param`` in place from ``grad``; ``xp`` is its array module; ``group``'s
@@ -111,7 +187,7 @@ class Optimizer:
             for p in group["params"]:
                 if p in self.state:
                     state[index[id(p)]] = {
-                        k: make_leaf(v.copy(), p.device) if _is_array(v) else v for k, v in self.state[p].items()
+                        k: make_leaf(v.copy(), p.device) if is_array(v) else v for k, v in self.state[p].items()
                     }
         return {"state": state, "param_groups": groups}
 
@@ -141,8 +217,11 @@ class Optimizer:
             params = mine["params"]
             mine.clear()
             mine.update(copy.deepcopy({k: v for k, v in saved.items() if k != "params"}))
+            for key, value in self.defaults.items():  # a state dict saved before a hyperparameter existed
+                mine.setdefault(key, value)
             mine["params"] = params
         self.state = new_state
+        self._flat_groups = {}
 
     def __repr__(self) -> str:
         lines = [f"{type(self).__name__} ("]
@@ -175,15 +254,11 @@ def _number(value):
     return value
 
 
-def _is_array(v) -> bool:
-    return isinstance(v, np.ndarray) or B.is_cupy_array(v)
-
-
 def _state_value(value, param: Tensor, key: str):
     """A saved state entry as an array on the parameter's device (numbers pass through)."""
     if isinstance(value, Tensor):
         value = value.array
-    if not _is_array(value):
+    if not is_array(value):
         return value
     if value.shape != param.array.shape:
         raise ValueError(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..tensor import Tensor
+from ._validate import check_differentiable
 from .optimizer import Optimizer, check_tensor_hyperparameter, shown
 
 __all__ = ["RMSprop"]
@@ -10,6 +11,8 @@ __all__ = ["RMSprop"]
 
 class RMSprop(Optimizer):
     """Divide the gradient by a running root-mean-square of recent gradients."""
+
+    _elementwise = True
 
     def __init__(
         self,
@@ -20,7 +23,10 @@ class RMSprop(Optimizer):
         weight_decay: float = 0.0,
         momentum: float = 0.0,
         centered: bool = False,
+        capturable: bool = False,
+        foreach: bool | None = None,
         maximize: bool = False,
+        differentiable: bool = False,
     ):
         check_tensor_hyperparameter(lr, "lr")
         if not 0.0 <= lr:  # written so that NaN is refused
@@ -33,6 +39,7 @@ class RMSprop(Optimizer):
             raise ValueError(f"Invalid weight_decay value: {shown(weight_decay)}")
         if not 0.0 <= alpha:
             raise ValueError(f"Invalid alpha value: {shown(alpha)}")
+        check_differentiable(differentiable)
         defaults = dict(
             lr=lr,
             alpha=alpha,
@@ -40,7 +47,10 @@ class RMSprop(Optimizer):
             weight_decay=weight_decay,
             momentum=momentum,
             centered=centered,
+            capturable=capturable,
+            foreach=foreach,
             maximize=maximize,
+            differentiable=differentiable,
         )
         super().__init__(params, defaults)
 

@@ -13,6 +13,8 @@ class Rprop(Optimizer):
     the sign holds and shrinks by ``etas[0]`` when it flips (that step is then skipped), kept within
     ``step_sizes``. Meant for full-batch training."""
 
+    _elementwise = True
+
     def __init__(
         self,
         params,
