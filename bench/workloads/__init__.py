@@ -41,6 +41,8 @@ MODULES = {
     "W14": "bench.workloads.w14_graph_depth",
     "W14b": "bench.workloads.w14b_graph_memory",
     "W15": "bench.workloads.w15_sine_lstm_lbfgs",
+    "W16": "bench.workloads.w16_adamw_step",
+    "W16b": "bench.workloads.w16b_adamw_step_small",
 }
 
 
