@@ -9,7 +9,9 @@ largest element and gathers it, so its gradient goes to that element alone, as P
 
 from __future__ import annotations
 
+from ...ops.declare import op
 from ...tensor import Tensor, make_leaf, shape_str
+from ._batch_rules import batch_of_samples_rule
 
 __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d", "adaptive_max_pool2d"]
 
@@ -98,23 +100,27 @@ def _adaptive_max(input: Tensor, output_size, return_indices: bool, dims: int, o
     return (values, indices) if return_indices else values
 
 
+@op(batch=batch_of_samples_rule)
 def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:  # noqa: A002  (torch's argument name)
     """Mean over ``output_size`` adaptive bins of the last dim of ``[N, C, L]`` (or ``[C, L]``)."""
     return _adaptive_avg(input, output_size, 1, "adaptive_avg_pool1d")
 
 
+@op(batch=batch_of_samples_rule)
 def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:  # noqa: A002
     """Mean over adaptive bins of ``[N, C, H, W]`` (or ``[C, H, W]``) into ``output_size`` (an int, or
     ``(oh, ow)`` where None keeps that input size)."""
     return _adaptive_avg(input, output_size, 2, "adaptive_avg_pool2d")
 
 
+@op(batch=batch_of_samples_rule)
 def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False):  # noqa: A002
     """Max over ``output_size`` adaptive bins of the last dim of ``[N, C, L]`` (or ``[C, L]``); with
     ``return_indices`` also each max's position in ``L``."""
     return _adaptive_max(input, output_size, return_indices, 1, "adaptive_max_pool1d")
 
 
+@op(batch=batch_of_samples_rule)
 def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False):  # noqa: A002
     """Max over adaptive bins of ``[N, C, H, W]`` (or ``[C, H, W]``) into ``output_size``; with
     ``return_indices`` also each max's flat position in ``H * W``."""

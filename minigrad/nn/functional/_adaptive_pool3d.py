@@ -5,6 +5,7 @@ adaptive pools' pieces: the mean pools one dim at a time; the max takes each dep
 from __future__ import annotations
 
 from ...ops import stack
+from ...ops.declare import LOOP, op
 from ...tensor import Tensor, shape_str
 from ._adaptive_pool import _bins, _mean_over_bins, _output_size, adaptive_max_pool2d
 
@@ -18,6 +19,7 @@ def _check(input: Tensor, op: str) -> None:  # noqa: A002
         raise RuntimeError(f"{op}(): expected a floating-point input, got {input.array.dtype}")
 
 
+@op(batch=LOOP)
 def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:  # noqa: A002
     """The mean of each of ``output_size`` (depth, height, width) bins of ``[N, C, D, H, W]`` (or ``[C, D, H, W]``)."""
     _check(input, "adaptive_avg_pool3d")
@@ -26,6 +28,7 @@ def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:  # noqa: A002
     return _mean_over_bins(x.transpose(-3, -1), -1, depth).transpose(-3, -1)
 
 
+@op(batch=LOOP)
 def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False) -> Tensor:  # noqa: A002
     """The maximum of each of ``output_size`` bins of ``[N, C, D, H, W]`` (or ``[C, D, H, W]``)."""
     if return_indices:

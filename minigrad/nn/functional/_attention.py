@@ -4,12 +4,47 @@ from __future__ import annotations
 
 import math
 
+from ... import _state, _upcalls
+from ...ops.declare import BatchedCall, op
 from ...tensor import Tensor, make_leaf, shape_str
 from ._dropout import dropout
 
 __all__ = ["scaled_dot_product_attention"]
 
 
+RANDOMNESS_ERROR = (
+    "vmap: called random operation while in randomness error mode. Please either use the 'same' or "
+    "'different' randomness flags on vmap or perform the randomness operation out of vmap"
+)
+
+
+def _randomness(call: BatchedCall) -> str:
+    """The ``randomness`` of the ``vmap`` whose level the call is batched at."""
+    level = _upcalls.vmap_level_of(call.args, call.kwargs)
+    return next(running.randomness for running in _state.vmap.levels if running.id == level)
+
+
+def _attention_rule(call: BatchedCall):
+    """``scaled_dot_product_attention`` batches over every dim before the last two: query, key, value and
+    the mask repeated over the batch where unbatched, padded to one rank. Dropout follows ``randomness``
+    (one mask per entry with "different"; "same" loops)."""
+    names = ("query", "key", "value", "attn_mask")
+    tensors = {n: call.get(n) for n in names}
+    present = {n: t for n, t in tensors.items() if isinstance(t, Tensor)}
+    size = next(call.value(t) for t in present.values() if call.value(t) is not None).shape[0]
+    if call.get("dropout_p"):
+        mode = _randomness(call)
+        if mode == "error":
+            raise RuntimeError(RANDOMNESS_ERROR)
+        if mode == "same":
+            return call.loop()
+    rank = max(call.rank(t) for t in present.values())
+    changes = {n: call.padded(call.expanded(t, size), rank) for n, t in present.items()}
+    args, kwargs = call.replaced(**changes)
+    return call.wrap(call.run(call.fn, *args, **kwargs))
+
+
+@op(batch=_attention_rule)
 def scaled_dot_product_attention(
     query: Tensor,
     key: Tensor,

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from ...ops import einsum  # the public op: inside vmap it reaches its batching rule
+from ...ops.declare import COMPOSITE, op
 from ...tensor import Tensor
 
 __all__ = ["bilinear"]
 
 
+@op(batch=COMPOSITE)
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``y[..., o] = sum_ij input1[..., i] * weight[o, i, j] * input2[..., j] + bias[o]``."""
     if weight.dim() != 3:

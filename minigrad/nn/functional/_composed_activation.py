@@ -15,6 +15,7 @@ import numpy as np
 from ...backend import scalar_type_name
 from ...creation import generator_for, zeros_like
 from ...ops import elu, sigmoid, softmax, tanh, where  # the public ops: inside vmap they reach their batching rules
+from ...ops.declare import COMPOSITE, LOOP, op
 from ...tensor import Tensor
 from ._inplace import written_into
 
@@ -25,11 +26,13 @@ SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
 
 
+@op(batch=COMPOSITE)
 def selu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
     """``scale * elu(x, alpha)`` with the self-normalising constants ``alpha ~ 1.6733``, ``scale ~ 1.0507``."""
     return written_into(lambda x: SELU_SCALE * elu(x, SELU_ALPHA), input, inplace)
 
 
+@op(batch=COMPOSITE)
 def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:  # noqa: A002
     """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``: ``alpha * elu(x / alpha)``."""
     if alpha == 0:
@@ -37,6 +40,7 @@ def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:  #
     return written_into(lambda x: alpha * elu(x / alpha), input, inplace)
 
 
+@op(batch=COMPOSITE)
 def glu(input: Tensor, dim: int = -1) -> Tensor:  # noqa: A002
     """The gated linear unit: ``a * sigmoid(b)``, where ``a`` and ``b`` are the halves of ``input`` along ``dim``."""
     if input.dim() == 0:
@@ -55,6 +59,7 @@ def _implicit_dim(ndim: int) -> int:
     return 0 if ndim in (0, 1, 3) else 1
 
 
+@op(batch=COMPOSITE)
 def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:  # noqa: A002
     """``softmax(-input)`` along ``dim``: the smallest entries get the most weight."""
     if dim is None:
@@ -79,27 +84,32 @@ def _check_lambd(lambd, input: Tensor) -> None:  # noqa: A002
         )
 
 
+@op(batch=COMPOSITE)
 def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:  # noqa: A002
     """``x`` where ``|x| > lambd``, else 0."""
     return where(input.abs() > lambd, input, 0.0)
 
 
+@op(batch=COMPOSITE)
 def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:  # noqa: A002
     """``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, else 0."""
     _check_lambd(lambd, input)
     return where(input > lambd, input - lambd, where(input < -lambd, input + lambd, 0.0))
 
 
+@op(batch=COMPOSITE)
 def tanhshrink(input: Tensor) -> Tensor:  # noqa: A002
     """``x - tanh(x)``."""
     return input - tanh(input)
 
 
+@op(batch=COMPOSITE)
 def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:  # noqa: A002
     """``x`` where ``x > threshold``, else ``value``."""
     return written_into(lambda x: where(x > threshold, x, value), input, inplace)
 
 
+@op(batch=COMPOSITE)
 def prelu(input: Tensor, weight: Tensor) -> Tensor:  # noqa: A002
     """``x`` where positive, else ``weight * x``; ``weight`` is one slope or one per channel (dim 1)."""
     if weight.dim() > 1:
@@ -117,6 +127,7 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:  # noqa: A002
     return where(input > 0, input, slope * input)
 
 
+@op(batch=LOOP)
 def rrelu(
     input: Tensor,  # noqa: A002
     lower: float = 1.0 / 8,
@@ -133,6 +144,7 @@ def rrelu(
     return written_into(lambda x: where(x >= 0, x, x * slopes), input, inplace)
 
 
+@op(batch=LOOP)
 def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10, dim: int = -1) -> Tensor:
     """A sample from the Gumbel-softmax distribution: ``softmax((logits + g) / tau)`` with Gumbel noise ``g``;
     ``hard`` gives the one-hot of its largest entry, with the soft sample's gradient (straight-through)."""

@@ -14,6 +14,7 @@ import warnings
 from ... import backend
 from ...creation import linspace, ones
 from ...ops import stack, where  # the public ops: inside vmap they reach their batching rules
+from ...ops.declare import COMPOSITE, op
 from ...tensor import Tensor, shape_str
 
 __all__ = ["affine_grid", "grid_sample"]
@@ -39,6 +40,7 @@ def _steps(n: int, align_corners: bool, like: Tensor) -> Tensor:
     return line if align_corners else line * ((n - 1) / n)
 
 
+@op(batch=COMPOSITE)
 def affine_grid(theta: Tensor, size, align_corners=None) -> Tensor:
     """The (N, H, W, 2) grid (or (N, D, H, W, 3)) of the points that the affine maps ``theta`` (N, 2, 3)
     (or (N, 3, 4)) send the output's pixels to, for ``grid_sample``; ``size`` is the output's (N, C, H, W)
@@ -123,6 +125,7 @@ def _tap(flat: Tensor, x: Tensor, y: Tensor, height: int, width: int) -> Tensor:
     return where(inside.unsqueeze(1), picked.reshape(n, c, *x.shape[1:]), 0.0)
 
 
+@op(batch=COMPOSITE)
 def grid_sample(
     input: Tensor,  # noqa: A002  (torch's argument name)
     grid: Tensor,

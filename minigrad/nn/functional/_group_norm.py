@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from ...ops.declare import op
 from ...tensor import Tensor, shape_str
+from ._batch_rules import batch_of_samples_rule
 
 __all__ = ["group_norm"]
 
 
+@op(batch=batch_of_samples_rule)
 def group_norm(
     input: Tensor,  # noqa: A002  (torch's argument name)
     num_groups: int,

@@ -7,11 +7,13 @@ import numpy as np
 
 from ...autograd.grad_mode import no_grad
 from ...ops import pad
+from ...ops.declare import COMPOSITE, op
 from ...tensor import Tensor, make_leaf, shape_str
 
 __all__ = ["rms_norm", "instance_norm", "local_response_norm"]
 
 
+@op(batch=COMPOSITE)
 def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, eps: float | None = None) -> Tensor:  # noqa: A002
     """``x / sqrt(mean(x**2) + eps) * weight`` over the last ``len(normalized_shape)`` dims.
 
@@ -31,6 +33,7 @@ def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None, eps:
     return y if weight is None else y * weight
 
 
+@op(batch=COMPOSITE)
 def instance_norm(
     input: Tensor,  # noqa: A002
     running_mean: Tensor | None = None,
@@ -80,6 +83,7 @@ def instance_norm(
     return y
 
 
+@op(batch=COMPOSITE)
 def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> Tensor:  # noqa: A002
     """``x / (k + alpha * mean of x**2 over the size neighbouring channels) ** beta`` (AlexNet's LRN), the
     neighbourhood zero-padded at the ends as PyTorch's."""

@@ -11,8 +11,10 @@ import math
 
 import numpy as np
 
+from ...ops.declare import op
 from ...ops.indexing import index_with_key
 from ...tensor import Tensor, make_leaf, shape_str
+from ._batch_rules import batch_of_samples_rule
 
 __all__ = ["interpolate"]
 
@@ -50,6 +52,7 @@ def _along(x: Tensor, axis: int, index) -> Tensor:
     return index_with_key(x, (slice(None),) * axis + (index,), "interpolate", accumulate=True)
 
 
+@op(batch=batch_of_samples_rule)
 def interpolate(
     input: Tensor,  # noqa: A002  (torch's argument name)
     size=None,

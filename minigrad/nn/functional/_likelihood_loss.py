@@ -7,6 +7,7 @@ import math
 
 from ...creation import ones_like
 from ...ops import where  # the public op: inside vmap it reaches its batching rule
+from ...ops.declare import COMPOSITE, LOOP, op
 from ...tensor import Tensor
 from ._loss import _reduce
 from ._robust_loss import _legacy_reduction
@@ -14,6 +15,7 @@ from ._robust_loss import _legacy_reduction
 __all__ = ["poisson_nll_loss", "gaussian_nll_loss"]
 
 
+@op(batch=COMPOSITE)
 def poisson_nll_loss(
     input: Tensor,  # noqa: A002
     target: Tensor,
@@ -47,6 +49,7 @@ def _heteroscedastic(input: Tensor, var: Tensor) -> bool:
     return sum(v for i, v in zip(input.shape, var.shape) if i != v) == 1
 
 
+@op(batch=LOOP)
 def gaussian_nll_loss(
     input: Tensor,  # noqa: A002
     target: Tensor,

@@ -4,6 +4,7 @@ the same way)."""
 
 from __future__ import annotations
 
+from ...ops.declare import COMPOSITE, op
 from ...tensor import Tensor
 
 __all__ = ["pixel_shuffle", "pixel_unshuffle", "channel_shuffle"]
@@ -18,6 +19,7 @@ def _check(input: Tensor, factor: int, op: str, what: str) -> None:  # noqa: A00
         raise RuntimeError(f"{op} expects a positive {what}, but got {factor}")
 
 
+@op(batch=COMPOSITE)
 def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:  # noqa: A002
     """``[*, C * r**2, H, W]`` to ``[*, C, H * r, W * r]`` with ``r = upscale_factor``."""
     r = upscale_factor
@@ -34,6 +36,7 @@ def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:  # noqa: A002
     return x.reshape(*batch, c // (r * r), h * r, w * r)
 
 
+@op(batch=COMPOSITE)
 def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:  # noqa: A002
     """``[*, C, H * r, W * r]`` to ``[*, C * r**2, H, W]`` with ``r = downscale_factor``: the inverse of
     pixel_shuffle."""
@@ -52,6 +55,7 @@ def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:  # noqa: A0
     return x.reshape(*batch, c * r * r, h // r, w // r)
 
 
+@op(batch=COMPOSITE)
 def channel_shuffle(input: Tensor, groups: int) -> Tensor:  # noqa: A002
     """``[N, C, *]`` with its channels, seen as ``groups`` rows of ``C / groups``, read column by column
     (ShuffleNet's shuffle)."""
