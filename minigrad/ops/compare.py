@@ -11,6 +11,8 @@ import operator
 from .. import backend as B
 from ..tensor import Tensor, make_leaf, shape_str
 from ._util import as_tensor, binary_arrays
+from .declare import BROADCASTING, LOOP, bind_methods, op
+from .types import Number
 
 __all__ = [
     "eq",
@@ -63,52 +65,62 @@ def _apply(fn, a, b, op: str) -> Tensor:
 
 
 # ---------------------------------------------------------------- comparisons
-def eq(a, b) -> Tensor:
+@op(batch=BROADCASTING, methods="eq")
+def eq(a: Tensor, b: Tensor | Number) -> Tensor:
     """Elementwise ``a == b`` as a bool tensor (broadcast; scalars allowed)."""
     return _apply(lambda x, y: x == y, a, b, "eq")
 
 
-def ne(a, b) -> Tensor:
+@op(batch=BROADCASTING, methods=("ne", "not_equal"))
+def ne(a: Tensor, b: Tensor | Number) -> Tensor:
     """Elementwise ``a != b`` as a bool tensor."""
     return _apply(lambda x, y: x != y, a, b, "ne")
 
 
-def lt(a, b) -> Tensor:
+@op(batch=BROADCASTING, methods=("lt", "less"))
+def lt(a: Tensor, b: Tensor | Number) -> Tensor:
     """Elementwise ``a < b`` as a bool tensor."""
     return _apply(lambda x, y: x < y, a, b, "lt")
 
 
-def le(a, b) -> Tensor:
+@op(batch=BROADCASTING, methods=("le", "less_equal"))
+def le(a: Tensor, b: Tensor | Number) -> Tensor:
     """Elementwise ``a <= b`` as a bool tensor."""
     return _apply(lambda x, y: x <= y, a, b, "le")
 
 
-def gt(a, b) -> Tensor:
+@op(batch=BROADCASTING, methods=("gt", "greater"))
+def gt(a: Tensor, b: Tensor | Number) -> Tensor:
     """Elementwise ``a > b`` as a bool tensor."""
     return _apply(lambda x, y: x > y, a, b, "gt")
 
 
-def ge(a, b) -> Tensor:
+@op(batch=BROADCASTING, methods=("ge", "greater_equal"))
+def ge(a: Tensor, b: Tensor | Number) -> Tensor:
     """Elementwise ``a >= b`` as a bool tensor."""
     return _apply(lambda x, y: x >= y, a, b, "ge")
 
 
 # ---------------------------------------------------------------- logical (any dtype: nonzero is True)
-def logical_and(a, b) -> Tensor:
+@op(batch=BROADCASTING, methods="logical_and")
+def logical_and(a: Tensor, b: Tensor | Number) -> Tensor:
     """Elementwise AND of the operands' truth values (nonzero is True)."""
     return _apply(_xp_of(a, b).logical_and, a, b, "logical_and")
 
 
-def logical_or(a, b) -> Tensor:
+@op(batch=BROADCASTING, methods="logical_or")
+def logical_or(a: Tensor, b: Tensor | Number) -> Tensor:
     """Elementwise OR of the operands' truth values."""
     return _apply(_xp_of(a, b).logical_or, a, b, "logical_or")
 
 
-def logical_xor(a, b) -> Tensor:
+@op(batch=BROADCASTING, methods="logical_xor")
+def logical_xor(a: Tensor, b: Tensor | Number) -> Tensor:
     """Elementwise XOR of the operands' truth values."""
     return _apply(_xp_of(a, b).logical_xor, a, b, "logical_xor")
 
 
+@op(batch=BROADCASTING, methods="logical_not")
 def logical_not(a: Tensor) -> Tensor:
     """Elementwise NOT of ``a``'s truth values (a bool tensor)."""
     return make_leaf(a.device.xp.logical_not(a.array), a.device)
@@ -130,31 +142,36 @@ def _check_integral(op: str, symbol: str, *operands) -> None:
             raise TypeError(f"{symbol} ({op}) is only implemented on integer and Boolean-type tensors")
 
 
-def bitwise_and(a, b) -> Tensor:
+@op(batch=BROADCASTING, methods=("bitwise_and", "__and__"))
+def bitwise_and(a: Tensor, b: Tensor | Number) -> Tensor:
     """``a & b`` for integer and bool tensors (on bool masks: logical AND)."""
     _check_integral("operator.and_", "&", a, b)
     return _apply(_xp_of(a, b).bitwise_and, a, b, "bitwise_and")
 
 
-def bitwise_or(a, b) -> Tensor:
+@op(batch=BROADCASTING, methods=("bitwise_or", "__or__"))
+def bitwise_or(a: Tensor, b: Tensor | Number) -> Tensor:
     """``a | b`` for integer and bool tensors."""
     _check_integral("operator.or_", "|", a, b)
     return _apply(_xp_of(a, b).bitwise_or, a, b, "bitwise_or")
 
 
-def bitwise_xor(a, b) -> Tensor:
+@op(batch=BROADCASTING, methods=("bitwise_xor", "__xor__"))
+def bitwise_xor(a: Tensor, b: Tensor | Number) -> Tensor:
     """``a ^ b`` for integer and bool tensors."""
     _check_integral("operator.xor", "^", a, b)
     return _apply(_xp_of(a, b).bitwise_xor, a, b, "bitwise_xor")
 
 
-def bitwise_left_shift(a, b) -> Tensor:
+@op(batch=BROADCASTING, methods=("bitwise_left_shift", "__lshift__"))
+def bitwise_left_shift(a: Tensor, b: Tensor | Number) -> Tensor:
     """``a << b`` for integer tensors, as PyTorch: a shift by the type's width or more, or by a negative
     amount, gives 0."""
     return _apply(lambda x, y: _shifted(x, y, "lshift", _device_of(a, b)), a, b, "bitwise_left_shift")
 
 
-def bitwise_right_shift(a, b) -> Tensor:
+@op(batch=BROADCASTING, methods=("bitwise_right_shift", "__rshift__"))
+def bitwise_right_shift(a: Tensor, b: Tensor | Number) -> Tensor:
     """``a >> b`` for integer tensors, the sign filling in; a shift by the type's width or more, or by a
     negative amount, gives 0 (or -1 for a negative ``a``), as PyTorch."""
     return _apply(lambda x, y: _shifted(x, y, "rshift", _device_of(a, b)), a, b, "bitwise_right_shift")
@@ -171,6 +188,7 @@ def _shifted(x, y, op: str, device):
     return xp.where(in_width, xp.right_shift(x, by), xp.where(x < 0, -1, 0)).astype(x.dtype)
 
 
+@op(batch=BROADCASTING, methods=("bitwise_not", "__invert__"))
 def bitwise_not(a: Tensor) -> Tensor:
     """``~a``: logical NOT on bool tensors, two's-complement NOT on integer tensors."""
     _check_integral("operator.invert", "~", a)
@@ -178,22 +196,26 @@ def bitwise_not(a: Tensor) -> Tensor:
 
 
 # ---------------------------------------------------------------- value tests
+@op(batch=BROADCASTING, methods="isnan")
 def isnan(a: Tensor) -> Tensor:
     """True where ``a`` is NaN."""
     return make_leaf(a.device.xp.isnan(a.array), a.device)
 
 
+@op(batch=BROADCASTING, methods="isinf")
 def isinf(a: Tensor) -> Tensor:
     """True where ``a`` is +inf or -inf."""
     return make_leaf(a.device.xp.isinf(a.array), a.device)
 
 
+@op(batch=BROADCASTING, methods="isfinite")
 def isfinite(a: Tensor) -> Tensor:
     """True where ``a`` is neither NaN nor infinite."""
     return make_leaf(a.device.xp.isfinite(a.array), a.device)
 
 
-def isclose(a: Tensor, b, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> Tensor:
+@op(batch=BROADCASTING, methods="isclose")
+def isclose(a: Tensor, b: Tensor | Number, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> Tensor:
     """Elementwise ``|a - b| <= atol + rtol * |b|`` as a bool tensor."""
     ad, bd, like = _pair(a, b, "isclose")
     xp = like.device.xp
@@ -206,11 +228,13 @@ def isclose(a: Tensor, b, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: boo
     return make_leaf(out, like.device)
 
 
-def allclose(a: Tensor, b, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> bool:
+@op(batch=LOOP, methods="allclose")
+def allclose(a: Tensor, b: Tensor | Number, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False) -> bool:
     """True when every element of ``a`` is close to ``b`` (see ``isclose``); a Python bool."""
     return bool(isclose(a, b, rtol, atol, equal_nan).array.all())
 
 
+@op(batch=LOOP, methods="equal")
 def equal(a: Tensor, b: Tensor) -> bool:
     """True when ``a`` and ``b`` have the same shape and the same elements; a Python bool."""
     if not isinstance(a, Tensor) or not isinstance(b, Tensor):
@@ -225,6 +249,9 @@ def equal(a: Tensor, b: Tensor) -> bool:
 
 # ---------------------------------------------------------------- operators
 def _comparison_operator(fn, array_op):
+    """The operator ``__<fn>__`` (``x < y``): ``fn``, or NotImplemented for an operand no tensor op takes;
+    declared as an op of its own (vmap batches it as it batches ``fn``)."""
+
     def method(self, other):
         if (type(other) is float or type(other) is int) and self.array.dtype.kind == "f":
             return make_leaf(array_op(self.array, other), self.device)  # _apply's first case, without the calls
@@ -232,9 +259,9 @@ def _comparison_operator(fn, array_op):
             return NotImplemented
         return fn(self, other)
 
-    method.__name__ = f"__{fn.__name__}__"
+    method.__name__ = method.__qualname__ = f"__{fn.__name__}__"
     method.__doc__ = fn.__doc__
-    return method
+    return op(batch=BROADCASTING, methods=method.__name__)(method)
 
 
 def _array_like(x) -> bool:
@@ -242,33 +269,28 @@ def _array_like(x) -> bool:
     return hasattr(x, "__array_interface__") or B.is_cupy_array(x)
 
 
-def _reflected(fn):
+def _reflected(fn, name: str):
+    """The reflected operator ``name`` (``2 & x``): ``fn(other, self)``, declared as an op of its own."""
+
     def method(self, other):
         if not isinstance(other, _OPERAND_TYPES) and not _array_like(other):
             return NotImplemented
         return fn(other, self)
 
-    return method
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"``{fn.__name__}(other, self)``, the reflected operator."
+    return op(batch=BROADCASTING, methods=name)(method)
 
 
-def _bind() -> None:
-    T = Tensor
-    for fn in (eq, ne, lt, le, gt, ge):
-        setattr(T, fn.__name__, fn)
-        setattr(T, f"__{fn.__name__}__", _comparison_operator(fn, getattr(operator, fn.__name__)))
-    for fn in (logical_and, logical_or, logical_xor, logical_not, bitwise_and, bitwise_or, bitwise_xor, bitwise_not):
-        setattr(T, fn.__name__, fn)
-    T.bitwise_left_shift, T.bitwise_right_shift = bitwise_left_shift, bitwise_right_shift
-    T.__lshift__, T.__rshift__ = bitwise_left_shift, bitwise_right_shift
-    T.__rlshift__, T.__rrshift__ = _reflected(bitwise_left_shift), _reflected(bitwise_right_shift)
-    for fn in (isnan, isinf, isfinite, isclose, allclose, equal):
-        setattr(T, fn.__name__, fn)
-    T.greater, T.greater_equal, T.less, T.less_equal, T.not_equal = gt, ge, lt, le, ne
-    T.__and__, T.__or__, T.__xor__ = bitwise_and, bitwise_or, bitwise_xor
-    T.__rand__, T.__ror__, T.__rxor__ = _reflected(bitwise_and), _reflected(bitwise_or), _reflected(bitwise_xor)
-    T.__invert__ = bitwise_not
-    # __eq__ is overridden above; keep tensors hashable by identity, as torch does.
-    T.__hash__ = object.__hash__
+_OPERATORS = (
+    *(_comparison_operator(fn, getattr(operator, fn.__name__)) for fn in (eq, ne, lt, le, gt, ge)),
+    _reflected(bitwise_and, "__rand__"),
+    _reflected(bitwise_or, "__ror__"),
+    _reflected(bitwise_xor, "__rxor__"),
+    _reflected(bitwise_left_shift, "__rlshift__"),
+    _reflected(bitwise_right_shift, "__rrshift__"),
+)
 
-
-_bind()
+bind_methods(Tensor, __name__)
+# Tensor defines __eq__ (above); it stays hashable by identity, as torch's does.
+Tensor.__hash__ = object.__hash__
