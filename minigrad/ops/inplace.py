@@ -38,8 +38,9 @@ from .. import _events, _state, _versions
 from .. import backend as B
 from .._tensor_state import multi_view, rebased_history, refuses_grad_write, viewed_from, views_of
 from ..tensor import Tensor, _op_class_name, make, mark_written, shape_str, take_node
-from . import arithmetic, compare, division
-from .indexing import put
+from . import arithmetic, compare, declare, division
+from .declare import IN_PLACE, bind_methods
+from .indexing import _is_index_array, put
 
 __all__ = ["apply_inplace", "record_written", "version_error"]
 
@@ -376,14 +377,56 @@ def version_error(saved: Tensor | None, arr, node) -> RuntimeError:
     )
 
 
+# ---------------------------------------------------------------- batching rules (vmap)
+def _unbatched_target(name: str) -> RuntimeError:
+    """PyTorch's refusal of an in-place op inside ``vmap`` on a tensor it does not batch, with a batched operand."""
+    return RuntimeError(
+        f"vmap: {name}(self, *extra_args) is not possible because there exists a Tensor `other` in extra_args "
+        "that has more elements than `self`. This happened due to `other` being vmapped over but `self` not "
+        f"being vmapped over in a vmap. Please try to use out-of-place operators instead of {name}."
+    )
+
+
+def _batched_setitem(call):
+    t, key, value = call.args
+    v = call.value(t)
+    keys = key if isinstance(key, tuple) else (key,)
+    if v is None:
+        raise _unbatched_target(call.fn.__name__)
+    if call.batched_among(keys) or any(_is_index_array(k) for k in keys):
+        call.loop()
+        return None
+    w = call.value(value)
+    if w is not None:
+        w = call.padded(w, t[key].dim())
+    call.run(call.fn, v, (slice(None),) + keys, value if w is None else w)
+    return None
+
+
 # ---------------------------------------------------------------- the in-place ops
-def _inplace_binary(op):
+def _inplace_binary(op, methods: tuple):
+    """The in-place form of the binary op ``op`` (``add_`` of ``add``), declared as the Tensor ``methods``."""
+
     def method(self, other, *args, **kwargs):
         return apply_inplace(self, op.__name__ + "_", lambda s, o: op(s, o, *args, **kwargs), other)
 
     method.__name__ = op.__name__ + "_"
     method.__doc__ = f"In-place {op.__name__}: writes the result into this tensor (recorded under grad mode)."
-    return method
+    return declare.op(batch=IN_PLACE, methods=methods)(method)
+
+
+add_ = _inplace_binary(arithmetic.add, ("add_", "__iadd__"))
+sub_ = _inplace_binary(arithmetic.sub, ("sub_", "__isub__"))
+mul_ = _inplace_binary(arithmetic.mul, ("mul_", "__imul__"))
+div_ = _inplace_binary(arithmetic.div, ("div_", "__itruediv__"))
+pow_ = _inplace_binary(arithmetic.pow, ("pow_", "__ipow__"))
+remainder_ = _inplace_binary(division.remainder, ("remainder_", "__imod__"))
+fmod_ = _inplace_binary(division.fmod, ("fmod_",))
+bitwise_and_ = _inplace_binary(compare.bitwise_and, ("bitwise_and_", "__iand__"))
+bitwise_or_ = _inplace_binary(compare.bitwise_or, ("bitwise_or_", "__ior__"))
+bitwise_xor_ = _inplace_binary(compare.bitwise_xor, ("bitwise_xor_", "__ixor__"))
+bitwise_left_shift_ = _inplace_binary(compare.bitwise_left_shift, ("bitwise_left_shift_", "__ilshift__"))
+bitwise_right_shift_ = _inplace_binary(compare.bitwise_right_shift, ("bitwise_right_shift_", "__irshift__"))
 
 
 def _fill_rule(g):
@@ -398,11 +441,13 @@ def _filled(t: Tensor, value) -> Tensor:
     return make(t.device.xp.full_like(t.array, value), (t,), _fill_rule, "fill", _fill_tangent)
 
 
+@declare.op(batch=IN_PLACE, methods="zero_")
 def zero_(t: Tensor) -> Tensor:
     """Fill with zeros in place."""
     return apply_inplace(t, "zero_", _filled, 0)
 
 
+@declare.op(batch=IN_PLACE, methods="fill_")
 def fill_(t: Tensor, value) -> Tensor:
     """Fill with ``value`` (a number or a one-element tensor) in place."""
     if isinstance(value, Tensor):
@@ -421,6 +466,7 @@ def _copied(t: Tensor, src: Tensor) -> Tensor:
     return out.expand(*t.array.shape) if out.array.shape != t.array.shape else out
 
 
+@declare.op(batch=IN_PLACE, methods="copy_")
 def copy_(t: Tensor, src) -> Tensor:
     """Copy ``src`` (a tensor, array, list or number, broadcast to this shape) into this tensor in place."""
     if not isinstance(src, Tensor):
@@ -430,16 +476,19 @@ def copy_(t: Tensor, src) -> Tensor:
     return apply_inplace(t, "copy_", _copied, src)
 
 
+@declare.op(batch=IN_PLACE, methods="clamp_")
 def clamp_(t: Tensor, min=None, max=None) -> Tensor:  # noqa: A002  (torch's argument names)
     """In-place clamp."""
     return apply_inplace(t, "clamp_", lambda s: s.clamp(min, max))
 
 
+@declare.op(batch=IN_PLACE, methods="masked_fill_")
 def masked_fill_(t: Tensor, mask, value) -> Tensor:
     """In-place masked_fill."""
     return apply_inplace(t, "masked_fill_", lambda s, v: s.masked_fill(mask, v), value)
 
 
+@declare.op(batch=_batched_setitem, methods="__setitem__")
 def setitem(t: Tensor, key, value) -> None:
     """``t[key] = value`` in place; recorded (as ``index_put_``) when ``t`` or ``value`` requires grad."""
     _check_not_inference(t)
@@ -458,30 +507,4 @@ def setitem(t: Tensor, key, value) -> None:
     mark_written(t)
 
 
-def _bind() -> None:
-    T = Tensor
-    for name in ("add", "sub", "mul", "div", "pow"):
-        method = _inplace_binary(getattr(arithmetic, name))
-        setattr(T, name + "_", method)
-        setattr(T, f"__i{'truediv' if name == 'div' else name}__", method)
-    T.remainder_ = T.__imod__ = _inplace_binary(division.remainder)
-    T.fmod_ = _inplace_binary(division.fmod)
-    for name, operator in (
-        ("and", "and"),
-        ("or", "or"),
-        ("xor", "xor"),
-        ("left_shift", "lshift"),
-        ("right_shift", "rshift"),
-    ):
-        method = _inplace_binary(getattr(compare, f"bitwise_{name}"))
-        setattr(T, f"bitwise_{name}_", method)
-        setattr(T, f"__i{operator}__", method)
-    T.zero_ = zero_
-    T.fill_ = fill_
-    T.copy_ = copy_
-    T.clamp_ = clamp_
-    T.masked_fill_ = masked_fill_
-    T.__setitem__ = setitem
-
-
-_bind()
+bind_methods(Tensor, __name__)
