@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import weakref
 
+from ...creation import ones, zeros
 from ...ops.elementwise import _sigmoid_array
 from ...ops.shape import cat, pad, stack
 from ...tensor import Tensor, make
@@ -36,27 +37,31 @@ def lstm_layer(x_proj: Tensor, h0: Tensor, c0: Tensor, w_hh: Tensor) -> Tensor:
 
     def backward(grad):
         hs, cs = _halves(out_ref(), hidden)
-        i, f, g, o = gates.chunk(4, -1)
-        tanh_c = cs.tanh()
-        c_prev = cat([c0.unsqueeze(0), cs[:-1]], 0)
-        dh_dc = o * (1 - tanh_c * tanh_c)  # what h_t's gradient adds to c_t's
-        # what c_t's gradient becomes in z_i, z_f, z_g, and h_t's in z_o
-        to_gates = cat([g, c_prev, i, tanh_c], -1) * _slopes(gates)
+        c = cs.unbind(0)
+        c_prev = (c0, *c[:-1])
+        tanh_block = _tanh_block(gates)
+
+        def step(t, gh, gc):
+            """z_t's gradient from h_t's and c_t's (from the result and from step t + 1); c_t's whole gradient, f_t."""
+            s = gates[t]
+            i, f, g, o = s.chunk(4, -1)
+            tanh_c = c[t].tanh()
+            gc = gc + gh * o * (1 - tanh_c * tanh_c)
+            return cat([gc * g, gc * c_prev[t], gc * i, gh * tanh_c], -1) * _slopes(s, tanh_block), gc, f
+
         grad_h, grad_c = _halves(grad, hidden)
         grad_gates = [None] * steps
-        gh, gc = grad_h[-1], grad_c[-1]  # h_t's and c_t's gradients from the steps after t
+        gh, gc = grad_h[-1], grad_c[-1]
         for t in range(steps - 1, 0, -1):
-            gc = gc + gh * dh_dc[t]
-            grad_gates[t] = cat([gc, gc, gc, gh], -1) * to_gates[t]
-            gh, gc = grad_h[t - 1] + grad_gates[t] @ w_hh, grad_c[t - 1] + gc * f[t]
-        gc = gc + gh * dh_dc[0]
-        grad_gates[0] = cat([gc, gc, gc, gh], -1) * to_gates[0]
+            grad_gates[t], gc, f = step(t, gh, gc)
+            gh, gc = grad_h[t - 1] + grad_gates[t] @ w_hh, grad_c[t - 1] + gc * f
+        grad_gates[0], gc, f = step(0, gh, gc)
         grad_gates = stack(grad_gates)
         h_prev = cat([h0.unsqueeze(0), hs[:-1]], 0)
         return (
             grad_gates,
             lambda: grad_gates[0] @ w_hh,
-            lambda: gc * f[0],
+            lambda: gc * f,
             lambda: grad_gates.reshape(-1, 4 * hidden).mT @ h_prev.reshape(-1, hidden),
         )
 
@@ -89,7 +94,8 @@ def _gates(values, x_proj: Tensor, h0: Tensor, states: Tensor, w_hh: Tensor) -> 
     hidden = h0.array.shape[-1]
 
     def backward(grad):
-        grad_z = grad * _slopes(gates_ref())
+        gates = gates_ref()
+        grad_z = grad * _slopes(gates, _tanh_block(gates))
         h_prev = cat([h0.unsqueeze(0), _halves(states, hidden)[0][:-1]], 0)
         return (
             grad_z,
@@ -103,7 +109,8 @@ def _gates(values, x_proj: Tensor, h0: Tensor, states: Tensor, w_hh: Tensor) -> 
         h_prev = cat([h0.unsqueeze(0), _halves(states, hidden)[0][:-1]], 0)
         t_h_prev = cat([t_h0.unsqueeze(0), _halves(t_states, hidden)[0][:-1]], 0)
         i, f, g, o = (x_proj + h_prev @ w_hh.mT).chunk(4, -1)
-        slopes = _slopes(cat([i.sigmoid(), f.sigmoid(), g.tanh(), o.sigmoid()], -1))
+        values = cat([i.sigmoid(), f.sigmoid(), g.tanh(), o.sigmoid()], -1)
+        slopes = _slopes(values, _tanh_block(values))
         return (t_x + t_h_prev @ w_hh.mT + h_prev @ t_w.mT) * slopes
 
     gates = make(values, (x_proj, h0, states, w_hh), backward, "lstm_gates", jvp)
@@ -111,10 +118,16 @@ def _gates(values, x_proj: Tensor, h0: Tensor, states: Tensor, w_hh: Tensor) -> 
     return gates
 
 
-def _slopes(gates: Tensor) -> Tensor:
-    """Each gate's derivative in its pre-activation, from its value: ``σ' = σ (1 - σ)``, ``tanh' = 1 - tanh²``."""
-    i, f, g, o = gates.chunk(4, -1)
-    return cat([i * (1 - i), f * (1 - f), 1 - g * g, o * (1 - o)], -1)
+def _slopes(gates: Tensor, tanh_block: Tensor) -> Tensor:
+    """Each gate's derivative in its pre-activation, from its value: ``σ' = σ (1 - σ)`` for ``i, f, o``,
+    ``tanh' = 1 - g² = (1 - g)(1 + g)`` for ``g``; both are ``(1 - s)(s + e)``, ``e`` 1 on the g block only."""
+    return (1 - gates) * (gates + tanh_block)
+
+
+def _tanh_block(gates: Tensor) -> Tensor:
+    """``[0, 0, 1, 0]`` over the four gates' blocks (``[4H]``): 1 where the gate is ``g`` (a tanh)."""
+    hidden, like = gates.shape[-1] // 4, {"dtype": gates.dtype, "device": gates.device}
+    return cat([zeros(2 * hidden, **like), ones(hidden, **like), zeros(hidden, **like)])
 
 
 def _recurrence(xp, x_proj, h0, c0, w_hh) -> tuple:
