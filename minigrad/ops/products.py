@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..tensor import Tensor, make_leaf
 from ._util import check_tensor, normalize_dims
+from .declare import LOOP, bind_methods, op
 from .elementwise import where
 
 __all__ = ["addmm", "addmv", "addbmm", "baddbmm", "addcmul", "addcdiv", "kron", "tensordot", "dist", "renorm"]
@@ -28,6 +29,7 @@ def _check_dims(t: Tensor, ndim: int, name: str) -> None:
         raise RuntimeError(f"{name} must be {what}, got {t.array.ndim}-D tensor")
 
 
+@op(batch=LOOP, methods="addmm")
 def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta=1, alpha=1) -> Tensor:  # noqa: A002
     """beta * input + alpha * (mat1 @ mat2), ``input`` broadcast to the product's shape."""
     check_tensor(input, "addmm", "input")
@@ -36,6 +38,7 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta=1, alpha=1) -> Tens
     return _scaled_sum(input, mat1.mm(mat2), beta, alpha)
 
 
+@op(batch=LOOP, methods="addmv")
 def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta=1, alpha=1) -> Tensor:  # noqa: A002
     """beta * input + alpha * (mat @ vec)."""
     dims = tuple(check_tensor(t, "addmv", n).array.ndim for t, n in ((input, "input"), (mat, "mat"), (vec, "vec")))
@@ -44,6 +47,7 @@ def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta=1, alpha=1) -> Tensor
     return _scaled_sum(input, mat.mv(vec), beta, alpha)
 
 
+@op(batch=LOOP, methods="baddbmm")
 def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:  # noqa: A002
     """beta * input + alpha * (batch1 @ batch2), batch by batch."""
     check_tensor(input, "baddbmm", "input")
@@ -52,6 +56,7 @@ def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -
     return _scaled_sum(input, batch1.bmm(batch2), beta, alpha)
 
 
+@op(batch=LOOP, methods="addbmm")
 def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:  # noqa: A002
     """beta * input + alpha * the sum over the batch of batch1[i] @ batch2[i]."""
     check_tensor(input, "addbmm", "input")
@@ -60,12 +65,14 @@ def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) ->
     return _scaled_sum(input, batch1.bmm(batch2).sum(0), beta, alpha)
 
 
+@op(batch=LOOP, methods="addcmul")
 def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:  # noqa: A002
     """input + value * tensor1 * tensor2 (broadcast)."""
     product = check_tensor(tensor1, "addcmul", "tensor1") * check_tensor(tensor2, "addcmul", "tensor2")
     return check_tensor(input, "addcmul", "input") + (product if value == 1 else product * value)
 
 
+@op(batch=LOOP, methods="addcdiv")
 def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:  # noqa: A002
     """input + value * tensor1 / tensor2 (broadcast); integer divisions are refused, as in PyTorch."""
     t1, t2 = check_tensor(tensor1, "addcdiv", "tensor1"), check_tensor(tensor2, "addcdiv", "tensor2")
@@ -81,6 +88,7 @@ def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tens
     return check_tensor(input, "addcdiv", "input") + (quotient if value == 1 else quotient * value)
 
 
+@op(batch=LOOP, methods="kron")
 def kron(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     """The Kronecker product: every element of ``input`` times the whole of ``other``, in blocks."""
     a, b = check_tensor(input, "kron", "input"), check_tensor(other, "kron", "other")
@@ -92,6 +100,7 @@ def kron(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     return (interleaved_a * interleaved_b).reshape(*(m * n for m, n in zip(a.array.shape, b.array.shape)))
 
 
+@op(batch=LOOP, methods="tensordot")
 def tensordot(a: Tensor, b: Tensor, dims=2) -> Tensor:
     """Sum of products over ``dims``: the last ``dims`` of ``a`` with the first of ``b``, or the pairs
     of dims given as two lists; a matmul of the two reshaped to matrices."""
@@ -127,12 +136,14 @@ def tensordot(a: Tensor, b: Tensor, dims=2) -> Tensor:
     return left.mm(right).reshape(*shape)
 
 
+@op(batch=LOOP, methods="dist")
 def dist(input: Tensor, other: Tensor, p=2) -> Tensor:  # noqa: A002
     """The p-norm of input - other (broadcast)."""
     a, b = check_tensor(input, "dist", "input"), check_tensor(other, "dist", "other")
     return (a - b).norm(p)
 
 
+@op(batch=LOOP, methods="renorm")
 def renorm(input: Tensor, p, dim: int, maxnorm) -> Tensor:  # noqa: A002
     """Each slice along ``dim`` whose p-norm exceeds ``maxnorm`` scaled down to norm ``maxnorm``
     (by maxnorm / (norm + 1e-7), as PyTorch does); the others unchanged."""
@@ -149,9 +160,4 @@ def renorm(input: Tensor, p, dim: int, maxnorm) -> Tensor:  # noqa: A002
     return a * where(norms > maxnorm, maxnorm / (norms + 1e-7), 1.0)
 
 
-def _bind() -> None:
-    for fn in (addmm, addmv, addbmm, baddbmm, addcmul, addcdiv, kron, tensordot, dist, renorm):
-        setattr(Tensor, fn.__name__, fn)
-
-
-_bind()
+bind_methods(Tensor, __name__)
