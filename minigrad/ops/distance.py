@@ -16,6 +16,7 @@ from .. import backend as B
 from ..creation import zeros_like
 from ..tensor import Tensor, make, make_leaf
 from ._util import check_tensor
+from .declare import COMPOSITE, LOOP, op, rules_saving
 from .elementwise import where
 from .reduction import norm
 
@@ -28,6 +29,7 @@ _COMPUTE_MODES = (
 )
 
 
+@op(batch=LOOP)
 def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary") -> Tensor:
     """Distances between each row of ``x1`` (..., P, M) and each row of ``x2`` (..., R, M): shape (..., P, R).
 
@@ -62,6 +64,7 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_fo
     return norm(x1.unsqueeze(-2) - x2.unsqueeze(-3), p, dim=-1)
 
 
+@rules_saving(("x1", "x2"))
 def _hamming(x1: Tensor, x2: Tensor) -> Tensor:
     """p = 0: how many coordinates differ. Piecewise constant, so its rule is zeros (PyTorch's cdist gives
     zero gradients, where ``vector_norm(ord=0)`` gives none)."""
@@ -82,6 +85,7 @@ def _over_distance(t: Tensor, d: Tensor) -> Tensor:
     return where(positive, t / where(positive, d, 1.0), 0.0)
 
 
+@rules_saving(("out_ref", "x1", "x2"))
 def _euclidean(x1: Tensor, x2: Tensor, use_mm: bool) -> Tensor:
     """d_ij = |x1_i - x2_j|. With w = g / d: the rule is x1 * sum_j w_ij - w @ x2 for x1, and the
     same with the roles swapped for x2 (each is sum_j w_ij (x1_i - x2_j))."""
@@ -115,6 +119,7 @@ def _euclidean(x1: Tensor, x2: Tensor, use_mm: bool) -> Tensor:
     return node
 
 
+@op(batch=COMPOSITE)
 def pdist(input: Tensor, p: float = 2.0) -> Tensor:  # noqa: A002  (torch's argument name)
     """The ``p``-norm distance between each pair of rows i < j of an (N, M) input, as a vector of
     N (N - 1) / 2 in row-major order (the upper triangle of ``cdist(input, input)``). Made of
