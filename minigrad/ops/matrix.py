@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from .. import backend as B
+from .. import creation
 from ..tensor import Tensor, make, make_leaf
 from ._util import binary_arrays, broadcast_shapes, check_int, check_tensor, normalize_dims
+from .declare import BY_DIM, TRAILING, BatchedCall, bind_methods, op
 from .indexing import index_with_key
 from .reduction import norm
+from .types import Dim
 
 # ``trace`` is not exported at the top level: ``minigrad.trace`` is the tracing package (events,
 # record(), the Stepper). The matrix trace is ``x.trace()`` (or ``minigrad.ops.matrix.trace(x)``).
@@ -18,6 +21,7 @@ def _check_matrix(a: Tensor, op: str) -> None:
         raise RuntimeError(f"{op}: input tensor must have at least 2 dimensions")
 
 
+@op(batch=TRAILING, methods="tril", saves=("k",))
 def tril(input: Tensor, diagonal: int = 0) -> Tensor:  # noqa: A002  (torch's argument name)
     """The lower triangle of the last two dims (elements above ``diagonal`` zeroed); the rule keeps g's lower triangle."""
     a = check_tensor(input, "tril", "input")
@@ -33,6 +37,7 @@ def tril(input: Tensor, diagonal: int = 0) -> Tensor:  # noqa: A002  (torch's ar
     return make(a.device.xp.tril(a.array, k), (a,), backward, "tril", jvp)
 
 
+@op(batch=TRAILING, methods="triu", saves=("k",))
 def triu(input: Tensor, diagonal: int = 0) -> Tensor:  # noqa: A002
     """The upper triangle of the last two dims (elements below ``diagonal`` zeroed); the rule keeps g's upper triangle."""
     a = check_tensor(input, "triu", "input")
@@ -56,6 +61,30 @@ def _diagonal_index(xp, shape: tuple, k: int) -> tuple:
     return (i + start_r, i + start_c)
 
 
+def _diagonal_positions(rows: int, cols: int, k: int) -> tuple:
+    start_r, start_c = (0, k) if k >= 0 else (-k, 0)
+    n = max(0, min(rows - start_r, cols - start_c))
+    return list(range(start_r, start_r + n)), list(range(start_c, start_c + n))
+
+
+def _batched_diag(call: BatchedCall):
+    """``diag``: a matrix's diagonal is one indexing of the batch; a vector's matrix is ``Rᵀ diag(v) C``,
+    with ``R``/``C`` the one-hot rows and columns of the diagonal's places."""
+    v, k = call.value(call.args[0]), call.get("diagonal")
+    if v is None or not isinstance(k, int) or v.dim() - 1 not in (1, 2):
+        return call.loop()
+    if v.dim() == 3:
+        rows, cols = _diagonal_positions(v.shape[1], v.shape[2], k)
+        return call.wrap(v[:, rows, cols])
+    n = v.shape[1]
+    size = n + abs(k)
+    rows, cols = _diagonal_positions(size, size, k)
+    eye = creation.eye(size, dtype=v.dtype, device=v.device)
+    r, c = eye[rows], eye[cols]  # [n, size] one-hot
+    return call.wrap((r.T.unsqueeze(0) * v.unsqueeze(1)) @ c)
+
+
+@op(batch=_batched_diag, methods="diag", saves=("k",))
 def diag(input: Tensor, diagonal: int = 0) -> Tensor:  # noqa: A002
     """A 1-D tensor as the ``diagonal``-th diagonal of a square matrix, or a matrix's ``diagonal``-th diagonal.
 
@@ -79,6 +108,17 @@ def diag(input: Tensor, diagonal: int = 0) -> Tensor:  # noqa: A002
     return make(a.device.xp.diag(a.array, k), (a,), backward, "diag", jvp)
 
 
+def _batched_trace(call: BatchedCall):
+    """``trace`` of a batch of matrices: their diagonals picked by one indexing, summed."""
+    v = call.value(call.args[0])
+    if v is None or v.dim() != 3:
+        return call.loop()
+    rows, cols = _diagonal_positions(v.shape[1], v.shape[2], 0)
+    picked = v[:, rows, cols]
+    return call.wrap(picked.sum(1) if v.dtype.kind == "f" else picked.long().sum(1))
+
+
+@op(batch=_batched_trace, methods="trace", saves=("eye",))
 def trace(input: Tensor) -> Tensor:  # noqa: A002
     """Sum of a matrix's main diagonal; the rule spreads g over the diagonal (g * eye)."""
     a = check_tensor(input, "trace", "input")
@@ -98,7 +138,27 @@ def trace(input: Tensor) -> Tensor:  # noqa: A002
     return make(out, (a,), backward, "trace", jvp)
 
 
-def cross(input: Tensor, other: Tensor, dim=None) -> Tensor:  # noqa: A002
+def _batched_cross(call: BatchedCall):
+    """``cross``: along the entries' ``dim`` (by default their first dim of size 3), one dim further in."""
+    a, b = call.get("input"), call.get("other")
+    dim = call.get("dim")
+    rank = call.rank(a)
+    if rank == 0 or call.rank(b) != rank or not isinstance(dim, (int, type(None))):
+        return call.loop()
+    shapes = [tuple(x.shape) for x in (a, b)]  # the entries' shapes
+    if dim is None:
+        common = tuple(max(m, n) for m, n in zip(*shapes))
+        dim = next((i for i, n in enumerate(common) if n == 3), None)
+        if dim is None:
+            raise RuntimeError("no dimension of size 3 in input")
+    va, vb = call.value(a), call.value(b)
+    left = a.unsqueeze(0) if va is None else va
+    right = b.unsqueeze(0) if vb is None else vb
+    return call.wrap(call.run(call.fn, left, right, dim=call.physical(dim, rank)))
+
+
+@op(batch=_batched_cross, methods="cross", saves=("a", "ax", "b"))
+def cross(input: Tensor, other: Tensor, dim: Dim = None) -> Tensor:  # noqa: A002
     """The 3-vector cross product along ``dim`` (default: the first dim of size 3, as torch.cross); broadcasts.
 
     For c = a x b: d<g, c>/da = b x g and d<g, c>/db = g x a.
@@ -135,7 +195,8 @@ def cross(input: Tensor, other: Tensor, dim=None) -> Tensor:  # noqa: A002
     return make(a.device.xp.cross(ad, bd, axis=ax), (a, b), backward, "cross", jvp)
 
 
-def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A002
+@op(batch=BY_DIM)
+def vector_norm(x: Tensor, ord=2, dim: Dim = None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A002
     """``torch.linalg.vector_norm``: the ``ord``-norm of ``x`` over ``dim`` (all elements when None)."""
     x = check_tensor(x, "linalg_vector_norm", "input")
     if x.array.ndim == 0 and dim is not None:
@@ -143,9 +204,4 @@ def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None
     return norm(x, ord, dim, keepdim, dtype)
 
 
-def _bind() -> None:
-    for fn in (tril, triu, diag, trace, cross):
-        setattr(Tensor, fn.__name__, fn)
-
-
-_bind()
+bind_methods(Tensor, __name__)
