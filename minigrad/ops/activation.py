@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..tensor import Tensor, make, make_leaf
 from ._util import check_tensor, refuse_dtype
+from .declare import BROADCASTING, op
 from .elementwise import _float_data
 
 __all__ = ["hardtanh", "relu6", "hardsigmoid", "hardswish", "mish", "softsign", "logsigmoid"]
@@ -24,6 +25,7 @@ def _check_number(x, op: str, arg: str) -> float:
     return x
 
 
+@op(batch=BROADCASTING, saves=("inside",))
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:  # noqa: A002
     """``input`` clipped to ``[min_val, max_val]``; the gradient passes strictly inside, as in PyTorch."""
     a = check_tensor(input, "hardtanh", "input")
@@ -44,6 +46,7 @@ def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tens
     return make(a.device.xp.clip(d, lo, hi), (a,), backward, "hardtanh", jvp)
 
 
+@op(batch=BROADCASTING, saves=("inside",))
 def relu6(input: Tensor) -> Tensor:  # noqa: A002
     """min(max(input, 0), 6); the gradient passes where 0 < input < 6."""
     a = check_tensor(input, "relu6", "input")
@@ -59,6 +62,7 @@ def relu6(input: Tensor) -> Tensor:  # noqa: A002
     return make(a.device.xp.clip(d, 0.0, 6.0), (a,), backward, "relu6", jvp)
 
 
+@op(batch=BROADCASTING, saves=("inside",))
 def hardsigmoid(input: Tensor) -> Tensor:  # noqa: A002
     """relu6(input + 3) / 6; the slope is 1/6 where -3 < input < 3."""
     a = check_tensor(input, "hardsigmoid", "input")
@@ -75,6 +79,7 @@ def hardsigmoid(input: Tensor) -> Tensor:  # noqa: A002
     return make(a.device.xp.clip(d + 3, 0.0, 6.0) / 6, (a,), backward, "hardsigmoid", jvp)
 
 
+@op(batch=BROADCASTING, saves=("a", "ramp", "above"))
 def hardswish(input: Tensor) -> Tensor:  # noqa: A002
     """input * relu6(input + 3) / 6; the slope is 0 up to -3, input/3 + 1/2 between, then 1 from 3 on
     (at the kinks, PyTorch's one-sided choice: 0 at -3, 1 at 3)."""
@@ -97,6 +102,7 @@ def _softplus_array(xp, d):
     return xp.log1p(xp.exp(-xp.abs(d))) + xp.maximum(d, 0)
 
 
+@op(batch=BROADCASTING, saves=("a",))
 def mish(input: Tensor) -> Tensor:  # noqa: A002
     """input * tanh(softplus(input)); slope tanh(sp) + input * sigmoid(input) * (1 - tanh(sp)**2)."""
     a = check_tensor(input, "mish", "input")
@@ -115,6 +121,7 @@ def mish(input: Tensor) -> Tensor:  # noqa: A002
     return make(d * xp.tanh(_softplus_array(xp, d)), (a,), backward, "mish", jvp)
 
 
+@op(batch=BROADCASTING, saves=("a",))
 def softsign(input: Tensor) -> Tensor:  # noqa: A002
     """input / (1 + |input|); slope 1 / (1 + |input|)**2."""
     a = check_tensor(input, "softsign", "input")
@@ -131,6 +138,7 @@ def softsign(input: Tensor) -> Tensor:  # noqa: A002
     return make(d / (1 + a.device.xp.abs(d)), (a,), backward, "softsign", jvp)
 
 
+@op(batch=BROADCASTING, saves=("a",))
 def logsigmoid(input: Tensor) -> Tensor:  # noqa: A002
     """log(sigmoid(input)) = -softplus(-input), computed stably; slope sigmoid(-input)."""
     a = check_tensor(input, "logsigmoid", "input")

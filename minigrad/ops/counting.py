@@ -6,10 +6,12 @@ from __future__ import annotations
 from .. import backend as B
 from ..tensor import Tensor, make_leaf
 from ._util import check_int, check_tensor, normalize_dims
+from .declare import LOOP, bind_methods, op
 
 __all__ = ["unique", "unique_consecutive", "bincount"]
 
 
+@op(batch=LOOP, methods="unique")
 def unique(
     input: Tensor,  # noqa: A002  (torch's argument name)
     sorted: bool = True,  # noqa: A002
@@ -44,6 +46,7 @@ def unique(
     return out[0] if len(out) == 1 else tuple(out)
 
 
+@op(batch=LOOP, methods="unique_consecutive")
 def unique_consecutive(
     input: Tensor,  # noqa: A002  (torch's argument name)
     return_inverse: bool = False,
@@ -78,6 +81,7 @@ def unique_consecutive(
     return out[0] if len(out) == 1 else tuple(out)
 
 
+@op(batch=LOOP, methods="bincount")
 def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:  # noqa: A002
     """How often each value 0, 1, ... occurs in a 1-D non-negative integer tensor (summing ``weights``).
 
@@ -100,9 +104,4 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
     return make_leaf(xp.bincount(d, weights=w, minlength=minlength).astype(out_dtype), a.device)
 
 
-def _bind() -> None:
-    for fn in (unique, unique_consecutive, bincount):
-        setattr(Tensor, fn.__name__, fn)
-
-
-_bind()
+bind_methods(Tensor, __name__)

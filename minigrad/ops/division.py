@@ -15,11 +15,14 @@ import contextlib
 from .. import backend as B
 from ..tensor import Tensor, make, make_leaf, shape_str
 from ._util import as_tensor, binary_arrays
+from .declare import BROADCASTING, bind_methods, op, rules_saving
+from .types import Number
 
 __all__ = ["floor_divide", "remainder", "fmod"]
 
 
-def floor_divide(a, b) -> Tensor:
+@op(batch=BROADCASTING, methods=("floor_divide", "__floordiv__"))
+def floor_divide(a: Tensor, b: Tensor | Number) -> Tensor:
     """Division rounded down (``a // b``); not differentiable (the result is a constant)."""
     a, b, ad, bd, xp = _operands(a, b, "floor_divide")
     with _named_failure(a, b, "floor_divide"), B.quiet(xp):
@@ -36,12 +39,14 @@ def trunc_divide(a, b) -> Tensor:
         return make_leaf(down + ((down < 0) & (down * bd != ad)), a.device)
 
 
-def remainder(a, b) -> Tensor:
+@op(batch=BROADCASTING, methods=("remainder", "__mod__"))
+def remainder(a: Tensor, b: Tensor | Number) -> Tensor:
     """``a % b`` elementwise, with the sign of ``b`` (``-3 % 2 == 1``), as Python's ``%`` and PyTorch's."""
     return _remainder_by(a, b, "remainder")
 
 
-def fmod(a, b) -> Tensor:
+@op(batch=BROADCASTING, methods="fmod")
+def fmod(a: Tensor, b: Tensor | Number) -> Tensor:
     """C's ``fmod`` elementwise: the remainder with the sign of ``a`` (``fmod(-3, 2) == -1``)."""
     return _remainder_by(a, b, "fmod")
 
@@ -70,6 +75,7 @@ def _named_failure(a: Tensor, b: Tensor, op: str):
         ) from None
 
 
+@rules_saving(("q",))
 def _remainder_by(a, b, op: str) -> Tensor:
     a, b, ad, bd, xp = _operands(a, b, op)
     with _named_failure(a, b, op), B.quiet(xp):  # a float remainder by zero is nan, without NumPy's warning
@@ -88,14 +94,16 @@ def _remainder_by(a, b, op: str) -> Tensor:
     return make(out, (a, b), backward, op, jvp)
 
 
-def _bind() -> None:
-    Tensor.floor_divide = floor_divide
-    Tensor.__floordiv__ = floor_divide
-    Tensor.__rfloordiv__ = lambda self, other: floor_divide(other, self)
-    Tensor.remainder = remainder
-    Tensor.fmod = fmod
-    Tensor.__mod__ = remainder
-    Tensor.__rmod__ = lambda self, other: remainder(other, self)
+@op(batch=BROADCASTING, methods="__rfloordiv__")
+def rfloor_divide(a: Tensor, other) -> Tensor:
+    """``other // a``, the reflected ``//`` (``7 // x``)."""
+    return floor_divide(other, a)
 
 
-_bind()
+@op(batch=BROADCASTING, methods="__rmod__")
+def rremainder(a: Tensor, other) -> Tensor:
+    """``other % a``, the reflected ``%`` (``7 % x``)."""
+    return remainder(other, a)
+
+
+bind_methods(Tensor, __name__)
