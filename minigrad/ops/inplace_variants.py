@@ -22,6 +22,8 @@ import numpy as np
 from .. import _state
 from ..creation import generator_for
 from ..tensor import Tensor, make, mark_written, take_node
+from . import declare
+from .declare import LOOP, bind_methods
 from .inplace import apply_inplace
 
 __all__ = ["INPLACE_VARIANTS", "RESHAPING_VARIANTS", "inplace_variant", "reshaping_variant"]
@@ -199,6 +201,7 @@ def _floating(t: Tensor, name: str) -> None:
         raise NotImplementedError(f"\"{name}_kernel_cpu\" not implemented for '{t.array.dtype.name.capitalize()}'")
 
 
+@declare.op(batch=LOOP, methods="uniform_")
 def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator=None, **kwargs) -> Tensor:
     """Fill with values drawn uniformly from ``[from, to)`` (torch's keyword ``from`` is accepted)."""
     from_ = kwargs.pop("from", from_)
@@ -211,6 +214,7 @@ def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator=Non
     return _fill_with(self, values, "uniform")
 
 
+@declare.op(batch=LOOP, methods="normal_")
 def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator=None) -> Tensor:
     """Fill with values drawn from N(mean, std**2)."""
     _floating(self, "normal")
@@ -220,6 +224,7 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator=None
     return _fill_with(self, values, "normal")
 
 
+@declare.op(batch=LOOP, methods="bernoulli_")
 def bernoulli_(self: Tensor, p: float = 0.5, *, generator=None) -> Tensor:
     """Fill with 1 (probability ``p``) or 0."""
     if not 0 <= p <= 1:
@@ -228,6 +233,7 @@ def bernoulli_(self: Tensor, p: float = 0.5, *, generator=None) -> Tensor:
     return _fill_with(self, values, "bernoulli")
 
 
+@declare.op(batch=LOOP, methods="exponential_")
 def exponential_(self: Tensor, lambd: float = 1.0, *, generator=None) -> Tensor:
     """Fill with values drawn from the exponential distribution of rate ``lambd``."""
     _floating(self, "exponential")
@@ -286,6 +292,7 @@ def _check_random_bound(value: int, what: str, dtype: np.dtype) -> None:
     raise RuntimeError(f"{what} is out of bounds for {name}")
 
 
+@declare.op(batch=LOOP, methods="random_")
 def random_(self: Tensor, from_: int = 0, to: int | None = None, *, generator=None, **kwargs) -> Tensor:
     """Fill with integers drawn uniformly from ``[from, to - 1]``, as ``torch.Tensor.random_``.
 
@@ -322,6 +329,7 @@ def random_(self: Tensor, from_: int = 0, to: int | None = None, *, generator=No
     return _fill_with(self, values, "random")
 
 
+@declare.op(batch=LOOP, methods="apply_")
 def apply_(self: Tensor, callable) -> Tensor:  # noqa: A002  (torch's argument name)
     """Replace each element ``v`` with ``callable(v)`` (a Python number), as ``torch.Tensor.apply_``: on
     CPU only, outside the graph (a tensor that requires grad is refused), slow (one Python call per
@@ -346,15 +354,11 @@ def apply_(self: Tensor, callable) -> Tensor:  # noqa: A002  (torch's argument n
 
 
 def _bind() -> None:
+    """Make and declare the variants, and give Tensor every op of this module: run by ``minigrad.ops`` once
+    the methods the variants call are the checked ones."""
     for name in INPLACE_VARIANTS:
         if hasattr(Tensor, name) and not hasattr(Tensor, name + "_"):
-            setattr(Tensor, name + "_", inplace_variant(name))
+            declare.op(batch=LOOP, methods=name + "_")(inplace_variant(name))
     for name in RESHAPING_VARIANTS:
-        setattr(Tensor, name + "_", reshaping_variant(name))
-    Tensor.uniform_, Tensor.normal_, Tensor.bernoulli_, Tensor.exponential_ = (
-        uniform_,
-        normal_,
-        bernoulli_,
-        exponential_,
-    )
-    Tensor.random_, Tensor.apply_ = random_, apply_
+        declare.op(batch=LOOP, methods=name + "_")(reshaping_variant(name))
+    bind_methods(Tensor, __name__)
