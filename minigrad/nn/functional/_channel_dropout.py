@@ -11,6 +11,7 @@ import math
 import warnings
 
 from ...creation import generator_for
+from ...ops.declare import LOOP, op
 from ...tensor import Tensor, make_leaf
 
 __all__ = ["dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout"]
@@ -51,6 +52,7 @@ def _dropout(x: Tensor, p: float, training: bool, inplace: bool, per_channel: bo
     return out
 
 
+@op(batch=LOOP)
 def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:  # noqa: A002
     """Zero whole channels of ``[N, C, L]`` (or ``[C, L]``) with probability ``p``, scaling the rest by
     ``1 / (1 - p)``, while ``training``."""
@@ -72,6 +74,7 @@ def _channels(input: Tensor, p, training, inplace, batched: bool) -> Tensor:  # 
     return _dropout(input.unsqueeze(0), p, training, False, per_channel=True, alpha=False).squeeze(0)
 
 
+@op(batch=LOOP)
 def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:  # noqa: A002
     """Zero whole channels of ``[N, C, H, W]`` (or ``[C, H, W]``) with probability ``p`` while ``training``.
 
@@ -99,6 +102,7 @@ def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
     return _dropout(input, p, training, inplace, per_channel=True, alpha=False)
 
 
+@op(batch=LOOP)
 def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:  # noqa: A002
     """Zero whole channels of ``[N, C, D, H, W]`` (or ``[C, D, H, W]``) with probability ``p`` while
     ``training``."""
@@ -115,12 +119,14 @@ def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
     return _channels(input, p, training, inplace, batched=ndim == 5)
 
 
+@op(batch=LOOP)
 def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:  # noqa: A002
     """Dropout for SELU networks: dropped units take SELU's saturation value and an affine map keeps the
     mean and variance (Klambauer et al.), while ``training``."""
     return _dropout(input, p, training, inplace, per_channel=False, alpha=True)
 
 
+@op(batch=LOOP)
 def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:  # noqa: A002
     """``alpha_dropout`` of whole channels of ``[N, C, *]``."""
     return _dropout(input, p, training, inplace, per_channel=True, alpha=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...ops import logsumexp, pad, stack, where  # the public ops: inside vmap they reach their batching rules
+from ...ops.declare import LOOP, op
 from ...tensor import Tensor
 from ._loss import _check_reduction
 
@@ -49,6 +50,7 @@ def _label_rows(targets: Tensor, target_lengths: np.ndarray) -> list:
     return [data[end - length : end] for end, length in zip(ends, target_lengths)]
 
 
+@op(batch=LOOP)
 def ctc_loss(
     log_probs: Tensor,
     targets: Tensor,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...autograd.grad_mode import no_grad
+from ...ops.declare import LOOP, op
 from ...ops.shape import stack
 from ...tensor import Tensor
 from ._embedding import embedding
@@ -65,6 +66,7 @@ def _renorm_(weight: Tensor, indices: np.ndarray, max_norm: float, norm_type: fl
         weight.array[rows] = data * scale[:, None]
 
 
+@op(batch=LOOP)
 def embedding_bag(
     input: Tensor,  # noqa: A002
     weight: Tensor,

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from ...ops.declare import LOOP, op
+from ...ops.types import Dims, Padding, Size
 from ...tensor import Tensor, shape_str
 from .._im2col import Geometry, col2im, im2col, pair
 from .._im2col import output_size as _blocks
@@ -14,7 +16,14 @@ def _geometry(kernel_size, dilation, padding, stride) -> Geometry:
     return Geometry(kernel_size, stride, padding, dilation)
 
 
-def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:  # noqa: A002
+@op(batch=LOOP)
+def unfold(
+    input: Tensor,  # noqa: A002
+    kernel_size: Size,
+    dilation: Size = 1,
+    padding: Padding = 0,
+    stride: Dims | None = 1,
+) -> Tensor:
     """``[N, C, H, W]`` (or ``[C, H, W]``) to ``[N, C * kh * kw, L]``: column ``l`` holds the ``l``-th
     sliding block (zero padding), blocks in row-major order."""
     if input.dim() not in (3, 4):
@@ -33,7 +42,15 @@ def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tenso
     return out.squeeze(0) if input.dim() == 3 else out
 
 
-def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:  # noqa: A002
+@op(batch=LOOP)
+def fold(
+    input: Tensor,  # noqa: A002
+    output_size,
+    kernel_size: Size,
+    dilation: Size = 1,
+    padding: Padding = 0,
+    stride: Dims | None = 1,
+) -> Tensor:
     """``[N, C * kh * kw, L]`` (or ``[C * kh * kw, L]``) to ``[N, C, *output_size]``: each column added onto
     its block (overlaps sum); the adjoint of ``unfold``."""
     if input.dim() not in (2, 3):

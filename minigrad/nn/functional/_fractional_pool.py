@@ -14,6 +14,8 @@ import numpy as np
 
 from ... import backend
 from ...creation import rand
+from ...ops.declare import LOOP, op
+from ...ops.types import Size
 from ...tensor import Tensor, make_leaf
 
 __all__ = ["fractional_max_pool2d", "fractional_max_pool2d_with_indices"]
@@ -40,9 +42,10 @@ def _starts(samples: np.ndarray, size: int, out: int, window: int) -> np.ndarray
     return starts
 
 
+@op(batch=LOOP)
 def fractional_max_pool2d_with_indices(
     input: Tensor,  # noqa: A002  (torch's argument name)
-    kernel_size,
+    kernel_size: Size,
     output_size=None,
     output_ratio=None,
     return_indices: bool = False,
@@ -97,9 +100,10 @@ def fractional_max_pool2d_with_indices(
     return values, indices
 
 
+@op(batch=LOOP)
 def fractional_max_pool2d(
     input: Tensor,  # noqa: A002
-    kernel_size,
+    kernel_size: Size,
     output_size=None,
     output_ratio=None,
     return_indices: bool = False,

@@ -13,6 +13,7 @@ import numpy as np
 from ... import backend
 from ...creation import arange
 from ...ops import logsigmoid, minimum, norm, where  # the public ops: inside vmap they reach their batching rules
+from ...ops.declare import COMPOSITE, LOOP, op
 from ...tensor import Tensor, shape_str, tensor
 from ._loss import _check_reduction, _reduce
 from ._robust_loss import _legacy_reduction
@@ -37,12 +38,14 @@ def _reduction(size_average, reduce, reduction, op: str) -> str:
     return reduction
 
 
+@op(batch=COMPOSITE)
 def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> Tensor:
     """The ``p``-norm of ``x1 - x2 + eps`` along the last dim (they broadcast)."""
     last = max(x1.dim(), x2.dim()) - 1
     return norm(x1 - x2 + eps, p, last, keepdim)
 
 
+@op(batch=COMPOSITE)
 def cosine_embedding_loss(
     input1: Tensor,
     input2: Tensor,
@@ -71,6 +74,7 @@ def cosine_embedding_loss(
     return _reduce(loss, reduction)
 
 
+@op(batch=COMPOSITE)
 def margin_ranking_loss(
     input1: Tensor,
     input2: Tensor,
@@ -94,6 +98,7 @@ def _size(t: Tensor) -> str:
     return f"torch.Size([{', '.join(map(str, t.shape))}])"
 
 
+@op(batch=COMPOSITE)
 def hinge_embedding_loss(
     input: Tensor,  # noqa: A002
     target: Tensor,
@@ -108,6 +113,7 @@ def hinge_embedding_loss(
     return _reduce(hinge + where(target != -1, input, 0.0), reduction)
 
 
+@op(batch=COMPOSITE)
 def soft_margin_loss(
     input: Tensor,  # noqa: A002
     target: Tensor,
@@ -120,6 +126,7 @@ def soft_margin_loss(
     return _reduce((-input * target).exp().log1p(), reduction)
 
 
+@op(batch=LOOP)
 def multi_margin_loss(
     input: Tensor,  # noqa: A002
     target: Tensor,
@@ -168,6 +175,7 @@ def multi_margin_loss(
     return _reduce(loss, reduction)
 
 
+@op(batch=LOOP)
 def multilabel_margin_loss(
     input: Tensor,  # noqa: A002
     target: Tensor,
@@ -214,6 +222,7 @@ def _arange_like(x: Tensor, n: int) -> Tensor:
     return arange(n, device=x.device).reshape(1, n)
 
 
+@op(batch=COMPOSITE)
 def triplet_margin_loss(
     anchor: Tensor,
     positive: Tensor,
@@ -248,6 +257,7 @@ def _triplet(anchor: Tensor, positive: Tensor, negative: Tensor, distance, margi
     return _reduce((margin + to_positive - to_negative).clamp(min=0), reduction)
 
 
+@op(batch=COMPOSITE)
 def triplet_margin_with_distance_loss(
     anchor: Tensor,
     positive: Tensor,
@@ -265,6 +275,7 @@ def triplet_margin_with_distance_loss(
     return _triplet(anchor, positive, negative, distance, margin, swap, reduction)
 
 
+@op(batch=COMPOSITE)
 def multilabel_soft_margin_loss(
     input: Tensor,  # noqa: A002
     target: Tensor,

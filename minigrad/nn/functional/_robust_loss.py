@@ -9,6 +9,7 @@ from __future__ import annotations
 import warnings
 
 from ... import backend as B
+from ...ops.declare import LOOP, op
 from ...ops.elementwise import where
 from ...tensor import Tensor
 from ._loss import _as_target, _numeric, _reduce, _warn_size
@@ -53,9 +54,10 @@ def _legacy_reduction(size_average, reduce, reduction: str, op: str) -> str:
     return "none" if not reduce else "mean" if size_average else "sum"
 
 
+@op(batch=LOOP)
 def huber_loss(
     input: Tensor,  # noqa: A002
-    target,
+    target: Tensor,
     reduction="mean",
     delta=1.0,
     weight: Tensor | None = None,
@@ -78,9 +80,10 @@ def huber_loss(
     return _reduce(loss, reduction)
 
 
+@op(batch=LOOP)
 def smooth_l1_loss(
     input: Tensor,  # noqa: A002
-    target,
+    target: Tensor,
     size_average=None,
     reduce=None,
     reduction="mean",
@@ -101,6 +104,7 @@ def smooth_l1_loss(
     return _reduce(where(size < beta, 0.5 * d * d / beta, size - 0.5 * beta), reduction)
 
 
+@op(batch=LOOP)
 def kl_div(
     input: Tensor,  # noqa: A002
     target: Tensor,

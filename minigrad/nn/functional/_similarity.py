@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from ...backend import result_dtype
 from ...ops._util import broadcast_shapes
+from ...ops.declare import LOOP, op
 from ...ops.reduction import norm
+from ...ops.types import Dim
 from ...tensor import Tensor
 
 __all__ = ["normalize", "cosine_similarity"]
 
 
-def normalize(input: Tensor, p=2.0, dim=1, eps: float = 1e-12, out=None) -> Tensor:  # noqa: A002
+@op(batch=LOOP)
+def normalize(input: Tensor, p=2.0, dim: Dim = 1, eps: float = 1e-12, out=None) -> Tensor:  # noqa: A002
     """``input`` divided by its ``p``-norm along ``dim`` (at least ``eps``): unit vectors along ``dim``.
 
     ``p`` may be a number, a one-element tensor, ``None`` or ``"fro"`` (both 2); ``dim`` an int,
@@ -29,6 +32,7 @@ def normalize(input: Tensor, p=2.0, dim=1, eps: float = 1e-12, out=None) -> Tens
     return input / norm(input, p, dim, keepdim=True).clamp(min=eps).expand_as(input)
 
 
+@op(batch=LOOP)
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
     """The cosine of the angle between ``x1`` and ``x2`` along ``dim`` (they broadcast).
 
