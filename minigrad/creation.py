@@ -12,6 +12,7 @@ import numpy as np
 from . import _state, _upcalls
 from . import backend as B
 from .ops._entry import checked
+from .ops.declare import op
 from .tensor import Tensor, make_leaf, type_name
 
 __all__ = [
@@ -515,6 +516,21 @@ def full_like(input: Tensor, fill_value, dtype=None, device=None, requires_grad=
     return _filled(t.shape, fill_value, dt or t.dtype, device or t.device, grad)
 
 
+def _random_like(call):
+    """``rand_like``/``randn_like``/``randint_like`` inside ``vmap``: a factory call with one entry's shape, under
+    the running ``vmap``'s ``randomness`` (``_upcalls.vmap_random_factory``)."""
+    t = call.args[0]
+    dtype, device = call.get("dtype") or t.dtype, call.get("device") or t.device
+    if call.fn is randint_like.__wrapped__:
+        low, high = call.get("low"), call.get("high")
+        factory_args = (low, high, tuple(t.shape))
+        return _upcalls.vmap_random_factory(randint.__wrapped__, factory_args, {"dtype": dtype, "device": device})
+    factory = rand if call.fn is rand_like.__wrapped__ else randn
+    options = {"dtype": dtype, "device": device, "requires_grad": call.get("requires_grad")}
+    return _upcalls.vmap_random_factory(factory.__wrapped__, (tuple(t.shape),), options)
+
+
+@op(batch=_random_like)
 def rand_like(input: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Uniform random values in [0, 1) in ``input``'s shape, dtype and device (unless given)."""
     return _drawn(
@@ -522,6 +538,7 @@ def rand_like(input: Tensor, dtype=None, device=None, requires_grad=False) -> Te
     )
 
 
+@op(batch=_random_like)
 def randn_like(input: Tensor, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Standard normal random values in ``input``'s shape, dtype and device (unless given)."""
     return _drawn(
@@ -535,6 +552,7 @@ def randn_like(input: Tensor, dtype=None, device=None, requires_grad=False) -> T
     )
 
 
+@op(batch=_random_like)
 def randint_like(input: Tensor, low, high=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """Random integers in [low, high) in ``input``'s shape, dtype and device (unless given);
     ``randint_like(input, high)`` also works."""
