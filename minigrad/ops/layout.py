@@ -10,7 +10,8 @@ from __future__ import annotations
 from ..tensor import Tensor, make
 from ._util import check_tensor
 from .arithmetic import _pass_through, _same_jvp
-from .shape import _shape_arg, reshape, transpose
+from .declare import LOOP, TRAILING, bind_methods, op
+from .shape import _batched_reshape, _shape_arg, reshape, transpose
 
 __all__ = ["t"]  # view is a method only, as in PyTorch
 
@@ -65,6 +66,7 @@ def view_strides(old_shape: tuple, old_strides: tuple, new_shape: tuple) -> tupl
     return tuple(new_strides) if view_d == -1 else None
 
 
+@op(batch=_batched_reshape, methods="view")
 def view(input: Tensor, *shape) -> Tensor:  # noqa: A002  (torch's argument name)
     """The same elements in a new shape, sharing memory; PyTorch's error where that needs a copy.
 
@@ -80,11 +82,13 @@ def view(input: Tensor, *shape) -> Tensor:  # noqa: A002  (torch's argument name
     return reshape(a, *shape)
 
 
+@op(batch=LOOP, methods="is_contiguous")
 def is_contiguous(a: Tensor) -> bool:
     """Whether the elements lie in memory in row-major order, with no gaps (as PyTorch's is_contiguous)."""
     return bool(a.array.flags.c_contiguous)
 
 
+@op(batch=TRAILING, methods="contiguous")
 def contiguous(a: Tensor) -> Tensor:
     """``a`` itself when contiguous, else a row-major copy; the gradient passes through."""
     if a.array.flags.c_contiguous:
@@ -92,6 +96,17 @@ def contiguous(a: Tensor) -> Tensor:
     return make(a.device.xp.ascontiguousarray(a.array), (a,), _pass_through, "contiguous", _same_jvp)
 
 
+def _batched_t(call):
+    """``t`` of a batch of matrices (or vectors, or scalars): the entries' two dims swapped, past the batch dim."""
+    if not call.args or call.value(call.args[0]) is None:
+        return call.loop()
+    v = call.value(call.args[0])
+    if v.dim() - 1 > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {v.dim() - 1}D")
+    return call.wrap(v.transpose(1, 2)) if v.dim() == 3 else call.args[0]
+
+
+@op(batch=_batched_t, methods="t")
 def t(input: Tensor) -> Tensor:  # noqa: A002
     """The transpose of a matrix (dims 0 and 1); tensors of fewer dims are returned as they are."""
     a = check_tensor(input, "t", "input")
@@ -100,11 +115,4 @@ def t(input: Tensor) -> Tensor:  # noqa: A002
     return transpose(a, 0, 1) if a.array.ndim == 2 else a
 
 
-def _bind() -> None:
-    Tensor.view = view
-    Tensor.t = t
-    Tensor.contiguous = contiguous
-    Tensor.is_contiguous = is_contiguous
-
-
-_bind()
+bind_methods(Tensor, __name__)
