@@ -19,9 +19,11 @@ from .. import backend
 from ..tensor import Tensor, make, make_leaf, shape_str
 from ._util import check_tensor
 from .arranging import diag_embed
+from .declare import LOOP, TRAILING, bind_methods, op, rules_saving
 from .elementwise import where
 from .matrix import vector_norm
 from .shape import cat
+from .types import Dim
 
 # the top-level names (torch.det, torch.inverse...); LINALG_NAMES are torch.linalg's (ops/linalg.py imports them)
 __all__ = ["inverse", "det", "slogdet", "logdet", "pinverse", "matrix_exp"]
@@ -116,6 +118,7 @@ def _pack(arrays: list, batch: tuple, xp):
 
 
 # ---------------------------------------------------------------- inverse, determinant, solve
+@op(batch=LOOP, methods="inverse", saves=("out_ref",))
 def inv(A: Tensor) -> Tensor:  # noqa: N803  (torch's argument name)
     """The inverse of each square matrix; d(A^-1) = -A^-1 dA A^-1."""
     a = _matrices(A, "inv")
@@ -144,6 +147,7 @@ def inv(A: Tensor) -> Tensor:  # noqa: N803  (torch's argument name)
 inverse = inv
 
 
+@op(batch=LOOP, methods="det", saves=("a",))
 def det(A: Tensor) -> Tensor:  # noqa: N803
     """The determinant of each square matrix; d(det A) = det A * trace(A^-1 dA)."""
     a = _matrices(A, "det")
@@ -157,6 +161,7 @@ def det(A: Tensor) -> Tensor:  # noqa: N803
     return make(a.device.xp.linalg.det(a.array), (a,), backward, "linalg_det", jvp)
 
 
+@rules_saving(("a",))
 def _logabsdet(a: Tensor, logabs) -> Tensor:
     def backward(g):
         return (g[..., None, None] * a.inverse().mT,)
@@ -167,6 +172,7 @@ def _logabsdet(a: Tensor, logabs) -> Tensor:
     return make(logabs, (a,), backward, "linalg_slogdet", jvp)
 
 
+@op(batch=LOOP, methods="slogdet")
 def slogdet(A: Tensor):  # noqa: N803
     """(sign, log |det|) of each square matrix; the sign is not differentiable."""
     a = _matrices(A, "slogdet")
@@ -174,6 +180,7 @@ def slogdet(A: Tensor):  # noqa: N803
     return SlogdetResult(make_leaf(sign.astype(a.array.dtype), a.device), _logabsdet(a, logabs))
 
 
+@op(batch=LOOP, methods="logdet")
 def logdet(input: Tensor) -> Tensor:  # noqa: A002
     """log det A: NaN for a negative determinant, -inf for a zero one."""
     sign, logabs = slogdet(input)
@@ -187,6 +194,7 @@ def _solve_arrays(xp, a, b):
         raise RuntimeError("torch.linalg.solve: The solver failed because the input matrix is singular.") from e
 
 
+@op(batch=LOOP, saves=("a", "b"))
 def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:  # noqa: N803
     """X with A X = B (``left=False``: X A = B); B a matrix or a batch of vectors. dX = A^-1 (dB - dA X)."""
     a = _matrices(A, "solve")
@@ -221,6 +229,7 @@ def _phi(m: Tensor) -> Tensor:
     return m.tril() - _diag(_diagonal(m)) * 0.5
 
 
+@op(batch=LOOP, saves=("a",))
 def cholesky(A: Tensor, *, upper: bool = False) -> Tensor:  # noqa: N803
     """L, lower triangular with A = L L^T, for each symmetric positive-definite A (``upper``: L^T)."""
     a = _matrices(A, "cholesky")
@@ -248,6 +257,7 @@ def cholesky(A: Tensor, *, upper: bool = False) -> Tensor:  # noqa: N803
 
 
 # ---------------------------------------------------------------- symmetric eigendecomposition
+@op(batch=LOOP, saves=("n", "packed_ref"))
 def eigh(A: Tensor, UPLO: str = "L"):  # noqa: N803
     """(eigenvalues ascending, eigenvectors as columns) of each symmetric matrix (its ``UPLO`` triangle read)."""
     a = _matrices(A, "eigh")
@@ -276,6 +286,7 @@ def eigh(A: Tensor, UPLO: str = "L"):  # noqa: N803
     return EighResult(vals, vecs)
 
 
+@op(batch=LOOP)
 def eigvalsh(A: Tensor, UPLO: str = "L") -> Tensor:  # noqa: N803
     """The eigenvalues (ascending) of each symmetric matrix."""
     return eigh(A, UPLO).eigenvalues
@@ -287,6 +298,7 @@ def _pack_tensors(parts: list, batch: tuple) -> Tensor:
 
 
 # ---------------------------------------------------------------- singular values
+@op(batch=LOOP, saves=("a", "m", "n", "packed_ref", "shapes"))
 def svd(A: Tensor, full_matrices: bool = True, *, driver=None):  # noqa: N803
     """(U, S, Vh) with A = U diag(S) Vh, singular values descending. Gradients are for the reduced
     form (``full_matrices=False``), as in PyTorch."""
@@ -336,6 +348,7 @@ def svd(A: Tensor, full_matrices: bool = True, *, driver=None):  # noqa: N803
     return SvdResult(*_packed_parts(packed, shapes))
 
 
+@op(batch=LOOP, saves=("left", "right"))
 def svdvals(A: Tensor, *, driver=None) -> Tensor:  # noqa: N803
     """The singular values of each matrix, descending; dS = diag(U^T dA V)."""
     a = _matrices(A, "svdvals", square=False)
@@ -353,6 +366,7 @@ def svdvals(A: Tensor, *, driver=None) -> Tensor:  # noqa: N803
 
 
 # ---------------------------------------------------------------- QR
+@op(batch=LOOP, saves=("packed_ref", "shapes"))
 def qr(A: Tensor, mode: str = "reduced"):  # noqa: N803
     """(Q, R) with A = Q R, Q with orthonormal columns, R upper triangular (``mode``: 'reduced',
     'complete' or 'r'). Gradients for the reduced form with at least as many rows as columns."""
@@ -397,6 +411,7 @@ def qr(A: Tensor, mode: str = "reduced"):  # noqa: N803
 
 
 # ---------------------------------------------------------------- composed of the above
+@op(batch=LOOP)
 def pinv(A: Tensor, *, atol=None, rtol=None, hermitian: bool = False) -> Tensor:  # noqa: N803
     """The Moore-Penrose pseudo-inverse, V diag(1/S) U^T over the singular values above the cutoff
     max(atol, rtol * largest); rtol defaults to max(m, n) * eps when neither is given."""
@@ -413,6 +428,7 @@ def pinv(A: Tensor, *, atol=None, rtol=None, hermitian: bool = False) -> Tensor:
     return (vh.mT * s_inv[..., None, :]) @ u.mT
 
 
+@op(batch=LOOP)
 def lstsq(A: Tensor, B: Tensor, rcond=None, *, driver=None):  # noqa: N803
     """The least-squares solution X of A X = B, as pinv(A) @ B; (solution, residuals, rank,
     singular_values) with residuals and singular values empty, as with PyTorch's default driver."""
@@ -437,7 +453,8 @@ def lstsq(A: Tensor, B: Tensor, rcond=None, *, driver=None):  # noqa: N803
     )
 
 
-def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: N803,A002
+@op(batch=LOOP)
+def matrix_norm(A: Tensor, ord="fro", dim: Dim = (-2, -1), keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: N803,A002
     """A matrix norm over ``dim``: 'fro', 'nuc', inf/-inf (max/min absolute row sum), 1/-1 (column
     sum), 2/-2 (largest/smallest singular value)."""
     a = check_tensor(A, "matrix_norm", "A")
@@ -463,7 +480,8 @@ def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dt
     return out
 
 
-def norm(A: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: N803,A002
+@op(batch=LOOP)
+def norm(A: Tensor, ord=None, dim: Dim = None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: N803,A002
     """``vector_norm`` for an int ``dim`` or a vector, ``matrix_norm`` for two dims or a matrix with ``ord``;
     with neither, the 2-norm of all elements."""
     a = check_tensor(A, "linalg_norm", "A")
@@ -479,6 +497,7 @@ def norm(A: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None) ->
 
 
 # ---------------------------------------------------------------- rank, exponential, LU
+@op(batch=TRAILING)
 def matrix_rank(A: Tensor, tol=None, hermitian: bool = False, *, atol=None, rtol=None) -> Tensor:  # noqa: N803
     """The number of singular values of each matrix above ``max(atol, rtol * largest)`` (int64; a count has
     no gradient). Without either, ``rtol`` is the dtype's eps times ``max(m, n)``; with only ``atol`` above
@@ -544,6 +563,7 @@ def _upper_right_block(top_left: Tensor, top_right: Tensor) -> Tensor:
     return matrix_exp(block)[..., :n, n:]
 
 
+@op(batch=TRAILING, methods="matrix_exp", saves=("a",))
 def matrix_exp(A: Tensor) -> Tensor:  # noqa: N803
     """The matrix exponential of each square matrix. Its vector-Jacobian product at G is the upper-right
     block of exp([[A^T, G], [0, A^T]]) (and its jvp at T that of exp([[A, T], [0, A]]))."""
@@ -615,6 +635,7 @@ def _unpacked(lu: Tensor, m: int, n: int) -> tuple[Tensor, Tensor]:
     return lu[..., :, :k].tril(-1) + eye, lu[..., :k, :].triu()
 
 
+@rules_saving(("m", "n", "out_ref", "perm"))
 def _lu_node(a: Tensor, packed, perm: Tensor) -> Tensor:
     """The packed factors as one node. With A = P L U (square): the rule is
     gA = P L^-T (tril(L^T gL, -1) + triu(gU U^T)) U^-T, gL and gU being g's two triangles, and the
@@ -657,6 +678,7 @@ def _lu(A: Tensor, pivot: bool, op: str) -> tuple:  # noqa: N803
     return _lu_node(a, packed, perm), swaps, perm
 
 
+@op(batch=TRAILING)
 def lu_factor(A: Tensor, *, pivot: bool = True) -> LuFactorResult:  # noqa: N803
     """(LU, pivots): L (unit diagonal, below) and U (on and above the diagonal) packed in one matrix, and
     the rows swapped, 1-based (int32), as LAPACK's getrf. A singular matrix is refused, as torch's."""
@@ -675,6 +697,7 @@ def lu_factor(A: Tensor, *, pivot: bool = True) -> LuFactorResult:  # noqa: N803
     return LuFactorResult(lu, make_leaf((swaps + 1).astype(xp.int32), lu.device))
 
 
+@op(batch=TRAILING)
 def lu(A: Tensor, *, pivot: bool = True) -> LuResult:  # noqa: N803
     """(P, L, U) with A = P L U: P a permutation, L lower triangular with a unit diagonal (m x k), U upper
     triangular (k x n), k = min(m, n). L and U are read out of ``lu_factor``'s node, so one rule serves both."""
@@ -683,19 +706,16 @@ def lu(A: Tensor, *, pivot: bool = True) -> LuResult:  # noqa: N803
     return LuResult(perm, low, up)
 
 
+@op(batch=LOOP, methods="pinverse")
 def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:  # noqa: A002
     """``linalg.pinv(input, rtol=rcond)`` (torch.pinverse)."""
     return pinv(input, rtol=rcond)
 
 
+@op(batch=LOOP, methods="cholesky")
 def _tensor_cholesky(self: Tensor, upper: bool = False) -> Tensor:
     """``linalg.cholesky`` (the method form, torch's Tensor.cholesky)."""
     return cholesky(self, upper=upper)
 
 
-def _bind() -> None:
-    Tensor.inverse, Tensor.det, Tensor.slogdet, Tensor.logdet = inv, det, slogdet, logdet
-    Tensor.cholesky, Tensor.pinverse, Tensor.matrix_exp = _tensor_cholesky, pinverse, matrix_exp
-
-
-_bind()
+bind_methods(Tensor, __name__)
