@@ -13,6 +13,7 @@ from .. import backend as B
 from .._state import extras, grad
 from ..tensor import Tensor, make, make_leaf, shape_str
 from ._util import binary_arrays, check_same_device
+from .declare import BatchedCall, bind_methods, op, rules_saving
 from .decompositions import (  # noqa: F401  (torch.linalg's names, as mg.linalg.solve...)
     cholesky,
     det,
@@ -120,6 +121,7 @@ def _fold_rows(ad):
     return ad.reshape(-1, ad.shape[-1])
 
 
+@rules_saving(("a", "b"))
 def _matmul_rule(a: Tensor, b: Tensor):
     """The backward rule of ``a @ b`` for its operands' ranks, each the formula a lesson writes (``G Bᵀ``,
     ``Aᵀ G``); the engine sums away the batch dims broadcasting added."""
@@ -146,6 +148,42 @@ def _matmul_rule(a: Tensor, b: Tensor):
     return backward
 
 
+def _matmul_of(call: BatchedCall, a, b):
+    """``a @ b`` with either batched: vectors become matrices, the batch dims of both operands are padded
+    to the same count, one broadcasting matmul, then the added dims go again."""
+    ra, rb = call.rank(a), call.rank(b)
+    if ra == 0 or rb == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {ra}D and {rb}D")
+    va, vb = call.value(a), call.value(b)
+    if vb is None and rb == 2:  # entries @ one matrix: the batch is more rows of one matmul
+        return call.wrap(call.run(matmul, va, b))
+    if va is None and ra == 2 and rb == 1:  # one matrix @ a batch of vectors: (vectors @ matrixᵀ)
+        return call.wrap(call.run(matmul, vb, a.transpose(-1, -2)))
+    left, right = (a if va is None else va), (b if vb is None else vb)
+    if ra == 1:
+        left = left.unsqueeze(-2)
+    if rb == 1:
+        right = right.unsqueeze(-1)
+    stacked = max(max(ra, 2), max(rb, 2)) - 2  # batch dims of the matmul itself
+    if va is not None:
+        left = call.padded(left, stacked + 2)
+    if vb is not None:
+        right = call.padded(right, stacked + 2)
+    out = call.run(matmul, left, right)
+    if ra == 1:
+        out = out.squeeze(-2)
+    if rb == 1:
+        out = out.squeeze(-1)
+    return call.wrap(out)
+
+
+def _batched_matmul(call: BatchedCall):
+    """``matmul`` (and ``mm``, ``bmm``, ``mv``, ``dot``): one broadcasting matmul of the batched operands."""
+    a, b = call.args[0], call.args[1] if len(call.args) > 1 else next(iter(call.kwargs.values()))
+    return _matmul_of(call, a, b)
+
+
+@op(batch=_batched_matmul, methods=("matmul", "__matmul__"))
 def matmul(a: Tensor, b: Tensor) -> Tensor:
     """Matrix product with NumPy/PyTorch semantics for 1-D, 2-D and batched (broadcast) operands."""
     _check_operands(a, b, "matmul")
@@ -156,6 +194,7 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     return _matmul(a, b, "matmul")
 
 
+@op(batch=_batched_matmul, methods="mm")
 def mm(a: Tensor, b: Tensor) -> Tensor:
     """Product of two matrices (2-D only)."""
     _check_operands(a, b, "mm")
@@ -166,6 +205,7 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
     return _matmul(a, b, "mm")
 
 
+@op(batch=_batched_matmul, methods="bmm")
 def bmm(a: Tensor, b: Tensor) -> Tensor:
     """Batched product of (b, n, m) and (b, m, p) tensors (no broadcasting)."""
     _check_operands(a, b, "bmm")
@@ -181,6 +221,7 @@ def bmm(a: Tensor, b: Tensor) -> Tensor:
     return _matmul(a, b, "bmm")
 
 
+@op(batch=_batched_matmul, methods="mv")
 def mv(a: Tensor, v: Tensor) -> Tensor:
     """Product of a matrix and a vector."""
     _check_operands(a, v, "mv")
@@ -192,6 +233,7 @@ def mv(a: Tensor, v: Tensor) -> Tensor:
     return _matmul(a, v, "mv")
 
 
+@op(batch=_batched_matmul, methods=("dot", "inner"))
 def dot(a: Tensor, b: Tensor) -> Tensor:
     """Inner product of two 1-D tensors of the same length."""
     if not isinstance(a, Tensor) or not isinstance(b, Tensor):
@@ -207,6 +249,13 @@ def dot(a: Tensor, b: Tensor) -> Tensor:
     return _matmul(a, b, "dot")
 
 
+def _batched_outer(call: BatchedCall):
+    """``outer`` of batched vectors: a column times a row, broadcast."""
+    a, b = call.args
+    return a.unsqueeze(-1) * b.unsqueeze(-2)
+
+
+@op(batch=_batched_outer, methods="outer", saves=("a", "b"))
 def outer(a: Tensor, b: Tensor) -> Tensor:
     """Outer product of two 1-D tensors: ``out[i, j] = a[i] * b[j]`` (dtypes promote, as for ``*``)."""
     for name, t in (("self", a), ("vec2", b)):
@@ -285,6 +334,30 @@ def _parse_einsum(equation: str, operands: tuple) -> tuple[list, str]:
     return explicit, rhs_full
 
 
+class _Rank:
+    """Stands in for an operand when parsing an equation: one entry's rank, where ``.array.ndim`` is read."""
+
+    def __init__(self, ndim: int):
+        self.array, self.ndim = self, ndim
+
+
+def _batched_einsum(call: BatchedCall):
+    """``einsum``: the batched operands and the output gain one fresh letter in front of their subscripts."""
+    equation, operands = call.args[0], call.args[1:]
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    subs, out_sub = _parse_einsum(equation, tuple(_Rank(call.rank(t)) for t in operands))
+    used = set("".join(subs) + out_sub)
+    letter = next((c for c in _LETTERS if c not in used), None)
+    if letter is None:
+        return call.loop()
+    values = [call.value(t) for t in operands]
+    lhs = ",".join(s if v is None else letter + s for s, v in zip(subs, values))
+    inputs = [t if v is None else v for t, v in zip(operands, values)]
+    return call.wrap(call.run(call.fn, f"{lhs}->{letter}{out_sub}", *inputs))
+
+
+@op(batch=_batched_einsum)
 def einsum(equation: str, *operands) -> Tensor:
     """Einstein summation, e.g. ``einsum("bij,bjk->bik", x, y)``; differentiable in every operand.
 
@@ -345,6 +418,7 @@ def _take_repeated_diagonals(i: int, sub: str, t: Tensor) -> tuple[str, Tensor]:
     return sub, t
 
 
+@rules_saving(("operands", "out_sub", "sizes", "subs"))
 def _einsum(subs: list, out_sub: str, operands: tuple, sizes: dict) -> Tensor:
     xp = operands[0].device.xp
     spec = ",".join(subs) + "->" + out_sub
@@ -373,20 +447,17 @@ def _einsum(subs: list, out_sub: str, operands: tuple, sizes: dict) -> Tensor:
     return make(out, operands, backward, "einsum", jvp)
 
 
+def _batched_rmatmul(call: BatchedCall):
+    """``other @ self`` (``Tensor.__rmatmul__``): matmul's rule with the operands swapped."""
+    return _matmul_of(call, call.args[1], call.args[0])
+
+
+@op(batch=_batched_rmatmul, methods="__rmatmul__")
 def _rmatmul(self: Tensor, other) -> Tensor:
+    """``other @ self`` (``Tensor.__rmatmul__``); an array or a list ``other`` becomes a tensor on ``self``'s device."""
     if not isinstance(other, Tensor):
         other = make_leaf(B.to_device_array(self.device.xp.asarray(other), self.device), self.device)
     return matmul(other, self)
 
 
-def _bind() -> None:
-    Tensor.__matmul__ = Tensor.matmul = matmul
-    Tensor.__rmatmul__ = _rmatmul
-    Tensor.mm = mm
-    Tensor.bmm = bmm
-    Tensor.mv = mv
-    Tensor.dot = Tensor.inner = dot
-    Tensor.outer = outer
-
-
-_bind()
+bind_methods(Tensor, __name__)
