@@ -214,7 +214,7 @@ def _check_rule_outputs(node, g, outputs, needed, pass_id, depth):
     anomaly = _anomaly.enabled
     if not (_listeners or anomaly):
         return outputs
-    outputs = tuple(_resolve(c, p, needed) for p, c in zip(parents, outputs))
+    outputs = tuple([_resolve(c, p, needed) for p, c in zip(parents, outputs)])  # a list: no generator per node
     if _listeners:
         _events.emit("closure_called", (pass_id, depth, node, node._backward, g, outputs))
     if anomaly:

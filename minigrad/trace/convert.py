@@ -30,7 +30,7 @@ from .. import backend as B
 from ..autograd.saved import saved_items
 from ..tensor import Tensor
 from . import events as E
-from .budget import SNAPSHOT_BYTES, record_bytes
+from .budget import SNAPSHOT_BYTES, STATS_BYTES
 from .function_names import input_names, saved_names
 from .records import CAPTURED_TAG
 from .records import build as build_record
@@ -122,10 +122,16 @@ def foreign_shadow(obj):
 def user_frame(start):
     """The innermost frame at or above ``start`` whose code is not inside the minigrad package
     (nor inside an engine emitting through minigrad.trace.emit)."""
-    f = start
-    while f is not None and _skipped(f):
+    f, internal_codes = start, _internal_codes
+    while f is not None:  # _skipped written out: a call less for each frame of each new node
+        code = f.f_code
+        internal = internal_codes.get(code)
+        if internal is None:
+            internal = internal_codes[code] = _is_internal(code.co_filename)
+        if not internal and code not in ENGINE_CODES:
+            return f
         f = f.f_back
-    return f
+    return None
 
 
 def _made_by_library(frame) -> bool:
@@ -239,7 +245,7 @@ class Converter:
         self._passes_of: dict = {}  # thread ident -> ids of its active passes, outermost first
         self._pending: dict = {}  # frame -> [line, first seq, [weakref to node]]
         self._lock = threading.RLock()
-        self._out: list = []
+        self._out: list | None = None  # the events handle() returns (None outside it: nothing collects them)
         self._depth = 0
         self._shared: dict = {}  # id(array) -> (weak reference to it, version, snapshot record) for the current pass
         self._built: dict = {}  # the snapshots built for _shared's records (events delivered built)
@@ -249,24 +255,34 @@ class Converter:
 
     # ------------------------------------------------------------ entry points
     def handle(self, kind: str, values: tuple) -> list:
+        """Handle one raw event; returns the typed events it made (none when they go to ``record_sink``)."""
+        outer, out = self._out, []
+        self._out = out  # a repr() of a captured value may make tensors: nested calls get their own list
+        try:
+            self(kind, values)
+        finally:
+            self._out = outer
+        return out
+
+    def __call__(self, kind: str, values: tuple) -> None:
+        """The raw-bus listener: handle one event, its typed events going to ``sink`` or ``record_sink``."""
         threads = self.threads
         if threads is None:
             owners = _claims.get(get_ident())
             if owners is not None and self not in owners:
-                return []  # that thread records itself elsewhere
+                return  # that thread records itself elsewhere
         elif get_ident() not in threads:
-            return []
+            return
         handler = self._handlers.get(kind)
         if handler is None:
-            return []  # a kind this recorder does not know (a newer engine); nothing to record
+            return  # a kind this recorder does not know (a newer engine); nothing to record
         if threads is None or len(threads) > 1:  # events of several threads: one at a time
             with self._lock:
-                return self._handle(kind, handler, values)
-        return self._handle(kind, handler, values)  # one thread's events come one at a time already
+                self._handle(kind, handler, values)
+        else:
+            self._handle(kind, handler, values)  # one thread's events come one at a time already
 
-    def _handle(self, kind, handler, values) -> list:
-        outer, out = self._out, []
-        self._out = out  # a repr() of a captured value may make tensors: nested calls get their own list
+    def _handle(self, kind, handler, values) -> None:
         outer_depth = self._depth
         depth = self._depth = values[1]  # the pass depth the event happened at
         try:
@@ -279,11 +295,7 @@ class Converter:
                 self._resolve_pending(force=False)
             handler(*values)
         finally:
-            self._out = outer
             self._depth = outer_depth
-        return out
-
-    __call__ = handle  # a raw-bus listener (what handle returns is not used there)
 
     def flush(self) -> list:
         """Resolve every pending name now (call at the end of recording); returns the new records."""
@@ -329,7 +341,8 @@ class Converter:
             self.record_sink(record)
             return
         ev = build_record(record, self._built)
-        self._out.append(ev)
+        if self._out is not None:
+            self._out.append(ev)
         if self.sink is not None:
             self.sink(ev)
 
@@ -356,10 +369,13 @@ class Converter:
         """
         if t is None:
             return None
-        arr, tensor_id = (t.array, t.id) if type(t) is Tensor or isinstance(t, Tensor) else (t, None)
+        if type(t) is Tensor or isinstance(t, Tensor):
+            arr, tensor_id = t.array, t.id
+        else:
+            arr, tensor_id = t, None
         if not self._depth:  # nothing is shared outside a pass
             snap = snapshot_record(t, self.max_values)
-            self.snapshot_bytes += record_bytes(snap)
+            self.snapshot_bytes += SNAPSHOT_BYTES + (STATS_BYTES if snap[4] is None else snap[4].nbytes)
             return snap
         version = _versions.version(arr)
         shared = self._shared.get(id(arr))
@@ -371,7 +387,7 @@ class Converter:
             self.snapshot_bytes += SNAPSHOT_BYTES
         else:
             snap = snapshot_record(t, self.max_values)
-            self.snapshot_bytes += record_bytes(snap)
+            self.snapshot_bytes += SNAPSHOT_BYTES + (STATS_BYTES if snap[4] is None else snap[4].nbytes)
         try:
             self._shared[id(arr)] = (weakref.ref(arr), version, snap)
         except TypeError:  # an array type without weak references: not shared
@@ -410,10 +426,10 @@ class Converter:
                 stack.pop()
                 order.append(n)
         depth = self._depth
-        pass_id = self._pass_at(depth)
+        pass_id = self._pass_at(depth) if depth else None
         frame = None
         if (not late and self.sources) or self.names:
-            # from the caller of handle(): the handler, _handle and handle (three frames at least) are this
+            # from the emitting frame: the handler, _handle and __call__ (three frames at least) are this
             # converter's, and each frame looked at is made a Python object (a cost per node)
             frame = user_frame(sys._getframe(4))
         for n in order:
@@ -453,15 +469,28 @@ class Converter:
 
     # ------------------------------------------------------------ names
     def _resolve_pending(self, force: bool) -> None:
-        for frame, (line, first, refs) in list(self._pending.items()):
+        pending = self._pending
+        for frame, (line, first, refs) in list(pending.items()):
             if not force and frame.f_lineno == line and self._count - first < _PENDING_MAX_AGE:
                 continue
-            del self._pending[frame]
+            del pending[frame]
             self._name_from_locals(frame, [r() for r in refs])
 
     def _name_from_locals(self, frame, nodes) -> None:
-        wanted = {n.id: n for n in nodes if n is not None and n.name is None and self._name_of.get(n.id) is None}
+        name_of = self._name_of
+        wanted = {n.id: n for n in nodes if n is not None and n.name is None and name_of.get(n.id) is None}
         if not wanted:
+            return
+        if len(wanted) == 1 and not SHADOWS:  # one node of minigrad's (the common case): no tables
+            ((nid, node),) = wanted.items()
+            if type(node) is not Tensor:
+                return  # a subclass's (a Parameter's) variable does not name it, as below
+            for var, value in frame.f_locals.items():
+                if value is node and var != "_" and not var.startswith("__"):
+                    if nid in self._known:
+                        name_of[nid] = var
+                        self._deliver_values(E.NodeNamed, None, 0, nid, var)
+                    return
             return
         by_object = {id(n): nid for nid, n in wanted.items()}
         if SHADOWS:

@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import backend as B
 from ..tensor import Tensor, shape_str
-from .summary import HEAD_VALUES, Stats, summarise
+from .summary import HEAD_VALUES, Stats, summarise, summary_fields
 from .values import format_array, stats_mean
 
 __all__ = ["Snapshot", "Stats", "snapshot", "snapshot_record", "built_snapshot", "DEFAULT_MAX_VALUES", "HEAD_VALUES"]
@@ -210,8 +210,7 @@ def snapshot_record(t, max_values: int = DEFAULT_MAX_VALUES) -> tuple:
     if arr.size <= max_values:
         values = arr.copy() if type(arr) is np.ndarray else np.array(B.to_host(arr), copy=True)
         return (SNAPSHOT_TAG, arr.shape, type_name(arr.dtype), type_name(dev), values, None, tensor_id)
-    s = summarise(arr, dev.xp)
-    stats = (s.min, s.max, s.mean, s.norm, s.nan_count, s.inf_count, s.head)
+    stats = summary_fields(arr, dev.xp)
     return (SNAPSHOT_TAG, arr.shape, type_name(arr.dtype), type_name(dev), None, stats, tensor_id)
 
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import backend as B
 
-__all__ = ["Stats", "summarise", "HEAD_VALUES", "BLOCK"]
+__all__ = ["Stats", "summarise", "summary_fields", "HEAD_VALUES", "BLOCK"]
 
 HEAD_VALUES = 8
 BLOCK = 1 << 16  # 256 KB of float32: fits the L2 cache of any current CPU
@@ -41,17 +41,25 @@ class Stats:
 
 def summarise(arr, xp=np) -> Stats:
     """The :class:`Stats` of ``arr`` (a NumPy array, or a CuPy array with ``xp`` = cupy)."""
+    return Stats(*summary_fields(arr, xp))
+
+
+def summary_fields(arr, xp=np) -> tuple:
+    """:func:`summarise`'s fields as a plain tuple, in :class:`Stats`'s order (what a recording keeps:
+    no Stats object made while the program runs)."""
     flat = arr.reshape(-1)
-    head = tuple(B.to_host(flat[:HEAD_VALUES]).tolist())
+    first = flat[:HEAD_VALUES]
+    head = tuple((first if type(first) is np.ndarray else B.to_host(first)).tolist())
     if flat.size == 0:
-        return Stats(None, None, None, None, 0, 0, head)
-    if flat.dtype.kind != "f" or flat.dtype.itemsize < 4:
+        return (None, None, None, None, 0, 0, head)
+    dtype = flat.dtype
+    if dtype.kind != "f" or dtype.itemsize < 4:
         flat = flat.astype(np.float64)  # integers, booleans, float16: no BLAS for them
     moments = host_moments(flat) if xp is np else device_moments(flat, xp)
     if moments is None:
         return _with_nonfinite(flat, xp, head)
     lo, hi, total, squares = moments
-    return Stats(lo, hi, total / flat.size, math.sqrt(squares), 0, 0, head)
+    return (lo, hi, total / flat.size, math.sqrt(squares), 0, 0, head)
 
 
 def host_moments(flat: np.ndarray):
@@ -85,14 +93,14 @@ def device_moments(flat, xp):
     return lo, hi, total, squares
 
 
-def _with_nonfinite(flat, xp, head: tuple) -> Stats:
-    """The second pass: count NaN and Inf, then the statistics of the finite values."""
+def _with_nonfinite(flat, xp, head: tuple) -> tuple:
+    """The second pass: count NaN and Inf, then the statistics of the finite values (Stats's fields)."""
     finite_mask = xp.isfinite(flat)
     nan = int(xp.isnan(flat).sum())
     inf = int(flat.size - int(finite_mask.sum()) - nan)
     finite = flat[finite_mask].astype(np.float64)
     if finite.size == 0:
-        return Stats(None, None, None, None, nan, inf, head)
+        return (None, None, None, None, nan, inf, head)
     lo, hi, total = float(finite.min()), float(finite.max()), float(finite.sum())
     norm = float(xp.sqrt(xp.dot(finite, finite)))
-    return Stats(lo, hi, total / finite.size, norm, nan, inf, head)
+    return (lo, hi, total / finite.size, norm, nan, inf, head)
