@@ -21,6 +21,8 @@ import sys
 import types
 from pathlib import Path
 
+from minigrad.ops import types as _argument_types
+
 __all__ = ["STUB", "render", "method_signature", "main"]
 
 MODULE = "minigrad.tensor"
@@ -89,6 +91,8 @@ class _Imports:
             line = f"import {value.__name__}" if alias == value.__name__ else f"import {value.__name__} as {alias}"
         elif getattr(value, "__qualname__", None) == alias and hasattr(value, "__module__"):
             line = f"from {value.__module__} import {alias}"
+        elif getattr(_argument_types, alias, None) is value:  # an alias of the declared argument types
+            line = f"from {_argument_types.__name__} import {alias}"
         else:
             raise ValueError(f"_stubgen: cannot import the annotation name {alias!r} ({value!r})")
         if self.lines.setdefault(alias, line) != line:
