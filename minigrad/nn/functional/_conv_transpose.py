@@ -7,23 +7,27 @@ differentiable ops, so the gradients (and create_graph) come from their rules.
 
 from __future__ import annotations
 
+from ...ops.declare import op
+from ...ops.types import Dims, Padding, Size
 from ...tensor import Tensor, shape_str
 from .._im2col import Geometry, col2im, pair
+from ._batch_rules import conv_rule
 from ._conv import check_bias
 from ._conv1d import batched, one
 
 __all__ = ["conv_transpose2d", "conv_transpose1d"]
 
 
+@op(batch=conv_rule(2, (4, 3)))
 def conv_transpose2d(
     input: Tensor,  # noqa: A002  (torch's argument name)
     weight: Tensor,
     bias: Tensor | None = None,
-    stride=1,
-    padding=0,
+    stride: Dims | None = 1,
+    padding: Padding = 0,
     output_padding=0,
     groups: int = 1,
-    dilation=1,
+    dilation: Size = 1,
 ) -> Tensor:
     """Transposed 2-D convolution of ``[N, C_in, H, W]`` with ``weight`` ``[C_in, C_out/groups, kh, kw]``.
 
@@ -69,15 +73,16 @@ def conv_transpose2d(
     return out.squeeze(0) if unbatched else out
 
 
+@op(batch=conv_rule(1, (3, 2)))
 def conv_transpose1d(
     input: Tensor,  # noqa: A002
     weight: Tensor,
     bias: Tensor | None = None,
-    stride=1,
-    padding=0,
+    stride: Dims | None = 1,
+    padding: Padding = 0,
     output_padding=0,
     groups: int = 1,
-    dilation=1,
+    dilation: Size = 1,
 ) -> Tensor:
     """Transposed 1-D convolution of ``[N, C_in, L]`` with ``weight`` ``[C_in, C_out/groups, k]``."""
     x, unbatched = batched(input, "conv_transpose1d()")

@@ -9,12 +9,19 @@ from __future__ import annotations
 
 import functools
 
+from ...ops.declare import rules_saving
 from ...ops.shape import pad
 from ...tensor import Tensor, make, make_leaf
 
 __all__ = ["max_pool2d_tiled"]
 
 
+@rules_saving(
+    {
+        "backward": ("n", "c", "oh", "ow", "kh", "kw", "mask"),
+        "backward_cropped": ("n", "c", "oh", "ow", "kh", "kw", "mask", "crop"),
+    }
+)
 def max_pool2d_tiled(x: Tensor, geo, ceil_mode: bool, return_indices: bool):
     """max_pool2d of a ``[N, C, H, W]`` input whose windows tile it, or ``None`` to go the general way.
 

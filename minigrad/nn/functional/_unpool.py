@@ -8,14 +8,25 @@ from __future__ import annotations
 
 from ... import backend as B
 from ...creation import zeros
+from ...ops.declare import op
+from ...ops.types import Dims, Padding, Size
 from ...tensor import Tensor
 from .._im2col import pair
+from ._batch_rules import unpool_rule
 from ._conv1d import one
 
 __all__ = ["max_unpool1d", "max_unpool2d"]
 
 
-def max_unpool2d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0, output_size=None) -> Tensor:  # noqa: A002
+@op(batch=unpool_rule(2))
+def max_unpool2d(
+    input: Tensor,  # noqa: A002
+    indices: Tensor,
+    kernel_size: Size,
+    stride: Dims | None = None,
+    padding: Padding = 0,
+    output_size=None,
+) -> Tensor:
     """A zero ``[N, C, H, W]`` with each value of ``input`` ``[N, C, h, w]`` at the flat ``H * W`` position
     ``indices`` gives it (as ``max_pool2d(..., return_indices=True)`` returns them).
 
@@ -49,7 +60,15 @@ def max_unpool2d(input: Tensor, indices: Tensor, kernel_size, stride=None, paddi
     return plane.scatter(-1, indices.reshape(*lead, -1), input.reshape(*lead, -1)).reshape(*lead, height, width)
 
 
-def max_unpool1d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0, output_size=None) -> Tensor:  # noqa: A002
+@op(batch=unpool_rule(1))
+def max_unpool1d(
+    input: Tensor,  # noqa: A002
+    indices: Tensor,
+    kernel_size: Size,
+    stride: Dims | None = None,
+    padding: Padding = 0,
+    output_size=None,
+) -> Tensor:
     """``max_unpool2d`` along the last dim of ``[N, C, l]`` (or ``[C, l]``): the inverse of ``max_pool1d``'s selection."""
     k, p = one(kernel_size, "kernel_size"), one(padding, "padding")
     s = k if stride is None else one(stride, "stride")

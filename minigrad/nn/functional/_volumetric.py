@@ -12,6 +12,8 @@ import math
 
 from ...creation import ones
 from ...ops import pad, stack
+from ...ops.declare import LOOP, op
+from ...ops.types import Dims, Padding, Size
 from ...tensor import Tensor, shape_str
 from ._conv import conv2d, max_pool2d
 from ._conv_transpose import conv_transpose2d
@@ -58,13 +60,14 @@ def _out_size(size: int, kernel: int, stride: int, dilation: int) -> int:
     return (size - dilation * (kernel - 1) - 1) // stride + 1
 
 
+@op(batch=LOOP)
 def conv3d(
     input: Tensor,  # noqa: A002
     weight: Tensor,
     bias: Tensor | None = None,
-    stride=1,
-    padding=0,
-    dilation=1,
+    stride: Dims | None = 1,
+    padding: Padding = 0,
+    dilation: Size = 1,
     groups: int = 1,
 ) -> Tensor:
     """3-D cross-correlation of ``[N, C, D, H, W]`` (or ``[C, D, H, W]``) with ``weight``
@@ -111,15 +114,16 @@ def conv3d(
     return out.squeeze(0) if unbatched else out
 
 
+@op(batch=LOOP)
 def conv_transpose3d(
     input: Tensor,  # noqa: A002
     weight: Tensor,
     bias: Tensor | None = None,
-    stride=1,
-    padding=0,
+    stride: Dims | None = 1,
+    padding: Padding = 0,
     output_padding=0,
     groups: int = 1,
-    dilation=1,
+    dilation: Size = 1,
 ) -> Tensor:
     """Transposed 3-D convolution of ``[N, C_in, D, H, W]`` with ``weight`` ``[C_in, C_out/groups, kd, kh, kw]``:
     each input plane's 2-D transposed convolution by kernel plane ``i`` lands ``i * dilation`` deep from
@@ -134,8 +138,8 @@ def conv_transpose3d(
         )
     stride, padding = _triple(stride, "stride"), _triple(padding, "padding")
     output_padding, dilation = _triple(output_padding, "output_padding"), _triple(dilation, "dilation")
-    for op, s, d in zip(output_padding, stride, dilation):
-        if op >= s and op >= d:
+    for extra, s, d in zip(output_padding, stride, dilation):
+        if extra >= s and extra >= d:
             raise RuntimeError("output padding must be smaller than either stride or dilation")
     n, _, depth, h, w = x.shape
     kd = weight.shape[2]
@@ -169,12 +173,13 @@ def _pool_geometry(kernel_size, stride, padding, dilation=1) -> tuple:
     return kernel, stride, _triple(padding, "padding"), _triple(dilation, "dilation")
 
 
+@op(batch=LOOP)
 def max_pool3d(
     input: Tensor,  # noqa: A002
-    kernel_size,
-    stride=None,
-    padding=0,
-    dilation=1,
+    kernel_size: Size,
+    stride: Dims | None = None,
+    padding: Padding = 0,
+    dilation: Size = 1,
     ceil_mode: bool = False,
     return_indices: bool = False,
 ) -> Tensor:
@@ -204,11 +209,12 @@ def max_pool3d(
     return out.squeeze(0) if unbatched else out
 
 
+@op(batch=LOOP)
 def avg_pool3d(
     input: Tensor,  # noqa: A002
-    kernel_size,
-    stride=None,
-    padding=0,
+    kernel_size: Size,
+    stride: Dims | None = None,
+    padding: Padding = 0,
     ceil_mode: bool = False,
     count_include_pad: bool = True,
     divisor_override: int | None = None,
