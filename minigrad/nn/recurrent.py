@@ -187,7 +187,7 @@ class RNNBase(Module):
         return stack(sequence), stack(finals)
 
     def _run_lstm_layers(self, x: Tensor, state: tuple):
-        """The LSTM as ``_run``, each layer and direction one ``lstm_layer`` op after one product for its input."""
+        """The LSTM as ``_run``, each layer and direction one ``lstm_layer`` op."""
         directions = 2 if self.bidirectional else 1
         hidden = self.hidden_size
         sequence, finals_h, finals_c = x, [], []
@@ -198,8 +198,8 @@ class RNNBase(Module):
                 w_ih, w_hh, b_ih, b_hh = self._weights(layer, direction == 1)
                 source = sequence.flip(0) if direction == 1 else sequence
                 # both biases join the input's share of the gates: added to each other once, not to every row
-                x_proj = linear(source, w_ih, b_ih if b_hh is None else b_ih + b_hh)
-                states = lstm_layer(x_proj, state[0][index], state[1][index], w_hh)
+                bias = zeros(w_hh.shape[0], dtype=w_hh.dtype, device=w_hh.device) if b_ih is None else b_ih + b_hh
+                states = lstm_layer(source, w_ih, w_hh, bias, state[0][index], state[1][index])
                 hs = states[..., :hidden]
                 finals_h.append(hs[-1])
                 finals_c.append(states[-1, :, hidden:])
