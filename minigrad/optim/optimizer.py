@@ -50,6 +50,14 @@ class Optimizer:
         for group in groups:
             self.add_param_group(group)
 
+    def __getstate__(self) -> dict:
+        # without the flat groups: a copy's state arrays are copies, no longer views of the groups' buffers
+        return {k: v for k, v in self.__dict__.items() if k != "_flat_groups"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._flat_groups = {}
+
     def add_param_group(self, group: dict) -> None:
         """Add a group of parameters (with hyperparameters overriding the defaults)."""
         group = dict(group)

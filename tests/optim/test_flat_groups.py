@@ -1,6 +1,9 @@
 """Small parameters updated together (``minigrad.optim.flat``): the same bits as one parameter at a time,
 ``optimizer.state`` and ``state_dict()`` of the same form, and PyTorch's ``foreach``/``fused`` arguments."""
 
+import copy
+import pickle
+
 import numpy as np
 import pytest
 
@@ -287,3 +290,24 @@ def test_a_0d_parameter_steps_as_pytorchs(name, kwargs, foreach):
         topt.step()
         np.testing.assert_allclose(p.array, tp.detach().numpy(), rtol=1e-6, err_msg=f"step {step}")
     assert all(v.shape == () for v in opt.state[p].values() if isinstance(v, np.ndarray))
+
+
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+def test_a_copied_optimizer_steps_on_its_own_state(how):
+    def run(copy_at=None):
+        params = _params()
+        opt = mg.optim.AdamW(params, lr=0.1, amsgrad=True)
+        for step in range(5):
+            if step == copy_at:
+                opt, params = (
+                    copy.deepcopy((opt, params)) if how == "deepcopy" else pickle.loads(pickle.dumps((opt, params)))
+                )
+            for i, p in enumerate(params):
+                p.grad = _gradient(step, i, p)
+            opt.step()
+        return params, opt
+
+    (ours, opt), (theirs, opt_copied) = run(), run(copy_at=2)
+    for p, q in zip(ours, theirs):
+        np.testing.assert_array_equal(p.array, q.array)
+    _assert_same_state(opt, opt_copied, ours, theirs)
