@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import backend as B
 from ..tensor import Tensor, make
-from .declare import BROADCASTING, LOOP, TRAILING, bind_methods, op
+from .declare import BROADCASTING, TRAILING, bind_methods, op
 
 __all__ = ["to", "clone"]
 
@@ -91,7 +91,7 @@ def type_as(self: Tensor, other: Tensor) -> Tensor:
     return to(self, other.array.dtype)
 
 
-def _cast_method(name: str, dtype, dtype_name: str, batch: str):
+def _cast_method(name: str, dtype, dtype_name: str):
     """The method ``name`` (``x.float()``): ``to(dtype)``, declared as an op of its own."""
 
     def method(self: Tensor) -> Tensor:
@@ -99,22 +99,21 @@ def _cast_method(name: str, dtype, dtype_name: str, batch: str):
 
     method.__name__ = method.__qualname__ = name
     method.__doc__ = f"This tensor as ``{dtype_name}``: ``to(minigrad.{dtype_name})`` (itself when it is that already)."
-    return op(batch=batch, methods=name)(method)
+    return op(batch=BROADCASTING, methods=name)(method)
 
 
-# byte, char and short have no batching rule: vmap runs them once per entry
 _CASTS = tuple(
-    _cast_method(name, dtype, dtype_name, batch)
-    for name, dtype, dtype_name, batch in (
-        ("float", B.float32, "float32", BROADCASTING),
-        ("double", B.float64, "float64", BROADCASTING),
-        ("half", B.float16, "float16", BROADCASTING),
-        ("byte", B.uint8, "uint8", LOOP),
-        ("char", B.int8, "int8", LOOP),
-        ("short", B.int16, "int16", LOOP),
-        ("int", B.int32, "int32", BROADCASTING),
-        ("long", B.int64, "int64", BROADCASTING),
-        ("bool", B.bool_, "bool", BROADCASTING),
+    _cast_method(name, dtype, dtype_name)
+    for name, dtype, dtype_name in (
+        ("float", B.float32, "float32"),
+        ("double", B.float64, "float64"),
+        ("half", B.float16, "float16"),
+        ("byte", B.uint8, "uint8"),
+        ("char", B.int8, "int8"),
+        ("short", B.int16, "int16"),
+        ("int", B.int32, "int32"),
+        ("long", B.int64, "int64"),
+        ("bool", B.bool_, "bool"),
     )
 )
 

@@ -19,7 +19,7 @@ from ..tensor import Tensor, make, make_leaf, shape_str, tensor
 from ._erf_float32 import erf_float32
 from ._util import as_tensor, binary_arrays, refuse_dtype
 from .compare import gt, lt
-from .declare import BROADCASTING, LOOP, bind_methods, op, rules_saving
+from .declare import BROADCASTING, bind_methods, op, rules_saving
 from .types import Number
 
 __all__ = [
@@ -638,7 +638,7 @@ def where(condition: Tensor, input: Tensor | Number, other: Tensor | Number) -> 
     return make(out, parents, backward, "where", jvp)
 
 
-@op(batch=LOOP, methods="where")
+@op(batch=BROADCASTING, methods="where")
 def _tensor_where(self: Tensor, condition, other) -> Tensor:
     """``self`` where ``condition`` is True, else ``other`` (the method form of ``where``)."""
     return where(condition, self, other)

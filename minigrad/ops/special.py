@@ -14,7 +14,7 @@ import weakref
 from .. import backend as B
 from ..tensor import Tensor, make, make_leaf
 from ._util import as_tensor, check_tensor, refuse_dtype
-from .declare import BROADCASTING, LOOP, bind_methods, op, rules_saving
+from .declare import BROADCASTING, bind_methods, op, rules_saving
 from .elementwise import _float_data, _zero_backward, _zero_jvp, where
 from .trig import _float_pair
 from .types import Number
@@ -347,7 +347,7 @@ def polygamma(n: int, input: Tensor) -> Tensor:  # noqa: A002
     return make(values, (a,), backward, "polygamma", jvp)
 
 
-@op(batch=LOOP, methods="polygamma")
+@op(batch=BROADCASTING, methods="polygamma")
 def _tensor_polygamma(self: Tensor, n: int) -> Tensor:
     """``polygamma(n, self)``, the method form (torch's ``x.polygamma(n)``)."""
     return polygamma(n, self)

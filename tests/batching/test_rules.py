@@ -76,6 +76,8 @@ UNARY = {
     "clamp": lambda x: x.clamp(-0.5, 0.5),
     "pow_scalar": lambda x: x**2 + 2**x - 1 / (x.abs() + 1),
     "to_float32": lambda x: x.float().double(),
+    "casts": lambda x: (x.abs() * 3).byte().char().short().double(),
+    "polygamma_method": lambda x: (x.abs() + 1).polygamma(1),
     "clone_contiguous": lambda x: x.clone().contiguous(),
 }
 
@@ -95,6 +97,7 @@ BINARY = {
     "maximum": (mg.maximum, [(2, 3), (3,)]),
     "compare": (lambda a, b: (a < b).double() + (a >= b).double() * 2, [(3,), (2, 3)]),
     "where": (lambda a, b: mg.where(a > 0, a, b), [(2, 3), (3,)]),
+    "where_method": (lambda a, b: a.where(a > 0, b), [(2, 3), (3,)]),
     "atan2": (mg.atan2, [(2, 3), (2, 3)]),
     "scalar_tensor": (lambda a, b: a * b.sum(), [(2, 3), (4,)]),
 }
