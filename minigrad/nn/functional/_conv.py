@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from ...backend import scalar_type_name
 from ...ops._util import check_same_device
+from ...ops.declare import op
 from ...ops.shape import pad
+from ...ops.types import Dims, Padding, Size
 from ...tensor import Tensor, make, make_leaf, shape_str
 from .._conv_padding import same_padding
 from .._convolution import convolution
 from .._im2col import Geometry, col2im, im2col, windows
+from ._batch_rules import conv_rule, windowed_rule
 from ._pooling import _pooled_size
 from ._tiled_pool import max_pool2d_tiled
 
@@ -30,8 +33,15 @@ def check_bias(weight: Tensor, bias: Tensor | None, channels: int, transposed: b
         )
 
 
+@op(batch=conv_rule(2, (4,)))
 def conv2d(
-    x: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1, groups: int = 1
+    x: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Dims | None = 1,
+    padding: Padding = 0,
+    dilation: Size = 1,
+    groups: int = 1,
 ) -> Tensor:
     """2-D cross-correlation of ``x`` ``[N, C, H, W]`` with ``weight`` ``[O, C/groups, kh, kw]``, plus ``bias`` ``[O]``.
 
@@ -65,8 +75,15 @@ def conv2d(
     return convolution(x, weight, bias, Geometry((kh, kw), stride, padding, dilation), groups)
 
 
+@op(batch=windowed_rule(2, (4, 3)), saves=("n", "c", "oh", "ow", "kh", "kw", "mask", "shape", "geo"))
 def max_pool2d(
-    x: Tensor, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False, return_indices: bool = False
+    x: Tensor,
+    kernel_size: Size,
+    stride: Dims | None = None,
+    padding: Padding = 0,
+    dilation: Size = 1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
 ):
     """Max over each window (implicit -inf padding); the gradient goes to the first maximum.
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from ...ops.declare import op
+from ...ops.types import Dims, Padding, Size
 from ...tensor import Tensor, shape_str
 from .._conv_padding import same_padding
+from ._batch_rules import conv_rule, windowed_rule
 from ._conv import check_bias, conv2d, max_pool2d
 from ._pooling import avg_pool2d
 
@@ -30,13 +33,14 @@ def batched(x: Tensor, who: str) -> tuple:
     return x, False
 
 
+@op(batch=conv_rule(1, (3, 2)))
 def conv1d(
     input: Tensor,  # noqa: A002  (torch's argument name)
     weight: Tensor,
     bias: Tensor | None = None,
-    stride=1,
-    padding=0,
-    dilation=1,
+    stride: Dims | None = 1,
+    padding: Padding = 0,
+    dilation: Size = 1,
     groups: int = 1,
 ) -> Tensor:
     """1-D cross-correlation of ``input`` ``[N, C, L]`` with ``weight`` ``[O, C/groups, k]``, plus ``bias`` ``[O]``."""
@@ -57,11 +61,12 @@ def conv1d(
     return out.squeeze(0) if unbatched else out
 
 
+@op(batch=windowed_rule(1, (3, 2)))
 def avg_pool1d(
     input: Tensor,  # noqa: A002
-    kernel_size,
-    stride=None,
-    padding=0,
+    kernel_size: Size,
+    stride: Dims | None = None,
+    padding: Padding = 0,
     ceil_mode: bool = False,
     count_include_pad: bool = True,
 ) -> Tensor:
@@ -75,12 +80,13 @@ def avg_pool1d(
     return out.squeeze(0) if unbatched else out
 
 
+@op(batch=windowed_rule(1, (3, 2)))
 def max_pool1d(
     input: Tensor,  # noqa: A002
-    kernel_size,
-    stride=None,
-    padding=0,
-    dilation=1,
+    kernel_size: Size,
+    stride: Dims | None = None,
+    padding: Padding = 0,
+    dilation: Size = 1,
     ceil_mode: bool = False,
     return_indices: bool = False,
 ) -> Tensor:

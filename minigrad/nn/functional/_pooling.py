@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from ...ops.declare import op
 from ...ops.shape import pad
+from ...ops.types import Dims, Padding, Size
 from ...tensor import Tensor, make_leaf, shape_str
 from .._im2col import Geometry, im2col, windows
+from ._batch_rules import windowed_rule
 
 __all__ = ["avg_pool2d"]
 
@@ -17,11 +20,12 @@ def _pooled_size(size: int, k: int, s: int, p: int, ceil_mode: bool) -> int:
     return out
 
 
+@op(batch=windowed_rule(2, (4, 3)))
 def avg_pool2d(
     input: Tensor,  # noqa: A002  (torch's argument name)
-    kernel_size,
-    stride=None,
-    padding=0,
+    kernel_size: Size,
+    stride: Dims | None = None,
+    padding: Padding = 0,
     ceil_mode: bool = False,
     count_include_pad: bool = True,
     divisor_override=None,
