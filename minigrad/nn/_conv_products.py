@@ -17,7 +17,7 @@ columns, so each group's product is a batched matmul.
 
 from __future__ import annotations
 
-from ._im2col import Geometry, windows
+from ._im2col import Geometry, window_view
 
 __all__ = ["correlate", "correlate_transposed", "correlate_weight"]
 
@@ -45,8 +45,9 @@ def correlate(xp, x, weight, geo: Geometry, groups: int):
     rows = w.shape[2]  # C/G * kh * kw
     out = xp.empty((n, o, oh, ow), dtype=x.dtype)
     by_group = out.reshape(n, groups, o // groups, oh * ow)
+    view = window_view(xp, x, geo)
     for start, stop in _chunks(n, rows * groups * oh * ow, x.itemsize):
-        cols = windows(xp, x[start:stop], geo).reshape(stop - start, groups, rows, oh * ow)
+        cols = xp.ascontiguousarray(view[start:stop]).reshape(stop - start, groups, rows, oh * ow)
         xp.matmul(w, cols, out=by_group[start:stop])
     return out
 
@@ -111,8 +112,9 @@ def correlate_weight(xp, x, g, kernel_shape: tuple, geo: Geometry, groups: int):
     # as windows @ gᵀ ([C/G*kh*kw, O/G] per image): OpenBLAS runs this product's shape faster than g @ windowsᵀ
     # (W13's second convolution, one thread: 24 ms against 28, the same flops)
     dw_t = xp.zeros((groups, rows, o // groups), dtype=g.dtype)
+    view = window_view(xp, x, geo)
     for start, stop in _chunks(n, rows * groups * oh * ow, x.itemsize):
-        cols = windows(xp, x[start:stop], geo).reshape(stop - start, groups, rows, oh * ow)
+        cols = xp.ascontiguousarray(view[start:stop]).reshape(stop - start, groups, rows, oh * ow)
         dw_t += (cols @ g_by_group[start:stop].transpose(0, 1, 3, 2)).sum(0)
     return dw_t.transpose(0, 2, 1).reshape(kernel_shape)
 

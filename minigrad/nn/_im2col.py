@@ -56,6 +56,11 @@ class Geometry:
 
 def windows(xp, data, geo: Geometry, pad_value=0.0):
     """The array ``[N, C, kh, kw, oh, ow]`` of every window (a fresh copy, made in one pass)."""
+    return xp.ascontiguousarray(window_view(xp, data, geo, pad_value))
+
+
+def window_view(xp, data, geo: Geometry, pad_value=0.0):
+    """Every window of ``data`` (padded, a copy only where ``geo`` pads) as a strided view ``[N, C, kh, kw, oh, ow]``."""
     (kh, kw), (sh, sw), (ph, pw), (dh, dw) = geo.kernel, geo.stride, geo.padding, geo.dilation
     oh, ow = geo.out_hw(data.shape, "im2col")
     if ph or pw:
@@ -63,7 +68,7 @@ def windows(xp, data, geo: Geometry, pad_value=0.0):
     span = (dh * (kh - 1) + 1, dw * (kw - 1) + 1)
     view = xp.lib.stride_tricks.sliding_window_view(data, span, axis=(2, 3))  # [N, C, H', W', span_h, span_w]
     view = view[:, :, : sh * (oh - 1) + 1 : sh, : sw * (ow - 1) + 1 : sw, ::dh, ::dw]
-    return xp.ascontiguousarray(view.transpose(0, 1, 4, 5, 2, 3))
+    return view.transpose(0, 1, 4, 5, 2, 3)
 
 
 def add_windows(xp, win, image_shape: tuple, geo: Geometry):
