@@ -13,7 +13,7 @@ import math
 
 from .. import _state
 from ..creation import zeros
-from ..ops.shape import cat, stack
+from ..ops import cat, stack  # the public ops: inside vmap they go to their batching rules
 from ..tensor import Tensor, shape_str
 from . import init
 from .functional import dropout, linear
@@ -133,20 +133,20 @@ class RNNBase(Module):
         """Whether ``x`` is batched; PyTorch's errors for a wrong rank or feature size."""
         if not isinstance(x, Tensor):
             raise TypeError(f"{type(self).__name__}: input must be a Tensor, not {type(x).__name__}")
-        if x.array.ndim not in (2, 3):
-            raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got {x.array.ndim}D instead")
-        if x.array.shape[-1] != self.input_size:
+        if x.dim() not in (2, 3):
+            raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got {x.dim()}D instead")
+        if x.shape[-1] != self.input_size:
             raise RuntimeError(
-                f"input.size(-1) must be equal to input_size. Expected {self.input_size}, got {x.array.shape[-1]}"
+                f"input.size(-1) must be equal to input_size. Expected {self.input_size}, got {x.shape[-1]}"
             )
-        if x.array.shape[1 if x.array.ndim == 3 and self.batch_first else 0] == 0:
+        if x.shape[1 if x.dim() == 3 and self.batch_first else 0] == 0:
             raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
-        return x.array.ndim == 3
+        return x.dim() == 3
 
     def _check_hidden(self, h: Tensor, batch: int, what: str) -> None:
         expected = (self.num_layers * (2 if self.bidirectional else 1), batch, self.hidden_size)
-        if tuple(h.array.shape) != expected:
-            raise RuntimeError(f"Expected {what} size {shape_str(expected)}, got {shape_str(h.array.shape)}")
+        if tuple(h.shape) != expected:
+            raise RuntimeError(f"Expected {what} size {shape_str(expected)}, got {shape_str(h.shape)}")
 
     def _initial(self, x: Tensor, batch: int) -> Tensor:
         layers = self.num_layers * (2 if self.bidirectional else 1)
@@ -214,7 +214,7 @@ class RNNBase(Module):
         x = input if batched else input.unsqueeze(1)
         if batched and self.batch_first:
             x = x.transpose(0, 1)
-        batch = x.array.shape[1]
+        batch = x.shape[1]
         if self.mode == "LSTM":
             if hx is None:
                 hx = (self._initial(x, batch), self._initial(x, batch))
@@ -364,9 +364,9 @@ class _CellBase(Module):
             init.uniform_(p, -bound, bound)
 
     def _step(self, x: Tensor, state):
-        if x.array.ndim not in (1, 2):
-            raise ValueError(f"{type(self).__name__}: Expected input to be 1D or 2D, got {x.array.ndim}D instead")
-        batched = x.array.ndim == 2
+        if x.dim() not in (1, 2):
+            raise ValueError(f"{type(self).__name__}: Expected input to be 1D or 2D, got {x.dim()}D instead")
+        batched = x.dim() == 2
         if not batched:
             x = x.unsqueeze(0)
             state = (
@@ -377,7 +377,7 @@ class _CellBase(Module):
                 else state.unsqueeze(0)
             )
         if state is None:
-            h = zeros(x.array.shape[0], self.hidden_size, dtype=x.dtype, device=x.device)
+            h = zeros(x.shape[0], self.hidden_size, dtype=x.dtype, device=x.device)
             state = (h, h) if self.mode == "LSTM" else h
         out = _step_for(self.mode)(linear(x, self.weight_ih, self.bias_ih), state, self.weight_hh, self.bias_hh)
         if not batched:

@@ -58,3 +58,35 @@ def test_forward_mode_tangent_is_the_directional_derivative():
     step = 1e-6
     expected = (lstm(x + step * t)[0] - lstm(x - step * t)[0]) / (2 * step)
     np.testing.assert_allclose(tangent.detach().numpy(), expected.detach().numpy(), rtol=1e-6, atol=1e-8)
+
+
+def test_the_op_is_twice_differentiable_in_every_operand():
+    """Second derivatives run through the kept gates' own rule (``lstm_gates``), the bias and c0 included."""
+    from minigrad.nn.functional._lstm_layer import lstm_layer
+
+    shapes = [(4, 2, 3), (8, 3), (8, 2), (8,), (2, 2), (2, 2)]  # x, W_ih, W_hh, b, h0, c0 of 2 units
+    args = tuple(mg.tensor(_rand(*s, seed=k) * 0.5, requires_grad=True) for k, s in enumerate(shapes))
+
+    def f(*operands):
+        return lstm_layer(*operands).tanh()
+
+    assert gradcheck(f, args)
+    assert gradgradcheck(f, args)
+
+
+def test_forward_over_reverse_equals_reverse_over_reverse():
+    """A Hessian-vector product through the LSTM by jvp of its gradient (the kept gates' forward-mode rule
+    gives their tangent) equals the one by differentiating the gradient again."""
+    mg.manual_seed(0)
+    lstm = mg.nn.LSTM(3, 4, num_layers=2, dtype=mg.float64)
+    x, v = mg.tensor(_rand(5, 2, 3)), mg.tensor(_rand(5, 2, 3, seed=1))
+
+    def loss(x):
+        out, (_, cn) = lstm(x)
+        return out.tanh().sum() + (cn * cn).sum()
+
+    _, forward_over_reverse = mg.func.jvp(mg.func.grad(loss), (x,), (v,))
+    x = x.detach().requires_grad_()
+    (g,) = mg.autograd.grad(loss(x), x, create_graph=True)
+    (g * v).sum().backward()
+    np.testing.assert_allclose(forward_over_reverse.detach().numpy(), x.grad.numpy(), rtol=1e-9, atol=1e-12)

@@ -153,3 +153,26 @@ def test_dropout_between_layers_only_in_training():
     assert np.array_equal(first.detach().numpy(), second.detach().numpy())
     layer.train()
     assert not np.array_equal(layer(x)[0].detach().numpy(), first.detach().numpy())
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_vmap_gives_each_entrys_outputs_and_input_gradient(kind):
+    """Inside vmap the layer runs on each entry's logical shape (its checks read it, its steps are stacked
+    by the public ops, which batch): the results of running each entry alone, and their gradients."""
+    mg.manual_seed(0)
+    layer = getattr(mg.nn, kind)(3, 4, num_layers=2, bidirectional=True, dtype=mg.float64)
+    xs = mg.tensor(np.random.default_rng(0).standard_normal((3, 5, 2, 3)))
+
+    def run(x):
+        out, final = layer(x)
+        return out, final[1] if kind == "LSTM" else final
+
+    def loss(x):
+        out, final = run(x)
+        return out.tanh().sum() + final.sum()
+
+    batched = mg.func.vmap(run)(xs)
+    one_by_one = [run(x) for x in xs.unbind(0)]
+    for i, got in enumerate(batched):
+        _assert_close(got, mg.stack([entry[i] for entry in one_by_one]))
+    _assert_close(mg.func.vmap(mg.func.grad(loss))(xs), mg.stack([mg.func.grad(loss)(x) for x in xs.unbind(0)]))
