@@ -24,6 +24,7 @@ from __future__ import annotations
 import weakref
 
 from ...creation import ones, zeros
+from ...ops.declare import LOOP, op, rules_saving
 from ...ops.elementwise import _sigmoid_array
 from ...ops.shape import cat, pad, stack
 from ...tensor import Tensor, make
@@ -31,6 +32,7 @@ from ...tensor import Tensor, make
 __all__ = ["lstm_layer"]
 
 
+@op(batch=LOOP, saves=("x", "w_ih", "w_hh", "h0", "c0", "hidden", "steps", "out_ref", "gates"))
 def lstm_layer(x: Tensor, w_ih: Tensor, w_hh: Tensor, bias: Tensor, h0: Tensor, c0: Tensor) -> Tensor:
     """Every step's ``[h_t, c_t]`` (``[L, N, 2H]``) of one layer, from ``x`` ``[L, N, H_in]`` and ``h0``, ``c0`` ``[N, H]``.
 
@@ -94,6 +96,7 @@ def lstm_layer(x: Tensor, w_ih: Tensor, w_hh: Tensor, bias: Tensor, h0: Tensor, 
     return out
 
 
+@rules_saving(("x", "w_ih", "w_hh", "h0", "states", "hidden", "gates_ref"))
 def _gates(values, x: Tensor, w_ih: Tensor, w_hh: Tensor, bias: Tensor, h0: Tensor, states: Tensor) -> Tensor:
     """The gate values ``i, f, g, o`` of every step, ``[L, N, 4H]``, as a tensor of what they are made of.
 
