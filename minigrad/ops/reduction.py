@@ -290,16 +290,35 @@ def _elementwise_other(op: str, dim, other) -> bool:
     return True
 
 
-def _along_one_dim(call: BatchedCall, dim, keepdim: bool, rest) -> object:
-    """The reduction along one int ``dim`` of the batched first operand (``max(dim)``, ``argmax(dim)``): the
-    dim moves past the batch dim; a 0-d entry gets one dim of size 1 to reduce over."""
-    v = call.value(call.args[0])
-    if v is None or not isinstance(dim, int) or call.batched_among(rest):
+def _scalar_entries(out):
+    """A result for 0-d entries (reduced over the size-1 dim they were given) with one dim, the batch dim."""
+    if isinstance(out, Tensor):
+        return out.reshape(out.shape[:1]) if out.dim() > 1 else out
+    return type(out)(*(_scalar_entries(o) for o in out))  # max's (values, indices)
+
+
+def _by_dim(call: BatchedCall, args: tuple, kwargs: dict):
+    """``max``/``min``/``argmax``/``argmin`` with ``dim`` given, as the reductions batch: the dims move past
+    the batch dim; a 0-d entry gets one dim of size 1 to reduce over."""
+    v = call.value(args[0])
+    if v is None or call.batched_among([*args[1:], *kwargs.values()]):
         return call.loop()
     rank = v.dim() - 1
-    if rank == 0:
-        return call.wrap(call.run(call.fn, v.unsqueeze(1), call.physical(dim, 1)))
-    return call.wrap(call.run(call.fn, v, call.physical(dim, rank), keepdim))
+    dim = kwargs["dim"] if "dim" in kwargs else args[1]
+    scalar = rank == 0
+    if scalar:
+        v = v.unsqueeze(1)
+        dims = (1,) if isinstance(dim, (tuple, list)) else call.physical(dim, 1)
+    elif isinstance(dim, (tuple, list)):
+        dims = tuple(call.physical(d, rank) for d in dim) if dim else tuple(range(1, rank + 1))
+    else:
+        dims = call.physical(dim, rank)
+    if "dim" in kwargs:
+        kwargs = {**kwargs, "dim": dims}
+    else:
+        args = (args[0], dims, *args[2:])
+    out = call.run(call.fn, v, *args[1:], **kwargs)
+    return call.wrap(_scalar_entries(out) if scalar else out)
 
 
 def _batched_extremum(call: BatchedCall):
@@ -316,11 +335,9 @@ def _batched_extremum(call: BatchedCall):
             return x if v is None else call.padded(v, rank)
 
         return call.wrap(call.run(call.fn, *[align(a) for a in args], **{k: align(v) for k, v in kwargs.items()}))
-    dim = kwargs["dim"] if "dim" in kwargs else (args[1] if len(args) > 1 else None)
-    if dim is None:
+    if (kwargs["dim"] if "dim" in kwargs else (args[1] if len(args) > 1 else None)) is None:
         return call.run(amax if call.fn is max else amin, args[0])
-    keepdim = kwargs["keepdim"] if "keepdim" in kwargs else (args[2] if len(args) > 2 else False)
-    return _along_one_dim(call, dim, keepdim, (*args[1:], *kwargs.values()))
+    return _by_dim(call, args, kwargs)
 
 
 @op(batch=_batched_extremum, methods="max")
@@ -387,11 +404,10 @@ def _arg_extremum(a: Tensor, dim, keepdim: bool, is_max: bool, op: str) -> Tenso
 
 def _batched_arg_extremum(call: BatchedCall):
     """``argmax``/``argmin`` without ``dim`` index the flattened entry."""
-    dim, keepdim = call.get("dim"), call.get("keepdim")
-    if dim is not None:
-        return _along_one_dim(call, dim, keepdim, (*call.args[1:], *call.kwargs.values()))
+    if call.get("dim") is not None:
+        return _by_dim(call, call.args, call.kwargs)
     v = call.value(call.args[0])
-    if v is None or keepdim:
+    if v is None or call.get("keepdim"):
         return call.loop()
     return call.wrap(call.run(call.fn, v.reshape(v.shape[0], -1), 1))
 
