@@ -87,15 +87,6 @@ def _is_internal(filename: str) -> bool:
 _internal_codes: dict = {}  # code object -> _is_internal(its file), once per code
 
 
-def _skipped(frame) -> bool:
-    """A frame that is not the user's: minigrad's own, or an emitting engine's (minigrad.trace.emit)."""
-    code = frame.f_code
-    internal = _internal_codes.get(code)
-    if internal is None:
-        internal = _internal_codes[code] = _is_internal(code.co_filename)
-    return internal or code in ENGINE_CODES
-
-
 _TRACE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 _BUS_FILE = os.path.join(_PACKAGE_DIR, "_events.py")
 
@@ -123,7 +114,7 @@ def user_frame(start):
     """The innermost frame at or above ``start`` whose code is not inside the minigrad package
     (nor inside an engine emitting through minigrad.trace.emit)."""
     f, internal_codes = start, _internal_codes
-    while f is not None:  # _skipped written out: a call less for each frame of each new node
+    while f is not None:
         code = f.f_code
         internal = internal_codes.get(code)
         if internal is None:
@@ -276,6 +267,8 @@ class Converter:
         handler = self._handlers.get(kind)
         if handler is None:
             return  # a kind this recorder does not know (a newer engine); nothing to record
+        if kind == "node_created" and values[1] and not values[0]._rg and not self._pending:
+            return  # gradient arithmetic in a pass, and no name waiting: all _handle would do is nothing
         if threads is None or len(threads) > 1:  # events of several threads: one at a time
             with self._lock:
                 self._handle(kind, handler, values)
@@ -576,7 +569,9 @@ class Converter:
             )
         out = []
         for name, v in saved_items(fn):  # what the op declared its rule saves
-            if isinstance(v, weakref.ref):
+            if type(v) is Tensor:  # the common case first
+                out.append((CAPTURED_TAG, name, "tensor", v.id, self._snap(v), None))
+            elif isinstance(v, weakref.ref):
                 target = v()
                 if target is None:
                     out.append(_captured_record(name, "dead"))
