@@ -13,6 +13,7 @@ The products themselves are im2col and a matrix product per image (:mod:`._conv_
 
 from __future__ import annotations
 
+from ..ops.declare import rules_saving
 from ..tensor import Tensor, make
 from ._conv_products import correlate, correlate_transposed, correlate_weight
 from ._im2col import Geometry
@@ -20,6 +21,12 @@ from ._im2col import Geometry
 __all__ = ["convolution", "conv2d_input", "conv2d_weight"]
 
 
+@rules_saving(
+    {
+        "backward": ("shape", "weight", "geo", "groups", "x", "kernel"),
+        "backward_with_bias": ("shape", "weight", "geo", "groups", "x", "kernel"),
+    }
+)
 def convolution(x: Tensor, weight: Tensor, bias: Tensor | None, geo: Geometry, groups: int) -> Tensor:
     """``x`` ``[N, C, H, W]`` correlated with ``weight`` ``[O, C/groups, kh, kw]``, plus ``bias`` ``[O]``.
 
@@ -56,6 +63,7 @@ def convolution(x: Tensor, weight: Tensor, bias: Tensor | None, geo: Geometry, g
     return make(out, (x, weight, bias), backward_with_bias, "conv2d", jvp_with_bias)
 
 
+@rules_saving(("kernel", "g", "geo", "groups", "weight"))
 def conv2d_input(image_shape: tuple, weight: Tensor, g: Tensor, geo: Geometry, groups: int) -> Tensor:
     """``∂L/∂x`` ``image_shape`` of ``convolution(x, weight)`` for the output gradient ``g``: a transposed
     convolution of ``g`` with ``weight`` (torch.nn.grad.conv2d_input)."""
@@ -74,6 +82,7 @@ def conv2d_input(image_shape: tuple, weight: Tensor, g: Tensor, geo: Geometry, g
     return make(dx, (weight, g), backward, "conv2d_input", jvp)
 
 
+@rules_saving(("shape", "g", "geo", "groups", "x"))
 def conv2d_weight(x: Tensor, kernel_shape: tuple, g: Tensor, geo: Geometry, groups: int) -> Tensor:
     """``∂L/∂w`` ``kernel_shape`` of ``convolution(x, w)`` for the output gradient ``g``: ``x`` correlated
     with ``g``, summed over the batch (torch.nn.grad.conv2d_weight)."""
