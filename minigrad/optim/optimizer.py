@@ -37,7 +37,7 @@ class Optimizer:
         self.defaults = defaults
         self.state: defaultdict = defaultdict(dict)
         self.param_groups: list = []
-        self._flat_groups: dict = {}  # index of a param group -> its FlatGroups at the last step
+        self._flat_groups: dict = {}  # index of a param group -> (ids of its params, its FlatGroups) at the last step
         if isinstance(params, Tensor):
             raise TypeError(
                 "params argument given to the optimizer should be an iterable of Tensors or dicts, but got Tensor"
@@ -104,7 +104,7 @@ class Optimizer:
                 hyper = {key: _number(value) for key, value in group.items()}
                 params = [p for p in group["params"] if p._grad is not None]
                 if self._joins(hyper):
-                    params = self._step_flat(index, hyper, params)
+                    params = self._step_flat(index, hyper, group["params"], params)
                 for p in params:
                     state = self.state.get(p)
                     if state is None:
@@ -143,11 +143,13 @@ class Optimizer:
         """Whether the group's update makes more NumPy calls per parameter than joining costs (three)."""
         return True
 
-    def _step_flat(self, index: int, hyper: dict, params: list) -> list:
-        """Update the parameters of ``params`` that can share a flat group, keeping last step's groups
-        where they still hold; return the others, to be updated one at a time."""
-        active = {id(p) for p in params}
-        groups = [g for g in self._flat_groups.get(index, ()) if g.ready(self.state, active)]
+    def _step_flat(self, index: int, hyper: dict, group_params: list, params: list) -> list:
+        """Update the parameters of ``params`` (those of ``group_params`` with a gradient) that can share
+        a flat group, keeping last step's groups where they still hold; return the others, to be updated
+        one at a time."""
+        ids = tuple(map(id, group_params))
+        last_ids, last_groups = self._flat_groups.get(index, ((), ()))
+        groups = [g for g in last_groups if g.ready(self.state)] if ids == last_ids else []
         joined = {id(p) for g in groups for p in g.params}
         alone, buckets = [], {}
         for p in params:
@@ -166,7 +168,7 @@ class Optimizer:
                 alone.extend(members)
             else:
                 groups.append(FlatGroup(members, [self.state[p] for p in members], members[0].device.xp))
-        self._flat_groups[index] = groups
+        self._flat_groups[index] = (ids, groups)
         for g in groups:
             g.step(self._update, hyper)
             for p in g.params:

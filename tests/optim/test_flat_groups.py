@@ -311,3 +311,16 @@ def test_a_copied_optimizer_steps_on_its_own_state(how):
     for p, q in zip(ours, theirs):
         np.testing.assert_array_equal(p.array, q.array)
     _assert_same_state(opt, opt_copied, ours, theirs)
+
+
+def test_a_parameter_taken_out_of_its_group_is_no_longer_updated():
+    def take_out(step, params, opt):
+        if step == 3:
+            del opt.param_groups[0]["params"][2]
+
+    joined, opt, _ = _run("Adam", {"lr": 0.1}, foreach=True, between=take_out)
+    alone, opt_alone, _ = _run("Adam", {"lr": 0.1}, foreach=False, between=take_out)
+    for p, q in zip(joined, alone):
+        np.testing.assert_array_equal(p.array, q.array)
+    _assert_same_state(opt, opt_alone, joined, alone)
+    assert opt.state[joined[2]]["step"] == 3
