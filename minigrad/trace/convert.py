@@ -192,13 +192,13 @@ def _captured_record(name, kind, tensor_id=None, value=None, text=None) -> tuple
     return (CAPTURED_TAG, name, kind, tensor_id, value, text)
 
 
-_PLAIN_REPR = frozenset({int, float, bool, complex, type(None)})  # repr not touched by NumPy's print options
+_PLAIN_REPR = frozenset({int, float, bool, complex, str, type(None)})  # repr not touched by NumPy's print options
 
 
 def _short_repr(v) -> str:
     try:
-        if type(v) in _PLAIN_REPR:
-            text = repr(v)
+        if type(v) in _PLAIN_REPR or (type(v) is tuple and all(type(x) in _PLAIN_REPR for x in v)):
+            text = repr(v)  # (a shape, say: NumPy's print options as a context cost 20 us a value)
         else:
             with np.printoptions(threshold=_REPR_CHARS // 4, edgeitems=3):  # no full text of a large array
                 text = repr(v)
