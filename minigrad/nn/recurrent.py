@@ -130,11 +130,17 @@ class RNNBase(Module):
         return get(f"weight_ih_{name}"), get(f"weight_hh_{name}"), get(f"bias_ih_{name}"), get(f"bias_hh_{name}")
 
     def _check_input(self, x: Tensor) -> bool:
-        """Whether ``x`` is batched; PyTorch's errors for a wrong rank or feature size."""
+        """Whether ``x`` is batched; PyTorch's errors for a wrong rank, dtype or feature size."""
         if not isinstance(x, Tensor):
             raise TypeError(f"{type(self).__name__}: input must be a Tensor, not {type(x).__name__}")
         if x.dim() not in (2, 3):
             raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got {x.dim()}D instead")
+        if x.dtype != self.weight_ih_l0.dtype:
+            ours, theirs = f"minigrad.{x.dtype}", f"minigrad.{self.weight_ih_l0.dtype}"
+            raise ValueError(
+                f"RNN input dtype ({ours}) does not match weight dtype ({theirs}). "
+                f"Convert input: input.to({theirs}), or convert model: model.to({ours})"
+            )
         if x.shape[-1] != self.input_size:
             raise RuntimeError(
                 f"input.size(-1) must be equal to input_size. Expected {self.input_size}, got {x.shape[-1]}"

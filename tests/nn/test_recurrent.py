@@ -8,6 +8,7 @@ import pytest
 
 import minigrad as mg
 from minigrad.autograd import gradcheck
+from tests.torch_oracle import raises_like_torch
 
 KINDS = ["RNN", "LSTM", "GRU"]
 CONFIGS = [
@@ -176,3 +177,9 @@ def test_vmap_gives_each_entrys_outputs_and_input_gradient(kind):
     for i, got in enumerate(batched):
         _assert_close(got, mg.stack([entry[i] for entry in one_by_one]))
     _assert_close(mg.func.vmap(mg.func.grad(loss))(xs), mg.stack([mg.func.grad(loss)(x) for x in xs.unbind(0)]))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_an_input_of_another_dtype_than_the_weights_raises_like_torch(kind):
+    ours, theirs = raises_like_torch(lambda lib: getattr(lib.nn, kind)(3, 4)(lib.ones(5, 2, 3, dtype=lib.float64)))
+    assert str(ours) == str(theirs).replace("torch.", "minigrad.")
