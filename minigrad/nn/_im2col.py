@@ -9,6 +9,7 @@ written as ops whose closures call each other, and create_graph works.
 
 from __future__ import annotations
 
+from ..ops.declare import rules_saving
 from ..tensor import Tensor, make, shape_str
 
 
@@ -87,6 +88,7 @@ def add_windows(xp, win, image_shape: tuple, geo: Geometry):
     return image
 
 
+@rules_saving(("shape", "oh", "ow", "geo"))
 def im2col(x: Tensor, geo: Geometry) -> Tensor:
     """``[N, C, H, W]`` -> ``[N, C*kh*kw, oh*ow]`` (zero padding); backward is col2im."""
     shape = x.array.shape
@@ -102,6 +104,7 @@ def im2col(x: Tensor, geo: Geometry) -> Tensor:
     return make(win.reshape(n, c * kh * kw, oh * ow), (x,), backward, "im2col", jvp)
 
 
+@rules_saving(("geo",))
 def col2im(cols: Tensor, image_shape: tuple, out_hw: tuple, geo: Geometry) -> Tensor:
     """``[N, C*kh*kw, oh*ow]`` -> ``[N, C, H, W]``, summing overlaps; backward is im2col."""
     n, c = image_shape[0], image_shape[1]

@@ -56,3 +56,55 @@ def test_tiled_max_pool_is_twice_differentiable_and_has_a_tangent():
     out, tangent = mg.func.jvp(lambda x: F.max_pool2d(x, 2), (x.detach(),), (t,))
     expected = F.max_pool2d(x.detach() + 1e-6 * t, 2) - out
     np.testing.assert_allclose(tangent.array, expected.array / 1e-6, rtol=1e-5)
+
+
+def _ops(t) -> set:
+    """Every op in the graph that made ``t``."""
+    seen, stack, ops = set(), [t], set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if node.op is not None:
+            ops.add(node.op)
+        stack.extend(node.parents)
+    return ops
+
+
+@pytest.mark.parametrize(
+    ("shape", "kwargs"),
+    [
+        ((2, 3, 8, 8), {"kernel_size": 2}),
+        ((2, 3, 7, 9), {"kernel_size": 2}),  # a row and a column that fill no window are left out
+        ((2, 3, 9, 8), {"kernel_size": (3, 2)}),
+        ((2, 3, 6, 6), {"kernel_size": 3, "ceil_mode": True}),  # ceil_mode adds nothing when the tiles fit
+        ((2, 3, 6, 4), {"kernel_size": 2, "divisor_override": 3}),
+        ((3, 6, 4), {"kernel_size": 2}),  # unbatched
+    ],
+)
+def test_tiled_avg_pool_matches_torch_without_window_copies(shape, kwargs):
+    pytest.importorskip("torch")
+    (out,) = check(lambda lib, x: lib.nn.functional.avg_pool2d(x, **kwargs), distinct(*shape))
+    assert "im2col" not in _ops(out) and "sum_tiles" in _ops(out)
+
+
+def test_tiled_avg_pool_is_twice_differentiable_and_partial_windows_still_count_as_torch():
+    x = mg.tensor(distinct(2, 2, 5, 4).array, requires_grad=True)
+    assert gradgradcheck(lambda x: F.avg_pool2d(x, 2) ** 2, (x,))
+    pytest.importorskip("torch")
+    check(lambda lib, x: lib.nn.functional.avg_pool2d(x, 2, ceil_mode=True), distinct(2, 2, 5, 5))  # partial windows
+
+
+@pytest.mark.parametrize("kernel", [(2, 2), (3, 2), (1, 3), (2, 1), (1, 1)])
+def test_sum_tiles_and_spread_tiles_are_each_others_gradient(kernel):
+    from minigrad.nn._tiles import spread_tiles, sum_tiles
+
+    kh, kw = kernel
+    x = mg.tensor(np.random.default_rng(4).standard_normal((2, 3, 2 * kh, 3 * kw)), requires_grad=True)
+    g = mg.tensor(np.random.default_rng(5).standard_normal((2, 3, 2, 3)), requires_grad=True)
+    expected = x.array.reshape(2, 3, 2, kh, 3, kw).sum((3, 5))
+    np.testing.assert_allclose(sum_tiles(x, kernel).array, expected, rtol=1e-14)
+    np.testing.assert_allclose((spread_tiles(g, kernel) * x).sum().item(), (g * sum_tiles(x, kernel)).sum().item())
+    assert gradgradcheck(lambda x: sum_tiles(x, kernel) ** 2, (x,))
+    assert gradgradcheck(lambda g: spread_tiles(g, kernel) ** 2, (g,))

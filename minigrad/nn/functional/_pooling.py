@@ -1,4 +1,5 @@
-"""avg_pool2d: the mean of each window, as im2col, a sum and a division by a constant count."""
+"""avg_pool2d: the mean of each window, as im2col, a sum and a division by a constant count (windows that
+tile the input: the sum of each tile and a division)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from ...ops.shape import pad
 from ...ops.types import Dims, Padding, Size
 from ...tensor import Tensor, make_leaf, shape_str
 from .._im2col import Geometry, im2col, windows
+from .._tiles import sum_tiles
 from ._batch_rules import windowed_rule
 
 __all__ = ["avg_pool2d"]
@@ -56,6 +58,9 @@ def avg_pool2d(
     if oh < 1 or ow < 1:
         raise RuntimeError(f"avg_pool2d(): input of shape {shape_str(x.array.shape)} is too small for kernel {kh}x{kw}")
     extra_h, extra_w = max(0, (oh - 1) * sh + kh - h - 2 * ph), max(0, (ow - 1) * sw + kw - w - 2 * pw)
+    if (sh, sw) == (kh, kw) and not any((ph, pw, extra_h, extra_w)):
+        out = _mean_of_tiles(x, (kh, kw), (oh, ow), divisor_override)
+        return out.squeeze(0) if unbatched else out
     xp = x.device.xp
     widths = (pw, pw + extra_w, ph, ph + extra_h)
     flat = x.reshape(n * c, 1, h, w)
@@ -73,3 +78,13 @@ def avg_pool2d(
         out = sums / make_leaf(counts, x.device)
     out = out.reshape(n, c, oh, ow)
     return out.squeeze(0) if unbatched else out
+
+
+def _mean_of_tiles(x: Tensor, kernel: tuple, out_hw: tuple, divisor_override) -> Tensor:
+    """avg_pool2d when the windows tile the input (stride == kernel, no padding, no partial window): the sum
+    of each ``kh x kw`` tile (``sum_tiles``: its gradient spreads g over the tile), divided. The rows and
+    columns that fill no window are left out (their gradient is zero)."""
+    (kh, kw), (oh, ow) = kernel, out_hw
+    if x.array.shape[2:] != (oh * kh, ow * kw):
+        x = x[:, :, : oh * kh, : ow * kw]
+    return sum_tiles(x, kernel) / (kh * kw if divisor_override is None else divisor_override)

@@ -1,7 +1,8 @@
 """max_pool2d when its windows tile the input: stride equal to the kernel, no padding, no dilation.
 
 Then every window is a ``kh x kw`` tile of a reshape ``[N, C, oh, kh, ow, kw]``, so the max is a
-few elementwise maxima and the gradient goes back through the same reshape: no window copies.
+few elementwise maxima and the gradient is g spread over each tile (``spread_tiles``) times the
+mask of each tile's first maximum: no window copies.
 This is the pool of most CNNs (``F.max_pool2d(x, 2)``).
 """
 
@@ -12,16 +13,12 @@ import functools
 from ...ops.declare import rules_saving
 from ...ops.shape import pad
 from ...tensor import Tensor, make, make_leaf
+from .._tiles import spread_tiles, sum_tiles
 
 __all__ = ["max_pool2d_tiled"]
 
 
-@rules_saving(
-    {
-        "backward": ("n", "c", "oh", "ow", "kh", "kw", "mask"),
-        "backward_cropped": ("n", "c", "oh", "ow", "kh", "kw", "mask", "crop"),
-    }
-)
+@rules_saving({"backward": ("kernel", "mask"), "backward_cropped": ("kernel", "mask", "crop")})
 def max_pool2d_tiled(x: Tensor, geo, ceil_mode: bool, return_indices: bool):
     """max_pool2d of a ``[N, C, H, W]`` input whose windows tile it, or ``None`` to go the general way.
 
@@ -30,7 +27,8 @@ def max_pool2d_tiled(x: Tensor, geo, ceil_mode: bool, return_indices: bool):
     torch does; the gradient goes to each window's first maximum in row-major order.
     """
     xp = x.device.xp
-    (kh, kw), (n, c, h, w) = geo.kernel, x.array.shape
+    kernel, (n, c, h, w) = geo.kernel, x.array.shape
+    kh, kw = kernel
     if ceil_mode and (h % kh or w % kw):
         return None
     oh, ow = geo.out_hw(x.array.shape, "max_pool2d()")
@@ -40,18 +38,17 @@ def max_pool2d_tiled(x: Tensor, geo, ceil_mode: bool, return_indices: bool):
     if xp.isnan(out).any():
         return None
     first = _first_maximum(xp, cells, out, tiles.shape)
-    mask = make_leaf(first.astype(x.array.dtype), x.device)
+    mask = make_leaf(first.reshape(n, c, oh * kh, ow * kw).astype(x.array.dtype), x.device)
     crop = (0, w - ow * kw, 0, h - oh * kh)
 
-    def backward(g):
-        return ((g.reshape(n, c, oh, 1, ow, 1) * mask).reshape(n, c, oh * kh, ow * kw),)
+    def backward(g):  # each window's g spread over its tile, kept at the first maximum only
+        return (spread_tiles(g, kernel) * mask,)
 
     def backward_cropped(g):  # the rows and columns that fill no window get a zero gradient
-        return (pad((g.reshape(n, c, oh, 1, ow, 1) * mask).reshape(n, c, oh * kh, ow * kw), crop),)
+        return (pad(spread_tiles(g, kernel) * mask, crop),)
 
     def jvp(t):
-        picked = t[:, :, : oh * kh, : ow * kw].reshape(n, c, oh, kh, ow, kw) * mask
-        return picked.sum((3, 5))
+        return sum_tiles(t[:, :, : oh * kh, : ow * kw] * mask, kernel)
 
     pooled = make(out, (x,), backward_cropped if any(crop) else backward, "max_pool2d", jvp)
     if not return_indices:
