@@ -76,10 +76,10 @@ def correlate_transposed(xp, g, weight, image_shape: tuple, geo: Geometry, group
 def _spread_by_shifts(xp, g, weight, image_shape: tuple, geo: Geometry, groups: int):
     """:func:`correlate_transposed` at stride 1, where each kernel offset is one shift of the flat image.
 
-    ``g`` is zero-padded to the (padded) image's size, so the share of offset ``(i, j)`` for output
+    ``g`` is zero-padded to the (padded) image's width, so the share of offset ``(i, j)`` for output
     position ``q = y * W + x`` lands at ``q + i * dh * W + j * dw`` of the flat image, for every channel
     of an image at once: nine contiguous adds per image instead of nine strided ones per channel and
-    kernel offset (W13's second convolution, one thread: 20 ms against 26; the product is 17 % larger).
+    kernel offset (W13's second convolution, one thread: 20 ms against 26; the product is 8 % larger).
     """
     n, c, h, w = image_shape
     (kh, kw), (ph, pw), (dh, dw) = geo.kernel, geo.padding, geo.dilation
@@ -91,14 +91,20 @@ def _spread_by_shifts(xp, g, weight, image_shape: tuple, geo: Geometry, groups: 
     # weightᵀ with rows in (kernel offset, channel) order: [G, kh*kw*C/G, O/G]
     wt = weight.reshape(groups, o // groups, per_group, kh * kw).transpose(0, 3, 2, 1).reshape(groups, -1, o // groups)
     dx = xp.empty(image_shape, dtype=g.dtype)
-    for start, stop in _chunks(n, c * kh * kw * hp * wp, g.itemsize):
+    chunks = _chunks(n, c * kh * kw * hp * wp, g.itemsize)
+    most = chunks[0][1]
+    # g's rows at the image's width, and the shares of rows [0, oh) only: the rows below, and g's columns
+    # past ow, are zeros written once
+    g_wide = xp.zeros((most, o, oh, wp), dtype=g.dtype)
+    shares = xp.zeros((most, groups, kh * kw * per_group, hp * wp), dtype=g.dtype)
+    for start, stop in chunks:
         m = stop - start
-        g_full = xp.zeros((m, o, hp, wp), dtype=g.dtype)
-        g_full[:, :, :oh, :ow] = g[start:stop]
-        shares = (wt @ g_full.reshape(m, groups, o // groups, hp * wp)).reshape(m, groups, kh * kw, plane)
+        g_wide[:m, :, :, :ow] = g[start:stop]
+        xp.matmul(wt, g_wide[:m].reshape(m, groups, o // groups, oh * wp), out=shares[:m, :, :, : oh * wp])
+        by_offset = shares[:m].reshape(m, groups, kh * kw, plane)
         image = xp.zeros((m, groups * plane + shifts[-1]), dtype=g.dtype)
         for k, shift in enumerate(shifts):
-            image[:, shift : shift + groups * plane].reshape(m, groups, plane)[...] += shares[:, :, k]
+            image[:, shift : shift + groups * plane].reshape(m, groups, plane)[...] += by_offset[:, :, k]
         dx[start:stop] = image[:, : groups * plane].reshape(m, c, hp, wp)[:, :, ph : ph + h, pw : pw + w]
     return dx
 
