@@ -31,6 +31,19 @@ def _chunks(n: int, per_image: int, itemsize: int):
     return [(start, min(start + step, n)) for start in range(0, n, step)]
 
 
+def _window_buffer(xp, view, chunks: list):
+    """One array for every chunk's windows (the first chunk is the largest): a new one per chunk is memory
+    the allocator may have handed back to the OS, paged in again (W13: ~1.2k minor faults a step)."""
+    return xp.empty((chunks[0][1],) + view.shape[1:], dtype=view.dtype)
+
+
+def _windows_of(xp, view, start: int, stop: int, buffer):
+    """The windows of images ``[start, stop)``, copied into ``buffer``: ``[stop - start, C, kh, kw, oh, ow]``."""
+    windows = buffer[: stop - start]
+    xp.copyto(windows, view[start:stop])
+    return windows
+
+
 def _grouped(weight, groups: int):
     """``[O, C/G, kh, kw]`` -> ``[G, O/G, C/G*kh*kw]``."""
     o = weight.shape[0]
@@ -46,8 +59,10 @@ def correlate(xp, x, weight, geo: Geometry, groups: int):
     out = xp.empty((n, o, oh, ow), dtype=x.dtype)
     by_group = out.reshape(n, groups, o // groups, oh * ow)
     view = window_view(xp, x, geo)
-    for start, stop in _chunks(n, rows * groups * oh * ow, x.itemsize):
-        cols = xp.ascontiguousarray(view[start:stop]).reshape(stop - start, groups, rows, oh * ow)
+    chunks = _chunks(n, rows * groups * oh * ow, x.itemsize)
+    buffer = _window_buffer(xp, view, chunks)
+    for start, stop in chunks:
+        cols = _windows_of(xp, view, start, stop, buffer).reshape(stop - start, groups, rows, oh * ow)
         xp.matmul(w, cols, out=by_group[start:stop])
     return out
 
@@ -119,8 +134,10 @@ def correlate_weight(xp, x, g, kernel_shape: tuple, geo: Geometry, groups: int):
     # (W13's second convolution, one thread: 24 ms against 28, the same flops)
     dw_t = xp.zeros((groups, rows, o // groups), dtype=g.dtype)
     view = window_view(xp, x, geo)
-    for start, stop in _chunks(n, rows * groups * oh * ow, x.itemsize):
-        cols = xp.ascontiguousarray(view[start:stop]).reshape(stop - start, groups, rows, oh * ow)
+    chunks = _chunks(n, rows * groups * oh * ow, x.itemsize)
+    buffer = _window_buffer(xp, view, chunks)
+    for start, stop in chunks:
+        cols = _windows_of(xp, view, start, stop, buffer).reshape(stop - start, groups, rows, oh * ow)
         dw_t += (cols @ g_by_group[start:stop].transpose(0, 1, 3, 2)).sum(0)
     return dw_t.transpose(0, 2, 1).reshape(kernel_shape)
 

@@ -8,8 +8,6 @@ This is the pool of most CNNs (``F.max_pool2d(x, 2)``).
 
 from __future__ import annotations
 
-import functools
-
 from ...ops.declare import rules_saving
 from ...ops.shape import pad
 from ...tensor import Tensor, make, make_leaf
@@ -34,7 +32,9 @@ def max_pool2d_tiled(x: Tensor, geo, ceil_mode: bool, return_indices: bool):
     oh, ow = geo.out_hw(x.array.shape, "max_pool2d()")
     tiles = x.array[:, :, : oh * kh, : ow * kw].reshape(n, c, oh, kh, ow, kw)
     cells = [tiles[:, :, :, i, :, j] for i in range(kh) for j in range(kw)]
-    out = functools.reduce(xp.maximum, cells)
+    out = xp.maximum(cells[0], cells[1]) if len(cells) > 1 else cells[0].copy()
+    for cell in cells[2:]:
+        xp.maximum(out, cell, out=out)  # one array, not one per cell
     if xp.isnan(out).any():
         return None
     first = _first_maximum(xp, cells, out, tiles.shape)
