@@ -7,6 +7,12 @@ from typing import Any
 import numpy as np
 
 import minigrad.backend as B
+from minigrad.ops.types import Dim
+from minigrad.ops.types import DimOrBool
+from minigrad.ops.types import Dims
+from minigrad.ops.types import NormOrder
+from minigrad.ops.types import Number
+from minigrad.ops.types import SplitSize
 
 __all__ = ["Tensor", "tensor", "make", "take_node", "shape_str", "node_label", "FREED_MESSAGE"]
 _ids: Any
@@ -160,72 +166,78 @@ class Tensor:
     name: str | None
     op: str | None
     parents: tuple[Tensor, ...]
-    def floor_divide(a, b) -> Tensor:
+    def floor_divide(a: Tensor, b: Tensor | Number) -> Tensor:
         """Division rounded down (``a // b``); not differentiable (the result is a constant)."""
-    def __floordiv__(a, b) -> Tensor:
+    def __floordiv__(a: Tensor, b: Tensor | Number) -> Tensor:
         """Division rounded down (``a // b``); not differentiable (the result is a constant)."""
-    def __rfloordiv__(self, other): ...
-    def remainder(a, b) -> Tensor:
+    def remainder(a: Tensor, b: Tensor | Number) -> Tensor:
         """``a % b`` elementwise, with the sign of ``b`` (``-3 % 2 == 1``), as Python's ``%`` and PyTorch's."""
-    def fmod(a, b) -> Tensor:
+    def __mod__(a: Tensor, b: Tensor | Number) -> Tensor:
+        """``a % b`` elementwise, with the sign of ``b`` (``-3 % 2 == 1``), as Python's ``%`` and PyTorch's."""
+    def fmod(a: Tensor, b: Tensor | Number) -> Tensor:
         """C's ``fmod`` elementwise: the remainder with the sign of ``a`` (``fmod(-3, 2) == -1``)."""
-    def __mod__(a, b) -> Tensor:
-        """``a % b`` elementwise, with the sign of ``b`` (``-3 % 2 == 1``), as Python's ``%`` and PyTorch's."""
-    def __rmod__(self, other): ...
-    def eq(a, b) -> Tensor:
+    def __rfloordiv__(a: Tensor, other) -> Tensor:
+        """``other // a``, the reflected ``//`` (``7 // x``)."""
+    def __rmod__(a: Tensor, other) -> Tensor:
+        """``other % a``, the reflected ``%`` (``7 % x``)."""
+    def eq(a: Tensor, b: Tensor | Number) -> Tensor:
         """Elementwise ``a == b`` as a bool tensor (broadcast; scalars allowed)."""
-    def __eq__(self, other):  # type: ignore[override]
-        """Elementwise ``a == b`` as a bool tensor (broadcast; scalars allowed)."""
-    def ne(a, b) -> Tensor:
+    def ne(a: Tensor, b: Tensor | Number) -> Tensor:
         """Elementwise ``a != b`` as a bool tensor."""
-    def __ne__(self, other):  # type: ignore[override]
+    def not_equal(a: Tensor, b: Tensor | Number) -> Tensor:
         """Elementwise ``a != b`` as a bool tensor."""
-    def lt(a, b) -> Tensor:
+    def lt(a: Tensor, b: Tensor | Number) -> Tensor:
         """Elementwise ``a < b`` as a bool tensor."""
-    def __lt__(self, other):
+    def less(a: Tensor, b: Tensor | Number) -> Tensor:
         """Elementwise ``a < b`` as a bool tensor."""
-    def le(a, b) -> Tensor:
+    def le(a: Tensor, b: Tensor | Number) -> Tensor:
         """Elementwise ``a <= b`` as a bool tensor."""
-    def __le__(self, other):
+    def less_equal(a: Tensor, b: Tensor | Number) -> Tensor:
         """Elementwise ``a <= b`` as a bool tensor."""
-    def gt(a, b) -> Tensor:
+    def gt(a: Tensor, b: Tensor | Number) -> Tensor:
         """Elementwise ``a > b`` as a bool tensor."""
-    def __gt__(self, other):
+    def greater(a: Tensor, b: Tensor | Number) -> Tensor:
         """Elementwise ``a > b`` as a bool tensor."""
-    def ge(a, b) -> Tensor:
+    def ge(a: Tensor, b: Tensor | Number) -> Tensor:
         """Elementwise ``a >= b`` as a bool tensor."""
-    def __ge__(self, other):
+    def greater_equal(a: Tensor, b: Tensor | Number) -> Tensor:
         """Elementwise ``a >= b`` as a bool tensor."""
-    def logical_and(a, b) -> Tensor:
+    def logical_and(a: Tensor, b: Tensor | Number) -> Tensor:
         """Elementwise AND of the operands' truth values (nonzero is True)."""
-    def logical_or(a, b) -> Tensor:
+    def logical_or(a: Tensor, b: Tensor | Number) -> Tensor:
         """Elementwise OR of the operands' truth values."""
-    def logical_xor(a, b) -> Tensor:
+    def logical_xor(a: Tensor, b: Tensor | Number) -> Tensor:
         """Elementwise XOR of the operands' truth values."""
     def logical_not(a: Tensor) -> Tensor:
         """Elementwise NOT of ``a``'s truth values (a bool tensor)."""
-    def bitwise_and(a, b) -> Tensor:
+    def bitwise_and(a: Tensor, b: Tensor | Number) -> Tensor:
         """``a & b`` for integer and bool tensors (on bool masks: logical AND)."""
-    def bitwise_or(a, b) -> Tensor:
+    def __and__(a: Tensor, b: Tensor | Number) -> Tensor:
+        """``a & b`` for integer and bool tensors (on bool masks: logical AND)."""
+    def bitwise_or(a: Tensor, b: Tensor | Number) -> Tensor:
         """``a | b`` for integer and bool tensors."""
-    def bitwise_xor(a, b) -> Tensor:
+    def __or__(a: Tensor, b: Tensor | Number) -> Tensor:
+        """``a | b`` for integer and bool tensors."""
+    def bitwise_xor(a: Tensor, b: Tensor | Number) -> Tensor:
         """``a ^ b`` for integer and bool tensors."""
+    def __xor__(a: Tensor, b: Tensor | Number) -> Tensor:
+        """``a ^ b`` for integer and bool tensors."""
+    def bitwise_left_shift(a: Tensor, b: Tensor | Number) -> Tensor:
+        """``a << b`` for integer tensors, as PyTorch: a shift by the type's width or more, or by a negative
+        amount, gives 0."""
+    def __lshift__(a: Tensor, b: Tensor | Number) -> Tensor:
+        """``a << b`` for integer tensors, as PyTorch: a shift by the type's width or more, or by a negative
+        amount, gives 0."""
+    def bitwise_right_shift(a: Tensor, b: Tensor | Number) -> Tensor:
+        """``a >> b`` for integer tensors, the sign filling in; a shift by the type's width or more, or by a
+        negative amount, gives 0 (or -1 for a negative ``a``), as PyTorch."""
+    def __rshift__(a: Tensor, b: Tensor | Number) -> Tensor:
+        """``a >> b`` for integer tensors, the sign filling in; a shift by the type's width or more, or by a
+        negative amount, gives 0 (or -1 for a negative ``a``), as PyTorch."""
     def bitwise_not(a: Tensor) -> Tensor:
         """``~a``: logical NOT on bool tensors, two's-complement NOT on integer tensors."""
-    def bitwise_left_shift(a, b) -> Tensor:
-        """``a << b`` for integer tensors, as PyTorch: a shift by the type's width or more, or by a negative
-        amount, gives 0."""
-    def bitwise_right_shift(a, b) -> Tensor:
-        """``a >> b`` for integer tensors, the sign filling in; a shift by the type's width or more, or by a
-        negative amount, gives 0 (or -1 for a negative ``a``), as PyTorch."""
-    def __lshift__(a, b) -> Tensor:
-        """``a << b`` for integer tensors, as PyTorch: a shift by the type's width or more, or by a negative
-        amount, gives 0."""
-    def __rshift__(a, b) -> Tensor:
-        """``a >> b`` for integer tensors, the sign filling in; a shift by the type's width or more, or by a
-        negative amount, gives 0 (or -1 for a negative ``a``), as PyTorch."""
-    def __rlshift__(self, other): ...
-    def __rrshift__(self, other): ...
+    def __invert__(a: Tensor) -> Tensor:
+        """``~a``: logical NOT on bool tensors, two's-complement NOT on integer tensors."""
     def isnan(a: Tensor) -> Tensor:
         """True where ``a`` is NaN."""
     def isinf(a: Tensor) -> Tensor:
@@ -233,36 +245,45 @@ class Tensor:
     def isfinite(a: Tensor) -> Tensor:
         """True where ``a`` is neither NaN nor infinite."""
     def isclose(
-        a: Tensor, b, rtol: builtins.float = 1e-05, atol: builtins.float = 1e-08, equal_nan: builtins.bool = False
+        a: Tensor,
+        b: Tensor | Number,
+        rtol: builtins.float = 1e-05,
+        atol: builtins.float = 1e-08,
+        equal_nan: builtins.bool = False,
     ) -> Tensor:
         """Elementwise ``|a - b| <= atol + rtol * |b|`` as a bool tensor."""
     def allclose(
-        a: Tensor, b, rtol: builtins.float = 1e-05, atol: builtins.float = 1e-08, equal_nan: builtins.bool = False
+        a: Tensor,
+        b: Tensor | Number,
+        rtol: builtins.float = 1e-05,
+        atol: builtins.float = 1e-08,
+        equal_nan: builtins.bool = False,
     ) -> builtins.bool:
         """True when every element of ``a`` is close to ``b`` (see ``isclose``); a Python bool."""
     def equal(a: Tensor, b: Tensor) -> builtins.bool:
         """True when ``a`` and ``b`` have the same shape and the same elements; a Python bool."""
-    def greater(a, b) -> Tensor:
-        """Elementwise ``a > b`` as a bool tensor."""
-    def greater_equal(a, b) -> Tensor:
-        """Elementwise ``a >= b`` as a bool tensor."""
-    def less(a, b) -> Tensor:
-        """Elementwise ``a < b`` as a bool tensor."""
-    def less_equal(a, b) -> Tensor:
-        """Elementwise ``a <= b`` as a bool tensor."""
-    def not_equal(a, b) -> Tensor:
+    def __eq__(self, other):  # type: ignore[override]
+        """Elementwise ``a == b`` as a bool tensor (broadcast; scalars allowed)."""
+    def __ne__(self, other):  # type: ignore[override]
         """Elementwise ``a != b`` as a bool tensor."""
-    def __and__(a, b) -> Tensor:
-        """``a & b`` for integer and bool tensors (on bool masks: logical AND)."""
-    def __or__(a, b) -> Tensor:
-        """``a | b`` for integer and bool tensors."""
-    def __xor__(a, b) -> Tensor:
-        """``a ^ b`` for integer and bool tensors."""
-    def __rand__(self, other): ...
-    def __ror__(self, other): ...
-    def __rxor__(self, other): ...
-    def __invert__(a: Tensor) -> Tensor:
-        """``~a``: logical NOT on bool tensors, two's-complement NOT on integer tensors."""
+    def __lt__(self, other):
+        """Elementwise ``a < b`` as a bool tensor."""
+    def __le__(self, other):
+        """Elementwise ``a <= b`` as a bool tensor."""
+    def __gt__(self, other):
+        """Elementwise ``a > b`` as a bool tensor."""
+    def __ge__(self, other):
+        """Elementwise ``a >= b`` as a bool tensor."""
+    def __rand__(self, other):
+        """``bitwise_and(other, self)``, the reflected operator."""
+    def __ror__(self, other):
+        """``bitwise_or(other, self)``, the reflected operator."""
+    def __rxor__(self, other):
+        """``bitwise_xor(other, self)``, the reflected operator."""
+    def __rlshift__(self, other):
+        """``bitwise_left_shift(other, self)``, the reflected operator."""
+    def __rrshift__(self, other):
+        """``bitwise_right_shift(other, self)``, the reflected operator."""
     def exp(a: Tensor) -> Tensor:
         """Elementwise e**a."""
     def log(a: Tensor) -> Tensor:
@@ -273,6 +294,10 @@ class Tensor:
         """Square root."""
     def rsqrt(a: Tensor) -> Tensor:
         """1 / sqrt(a); backward -g * out**3 / 2."""
+    def square(a: Tensor) -> Tensor:
+        """a * a (integer tensors stay integer)."""
+    def reciprocal(a: Tensor) -> Tensor:
+        """1 / a (integer tensors give the default float dtype)."""
     def sin(a: Tensor) -> Tensor:
         """Sine."""
     def cos(a: Tensor) -> Tensor:
@@ -298,6 +323,22 @@ class Tensor:
         """a * sigmoid(a) (also called swish); backward g * s * (1 + a * (1 - s))."""
     def softplus(a: Tensor, beta: builtins.float = 1.0, threshold: builtins.float = 20.0) -> Tensor:
         """log(1 + e**(beta*a)) / beta, computed stably; linear (= a) where beta*a > threshold."""
+    def clamp(a: Tensor, min: Tensor | Number | None = None, max: Tensor | Number | None = None) -> Tensor:
+        """Limit ``a`` to ``[min, max]``; bounds are scalars or tensors (broadcast), either may be None.
+
+        The gradient flows to ``a`` where ``min <= a <= max`` (bounds included), and to
+        a tensor bound where that bound is the result, as in PyTorch."""
+    def clip(a: Tensor, min: Tensor | Number | None = None, max: Tensor | Number | None = None) -> Tensor:
+        """Limit ``a`` to ``[min, max]``; bounds are scalars or tensors (broadcast), either may be None.
+
+        The gradient flows to ``a`` where ``min <= a <= max`` (bounds included), and to
+        a tensor bound where that bound is the result, as in PyTorch."""
+    def maximum(a: Tensor, b: Tensor) -> Tensor:
+        """Elementwise maximum with broadcasting; NaN propagates; ties split the gradient 50/50."""
+    def minimum(a: Tensor, b: Tensor) -> Tensor:
+        """Elementwise minimum with broadcasting; NaN propagates; ties split the gradient 50/50."""
+    def where(self: Tensor, condition, other) -> Tensor:
+        """``self`` where ``condition`` is True, else ``other`` (the method form of ``where``)."""
     def sign(a: Tensor) -> Tensor:
         """-1, 0 or 1 elementwise (zero gradient everywhere)."""
     def floor(a: Tensor) -> Tensor:
@@ -306,63 +347,45 @@ class Tensor:
         """Round up (zero gradient)."""
     def round(a: Tensor, decimals: builtins.int = 0) -> Tensor:
         """Round half to even, to ``decimals`` places (zero gradient)."""
-    def square(a: Tensor) -> Tensor:
-        """a * a (integer tensors stay integer)."""
-    def reciprocal(a: Tensor) -> Tensor:
-        """1 / a (integer tensors give the default float dtype)."""
-    def clamp(a: Tensor, min=None, max=None) -> Tensor:
-        """Limit ``a`` to ``[min, max]``; bounds are scalars or tensors (broadcast), either may be None.
-
-        The gradient flows to ``a`` where ``min <= a <= max`` (bounds included), and to
-        a tensor bound where that bound is the result, as in PyTorch."""
-    def maximum(a, b) -> Tensor:
-        """Elementwise maximum with broadcasting; NaN propagates; ties split the gradient 50/50."""
-    def minimum(a, b) -> Tensor:
-        """Elementwise minimum with broadcasting; NaN propagates; ties split the gradient 50/50."""
-    def clip(a: Tensor, min=None, max=None) -> Tensor:
-        """Limit ``a`` to ``[min, max]``; bounds are scalars or tensors (broadcast), either may be None.
-
-        The gradient flows to ``a`` where ``min <= a <= max`` (bounds included), and to
-        a tensor bound where that bound is the result, as in PyTorch."""
-    def where(self: Tensor, condition, other) -> Tensor:
-        """``self`` where ``condition`` is True, else ``other`` (the method form of ``where``)."""
-    def __add__(a, b, alpha=1) -> Tensor:
+    def add(a: Tensor | Number, b: Tensor | Number, alpha: Number = 1) -> Tensor:
         """``a + alpha * b`` with broadcasting."""
-    def add(a, b, alpha=1) -> Tensor:
+    def __add__(a: Tensor | Number, b: Tensor | Number, alpha: Number = 1) -> Tensor:
         """``a + alpha * b`` with broadcasting."""
-    def __radd__(self, other): ...
-    def __sub__(a, b, alpha=1) -> Tensor:
+    def __radd__(a: Tensor | Number, b: Tensor | Number, alpha: Number = 1) -> Tensor:
+        """``a + alpha * b`` with broadcasting."""
+    def sub(a: Tensor | Number, b: Tensor | Number, alpha: Number = 1) -> Tensor:
         """``a - alpha * b`` with broadcasting."""
-    def sub(a, b, alpha=1) -> Tensor:
+    def __sub__(a: Tensor | Number, b: Tensor | Number, alpha: Number = 1) -> Tensor:
         """``a - alpha * b`` with broadcasting."""
     def __rsub__(a: Tensor, s) -> Tensor:
         """``s - a`` for a Python scalar (or array) ``s``."""
-    def __mul__(a, b) -> Tensor:
+    def mul(a: Tensor | Number, b: Tensor | Number) -> Tensor:
         """Elementwise product with broadcasting."""
-    def mul(a, b) -> Tensor:
+    def __mul__(a: Tensor | Number, b: Tensor | Number) -> Tensor:
         """Elementwise product with broadcasting."""
-    def __rmul__(self, other): ...
-    def __truediv__(a, b, rounding_mode=None) -> Tensor:
+    def __rmul__(a: Tensor | Number, b: Tensor | Number) -> Tensor:
+        """Elementwise product with broadcasting."""
+    def div(a: Tensor | Number, b: Tensor | Number, rounding_mode: str | None = None) -> Tensor:
         """True division with broadcasting (integers divide to the default float dtype)."""
-    def div(a, b, rounding_mode=None) -> Tensor:
+    def divide(a: Tensor | Number, b: Tensor | Number, rounding_mode: str | None = None) -> Tensor:
         """True division with broadcasting (integers divide to the default float dtype)."""
-    def divide(a, b, rounding_mode=None) -> Tensor:
+    def __truediv__(a: Tensor | Number, b: Tensor | Number, rounding_mode: str | None = None) -> Tensor:
         """True division with broadcasting (integers divide to the default float dtype)."""
     def __rtruediv__(a: Tensor, s) -> Tensor:
         """``s / a`` for a Python scalar ``s``."""
-    def __pow__(a, b) -> Tensor:
+    def pow(a: Tensor | Number, b: Tensor | Number) -> Tensor:
         """``a ** b`` for tensor or scalar exponents (and scalar bases)."""
-    def pow(a, b) -> Tensor:
+    def __pow__(a: Tensor | Number, b: Tensor | Number) -> Tensor:
         """``a ** b`` for tensor or scalar exponents (and scalar bases)."""
     def __rpow__(a: Tensor, s) -> Tensor:
         """``s ** a`` for a Python scalar base ``s``."""
-    def __neg__(a: Tensor) -> Tensor:
-        """``-a``."""
     def neg(a: Tensor) -> Tensor:
         """``-a``."""
-    def __abs__(a: Tensor) -> Tensor:
-        """Elementwise absolute value (gradient sign(a), 0 at 0)."""
+    def __neg__(a: Tensor) -> Tensor:
+        """``-a``."""
     def abs(a: Tensor) -> Tensor:
+        """Elementwise absolute value (gradient sign(a), 0 at 0)."""
+    def __abs__(a: Tensor) -> Tensor:
         """Elementwise absolute value (gradient sign(a), 0 at 0)."""
     def to(a: Tensor, *args, **kwargs) -> Tensor:
         """Return a tensor on the given device and/or dtype; ``a`` itself when nothing changes.
@@ -405,28 +428,18 @@ class Tensor:
         """Pick values along ``dim`` at ``indices`` (broadcast against ``a`` in the other dims); flat when dim is None."""
     def index_select(a: Tensor, dim: builtins.int, index: Tensor) -> Tensor:
         """The entries ``index`` (a 1-D integer tensor) along ``dim``."""
-    def masked_fill(a: Tensor, mask: Tensor, value) -> Tensor:
+    def masked_fill(a: Tensor, mask: Tensor, value: Tensor | Number) -> Tensor:
         """``a`` with ``value`` wherever ``mask`` is True (``mask`` and ``a`` broadcast together)."""
     def reshape(a: Tensor, *shape) -> Tensor:
         """Same data in a new shape (one dim may be -1)."""
-    def view(input: Tensor, *shape) -> Tensor:
-        """The same elements in a new shape, sharing memory; PyTorch's error where that needs a copy.
-
-        The rule is reshape's: the gradient is reshaped back."""
-    def view_as(a: Tensor, other: Tensor) -> Tensor:
-        """``a`` in ``other``'s shape: ``reshape(a, other.shape)``."""
-    def reshape_as(a: Tensor, other: Tensor) -> Tensor:
-        """``a`` in ``other``'s shape: ``reshape(a, other.shape)``."""
     def flatten(a: Tensor, start_dim: builtins.int = 0, end_dim: builtins.int = -1) -> Tensor:
         """Merge dims ``start_dim`` to ``end_dim`` (inclusive) into one; a 0-d tensor becomes 1-D."""
-    def ravel(a: Tensor) -> Tensor:
-        """``a`` flattened to one dimension: ``flatten(a)``."""
     def unflatten(a: Tensor, dim: builtins.int, sizes) -> Tensor:
         """Split dim ``dim`` into ``sizes`` (one entry may be -1)."""
-    def squeeze(a: Tensor, dim=None) -> Tensor:
-        """Remove dims of size 1: all of them, or those in ``dim`` (int or tuple) that have size 1."""
     def unsqueeze(a: Tensor, dim: builtins.int) -> Tensor:
         """Insert a dim of size 1 at ``dim`` (``-1`` appends one)."""
+    def squeeze(a: Tensor, dim: Dims = None) -> Tensor:
+        """Remove dims of size 1: all of them, or those in ``dim`` (int or tuple) that have size 1."""
     def permute(a: Tensor, *dims) -> Tensor:
         """Reorder the dims: ``out.shape[i] == a.shape[dims[i]]``."""
     def transpose(a: Tensor, dim0: builtins.int, dim1: builtins.int) -> Tensor:
@@ -435,31 +448,31 @@ class Tensor:
         """Swap two dims."""
     def swapdims(a: Tensor, dim0: builtins.int, dim1: builtins.int) -> Tensor:
         """Swap two dims."""
-    def movedim(a: Tensor, source, destination) -> Tensor:
+    def movedim(a: Tensor, source: Dims, destination: Dims) -> Tensor:
         """Move dims ``source`` to positions ``destination`` (ints or equal-length tuples)."""
-    def moveaxis(a: Tensor, source, destination) -> Tensor:
+    def moveaxis(a: Tensor, source: Dims, destination: Dims) -> Tensor:
         """Move dims ``source`` to positions ``destination`` (ints or equal-length tuples)."""
-    @property
-    def T(self) -> Tensor:
-        """The dims in reverse order (``permute(a, (n-1, ..., 0))``); a tensor of fewer than 2 dims as it is."""
-    @property
-    def mT(self) -> Tensor:
-        """The last two dims swapped (``transpose(a, -2, -1)``, with its own rule: the same swap)."""
     def expand(a: Tensor, *shape) -> Tensor:
         """Broadcast to a larger shape without copying (-1 keeps a dim)."""
-    def expand_as(a: Tensor, other: Tensor) -> Tensor:
-        """``a`` broadcast to ``other``'s shape: ``expand(a, other.shape)``."""
     def broadcast_to(a: Tensor, shape) -> Tensor:
         """``a`` broadcast to ``shape`` (like ``expand``)."""
+    def expand_as(a: Tensor, other: Tensor) -> Tensor:
+        """``a`` broadcast to ``other``'s shape: ``expand(a, other.shape)``."""
+    def reshape_as(a: Tensor, other: Tensor) -> Tensor:
+        """``a`` in ``other``'s shape: ``reshape(a, other.shape)``."""
+    def view_as(a: Tensor, other: Tensor) -> Tensor:
+        """``a`` in ``other``'s shape: ``reshape(a, other.shape)``."""
+    def ravel(a: Tensor) -> Tensor:
+        """``a`` flattened to one dimension: ``flatten(a)``."""
     def repeat(a: Tensor, *repeats) -> Tensor:
         """Tile ``a``: ``repeat(2, 3)`` repeats dim -2 twice and dim -1 three times (new leading dims allowed)."""
     def tile(a: Tensor, *dims) -> Tensor:
         """Like ``repeat``, but fewer dims than ``a.ndim`` are padded with leading 1s."""
-    def narrow(a: Tensor, dim: builtins.int, start: builtins.int, length: builtins.int) -> Tensor:
+    def narrow(a: Tensor, dim: builtins.int, start: builtins.int | Tensor, length: builtins.int) -> Tensor:
         """The ``length`` elements of dim ``dim`` from ``start`` (negative start counts from the end)."""
     def select(a: Tensor, dim: builtins.int, index: builtins.int) -> Tensor:
         """The slice at ``index`` along ``dim``, with that dim removed."""
-    def split(a: Tensor, split_size_or_sections, dim: builtins.int = 0) -> tuple:
+    def split(a: Tensor, split_size_or_sections: SplitSize, dim: builtins.int = 0) -> tuple:
         """Pieces of ``a`` along ``dim``: of equal size ``n`` (the last may be smaller) or of the listed sizes."""
     def chunk(a: Tensor, chunks: builtins.int, dim: builtins.int = 0) -> tuple:
         """Split into ``chunks`` pieces of size ``ceil(n / chunks)`` (fewer when the size runs out)."""
@@ -467,6 +480,12 @@ class Tensor:
         """Every slice along ``dim``, with that dim removed."""
     def flip(a: Tensor, *args, dims=None) -> Tensor:
         """Reverse the order of elements along ``dims`` (``x.flip(0, 1)``, ``flip(x, (0, 1))`` or ``dims=``)."""
+    @property
+    def T(self) -> Tensor:
+        """The dims in reverse order (``permute(a, (n-1, ..., 0))``); a tensor of fewer than 2 dims as it is."""
+    @property
+    def mT(self) -> Tensor:
+        """The last two dims swapped (``transpose(a, -2, -1)``, with its own rule: the same swap)."""
     def tensor_split(
         input: Tensor,
         indices_or_sections=None,
@@ -502,42 +521,46 @@ class Tensor:
         """Columns in reverse order (dim 1)."""
     def flipud(input: Tensor) -> Tensor:
         """Rows in reverse order (dim 0)."""
-    def sum(a: Tensor, dim=None, keepdim: builtins.bool = False, dtype=None) -> Tensor:
+    def sum(a: Tensor, dim: Dim = None, keepdim: builtins.bool = False, dtype=None) -> Tensor:
         """Sum over ``dim`` (all dims when None or empty). Integer and bool tensors sum to int64."""
-    def mean(a: Tensor, dim=None, keepdim: builtins.bool = False, dtype=None) -> Tensor:
+    def mean(a: Tensor, dim: Dim = None, keepdim: builtins.bool = False, dtype=None) -> Tensor:
         """Mean over ``dim`` (all dims when None or empty); floating tensors only, as in PyTorch."""
-    def var(a: Tensor, dim=None, unbiased=None, keepdim: builtins.bool = False, *, correction=None) -> Tensor:
+    def var(
+        a: Tensor, dim: DimOrBool = None, unbiased=None, keepdim: builtins.bool = False, *, correction=None
+    ) -> Tensor:
         """Variance over ``dim``: sum((a - mean)**2) / (N - correction).
 
         ``correction`` defaults to 1 (Bessel's correction); ``unbiased=False`` means
         correction 0. When N - correction <= 0 the result is inf (or nan), as in PyTorch."""
-    def std(a: Tensor, dim=None, unbiased=None, keepdim: builtins.bool = False, *, correction=None) -> Tensor:
+    def std(
+        a: Tensor, dim: DimOrBool = None, unbiased=None, keepdim: builtins.bool = False, *, correction=None
+    ) -> Tensor:
         """Standard deviation: the square root of ``var`` with the same arguments."""
-    def max(a: Tensor, dim=None, keepdim: builtins.bool = False, *, other=None):
+    def max(a: Tensor, dim=None, keepdim: builtins.bool = False, *, other: Tensor | Number = None):
         """The largest element; with ``dim``, a ``(values, indices)`` named tuple; with a tensor ``other``,
         ``maximum``. As PyTorch's overloads: ``a.max(t)`` is ``a.max(other=t)``; ``a.max(dim=t)`` and
         ``a.max(t, keepdim)`` read a 0-d integer tensor ``t`` as a dim (op entry, ``_entry``).
 
         ``a.max()`` splits the gradient evenly among tied maxima; ``a.max(dim)`` sends it
         to the index it returns (the first maximum)."""
-    def min(a: Tensor, dim=None, keepdim: builtins.bool = False, *, other=None):
+    def min(a: Tensor, dim=None, keepdim: builtins.bool = False, *, other: Tensor | Number = None):
         """The smallest element; with ``dim``, a ``(values, indices)`` named tuple; with a tensor ``other``,
         ``minimum`` (arguments read as :func:`max`'s)."""
-    def amax(a: Tensor, dim=(), keepdim: builtins.bool = False) -> Tensor:
+    def amax(a: Tensor, dim: Dim = (), keepdim: builtins.bool = False) -> Tensor:
         """Maximum over ``dim`` (int or tuple; all dims by default); ties share the gradient evenly."""
-    def amin(a: Tensor, dim=(), keepdim: builtins.bool = False) -> Tensor:
+    def amin(a: Tensor, dim: Dim = (), keepdim: builtins.bool = False) -> Tensor:
         """Minimum over ``dim`` (int or tuple; all dims by default); ties share the gradient evenly."""
-    def argmax(a: Tensor, dim=None, keepdim: builtins.bool = False) -> Tensor:
+    def argmax(a: Tensor, dim: builtins.int | None = None, keepdim: builtins.bool = False) -> Tensor:
         """Index of the (first) maximum: over the flattened tensor, or along ``dim``. Not differentiable."""
-    def argmin(a: Tensor, dim=None, keepdim: builtins.bool = False) -> Tensor:
+    def argmin(a: Tensor, dim: builtins.int | None = None, keepdim: builtins.bool = False) -> Tensor:
         """Index of the (first) minimum: over the flattened tensor, or along ``dim``. Not differentiable."""
-    def prod(a: Tensor, dim=None, keepdim: builtins.bool = False, dtype=None) -> Tensor:
+    def prod(a: Tensor, dim: Dim = None, keepdim: builtins.bool = False, dtype=None) -> Tensor:
         """Product over ``dim`` (all dims when None); integer and bool tensors give int64.
 
         The gradient is exact when the input holds zeros (no division by zero)."""
-    def logsumexp(a: Tensor, dim=None, keepdim: builtins.bool = False) -> Tensor:
+    def logsumexp(a: Tensor, dim: Dim = None, keepdim: builtins.bool = False) -> Tensor:
         """log(sum(exp(a))) over ``dim``, computed stably (shifted by the max); its gradient is softmax."""
-    def norm(a: Tensor, p=2, dim=None, keepdim: builtins.bool = False, dtype=None) -> Tensor:
+    def norm(a: Tensor, p: NormOrder = 2, dim: Dim = None, keepdim: builtins.bool = False, dtype=None) -> Tensor:
         """Vector p-norm over ``dim`` (all dims when None): p = 2 (default, also 'fro'), 1, inf, -inf, 0 or any number.
 
         At a zero norm the gradient is 0 (a subgradient), as in PyTorch."""
@@ -559,7 +582,7 @@ class Tensor:
         scatters the gradient back onto it."""
     def trace(input: Tensor) -> Tensor:
         """Sum of a matrix's main diagonal; the rule spreads g over the diagonal (g * eye)."""
-    def cross(input: Tensor, other: Tensor, dim=None) -> Tensor:
+    def cross(input: Tensor, other: Tensor, dim: Dim = None) -> Tensor:
         """The 3-vector cross product along ``dim`` (default: the first dim of size 3, as torch.cross); broadcasts.
 
         For c = a x b: d<g, c>/da = b x g and d<g, c>/db = g x a."""
@@ -571,18 +594,17 @@ class Tensor:
         """(sign, log |det|) of each square matrix; the sign is not differentiable."""
     def logdet(input: Tensor) -> Tensor:
         """log det A: NaN for a negative determinant, -inf for a zero one."""
-    def cholesky(self: Tensor, upper: builtins.bool = False) -> Tensor:
-        """``linalg.cholesky`` (the method form, torch's Tensor.cholesky)."""
-    def pinverse(input: Tensor, rcond: builtins.float = 1e-15) -> Tensor:
-        """``linalg.pinv(input, rtol=rcond)`` (torch.pinverse)."""
     def matrix_exp(A: Tensor) -> Tensor:
         """The matrix exponential of each square matrix. Its vector-Jacobian product at G is the upper-right
         block of exp([[A^T, G], [0, A^T]]) (and its jvp at T that of exp([[A, T], [0, A]]))."""
-    def __matmul__(a: Tensor, b: Tensor) -> Tensor:
-        """Matrix product with NumPy/PyTorch semantics for 1-D, 2-D and batched (broadcast) operands."""
+    def pinverse(input: Tensor, rcond: builtins.float = 1e-15) -> Tensor:
+        """``linalg.pinv(input, rtol=rcond)`` (torch.pinverse)."""
+    def cholesky(self: Tensor, upper: builtins.bool = False) -> Tensor:
+        """``linalg.cholesky`` (the method form, torch's Tensor.cholesky)."""
     def matmul(a: Tensor, b: Tensor) -> Tensor:
         """Matrix product with NumPy/PyTorch semantics for 1-D, 2-D and batched (broadcast) operands."""
-    def __rmatmul__(self: Tensor, other) -> Tensor: ...
+    def __matmul__(a: Tensor, b: Tensor) -> Tensor:
+        """Matrix product with NumPy/PyTorch semantics for 1-D, 2-D and batched (broadcast) operands."""
     def mm(a: Tensor, b: Tensor) -> Tensor:
         """Product of two matrices (2-D only)."""
     def bmm(a: Tensor, b: Tensor) -> Tensor:
@@ -595,40 +617,42 @@ class Tensor:
         """Inner product of two 1-D tensors of the same length."""
     def outer(a: Tensor, b: Tensor) -> Tensor:
         """Outer product of two 1-D tensors: ``out[i, j] = a[i] * b[j]`` (dtypes promote, as for ``*``)."""
+    def __rmatmul__(self: Tensor, other) -> Tensor:
+        """``other @ self`` (``Tensor.__rmatmul__``); an array or a list ``other`` becomes a tensor on ``self``'s device."""
     def sinh(input: Tensor) -> Tensor:
         """Hyperbolic sine; d/dx sinh x = cosh x."""
     def cosh(input: Tensor) -> Tensor:
         """Hyperbolic cosine; d/dx cosh x = sinh x."""
+    def expm1(input: Tensor) -> Tensor:
+        """e**x - 1, accurate for small x; d/dx = e**x."""
     def tan(input: Tensor) -> Tensor:
         """Tangent; d/dx tan x = 1 + tan(x)**2 (the output is reused)."""
     def asin(input: Tensor) -> Tensor:
         """Inverse sine (NaN outside [-1, 1]); d/dx = 1 / sqrt(1 - x**2)."""
+    def arcsin(input: Tensor) -> Tensor:
+        """Inverse sine (NaN outside [-1, 1]); d/dx = 1 / sqrt(1 - x**2)."""
     def acos(input: Tensor) -> Tensor:
         """Inverse cosine (NaN outside [-1, 1]); d/dx = -1 / sqrt(1 - x**2)."""
+    def arccos(input: Tensor) -> Tensor:
+        """Inverse cosine (NaN outside [-1, 1]); d/dx = -1 / sqrt(1 - x**2)."""
     def atan(input: Tensor) -> Tensor:
+        """Inverse tangent; d/dx = 1 / (1 + x**2)."""
+    def arctan(input: Tensor) -> Tensor:
         """Inverse tangent; d/dx = 1 / (1 + x**2)."""
     def atan2(input: Tensor, other: Tensor) -> Tensor:
         """The angle of the point (other, input), in (-pi, pi]; broadcasts.
 
         d/dy atan2(y, x) = x / (x**2 + y**2) and d/dx = -y / (x**2 + y**2)."""
-    def expm1(input: Tensor) -> Tensor:
-        """e**x - 1, accurate for small x; d/dx = e**x."""
+    def arctan2(input: Tensor, other: Tensor) -> Tensor:
+        """The angle of the point (other, input), in (-pi, pi]; broadcasts.
+
+        d/dy atan2(y, x) = x / (x**2 + y**2) and d/dx = -y / (x**2 + y**2)."""
     def logaddexp(input: Tensor, other: Tensor) -> Tensor:
         """log(e**a + e**b), computed stably; broadcasts. d/da = sigmoid(a - b), d/db = sigmoid(b - a)."""
     def lerp(input: Tensor, end: Tensor, weight) -> Tensor:
         """start + weight * (end - start); ``weight`` is a number or a tensor; broadcasts.
 
         d/dstart = 1 - weight, d/dend = weight, d/dweight = end - start."""
-    def arcsin(input: Tensor) -> Tensor:
-        """Inverse sine (NaN outside [-1, 1]); d/dx = 1 / sqrt(1 - x**2)."""
-    def arccos(input: Tensor) -> Tensor:
-        """Inverse cosine (NaN outside [-1, 1]); d/dx = -1 / sqrt(1 - x**2)."""
-    def arctan(input: Tensor) -> Tensor:
-        """Inverse tangent; d/dx = 1 / (1 + x**2)."""
-    def arctan2(input: Tensor, other: Tensor) -> Tensor:
-        """The angle of the point (other, input), in (-pi, pi]; broadcasts.
-
-        d/dy atan2(y, x) = x / (x**2 + y**2) and d/dx = -y / (x**2 + y**2)."""
     def cumprod(input: Tensor, dim: builtins.int, *, dtype=None) -> Tensor:
         """Running product along ``dim``; integer and bool tensors give int64 unless ``dtype`` is given.
 
@@ -638,19 +662,23 @@ class Tensor:
         """Shift elements cyclically by ``shifts`` along ``dims`` (flattened first when ``dims`` is None).
 
         The rule rolls the gradient back: ``g.roll(-shifts, dims)``."""
-    def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Tensor:
+    def repeat_interleave(input: Tensor, repeats=None, dim: Dim = None, *, output_size=None) -> Tensor:
         """Repeat each element ``repeats`` times along ``dim`` (of the flattened input when ``dim`` is None).
 
         ``repeats`` is an int or a 1-D integer tensor (one count per element). With one
         integer tensor argument, ``repeat_interleave(r)`` repeats ``arange(len(r))``.
         The forward is an indexing op with a repeated index, so the rule is the
         scatter-add of the gradient back onto each source element."""
-    def t(input: Tensor) -> Tensor:
-        """The transpose of a matrix (dims 0 and 1); tensors of fewer dims are returned as they are."""
-    def contiguous(a: Tensor) -> Tensor:
-        """``a`` itself when contiguous, else a row-major copy; the gradient passes through."""
+    def view(input: Tensor, *shape) -> Tensor:
+        """The same elements in a new shape, sharing memory; PyTorch's error where that needs a copy.
+
+        The rule is reshape's: the gradient is reshaped back."""
     def is_contiguous(a: Tensor) -> builtins.bool:
         """Whether the elements lie in memory in row-major order, with no gaps (as PyTorch's is_contiguous)."""
+    def contiguous(a: Tensor) -> Tensor:
+        """``a`` itself when contiguous, else a row-major copy; the gradient passes through."""
+    def t(input: Tensor) -> Tensor:
+        """The transpose of a matrix (dims 0 and 1); tensors of fewer dims are returned as they are."""
     def take(input: Tensor, index: Tensor) -> Tensor:
         """The elements of the flattened ``input`` at ``index`` (negatives count from the end), in ``index``'s shape.
 
@@ -729,18 +757,24 @@ class Tensor:
         most once, in order of drawing (the exponential race: the smallest ``E_i / w_i`` first,
         with ``E_i`` standard exponential, which draws without replacement in proportion to the
         weights). Follows ``minigrad.manual_seed`` (or draws from ``generator``); returns int64, not differentiable."""
-    def nansum(input: Tensor, dim=None, keepdim: builtins.bool = False, *, dtype=None) -> Tensor:
+    def nansum(input: Tensor, dim: Dim = None, keepdim: builtins.bool = False, *, dtype=None) -> Tensor:
         """The sum over ``dim`` (all dims when None) with NaN counted as zero.
 
         The rule is ``g`` times the mask of the elements that are not NaN (so an infinite ``g``
         gives NaN at a NaN, as in PyTorch)."""
-    def nanmean(input: Tensor, dim=None, keepdim: builtins.bool = False, *, dtype=None) -> Tensor:
+    def nanmean(input: Tensor, dim: Dim = None, keepdim: builtins.bool = False, *, dtype=None) -> Tensor:
         """The mean over ``dim`` of the elements that are not NaN (NaN where all are); floating tensors only."""
     def asinh(input: Tensor) -> Tensor:
         """Inverse hyperbolic sine; d/dx = 1 / sqrt(x**2 + 1)."""
+    def arcsinh(input: Tensor) -> Tensor:
+        """Inverse hyperbolic sine; d/dx = 1 / sqrt(x**2 + 1)."""
     def acosh(input: Tensor) -> Tensor:
         """Inverse hyperbolic cosine (NaN below 1); d/dx = 1 / sqrt(x**2 - 1)."""
+    def arccosh(input: Tensor) -> Tensor:
+        """Inverse hyperbolic cosine (NaN below 1); d/dx = 1 / sqrt(x**2 - 1)."""
     def atanh(input: Tensor) -> Tensor:
+        """Inverse hyperbolic tangent (NaN outside [-1, 1]); d/dx = 1 / (1 - x**2)."""
+    def arctanh(input: Tensor) -> Tensor:
         """Inverse hyperbolic tangent (NaN outside [-1, 1]); d/dx = 1 / (1 - x**2)."""
     def exp2(input: Tensor) -> Tensor:
         """2**x; d/dx = 2**x * ln 2 (the output is reused)."""
@@ -750,13 +784,15 @@ class Tensor:
         """Base-10 logarithm; d/dx = 1 / (x ln 10)."""
     def trunc(input: Tensor) -> Tensor:
         """Round towards zero (zero gradient; integer tensors are returned unchanged in value)."""
+    def fix(input: Tensor) -> Tensor:
+        """Round towards zero (zero gradient; integer tensors are returned unchanged in value)."""
     def frac(input: Tensor) -> Tensor:
         """x - trunc(x), the fractional part keeping x's sign; d/dx = 1."""
     def sgn(input: Tensor) -> Tensor:
         """The sign, x / |x|: -1, 0 or 1, and 0 at NaN as in PyTorch (zero gradient everywhere)."""
     def logit(input: Tensor, eps: builtins.float | None = None) -> Tensor:
         """log(x / (1 - x)); with ``eps``, x is first clamped to [eps, 1 - eps] and the gradient is 0 outside."""
-    def xlogy(input, other) -> Tensor:
+    def xlogy(input: Tensor | Number, other: Tensor | Number) -> Tensor:
         """x * log(y), and 0 where x is 0 (unless y is NaN); either argument may be a number."""
     def erfc(input: Tensor) -> Tensor:
         """The complementary error function 1 - erf(x), accurate where it is tiny; d/dx = -2 / sqrt(pi) exp(-x**2)."""
@@ -766,6 +802,8 @@ class Tensor:
         """log |Gamma(x)|; d/dx = digamma(x)."""
     def digamma(input: Tensor) -> Tensor:
         """The logarithmic derivative of Gamma, psi(x); d/dx = polygamma(1, x)."""
+    def polygamma(self: Tensor, n: builtins.int) -> Tensor:
+        """``polygamma(n, self)``, the method form (torch's ``x.polygamma(n)``)."""
     def sinc(input: Tensor) -> Tensor:
         """sin(pi x) / (pi x), and 1 at 0; d/dx = (cos(pi x) - sinc(x)) / x, 0 at 0."""
     def hypot(input: Tensor, other: Tensor) -> Tensor:
@@ -784,16 +822,10 @@ class Tensor:
         finite values by default); the gradient flows where the input was finite."""
     def heaviside(input: Tensor, values: Tensor) -> Tensor:
         """0 where x < 0, ``values`` where x == 0, 1 where x > 0 (a step: not differentiable, as in PyTorch)."""
-    def arcsinh(input: Tensor) -> Tensor:
-        """Inverse hyperbolic sine; d/dx = 1 / sqrt(x**2 + 1)."""
-    def arccosh(input: Tensor) -> Tensor:
-        """Inverse hyperbolic cosine (NaN below 1); d/dx = 1 / sqrt(x**2 - 1)."""
-    def arctanh(input: Tensor) -> Tensor:
-        """Inverse hyperbolic tangent (NaN outside [-1, 1]); d/dx = 1 / (1 - x**2)."""
-    def fix(input: Tensor) -> Tensor:
-        """Round towards zero (zero gradient; integer tensors are returned unchanged in value)."""
-    def polygamma(self: Tensor, n: builtins.int) -> Tensor:
-        """``polygamma(n, self)``, the method form (torch's ``x.polygamma(n)``)."""
+    def clamp_min(input: Tensor, min: Tensor | Number | None) -> Tensor:
+        """``clamp(input, min=min)``."""
+    def clamp_max(input: Tensor, max: Tensor | Number | None) -> Tensor:
+        """``clamp(input, max=max)``."""
     def new_zeros(self: Tensor, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
         """Zeros of ``size``, with this tensor's dtype and device unless given."""
     def new_ones(self: Tensor, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
@@ -826,25 +858,21 @@ class Tensor:
     @property
     def itemsize(self) -> builtins.int:
         """Bytes per element."""
-    def multiply(a, b) -> Tensor:
+    def multiply(a: Tensor | Number, b: Tensor | Number) -> Tensor:
         """Elementwise product with broadcasting."""
-    def subtract(a, b, alpha=1) -> Tensor:
+    def subtract(a: Tensor | Number, b: Tensor | Number, alpha: Number = 1) -> Tensor:
         """``a - alpha * b`` with broadcasting."""
-    def true_divide(a, b, rounding_mode=None) -> Tensor:
+    def true_divide(a: Tensor | Number, b: Tensor | Number, rounding_mode: str | None = None) -> Tensor:
         """True division with broadcasting (integers divide to the default float dtype)."""
     def negative(a: Tensor) -> Tensor:
         """``-a``."""
     def absolute(a: Tensor) -> Tensor:
         """Elementwise absolute value (gradient sign(a), 0 at 0)."""
-    def clamp_min(input: Tensor, min) -> Tensor:
-        """``clamp(input, min=min)``."""
-    def clamp_max(input: Tensor, max) -> Tensor:
-        """``clamp(input, max=max)``."""
-    def all(input: Tensor, dim=None, keepdim: builtins.bool = False) -> Tensor:
+    def all(input: Tensor, dim: Dim = None, keepdim: builtins.bool = False) -> Tensor:
         """Whether every element (along ``dim``: one int or a tuple) is nonzero; a bool tensor."""
-    def any(input: Tensor, dim=None, keepdim: builtins.bool = False) -> Tensor:
+    def any(input: Tensor, dim: Dim = None, keepdim: builtins.bool = False) -> Tensor:
         """Whether some element (along ``dim``: one int or a tuple) is nonzero; a bool tensor."""
-    def count_nonzero(input: Tensor, dim=None) -> Tensor:
+    def count_nonzero(input: Tensor, dim: Dim = None) -> Tensor:
         """The number of nonzero elements (along ``dim``: one int or a tuple), as int64."""
     def nonzero(input: Tensor, *, as_tuple: builtins.bool = False):
         """The indices of the nonzero elements: an int64 tensor of shape [n, ndim], or with ``as_tuple``
@@ -867,10 +895,10 @@ class Tensor:
         """beta * input + alpha * (mat1 @ mat2), ``input`` broadcast to the product's shape."""
     def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta=1, alpha=1) -> Tensor:
         """beta * input + alpha * (mat @ vec)."""
-    def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
-        """beta * input + alpha * the sum over the batch of batch1[i] @ batch2[i]."""
     def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
         """beta * input + alpha * (batch1 @ batch2), batch by batch."""
+    def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
+        """beta * input + alpha * the sum over the batch of batch1[i] @ batch2[i]."""
     def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:
         """input + value * tensor1 * tensor2 (broadcast)."""
     def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:
@@ -894,9 +922,9 @@ class Tensor:
 
         y_j = log sum_{i<=j} e**x_i, so dy_j/dx_i = e**(x_i - y_j) for i <= j: the gradient is
         e**(x - m) * (the sum from i to the end of g_j e**(m - y_j)), with m the largest x of the slice."""
-    def median(input: Tensor, dim=None, keepdim: builtins.bool = False):
+    def median(input: Tensor, dim: Dim = None, keepdim: builtins.bool = False):
         """The lower of the two middle values (a NaN if the slice has one); along ``dim``: (values, indices)."""
-    def nanmedian(input: Tensor, dim=None, keepdim: builtins.bool = False):
+    def nanmedian(input: Tensor, dim: Dim = None, keepdim: builtins.bool = False):
         """``median`` of the values that are not NaN (NaN for a slice of NaNs only)."""
     def kthvalue(input: Tensor, k: builtins.int, dim: builtins.int = -1, keepdim: builtins.bool = False):
         """The k-th smallest value along ``dim`` (k from 1) and its index: (values, indices)."""
@@ -904,18 +932,20 @@ class Tensor:
         """The most frequent value along ``dim`` (the smallest among equally frequent ones) and the index of
         its last occurrence: (values, indices)."""
     def quantile(
-        input: Tensor, q, dim=None, keepdim: builtins.bool = False, *, interpolation: str = "linear"
+        input: Tensor, q, dim: Dim = None, keepdim: builtins.bool = False, *, interpolation: str = "linear"
     ) -> Tensor:
         """The q-th quantiles (q a number or a 1-D tensor in [0, 1]) along ``dim`` or of all elements,
         interpolating between the two nearest ranks; NaN where the slice has a NaN. A tensor ``q``'s
         dim comes first in the result."""
     def nanquantile(
-        input: Tensor, q, dim=None, keepdim: builtins.bool = False, *, interpolation: str = "linear"
+        input: Tensor, q, dim: Dim = None, keepdim: builtins.bool = False, *, interpolation: str = "linear"
     ) -> Tensor:
         """``quantile`` of the values that are not NaN."""
     def aminmax(input: Tensor, *, dim: builtins.int | None = None, keepdim: builtins.bool = False):
         """The smallest and largest values (along ``dim``): (min, max)."""
-    def histc(input: Tensor, bins: builtins.int = 100, min=0, max=0) -> Tensor:
+    def histc(
+        input: Tensor, bins: builtins.int = 100, min: Tensor | Number | None = 0, max: Tensor | Number | None = 0
+    ) -> Tensor:
         """A histogram of ``bins`` equal bins over [min, max] (the data's range when both are 0); elements
         outside are ignored. Same dtype as ``input``; not differentiable."""
     def cov(
@@ -925,21 +955,21 @@ class Tensor:
         variable for a vector), with frequency and importance weights and ``correction`` as NumPy's cov."""
     def corrcoef(input: Tensor) -> Tensor:
         """Pearson's correlation coefficients of the variables in ``input``'s rows, clipped to [-1, 1]."""
-    def add_(self, other, alpha=1) -> Tensor:
+    def add_(self, other, alpha: Number = 1) -> Tensor:
         """In-place add: writes the result into this tensor (recorded under grad mode)."""
-    def __iadd__(self, other, alpha=1) -> Tensor:  # type: ignore[misc]
+    def __iadd__(self, other, alpha: Number = 1) -> Tensor:  # type: ignore[misc]
         """In-place add: writes the result into this tensor (recorded under grad mode)."""
-    def sub_(self, other, alpha=1) -> Tensor:
+    def sub_(self, other, alpha: Number = 1) -> Tensor:
         """In-place sub: writes the result into this tensor (recorded under grad mode)."""
-    def __isub__(self, other, alpha=1) -> Tensor:  # type: ignore[misc]
+    def __isub__(self, other, alpha: Number = 1) -> Tensor:  # type: ignore[misc]
         """In-place sub: writes the result into this tensor (recorded under grad mode)."""
     def mul_(self, other) -> Tensor:
         """In-place mul: writes the result into this tensor (recorded under grad mode)."""
     def __imul__(self, other) -> Tensor:  # type: ignore[misc]
         """In-place mul: writes the result into this tensor (recorded under grad mode)."""
-    def div_(self, other, rounding_mode=None) -> Tensor:
+    def div_(self, other, rounding_mode: str | None = None) -> Tensor:
         """In-place div: writes the result into this tensor (recorded under grad mode)."""
-    def __itruediv__(self, other, rounding_mode=None) -> Tensor:  # type: ignore[misc]
+    def __itruediv__(self, other, rounding_mode: str | None = None) -> Tensor:  # type: ignore[misc]
         """In-place div: writes the result into this tensor (recorded under grad mode)."""
     def pow_(self, other) -> Tensor:
         """In-place pow: writes the result into this tensor (recorded under grad mode)."""
@@ -983,6 +1013,28 @@ class Tensor:
         """In-place masked_fill."""
     def __setitem__(t: Tensor, key, value) -> None:
         """``t[key] = value`` in place; recorded (as ``index_put_``) when ``t`` or ``value`` requires grad."""
+    def uniform_(
+        self: Tensor, from_: builtins.float = 0.0, to: builtins.float = 1.0, *, generator=None, **kwargs
+    ) -> Tensor:
+        """Fill with values drawn uniformly from ``[from, to)`` (torch's keyword ``from`` is accepted)."""
+    def normal_(self: Tensor, mean: builtins.float = 0.0, std: builtins.float = 1.0, *, generator=None) -> Tensor:
+        """Fill with values drawn from N(mean, std**2)."""
+    def bernoulli_(self: Tensor, p: builtins.float = 0.5, *, generator=None) -> Tensor:
+        """Fill with 1 (probability ``p``) or 0."""
+    def exponential_(self: Tensor, lambd: builtins.float = 1.0, *, generator=None) -> Tensor:
+        """Fill with values drawn from the exponential distribution of rate ``lambd``."""
+    def random_(
+        self: Tensor, from_: builtins.int = 0, to: builtins.int | None = None, *, generator=None, **kwargs
+    ) -> Tensor:
+        """Fill with integers drawn uniformly from ``[from, to - 1]``, as ``torch.Tensor.random_``.
+
+        ``x.random_(to)`` draws from ``[0, to - 1]``; ``x.random_()`` from every integer the dtype holds
+        exactly (``[0, 2**24]`` for float32, ``[0, 2**53]`` for float64, ``[0, max]`` for an integer dtype).
+        torch's keyword ``from`` is accepted. One difference: ``random_(n, None)`` reads as ``random_(n)``."""
+    def apply_(self: Tensor, callable) -> Tensor:
+        """Replace each element ``v`` with ``callable(v)`` (a Python number), as ``torch.Tensor.apply_``: on
+        CPU only, outside the graph (a tensor that requires grad is refused), slow (one Python call per
+        element). The write counts as one more version."""
     def abs_(self) -> Tensor:
         """In-place ``abs``: writes its result into this tensor (recorded under grad mode)."""
     def absolute_(self) -> Tensor:
@@ -1031,11 +1083,11 @@ class Tensor:
         """In-place ``bitwise_not``: writes its result into this tensor (recorded under grad mode)."""
     def ceil_(self) -> Tensor:
         """In-place ``ceil``: writes its result into this tensor (recorded under grad mode)."""
-    def clamp_max_(self, max) -> Tensor:
+    def clamp_max_(self, max: Tensor | Number | None) -> Tensor:
         """In-place ``clamp_max``: writes its result into this tensor (recorded under grad mode)."""
-    def clamp_min_(self, min) -> Tensor:
+    def clamp_min_(self, min: Tensor | Number | None) -> Tensor:
         """In-place ``clamp_min``: writes its result into this tensor (recorded under grad mode)."""
-    def clip_(self, min=None, max=None) -> Tensor:
+    def clip_(self, min: Tensor | Number | None = None, max: Tensor | Number | None = None) -> Tensor:
         """In-place ``clip``: writes its result into this tensor (recorded under grad mode)."""
     def cos_(self) -> Tensor:
         """In-place ``cos``: writes its result into this tensor (recorded under grad mode)."""
@@ -1047,9 +1099,9 @@ class Tensor:
         """In-place ``cumsum``: writes its result into this tensor (recorded under grad mode)."""
     def digamma_(self) -> Tensor:
         """In-place ``digamma``: writes its result into this tensor (recorded under grad mode)."""
-    def divide_(self, b, rounding_mode=None) -> Tensor:
+    def divide_(self, b: Tensor | Number, rounding_mode: str | None = None) -> Tensor:
         """In-place ``divide``: writes its result into this tensor (recorded under grad mode)."""
-    def eq_(self, b) -> Tensor:
+    def eq_(self, b: Tensor | Number) -> Tensor:
         """In-place ``eq``: writes its result into this tensor (recorded under grad mode)."""
     def erf_(self) -> Tensor:
         """In-place ``erf``: writes its result into this tensor (recorded under grad mode)."""
@@ -1067,7 +1119,7 @@ class Tensor:
         """In-place ``fix``: writes its result into this tensor (recorded under grad mode)."""
     def floor_(self) -> Tensor:
         """In-place ``floor``: writes its result into this tensor (recorded under grad mode)."""
-    def floor_divide_(self, b) -> Tensor:
+    def floor_divide_(self, b: Tensor | Number) -> Tensor:
         """In-place ``floor_divide``: writes its result into this tensor (recorded under grad mode)."""
     def fmax_(self, other: Tensor) -> Tensor:
         """In-place ``fmax``: writes its result into this tensor (recorded under grad mode)."""
@@ -1075,13 +1127,13 @@ class Tensor:
         """In-place ``fmin``: writes its result into this tensor (recorded under grad mode)."""
     def frac_(self) -> Tensor:
         """In-place ``frac``: writes its result into this tensor (recorded under grad mode)."""
-    def ge_(self, b) -> Tensor:
+    def ge_(self, b: Tensor | Number) -> Tensor:
         """In-place ``ge``: writes its result into this tensor (recorded under grad mode)."""
-    def greater_(self, b) -> Tensor:
+    def greater_(self, b: Tensor | Number) -> Tensor:
         """In-place ``greater``: writes its result into this tensor (recorded under grad mode)."""
-    def greater_equal_(self, b) -> Tensor:
+    def greater_equal_(self, b: Tensor | Number) -> Tensor:
         """In-place ``greater_equal``: writes its result into this tensor (recorded under grad mode)."""
-    def gt_(self, b) -> Tensor:
+    def gt_(self, b: Tensor | Number) -> Tensor:
         """In-place ``gt``: writes its result into this tensor (recorded under grad mode)."""
     def heaviside_(self, values: Tensor) -> Tensor:
         """In-place ``heaviside``: writes its result into this tensor (recorded under grad mode)."""
@@ -1095,13 +1147,13 @@ class Tensor:
         """In-place ``index_fill``: writes its result into this tensor (recorded under grad mode)."""
     def index_put_(self, indices, values: Tensor, accumulate: builtins.bool = False) -> Tensor:
         """In-place ``index_put``: writes its result into this tensor (recorded under grad mode)."""
-    def le_(self, b) -> Tensor:
+    def le_(self, b: Tensor | Number) -> Tensor:
         """In-place ``le``: writes its result into this tensor (recorded under grad mode)."""
     def lerp_(self, end: Tensor, weight) -> Tensor:
         """In-place ``lerp``: writes its result into this tensor (recorded under grad mode)."""
-    def less_(self, b) -> Tensor:
+    def less_(self, b: Tensor | Number) -> Tensor:
         """In-place ``less``: writes its result into this tensor (recorded under grad mode)."""
-    def less_equal_(self, b) -> Tensor:
+    def less_equal_(self, b: Tensor | Number) -> Tensor:
         """In-place ``less_equal``: writes its result into this tensor (recorded under grad mode)."""
     def lgamma_(self) -> Tensor:
         """In-place ``lgamma``: writes its result into this tensor (recorded under grad mode)."""
@@ -1113,33 +1165,33 @@ class Tensor:
         """In-place ``log1p``: writes its result into this tensor (recorded under grad mode)."""
     def log2_(self) -> Tensor:
         """In-place ``log2``: writes its result into this tensor (recorded under grad mode)."""
-    def logical_and_(self, b) -> Tensor:
+    def logical_and_(self, b: Tensor | Number) -> Tensor:
         """In-place ``logical_and``: writes its result into this tensor (recorded under grad mode)."""
     def logical_not_(self) -> Tensor:
         """In-place ``logical_not``: writes its result into this tensor (recorded under grad mode)."""
-    def logical_or_(self, b) -> Tensor:
+    def logical_or_(self, b: Tensor | Number) -> Tensor:
         """In-place ``logical_or``: writes its result into this tensor (recorded under grad mode)."""
-    def logical_xor_(self, b) -> Tensor:
+    def logical_xor_(self, b: Tensor | Number) -> Tensor:
         """In-place ``logical_xor``: writes its result into this tensor (recorded under grad mode)."""
     def logit_(self, eps: builtins.float | None = None) -> Tensor:
         """In-place ``logit``: writes its result into this tensor (recorded under grad mode)."""
-    def lt_(self, b) -> Tensor:
+    def lt_(self, b: Tensor | Number) -> Tensor:
         """In-place ``lt``: writes its result into this tensor (recorded under grad mode)."""
     def masked_scatter_(self, mask: Tensor, source: Tensor) -> Tensor:
         """In-place ``masked_scatter``: writes its result into this tensor (recorded under grad mode)."""
-    def multiply_(self, b) -> Tensor:
+    def multiply_(self, b: Tensor | Number) -> Tensor:
         """In-place ``multiply``: writes its result into this tensor (recorded under grad mode)."""
     def nan_to_num_(
         self, nan: builtins.float = 0.0, posinf: builtins.float | None = None, neginf: builtins.float | None = None
     ) -> Tensor:
         """In-place ``nan_to_num``: writes its result into this tensor (recorded under grad mode)."""
-    def ne_(self, b) -> Tensor:
+    def ne_(self, b: Tensor | Number) -> Tensor:
         """In-place ``ne``: writes its result into this tensor (recorded under grad mode)."""
     def neg_(self) -> Tensor:
         """In-place ``neg``: writes its result into this tensor (recorded under grad mode)."""
     def negative_(self) -> Tensor:
         """In-place ``negative``: writes its result into this tensor (recorded under grad mode)."""
-    def not_equal_(self, b) -> Tensor:
+    def not_equal_(self, b: Tensor | Number) -> Tensor:
         """In-place ``not_equal``: writes its result into this tensor (recorded under grad mode)."""
     def polygamma_(self, n: builtins.int) -> Tensor:
         """In-place ``polygamma``: writes its result into this tensor (recorded under grad mode)."""
@@ -1173,7 +1225,7 @@ class Tensor:
         """In-place ``sqrt``: writes its result into this tensor (recorded under grad mode)."""
     def square_(self) -> Tensor:
         """In-place ``square``: writes its result into this tensor (recorded under grad mode)."""
-    def subtract_(self, b, alpha=1) -> Tensor:
+    def subtract_(self, b: Tensor | Number, alpha: Number = 1) -> Tensor:
         """In-place ``subtract``: writes its result into this tensor (recorded under grad mode)."""
     def tan_(self) -> Tensor:
         """In-place ``tan``: writes its result into this tensor (recorded under grad mode)."""
@@ -1183,15 +1235,15 @@ class Tensor:
         """In-place ``tril``: writes its result into this tensor (recorded under grad mode)."""
     def triu_(self, diagonal: builtins.int = 0) -> Tensor:
         """In-place ``triu``: writes its result into this tensor (recorded under grad mode)."""
-    def true_divide_(self, b, rounding_mode=None) -> Tensor:
+    def true_divide_(self, b: Tensor | Number, rounding_mode: str | None = None) -> Tensor:
         """In-place ``true_divide``: writes its result into this tensor (recorded under grad mode)."""
     def trunc_(self) -> Tensor:
         """In-place ``trunc``: writes its result into this tensor (recorded under grad mode)."""
-    def xlogy_(self, other) -> Tensor:
+    def xlogy_(self, other: Tensor | Number) -> Tensor:
         """In-place ``xlogy``: writes its result into this tensor (recorded under grad mode)."""
     def unsqueeze_(self, dim: builtins.int) -> Tensor:
         """In-place ``unsqueeze``: this tensor becomes that view of itself."""
-    def squeeze_(self, dim=None) -> Tensor:
+    def squeeze_(self, dim: Dims = None) -> Tensor:
         """In-place ``squeeze``: this tensor becomes that view of itself."""
     def t_(self) -> Tensor:
         """In-place ``t``: this tensor becomes that view of itself."""
@@ -1201,28 +1253,6 @@ class Tensor:
         """In-place ``swapaxes``: this tensor becomes that view of itself."""
     def swapdims_(self, dim0: builtins.int, dim1: builtins.int) -> Tensor:
         """In-place ``swapdims``: this tensor becomes that view of itself."""
-    def uniform_(
-        self: Tensor, from_: builtins.float = 0.0, to: builtins.float = 1.0, *, generator=None, **kwargs
-    ) -> Tensor:
-        """Fill with values drawn uniformly from ``[from, to)`` (torch's keyword ``from`` is accepted)."""
-    def normal_(self: Tensor, mean: builtins.float = 0.0, std: builtins.float = 1.0, *, generator=None) -> Tensor:
-        """Fill with values drawn from N(mean, std**2)."""
-    def bernoulli_(self: Tensor, p: builtins.float = 0.5, *, generator=None) -> Tensor:
-        """Fill with 1 (probability ``p``) or 0."""
-    def exponential_(self: Tensor, lambd: builtins.float = 1.0, *, generator=None) -> Tensor:
-        """Fill with values drawn from the exponential distribution of rate ``lambd``."""
-    def random_(
-        self: Tensor, from_: builtins.int = 0, to: builtins.int | None = None, *, generator=None, **kwargs
-    ) -> Tensor:
-        """Fill with integers drawn uniformly from ``[from, to - 1]``, as ``torch.Tensor.random_``.
-
-        ``x.random_(to)`` draws from ``[0, to - 1]``; ``x.random_()`` from every integer the dtype holds
-        exactly (``[0, 2**24]`` for float32, ``[0, 2**53]`` for float64, ``[0, max]`` for an integer dtype).
-        torch's keyword ``from`` is accepted. One difference: ``random_(n, None)`` reads as ``random_(n)``."""
-    def apply_(self: Tensor, callable) -> Tensor:
-        """Replace each element ``v`` with ``callable(v)`` (a Python number), as ``torch.Tensor.apply_``: on
-        CPU only, outside the graph (a tensor that requires grad is refused), slow (one Python call per
-        element). The write counts as one more version."""
     def __dlpack__(self: Tensor, *args, **kwargs):
         """Export the data through DLPack (tensors that require grad must be detached first)."""
     def __dlpack_device__(self: Tensor): ...

@@ -71,6 +71,9 @@ def install(strict_undeclared: bool) -> None:
                 raise AssertionError(message)
         return original(data, parents, backward, op, jvp)
 
+    # A recording names tensors from the first frame outside minigrad (the user's code); this wrapper's frame
+    # sits between an op and the real make, so it is given make's own file to read as minigrad's, as make is.
+    make.__code__ = make.__code__.replace(co_filename=original.__code__.co_filename)
     make.__wrapped__ = original
     for name, module in list(sys.modules.items()):
         if name.startswith("minigrad") and getattr(module, "make", None) is original:

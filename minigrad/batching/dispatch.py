@@ -19,8 +19,17 @@ DATA_DEPENDENT_OUTPUT = (
 )
 
 
-#: Each op's batching rule, ``rule(fn, level, args, kwargs)``, keyed by the op's function (filled by :mod:`.rules`).
+#: Each op's batching rule, ``rule(fn, level, args, kwargs)`` (None: the loop), keyed by the op's function:
+#: what its declaration names, looked up at its first batched call.
 RULES: dict = {}
+
+
+def resolve(fn):
+    """The rule ``fn`` declares (set by :mod:`.rules`, which owns the families)."""
+    raise NotImplementedError
+
+
+_UNSEEN = object()
 
 
 def level_of(args, kwargs) -> int | None:
@@ -43,7 +52,9 @@ def call(fn, args: tuple, kwargs: dict):
     level = level_of(args, kwargs)
     if level is None:
         return fn(*args, **kwargs)
-    rule = RULES.get(fn)
+    rule = RULES.get(fn, _UNSEEN)
+    if rule is _UNSEEN:
+        rule = RULES[fn] = resolve(fn)
     if rule is None:
         return loop(fn, level, args, kwargs)
     return rule(fn, level, args, kwargs)
