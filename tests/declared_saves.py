@@ -76,5 +76,5 @@ def install(strict_undeclared: bool) -> None:
     make.__code__ = make.__code__.replace(co_filename=original.__code__.co_filename)
     make.__wrapped__ = original
     for name, module in list(sys.modules.items()):
-        if name.startswith("minigrad") and getattr(module, "make", None) is original:
+        if name.startswith("minigrad.") and name != "minigrad.tensor" and getattr(module, "make", None) is original:
             module.make = make
