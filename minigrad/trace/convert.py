@@ -34,7 +34,7 @@ from .budget import SNAPSHOT_BYTES, STATS_BYTES
 from .function_names import input_names, saved_names
 from .records import CAPTURED_TAG
 from .records import build as build_record
-from .snapshot import DEFAULT_MAX_VALUES, snapshot_record, type_name
+from .snapshot import DEFAULT_MAX_VALUES, snapshot_record
 from .tracebacks import live_frames, stack_ids, user_traceback
 
 __all__ = ["Converter", "claim_thread", "release_thread"]
@@ -433,17 +433,18 @@ class Converter:
                 else None
             )
             arr = n.array
+            data = self._snap(n)
             info = (  # NodeInfo's fields (minigrad.trace.records builds it)
                 n.id,
                 n.name,
                 n.op,
                 tuple([p.id for p in n.parents]),
                 arr.shape,
-                type_name(arr.dtype),
-                type_name(n.device),
+                data[2],  # the dtype's and device's names, as the snapshot has them
+                data[3],
                 n._rg,
                 n._backward is None,
-                self._snap(n),
+                data,
                 where,
                 pass_id if is_new else None,
                 _versions.version(arr),
