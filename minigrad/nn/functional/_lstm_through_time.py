@@ -137,22 +137,22 @@ def _bptt(xp, grad, gates, states, c0, w_hh):
     """Backpropagation through time on arrays: ``lstm_through_time``'s forward, the recurrences of the module's docstring."""
     steps, batch, four_h = gates.shape
     hidden = four_h // 4
-    out = xp.zeros((steps + 1, batch, four_h), dtype=gates.dtype)
+    out = xp.empty((steps + 1, batch, four_h), dtype=gates.dtype)
     tanh_block = xp.zeros(four_h, dtype=gates.dtype)
     tanh_block[2 * hidden : 3 * hidden] = 1
-    before = xp.concatenate([xp.zeros_like(grad[:1]), grad[:-1]])  # the result's gradient one step earlier
-    c_prev = xp.concatenate([c0[None], states[:-1, :, hidden:]])
+    nothing = xp.zeros_like(grad[0])  # the result's gradient before the first step
     gh, gc = grad[-1, :, :hidden], grad[-1, :, hidden:]
     for t in reversed(range(steps)):
-        s = gates[t]
+        s, c_prev, before = gates[t], states[t - 1, :, hidden:] if t else c0, grad[t - 1] if t else nothing
         tanh_c = xp.tanh(states[t, :, hidden:])
         gc = gc + gh * s[:, 3 * hidden :] * (1 - tanh_c * tanh_c)
         d = out[t]
-        d[:, :hidden], d[:, hidden : 2 * hidden] = gc * s[:, 2 * hidden : 3 * hidden], gc * c_prev[t]
+        d[:, :hidden], d[:, hidden : 2 * hidden] = gc * s[:, 2 * hidden : 3 * hidden], gc * c_prev
         d[:, 2 * hidden : 3 * hidden], d[:, 3 * hidden :] = gc * s[:, :hidden], gh * tanh_c
         d *= (1 - s) * (s + tanh_block)
-        gh = before[t, :, :hidden] + d @ w_hh
-        gc = before[t, :, hidden:] + gc * s[:, hidden : 2 * hidden]
+        gh = before[:, :hidden] + d @ w_hh
+        gc = before[:, hidden:] + gc * s[:, hidden : 2 * hidden]
+    out[-1] = 0
     out[-1, :, :hidden], out[-1, :, hidden : 2 * hidden] = gh, gc
     return out
 
