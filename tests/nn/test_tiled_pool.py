@@ -108,3 +108,11 @@ def test_sum_tiles_and_spread_tiles_are_each_others_gradient(kernel):
     np.testing.assert_allclose((spread_tiles(g, kernel) * x).sum().item(), (g * sum_tiles(x, kernel)).sum().item())
     assert gradgradcheck(lambda x: sum_tiles(x, kernel) ** 2, (x,))
     assert gradgradcheck(lambda g: spread_tiles(g, kernel) ** 2, (g,))
+
+
+@pytest.mark.parametrize("kernel", [(2, 2), (3, 2), (2, 3), (1, 3), (3, 1), (1, 1)])
+def test_windows_full_of_ties_send_the_gradient_to_their_first_maximum_as_torch(kernel):
+    """Values from {0, 1, 2}: most windows hold their maximum more than once, in every position."""
+    pytest.importorskip("torch")
+    x = np.random.default_rng(6).integers(0, 3, (2, 3, 6, 6)).astype(np.float64)
+    check(lambda lib, x: lib.nn.functional.max_pool2d(x, kernel, return_indices=True), Arr(x), gradcheck_=False)
