@@ -63,7 +63,41 @@ FIELDS: dict = {
     "tangent_computed": ("node", "depth", "op", "parents", "tangents", "tangent", "fn", "level"),
 }
 
-listeners: list = []  # read-only outside this module: its truthiness is the engine's check
+
+class _Listeners(list):
+    """The registered listeners, in order; their truthiness is the engine's check. Changed only through
+    :func:`add_listener`, :func:`remove_listener` and :func:`replace_listeners`, which keep :func:`emit` in
+    step: a listener appended directly would never be called, so a direct change raises instead."""
+
+
+def _refused(name: str):
+    def method(self, *args, **kwargs):
+        raise TypeError(
+            f"_events.listeners.{name}(): change the listeners through add_listener, remove_listener or "
+            "replace_listeners (emit calls the listeners they registered)"
+        )
+
+    return method
+
+
+for _name in (
+    "append",
+    "extend",
+    "insert",
+    "remove",
+    "pop",
+    "clear",
+    "sort",
+    "reverse",
+    "__setitem__",
+    "__delitem__",
+    "__iadd__",
+    "__imul__",
+):
+    setattr(_Listeners, _name, _refused(_name))
+del _name
+
+listeners = _Listeners()
 
 
 def fields(kind: str, values: tuple) -> dict:
@@ -94,20 +128,20 @@ def _rebind() -> None:
 
 def add_listener(fn) -> None:
     """Send every event from now on to ``fn(kind, values)`` too (after those registered before it)."""
-    listeners.append(fn)
+    list.append(listeners, fn)
     _rebind()
 
 
 def remove_listener(fn) -> None:
     """Stop sending events to ``fn`` (nothing when it is not registered)."""
     if fn in listeners:
-        listeners.remove(fn)
+        list.remove(listeners, fn)
         _rebind()
 
 
 def replace_listeners(new) -> list:
     """Make ``new`` (a sequence) the listeners, in order; returns the ones they replace, to put back later."""
     old = listeners[:]
-    listeners[:] = new
+    list.__setitem__(listeners, slice(None), new)
     _rebind()
     return old

@@ -1,5 +1,7 @@
 """minigrad._events: the raw bus sends ``(kind, values)`` to its listeners, in registration order."""
 
+import pytest
+
 import minigrad as mg
 from minigrad import _events
 
@@ -76,4 +78,12 @@ def test_replace_listeners_gives_back_the_ones_it_replaced():
     finally:
         _events.remove_listener(mine)
     assert held == ["node_created"] and heard == ["node_created"]
+    assert _events.listeners == []
+
+
+def test_a_listener_appended_past_add_listener_is_refused_not_silently_deaf():
+    with pytest.raises(TypeError, match=r"listeners.append\(\): change the listeners through add_listener"):
+        _events.listeners.append(lambda kind, values: None)
+    with pytest.raises(TypeError, match="through add_listener"):
+        _events.listeners[:] = [print]
     assert _events.listeners == []
