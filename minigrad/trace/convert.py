@@ -210,13 +210,12 @@ def _short_repr(v) -> str:
 class Converter:
     """Raw-event listener producing :mod:`~minigrad.trace.events` records.
 
-    ``handle(kind, values)`` (a raw event, :mod:`minigrad._events`) returns the new records (possibly several: late
-    nodes and names come first) and passes each to ``sink``; it is safe to
-    call from several threads. ``threads``: a set of thread idents to record,
-    or None for every thread not claimed by another converter (:func:`claim_thread`).
-    With ``record_sink`` set, each event goes there as a compact record instead
-    (:mod:`~minigrad.trace.records`: built into its typed event when read) and
-    ``handle`` returns nothing.
+    A converter is a raw-bus listener (``converter(kind, values)``, :mod:`minigrad._events`): each raw event
+    becomes its typed events (possibly several: late nodes and names come first), passed to ``sink``;
+    ``handle(kind, values)`` also returns them. It is safe to call from several threads. ``threads``: a set
+    of thread idents to record, or None for every thread not claimed by another converter
+    (:func:`claim_thread`). With ``record_sink`` set, each event goes there as a compact record instead
+    (:mod:`~minigrad.trace.records`: built into its typed event when read) and ``handle`` returns nothing.
     """
 
     def __init__(self, sink=None, *, max_values=DEFAULT_MAX_VALUES, sources=True, names=True, threads=None):
