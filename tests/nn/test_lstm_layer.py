@@ -61,7 +61,8 @@ def test_forward_mode_tangent_is_the_directional_derivative():
 
 
 def test_the_op_is_twice_differentiable_in_every_operand():
-    """Second derivatives run through the kept gates' own rule (``lstm_gates``), the bias and c0 included."""
+    """Second derivatives run through the rules of ``lstm_through_time`` (the op the layer's rule calls), the
+    bias and c0 included."""
     from minigrad.nn.functional._lstm_layer import lstm_layer
 
     shapes = [(4, 2, 3), (8, 3), (8, 2), (8,), (2, 2), (2, 2)]  # x, W_ih, W_hh, b, h0, c0 of 2 units
@@ -75,8 +76,8 @@ def test_the_op_is_twice_differentiable_in_every_operand():
 
 
 def test_forward_over_reverse_equals_reverse_over_reverse():
-    """A Hessian-vector product through the LSTM by jvp of its gradient (the kept gates' forward-mode rule
-    gives their tangent) equals the one by differentiating the gradient again."""
+    """A Hessian-vector product through the LSTM by jvp of its gradient (``lstm_through_time``'s forward-mode
+    rule) equals the one by differentiating the gradient again (its backward rule)."""
     mg.manual_seed(0)
     lstm = mg.nn.LSTM(3, 4, num_layers=2, dtype=mg.float64)
     x, v = mg.tensor(_rand(5, 2, 3)), mg.tensor(_rand(5, 2, 3, seed=1))
@@ -90,3 +91,21 @@ def test_forward_over_reverse_equals_reverse_over_reverse():
     (g,) = mg.autograd.grad(loss(x), x, create_graph=True)
     (g * v).sum().backward()
     np.testing.assert_allclose(forward_over_reverse.detach().numpy(), x.grad.numpy(), rtol=1e-9, atol=1e-12)
+
+
+def test_third_derivative_matches_finite_differences_of_the_second():
+    """``lstm_through_time``'s rules are tensor ops, so differentiating them once more is exact too."""
+    mg.manual_seed(0)
+    lstm = mg.nn.LSTM(2, 3, dtype=mg.float64)
+    x = mg.tensor(_rand(4, 2, 2))
+
+    def second(scale):
+        (d1,) = mg.autograd.grad(lstm(x * scale)[0].tanh().sum(), scale, create_graph=True)
+        (d2,) = mg.autograd.grad(d1, scale, create_graph=True)
+        return d2
+
+    scale = mg.tensor(0.7, dtype=mg.float64, requires_grad=True)
+    (d3,) = mg.autograd.grad(second(scale), scale)
+    step = 1e-5
+    at = [second(mg.tensor(0.7 + k * step, dtype=mg.float64, requires_grad=True)).item() for k in (1, -1)]
+    np.testing.assert_allclose(d3.item(), (at[0] - at[1]) / (2 * step), rtol=1e-6)
