@@ -24,7 +24,7 @@ _anomaly_state: Any
 _forward_state: Any
 _extras: Any
 _inference: Any
-_listeners: list
+_listeners: Any
 _ndarray: Any
 _np_scalar: Any
 _new: Any

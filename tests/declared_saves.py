@@ -57,9 +57,9 @@ def mismatch(rule) -> str | None:
     return message
 
 
-def install(strict_undeclared: bool) -> None:
-    """Check each rule given to ``make`` by a module of minigrad (``strict_undeclared``: an undeclared rule
-    that keeps values fails too)."""
+def install() -> None:
+    """Check each rule given to ``make`` by a module of minigrad: a declaration that differs from what the
+    rule keeps fails, and so does a rule that keeps values without a declaration."""
     import minigrad.nn  # noqa: F401  (every module that makes nodes is loaded before the swap)
 
     original = sys.modules["minigrad.tensor"].make
@@ -67,7 +67,7 @@ def install(strict_undeclared: bool) -> None:
     def make(data, parents, backward, op, jvp=None):
         if backward is not None:
             message = mismatch(backward)
-            if message is not None and (strict_undeclared or declared_saves(backward) is not None):
+            if message is not None:
                 raise AssertionError(message)
         return original(data, parents, backward, op, jvp)
 

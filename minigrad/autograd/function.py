@@ -357,6 +357,7 @@ def _hub(cls, ctx: FunctionCtx, args: tuple, parents: tuple, specs: tuple) -> tu
     return hub, pending
 
 
+@rules_saving({"output_backward": ("k", "mark", "pending")})  # the hub's mark, and where the gradient waits
 def _output_rule(hub: Tensor, pending: dict, k: int):
     mark = make_leaf(hub.device.xp.eye(hub.array.shape[0], dtype=hub.array.dtype)[k], hub.device)
 

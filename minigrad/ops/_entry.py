@@ -1,10 +1,10 @@
 """Argument checks at op entry: a list, None, str or dict where an op takes a tensor gets PyTorch's TypeError.
 
 Each public op is wrapped once, when the package is imported, by ``checked``. What each argument
-accepts is read from the op's own signature: its annotation (``Tensor``, ``Tensor | None``,
-``int``, ``bool``, ``float``, ``str``) or, when it has none, PyTorch's naming conventions (the
-first argument ``input``/``a``/``x`` is a tensor, ``other``/``b`` a tensor or a number, ``dim`` an
-int or a tuple of ints). The error names the op, the argument, its position and the types it
+accepts is what the op declares (``@op``, ``minigrad.ops.declare``): its signature's annotation
+(``Tensor``, ``Tensor | Number``, ``Dim``, ``int``, ``bool``, ...; the aliases are in
+``minigrad.ops.types``); an argument without one is not checked here, and an undeclared function
+cannot be wrapped. The error names the op, the argument, its position and the types it
 takes, as PyTorch's do: ``exp(): argument 'input' (position 1) must be Tensor, not list``.
 
 Only the argument's type is checked here; values (shapes, ranges, dtypes) stay with each op.
@@ -29,7 +29,7 @@ from .. import _state, _upcalls
 from ..tensor import Tensor
 from .declare import declaration
 
-__all__ = ["checked", "check_namespace", "FUNCTIONAL_NAMES"]
+__all__ = ["checked", "check_namespace"]
 
 
 class Kind(NamedTuple):
@@ -146,63 +146,6 @@ def declared_kind(op: str, param: inspect.Parameter):
     return kind
 
 
-# Unannotated arguments, by PyTorch's names (``input`` only in first place: where's is a value).
-_FIRST = {"a", "x", "input", "tensor", "condition"}
-_NAMES = {
-    "b": TENSOR_OR_NUMBER,
-    "other": TENSOR_OR_NUMBER,
-    "input": TENSOR_OR_NUMBER,
-    "dim": DIM,
-    "index": TENSOR,
-    "indices": TENSOR,
-    "mask": TENSOR,
-    "target": TENSOR,
-    "min": OPTIONAL_TENSOR_OR_NUMBER,
-    "max": OPTIONAL_TENSOR_OR_NUMBER,
-}
-# nn.functional adds its optional tensors (lerp's ``weight`` is a number or a tensor, so not for ops).
-FUNCTIONAL_NAMES = {
-    **_NAMES,
-    "weight": OPTIONAL_TENSOR,
-    "bias": OPTIONAL_TENSOR,
-    "running_mean": OPTIONAL_TENSOR,
-    "running_var": OPTIONAL_TENSOR,
-    "pos_weight": OPTIONAL_TENSOR,
-    "stride": Kind(lambda v: v is None or _is_dims(v), "int or tuple of ints"),
-    "dilation": SIZE,
-    "kernel_size": SIZE,
-    "padding": PADDING,
-}
-# Ops whose arguments differ from the conventions: max(a, other) takes a tensor in ``dim``'s place,
-# var(a, unbiased) a bool, add(2, x) a number first; argmax one dim or None, logsumexp a dim that
-# must be given...
-_NUMBER_FIRST = {"a": TENSOR_OR_NUMBER}
-_OVERRIDES = {
-    "max": {"dim": None},
-    "min": {"dim": None},
-    "var": {"dim": DIM_OR_BOOL},
-    "std": {"dim": DIM_OR_BOOL},
-    "masked_fill": {"value": TENSOR_OR_NUMBER},
-    "pow": _NUMBER_FIRST,
-    "add": _NUMBER_FIRST,
-    "sub": _NUMBER_FIRST,
-    "mul": _NUMBER_FIRST,
-    "div": _NUMBER_FIRST,
-    "maximum": {"b": TENSOR},
-    "minimum": {"b": TENSOR},
-    "argmax": {"dim": OPTIONAL_INT},
-    "argmin": {"dim": OPTIONAL_INT},
-    "squeeze": {"dim": DIMS},
-    "movedim": {"source": DIMS, "destination": DIMS},
-    "norm": {"p": NORM_ORDER},
-    "split": {"split_size_or_sections": SPLIT_SIZE},
-    "narrow": {"start": INT_OR_TENSOR},
-    "pad": {"pad": INTS},
-    "layer_norm": {"normalized_shape": SIZE},
-    "tensor_split": {"indices": None},  # a list of split points here, not an index tensor
-    "xlogy": {"input": TENSOR_OR_NUMBER},
-    "index_put": {"indices": None},  # a tuple of index tensors
-}
 # torch's names for the arguments minigrad calls ``a`` and ``b``.
 _DISPLAY = {"a": "input", "x": "input", "b": "other"}
 
@@ -213,28 +156,16 @@ class _Check(NamedTuple):
     kind: Kind
 
 
-def _kind(op: str, index: int, param: inspect.Parameter, names: dict) -> Kind | None:
-    """What an undeclared op's parameter accepts, from its annotation or PyTorch's naming conventions."""
-    overrides = _OVERRIDES.get(op, {})
-    if param.name in overrides:
-        return overrides[param.name]
-    annotation = param.annotation
-    if isinstance(annotation, str) and annotation in _ANNOTATIONS:
-        return _ANNOTATIONS[annotation]
-    if annotation is not inspect.Parameter.empty and not isinstance(annotation, str):
-        return None
-    if index == 0 and param.name in _FIRST:
-        return TENSOR
-    return names.get(param.name)
-
-
-def _checks(fn, op: str, names: dict) -> tuple:
+def _checks(fn, op: str) -> tuple:
+    if declaration(fn) is None:
+        raise TypeError(
+            f"{fn.__module__}.{op} is not declared as an op (minigrad.ops.declare.op): its entry has no types"
+        )
     out = []
-    declared = declaration(fn) is not None
     for index, param in enumerate(inspect.signature(fn).parameters.values()):
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
             continue
-        kind = declared_kind(op, param) if declared else _kind(op, index, param, names)
+        kind = declared_kind(op, param)
         if kind is not None:
             position = index if param.kind is not param.KEYWORD_ONLY else None
             out.append(_Check(position, param.name, kind))
@@ -296,17 +227,17 @@ _wrapped: dict = {}
 _vmap = _state.vmap
 
 
-def checked(fn, names: dict = _NAMES, method: bool = False):
+def checked(fn, method: bool = False):
     """``fn`` behind a check of its arguments' types, and behind ``vmap``'s dispatch to batching rules.
 
     With ``method``, the first argument is ``self`` and is not checked. One wrapper per function
     and flavour, so aliases stay aliases (``clip is clamp``).
     """
-    key = (fn, method, id(names))
+    key = (fn, method)
     if key in _wrapped:
         return _wrapped[key]
     op = fn.__name__
-    checks = tuple(c for c in _checks(fn, op, names) if not (method and c.position == 0))
+    checks = tuple(c for c in _checks(fn, op) if not (method and c.position == 0))
     params = list(inspect.signature(fn).parameters)[1 if method else 0 :]  # a method's self is never a keyword
     # torch's keyword names for minigrad's ``a``/``x``/``b`` (``mg.sum(input=x)``, ``x.add(other=y)``)
     renames = {_DISPLAY[p]: p for p in params if p in _DISPLAY and _DISPLAY[p] not in params}
@@ -352,11 +283,11 @@ def checked(fn, names: dict = _NAMES, method: bool = False):
     entry.__name__, entry.__qualname__, entry.__doc__ = fn.__name__, fn.__qualname__, fn.__doc__
     entry.__module__, entry.__wrapped__ = fn.__module__, fn
     _wrapped[key] = entry
-    _wrapped[(entry, method, id(names))] = entry
+    _wrapped[(entry, method)] = entry
     return entry
 
 
-def check_namespace(namespace: dict, exported, names: dict = _NAMES, methods: type | None = None) -> None:
+def check_namespace(namespace: dict, exported, methods: type | None = None) -> None:
     """Replace each function named in ``exported`` in ``namespace`` with its checked form.
 
     With ``methods`` (the Tensor class), its methods bound to those functions get the method
@@ -371,12 +302,12 @@ def check_namespace(namespace: dict, exported, names: dict = _NAMES, methods: ty
         fn = namespace.get(name)
         if inspect.isfunction(fn):
             raw[fn] = name
-            namespace[name] = checked(fn, names)
+            namespace[name] = checked(fn)
     if methods is None:
         return
     for attr, value in list(vars(methods).items()):
         if not attr.startswith("__") and inspect.isfunction(value) and value in raw:
-            method = checked(value, names, method=True)
+            method = checked(value, method=True)
             if method is not value:
                 method.__wrapped__ = namespace[raw[value]]
             setattr(methods, attr, method)

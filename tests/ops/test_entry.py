@@ -9,6 +9,7 @@ import minigrad as mg
 import minigrad.nn.functional as F
 from minigrad.ops import elementwise
 from minigrad.ops._entry import checked
+from minigrad.ops.declare import LOOP, op
 
 
 def test_torchs_keyword_names_reach_minigrads_arguments():
@@ -39,6 +40,7 @@ def test_positions_count_self_out_for_methods_and_keywords_have_none():
 
 
 def test_a_method_with_nothing_to_check_is_returned_as_is_a_function_keeps_its_vmap_entry():
+    @op(batch=LOOP)
     def no_tensors(n):
         return n
 
@@ -48,11 +50,11 @@ def test_a_method_with_nothing_to_check_is_returned_as_is_a_function_keeps_its_v
 
 
 def test_annotations_give_the_kinds():
-    def op(input: mg.Tensor, k: int, flag: bool = False, scale: float = 1.0, name: str = "x"):  # noqa: A002
+    def kinds(input: mg.Tensor, k: int, flag: bool = False, scale: float = 1.0, name: str = "x"):  # noqa: A002
         return k
 
-    op.__annotations__ = {"input": "Tensor", "k": "int", "flag": "bool", "scale": "float", "name": "str"}
-    wrapped = checked(op)
+    kinds.__annotations__ = {"input": "Tensor", "k": "int", "flag": "bool", "scale": "float", "name": "str"}
+    wrapped = checked(op(batch=LOOP)(kinds))
     assert wrapped(mg.ones(1), 2, True, 0.5, "y") == 2
     for args, text in [
         ((None, 1), "argument 'input' \\(position 1\\) must be Tensor, not NoneType"),
@@ -64,3 +66,13 @@ def test_annotations_give_the_kinds():
     ]:
         with pytest.raises(TypeError, match=text):
             wrapped(*args)
+
+
+def test_an_undeclared_function_gets_no_entry():
+    """Types are declared, never inferred from parameter names: a function without ``@op`` has no entry."""
+
+    def exp(a, other):
+        return a
+
+    with pytest.raises(TypeError, match="is not declared as an op"):
+        checked(exp)
