@@ -331,6 +331,18 @@ class Call:
     def into_n(self, **batched):
         return _into_n(self.fn, self.level, self.args, self.kwargs, **batched)
 
+    def by_family(self, family: str, args=None, kwargs=None):
+        rule = FAMILY_RULES[family]
+        return rule(self.fn, self.level, self.args if args is None else args, self.kwargs if kwargs is None else kwargs)
+
+    @property
+    def size(self) -> int:
+        return levels.find(self.level).size
+
+    @property
+    def randomness(self) -> str:
+        return levels.find(self.level).randomness
+
 
 def _own(rule):
     """An op's own batching rule (a function of a :class:`Call`) as the dispatcher calls rules."""

@@ -80,6 +80,10 @@ class BatchedCall(Protocol):
     fn: Callable
     args: tuple
     kwargs: dict
+    #: The batch size of this level (the ``vmap``'s).
+    size: int
+    #: The ``randomness`` of this level's ``vmap``: ``"error"``, ``"different"`` or ``"same"``.
+    randomness: str
 
     def value(self, x):
         """``x``'s entries stacked along dim 0 when ``x`` is batched at this level, else None."""
@@ -115,6 +119,10 @@ class BatchedCall(Protocol):
 
     def replaced(self, **changes) -> tuple[list, dict]:
         """The call's ``(args, kwargs)`` with the named arguments replaced (wherever they were given)."""
+
+    def by_family(self, family: str, args: tuple | None = None, kwargs: dict | None = None):
+        """The call (with ``args``/``kwargs`` instead of its own, when given) batched by the rule of
+        ``family`` (:data:`BROADCASTING`, :data:`BY_DIM`, ...), for an op batched as a family in some cases."""
 
     def into_n(self, **batched):
         """The op on ``[B * N, ...]`` (each named batched argument so), its result split back into

@@ -8,7 +8,6 @@ elements for full reductions and amax/amin; to the returned index for
 
 from __future__ import annotations
 
-import builtins
 import collections
 import contextlib
 import weakref
@@ -19,7 +18,7 @@ from ..creation import zeros_like
 from ..tensor import Tensor, make, make_leaf
 from ._entry import extremum_arguments
 from ._util import normalize_dims, refuse_dtype
-from .declare import BY_DIM, BY_DIM_REQUIRED, BatchedCall, bind_methods, op, rules_saving
+from .declare import BROADCASTING, BY_DIM, BY_DIM_REQUIRED, BatchedCall, bind_methods, op, rules_saving
 from .elementwise import maximum, minimum, where
 from .types import Dim, DimOrBool, NormOrder, Number
 
@@ -290,54 +289,14 @@ def _elementwise_other(op: str, dim, other) -> bool:
     return True
 
 
-def _scalar_entries(out):
-    """A result for 0-d entries (reduced over the size-1 dim they were given) with one dim, the batch dim."""
-    if isinstance(out, Tensor):
-        return out.reshape(out.shape[:1]) if out.dim() > 1 else out
-    return type(out)(*(_scalar_entries(o) for o in out))  # max's (values, indices)
-
-
-def _by_dim(call: BatchedCall, args: tuple, kwargs: dict):
-    """``max``/``min``/``argmax``/``argmin`` with ``dim`` given, as the reductions batch: the dims move past
-    the batch dim; a 0-d entry gets one dim of size 1 to reduce over."""
-    v = call.value(args[0])
-    if v is None or call.batched_among([*args[1:], *kwargs.values()]):
-        return call.loop()
-    rank = v.dim() - 1
-    dim = kwargs["dim"] if "dim" in kwargs else args[1]
-    scalar = rank == 0
-    if scalar:
-        v = v.unsqueeze(1)
-        dims = (1,) if isinstance(dim, (tuple, list)) else call.physical(dim, 1)
-    elif isinstance(dim, (tuple, list)):
-        dims = tuple(call.physical(d, rank) for d in dim) if dim else tuple(range(1, rank + 1))
-    else:
-        dims = call.physical(dim, rank)
-    if "dim" in kwargs:
-        kwargs = {**kwargs, "dim": dims}
-    else:
-        args = (args[0], dims, *args[2:])
-    out = call.run(call.fn, v, *args[1:], **kwargs)
-    return call.wrap(_scalar_entries(out) if scalar else out)
-
-
 def _batched_extremum(call: BatchedCall):
     """``max``/``min``: with another tensor, elementwise; with ``dim``, a reduction; alone, over every dim."""
     args, kwargs = extremum_arguments(call.args, call.kwargs)  # a batched tensor's methods come here without op entry
-    if isinstance(kwargs.get("other"), Tensor):  # elementwise: the entries padded to one rank line up at dim 0
-        rank = 0
-        for x in (*args, *kwargs.values()):
-            if isinstance(x, Tensor):
-                rank = builtins.max(rank, call.rank(x))
-
-        def align(x):
-            v = call.value(x)
-            return x if v is None else call.padded(v, rank)
-
-        return call.wrap(call.run(call.fn, *[align(a) for a in args], **{k: align(v) for k, v in kwargs.items()}))
+    if isinstance(kwargs.get("other"), Tensor):
+        return call.by_family(BROADCASTING, args, kwargs)
     if (kwargs["dim"] if "dim" in kwargs else (args[1] if len(args) > 1 else None)) is None:
         return call.run(amax if call.fn is max else amin, args[0])
-    return _by_dim(call, args, kwargs)
+    return call.by_family(BY_DIM, args, kwargs)
 
 
 @op(batch=_batched_extremum, methods="max")
@@ -405,7 +364,7 @@ def _arg_extremum(a: Tensor, dim, keepdim: bool, is_max: bool, op: str) -> Tenso
 def _batched_arg_extremum(call: BatchedCall):
     """``argmax``/``argmin`` without ``dim`` index the flattened entry."""
     if call.get("dim") is not None:
-        return _by_dim(call, call.args, call.kwargs)
+        return call.by_family(BY_DIM)
     v = call.value(call.args[0])
     if v is None or call.get("keepdim"):
         return call.loop()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 
-from ... import _state, _upcalls
 from ...ops.declare import BatchedCall, op
 from ...tensor import Tensor, make_leaf, shape_str
 from ._dropout import dropout
@@ -18,12 +17,6 @@ RANDOMNESS_ERROR = (
 )
 
 
-def _randomness(call: BatchedCall) -> str:
-    """The ``randomness`` of the ``vmap`` whose level the call is batched at."""
-    level = _upcalls.vmap_level_of(call.args, call.kwargs)
-    return next(running.randomness for running in _state.vmap.levels if running.id == level)
-
-
 def _attention_rule(call: BatchedCall):
     """``scaled_dot_product_attention`` batches over every dim before the last two: query, key, value and
     the mask repeated over the batch where unbatched, padded to one rank. Dropout follows ``randomness``
@@ -31,9 +24,9 @@ def _attention_rule(call: BatchedCall):
     names = ("query", "key", "value", "attn_mask")
     tensors = {n: call.get(n) for n in names}
     present = {n: t for n, t in tensors.items() if isinstance(t, Tensor)}
-    size = next(call.value(t) for t in present.values() if call.value(t) is not None).shape[0]
+    size = call.size
     if call.get("dropout_p"):
-        mode = _randomness(call)
+        mode = call.randomness
         if mode == "error":
             raise RuntimeError(RANDOMNESS_ERROR)
         if mode == "same":

@@ -60,7 +60,7 @@ def _batch_norm_rule(call: BatchedCall):
     stats_batched = call.value(mean) is not None or call.value(var) is not None
     if training and call.value(x) is not None and mean is not None and not stats_batched:
         raise RuntimeError(UNBATCHED_RUNNING_STATS)
-    size = batched[0].shape[0]  # the batch size
+    size = call.size
     xs = call.expanded(x, size)  # [B, N, C, *]
     sizes = tuple(xs.shape)
     folded = xs.movedim(0, 1).reshape((sizes[1], size * sizes[2]) + sizes[3:])
