@@ -1,16 +1,28 @@
 """conv_transpose2d and conv_transpose1d: convolution's input-gradient, run forwards.
 
-Each input pixel scales the kernel and the scaled kernels are added onto the output,
-overlaps summed: a matrix product (weight^T @ input) then col2im. Both pieces are
-differentiable ops, so the gradients (and create_graph) come from their rules.
+``conv_transpose2d(x, w)`` is the gradient wrt its input of a ``conv2d`` with ``w`` and the same stride,
+padding, dilation and groups, taken at the output gradient ``x``: each input pixel scales the kernel,
+and the scaled kernels are added onto the output, overlaps summed. So it is one op whose rule is
+convolution's other products (:mod:`.._convolution`):
+
+- ``∂L/∂x = conv2d(g, w)``: the output gradient correlated with the kernel;
+- ``∂L/∂w = conv2d_weight(g, x)``: the output gradient correlated with ``x``;
+- ``∂L/∂b``: ``g`` summed over the batch and the positions.
+
+Both are ops whose own rules are convolutions again, so second derivatives are exact.
 """
 
 from __future__ import annotations
 
-from ...ops.declare import op
+from ...backend import scalar_type_name
+from ...ops._util import check_same_device
+from ...ops.declare import op, rules_saving
+from ...ops.shape import pad
 from ...ops.types import Dims, Padding, Size
-from ...tensor import Tensor, shape_str
-from .._im2col import Geometry, col2im, pair
+from ...tensor import Tensor, make, shape_str
+from .._conv_products import correlate_transposed
+from .._convolution import conv2d_weight, convolution
+from .._im2col import Geometry, pair
 from ._batch_rules import conv_rule
 from ._conv import check_bias
 from ._conv1d import batched, one
@@ -63,14 +75,63 @@ def conv_transpose2d(
         raise RuntimeError(f"conv_transpose2d(): the output size {out_h}x{out_w} is too small (non-positive)")
     c_out = per_group * groups
     check_bias(weight, bias, c_out, transposed=True)
-    k = per_group * kh * kw
-    # weight^T per group: [G, C_out/G * kh * kw, C_in/G] times the input's [N, G, C_in/G, H*W]
-    wt = weight.reshape(groups, c_in // groups, k).transpose(1, 2)
-    cols = (wt @ x.reshape(n, groups, c_in // groups, h * w)).reshape(n, c_out * kh * kw, h * w)
-    out = col2im(cols, (n, c_out, out_h, out_w), (h, w), geo)
-    if bias is not None:
-        out = out + bias.reshape(1, c_out, 1, 1)
+    if weight.array.dtype != x.array.dtype:
+        raise RuntimeError(
+            f"expected scalar type {scalar_type_name(x.array.dtype)} but found {scalar_type_name(weight.array.dtype)}"
+        )
+    check_same_device(x, weight, "conv_transpose2d")
+    if oph >= sh or opw >= sw:
+        # an output padding of a stride or more (dilation > stride) is where a convolution of the output
+        # has more positions than x: x's zero rows and columns there add nothing
+        x = pad(x, (0, opw // sw, 0, oph // sh))
+    out = transposed_convolution(x, weight, bias, (n, c_out, out_h, out_w), geo, groups)
     return out.squeeze(0) if unbatched else out
+
+
+@rules_saving(
+    {
+        "backward": ("weight", "geo", "groups", "kernel", "x"),
+        "backward_with_bias": ("weight", "geo", "groups", "kernel", "x"),
+    }
+)
+def transposed_convolution(
+    x: Tensor, weight: Tensor, bias: Tensor | None, out_shape: tuple, geo: Geometry, groups: int
+) -> Tensor:
+    """``conv_transpose2d``'s node: ``x`` ``[N, C_in, H, W]`` spread through ``weight`` ``[C_in, C_out/G,
+    kh, kw]`` onto ``out_shape``, plus ``bias``; arguments are checked by the caller."""
+    out = correlate_transposed(x.device.xp, x.array, weight.array, out_shape, geo, groups)
+    kernel = weight.array.shape
+    if bias is None:
+
+        def backward(g):
+            return (
+                lambda: convolution(g, weight, None, geo, groups),
+                lambda: conv2d_weight(g, kernel, x, geo, groups),
+            )
+
+        def jvp(tx, tw):
+            return transposed_convolution(tx, weight, None, out_shape, geo, groups) + transposed_convolution(
+                x, tw, None, out_shape, geo, groups
+            )
+
+        return make(out, (x, weight), backward, "conv_transpose2d", jvp)
+
+    out += bias.array.reshape(1, -1, 1, 1)
+
+    def backward_with_bias(g):
+        return (
+            lambda: convolution(g, weight, None, geo, groups),
+            lambda: conv2d_weight(g, kernel, x, geo, groups),
+            lambda: g.sum((0, 2, 3)),
+        )
+
+    def jvp_with_bias(tx, tw, tb):
+        tangent = transposed_convolution(tx, weight, None, out_shape, geo, groups) + transposed_convolution(
+            x, tw, None, out_shape, geo, groups
+        )
+        return tangent + tb.reshape(1, -1, 1, 1)
+
+    return make(out, (x, weight, bias), backward_with_bias, "conv_transpose2d", jvp_with_bias)
 
 
 @op(batch=conv_rule(1, (3, 2)))
