@@ -8,6 +8,7 @@ from ..creation import zeros
 from ..tensor import Tensor
 from . import functional as F
 from . import init
+from .conv import check_padding_mode, padding_widths
 from .module import Module
 from .parameter import Parameter
 
@@ -65,7 +66,7 @@ class _ConvNd(Module):
     def extra_repr(self) -> str:
         s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
         if self.padding not in ((0,) * len(self.kernel_size), "valid"):
-            s += f", padding={self.padding!r}"
+            s += f", padding={self.padding}"
         if any(d != 1 for d in self.dilation):
             s += f", dilation={self.dilation}"
         if any(self.output_padding):
@@ -78,7 +79,11 @@ class _ConvNd(Module):
 
 
 class Conv1d(_ConvNd):
-    """1-D convolution (cross-correlation) of ``[N, C, L]`` with ``out_channels`` filters of ``[C/groups, k]``."""
+    """1-D convolution (cross-correlation) of ``[N, C, L]`` with ``out_channels`` filters of ``[C/groups, k]``.
+
+    ``padding_mode`` other than "zeros" ("reflect", "replicate", "circular") pads the input with
+    ``F.pad`` in that mode, then convolves without padding, as torch.
+    """
 
     def __init__(
         self,
@@ -90,19 +95,31 @@ class Conv1d(_ConvNd):
         dilation=1,
         groups: int = 1,
         bias: bool = True,
+        padding_mode: str = "zeros",
         device=None,
         dtype=None,
     ):
+        check_padding_mode(padding_mode)
         super().__init__(
             in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias, False, 1, device, dtype
         )
+        self.padding_mode = padding_mode
 
     def forward(self, x: Tensor) -> Tensor:
+        if self.padding_mode != "zeros":
+            widths = padding_widths(self.padding, self.kernel_size, self.dilation)
+            padded = F.pad(x, widths, mode=self.padding_mode)
+            return F.conv1d(padded, self.weight, self.bias, self.stride, 0, self.dilation, self.groups)
         return F.conv1d(x, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+
+    def extra_repr(self) -> str:
+        extra = "" if self.padding_mode == "zeros" else f", padding_mode={self.padding_mode}"
+        return super().extra_repr() + extra
 
 
 class _ConvTransposeNd(_ConvNd):
-    """The transposed convolutions: PyTorch's argument order; ``_n`` dims, computed by ``_functional``."""
+    """The transposed convolutions: PyTorch's argument order; ``_n`` dims, computed by ``_functional``.
+    Their ``padding_mode`` is "zeros" only, as torch's."""
 
     _n: int
     _functional = None
@@ -118,9 +135,12 @@ class _ConvTransposeNd(_ConvNd):
         groups: int = 1,
         bias: bool = True,
         dilation=1,
+        padding_mode: str = "zeros",
         device=None,
         dtype=None,
     ):
+        if padding_mode != "zeros":
+            raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
         super().__init__(
             in_channels,
             out_channels,
@@ -136,6 +156,7 @@ class _ConvTransposeNd(_ConvNd):
             dtype,
             output_padding,
         )
+        self.padding_mode = padding_mode
 
     def forward(self, x: Tensor) -> Tensor:
         return type(self)._functional(
