@@ -5,7 +5,7 @@ Each builder takes ``lib`` (``torch`` or ``minigrad``) and returns a Module clas
 difference in speed is the framework's, not the code's. ``train(lib, ...)`` is the loop both run.
 
 Sources, rewritten here: the GPT block is nanoGPT's ``model.py`` (Block, CausalSelfAttention, MLP,
-with its manual attention path); the LSTM language model is pytorch/examples' word_language_model
+attending with F.scaled_dot_product_attention, as it does on PyTorch >= 2.0); the LSTM language model is pytorch/examples' word_language_model
 ``RNNModel``; the CNN is pytorch/examples' mnist ``Net`` (LeNet-style, two convolutions and a pool).
 """
 
@@ -17,8 +17,12 @@ import zlib
 import numpy as np
 
 
-def gpt_block(lib):
-    """nanoGPT's transformer block: pre-norm causal self-attention and a GELU MLP, with residuals."""
+def gpt_block(lib, manual_attention: bool = False):
+    """nanoGPT's transformer block: pre-norm causal self-attention and a GELU MLP, with residuals.
+
+    As nanoGPT's model.py, it attends with ``F.scaled_dot_product_attention`` where the library has it
+    (PyTorch >= 2.0 and minigrad) and otherwise by hand (a tril buffer, masked_fill, softmax), the path
+    ``manual_attention`` forces."""
     nn, F = lib.nn, lib.nn.functional
 
     class CausalSelfAttention(nn.Module):
@@ -27,7 +31,10 @@ def gpt_block(lib):
             self.c_attn = nn.Linear(n_embd, 3 * n_embd)
             self.c_proj = nn.Linear(n_embd, n_embd)
             self.n_head, self.n_embd = n_head, n_embd
-            self.register_buffer("bias", lib.tril(lib.ones(block_size, block_size)).view(1, 1, block_size, block_size))
+            self.flash = hasattr(F, "scaled_dot_product_attention") and not manual_attention
+            if not self.flash:
+                mask = lib.tril(lib.ones(block_size, block_size)).view(1, 1, block_size, block_size)
+                self.register_buffer("bias", mask)
 
         def forward(self, x):
             B, T, C = x.size()
@@ -35,10 +42,14 @@ def gpt_block(lib):
             k = k.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
             q = q.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
             v = v.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
-            att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
-            att = att.masked_fill(self.bias[:, :, :T, :T] == 0, float("-inf"))
-            att = F.softmax(att, dim=-1)
-            y = (att @ v).transpose(1, 2).contiguous().view(B, T, C)
+            if self.flash:
+                y = F.scaled_dot_product_attention(q, k, v, attn_mask=None, dropout_p=0, is_causal=True)
+            else:
+                att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+                att = att.masked_fill(self.bias[:, :, :T, :T] == 0, float("-inf"))
+                att = F.softmax(att, dim=-1)
+                y = att @ v
+            y = y.transpose(1, 2).contiguous().view(B, T, C)
             return self.c_proj(y)
 
     class MLP(nn.Module):

@@ -1,4 +1,4 @@
-"""W11 a GPT block as nanoGPT writes it (pre-norm causal self-attention, GELU MLP), trained with
+"""W11 a GPT block as nanoGPT writes it (pre-norm causal self-attention through F.scaled_dot_product_attention, GELU MLP), trained with
 AdamW on a regression target: batch 8, 64 tokens, 128 channels, 4 heads, 4 steps per run. The
 model code is one definition (``real_models.gpt_block``) run by both frameworks."""
 
@@ -52,4 +52,6 @@ def build(peer: str, p: dict):
         opt = lib.optim.AdamW(model.parameters(), lr=1e-3)
         return train(lib, model, opt, batches, lib.nn.functional.mse_loss)
 
-    return run, {"variant": "nanoGPT's Block with its manual attention path, F.mse_loss, optim.AdamW"}
+    return run, {
+        "variant": "nanoGPT's Block attending with F.scaled_dot_product_attention (is_causal), F.mse_loss, optim.AdamW"
+    }

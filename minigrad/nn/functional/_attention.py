@@ -1,11 +1,13 @@
-"""scaled_dot_product_attention, composed of differentiable ops (matmul, softmax, masking)."""
+"""scaled_dot_product_attention: one graph node, softmax(Q K^T * scale + M) V with its closed-form rule."""
 
 from __future__ import annotations
 
 import math
+import weakref
 
-from ...ops.declare import BatchedCall, op
-from ...tensor import Tensor, make_leaf, shape_str
+from ..._state import extras, grad
+from ...ops.declare import BatchedCall, op, rules_saving
+from ...tensor import Tensor, make, make_leaf, shape_str
 from ._dropout import dropout
 
 __all__ = ["scaled_dot_product_attention"]
@@ -37,7 +39,13 @@ def _attention_rule(call: BatchedCall):
     return call.wrap(call.run(call.fn, *args, **kwargs))
 
 
-@op(batch=_attention_rule)
+@op(
+    batch=_attention_rule,
+    saves={
+        "backward": ("key", "query", "scale", "value", "weights"),
+        "backward_masked": ("key", "query", "scale", "value", "weights"),
+    },
+)
 def scaled_dot_product_attention(
     query: Tensor,
     key: Tensor,
@@ -72,9 +80,106 @@ def scaled_dot_product_attention(
         repeat = query.array.shape[-3] // key.array.shape[-3]
         key = key.repeat_interleave(repeat, dim=-3)
         value = value.repeat_interleave(repeat, dim=-3)
+    scale = 1 / math.sqrt(query.array.shape[-1]) if scale is None else scale
+    if dropout_p > 0.0:
+        return _attention_with_dropout(query, key, value, attn_mask, dropout_p, is_causal, scale)
+    weights = _attention_weights(query, key, attn_mask, is_causal, scale)
+    out = weights.array @ value.array
+    if not (grad.enabled or extras.on):  # no graph, no tangents: the rules are not kept
+        return make(out, (query, key, value), None, "scaled_dot_product_attention")
+    if not _adds_float_mask(attn_mask):
+
+        def backward(g):
+            dp = g @ value.mT
+            ds = weights * (dp - (dp * weights).sum(dim=-1, keepdim=True))
+            return lambda: ds @ key * scale, lambda: ds.mT @ query * scale, lambda: weights.mT @ g
+
+        def jvp(tq, tk, tv):
+            ts = (tq @ key.mT + query @ tk.mT) * scale
+            tp = weights * (ts - (ts * weights).sum(dim=-1, keepdim=True))
+            return tp @ value + weights @ tv
+
+        return make(out, (query, key, value), backward, "scaled_dot_product_attention", jvp)
+
+    # the float mask is added to the scores: its gradient is dS (the engine sums its broadcast dims)
+    def backward_masked(g):
+        dp = g @ value.mT
+        ds = weights * (dp - (dp * weights).sum(dim=-1, keepdim=True))
+        return lambda: ds @ key * scale, lambda: ds.mT @ query * scale, lambda: weights.mT @ g, lambda: ds
+
+    def jvp_masked(tq, tk, tv, tm):
+        ts = (tq @ key.mT + query @ tk.mT) * scale + tm
+        tp = weights * (ts - (ts * weights).sum(dim=-1, keepdim=True))
+        return tp @ value + weights @ tv
+
+    parents = (query, key, value, attn_mask)
+    return make(out, parents, backward_masked, "scaled_dot_product_attention", jvp_masked)
+
+
+def _adds_float_mask(mask: Tensor | None) -> bool:
+    """Whether ``mask`` is added to the scores (a float mask), rather than choosing positions (a bool one)."""
+    return mask is not None and mask.array.dtype.kind != "b"
+
+
+@rules_saving(
+    {"backward": ("key", "query", "scale", "weights_ref"), "backward_masked": ("key", "query", "scale", "weights_ref")}
+)
+def _attention_weights(query: Tensor, key: Tensor, mask: Tensor | None, is_causal: bool, scale: float) -> Tensor:
+    """P = softmax(query @ key^T * scale + mask) over the last dim, the softmax in place on one scores array.
+
+    Its own rule is needed only to differentiate attention's rule (double backward): softmax's through the
+    scores S, dS = P * (dP - rowsum(dP * P)), then dQ = dS K * scale, dK = dS^T Q * scale and, for a float
+    mask, dM = dS. A masked position has P = 0, so dS is 0 there."""
+    xp = query.device.xp
+    scores = query.array @ xp.swapaxes(key.array, -1, -2)
+    scores *= scale
+    if is_causal:
+        allowed = xp.tri(scores.shape[-2], scores.shape[-1], dtype=bool)
+        xp.copyto(scores, -xp.inf, where=~allowed)
+    elif mask is not None and not _adds_float_mask(mask):
+        scores = xp.where(mask.array, scores, -xp.inf)
+    elif mask is not None:
+        scores = scores + mask.array
+    scores -= scores.max(axis=-1, keepdims=True)
+    xp.exp(scores, out=scores)
+    scores /= scores.sum(axis=-1, keepdims=True)
+    if not (grad.enabled or extras.on):
+        return make(scores, (query, key), None, "attention_weights")
+    if not _adds_float_mask(mask):
+
+        def backward(dp):
+            weights = weights_ref()
+            ds = weights * (dp - (dp * weights).sum(dim=-1, keepdim=True))
+            return lambda: ds @ key * scale, lambda: ds.mT @ query * scale
+
+        def jvp(tq, tk):  # made before the result exists: P again, as a tensor of query and key
+            weights = _attention_weights(query, key, mask, is_causal, scale)
+            ts = (tq @ key.mT + query @ tk.mT) * scale
+            return weights * (ts - (ts * weights).sum(dim=-1, keepdim=True))
+
+        weights = make(scores, (query, key), backward, "attention_weights", jvp)
+    else:
+
+        def backward_masked(dp):
+            weights = weights_ref()
+            ds = weights * (dp - (dp * weights).sum(dim=-1, keepdim=True))
+            return lambda: ds @ key * scale, lambda: ds.mT @ query * scale, lambda: ds
+
+        def jvp_masked(tq, tk, tm):
+            weights = _attention_weights(query, key, mask, is_causal, scale)
+            ts = (tq @ key.mT + query @ tk.mT) * scale + tm
+            return weights * (ts - (ts * weights).sum(dim=-1, keepdim=True))
+
+        weights = make(scores, (query, key, mask), backward_masked, "attention_weights", jvp_masked)
+    weights_ref = weakref.ref(weights)
+    return weights
+
+
+def _attention_with_dropout(query, key, value, attn_mask, dropout_p, is_causal, scale) -> Tensor:
+    """Attention with dropout on the weights, composed of differentiable ops (matmul, masking, softmax, dropout)."""
     xp = query.device.xp
     length, source = query.array.shape[-2], key.array.shape[-2]
-    scores = (query @ key.transpose(-2, -1)) * (1 / math.sqrt(query.array.shape[-1]) if scale is None else scale)
+    scores = (query @ key.transpose(-2, -1)) * scale
     if is_causal:
         allowed = make_leaf(xp.tril(xp.ones((length, source), dtype=bool)), query.device)
         scores = scores.masked_fill(allowed.logical_not(), float("-inf"))
@@ -83,7 +188,4 @@ def scaled_dot_product_attention(
             scores = scores.masked_fill(attn_mask.logical_not(), float("-inf"))
         else:
             scores = scores + attn_mask
-    weights = scores.softmax(dim=-1)
-    if dropout_p > 0.0:
-        weights = dropout(weights, dropout_p, training=True)
-    return weights @ value
+    return dropout(scores.softmax(dim=-1), dropout_p, training=True) @ value
