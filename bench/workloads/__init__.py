@@ -43,6 +43,7 @@ MODULES = {
     "W15": "bench.workloads.w15_sine_lstm_lbfgs",
     "W16": "bench.workloads.w16_adamw_step",
     "W16b": "bench.workloads.w16b_adamw_step_small",
+    "W17": "bench.workloads.w17_dcgan_generator",
 }
 
 
