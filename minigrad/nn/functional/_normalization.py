@@ -1,11 +1,15 @@
-"""layer_norm and batch_norm, composed of differentiable ops (so every order of derivative works)."""
+"""layer_norm (one node with its closed-form rule where it scales and shifts) and batch_norm (composed of
+differentiable ops); every order of derivative works."""
 
 from __future__ import annotations
 
+import weakref
+
+from ..._state import extras, grad
 from ...autograd.grad_mode import no_grad
-from ...ops.declare import TRAILING, BatchedCall, op
+from ...ops.declare import TRAILING, BatchedCall, op, rules_saving
 from ...ops.types import Size
-from ...tensor import Tensor, make_leaf, shape_str
+from ...tensor import Tensor, make, make_leaf, shape_str
 
 __all__ = ["layer_norm", "batch_norm"]
 
@@ -28,6 +32,8 @@ def layer_norm(
             f"[*, {', '.join(str(s) for s in normalized_shape)}], but got input of size {shape_str(x.array.shape)}"
         )
     dims = tuple(range(x.array.ndim - k, x.array.ndim))
+    if _affine(weight, normalized_shape) and _affine(bias, normalized_shape):
+        return _affine_layer_norm(x, dims, weight, bias, eps)
     centered = x - x.mean(dim=dims, keepdim=True)
     var = (centered * centered).mean(dim=dims, keepdim=True)
     y = centered * (var + eps).rsqrt()
@@ -36,6 +42,83 @@ def layer_norm(
     if bias is not None:
         y = y + bias
     return y
+
+
+@rules_saving(("dims", "rstd", "weight", "xhat"))
+def _affine_layer_norm(x: Tensor, dims: tuple, weight: Tensor, bias: Tensor, eps: float) -> Tensor:
+    """y = x̂ * weight + bias, x̂ = (x - mean) * rstd over ``dims``, rstd = 1 / sqrt(var + eps), as one node.
+
+    The rule is the closed form a lesson derives: with dx̂ = g * weight,
+    dx = rstd * (dx̂ - mean(dx̂) - x̂ * mean(dx̂ * x̂)), dweight = g * x̂ and dbias = g (the engine sums the
+    rows). x̂ and rstd are tensors of x with their own rules, so the rule can itself be differentiated.
+    """
+    xp = x.device.xp
+    centered = x.array - x.array.mean(axis=dims, keepdims=True)
+    rstd = _rstd(x, dims, eps, 1 / xp.sqrt(xp.square(centered).mean(axis=dims, keepdims=True) + eps))
+    centered *= rstd.array
+    xhat = _standardized(x, dims, rstd, centered)
+    out = xhat.array * weight.array
+    out += bias.array
+    if not (grad.enabled or extras.on):  # no graph, no tangents: the rules are not kept
+        return make(out, (x, weight, bias), None, "layer_norm")
+
+    def backward(g):
+        dxhat = g * weight
+        dx = rstd * (dxhat - dxhat.mean(dim=dims, keepdim=True) - xhat * (dxhat * xhat).mean(dim=dims, keepdim=True))
+        return lambda: dx, lambda: g * xhat, lambda: g
+
+    def jvp(tx, tw, tb):
+        txhat = rstd * (tx - tx.mean(dim=dims, keepdim=True) - xhat * (tx * xhat).mean(dim=dims, keepdim=True))
+        return txhat * weight + xhat * tw + tb
+
+    return make(out, (x, weight, bias), backward, "layer_norm", jvp)
+
+
+def _affine(t: Tensor | None, normalized_shape: tuple) -> bool:
+    """Whether ``t`` is a weight (or bias) of the normalised shape, one value per normalised element."""
+    return t is not None and t.array.shape == normalized_shape
+
+
+@rules_saving(("dims", "n", "rstd_ref", "x"))
+def _rstd(x: Tensor, dims: tuple, eps: float, value) -> Tensor:
+    """rstd = 1 / sqrt(var(x) + eps) over ``dims`` (kept as size 1), its ``value`` computed by the caller, as a
+    tensor of x; d rstd / dx = -rstd^3 (x - mean) / n."""
+    n = x.array.size // value.size
+    if not (grad.enabled or extras.on):
+        return make(value, (x,), None, "layer_norm_rstd")
+
+    def backward(g):
+        rstd = rstd_ref()
+        return (-(g * rstd * rstd * rstd) * (x - x.mean(dim=dims, keepdim=True)) / n,)
+
+    def jvp(t):  # made before the result exists: rstd again, composed
+        centered = x - x.mean(dim=dims, keepdim=True)
+        rstd = ((centered * centered).mean(dim=dims, keepdim=True) + eps).rsqrt()
+        return -(rstd * rstd * rstd) * (t * centered).mean(dim=dims, keepdim=True)
+
+    out = make(value, (x,), backward, "layer_norm_rstd", jvp)
+    rstd_ref = weakref.ref(out)
+    return out
+
+
+@rules_saving(("dims", "rstd", "xhat_ref"))
+def _standardized(x: Tensor, dims: tuple, rstd: Tensor, value) -> Tensor:
+    """x̂ = (x - mean) * rstd over ``dims``, its ``value`` computed by the caller, as a tensor of x; its rule,
+    through the mean and rstd: dx = rstd * (d - mean(d) - x̂ * mean(d * x̂))."""
+    if not (grad.enabled or extras.on):
+        return make(value, (x,), None, "layer_norm_standardized")
+
+    def backward(d):
+        xhat = xhat_ref()
+        return (rstd * (d - d.mean(dim=dims, keepdim=True) - xhat * (d * xhat).mean(dim=dims, keepdim=True)),)
+
+    def jvp(t):  # made before the result exists: x̂ again, composed
+        xhat = (x - x.mean(dim=dims, keepdim=True)) * rstd
+        return rstd * (t - t.mean(dim=dims, keepdim=True) - xhat * (t * xhat).mean(dim=dims, keepdim=True))
+
+    out = make(value, (x,), backward, "layer_norm_standardized", jvp)
+    xhat_ref = weakref.ref(out)
+    return out
 
 
 UNBATCHED_RUNNING_STATS = (
