@@ -89,18 +89,19 @@ def test_second_derivatives_match_torch(name):
         np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12)
 
 
+@pytest.mark.parametrize("bias", [True, False], ids=["bias", "no_bias"])
 @pytest.mark.parametrize("name", ["stride", "everything"])
-def test_forward_mode_matches_torch(name):
+def test_forward_mode_matches_torch(name, bias):
     torch = pytest.importorskip("torch")
     xs, ws, kwargs = GEOMETRIES[name]
     rng = np.random.default_rng(3)
-    shapes = (xs, ws, (_bias(ws, kwargs),))
+    shapes = (xs, ws, (_bias(ws, kwargs),))[: 3 if bias else 2]
     primals = [rng.standard_normal(s) for s in shapes]
     tangents = [rng.standard_normal(s) for s in shapes]
 
     def run(lib, jvp):
         out, tangent = jvp(
-            lambda x, w, b: lib.nn.functional.conv_transpose2d(x, w, b, **kwargs),
+            lambda *xwb: lib.nn.functional.conv_transpose2d(*xwb, **kwargs),
             tuple(lib.tensor(p) for p in primals),
             tuple(lib.tensor(t) for t in tangents),
         )
