@@ -7,6 +7,10 @@ clamped to [-4, 4] (beyond, erf is +-1 in float32), with the coefficients of Eig
 evaluated in float64 by Horner's rule: within 2 ulp of the exact erf over the float32 line (tests/ops
 check a dense grid). The passes run over blocks small enough to stay in the CPU's cache (1.6 ms for
 the array above; over the whole array at once, memory traffic made it 6.4 ms).
+
+GELU evaluates the same function in float32 (``work=np.float32``): 0.56 ms instead of 1.3 ms for the array
+above, within 5 ulp of the exact erf, so its GELU is within PyTorch's own (the vectorised float32 GELU of
+torch 2.13: 5.1 ulp for x > 0, 1.2e-6 absolute; this one 4.1 ulp, 1.4e-6).
 """
 
 from __future__ import annotations
@@ -33,17 +37,20 @@ _Q = (
     -7.37332916720468e-03,
     -1.42647390514189e-02,
 )
-_BLOCK = 16384  # elements per block: four float64 buffers of 128 KiB
+# elements per block, by the precision the passes work in (the fastest on the bench machine, one thread)
+_BLOCK = {np.dtype(np.float64): 16384, np.dtype(np.float32): 65536}
 
 
-def erf_float32(x: np.ndarray) -> np.ndarray:
-    """erf of a float32 NumPy array, as float32 (NaN stays NaN, +-inf gives +-1, -0 stays -0)."""
+def erf_float32(x: np.ndarray, work=np.float64) -> np.ndarray:
+    """erf of a float32 NumPy array, as float32 (NaN stays NaN, +-inf gives +-1, -0 stays -0), evaluated in
+    ``work`` precision: float64 (within 2 ulp) or float32 (within 5 ulp, about twice as fast)."""
     flat = x.reshape(-1)
     out = np.empty(flat.shape, np.float32)
-    size = min(_BLOCK, flat.size)
-    clamped, x2, p, q = (np.empty(size) for _ in range(4))
-    for start in range(0, flat.size, _BLOCK):
-        n = min(_BLOCK, flat.size - start)
+    block = _BLOCK[np.dtype(work)]
+    size = min(block, flat.size)
+    clamped, x2, p, q = (np.empty(size, work) for _ in range(4))
+    for start in range(0, flat.size, block):
+        n = min(block, flat.size - start)
         c, s, num, den = clamped[:n], x2[:n], p[:n], q[:n]
         np.clip(flat[start : start + n], -4.0, 4.0, out=c)
         np.multiply(c, c, out=s)
@@ -51,7 +58,7 @@ def erf_float32(x: np.ndarray) -> np.ndarray:
         _horner(_Q, s, den)
         num *= c
         num /= den
-        out[start : start + n] = num
+        np.clip(num, -1.0, 1.0, out=out[start : start + n])  # float32 work may round past +-1
     return out.reshape(x.shape)
 
 

@@ -1,0 +1,86 @@
+"""gelu: the float32 erf it uses is worked in float32 (as accurate as PyTorch's own GELU), and its rule is
+one product with the slope Phi(a) + a phi(a) the forward computed, itself differentiable."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.special
+
+import minigrad as mg
+import minigrad.func as mf
+from minigrad.autograd import gradcheck, gradgradcheck
+from minigrad.ops._erf_float32 import erf_float32
+
+from ..conftest import rand64
+
+_GRID = np.linspace(-8, 8, 400_001).astype(np.float32)
+
+
+def _exact_gelu(x: np.ndarray) -> np.ndarray:
+    wide = x.astype(np.float64)
+    return wide * 0.5 * scipy.special.erfc(-wide / np.sqrt(2))
+
+
+def test_float32_gelu_is_within_torchs_accuracy():
+    """Within 5 float32 ulp of the exact GELU for x > 0 (torch 2.13's: 5.1) and 1.5e-6 absolute everywhere."""
+    exact = _exact_gelu(_GRID)
+    ours = mg.nn.functional.gelu(mg.tensor(_GRID)).numpy()
+    assert ours.dtype == np.float32
+    error = np.abs(ours.astype(np.float64) - exact)
+    ulp = np.spacing(np.abs(exact).astype(np.float32)).astype(np.float64)
+    assert np.max((error / ulp)[_GRID > 0]) <= 5
+    assert np.max(error) <= 1.5e-6
+
+
+def test_float32_gelu_matches_torch():
+    torch = pytest.importorskip("torch")
+    theirs = torch.nn.functional.gelu(torch.from_numpy(_GRID)).numpy()
+    np.testing.assert_allclose(mg.nn.functional.gelu(mg.tensor(_GRID)).numpy(), theirs, rtol=0, atol=2e-6)
+
+
+def test_erf_worked_in_float32_stays_in_bounds_and_exact_at_the_ends():
+    values = erf_float32(np.linspace(-10, 10, 200_001).astype(np.float32), np.float32)
+    assert np.max(np.abs(values)) <= 1.0
+    special = erf_float32(np.array([0.0, -0.0, np.inf, -np.inf, np.nan], np.float32), np.float32)
+    np.testing.assert_array_equal(special[:4], [0.0, -0.0, 1.0, -1.0])
+    assert np.signbit(special[1]) and np.isnan(special[4])
+
+
+def test_gelu_rule_is_one_product_with_its_slope():
+    a = rand64(3, 4)
+    out = mg.nn.functional.gelu(a)
+    (slope,) = [v for v in out._backward.__closure__ if isinstance(v.cell_contents, mg.Tensor)]
+    x = a.detach().numpy()
+    expected = 0.5 * scipy.special.erfc(-x / np.sqrt(2)) + x * np.exp(-x * x / 2) / np.sqrt(2 * np.pi)
+    np.testing.assert_allclose(slope.cell_contents.detach().numpy(), expected, rtol=1e-14)
+
+
+def test_gelu_gradcheck_gradgradcheck_and_third_order():
+    a = rand64(3, 4)
+    assert gradcheck(mg.nn.functional.gelu, (a,))
+    assert gradgradcheck(mg.nn.functional.gelu, (a,))
+    x = a.detach()
+
+    def slope(t):
+        return mf.grad(lambda u: mg.nn.functional.gelu(u).sum())(t).sum()
+
+    third = mf.grad(lambda t: mf.grad(slope)(t).sum())(x)
+    # the slope's derivative is phi(x) (2 - x^2), and that one's phi(x) (x^3 - 4x)
+    v = x.numpy()
+    phi = np.exp(-v * v / 2) / np.sqrt(2 * np.pi)
+    np.testing.assert_allclose(third.numpy(), phi * (v**3 - 4 * v), rtol=1e-10, atol=1e-14)
+
+
+def test_gelu_jvp_is_the_slope_times_the_tangent():
+    x, t = (mg.tensor(np.random.default_rng(s).standard_normal((3, 4))) for s in (0, 1))
+    _, tangent = mf.jvp(mg.nn.functional.gelu, (x,), (t,))
+    v = x.numpy()
+    slope = 0.5 * scipy.special.erfc(-v / np.sqrt(2)) + v * np.exp(-v * v / 2) / np.sqrt(2 * np.pi)
+    np.testing.assert_allclose(tangent.numpy(), slope * t.numpy(), rtol=1e-12)
+
+
+def test_gelu_without_grad_keeps_no_rule():
+    with mg.no_grad():
+        out = mg.nn.functional.gelu(rand64(3))
+    assert out._backward is None
