@@ -29,6 +29,9 @@ GEOMETRIES = {
     "stride_over_kernel": ((2, 6, 3, 3), (6, 1, 2, 2), {"groups": 3, "padding": 1, "stride": 3}),
     # an output padding of a stride or more, which a dilation above the stride allows
     "output_padding_over_stride": ((2, 3, 4, 3), (3, 2, 2, 3), {"dilation": (3, 1), "output_padding": (2, 0)}),
+    # fewer input positions than channels, as a DCGAN generator's first layer (noise as a 1x1 image)
+    "one_pixel": ((3, 5, 1, 1), (5, 4, 4, 4), {}),
+    "few_pixels_groups": ((2, 6, 2, 1), (6, 2, 3, 3), {"groups": 2, "stride": 2}),
     "everything": (
         (3, 4, 4, 3),
         (4, 1, 3, 2),
