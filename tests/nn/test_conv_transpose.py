@@ -165,3 +165,16 @@ def test_a_float32_conv_transpose2d_stays_float32_with_a_float64_bias_as_torch()
     out = F.conv_transpose2d(x, w, b)
     out.sum().backward()
     assert out.dtype == mg.float32 and b.grad.dtype == mg.float64
+
+
+def test_per_example_gradients_under_vmap_equal_a_loop():
+    """vmap(grad) runs the node's rules (conv2d, conv2d_weight) on batched values: the same as one call each."""
+    xs, ws = rand64(3, 2, 2, 3, 3, seed=4), rand64(2, 3, 3, 3, seed=5)
+
+    def loss(w, x):
+        return F.conv_transpose2d(x, w, stride=2, padding=1, output_padding=1).tanh().sum()
+
+    per_example = func.vmap(func.grad(loss, argnums=(0, 1)), in_dims=(None, 0))(ws, xs)
+    for i in range(3):
+        for batched, one in zip(per_example, func.grad(loss, argnums=(0, 1))(ws, xs[i])):
+            np.testing.assert_allclose(batched[i].detach().numpy(), one.detach().numpy(), rtol=1e-12, atol=1e-12)
