@@ -16,6 +16,8 @@ the group's.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from .. import backend as B
@@ -87,7 +89,7 @@ class FlatGroup:
         self.device = params[0].device
         self.dtype = params[0].array.dtype
         self.shapes = [p.array.shape for p in params]
-        bounds = np.cumsum([0] + [p.array.size for p in params]).tolist()
+        bounds = list(itertools.accumulate((p.array.size for p in params), initial=0))
         self.slices = [slice(a, b) for a, b in zip(bounds, bounds[1:])]
         self.param = xp.empty(bounds[-1], dtype=self.dtype)
         self.grad = xp.empty(bounds[-1], dtype=self.dtype)
