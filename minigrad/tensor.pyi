@@ -317,8 +317,9 @@ class Tensor:
     def gelu(a: Tensor, approximate: str = "none") -> Tensor:
         """Gaussian error linear unit: a * Phi(a), or its tanh approximation with ``approximate='tanh'``.
 
-        The rule reads the forward's Phi(a) (or its tanh), kept as a tensor of ``a``: the backward
-        needs no second erf, and differentiating the rule (create_graph) still differentiates it."""
+        The rule reads the slope the forward computed beside Phi(a), Phi(a) + a phi(a) (or, for the tanh form,
+        the tanh), kept as a tensor of ``a``: the backward is one product and needs no second erf, and
+        differentiating the rule (create_graph) still differentiates it."""
     def silu(a: Tensor) -> Tensor:
         """a * sigmoid(a) (also called swish); backward g * s * (1 + a * (1 - s))."""
     def softplus(a: Tensor, beta: builtins.float = 1.0, threshold: builtins.float = 20.0) -> Tensor:
