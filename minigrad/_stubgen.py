@@ -107,7 +107,14 @@ class _Imports:
         blocks = []
         for lines in sections.values():
             plain = sorted((line for line in lines if line.startswith("import ")), key=str.lower)
-            froms = sorted((line for line in lines if line.startswith("from ")), key=str.lower)
+            names_by_module: dict[str, list[str]] = {}
+            for line in lines:
+                if line.startswith("from "):
+                    _, module, _, name = line.split(" ", 3)
+                    names_by_module.setdefault(module, []).append(name)
+            froms = sorted(
+                (f"from {m} import {', '.join(sorted(names))}" for m, names in names_by_module.items()), key=str.lower
+            )
             if plain or froms:
                 blocks.append("\n".join(plain + froms))
         return "\n\n".join(blocks)

@@ -7,12 +7,7 @@ from typing import Any
 import numpy as np
 
 import minigrad.backend as B
-from minigrad.ops.types import Dim
-from minigrad.ops.types import DimOrBool
-from minigrad.ops.types import Dims
-from minigrad.ops.types import NormOrder
-from minigrad.ops.types import Number
-from minigrad.ops.types import SplitSize
+from minigrad.ops.types import Dim, DimOrBool, Dims, NormOrder, Number, SplitSize
 
 __all__ = ["Tensor", "tensor", "make", "take_node", "shape_str", "node_label", "FREED_MESSAGE"]
 _ids: Any
