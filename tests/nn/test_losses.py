@@ -258,3 +258,42 @@ def test_cross_entropy_equals_its_definition(rows, classes, smoothing, seed):
     (g_loss,) = mg.autograd.grad(loss, x)
     (g_ref,) = mg.autograd.grad(reference, x)
     np.testing.assert_allclose(g_loss.array, g_ref.array, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"reduction": "sum"},
+        {"reduction": "none"},
+        {"label_smoothing": 0.1},
+        {"ignore_index": 2, "weight": [0.5, 2.0, 1.0, 1.5, 1.0]},
+        {"probabilities": True, "label_smoothing": 0.2},
+    ],
+    ids=str,
+)
+@pytest.mark.parametrize("shape", [(7, 5), (3, 5, 4)], ids=str)
+def test_cross_entropy_float32_keeps_float32_and_torchs_values_and_gradients(options, shape):
+    torch = pytest.importorskip("torch")
+    options = dict(options)
+    rng = np.random.default_rng(31)
+    x = (rng.standard_normal(shape) * 4).astype(np.float32)
+    if options.pop("probabilities", False):
+        t = rng.dirichlet(np.ones(shape[1]), (shape[0],) + shape[2:]).astype(np.float32)
+        t = np.moveaxis(t, -1, 1).copy()
+    else:
+        t = rng.integers(0, shape[1], (shape[0],) + shape[2:])
+        t.flat[0] = 2
+    weight = options.pop("weight", None)
+    mine_x = mg.tensor(x, requires_grad=True)
+    theirs_x = torch.tensor(x, requires_grad=True)
+    mine = F.cross_entropy(mine_x, mg.tensor(t), weight=None if weight is None else mg.tensor(weight), **options)
+    theirs = torch.nn.functional.cross_entropy(
+        theirs_x, torch.from_numpy(t), weight=None if weight is None else torch.tensor(weight), **options
+    )
+    mine.sum().backward()
+    theirs.sum().backward()
+    assert mine.dtype == mg.float32 and mine_x.grad.dtype == mg.float32
+    np.testing.assert_allclose(mine.array, theirs.detach().numpy(), rtol=2e-6, atol=2e-6)
+    np.testing.assert_allclose(mine_x.grad.array, theirs_x.grad.numpy(), rtol=2e-5, atol=2e-7)
+    np.testing.assert_array_equal(mine_x.array, x)  # the forward's in-place buffer is never the input's array

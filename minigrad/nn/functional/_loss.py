@@ -259,24 +259,25 @@ def cross_entropy(
         q, divisor, unit_rows = _class_target_matrix(
             t.array, num_classes, w, ignore_index, label_smoothing, xd.dtype, xp, "cross_entropy"
         )
-    shifted = xd - xd.max(axis=1, keepdims=True)
-    e = xp.exp(shifted)
-    total = e.sum(axis=1, keepdims=True)
-    log_total = xp.log(total)
+    # One [M, C] buffer goes from shifted logits to the softmax in place: each fresh array of that size
+    # costs a page fault per row on first touch, more than the arithmetic on it (W12's 700 x 1000 logits).
+    probs = xp.subtract(xd, xd.max(axis=1, keepdims=True))
     if unit_rows and not label_smoothing:  # Q is one-hot: its product with log_probs is the target's entry
-        per_row = log_total[:, 0] - shifted[xp.arange(num_rows), t.array]
+        target_logits = probs[xp.arange(num_rows), t.array]
+        total = xp.exp(probs, out=probs).sum(axis=1, keepdims=True)
+        per_row = xp.log(total[:, 0]) - target_logits
+        probs /= total
     else:
-        log_probs = shifted
-        log_probs -= log_total  # in place: an [N, C] array fewer for the allocator to find
+        log_probs = probs
+        log_probs -= xp.log(xp.exp(log_probs).sum(axis=1, keepdims=True))
         per_row = -(q * log_probs).sum(axis=1)
+        xp.exp(log_probs, out=probs)
     if reduction == "none":
         out = per_row
     elif reduction == "sum":
         out = per_row.sum()
     else:
         out = per_row.sum() / divisor
-    probs = e
-    probs /= total
     dev = input.device
     target_parent = t.array.dtype.kind == "f" and (t.requires_grad or bool(_tangents_of(t)))
     each_row = reduction == "none"  # g holds one entry per row
