@@ -32,6 +32,13 @@ GEOMETRIES = {
     # fewer input positions than channels, as a DCGAN generator's first layer (noise as a 1x1 image)
     "one_pixel": ((3, 5, 1, 1), (5, 4, 4, 4), {}),
     "few_pixels_groups": ((2, 6, 2, 1), (6, 2, 3, 3), {"groups": 2, "stride": 2}),
+    # more output channels than input columns at a stride (DCGAN's later layers): spread channels-last
+    "channels_over_width": ((2, 3, 2, 2), (3, 5, 4, 4), {"stride": 2, "padding": 1}),
+    "channels_over_width_dilated": (
+        (2, 2, 2, 3),
+        (2, 4, 3, 2),
+        {"stride": (2, 3), "padding": (1, 0), "dilation": (2, 1), "output_padding": (1, 2)},
+    ),
     "everything": (
         (3, 4, 4, 3),
         (4, 1, 3, 2),
