@@ -37,7 +37,7 @@ GEOMETRIES = {
     "channels_over_width_dilated": (
         (2, 2, 2, 3),
         (2, 4, 3, 2),
-        {"stride": (2, 3), "padding": (1, 0), "dilation": (2, 1), "output_padding": (1, 2)},
+        {"stride": (2, 3), "padding": (1, 0), "dilation": (3, 1), "output_padding": (1, 2)},
     ),
     "everything": (
         (3, 4, 4, 3),
