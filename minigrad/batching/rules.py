@@ -16,15 +16,11 @@ import inspect
 
 from .. import _upcalls, creation
 from ..ops import declare
+from ..ops.declare import RANDOMNESS_ERROR
 from ..tensor import Tensor
 from . import dispatch, levels
 from .dispatch import call, loop
 from .tensor import value_at, wrap
-
-RANDOMNESS_ERROR = (
-    "vmap: called random operation while in randomness error mode. Please either use the 'same' or "
-    "'different' randomness flags on vmap or perform the randomness operation out of vmap"
-)
 
 
 # ---------------------------------------------------------------- helpers

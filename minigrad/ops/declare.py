@@ -29,6 +29,8 @@ from typing import NamedTuple, Protocol
 __all__ = [
     "op",
     "rules_saving",
+    "on_first_batched",
+    "RANDOMNESS_ERROR",
     "Declaration",
     "BatchedCall",
     "declaration",
@@ -127,6 +129,28 @@ class BatchedCall(Protocol):
     def into_n(self, **batched):
         """The op on ``[B * N, ...]`` (each named batched argument so), its result split back into
         ``[B, N, ...]`` and batched: for ops that treat each of the N samples on its own."""
+
+
+#: PyTorch's refusal of a random draw inside a ``vmap`` whose ``randomness`` is ``"error"`` (the default).
+RANDOMNESS_ERROR = (
+    "vmap: called random operation while in randomness error mode. Please either use the 'same' or "
+    "'different' randomness flags on vmap or perform the randomness operation out of vmap"
+)
+
+
+def on_first_batched(rule: Callable[[BatchedCall, object], object]) -> Callable[[BatchedCall], object]:
+    """An op's own batching rule for calls whose first argument is batched at this level, given that
+    argument's batched value (``rule(call, value)``); any other call (a batched argument further on,
+    ``x.expand_as(batched)``) runs by the loop."""
+
+    def guarded(call: BatchedCall):
+        value = call.value(call.args[0]) if call.args else None
+        if value is None:
+            return call.loop()
+        return rule(call, value)
+
+    guarded.__name__, guarded.__qualname__, guarded.__doc__ = rule.__name__, rule.__qualname__, rule.__doc__
+    return guarded
 
 
 class Declaration(NamedTuple):

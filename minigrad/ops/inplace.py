@@ -378,21 +378,12 @@ def version_error(saved: Tensor | None, arr, node) -> RuntimeError:
 
 
 # ---------------------------------------------------------------- batching rules (vmap)
-def _unbatched_target(name: str) -> RuntimeError:
-    """PyTorch's refusal of an in-place op inside ``vmap`` on a tensor it does not batch, with a batched operand."""
-    return RuntimeError(
-        f"vmap: {name}(self, *extra_args) is not possible because there exists a Tensor `other` in extra_args "
-        "that has more elements than `self`. This happened due to `other` being vmapped over but `self` not "
-        f"being vmapped over in a vmap. Please try to use out-of-place operators instead of {name}."
-    )
-
-
 def _batched_setitem(call):
     t, key, value = call.args
     v = call.value(t)
     keys = key if isinstance(key, tuple) else (key,)
-    if v is None:
-        raise _unbatched_target(call.fn.__name__)
+    if v is None:  # the in-place family's refusal: a batched value or key written into an unbatched tensor
+        return call.by_family(IN_PLACE)
     if call.batched_among(keys) or any(_is_index_array(k) for k in keys):
         call.loop()
         return None

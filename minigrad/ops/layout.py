@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..tensor import Tensor, make
 from ._util import check_tensor
 from .arithmetic import _pass_through, _same_jvp
-from .declare import LOOP, TRAILING, bind_methods, op
+from .declare import LOOP, TRAILING, bind_methods, on_first_batched, op
 from .shape import _batched_reshape, _shape_arg, reshape, transpose
 
 __all__ = ["t"]  # view is a method only, as in PyTorch
@@ -96,11 +96,9 @@ def contiguous(a: Tensor) -> Tensor:
     return make(a.device.xp.ascontiguousarray(a.array), (a,), _pass_through, "contiguous", _same_jvp)
 
 
-def _batched_t(call):
+@on_first_batched
+def _batched_t(call, v):
     """``t`` of a batch of matrices (or vectors, or scalars): the entries' two dims swapped, past the batch dim."""
-    if not call.args or call.value(call.args[0]) is None:
-        return call.loop()
-    v = call.value(call.args[0])
     if v.dim() - 1 > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {v.dim() - 1}D")
     return call.wrap(v.transpose(1, 2)) if v.dim() == 3 else call.args[0]

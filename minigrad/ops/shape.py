@@ -18,7 +18,7 @@ from .._tensor_state import mark_multi_view
 from ..tensor import Tensor, make, shape_str
 from ._util import check_same_device, normalize_dims
 from .arithmetic import _pass_through, _same_jvp
-from .declare import ALONG_DIM, LOOP, TRAILING, bind_methods, op, rules_saving
+from .declare import ALONG_DIM, LOOP, TRAILING, bind_methods, on_first_batched, op, rules_saving
 from .indexing import index_with_key
 from .types import Dims, Ints, SplitSize
 
@@ -92,18 +92,14 @@ def _sizes(args) -> tuple:
     return tuple(args)
 
 
-def _batched_reshape(call):
-    if not call.args or call.value(call.args[0]) is None:
-        return call.loop()
-    v = call.value(call.args[0])
+@on_first_batched
+def _batched_reshape(call, v):
     sizes = _sizes(call.args[1:]) if len(call.args) > 1 else tuple(call.kwargs.get("shape", ()))
     return call.wrap(call.run(call.fn, v, (v.shape[0],) + sizes))
 
 
-def _batched_flatten(call):
-    if not call.args or call.value(call.args[0]) is None:
-        return call.loop()
-    v = call.value(call.args[0])
+@on_first_batched
+def _batched_flatten(call, v):
     rank = v.dim() - 1
     start, end = call.get("start_dim"), call.get("end_dim")
     if rank == 0:
@@ -111,26 +107,20 @@ def _batched_flatten(call):
     return call.wrap(call.run(call.fn, v, call.physical(start, rank), call.physical(end, rank)))
 
 
-def _batched_unflatten(call):
-    if not call.args or call.value(call.args[0]) is None:
-        return call.loop()
-    v = call.value(call.args[0])
+@on_first_batched
+def _batched_unflatten(call, v):
     dim, sizes = call.get("dim"), call.get("sizes")
     return call.wrap(call.run(call.fn, v, call.physical(dim, v.dim() - 1), sizes))
 
 
-def _batched_unsqueeze(call):
-    if not call.args or call.value(call.args[0]) is None:
-        return call.loop()
-    v = call.value(call.args[0])
+@on_first_batched
+def _batched_unsqueeze(call, v):
     rank, d = v.dim() - 1, call.get("dim")
     return call.wrap(call.run(call.fn, v, call.physical(d, rank + 1)))  # an entry of rank + 1 takes the new dim
 
 
-def _batched_squeeze(call):
-    if not call.args or call.value(call.args[0]) is None:
-        return call.loop()
-    v = call.value(call.args[0])
+@on_first_batched
+def _batched_squeeze(call, v):
     shape, dim = tuple(v.shape[1:]), call.get("dim")
     rank = len(shape)
     if dim is None:
@@ -144,10 +134,8 @@ def _batched_squeeze(call):
     return call.wrap(call.run(call.fn, v, dims) if dims else v)
 
 
-def _batched_permute(call):
-    if not call.args or call.value(call.args[0]) is None:
-        return call.loop()
-    v = call.value(call.args[0])
+@on_first_batched
+def _batched_permute(call, v):
     rank, dims = v.dim() - 1, _sizes(call.args[1:]) if len(call.args) > 1 else tuple(call.kwargs["dims"])
     if len(dims) != rank:
         raise RuntimeError(
@@ -157,10 +145,8 @@ def _batched_permute(call):
     return call.wrap(call.run(call.fn, v, (0,) + tuple(call.physical(d, rank) for d in dims)))
 
 
-def _batched_transpose(call):
-    if not call.args or call.value(call.args[0]) is None:
-        return call.loop()
-    v = call.value(call.args[0])
+@on_first_batched
+def _batched_transpose(call, v):
     rank = v.dim() - 1
     d0, d1 = call.get("dim0"), call.get("dim1")
     if rank == 0:
@@ -169,10 +155,8 @@ def _batched_transpose(call):
     return call.wrap(call.run(call.fn, v, call.physical(d0, rank), call.physical(d1, rank)))
 
 
-def _batched_movedim(call):
-    if not call.args or call.value(call.args[0]) is None:
-        return call.loop()
-    v = call.value(call.args[0])
+@on_first_batched
+def _batched_movedim(call, v):
     rank = v.dim() - 1
     source, destination = call.get("source"), call.get("destination")
 
@@ -182,10 +166,8 @@ def _batched_movedim(call):
     return call.wrap(call.run(call.fn, v, moved(source), moved(destination)))
 
 
-def _batched_expand(call):
-    if not call.args or call.value(call.args[0]) is None:
-        return call.loop()
-    v = call.value(call.args[0])
+@on_first_batched
+def _batched_expand(call, v):
     sizes = (
         _sizes(call.args[1:]) if len(call.args) > 1 else tuple(call.kwargs.get("shape", call.kwargs.get("size", ())))
     )
@@ -193,10 +175,8 @@ def _batched_expand(call):
     return call.wrap(call.run(call.fn, v, (v.shape[0],) + tuple(sizes)))
 
 
-def _batched_repeat(call):
-    if not call.args or call.value(call.args[0]) is None:
-        return call.loop()
-    v = call.value(call.args[0])
+@on_first_batched
+def _batched_repeat(call, v):
     repeats = _sizes(call.args[1:])
     rank = v.dim() - 1
     if call.fn is tile and len(repeats) < rank:
@@ -205,10 +185,8 @@ def _batched_repeat(call):
     return call.wrap(call.run(call.fn, v, (1,) + tuple(repeats)))
 
 
-def _batched_flip(call):
-    if not call.args or call.value(call.args[0]) is None:
-        return call.loop()
-    v = call.value(call.args[0])
+@on_first_batched
+def _batched_flip(call, v):
     dims = _sizes(call.args[1:]) if len(call.args) > 1 else call.kwargs.get("dims")
     dims = (dims,) if isinstance(dims, int) else tuple(dims)
     return call.wrap(call.run(call.fn, v, dims=tuple(call.physical(d, v.dim() - 1) for d in dims)))

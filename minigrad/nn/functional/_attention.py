@@ -6,17 +6,11 @@ import math
 import weakref
 
 from ..._state import extras, grad
-from ...ops.declare import BatchedCall, op, rules_saving
+from ...ops.declare import RANDOMNESS_ERROR, BatchedCall, op, rules_saving
 from ...tensor import Tensor, make, make_leaf, shape_str
 from ._dropout import dropout
 
 __all__ = ["scaled_dot_product_attention"]
-
-
-RANDOMNESS_ERROR = (
-    "vmap: called random operation while in randomness error mode. Please either use the 'same' or "
-    "'different' randomness flags on vmap or perform the randomness operation out of vmap"
-)
 
 
 def _attention_rule(call: BatchedCall):
