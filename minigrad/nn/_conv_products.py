@@ -17,7 +17,7 @@ columns, so each group's product is a batched matmul.
 
 from __future__ import annotations
 
-from ._im2col import Geometry, window_view
+from ._im2col import Geometry, add_windows_into, window_view
 
 __all__ = ["correlate", "correlate_transposed", "correlate_weight"]
 
@@ -83,10 +83,10 @@ def correlate_transposed(xp, g, weight, image_shape: tuple, geo: Geometry, group
         shares = (wt @ g_by_group[start:stop]).reshape(stop - start, c, kh, kw, oh, ow)
         if ph or pw:
             padded = xp.zeros((stop - start, c, h + 2 * ph, w + 2 * pw), dtype=g.dtype)
-            _add_windows(padded, shares, geo)
+            add_windows_into(padded, shares, geo)
             dx[start:stop] = padded[:, :, ph : ph + h, pw : pw + w]
         else:
-            _add_windows(dx[start:stop], shares, geo)
+            add_windows_into(dx[start:stop], shares, geo)
     return dx
 
 
@@ -217,13 +217,3 @@ def _weight_in_one_product(xp, x, g, kernel_shape: tuple, geo: Geometry, groups:
         g_chunk = g_rows[:, :, start * oh * ow : stop * oh * ow]
         dw_t += cols.reshape(groups, rows, m * oh * ow) @ g_chunk.transpose(0, 2, 1)
     return dw_t.transpose(0, 2, 1).reshape(kernel_shape)
-
-
-def _add_windows(image, shares, geo: Geometry) -> None:
-    """Add each window's share ``[N, C, kh, kw, oh, ow]`` onto ``image`` (padded), in place."""
-    (kh, kw), (sh, sw), (dh, dw) = geo.kernel, geo.stride, geo.dilation
-    oh, ow = shares.shape[4], shares.shape[5]
-    for i in range(kh):
-        for j in range(kw):
-            top, left = i * dh, j * dw
-            image[:, :, top : top + sh * (oh - 1) + 1 : sh, left : left + sw * (ow - 1) + 1 : sw] += shares[:, :, i, j]

@@ -72,17 +72,23 @@ def window_view(xp, data, geo: Geometry, pad_value=0.0):
     return view.transpose(0, 1, 4, 5, 2, 3)
 
 
-def add_windows(xp, win, image_shape: tuple, geo: Geometry):
-    """Sum windows ``[N, C, kh, kw, oh, ow]`` back onto a zero image of ``image_shape``."""
-    n, c, h, w = image_shape
-    (kh, kw), (sh, sw), (ph, pw), (dh, dw) = geo.kernel, geo.stride, geo.padding, geo.dilation
+def add_windows_into(image, win, geo: Geometry) -> None:
+    """Add windows ``[N, C, kh, kw, oh, ow]`` onto ``image`` (padded), in place."""
+    (kh, kw), (sh, sw), (dh, dw) = geo.kernel, geo.stride, geo.dilation
     oh, ow = win.shape[4], win.shape[5]
-    image = xp.zeros((n, c, h + 2 * ph, w + 2 * pw), dtype=win.dtype)
     for i in range(kh):
         top = i * dh
         for j in range(kw):
             left = j * dw
             image[:, :, top : top + sh * (oh - 1) + 1 : sh, left : left + sw * (ow - 1) + 1 : sw] += win[:, :, i, j]
+
+
+def add_windows(xp, win, image_shape: tuple, geo: Geometry):
+    """Sum windows ``[N, C, kh, kw, oh, ow]`` back onto a zero image of ``image_shape``."""
+    n, c, h, w = image_shape
+    ph, pw = geo.padding
+    image = xp.zeros((n, c, h + 2 * ph, w + 2 * pw), dtype=win.dtype)
+    add_windows_into(image, win, geo)
     if ph or pw:
         image = image[:, :, ph : ph + h, pw : pw + w]
     return image
