@@ -111,6 +111,13 @@ class DebuggerScreen(Screen):
             self.key = key
             self.layout = layout
 
+    class GraphvizUnusable(Message):
+        """Graphviz could not be loaded (pygraphviz installed without the libraries it links): the tree shows graphs."""
+
+        def __init__(self, reason: str) -> None:
+            super().__init__()
+            self.reason = reason
+
     BINDINGS = [
         Binding(
             key,
@@ -145,6 +152,7 @@ class DebuggerScreen(Screen):
         self._wanted_scope: tuple | None = None  # (key, node ids or None for all)
         self._drawn_scope = None
         self._drawn_raster = None  # (scope key, pane width) of the drawing on the canvas
+        self._graphviz_unusable = False  # set by a layout worker that could not load Graphviz
         self._too_wide = False  # the drawing does not fit the pane even squeezed: the tree shows the graph
         self._layouts: dict = {}  # scope key -> laid-out graph, the last LAYOUTS_KEPT
         self._straights: dict = {}  # scope key -> its straight layout, laid out only where the plain one did not fit
@@ -331,7 +339,13 @@ class DebuggerScreen(Screen):
     def _layout(self, key, nodes: dict, labels: dict) -> None:
         ops = {nid: info.op for nid, info in nodes.items()}
         edges = [(p, nid) for nid, info in nodes.items() for p in info.parents if p in nodes]
-        layout = layout_graph(labels, edges, ops) if len(nodes) <= MAX_DRAWN_NODES else None
+        layout = None
+        if len(nodes) <= MAX_DRAWN_NODES and not self._graphviz_unusable:
+            try:
+                layout = layout_graph(labels, edges, ops)
+            except ImportError as exc:
+                self._graphviz_unusable = True
+                self.post_message(self.GraphvizUnusable(str(exc)))
         raster = rasterize(layout, labels, ops) if layout is not None else None
         parents = {nid: tuple(p for p in info.parents if p in nodes) for nid, info in nodes.items()}
         used = {p for ps in parents.values() for p in ps}
@@ -356,6 +370,16 @@ class DebuggerScreen(Screen):
             self._straights.pop(next(iter(self._straights)))
         self._straights[message.key] = message.layout
         self._drawn_raster = None  # fitted again, now with the straight layout to try
+        self.render_step()
+
+    def on_debugger_screen_graphviz_unusable(self, message: GraphvizUnusable) -> None:
+        self.tree_forced = True
+        self.notify(
+            f"{message.reason}. Graphs are shown as a tree; reinstall pygraphviz to draw them.",
+            title="Graphviz could not be loaded",
+            severity="warning",
+            timeout=10,
+        )
         self.render_step()
 
     def on_debugger_screen_layout_done(self, message: LayoutDone) -> None:

@@ -143,3 +143,21 @@ async def test_lessons_7_and_8_draw_their_graphs_at_120x36(fresh_ids, argv, keys
         await wait_until(pilot, lambda: not pane.has_class("tree"))
         assert canvas.raster.width <= pane.scrollable_content_region.width
         assert op in "\n".join(canvas.raster.rows)
+
+
+async def test_a_graphviz_that_cannot_load_leaves_the_tree_and_says_why(monkeypatch):
+    # pygraphviz's wheel links the system's GLib: without it, importing pygraphviz raises ImportError.
+    import minigrad_tui.screen
+
+    def unloadable(*args, **kwargs):
+        raise ImportError("libgobject-2.0.so.0: cannot open shared object file: No such file or directory")
+
+    monkeypatch.setattr(minigrad_tui.screen, "layout_graph", unloadable)
+    async with debugger(size=(160, 48)) as (app, pilot):
+        await press(app, pilot, "c")
+        await wait_until(pilot, lambda: app.source.state == "finished" and app.screen.tree_forced)
+        await press(app, pilot, "home", "N")
+        assert app.screen.query_one("#tree").display and not app.screen.query_one("#canvas").display
+        assert any("Graphviz could not be loaded" in (n.title or "") for n in app._notifications)
+        assert " a" in "\n".join(_tree_rows(app))  # the built-in example's leaf, in the tree
+        assert app.is_running
