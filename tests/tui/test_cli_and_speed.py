@@ -78,3 +78,19 @@ async def test_device_cuda_without_a_gpu_is_reported_in_the_ui():
         await wait_until(pilot, lambda: app.source.state == "error" and status_shown(app))
         assert "cuda" in text(app.screen.query_one("#errors"))
         assert app.is_running
+
+
+@pytest.mark.cuda
+async def test_device_cuda_runs_the_built_in_example_on_the_gpu():
+    import numpy as np
+    from textual.widgets import Static
+
+    async with debugger("--device", "cuda") as (app, pilot):
+        await press(app, pilot, "c")
+        await wait_until(pilot, lambda: app.source.state == "finished", timeout=60)
+        nodes = app.session.trace.nodes.values()
+        assert nodes and {n.device for n in nodes} == {"cuda:0"}
+        assert all(isinstance(n.data.values, np.ndarray) for n in nodes)  # snapshots come to the host
+        await press(app, pilot, "home", "N")
+        inspector = app.screen.query_one("#inspector").query(Static)
+        assert "float32 cuda:0" in "".join(text(w) for w in inspector)  # the node's header names its device
