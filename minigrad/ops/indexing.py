@@ -314,13 +314,6 @@ def _is_chain(key: tuple) -> bool:
     return len(key) == 2 and isinstance(key[0], tuple)
 
 
-def _add_at(xp, target, key, values) -> None:
-    if xp is np:
-        np.add.at(target, key, values)
-    else:
-        import cupyx
-
-        cupyx.scatter_add(target, key, values)
 
 
 @rules_saving(("key", "accumulate"))
@@ -330,7 +323,7 @@ def _scatter_into_zeros(g: Tensor, key: tuple, shape: tuple, accumulate: bool) -
     out = xp.zeros(shape, dtype=g.array.dtype)
     target, last = (out[key[0]], key[1]) if _is_chain(key) else (out, key)  # a basic key gives a view
     if accumulate:
-        _add_at(xp, target, last, g.array)
+        xp.add.at(target, last, g.array)
     else:
         target[last] = g.array
     if not (_state.grad.enabled or _state.extras.on):  # no graph, no tangents: the rules are not kept

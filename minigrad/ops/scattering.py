@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..tensor import Tensor, make, make_leaf, shape_str
 from ._util import check_int, check_tensor, normalize_dims, type_name
 from .declare import bind_methods, op
-from .indexing import _add_at, _index_array, check_index_bounds, gather, index_with_key
+from .indexing import _index_array, check_index_bounds, gather, index_with_key
 from .shape import pad
 
 __all__ = ["take", "scatter", "scatter_add"]
@@ -161,7 +161,7 @@ def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor: 
     src = check_tensor(src, "scatter_add", "src")
     axis, idx, part = _checked(a, dim, index, src, "scatter_add")
     out = a.array.copy().reshape(a.array.shape or (1,))
-    _add_at(a.device.xp, out, _scatter_key(a.device.xp, idx, axis), part)
+    a.device.xp.add.at(out, _scatter_key(a.device.xp, idx, axis), part)
     index_t, src_shape = make_leaf(idx, a.device), src.array.shape
 
     def backward(g):

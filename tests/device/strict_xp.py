@@ -21,9 +21,8 @@ module-like proxy of NumPy whose arrays are :class:`StrictArray` wrappers, not
 
 ``backend.is_cupy_array`` recognises CuPy arrays by their class's module, so
 ``StrictArray`` declares a ``cupy.*`` module; ``.get()`` and ``.device.id`` are
-what ``backend.to_host`` / ``device_of_array`` use. ``cupyx.scatter_add`` and
-``cupyx.scipy.special.erf`` (the CuPy-only helpers op code imports) are
-provided as fake modules too.
+what ``backend.to_host`` / ``device_of_array`` use. ``cupyx.scipy.special.erf``
+(the CuPy-only helper op code imports) is provided as a fake module too.
 """
 
 from __future__ import annotations
@@ -302,10 +301,6 @@ class StrictModule(types.ModuleType):
         return attr
 
 
-def _scatter_add(a, slices, value):
-    np.add.at(unwrap(a), _key(slices), unwrap(value))
-
-
 def _erf(x):
     arr = unwrap(x)
     return wrap(np.vectorize(math.erf, otypes=[arr.dtype])(arr))
@@ -315,7 +310,6 @@ def _fake_cupyx() -> dict:
     cupyx = types.ModuleType("cupyx")
     scipy = types.ModuleType("cupyx.scipy")
     special = types.ModuleType("cupyx.scipy.special")
-    cupyx.scatter_add = _scatter_add
     special.erf = _erf
     cupyx.scipy = scipy
     scipy.special = special

@@ -41,9 +41,7 @@ def _scatter_rows(g: Tensor, indices, num_rows: int) -> Tensor:
     if xp.__name__ == "numpy":
         _add_rows_at(out, rows, values)
     else:
-        import cupyx
-
-        cupyx.scatter_add(out, rows, values)
+        xp.add.at(out, rows, values)
 
     def backward(gg):
         return (_gather_rows(gg, indices, None),)
