@@ -314,8 +314,6 @@ def _is_chain(key: tuple) -> bool:
     return len(key) == 2 and isinstance(key[0], tuple)
 
 
-
-
 @rules_saving(("key", "accumulate"))
 def _scatter_into_zeros(g: Tensor, key: tuple, shape: tuple, accumulate: bool) -> Tensor:
     """Zeros of ``shape`` with ``g`` written (or, when ``accumulate``, added) at ``key``."""
