@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .render import import_pygraphviz
+
 __all__ = ["NodeBox", "EdgePath", "Layout", "layout_graph"]
 
 _POINTS_PER_INCH = 72.0
@@ -117,8 +119,7 @@ def layout_graph(
         the arrow tip at the head box's border. Boxes never overlap; with character cells as
         units, rounding ``x``/``y`` gives cell positions (the caller corrects for cell aspect).
     """
-    import pygraphviz
-
+    pygraphviz = import_pygraphviz()
     if rankdir.upper() not in ("TB", "LR", "BT", "RL"):
         raise ValueError(f"layout_graph(): rankdir must be one of TB, LR, BT, RL, got {rankdir!r}")
     sizes = dict(nodes) if hasattr(nodes, "items") else {k: (1, 1) for k in nodes}

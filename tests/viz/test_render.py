@@ -116,3 +116,23 @@ def test_default_limit_keeps_wide_graphs_small():
     d = viz.draw(total)
     assert len(d.graph.nodes) == 500 and d.graph.hidden == 6002 - 500
     assert "not shown" in d.svg()
+
+
+def test_a_graphviz_that_cannot_load_says_what_to_install(monkeypatch):
+    import builtins
+    import sys
+
+    real_import = builtins.__import__
+
+    def no_glib(name, *args, **kwargs):
+        if name == "pygraphviz":
+            raise ImportError("libgobject-2.0.so.0: cannot open shared object file: No such file or directory")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.delitem(sys.modules, "pygraphviz", raising=False)
+    monkeypatch.setattr(builtins, "__import__", no_glib)
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(ImportError, match=r"Graphviz could not be loaded \(libgobject-2\.0.*apt install libglib2\.0-0"):
+        viz.draw(x * 2).svg()
+    with pytest.raises(ImportError, match="Graphviz could not be loaded"):
+        viz.layout_graph({"a": (1, 1), "b": (1, 1)}, [("a", "b")])
