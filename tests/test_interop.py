@@ -47,3 +47,17 @@ def test_cupy_round_trip():
     t = mg.from_dlpack(src)
     assert t.device == "cuda:0"
     assert cupy.from_dlpack(t).tolist() == [0.0, 1.0, 2.0]
+
+
+@pytest.mark.cuda
+def test_torch_cuda_round_trip_shares_gpu_memory():
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("this PyTorch build sees no CUDA GPU")
+    src = torch.arange(4, dtype=torch.float32, device="cuda")
+    t = mg.from_dlpack(src)
+    assert t.device == "cuda:0" and t.dtype == mg.float32
+    src[1] = 9.0
+    assert t.tolist() == [0.0, 9.0, 2.0, 3.0]
+    back = torch.from_dlpack(mg.tensor([1.0, 2.0], device="cuda"))
+    assert back.device.type == "cuda" and back.tolist() == [1.0, 2.0]
