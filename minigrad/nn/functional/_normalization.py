@@ -1,5 +1,5 @@
-"""layer_norm (one node with its closed-form rule where it scales and shifts) and batch_norm (composed of
-differentiable ops); every order of derivative works."""
+"""layer_norm and batch_norm: one node each with its closed-form rule where it scales and shifts (batch_norm
+when training), composed of differentiable ops otherwise; every order of derivative works."""
 
 from __future__ import annotations
 
@@ -204,15 +204,21 @@ def batch_norm(
             raise ValueError(
                 f"Expected more than 1 value per channel when training, got input size {shape_str(x.array.shape)}"
             )
-        mean = x.mean(dim=dims, keepdim=True)
-        centered = x - mean
-        var = (centered * centered).mean(dim=dims, keepdim=True)
+        affine = weight is not None and bias is not None
+        if affine:
+            y, mean, var = _affine_batch_norm(x, dims, weight, bias, eps)
+        else:
+            mean = x.mean(dim=dims, keepdim=True)
+            centered = x - mean
+            var = (centered * centered).mean(dim=dims, keepdim=True)
         if running_mean is not None and running_var is not None:
             with no_grad():
                 running_mean.array *= 1 - momentum
                 running_mean.array += momentum * mean.array.reshape(channels)
                 running_var.array *= 1 - momentum
                 running_var.array += momentum * var.array.reshape(channels) * (count / (count - 1))
+        if affine:
+            return y
     else:
         if running_mean is None or running_var is None:
             raise RuntimeError("batch_norm(): running_mean and running_var are needed when not training")
@@ -224,3 +230,55 @@ def batch_norm(
     if bias is not None:
         y = y + bias.reshape(stat_shape)
     return y
+
+
+@rules_saving(("dims", "n", "rstd", "stat_shape", "weight", "xhat"))
+def _affine_batch_norm(x: Tensor, dims: tuple, weight: Tensor, bias: Tensor, eps: float):
+    """Training batch_norm with a weight and a bias as one node: y = x̂ * weight + bias per channel, x̂ = (x -
+    mean) * rstd over ``dims`` (every dim but the channels), rstd = 1 / sqrt(var + eps). Also the batch's
+    mean and (biased) variance, as tensors without a graph, for the running statistics.
+
+    The rule is the closed form a lesson derives (PyTorch's batch_norm backward), with n values per channel:
+    dx = weight * rstd * (g - mean(g) - x̂ * mean(g * x̂)), dweight = sum(g * x̂), dbias = sum(g), the two
+    sums being the two means' n-fold. x̂ and rstd are tensors of x with their own rules (those of
+    layer_norm's node, over other dims), so the rule can itself be differentiated. The composed form made
+    about 11 full-size arrays forward and 20 backward; each fresh one of W17's costs page faults (its last
+    BatchNorm2d, [64, 32, 16, 16]: 7.7 ms forward, of which the arithmetic is 0.5).
+    """
+    xp, a = x.device.xp, x.array
+    channels = a.shape[1]
+    stat_shape = (1, channels) + (1,) * (a.ndim - 2)
+    n = a.size // channels
+    by_channel = (a.shape[0], channels, -1)
+    mean = _channel_sums(a).reshape(stat_shape) / n
+    centered = a - mean  # becomes x̂ in place
+    flat = centered.reshape(by_channel)
+    var = (xp.einsum("ncl,ncl->c", flat, flat) / n).reshape(stat_shape)
+    rstd_value = 1 / xp.sqrt(var + eps)
+    rstd = _rstd(x, dims, eps, rstd_value.astype(a.dtype, copy=False))
+    centered *= rstd.array
+    xhat = _standardized(x, dims, rstd, centered)
+    out = centered * weight.array.reshape(stat_shape)
+    out += bias.array.reshape(stat_shape)
+    stats = make_leaf(mean, x.device), make_leaf(var, x.device)
+    if not (grad.enabled or extras.on):
+        return (make(out, (x, weight, bias), None, "batch_norm"), *stats)
+
+    def backward(g):
+        g_sum = g.sum(dims, keepdim=True)
+        gx_sum = (g * xhat).sum(dims, keepdim=True)
+        dx = weight.reshape(stat_shape) * rstd * (g - g_sum / n - xhat * (gx_sum / n))
+        return lambda: dx, lambda: gx_sum.reshape(-1), lambda: g_sum.reshape(-1)
+
+    def jvp(tx, tw, tb):
+        txhat = rstd * (tx - tx.mean(dim=dims, keepdim=True) - xhat * (tx * xhat).mean(dim=dims, keepdim=True))
+        return txhat * weight.reshape(stat_shape) + xhat * tw.reshape(stat_shape) + tb.reshape(stat_shape)
+
+    return (make(out, (x, weight, bias), backward, "batch_norm", jvp), *stats)
+
+
+def _channel_sums(a):
+    """Sums over every dim of ``[N, C, *]`` but the channels: ``[C]``. The batch first (whole images added),
+    then each channel's row; NumPy's sum over dims (0, 2, 3) at once runs a loop per channel and image (W17's
+    [64, 128, 4, 4]: 0.16 ms against 0.02)."""
+    return a.sum(axis=0).reshape(a.shape[1], -1).sum(axis=1)
