@@ -84,3 +84,26 @@ def test_gelu_without_grad_keeps_no_rule():
     with mg.no_grad():
         out = mg.nn.functional.gelu(rand64(3))
     assert out._backward is None
+
+
+@pytest.mark.parametrize("approximate", ["none", "tanh"])
+def test_float32_gelu_and_its_gradient_stay_float32(approximate):
+    x = mg.tensor(np.linspace(-3, 3, 7, dtype=np.float32), requires_grad=True)
+    y = mg.nn.functional.gelu(x, approximate=approximate)
+    y.sum().backward()
+    assert y.dtype == mg.float32 and x.grad.dtype == mg.float32
+
+
+def test_float32_gelu_slope_across_blocks_matches_the_exact_slope():
+    """The float32 value and slope are worked block by block: a size past one block (and not a multiple of
+    it) gives, everywhere, the float64 slope Phi(x) + x phi(x) to float32 accuracy."""
+    x = np.random.default_rng(3).normal(0, 3, 65536 * 2 + 7).astype(np.float32)
+    t = mg.tensor(x, requires_grad=True)
+    y = mg.nn.functional.gelu(t)
+    y.backward(mg.ones_like(y))
+    wide = x.astype(np.float64)
+    slope = 0.5 * scipy.special.erfc(-wide / np.sqrt(2)) + wide * np.exp(-wide * wide / 2) / np.sqrt(2 * np.pi)
+    np.testing.assert_allclose(t.grad.numpy(), slope, rtol=0, atol=2e-6)
+    np.testing.assert_allclose(y.detach().numpy(), _exact_gelu(x), rtol=0, atol=1.5e-6)
+    with mg.no_grad():
+        np.testing.assert_array_equal(mg.nn.functional.gelu(mg.tensor(x)).numpy(), y.detach().numpy())
