@@ -109,3 +109,23 @@ def test_third_derivative_matches_finite_differences_of_the_second():
     step = 1e-5
     at = [second(mg.tensor(0.7 + k * step, dtype=mg.float64, requires_grad=True)).item() for k in (1, -1)]
     np.testing.assert_allclose(d3.item(), (at[0] - at[1]) / (2 * step), rtol=1e-6)
+
+
+@pytest.mark.parametrize("scale", [1.0, 30.0], ids=["moderate", "saturated"])
+def test_float32_values_and_gradients_match_torch_with_gates_near_and_far_from_saturation(scale):
+    """The layer's float32 arithmetic (every gate one tanh, ``σ(z) = (1 + tanh(z / 2)) / 2``) gives torch's values
+    and gradients, also where the pre-activations are large and the gates are 0 or 1 to float32's precision."""
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    theirs = torch.nn.LSTM(3, 4, num_layers=2)
+    ours = mg.nn.LSTM(3, 4, num_layers=2)
+    ours.load_state_dict(theirs.state_dict())
+    x = (_rand(6, 2, 3) * scale).astype(np.float32)
+    mx, tx = mg.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
+    (mo, (_, mcn)), (to, (_, tcn)) = ours(mx), theirs(tx)
+    weights = [_rand(*t.shape, seed=3 + k).astype(np.float32) for k, t in enumerate((to, tcn))]
+    np.testing.assert_allclose(mo.detach().numpy(), to.detach().numpy(), rtol=1e-5, atol=1e-6)
+    sum((m * mg.tensor(w)).sum() for m, w in zip((mo, mcn), weights)).backward()
+    sum((t * torch.tensor(w)).sum() for t, w in zip((to, tcn), weights)).backward()
+    for m, t in [(mx, tx)] + list(zip(ours.parameters(), theirs.parameters())):
+        np.testing.assert_allclose(m.grad.numpy(), t.grad.numpy(), rtol=1e-4, atol=1e-5)

@@ -22,7 +22,6 @@ from __future__ import annotations
 import weakref
 
 from ...ops.declare import LOOP, op
-from ...ops.elementwise import _sigmoid_array
 from ...ops.shape import cat
 from ...tensor import Tensor, make
 from ._lstm_through_time import lstm_through_time, tangent_recurrence
@@ -70,21 +69,33 @@ def _input_share(x, w_ih, bias):
 
 
 def _recurrence(xp, x_proj, h0, c0, w_hh) -> tuple:
-    """The forward pass on arrays: every step's ``[h_t, c_t]`` and gate values ``[i, f, g, o]``."""
+    """The forward pass on arrays: every step's ``[h_t, c_t]`` and gate values ``[i, f, g, o]``.
+
+    The gate values are written over ``x_proj`` (made for this call), step by step. Every gate is one tanh,
+    ``σ(z) = (1 + tanh(z / 2)) / 2``: the σ blocks of ``x_proj`` and of ``W_hh`` are halved once (exact in
+    binary floating point), so a step is one product, one tanh over the four blocks, a scale and a shift,
+    and the cell and hidden updates written into the result.
+    """
     steps, batch, four_h = x_proj.shape
     hidden = four_h // 4
     states = xp.empty((steps, batch, 2 * hidden), dtype=x_proj.dtype)
-    gates = xp.empty((steps, batch, four_h), dtype=x_proj.dtype)
-    h, c, w_t = h0, c0, xp.ascontiguousarray(w_hh.T)  # h @ w_t: a plain product, the fast one
+    half = xp.full(four_h, 0.5, dtype=x_proj.dtype)  # z's scale before the tanh, and s's after it
+    half[2 * hidden : 3 * hidden] = 1
+    shift = 1 - half
+    gates = x_proj
+    gates *= half
+    w_t = xp.ascontiguousarray(w_hh.T)  # h @ w_t: a plain product, the fast one
+    w_t *= half
+    h, c = h0, c0
     for t in range(steps):
-        z = h @ w_t
-        z += x_proj[t]
         s = gates[t]
-        s[...] = _sigmoid_array(xp, z)  # the g block's sigmoid is written over next: one pass, not three
-        g = s[:, 2 * hidden : 3 * hidden] = xp.tanh(z[:, 2 * hidden : 3 * hidden])
-        c = s[:, hidden : 2 * hidden] * c
-        c += s[:, :hidden] * g
-        h = xp.tanh(c)
+        s += h @ w_t
+        xp.tanh(s, out=s)
+        s *= half
+        s += shift
+        h, c_prev, c = states[t, :, :hidden], c, states[t, :, hidden:]
+        xp.multiply(s[:, hidden : 2 * hidden], c_prev, out=c)
+        c += s[:, :hidden] * s[:, 2 * hidden : 3 * hidden]
+        xp.tanh(c, out=h)
         h *= s[:, 3 * hidden :]
-        states[t, :, :hidden], states[t, :, hidden:] = h, c
     return states, gates

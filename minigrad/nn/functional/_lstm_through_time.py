@@ -134,24 +134,37 @@ def _second_order(x, w_ih, w_hh, bias, h0, c0, grad, t_xp, t_h0, t_c0, t_w, t_gr
 
 
 def _bptt(xp, grad, gates, states, c0, w_hh):
-    """Backpropagation through time on arrays: ``lstm_through_time``'s forward, the recurrences of the module's docstring."""
+    """Backpropagation through time on arrays: ``lstm_through_time``'s forward, the recurrences of the module's
+    docstring. ``g_h``, ``g_c`` and the step's work live in arrays made once and written in place."""
     steps, batch, four_h = gates.shape
     hidden = four_h // 4
     out = xp.empty((steps + 1, batch, four_h), dtype=gates.dtype)
     tanh_block = xp.zeros(four_h, dtype=gates.dtype)
     tanh_block[2 * hidden : 3 * hidden] = 1
-    nothing = xp.zeros_like(grad[0])  # the result's gradient before the first step
-    gh, gc = grad[-1, :, :hidden], grad[-1, :, hidden:]
+    gh, gc = grad[-1, :, :hidden].copy(), grad[-1, :, hidden:].copy()
+    tanh_c, work, slopes = xp.empty_like(gh), xp.empty_like(gh), xp.empty_like(out[0])
     for t in reversed(range(steps)):
-        s, c_prev, before = gates[t], states[t - 1, :, hidden:] if t else c0, grad[t - 1] if t else nothing
-        tanh_c = xp.tanh(states[t, :, hidden:])
-        gc = gc + gh * s[:, 3 * hidden :] * (1 - tanh_c * tanh_c)
-        d = out[t]
-        d[:, :hidden], d[:, hidden : 2 * hidden] = gc * s[:, 2 * hidden : 3 * hidden], gc * c_prev
-        d[:, 2 * hidden : 3 * hidden], d[:, 3 * hidden :] = gc * s[:, :hidden], gh * tanh_c
-        d *= (1 - s) * (s + tanh_block)
-        gh = before[:, :hidden] + d @ w_hh
-        gc = before[:, hidden:] + gc * s[:, hidden : 2 * hidden]
+        s, d, c_prev = gates[t], out[t], states[t - 1, :, hidden:] if t else c0
+        i, f, g, o = s[:, :hidden], s[:, hidden : 2 * hidden], s[:, 2 * hidden : 3 * hidden], s[:, 3 * hidden :]
+        xp.tanh(states[t, :, hidden:], out=tanh_c)
+        xp.multiply(gh, tanh_c, out=d[:, 3 * hidden :])
+        xp.multiply(tanh_c, tanh_c, out=work)  # g_c += g_h o (1 - tanh² c_t)
+        xp.subtract(1, work, out=work)
+        work *= o
+        work *= gh
+        gc += work
+        xp.multiply(gc, g, out=d[:, :hidden])
+        xp.multiply(gc, c_prev, out=d[:, hidden : 2 * hidden])
+        xp.multiply(gc, i, out=d[:, 2 * hidden : 3 * hidden])
+        xp.subtract(1, s, out=slopes)  # d *= (1 - s)(s + e)
+        d *= slopes
+        xp.add(s, tanh_block, out=slopes)
+        d *= slopes
+        xp.matmul(d, w_hh, out=gh)  # step t - 1's g_h and g_c
+        gc *= f
+        if t:
+            gh += grad[t - 1, :, :hidden]
+            gc += grad[t - 1, :, hidden:]
     out[-1] = 0
     out[-1, :, :hidden], out[-1, :, hidden : 2 * hidden] = gh, gc
     return out
