@@ -31,6 +31,8 @@ GEOMETRIES = {
     "output_padding_over_stride": ((2, 3, 4, 3), (3, 2, 2, 3), {"dilation": (3, 1), "output_padding": (2, 0)}),
     # fewer input positions than channels, as a DCGAN generator's first layer (noise as a 1x1 image)
     "one_pixel": ((3, 5, 1, 1), (5, 4, 4, 4), {}),
+    "one_pixel_padded": ((2, 5, 1, 1), (5, 4, 4, 4), {"padding": 1}),
+    "one_pixel_dilated_groups": ((2, 4, 1, 1), (4, 3, 2, 3), {"groups": 2, "dilation": (2, 1), "padding": (1, 0)}),
     "few_pixels_groups": ((2, 6, 2, 1), (6, 2, 3, 3), {"groups": 2, "stride": 2}),
     # more output channels than input columns at a stride (DCGAN's later layers): spread channels-last
     "channels_over_width": ((2, 3, 2, 2), (3, 5, 4, 4), {"stride": 2, "padding": 1}),
@@ -185,3 +187,26 @@ def test_per_example_gradients_under_vmap_equal_a_loop():
     for i in range(3):
         for batched, one in zip(per_example, func.grad(loss, argnums=(0, 1))(ws, xs[i])):
             np.testing.assert_allclose(batched[i].detach().numpy(), one.detach().numpy(), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "x,w,kwargs",
+    [((4, 8, 1, 1), (8, 16, 4, 4), {}), ((4, 16, 4, 4), (16, 8, 4, 4), {"stride": 2, "padding": 1})],
+    ids=["one_pixel", "channels_over_width"],
+)
+def test_float32_values_and_gradients_match_torch(x, w, kwargs):
+    """A DCGAN generator's layers in float32: the products stay float32 and agree with torch's."""
+    torch = pytest.importorskip("torch")
+    g = np.random.default_rng(3)
+    xa, wa = g.standard_normal(x).astype(np.float32), g.standard_normal(w).astype(np.float32)
+    ours = mg.tensor(xa, requires_grad=True), mg.tensor(wa, requires_grad=True)
+    theirs = torch.tensor(xa, requires_grad=True), torch.tensor(wa, requires_grad=True)
+    out = F.conv_transpose2d(*ours, **kwargs)
+    expected = torch.nn.functional.conv_transpose2d(*theirs, **kwargs)
+    seed = g.standard_normal(tuple(expected.shape)).astype(np.float32)
+    out.backward(mg.tensor(seed))
+    expected.backward(torch.tensor(seed))
+    assert out.dtype == mg.float32 and all(t.grad.dtype == mg.float32 for t in ours)
+    np.testing.assert_allclose(out.detach().numpy(), expected.detach().numpy(), rtol=1e-4, atol=1e-4)
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a.grad.numpy(), b.grad.numpy(), rtol=1e-4, atol=1e-3)

@@ -30,6 +30,11 @@ GEOMETRIES = {
     # fewer output positions than output channels: the weight's gradient is one product per chunk
     "few_positions": ((2, 4, 4, 5), (8, 4, 3, 3), {"stride": 2, "padding": 1}),
     "few_positions_groups": ((2, 4, 3, 3), (6, 2, 2, 2), {"groups": 2, "stride": (2, 1)}),
+    "few_positions_dilated": ((2, 3, 6, 7), (10, 3, 2, 3), {"stride": (2, 3), "padding": (1, 2), "dilation": (3, 2)}),
+    # a 1x1 output: the input's gradient is each image's one window, put at the padded image's corner
+    "one_window_padded": ((2, 4, 3, 3), (6, 4, 3, 3), {"stride": 3, "padding": 1}),
+    "one_window_rows_left_out": ((2, 4, 5, 4), (6, 4, 3, 3), {"stride": 3}),
+    "one_window_dilated_groups": ((2, 4, 4, 3), (6, 2, 2, 2), {"dilation": (3, 2), "groups": 2}),
 }
 
 
