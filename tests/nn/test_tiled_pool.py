@@ -116,3 +116,17 @@ def test_windows_full_of_ties_send_the_gradient_to_their_first_maximum_as_torch(
     pytest.importorskip("torch")
     x = np.random.default_rng(6).integers(0, 3, (2, 3, 6, 6)).astype(np.float64)
     check(lambda lib, x: lib.nn.functional.max_pool2d(x, kernel, return_indices=True), Arr(x), gradcheck_=False)
+
+
+def test_a_float32_tiled_max_pool_keeps_float32_values_and_gradients_as_torch():
+    torch = pytest.importorskip("torch")
+    g = np.random.default_rng(5)
+    xa = np.maximum(g.standard_normal((2, 3, 6, 4)), 0).astype(np.float32)  # ReLU'd: windows of tied zeros
+    seed = g.standard_normal((2, 3, 3, 2)).astype(np.float32)
+    ours, theirs = mg.tensor(xa, requires_grad=True), torch.tensor(xa, requires_grad=True)
+    out, expected = F.max_pool2d(ours, 2), torch.nn.functional.max_pool2d(theirs, 2)
+    out.backward(mg.tensor(seed))
+    expected.backward(torch.tensor(seed))
+    assert out.dtype == mg.float32 and ours.grad.dtype == mg.float32
+    np.testing.assert_array_equal(out.detach().numpy(), expected.detach().numpy())
+    np.testing.assert_array_equal(ours.grad.numpy(), theirs.grad.numpy())

