@@ -18,7 +18,9 @@ Kinds and fields (``pass_id`` and ``depth`` first on every backward-side event; 
 ``values[1]`` of every kind):
 
 - ``node_created``: node, depth (the pass depth it was made at: 0 outside passes, 1 in a
-  top-level pass's hooks or create_graph arithmetic, 2+ in nested passes)
+  top-level pass's hooks or create_graph arithmetic, 2+ in nested passes). Not sent for the
+  tensors an op or ``make_leaf`` makes inside a pass that do not require grad (a plain pass's
+  gradient arithmetic: no graph holds them, and they were most of the events of a pass)
 - ``pass_started``: pass_id, depth, kind ("backward" or "grad"), roots, seeds, inputs, options (dict)
 - ``grads_saved``: pass_id, depth, saved (list of (node, grad or None)), edges (list of nodes
   whose backward closures were stashed)

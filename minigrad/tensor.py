@@ -570,7 +570,7 @@ def make(data, parents: tuple, backward, op: str, jvp=None) -> Tensor:
             _mark_inference(t)
         if data.base is not None and not _state.passes.depth:  # not a rule's own view
             _mark_view(t, parents[0], True)
-    if _listeners:
+    if _listeners and (t._rg or not _state.passes.depth):  # not a pass's gradient arithmetic
         _events.emit("node_created", (t, _state.passes.depth))
     if _extras.on and _forward_state.level >= 0:
         _forward_tangent(t, parents, jvp, op)
@@ -721,7 +721,7 @@ def make_leaf(data, device: B.Device, requires_grad: bool = False, name: str | N
     t._origin = None
     if _inference.entered and _grad_state.inference:
         _mark_inference(t)
-    if _listeners:
+    if _listeners and (t._rg or not _state.passes.depth):  # not a pass's gradient arithmetic
         _events.emit("node_created", (t, _state.passes.depth))
     return t
 

@@ -409,8 +409,18 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, pass_id, depth, input
                 # written in place since the node was made: PyTorch's check of the values the rule saved
                 outputs = call_checked(node, g) if node.id < clock.last else rule(g)
                 parents = node.parents
-                if len(outputs) != len(parents) or listeners or checking:
+                if len(outputs) != len(parents) or checking:
                     outputs = _check_rule_outputs(node, g, outputs, needed, pass_id, depth)
+                elif listeners:  # the event shows the outputs resolved; most are already (a call less a node)
+                    shown = needed is None and type(outputs) is tuple
+                    for parent, c in zip(parents, outputs) if shown else ():
+                        if type(c) is not Tensor or not parent._rg:
+                            shown = False
+                            break
+                    if shown:
+                        _events.emit("closure_called", (pass_id, depth, node, rule, g, outputs))
+                    else:
+                        outputs = _check_rule_outputs(node, g, outputs, needed, pass_id, depth)
                 for index, parent in enumerate(parents):
                     c = outputs[index]
                     if c is None or not parent._rg or (needed is not None and id(parent) not in needed):

@@ -353,3 +353,42 @@ def test_unknown_raw_kinds_are_ignored():
         _events.emit("some_future_kind", (1, 1))
         x = mg.tensor([1.0], requires_grad=True)
     assert [e.kind for e in tr.events] == ["node_created", "node_named"] and tr.events[0].node == x.id
+
+
+def _raw_events(run):
+    """(kind, values) of every raw event ``run()`` makes."""
+    seen = []
+
+    def listener(kind, values):
+        seen.append((kind, values))
+
+    _events.add_listener(listener)
+    try:
+        run()
+    finally:
+        _events.remove_listener(listener)
+    return seen
+
+
+def test_a_plain_pass_sends_no_node_created_for_its_gradient_arithmetic():
+    x = mg.tensor([0.5, -1.0], requires_grad=True)
+    seen = _raw_events(lambda: (x * 2.0).tanh().sum().backward())
+    made = [values for kind, values in seen if kind == "node_created"]
+    assert [t.op for t, _ in made][:3] == ["mul", "tanh", "sum"]  # then backward()'s seed, made before its pass
+    assert len(made) == 4 and all(depth == 0 for _, depth in made)
+    assert [kind for kind, _ in seen].count("closure_called") == 3
+    # under create_graph the gradient arithmetic is a graph: its nodes are sent, at the pass's depth
+    y = (x * x).sum()
+    seen = _raw_events(lambda: mg.autograd.grad(y, x, create_graph=True))
+    in_pass = [values[0] for kind, values in seen if kind == "node_created" and values[1] == 1]
+    assert in_pass and all(t.requires_grad for t in in_pass)
+
+
+def test_closure_called_shows_each_parents_gradient_resolved():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    k = mg.tensor([3.0, 4.0])  # needs no gradient: its entry shows None
+    seen = _raw_events(lambda: (x * k).sum().backward())
+    called = [values for kind, values in seen if kind == "closure_called"]
+    outputs = called[-1][5]
+    assert isinstance(outputs, tuple) and outputs[1] is None
+    np.testing.assert_array_equal(outputs[0].array, [3.0, 4.0])
