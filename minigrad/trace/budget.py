@@ -113,7 +113,11 @@ def _summarised(snap: Snapshot) -> Snapshot:
 
 
 class Budget:
-    """Keeps ``trace`` within ``max_bytes`` as ``converter`` records into it (``append`` is the sink)."""
+    """Keeps ``trace`` within ``max_bytes`` as ``converter`` records into it (``append`` is the sink).
+
+    The converter counts the bytes of what it delivers (``Converter.recorded_bytes``), notes the count after
+    each event in ``marks`` and calls back when it passes the limit set here: an event costs the budget no
+    call of its own until then."""
 
     def __init__(self, trace, converter, max_bytes: int = DEFAULT_MAX_BYTES):
         if not isinstance(max_bytes, int) or isinstance(max_bytes, bool) or max_bytes <= 0:
@@ -123,37 +127,36 @@ class Budget:
         self.max_bytes = max_bytes
         self.used = 0
         self._costs = array.array("q")  # what each event of the trace counts for (its first snapshots' bytes)
+        self._marks = array.array("q")  # the converter's count after each event since _costs was last brought up
+        self._mark = converter.recorded_bytes  # the count when it was
         self._limit = max_bytes  # make room past this count (raised while one pass alone is over it)
-        self._counted = converter.snapshot_bytes  # the converter's count already in self.used
+        self._offset = converter.recorded_bytes  # the converter's count of what is not in this trace
+        self.append_record = trace.append_record  # a compact record goes straight to the trace
+        converter.marks = self._marks
+        converter.over_budget = self._over_budget
+        converter.byte_limit = self._offset + self._limit
 
     def append(self, ev) -> None:
-        """Add ``ev`` to the trace, then make room when the budget is exceeded (dropping older passes
-        renumbers ``ev`` in place)."""
+        """Add ``ev`` to the trace (the converter counts it: see :meth:`_over_budget`)."""
         self.trace.append(ev)
-        self._count(NODE_BYTES if isinstance(ev, E.NodeCreated) else 0)
 
-    def append_record(self, record) -> None:
-        """:meth:`append` for a compact record (:mod:`~minigrad.trace.records`): the trace builds the event
-        when it is read. (:meth:`_count` written out: one call less for every event of a recording.)"""
-        self.trace.append_record(record)
-        made = self.converter.snapshot_bytes
-        cost = (EVENT_BYTES + NODE_BYTES if record[0] == "node_created" else EVENT_BYTES) + made - self._counted
-        self._costs.append(cost)
-        self.used += cost
-        self._counted = made
+    def _over_budget(self) -> None:
+        """The converter's count passed the limit: make room (dropping older passes renumbers the event just
+        delivered in place), then set the next limit."""
+        self.used = self.converter.recorded_bytes - self._offset
         if self.used > self._limit:
             self._make_room()
             self._limit = max(self.max_bytes, self.used + self.max_bytes // 4)
+        self.converter.byte_limit = self._offset + self._limit
 
-    def _count(self, node_bytes: int) -> None:
-        made = self.converter.snapshot_bytes
-        cost = EVENT_BYTES + node_bytes + made - self._counted
-        self._costs.append(cost)
-        self.used += cost
-        self._counted = made
-        if self.used > self._limit:
-            self._make_room()
-            self._limit = max(self.max_bytes, self.used + self.max_bytes // 4)
+    def _bring_up_costs(self) -> None:
+        """Each event's cost from the converter's counts noted since the last time."""
+        costs, prev = self._costs, self._mark
+        for mark in self._marks:
+            costs.append(mark - prev)
+            prev = mark
+        self._mark = prev
+        del self._marks[:]
 
     # ------------------------------------------------------------ giving way
     def _make_room(self) -> None:
@@ -174,6 +177,7 @@ class Budget:
     def _drop_oldest(self) -> None:
         """Drop whole passes, oldest first, until the count is under three quarters of the budget (or no
         finished pass is left to drop)."""
+        self._bring_up_costs()
         events, costs = self.trace.events, self._costs
         target = self.max_bytes * 3 // 4
         active: dict = {}  # pass id -> depth, of the passes started and not ended at the walk's position
@@ -197,6 +201,7 @@ class Budget:
             self.converter.forget(forgotten, len(events))
             self._costs = array.array("q", [costs[i] for i in kept_at]) + costs[cut:]
             self.used = sum(self._costs)
+            self._offset = self.converter.recorded_bytes - self.used
 
     def _rewrite(self, start: int, stop: int, fn) -> None:
         """Replace the snapshots of ``events[start:stop]`` (and of their nodes' records) by ``fn`` of them,
@@ -217,8 +222,10 @@ class Budget:
         """Count the bytes of every event again (after the trace's snapshots were replaced)."""
         seen: dict = {}
         self._costs = array.array("q", (event_bytes(ev, seen) for ev in list(self.trace.events)))
+        del self._marks[:]
+        self._mark = self.converter.recorded_bytes
         self.used = sum(self._costs)
-        self._counted = self.converter.snapshot_bytes
+        self._offset = self._mark - self.used
 
     def message(self) -> str | None:
         """One sentence saying what the budget dropped, or None when nothing was."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import math
 import os
 import sys
 import textwrap
@@ -27,10 +28,10 @@ import numpy as np
 
 from .. import _state, _versions
 from .. import backend as B
-from ..autograd.saved import saved_items
+from ..ops.declare import declared_saves
 from ..tensor import Tensor
 from . import events as E
-from .budget import SNAPSHOT_BYTES, STATS_BYTES
+from .budget import EVENT_BYTES, NODE_BYTES, SNAPSHOT_BYTES, STATS_BYTES
 from .function_names import input_names, saved_names
 from .records import CAPTURED_TAG
 from .records import build as build_record
@@ -187,6 +188,17 @@ def _own_fields(cls) -> tuple:
     return names
 
 
+# code of a rule -> (whether it may be a custom Function's backward wrapper, ((cell index, name), ...) of
+# the values its rules saved: saved_items's, found once per code)
+_shown_cells: dict = {}
+
+
+def _cells_shown(fn, code) -> tuple:
+    declared = declared_saves(fn)
+    shown = tuple((i, name) for i, name in enumerate(code.co_freevars) if declared is None or name in declared)
+    return {"args", "cls", "ctx"} <= set(code.co_freevars), shown
+
+
 def _captured_record(name, kind, tensor_id=None, value=None, text=None) -> tuple:
     """A compact record of an :class:`~minigrad.trace.events.Captured` (built with its event)."""
     return (CAPTURED_TAG, name, kind, tensor_id, value, text)
@@ -227,7 +239,12 @@ class Converter:
         self.threads = threads
         self.sink = sink
         self.record_sink = None  # given compact records instead (minigrad.trace.records): handle() returns none
-        self.snapshot_bytes = 0  # what the snapshots taken so far hold (each once, however often shared)
+        # the bytes the events delivered so far hold, as the memory budget counts them: a fixed cost per event
+        # and per node record, and each snapshot once however often shared
+        self.recorded_bytes = 0
+        self.marks = None  # a memory budget's array: recorded_bytes is appended to it after each event
+        self.byte_limit = math.inf  # and when recorded_bytes passes this, over_budget() is called
+        self.over_budget = None
         self._recording_began = stack_ids()  # an error's traceback leaves out the callers of the recording
         self._count = 0
         self._known: set = set()
@@ -239,6 +256,7 @@ class Converter:
         self._depth = 0
         self._shared: dict = {}  # id(array) -> (weak reference to it, version, snapshot record) for the current pass
         self._built: dict = {}  # the snapshots built for _shared's records (events delivered built)
+        self._summaries: dict = {}  # id(array) -> (weak reference to it, version, summary record) (_summary_record)
         self._handlers = {
             name[len("_on_") :]: getattr(self, name) for name in dir(type(self)) if name.startswith("_on_")
         }
@@ -271,8 +289,21 @@ class Converter:
         if threads is None or len(threads) > 1:  # events of several threads: one at a time
             with self._lock:
                 self._handle(kind, handler, values)
-        else:
-            self._handle(kind, handler, values)  # one thread's events come one at a time already
+            return
+        # one thread's events come one at a time already: _handle written out (a call less an event)
+        outer_depth = self._depth
+        depth = self._depth = values[1]  # the pass depth the event happened at
+        try:
+            if not depth or depth == 1 and kind == "pass_started":
+                if self._shared:
+                    self._shared.clear()
+                if self._built:
+                    self._built.clear()
+            if self._pending:
+                self._resolve_pending(force=False)
+            handler(*values)
+        finally:
+            self._depth = outer_depth
 
     def _handle(self, kind, handler, values) -> None:
         outer_depth = self._depth
@@ -318,6 +349,8 @@ class Converter:
     def _pass_ended(self, depth: int) -> None:
         passes = self._passes
         del passes[depth - 1 :]
+        if depth == 1:
+            self._summaries.clear()  # a summary is not taken again past the end of a top-level pass
         if not passes:
             del self._passes_of[threading.get_ident()]  # a finished thread leaves nothing behind
 
@@ -329,14 +362,19 @@ class Converter:
         """Number the next event and pass it on: its values in the order of the record's own fields."""
         record = (cls.kind, self._count, pass_id, depth, *values)
         self._count += 1
+        self.recorded_bytes += EVENT_BYTES
         if self.record_sink is not None:  # a recording: the typed event is built when a viewer reads it
             self.record_sink(record)
-            return
-        ev = build_record(record, self._built)
-        if self._out is not None:
-            self._out.append(ev)
-        if self.sink is not None:
-            self.sink(ev)
+        else:
+            ev = build_record(record, self._built)
+            if self._out is not None:
+                self._out.append(ev)
+            if self.sink is not None:
+                self.sink(ev)
+        if self.marks is not None:  # a memory budget counts: the count after each event, a call past its limit
+            self.marks.append(self.recorded_bytes)
+            if self.recorded_bytes > self.byte_limit:
+                self.over_budget()
 
     def forget(self, nodes, count: int) -> None:
         """The trace dropped its oldest events and the records of ``nodes``, and now holds ``count`` events:
@@ -357,7 +395,8 @@ class Converter:
         Within one top-level pass the engine changes no value it has shown; only a hook or a custom
         Function could, and an in-place op there bumps the tensor's version. So the values (or summary)
         of the same array object at the same version are taken once and shared until the pass ends;
-        any event outside a pass starts afresh (the user's code may have written to ``.array``).
+        any event outside a pass starts afresh (the user's code may have written to ``.array``), but for
+        the summaries of large values (:meth:`_summary_record`).
         """
         if t is None:
             return None
@@ -366,8 +405,10 @@ class Converter:
         else:
             arr, tensor_id = t, None
         if not self._depth:  # nothing is shared outside a pass
+            if arr.size > self.max_values:
+                return self._summary_record(t, arr, tensor_id)
             snap = snapshot_record(t, self.max_values)
-            self.snapshot_bytes += SNAPSHOT_BYTES + (STATS_BYTES if snap[4] is None else snap[4].nbytes)
+            self.recorded_bytes += SNAPSHOT_BYTES + snap[4].nbytes
             return snap
         version = _versions.version(arr)
         shared = self._shared.get(id(arr))
@@ -376,13 +417,40 @@ class Converter:
             if snap[6] == tensor_id:
                 return snap
             snap = (*snap[:6], tensor_id)  # another tensor on the same array
-            self.snapshot_bytes += SNAPSHOT_BYTES
+            self.recorded_bytes += SNAPSHOT_BYTES
+        elif arr.size > self.max_values:
+            snap = self._summary_record(t, arr, tensor_id)
         else:
             snap = snapshot_record(t, self.max_values)
-            self.snapshot_bytes += SNAPSHOT_BYTES + (STATS_BYTES if snap[4] is None else snap[4].nbytes)
+            self.recorded_bytes += SNAPSHOT_BYTES + snap[4].nbytes
         try:
             self._shared[id(arr)] = (weakref.ref(arr), version, snap)
         except TypeError:  # an array type without weak references: not shared
+            pass
+        return snap
+
+    def _summary_record(self, t, arr, tensor_id) -> tuple:
+        """:func:`~minigrad.trace.snapshot.snapshot_record` of a value above ``max_values``: its summary,
+        taken once for the same array at the same version from its first event to the end of the next
+        top-level pass.
+
+        A summary is a pass over the values; the forward values a rule saved (its input, its weight, its
+        output) are shown again by ``closure_called`` in the backward pass, and the array has not changed
+        since unless its version moved (a write through minigrad) or the user's code wrote ``.array`` by
+        hand in between, which the rule would then read too (as PyTorch's ``.data``). Nothing is kept past
+        a top-level pass: a data loader may refill the same array by hand for the next step.
+        """
+        version = _versions.version(arr)
+        hit = self._summaries.get(id(arr))
+        if hit is not None and hit[0]() is arr and hit[1] == version:
+            snap = hit[2]
+            self.recorded_bytes += SNAPSHOT_BYTES
+            return snap if snap[6] == tensor_id else (*snap[:6], tensor_id)
+        snap = snapshot_record(t, self.max_values)
+        self.recorded_bytes += SNAPSHOT_BYTES + STATS_BYTES
+        try:
+            self._summaries[id(arr)] = (weakref.ref(arr), version, snap)
+        except TypeError:  # an array type without weak references: not kept
             pass
         return snap
 
@@ -424,10 +492,11 @@ class Converter:
             # from the emitting frame: the handler, _handle and __call__ (three frames at least) are this
             # converter's, and each frame looked at is made a Python object (a cost per node)
             frame = user_frame(sys._getframe(4))
+        line = None if frame is None else frame.f_lineno  # read once: a frame works its line out at each read
         for n in order:
             is_new = n is node and not late
             where = (
-                (frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name)
+                (frame.f_code.co_filename, line, frame.f_code.co_name)
                 if is_new and frame is not None and self.sources
                 else None
             )
@@ -450,11 +519,12 @@ class Converter:
             )
             known.add(n.id)
             self._name_of[n.id] = n.name
+            self.recorded_bytes += NODE_BYTES
             self._deliver_values(E.NodeCreated, info[11], depth if is_new else 0, n.id, info, not is_new)
             if is_new and n.name is None and self.names and frame is not None:
                 entry = self._pending.get(frame)
                 if entry is None:
-                    entry = self._pending[frame] = [frame.f_lineno, self._count, []]
+                    entry = self._pending[frame] = [line, self._count, []]
                 entry[2].append(weakref.ref(n))
         if self.names and frame is not None and len(order) > (0 if late else 1):
             # tensors made before recording: the variables of the code that uses them now
@@ -539,22 +609,27 @@ class Converter:
         nid = self._ref(node)
         self._deliver_values(E.Seeded, pass_id, depth, nid, self._snap(grad))
 
+    # The four events of each node of a pass (node_entered, closure_called, grad_accumulated, node_finished)
+    # take _ref's common case written out: a node known, with no name set since (a call less a node each).
+
     def _on_node_entered(self, pass_id, depth, node, grad) -> None:
-        nid = self._ref(node)
+        nid = node.id
+        if nid not in self._known or node.name is not None:
+            nid = self._ref(node)
         data = self._snap(node) if node._backward is None else None
         self._deliver_values(E.NodeEntered, pass_id, depth, nid, self._snap(grad), data)
 
     def _on_closure_called(self, pass_id, depth, node, fn, grad, outputs) -> None:
-        nid = self._ref(node)
+        nid = node.id
+        if nid not in self._known or node.name is not None:
+            nid = self._ref(node)
+        snap = self._snap
+        if len(outputs) == 1:  # a unary op's: no list made
+            shown = (snap(outputs[0]) if isinstance(outputs[0], Tensor) else None,)
+        else:
+            shown = tuple([snap(o) if isinstance(o, Tensor) else None for o in outputs])
         self._deliver_values(
-            E.ClosureCalled,
-            pass_id,
-            depth,
-            nid,
-            self._snap(grad),
-            tuple([self._snap(o) if isinstance(o, Tensor) else None for o in outputs]),
-            closure_info(fn),
-            self._captured(fn),
+            E.ClosureCalled, pass_id, depth, nid, snap(grad), shown, closure_info(fn), self._captured(fn)
         )
 
     def _captured(self, fn) -> tuple:
@@ -562,13 +637,21 @@ class Converter:
         cells = getattr(fn, "__closure__", None)
         if code is None or not cells:
             return ()
-        if getattr(fn, "__wrapped__", None) is not None and {"args", "cls", "ctx"} <= set(code.co_freevars):
+        plan = _shown_cells.get(code)
+        if plan is None:
+            plan = _shown_cells[code] = _cells_shown(fn, code)
+        wrapper, shown = plan
+        if wrapper and getattr(fn, "__wrapped__", None) is not None:
             cell = dict(zip(code.co_freevars, cells))
             return self._function_captured(
                 cell["cls"].cell_contents, cell["ctx"].cell_contents, cell["args"].cell_contents
             )
         out = []
-        for name, v in saved_items(fn):  # what the op declared its rule saves
+        for index, name in shown:  # what the op declared its rule saves
+            try:
+                v = cells[index].cell_contents
+            except ValueError:  # a cell not assigned yet
+                continue
             if type(v) is Tensor:  # the common case first
                 out.append((CAPTURED_TAG, name, "tensor", v.id, self._snap(v), None))
             elif isinstance(v, weakref.ref):

@@ -24,6 +24,7 @@ HEAD_VALUES = 8
 BLOCK = 1 << 16  # 256 KB of float32: fits the L2 cache of any current CPU
 
 _ones: dict = {}  # dtype -> a read-only block of ones (a sum is a dot product with it: BLAS speed)
+_safe: dict = {}  # dtype -> a bound on a block's max|x|**2 * size under which no sum of it overflows
 
 
 @dataclass(frozen=True)
@@ -63,19 +64,34 @@ def summary_fields(arr, xp=np) -> tuple:
 
 
 def host_moments(flat: np.ndarray):
-    """(min, max, sum, sum of squares) of a 1-d float32/float64 array in one pass; None when one is not finite."""
+    """(min, max, sum, sum of squares) of a 1-d float32/float64 array in one pass; None when one is not finite.
+
+    A block's sums are taken without NumPy's error state (a context that costs about as much as a block's
+    pass) when its extremes show that no sum of it can overflow: ``max|x|**2 * size`` below the dtype's
+    largest value."""
     ones = _ones.get(flat.dtype)
     if ones is None:
         ones = _ones[flat.dtype] = np.ones(BLOCK, flat.dtype)
         ones.flags.writeable = False
+    safe = _safe.get(flat.dtype)
+    if safe is None:
+        safe = _safe[flat.dtype] = float(np.finfo(flat.dtype).max) / 4
     lo, hi, total, squares = math.inf, -math.inf, 0.0, 0.0
-    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is caught below: the second pass handles it
-        for start in range(0, flat.size, BLOCK):
-            block = flat[start : start + BLOCK]
+    for start in range(0, flat.size, BLOCK):
+        block = flat[start : start + BLOCK]
+        block_lo, block_hi = float(block.min()), float(block.max())
+        if not (-math.inf < block_lo and block_hi < math.inf):  # NaN or Inf: the second pass handles them
+            return None
+        big = max(-block_lo, block_hi)
+        if big * big * block.size < safe:
             total += float(np.dot(block, ones[: block.size]))
             squares += float(np.dot(block, block))
-            lo = min(lo, float(block.min()))
-            hi = max(hi, float(block.max()))
+        else:
+            with np.errstate(over="ignore", invalid="ignore"):  # an overflow is caught below
+                total += float(np.dot(block, ones[: block.size]))
+                squares += float(np.dot(block, block))
+        lo = min(lo, block_lo)
+        hi = max(hi, block_hi)
     if not (math.isfinite(total) and math.isfinite(squares)):
         return None
     return lo, hi, total, squares

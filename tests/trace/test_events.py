@@ -392,3 +392,18 @@ def test_closure_called_shows_each_parents_gradient_resolved():
     outputs = called[-1][5]
     assert isinstance(outputs, tuple) and outputs[1] is None
     np.testing.assert_array_equal(outputs[0].array, [3.0, 4.0])
+
+
+def test_a_forward_summary_is_shown_again_in_its_pass_and_taken_afresh_after_it():
+    data = np.ones(2000)
+    x = mg.from_numpy(data)
+    w = mg.tensor(np.full(2000, 2.0), requires_grad=True)
+    with record() as tr:
+        (x * w).sum().backward()
+        data[:] = 5.0  # a data loader refilling its buffer by hand (no version change)
+        (x * w).sum().backward()
+    created = tr.node(x.id).data
+    captured = [c.value for e in tr.find("closure_called") for c in e.captured if c.tensor_id == x.id]
+    assert len(captured) == 2 and created.summarised
+    assert captured[0].stats == created.stats and captured[0].stats.mean == 1.0
+    assert captured[1].stats.mean == 5.0  # the second step's value, not the first's summary
