@@ -308,7 +308,7 @@ def _store_grad(node, g, create_graph, owned, pass_id, depth):
     """
     before = node._grad
     if before is None:
-        after = g if create_graph or (owned and not _listeners) else make_leaf(g.array.copy(), g.device)
+        after = g if create_graph or owned else make_leaf(g.array.copy(), g.device)
     else:
         leaf = node._backward is None
         shown = make_leaf(before.array.copy(), before.device) if leaf and _listeners else before

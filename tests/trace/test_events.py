@@ -407,3 +407,12 @@ def test_a_forward_summary_is_shown_again_in_its_pass_and_taken_afresh_after_it(
     assert len(captured) == 2 and created.summarised
     assert captured[0].stats == created.stats and captured[0].stats.mean == 1.0
     assert captured[1].stats.mean == 5.0  # the second step's value, not the first's summary
+
+
+def test_a_leafs_first_gradient_is_kept_without_a_copy_while_watched():
+    w = mg.tensor(np.ones((3, 2)), requires_grad=True)
+    x = mg.tensor(np.ones((4, 3)))
+    seen = _raw_events(lambda: (x @ w).sum().backward())
+    (stored,) = [values for kind, values in seen if kind == "grad_accumulated" and values[7] == "grad"]
+    contribution, before, after = stored[4:7]
+    assert before is None and after is contribution and w.grad is after  # as when nobody watches
