@@ -18,6 +18,7 @@ columns, so each group's product is a batched matmul.
 from __future__ import annotations
 
 from ._im2col import Geometry, add_windows_into, window_view
+from ._workspace import work_array
 
 __all__ = ["correlate", "correlate_transposed", "correlate_weight"]
 
@@ -32,9 +33,9 @@ def _chunks(n: int, per_image: int, itemsize: int):
 
 
 def _window_buffer(xp, view, chunks: list):
-    """One array for every chunk's windows (the first chunk is the largest): a new one per chunk is memory
-    the allocator may have handed back to the OS, paged in again (W13: ~1.2k minor faults a step)."""
-    return xp.empty((chunks[0][1],) + view.shape[1:], dtype=view.dtype)
+    """One array for every chunk's windows (the first chunk is the largest), kept between calls: a new one
+    is memory the allocator may have handed back to the OS, paged in again (W13: ~1.2k minor faults a step)."""
+    return work_array(xp, "windows", (chunks[0][1],) + view.shape[1:], view.dtype)
 
 
 def _windows_of(xp, view, start: int, stop: int, buffer):
@@ -86,7 +87,8 @@ def correlate_transposed(xp, g, weight, image_shape: tuple, geo: Geometry, group
     for start, stop in _chunks(n, c * kh * kw * oh * ow, g.itemsize):
         shares = (wt @ g_by_group[start:stop]).reshape(stop - start, c, kh, kw, oh, ow)
         if ph or pw:
-            padded = xp.zeros((stop - start, c, h + 2 * ph, w + 2 * pw), dtype=g.dtype)
+            padded = work_array(xp, "padded", (stop - start, c, h + 2 * ph, w + 2 * pw), g.dtype)
+            padded.fill(0)
             add_windows_into(padded, shares, geo)
             dx[start:stop] = padded[:, :, ph : ph + h, pw : pw + w]
         else:
@@ -116,9 +118,9 @@ def _spread_channels_last(xp, g, weight, image_shape: tuple, geo: Geometry):
     dx = xp.empty(image_shape, dtype=g.dtype)
     chunks = _chunks(n, kh * kw * c * oh * ow, g.itemsize)
     most = chunks[0][1]
-    shares_buffer = xp.empty(kh * kw * most * oh * ow * c, dtype=g.dtype)
-    phases_buffer = xp.empty(most * sh * sw * hq * wq * c, dtype=g.dtype)
-    image_buffer = xp.empty(most * hq * sh * wq * sw * c, dtype=g.dtype)
+    shares_buffer = work_array(xp, "shares", (kh * kw * most * oh * ow * c,), g.dtype)
+    phases_buffer = work_array(xp, "phases", (most * sh * sw * hq * wq * c,), g.dtype)
+    image_buffer = work_array(xp, "image", (most * hq * sh * wq * sw * c,), g.dtype)
     for start, stop in chunks:
         m = stop - start
         shares = shares_buffer[: kh * kw * m * oh * ow * c].reshape(kh * kw, m * oh * ow, c)
@@ -160,14 +162,18 @@ def _spread_by_shifts(xp, g, weight, image_shape: tuple, geo: Geometry, groups: 
     most = chunks[0][1]
     # g's rows at the image's width, and the shares of rows [0, oh) only: the rows below, and g's columns
     # past ow, are zeros written once
-    g_wide = xp.zeros((most, o, oh, wp), dtype=g.dtype)
-    shares = xp.zeros((most, groups, kh * kw * per_group, hp * wp), dtype=g.dtype)
+    g_wide = work_array(xp, "g_wide", (most, o, oh, wp), g.dtype)
+    g_wide[..., ow:] = 0
+    shares = work_array(xp, "shares", (most, groups, kh * kw * per_group, hp * wp), g.dtype)
+    shares[..., oh * wp :] = 0
+    image_buffer = work_array(xp, "image", (most, groups * plane + shifts[-1]), g.dtype)
     for start, stop in chunks:
         m = stop - start
         g_wide[:m, :, :, :ow] = g[start:stop]
         xp.matmul(wt, g_wide[:m].reshape(m, groups, o // groups, oh * wp), out=shares[:m, :, :, : oh * wp])
         by_offset = shares[:m].reshape(m, groups, kh * kw, plane)
-        image = xp.zeros((m, groups * plane + shifts[-1]), dtype=g.dtype)
+        image = image_buffer[:m]
+        image.fill(0)
         for k, shift in enumerate(shifts):
             image[:, shift : shift + groups * plane].reshape(m, groups, plane)[...] += by_offset[:, :, k]
         dx[start:stop] = image[:, : groups * plane].reshape(m, c, hp, wp)[:, :, ph : ph + h, pw : pw + w]
@@ -218,7 +224,8 @@ def _windows_channels_last(xp, x, geo: Geometry, groups: int):
     second layer) or single numbers."""
     n, c, h, w = x.shape
     ph, pw = geo.padding
-    last = xp.zeros((n, h + 2 * ph, w + 2 * pw, c), dtype=x.dtype)
+    last = work_array(xp, "padded_last", (n, h + 2 * ph, w + 2 * pw, c), x.dtype)
+    last[:, :ph] = last[:, ph + h :] = last[:, :, :pw] = last[:, :, pw + w :] = 0
     last[:, ph : ph + h, pw : pw + w] = x.transpose(0, 2, 3, 1)
     unpadded = Geometry(geo.kernel, geo.stride, 0, geo.dilation)
     view = window_view(xp, last.transpose(0, 3, 1, 2), unpadded)  # [N, C, kh, kw, oh, ow]
@@ -249,11 +256,13 @@ def _correlate_channels_last(xp, x, weight, geo: Geometry, groups: int, out_hw: 
     per_group = o // groups
     # [O, C/G, kh, kw] -> [G, kh*kw*C/G, O/G], rows in the windows' (kh, kw, C/G) order
     wt = weight.reshape(groups, per_group, -1, kh, kw).transpose(0, 3, 4, 2, 1).reshape(groups, -1, per_group)
-    out_last = xp.empty((n * oh * ow, groups, per_group), dtype=x.dtype)
+    out_last = work_array(xp, "products", (n * oh * ow, groups, per_group), x.dtype)
     for start, stop, cols in _channels_last_chunks(xp, x, geo, groups):
         rows_out = out_last[start * oh * ow : stop * oh * ow].transpose(1, 0, 2)
         xp.matmul(cols.transpose(1, 0, 2), wt, out=rows_out)
-    return xp.ascontiguousarray(out_last.reshape(n, oh, ow, o).transpose(0, 3, 1, 2))
+    out = xp.empty((n, o, oh, ow), dtype=x.dtype)  # a copy even where the transpose is a view (1x1 outputs)
+    out[...] = out_last.reshape(n, oh, ow, o).transpose(0, 3, 1, 2)
+    return out
 
 
 def _weight_channels_last(xp, x, g, kernel_shape: tuple, geo: Geometry, groups: int):

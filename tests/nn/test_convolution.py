@@ -146,3 +146,16 @@ def test_the_window_array_of_a_batch_is_never_made_at_once(monkeypatch):
     finally:
         tracemalloc.stop()
     assert peak < windows_bytes / 2, (peak, windows_bytes)
+
+
+@pytest.mark.parametrize("name", sorted(GEOMETRIES))
+def test_results_keep_their_values_when_the_products_run_again(name):
+    """The products' kept work arrays are never part of a result: a second call leaves the first's alone."""
+    x, w, kwargs = GEOMETRIES[name]
+    first = [rand64(*x), rand64(*w, seed=1)]
+    out = F.conv2d(*first, **kwargs)
+    gx, gw = mg.autograd.grad(out.tanh().sum(), first)
+    kept = [t.detach().numpy().copy() for t in (out, gx, gw)]
+    F.conv2d(rand64(*x, seed=3), rand64(*w, seed=4), **kwargs).tanh().sum().backward()
+    for t, value in zip((out, gx, gw), kept):
+        np.testing.assert_array_equal(t.detach().numpy(), value)
