@@ -1,8 +1,9 @@
 """Shape ops: reshape, flatten, permute, expand, repeat, cat, stack, split, flip, pad, ...
 
 Each op's forward sits beside its backward closure. Ops that cut pieces out of a
-tensor (narrow, select, split, chunk, unbind) are indexing ops underneath, so
-their gradients are scattered back into zeros by ``minigrad.ops.indexing``.
+tensor (narrow, select, unbind) are indexing ops underneath, so their gradients are
+scattered back into zeros by ``minigrad.ops.indexing``; split's (and chunk's) pieces
+give theirs to one node that concatenates them, as PyTorch's SplitBackward.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from .. import _state
 from .. import backend as B
 from .._state import extras, grad
 from .._tensor_state import mark_multi_view
-from ..tensor import Tensor, make, shape_str
+from ..tensor import Tensor, make, make_leaf, shape_str
 from ._util import check_same_device, normalize_dims
 from .arithmetic import _pass_through, _same_jvp
 from .declare import ALONG_DIM, LOOP, TRAILING, bind_methods, on_first_batched, op, rules_saving
@@ -652,7 +653,10 @@ def select(a: Tensor, dim: int, index: int) -> Tensor:
 
 @op(batch=ALONG_DIM, methods="split")
 def split(a: Tensor, split_size_or_sections: SplitSize, dim: int = 0) -> tuple:
-    """Pieces of ``a`` along ``dim``: of equal size ``n`` (the last may be smaller) or of the listed sizes."""
+    """Pieces of ``a`` along ``dim``: of equal size ``n`` (the last may be smaller) or of the listed sizes.
+
+    The pieces are views of ``a``. In a graph, ``a``'s gradient is their gradients concatenated, zeros
+    for a piece that got none (``_split_hub``)."""
     if a.array.ndim == 0:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
     axis = _axis(dim, a.array.ndim)
@@ -675,9 +679,72 @@ def split(a: Tensor, split_size_or_sections: SplitSize, dim: int = 0) -> tuple:
                 f"{axis}), but got split_sizes={sizes}"
             )
     bounds = list(itertools.accumulate(sizes, initial=0))
-    return _several_views(
-        tuple(_slice_along(a, axis, lo, hi, "split") for lo, hi in zip(bounds[:-1], bounds[1:])), "Split"
-    )
+    keys = [(slice(None),) * axis + (slice(lo, hi),) for lo, hi in zip(bounds[:-1], bounds[1:])]
+    if len(keys) < 2 or not (grad.enabled and a.requires_grad):
+        return _several_views(tuple(index_with_key(a, key, "split") for key in keys), "Split")
+    pending = {}  # each piece's gradient, left by the piece's rule for the hub's
+    hub = _split_hub(a, axis, keys, pending)
+    return _several_views(tuple(_split_piece(a, hub, key, k, pending) for k, key in enumerate(keys)), "Split")
+
+
+@rules_saving(("axis", "device", "dtype", "pending", "shapes"))
+def _split_hub(a: Tensor, axis: int, keys: list, pending: dict) -> Tensor:
+    """The node that gives ``a`` its gradient from all of ``split``'s pieces at once, as PyTorch's
+    SplitBackward: the pieces' gradients joined along ``axis`` (zeros for a piece that got none), one
+    array of ``a``'s shape (a gradient per piece written into zeros of that shape, then added, made five
+    for a GPT block's q, k, v).
+
+    Each piece is a node of the hub (and of ``a``, whose memory it views); the piece's rule leaves its
+    gradient in ``pending`` and sends the hub a one-hot mark (the hub's value holds one zero per piece),
+    so the hub's rule, which runs after every piece's, reads from the summed marks which pieces got one
+    in this pass."""
+    shapes = [a.array[key].shape for key in keys]
+    dtype, device = a.array.dtype, a.device
+
+    def backward(reached):
+        return (cat(_gradients_of_pieces(pending, reached, shapes, dtype, device), axis),)
+
+    def jvp(t):  # the marks carry no tangent; the pieces take theirs from a's
+        return _zeros(len(keys), dtype, device)
+
+    return make(device.xp.zeros(len(keys), dtype=dtype), (a,), backward, "split", jvp)
+
+
+@rules_saving(("device", "dtype", "k", "n", "pending"))
+def _split_piece(a: Tensor, hub: Tensor, key: tuple, k: int, pending: dict) -> Tensor:
+    """Piece ``k`` of a split of ``a``: a view of ``a`` at ``key``, a node of the hub (``_split_hub``)
+    and of ``a``; its gradient goes to ``a`` through the hub only."""
+    n, dtype, device = hub.array.shape[0], hub.array.dtype, hub.device
+
+    def backward(g):
+        pending[k] = g
+        return _one_hot(k, n, dtype, device), None
+
+    def jvp(t_hub, t_a):
+        return index_with_key(t_a, key, "split")
+
+    return make(a.array[key], (hub, a), backward, "split", jvp)
+
+
+def _gradients_of_pieces(pending: dict, reached: Tensor, shapes: list, dtype, device) -> list:
+    """The gradient of each piece in this pass (marked in ``reached``), zeros for the others; ``pending``
+    emptied."""
+    ran = B.to_host(reached.array).tolist()
+    grads = [pending.pop(k) if ran[k] else _zeros(shape, dtype, device) for k, shape in enumerate(shapes)]
+    pending.clear()
+    return grads
+
+
+def _one_hot(k: int, n: int, dtype, device) -> Tensor:
+    """The mark piece ``k`` of ``n`` sends the split's hub: 1 at ``k``, 0 elsewhere."""
+    mark = device.xp.zeros(n, dtype=dtype)
+    mark[k] = 1
+    return make_leaf(mark, device)
+
+
+def _zeros(shape, dtype, device) -> Tensor:
+    """Zeros of ``shape``, a constant."""
+    return make_leaf(device.xp.zeros(shape, dtype=dtype), device)
 
 
 def _several_views(pieces: tuple, op: str) -> tuple:
