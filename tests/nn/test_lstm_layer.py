@@ -129,3 +129,19 @@ def test_float32_values_and_gradients_match_torch_with_gates_near_and_far_from_s
     sum((t * torch.tensor(w)).sum() for t, w in zip((to, tcn), weights)).backward()
     for m, t in [(mx, tx)] + list(zip(ours.parameters(), theirs.parameters())):
         np.testing.assert_allclose(m.grad.numpy(), t.grad.numpy(), rtol=1e-4, atol=1e-5)
+
+
+def test_a_result_keeps_its_values_when_another_layer_of_the_same_size_runs_after_it():
+    """The forward's ``W_hh^T`` is a work array kept between calls; nothing a call returns or keeps may view it."""
+    mg.manual_seed(0)
+    first, second = mg.nn.LSTM(3, 4, dtype=mg.float64), mg.nn.LSTM(3, 4, dtype=mg.float64)
+    x = mg.tensor(_rand(5, 2, 3), requires_grad=True)
+    out = first(x)[0]
+    values = out.detach().numpy().copy()
+    second(x)[0].sum().backward()
+    np.testing.assert_array_equal(out.detach().numpy(), values)
+    x.grad = None
+    out.sum().backward()
+    expected = mg.tensor(_rand(5, 2, 3), requires_grad=True)
+    first(expected)[0].sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), expected.grad.numpy())

@@ -24,6 +24,7 @@ import weakref
 from ...ops.declare import LOOP, op
 from ...ops.shape import cat
 from ...tensor import Tensor, make
+from .._workspace import work_array
 from ._lstm_through_time import lstm_through_time, tangent_recurrence
 
 __all__ = ["lstm_layer"]
@@ -84,8 +85,8 @@ def _recurrence(xp, x_proj, h0, c0, w_hh) -> tuple:
     shift = 1 - half
     gates = x_proj
     gates *= half
-    w_t = xp.ascontiguousarray(w_hh.T)  # h @ w_t: a plain product, the fast one
-    w_t *= half
+    # h @ w_t, w_t contiguous: a plain product, the fast one; its memory kept between calls (no page faults)
+    w_t = xp.multiply(w_hh.T, half, out=work_array(xp, "lstm W_hh^T", w_hh.shape[::-1], w_hh.dtype))
     h, c = h0, c0
     for t in range(steps):
         s = gates[t]
