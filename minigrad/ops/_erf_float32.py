@@ -103,7 +103,8 @@ def _erf_block(x, clamped, x2, p, q, out) -> None:
 
 def _horner(coefficients: tuple, x2: np.ndarray, acc: np.ndarray) -> None:
     """acc = the polynomial with ``coefficients`` (highest power first) at ``x2``, in place."""
-    acc.fill(coefficients[0])
-    for c in coefficients[1:]:
+    np.multiply(x2, coefficients[0], out=acc)
+    acc += coefficients[1]
+    for c in coefficients[2:]:
         acc *= x2
         acc += c
