@@ -252,14 +252,15 @@ def _correlate_channels_last(xp, x, weight, geo: Geometry, groups: int, out_hw: 
     weight ``[kh*kw*C/G, O/G]``, per group. W17, the input gradients of layers 2 and 3 (4x4 and 8x8 outputs):
     5.3 -> 4.0 and 5.1 -> 4.1 ms."""
     n, o = x.shape[0], weight.shape[0]
-    (kh, kw), (oh, ow) = geo.kernel, out_hw
+    oh, ow = out_hw
     per_group = o // groups
-    # [O, C/G, kh, kw] -> [G, kh*kw*C/G, O/G], rows in the windows' (kh, kw, C/G) order
-    wt = weight.reshape(groups, per_group, -1, kh, kw).transpose(0, 3, 4, 2, 1).reshape(groups, -1, per_group)
+    # [O, C/G, kh, kw] -> [G, O/G, kh*kw*C/G], rows in the windows' (kh, kw, C/G) order, used transposed: this
+    # copy moves runs of kh*kw numbers, a copy into [G, kh*kw*C/G, O/G] single ones (W17 layer 2: 0.04 ms, 0.36)
+    w_rows = xp.ascontiguousarray(weight.transpose(0, 2, 3, 1)).reshape(groups, per_group, -1)
     out_last = work_array(xp, "products", (n * oh * ow, groups, per_group), x.dtype)
     for start, stop, cols in _channels_last_chunks(xp, x, geo, groups):
         rows_out = out_last[start * oh * ow : stop * oh * ow].transpose(1, 0, 2)
-        xp.matmul(cols.transpose(1, 0, 2), wt, out=rows_out)
+        xp.matmul(cols.transpose(1, 0, 2), w_rows.transpose(0, 2, 1), out=rows_out)
     out = xp.empty((n, o, oh, ow), dtype=x.dtype)  # a copy even where the transpose is a view (1x1 outputs)
     out[...] = out_last.reshape(n, oh, ow, o).transpose(0, 3, 1, 2)
     return out
