@@ -134,10 +134,11 @@ def _attention_weights(query: Tensor, key: Tensor, mask: Tensor | None, is_causa
         scores = xp.where(mask.array, scores, -xp.inf)
     elif mask is not None:
         scores = scores + mask.array
-    scores -= scores.max(axis=-1, keepdims=True)
+    # the row maxima read at the rows' argmax, and the row sums as a product with a column of ones: NumPy's
+    # max and sum over a short last axis run an inner loop per row (W11's 2 048 rows of 64, one thread:
+    # max 122 us, argmax and take 60 us; sum 55 us, the product 9 us)
+    scores -= xp.take_along_axis(scores, scores.argmax(axis=-1)[..., None], axis=-1)
     xp.exp(scores, out=scores)
-    # the row sums as a product with a column of ones: one BLAS call (a sum over the short last axis: 2 048
-    # rows of 64, one thread, 55 us that way, 9 us so)
     scores /= scores @ xp.ones((scores.shape[-1], 1), dtype=scores.dtype)
     if not (grad.enabled or extras.on):
         return make(scores, (query, key), None, "attention_weights")
