@@ -161,7 +161,7 @@ def _spread_by_shifts(xp, g, weight, image_shape: tuple, geo: Geometry, groups: 
     chunks = _chunks(n, c * kh * kw * hp * wp, g.itemsize)
     most = chunks[0][1]
     # g's rows at the image's width, and the shares of rows [0, oh) only: the rows below, and g's columns
-    # past ow, are zeros written once
+    # past ow, are zeros written once a call
     g_wide = work_array(xp, "g_wide", (most, o, oh, wp), g.dtype)
     g_wide[..., ow:] = 0
     shares = work_array(xp, "shares", (most, groups, kh * kw * per_group, hp * wp), g.dtype)

@@ -273,6 +273,17 @@ nn_case(
     f(2, 2, 5),
 )
 nn_case("conv_transpose2d", lambda: nn.ConvTranspose2d(2, 3, 3, stride=2, padding=1, output_padding=1), f(1, 2, 3, 3))
+nn_case(  # a DCGAN generator's layers: a 1x1 input, channels-last spreads and products, tiled max pool
+    "dcgan_layers",
+    lambda: nn.Sequential(
+        nn.ConvTranspose2d(3, 20, 2, 1, 0),
+        nn.BatchNorm2d(20),
+        nn.ConvTranspose2d(20, 5, 4, 2, 1),
+        nn.ReLU(),
+        nn.MaxPool2d(2),
+    ),
+    f(2, 3, 1, 1),
+)
 nn_case(
     "multihead_attention",
     lambda: nn.MultiheadAttention(4, 2, batch_first=True),
