@@ -489,7 +489,7 @@ class Converter:
         pass_id = self._pass_at(depth) if depth else None
         frame = None
         if (not late and self.sources) or self.names:
-            # from the emitting frame: the handler, _handle and __call__ (three frames at least) are this
+            # at or below the emitting frame: the handler and __call__ (and _handle, under the lock) are this
             # converter's, and each frame looked at is made a Python object (a cost per node)
             frame = user_frame(sys._getframe(4))
         line = None if frame is None else frame.f_lineno  # read once: a frame works its line out at each read
@@ -506,7 +506,7 @@ class Converter:
                 n.id,
                 n.name,
                 n.op,
-                tuple([p.id for p in n.parents]),
+                (n.parents[0].id,) if len(n.parents) == 1 else tuple([p.id for p in n.parents]),
                 arr.shape,
                 data[2],  # the dtype's and device's names, as the snapshot has them
                 data[3],
@@ -537,23 +537,23 @@ class Converter:
             if not force and frame.f_lineno == line and self._count - first < _PENDING_MAX_AGE:
                 continue
             del pending[frame]
-            self._name_from_locals(frame, [r() for r in refs])
+            self._name_from_locals(frame, [refs[0]()] if len(refs) == 1 else [r() for r in refs])
 
     def _name_from_locals(self, frame, nodes) -> None:
         name_of = self._name_of
-        wanted = {n.id: n for n in nodes if n is not None and n.name is None and name_of.get(n.id) is None}
-        if not wanted:
-            return
-        if len(wanted) == 1 and not SHADOWS:  # one node of minigrad's (the common case): no tables
-            ((nid, node),) = wanted.items()
-            if type(node) is not Tensor:
-                return  # a subclass's (a Parameter's) variable does not name it, as below
+        if len(nodes) == 1 and not SHADOWS:  # one node of minigrad's (the common case): no tables
+            (node,) = nodes
+            if type(node) is not Tensor or node.name is not None or name_of.get(node.id) is not None:
+                return  # (a subclass's, a Parameter's, variable does not name it, as below)
             for var, value in frame.f_locals.items():
                 if value is node and var != "_" and not var.startswith("__"):
-                    if nid in self._known:
-                        name_of[nid] = var
-                        self._deliver_values(E.NodeNamed, None, 0, nid, var)
+                    if node.id in self._known:
+                        name_of[node.id] = var
+                        self._deliver_values(E.NodeNamed, None, 0, node.id, var)
                     return
+            return
+        wanted = {n.id: n for n in nodes if n is not None and n.name is None and name_of.get(n.id) is None}
+        if not wanted:
             return
         by_object = {id(n): nid for nid, n in wanted.items()}
         if SHADOWS:
