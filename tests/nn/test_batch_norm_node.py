@@ -110,3 +110,19 @@ def test_batch_norm_without_a_graph_gives_the_same_values():
         quiet = _train(x, w, b)
     assert quiet.grad_fn is None
     np.testing.assert_allclose(quiet.numpy(), _train(x, w, b).detach().numpy(), atol=1e-15)
+
+
+def test_the_input_gradient_node_differentiates_in_each_argument():
+    """batch_norm's ∂L/∂x is a node of (g, x̂, rstd, weight) with its own rules: first and second order against
+    finite differences, and its tangent, with the four as independent values."""
+    from minigrad.nn.functional._normalization import batch_norm_input_grad
+
+    args = (rand64(4, 3, 2, 2), rand64(4, 3, 2, 2), rand64(1, 3, 1, 1), rand64(3))
+    assert batch_norm_input_grad(*args).op == "batch_norm_input_grad"
+    assert gradcheck(batch_norm_input_grad, args)
+    assert gradgradcheck(batch_norm_input_grad, args)
+    primals = tuple(a.detach() for a in args)
+    tangents = tuple(mg.tensor(np.random.default_rng(6).standard_normal(a.shape)) for a in args)
+    _, tangent = mf.jvp(batch_norm_input_grad, primals, tangents)
+    expected = _central_difference(batch_norm_input_grad, primals, tangents)
+    np.testing.assert_allclose(tangent.numpy(), expected, atol=1e-7)
