@@ -147,6 +147,8 @@ def _spread_by_shifts(xp, g, weight, image_shape: tuple, geo: Geometry, groups: 
     position ``q = y * W + x`` lands at ``q + i * dh * W + j * dw`` of the flat image, for every channel
     of an image at once: nine contiguous adds per image instead of nine strided ones per channel and
     kernel offset (W13's second convolution, one thread: 20 ms against 26; the product is 8 % larger).
+    The shares that a shift moves past the end of the flat image are zeros (g's padding), so each add
+    stops there; without padding the image is ``dx`` itself (no copy out of a padded image: 1.2 ms).
     """
     n, c, h, w = image_shape
     (kh, kw), (ph, pw), (dh, dw) = geo.kernel, geo.padding, geo.dilation
@@ -166,17 +168,18 @@ def _spread_by_shifts(xp, g, weight, image_shape: tuple, geo: Geometry, groups: 
     g_wide[..., ow:] = 0
     shares = work_array(xp, "shares", (most, groups, kh * kw * per_group, hp * wp), g.dtype)
     shares[..., oh * wp :] = 0
-    image_buffer = work_array(xp, "image", (most, groups * plane + shifts[-1]), g.dtype)
+    image_buffer = work_array(xp, "image", (most, groups, plane), g.dtype) if ph or pw else None
     for start, stop in chunks:
         m = stop - start
         g_wide[:m, :, :, :ow] = g[start:stop]
         xp.matmul(wt, g_wide[:m].reshape(m, groups, o // groups, oh * wp), out=shares[:m, :, :, : oh * wp])
         by_offset = shares[:m].reshape(m, groups, kh * kw, plane)
-        image = image_buffer[:m]
-        image.fill(0)
-        for k, shift in enumerate(shifts):
-            image[:, shift : shift + groups * plane].reshape(m, groups, plane)[...] += by_offset[:, :, k]
-        dx[start:stop] = image[:, : groups * plane].reshape(m, c, hp, wp)[:, :, ph : ph + h, pw : pw + w]
+        image = dx[start:stop].reshape(m, groups, plane) if image_buffer is None else image_buffer[:m]
+        image[...] = by_offset[:, :, 0]  # offset (0, 0), no shift
+        for k, shift in enumerate(shifts[1:], 1):
+            image[:, :, shift:] += by_offset[:, :, k, : plane - shift]
+        if image_buffer is not None:
+            dx[start:stop] = image.reshape(m, c, hp, wp)[:, :, ph : ph + h, pw : pw + w]
     return dx
 
 
