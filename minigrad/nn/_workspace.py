@@ -1,4 +1,4 @@
-"""Work arrays that the convolution products keep between calls, one per use and thread.
+"""Work arrays that the convolution products (and the tiled max pool) keep between calls, one per use and thread.
 
 A product's scratch arrays (window copies, shares, padded copies) are a few MB each and live only during
 the call. Made fresh, each is memory that glibc has handed back to the OS at the previous call's end, so
