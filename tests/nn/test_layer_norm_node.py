@@ -93,3 +93,28 @@ def test_layer_norm_under_vmap_equals_the_loop():
     batched = mf.vmap(lambda row: F.layer_norm(row, (5,), w, b))(x)
     looped = mg.stack([F.layer_norm(x[i], (5,), w, b) for i in range(2)])
     np.testing.assert_allclose(batched.numpy(), looped.numpy(), atol=1e-12)
+
+
+@pytest.mark.parametrize("dims, stat_shape", [((2,), (3, 4, 1)), ((1, 2), (3, 1, 1))])
+def test_the_input_gradient_node_differentiates_in_each_argument(dims, stat_shape):
+    """layer_norm's ∂L/∂x is a node of (g, x̂, rstd) with its own rules: first and second order against finite
+    differences, and its tangent, with the three as independent values."""
+    from minigrad.nn.functional._normalization import layer_norm_input_grad
+
+    def input_grad(g, xhat, rstd):
+        return layer_norm_input_grad(g, xhat, rstd, dims)
+
+    args = (rand64(3, 4, 5), rand64(3, 4, 5), rand64(*stat_shape))
+    assert input_grad(*args).op == "layer_norm_input_grad"
+    assert gradcheck(input_grad, args)
+    assert gradgradcheck(input_grad, args)
+    primals = tuple(a.detach() for a in args)
+    tangents = tuple(mg.tensor(np.random.default_rng(6).standard_normal(a.shape)) for a in args)
+    _, tangent = mf.jvp(input_grad, primals, tangents)
+    np.testing.assert_allclose(tangent.numpy(), _central_difference(input_grad, primals, tangents), atol=1e-7)
+
+
+def test_the_rule_gives_x_its_gradient_through_the_input_gradient_node():
+    x, w, b = rand64(3, 5), rand64(5), rand64(5)
+    (dx,) = mg.autograd.grad(F.layer_norm(x, (5,), w, b).sum(), x, create_graph=True)
+    assert dx.op == "layer_norm_input_grad"
