@@ -146,8 +146,8 @@ def _x():
         (
             lambda: mg.nn.functional.cross_entropy(_x(), mg.tensor([0, 2, 1, 1])),
             "cross_entropy",
-            "return ((softmax_node(x, probs, 1) - q) * (g / divisor),)",
-            ["divisor", "probs", "q", "x"],
+            "return (softmax_minus_onehot(x, t, row_max, row_sum, times=g / divisor),)",
+            ["divisor", "row_max", "row_sum", "t", "x"],
         ),
         (lambda: _x() ** 2, "pow", "return (g * b * a ** (b - 1),)", ["a", "b"]),
         (lambda: mg.where(_x() > 0, _x(), 0.0), "where", "return (where(cond, g, 0.0),)", ["cond"]),

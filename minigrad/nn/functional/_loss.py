@@ -10,11 +10,13 @@ from __future__ import annotations
 import warnings
 
 from ... import backend as B
+from ..._state import extras, grad
 from ...ops._util import check_same_device, refuse_dtype
 from ...ops.declare import COMPOSITE, BatchedCall, op, rules_saving
 from ...ops.elementwise import clamp, softplus
 from ...ops.reduction import log_softmax
 from ...tensor import Tensor, _tangents_of, make, make_leaf, shape_str
+from .._workspace import work_array
 from ._softmax import softmax_node
 
 __all__ = [
@@ -138,13 +140,9 @@ def _class_weights(input: Tensor, weight, num_classes: int, name: str):
     return w.astype(input.array.dtype, copy=False)
 
 
-def _class_target_matrix(t, num_classes: int, weight, ignore_index: int, smoothing: float, dtype, xp, name: str):
-    """The per-row target weights ``Q`` ([M, C]) for class-index targets, the mean's divisor,
-    and whether every row of ``Q`` sums to 1 (no class weights, nothing ignored).
-
-    Row i is ``(1 - smoothing) * w[t_i] * onehot(t_i) + smoothing / C * w``, and zero where
-    ``t_i == ignore_index``; mean divides by the summed ``w[t_i]`` of the kept rows, as PyTorch does.
-    """
+def _ignored_rows(t, num_classes: int, ignore_index: int, name: str):
+    """Check class-index targets ``t`` ([M]); return the mask of rows whose target is ``ignore_index``,
+    or None when there are none. Every other target must be a class in ``[0, num_classes)``."""
     if t.dtype.kind not in "iu":
         raise RuntimeError(
             f"{name}(): expected class-index targets of an integer dtype (or float class probabilities "
@@ -163,6 +161,18 @@ def _class_target_matrix(t, num_classes: int, weight, ignore_index: int, smoothi
             f"(expected values in [0, {num_classes - 1}]"
             + (f" or ignore_index={ignore_index})" if any_ignored else ")")
         )
+    return ignored if any_ignored else None
+
+
+def _class_target_matrix(t, num_classes: int, weight, ignored, smoothing: float, dtype, xp):
+    """The per-row target weights ``Q`` ([M, C]) for class-index targets, the mean's divisor,
+    and whether every row of ``Q`` sums to 1 (no class weights, nothing ignored).
+
+    Row i is ``(1 - smoothing) * w[t_i] * onehot(t_i) + smoothing / C * w``, and zero where
+    ``ignored[i]``; mean divides by the summed ``w[t_i]`` of the kept rows, as PyTorch does.
+    """
+    any_ignored = ignored is not None
+    kept = None if ignored is None else ~ignored
     safe = xp.where(kept, t, 0) if any_ignored else t
     rows = xp.arange(t.shape[0])
     q = xp.zeros((t.shape[0], num_classes), dtype=dtype)
@@ -252,19 +262,19 @@ def cross_entropy(
     xd = x.array
     num_rows, num_classes = xd.shape
     w = _class_weights(input, weight, num_classes, "cross_entropy")
-    if t.array.dtype.kind == "f":
+    class_targets = t.array.dtype.kind != "f"
+    ignored = _ignored_rows(t.array, num_classes, ignore_index, "cross_entropy") if class_targets else None
+    if class_targets and w is None and ignored is None and not label_smoothing:
+        loss = _class_index_cross_entropy(x, t, reduction)
+        return loss.reshape(loss_shape) if reduction == "none" and loss_shape != (num_rows,) else loss
+    if class_targets:
+        q, divisor, unit_rows = _class_target_matrix(t.array, num_classes, w, ignored, label_smoothing, xd.dtype, xp)
+    else:
         q = _prob_target_matrix(t.array, num_classes, w, label_smoothing, xd.dtype)
         divisor, unit_rows = num_rows, False
-    else:
-        q, divisor, unit_rows = _class_target_matrix(
-            t.array, num_classes, w, ignore_index, label_smoothing, xd.dtype, xp, "cross_entropy"
-        )
     # Row i's loss is -Q_i . log_softmax(x_i) = sum(Q_i) * logsumexp(s_i) - Q_i . s_i with s_i = x_i - max(x_i).
     shifted = xp.subtract(xd, xd.max(axis=1, keepdims=True))
-    if unit_rows and not label_smoothing:  # Q is one-hot: Q_i . s_i is the target's entry
-        target_terms = shifted[xp.arange(num_rows), t.array]
-    else:
-        target_terms = (q * shifted).sum(axis=1)
+    target_terms = (q * shifted).sum(axis=1)
     q_sums = None if unit_rows else q.sum(axis=1, keepdims=True)
     # exp into a new array, not in place over `shifted`: measured in W12 (700 x 1000 logits), the in-place
     # form was 2 ms a step slower with ~900 more page faults, as the backward's first [M, C] array no longer
@@ -290,17 +300,82 @@ def cross_entropy(
         q_total = None if unit_rows else make_leaf(q_sums, dev)
         backward = _cross_entropy_rule(x, probs, make_leaf(q, dev), q_total, divisor, each_row)
 
-    # Each row's loss depends on its own row only: its tangent is that row's gradient (g = 1) dotted with the
-    # tangent, summed over the classes (and over the rows too, for a reduced loss).
-    unit = make_leaf(xp.ones(out.shape, dtype=out.dtype), dev)
+    parents = (x, t) if target_parent else (x,)
+    loss = make(out, parents, backward, "cross_entropy", _row_tangent_rule(backward, out, each_row, dev))
+    return loss.reshape(loss_shape) if reduction == "none" and loss_shape != (num_rows,) else loss
+
+
+def _row_tangent_rule(backward, out, each_row: bool, dev):
+    """cross_entropy's forward-mode rule: each row's loss depends on its own row only, so its tangent is that
+    row's gradient (g = 1) dotted with the tangent, summed over the classes (and over the rows too, for a
+    reduced loss)."""
+    unit = make_leaf(dev.xp.ones(out.shape, dtype=out.dtype), dev)
     summed_over = 1 if each_row else None
 
     def jvp(*tangents):
         return sum(gr * tn for gr, tn in zip(backward(unit), tangents)).sum(summed_over)
 
-    parents = (x, t) if target_parent else (x,)
-    loss = make(out, parents, backward, "cross_entropy", jvp)
-    return loss.reshape(loss_shape) if reduction == "none" and loss_shape != (num_rows,) else loss
+    return jvp
+
+
+def _class_index_cross_entropy(x: Tensor, t: Tensor, reduction: str) -> Tensor:
+    """cross_entropy of logits ``x`` ([M, C]) against class indices ``t`` ([M]) with no class weights,
+    smoothing or ignored rows: row i's loss is ``logsumexp(x_i) - x_i[t_i]``, so the forward needs each
+    row's maximum and sum of exponentials and the target's logit, and no one-hot target matrix."""
+    xp, dev = x.device.xp, x.device
+    xd = x.array
+    num_rows = xd.shape[0]
+    row_max = xd.max(axis=1, keepdims=True)
+    # exp(x - max) lives only to be summed: a work array kept between calls (a fresh one is paged in every step)
+    exps = xp.subtract(xd, row_max, out=work_array(xp, "cross_entropy exp(x - max)", xd.shape, xd.dtype))
+    row_sum = xp.exp(exps, out=exps).sum(axis=1, keepdims=True)
+    per_row = xp.log(row_sum[:, 0]) - (xd[xp.arange(num_rows), t.array] - row_max[:, 0])
+    each_row = reduction == "none"
+    divisor = float(num_rows) if reduction == "mean" else 1.0
+    out = per_row if each_row else per_row.sum() / divisor
+    backward = _class_index_rule(x, t, row_max, row_sum, divisor, each_row)
+    return make(out, (x,), backward, "cross_entropy", _row_tangent_rule(backward, out, each_row, dev))
+
+
+@rules_saving(("x", "t", "row_max", "row_sum", "divisor"))
+def _class_index_rule(x: Tensor, t: Tensor, row_max, row_sum, divisor: float, each_row: bool):
+    """cross_entropy's rule for plain class indices ``t``: row i's gradient is ``softmax(x_i) - onehot(t_i)``,
+    times the row's share of g (``g / divisor`` for the mean). ``softmax_minus_onehot`` makes it as one array
+    from the forward's row maxima and sums."""
+    if each_row:
+
+        def backward(g):
+            return (softmax_minus_onehot(x, t, row_max, row_sum, times=g.unsqueeze(1)),)
+
+    else:
+
+        def backward(g):
+            return (softmax_minus_onehot(x, t, row_max, row_sum, times=g / divisor),)
+
+    return backward
+
+
+def softmax_minus_onehot(x: Tensor, t: Tensor, row_max, row_sum, times: Tensor) -> Tensor:
+    """``(softmax(x) - onehot(t)) * times`` for logits ``x`` ([M, C]) and class indices ``t`` ([M]).
+
+    softmax(x) is ``exp(x - row_max) / row_sum`` with the row maxima and sums of exponentials the forward
+    found. In a plain backward pass the result is one [M, C] array, made by writing into it: the
+    exponentials scaled by ``times / row_sum``, then ``times`` subtracted at each row's target. Under
+    create_graph (or forward-mode AD) it is made of a softmax node and a one-hot constant, so it
+    differentiates again (in ``x`` and in ``times``).
+    """
+    xp = x.device.xp
+    exps = xp.subtract(x.array, row_max)
+    xp.exp(exps, out=exps)
+    rows = xp.arange(exps.shape[0])
+    if grad.enabled or extras.on:
+        probs = xp.divide(exps, row_sum, out=exps)
+        onehot = xp.zeros_like(probs)
+        onehot[rows, t.array] = 1
+        return (softmax_node(x, probs, 1) - make_leaf(onehot, x.device)) * times
+    result = xp.multiply(exps, times.array / row_sum, out=exps)
+    result[rows, t.array] -= times.array.reshape(-1)
+    return make(result, (x, times), None, "softmax_minus_onehot")
 
 
 @rules_saving(("x", "probs", "q", "q_total", "divisor"))
@@ -367,9 +442,8 @@ def nll_loss(
     refuse_dtype(input, "nll_loss_out_frame", "biu")
     num_classes = x.array.shape[1]
     w = _class_weights(input, weight, num_classes, "nll_loss")
-    q, divisor, _ = _class_target_matrix(
-        t.array, num_classes, w, ignore_index, 0.0, x.array.dtype, input.device.xp, "nll_loss"
-    )
+    ignored = _ignored_rows(t.array, num_classes, ignore_index, "nll_loss")
+    q, divisor, _ = _class_target_matrix(t.array, num_classes, w, ignored, 0.0, x.array.dtype, input.device.xp)
     per_row = -(x * make_leaf(q, input.device)).sum(1)
     if reduction == "none":
         return per_row.reshape(loss_shape)
