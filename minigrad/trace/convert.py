@@ -29,13 +29,13 @@ import numpy as np
 from .. import _state, _versions
 from .. import backend as B
 from ..ops.declare import declared_saves
-from ..tensor import Tensor
+from ..tensor import Tensor, shape_str
 from . import events as E
 from .budget import EVENT_BYTES, NODE_BYTES, SNAPSHOT_BYTES, STATS_BYTES
 from .function_names import input_names, saved_names
 from .records import CAPTURED_TAG
 from .records import build as build_record
-from .snapshot import DEFAULT_MAX_VALUES, snapshot_record
+from .snapshot import DEFAULT_MAX_VALUES, snapshot_record, type_name
 from .tracebacks import live_frames, stack_ids, user_traceback
 
 __all__ = ["Converter", "claim_thread", "release_thread"]
@@ -205,18 +205,52 @@ def _captured_record(name, kind, tensor_id=None, value=None, text=None) -> tuple
 
 
 _PLAIN_REPR = frozenset({int, float, bool, complex, str, type(None)})  # repr not touched by NumPy's print options
+_OWN_REPR = (np.dtype, B.Device)  # nor are these reprs (NumPy's print options as a context cost 10-20 us a value)
+_GROUPS = (dict, list, tuple)
 
 
 def _short_repr(v) -> str:
     try:
-        if type(v) in _PLAIN_REPR or (type(v) is tuple and all(type(x) in _PLAIN_REPR for x in v)):
-            text = repr(v)  # (a shape, say: NumPy's print options as a context cost 20 us a value)
+        if (
+            type(v) in _PLAIN_REPR
+            or isinstance(v, _OWN_REPR)
+            or (type(v) is tuple and all(type(x) in _PLAIN_REPR for x in v))
+        ):
+            text = repr(v)  # (a shape, say)
+        elif type(v) in _GROUPS and any(_large(x) for x in (v.values() if type(v) is dict else v)):
+            text = _group_text(v)
         else:
             with np.printoptions(threshold=_REPR_CHARS // 4, edgeitems=3):  # no full text of a large array
                 text = repr(v)
     except Exception as exc:  # a broken __repr__ must not break recording
         text = f"<{type(v).__name__}: repr failed: {exc}>"
     return text if len(text) <= _REPR_CHARS else text[: _REPR_CHARS - 3] + "..."
+
+
+def _large(x) -> bool:
+    return isinstance(x, Tensor) and x.array.size > _REPR_CHARS // 4
+
+
+def _group_text(v) -> str:
+    """A dict, list or tuple holding a tensor of more values than a short text shows (a split's gradients
+    waiting for its hub, say), written as its repr but with each such tensor as its dtype and shape: a
+    tensor's repr formats every value it prints to find their common width (about 1 ms for one of
+    [8, 64, 128]), only for the text to be cut after its first few."""
+    parts, length = [], 0
+    items = v.items() if type(v) is dict else ((None, x) for x in v)
+    for key, x in items:
+        item = f"tensor({type_name(x.array.dtype)}{shape_str(x.array.shape)})" if _large(x) else _short_repr(x)
+        parts.append(item if type(v) is not dict else f"{_short_repr(key)}: {item}")
+        length += len(parts[-1]) + 2
+        if length > _REPR_CHARS:  # the rest is cut anyway
+            parts.append("...")
+            break
+    body = ", ".join(parts)
+    if type(v) is dict:
+        return "{" + body + "}"
+    if type(v) is list:
+        return "[" + body + "]"
+    return "(" + body + ("," if len(v) == 1 else "") + ")"
 
 
 class Converter:

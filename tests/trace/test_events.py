@@ -416,3 +416,19 @@ def test_a_leafs_first_gradient_is_kept_without_a_copy_while_watched():
     (stored,) = [values for kind, values in seen if kind == "grad_accumulated" and values[7] == "grad"]
     contribution, before, after = stored[4:7]
     assert before is None and after is contribution and w.grad is after  # as when nobody watches
+
+
+def test_a_captured_group_shows_its_large_tensors_by_dtype_and_shape():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    big, small = mg.tensor(np.zeros((8, 64, 128), np.float32)), mg.tensor([1.0, 2.0])
+    held = {"big": big, "small": small}
+
+    def backward(g):
+        assert held  # the rule keeps the dict, as split's hub keeps the gradients waiting for it
+        return (g,)
+
+    with record() as tr:
+        make(x.array.copy(), (x,), backward, "holder").sum().backward()
+    (called,) = [e for e in tr.find("closure_called") if tr.nodes[e.node].op == "holder"]
+    (shown,) = [c for c in called.captured if c.name == "held"]
+    assert shown.text == "{'big': tensor(float32[8, 64, 128]), 'small': tensor([1., 2.])}"
