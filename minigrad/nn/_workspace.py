@@ -1,10 +1,12 @@
-"""Work arrays that the convolution products (and the tiled max pool) keep between calls, one per use and thread.
+"""Work arrays kept between calls, one per use and thread: scratch memory of the convolution products, the tiled
+max pool and any op whose temporaries live only during its call.
 
 A product's scratch arrays (window copies, shares, padded copies) are a few MB each and live only during
 the call. Made fresh, each is memory that glibc has handed back to the OS at the previous call's end, so
 every step pays a page fault per 4 kB (W17: about 2 000 a step, ~5 ms of system time). Kept, they are
 touched once. Only NumPy's arrays are kept (CuPy has its own pool), and only up to :data:`LIMIT` bytes
-each: what stays allocated is at most that per use (nine uses); after W13 and W17, 20 MB.
+each: what stays allocated is at most that per use (the convolutions' and the pool's, after W13 and W17:
+20 MB).
 """
 
 from __future__ import annotations
