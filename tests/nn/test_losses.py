@@ -121,13 +121,14 @@ def test_cross_entropy_with_plain_class_targets_forward_mode_is_its_definition(s
     np.testing.assert_allclose(mine.array, reference.array, rtol=1e-12, atol=1e-14)
 
 
-def test_cross_entropy_with_plain_class_targets_keeps_its_values_between_calls():
-    """The forward's exp(x - max) is scratch memory used again by the next call: neither a loss nor a
-    gradient may be made of it, and a retained graph gives the same gradient twice."""
+@pytest.mark.parametrize("options", [{}, {"label_smoothing": 0.1}, {"ignore_index": 1}], ids=str)
+def test_cross_entropy_keeps_its_values_between_calls(options):
+    """The forward's shifted logits are scratch memory used again by the next call: neither a loss nor a
+    gradient may be made of them, and a retained graph gives the same gradient twice."""
     x, t = rand64(6, 5), mg.tensor([0, 4, 1, 1, 2, 3])
-    loss = F.cross_entropy(x, t, reduction="none")
+    loss = F.cross_entropy(x, t, reduction="none", **options)
     kept = loss.array.copy()
-    other = F.cross_entropy(rand64(6, 5) * 3, mg.tensor([1, 1, 1, 1, 1, 1]), reduction="none")
+    other = F.cross_entropy(rand64(6, 5) * 3, mg.tensor([1, 2, 1, 1, 1, 0]), reduction="none", **options)
     np.testing.assert_array_equal(loss.array, kept)
     (first,) = mg.autograd.grad(loss.sum(), x, retain_graph=True)
     first = first.array.copy()
