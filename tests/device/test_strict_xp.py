@@ -105,8 +105,8 @@ ALLOWED_IN = {
     "nn/module.py": {"asarray", "load", "savez"},
     # interpolate's source positions and weights: host index math per output axis, moved with xp.asarray.
     "nn/functional/_interpolate.py": {"arange", "floor", "maximum", "minimum"},
-    # index lists from the user, moved with to_device_array; np.add.at only on the `xp is np` branch.
-    "ops/indexing.py": {"asarray", "add"},
+    # index lists from the user, moved with to_device_array.
+    "ops/indexing.py": {"asarray"},
     # pad's reflect/replicate/circular source positions: small host index math, moved with xp.asarray.
     "ops/shape.py": {"arange", "clip", "abs", "where"},
     # an in-place op on a view: the view's element positions in its base, from host addresses and strides.
@@ -133,8 +133,10 @@ ALLOWED_IN = {
     "ops/_erf_float32.py": {"add", "clip", "divide", "empty", "exp", "float32", "multiply"},
     # _erf_array's dtype test, on its NumPy branch (CuPy goes to cupyx.scipy.special.erf).
     "ops/elementwise.py": {"float32"},
-    # embedding's backward sums repeated rows by sort + add.reduceat on its NumPy branch (CuPy: cupyx.scatter_add).
+    # embedding's backward sums repeated rows by sort + add.reduceat on its NumPy branch (CuPy: xp.add.at).
     "nn/functional/_embedding.py": {"add", "argsort", "concatenate", "flatnonzero"},
+    # kept scratch memory, on the `xp is np` branch only (CuPy arrays come from CuPy's own memory pool).
+    "nn/_workspace.py": {"empty", "uint8"},
 }
 
 
