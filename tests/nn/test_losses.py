@@ -81,50 +81,74 @@ def test_cross_entropy_second_order_and_higher_dims():
     assert F.cross_entropy(rand64(3), mg.tensor(1), reduction="none").shape == ()
 
 
-PLAIN_TARGET_SHAPES = {"rows": ((5, 4), (5,)), "one row": ((4,), ()), "K-dim": ((2, 4, 3, 2), (2, 3, 2))}
+CLASS_INDEX_SHAPES = {"rows": ((5, 4), (5,)), "one row": ((4,), ()), "K-dim": ((2, 4, 3, 2), (2, 3, 2))}
+CLASS_INDEX_OPTIONS = [{}, {"weight": True}, {"ignore_index": 1}, {"weight": True, "ignore_index": 1}]
 
 
-def _onehot_definition(x, t, reduction):
-    """cross_entropy as its definition: -onehot(t) . log_softmax(x) over the class dim, reduced."""
-    classes = x.shape[0] if x.ndim == 1 else x.shape[1]
-    onehot = np.moveaxis(np.eye(classes)[t.array], -1, 0 if x.ndim == 1 else 1)
-    per_row = -(F.log_softmax(x, 0 if x.ndim == 1 else 1) * mg.tensor(onehot)).sum(0 if x.ndim == 1 else 1)
-    return {"mean": per_row.mean(), "sum": per_row.sum(), "none": per_row}[reduction]
+def _class_indices(shape, seed):
+    """Targets in [0, 4) with a 1 (the ignored class, when one is) and a class that counts."""
+    t = np.random.default_rng(seed).integers(0, 4, shape)
+    if t.ndim:
+        t.flat[0], t.flat[-1] = 1, 3
+    else:
+        t = np.array(2)
+    return mg.tensor(t)
 
 
+def _class_index_options(options):
+    return {k: (mg.tensor([0.5, 2.0, 1.0, 1.5], dtype=mg.float64) if k == "weight" else v) for k, v in options.items()}
+
+
+def _class_index_definition(x, t, reduction, weight=None, ignore_index=-100):
+    """cross_entropy as its definition: -c * onehot(t) . log_softmax(x) over the class dim with c = weight[t]
+    (0 where t is ignore_index); the mean divides by the sum of the c."""
+    classes, dim = (x.shape[0], 0) if x.ndim == 1 else (x.shape[1], 1)
+    kept = t.array != ignore_index
+    safe = np.where(kept, t.array, 0)
+    c = (np.ones(classes) if weight is None else weight.array)[safe] * kept
+    onehot = np.moveaxis(np.eye(classes)[safe], -1, dim)
+    per_row = -(F.log_softmax(x, dim) * mg.tensor(onehot)).sum(dim) * mg.tensor(c)
+    return {"mean": per_row.sum() / c.sum(), "sum": per_row.sum(), "none": per_row}[reduction]
+
+
+@pytest.mark.parametrize("options", CLASS_INDEX_OPTIONS, ids=str)
 @pytest.mark.parametrize("reduction", REDUCTIONS)
-@pytest.mark.parametrize("shape", PLAIN_TARGET_SHAPES, ids=str)
-def test_cross_entropy_with_plain_class_targets_is_its_definition_and_differentiates_twice(shape, reduction):
-    x_shape, t_shape = PLAIN_TARGET_SHAPES[shape]
-    t = mg.tensor(np.random.default_rng(7).integers(0, 4, t_shape))
+@pytest.mark.parametrize("shape", CLASS_INDEX_SHAPES, ids=str)
+def test_cross_entropy_with_class_indices_is_its_definition_and_differentiates_twice(shape, reduction, options):
+    x_shape, t_shape = CLASS_INDEX_SHAPES[shape]
+    t, options = _class_indices(t_shape, 7), _class_index_options(options)
     x = rand64(*x_shape)
-    loss = F.cross_entropy(x, t, reduction=reduction)
-    reference = _onehot_definition(x, t, reduction)
+    loss = F.cross_entropy(x, t, reduction=reduction, **options)
+    reference = _class_index_definition(x, t, reduction, **options)
     assert loss.shape == reference.shape
     np.testing.assert_allclose(loss.array, reference.array, rtol=1e-12, atol=1e-14)
     weights = mg.tensor(np.linspace(0.5, 2.0, max(loss.numel(), 1)).reshape(loss.shape))
     (g_loss,) = mg.autograd.grad((loss * weights).sum(), x)
     (g_ref,) = mg.autograd.grad((reference * weights).sum(), x)
     np.testing.assert_allclose(g_loss.array, g_ref.array, rtol=1e-10, atol=1e-14)
-    assert gradcheck(lambda x: F.cross_entropy(x, t, reduction=reduction), (x,))
-    assert gradgradcheck(lambda x: F.cross_entropy(x, t, reduction=reduction), (x,))
+    assert gradcheck(lambda x: F.cross_entropy(x, t, reduction=reduction, **options), (x,))
+    assert gradgradcheck(lambda x: F.cross_entropy(x, t, reduction=reduction, **options), (x,))
 
 
+@pytest.mark.parametrize("options", CLASS_INDEX_OPTIONS, ids=str)
 @pytest.mark.parametrize("reduction", REDUCTIONS)
-@pytest.mark.parametrize("shape", PLAIN_TARGET_SHAPES, ids=str)
-def test_cross_entropy_with_plain_class_targets_forward_mode_is_its_definition(shape, reduction):
-    x_shape, t_shape = PLAIN_TARGET_SHAPES[shape]
-    t = mg.tensor(np.random.default_rng(8).integers(0, 4, t_shape))
+@pytest.mark.parametrize("shape", CLASS_INDEX_SHAPES, ids=str)
+def test_cross_entropy_with_class_indices_forward_mode_is_its_definition(shape, reduction, options):
+    x_shape, t_shape = CLASS_INDEX_SHAPES[shape]
+    t, options = _class_indices(t_shape, 8), _class_index_options(options)
     x, tangent = rand64(*x_shape, requires_grad=False), rand64(*x_shape, requires_grad=False)
-    _, mine = mg.func.jvp(lambda x: F.cross_entropy(x, t, reduction=reduction), (x,), (tangent,))
-    _, reference = mg.func.jvp(lambda x: _onehot_definition(x, t, reduction), (x,), (tangent,))
+    _, mine = mg.func.jvp(lambda x: F.cross_entropy(x, t, reduction=reduction, **options), (x,), (tangent,))
+    _, reference = mg.func.jvp(lambda x: _class_index_definition(x, t, reduction, **options), (x,), (tangent,))
     np.testing.assert_allclose(mine.array, reference.array, rtol=1e-12, atol=1e-14)
 
 
-@pytest.mark.parametrize("options", [{}, {"label_smoothing": 0.1}, {"ignore_index": 1}], ids=str)
+@pytest.mark.parametrize(
+    "options", [{}, {"label_smoothing": 0.1}, {"ignore_index": 1}, {"weight": [1.0, 2.0, 0.5, 1.0, 1.5]}], ids=str
+)
 def test_cross_entropy_keeps_its_values_between_calls(options):
     """The forward's shifted logits are scratch memory used again by the next call: neither a loss nor a
     gradient may be made of them, and a retained graph gives the same gradient twice."""
+    options = {k: (mg.tensor(v, dtype=mg.float64) if k == "weight" else v) for k, v in options.items()}
     x, t = rand64(6, 5), mg.tensor([0, 4, 1, 1, 2, 3])
     loss = F.cross_entropy(x, t, reduction="none", **options)
     kept = loss.array.copy()

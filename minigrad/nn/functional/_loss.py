@@ -264,8 +264,8 @@ def cross_entropy(
     w = _class_weights(input, weight, num_classes, "cross_entropy")
     class_targets = t.array.dtype.kind != "f"
     ignored = _ignored_rows(t.array, num_classes, ignore_index, "cross_entropy") if class_targets else None
-    if class_targets and w is None and ignored is None and not label_smoothing:
-        loss = _class_index_cross_entropy(x, t, reduction)
+    if class_targets and not label_smoothing:
+        loss = _class_index_cross_entropy(x, t, w, ignored, reduction)
         return loss.reshape(loss_shape) if reduction == "none" and loss_shape != (num_rows,) else loss
     if class_targets:
         q, divisor, unit_rows = _class_target_matrix(t.array, num_classes, w, ignored, label_smoothing, xd.dtype, xp)
@@ -319,22 +319,40 @@ def _row_tangent_rule(backward, out, each_row: bool, dev):
     return jvp
 
 
-def _class_index_cross_entropy(x: Tensor, t: Tensor, reduction: str) -> Tensor:
-    """cross_entropy of logits ``x`` ([M, C]) against class indices ``t`` ([M]) with no class weights,
-    smoothing or ignored rows: row i's loss is ``logsumexp(x_i) - x_i[t_i]``, so the forward needs each
-    row's maximum and sum of exponentials and the target's logit, and no one-hot target matrix."""
+def _class_index_cross_entropy(x: Tensor, t: Tensor, weight, ignored, reduction: str) -> Tensor:
+    """cross_entropy of logits ``x`` ([M, C]) against class indices ``t`` ([M]) without label smoothing:
+    row i's loss is ``c_i * (logsumexp(x_i) - x_i[t_i])``, ``c_i`` = ``weight[t_i]`` (1 without class weights,
+    0 where ``ignored``), so the forward needs each row's maximum and sum of exponentials and the target's
+    logit, and no one-hot target matrix. The mean divides by the sum of the ``c_i``, as PyTorch does."""
     xp, dev = x.device.xp, x.device
     xd = x.array
     num_rows = xd.shape[0]
+    targets = t.array if ignored is None else xp.where(ignored, 0, t.array)  # class 0 where c_i is 0
     row_max = xd.max(axis=1, keepdims=True)
     # exp(x - max) lives only to be summed: a work array kept between calls (a fresh one is paged in every step)
     exps = xp.subtract(xd, row_max, out=work_array(xp, "cross_entropy exp(x - max)", xd.shape, xd.dtype))
     row_sum = xp.exp(exps, out=exps).sum(axis=1, keepdims=True)
-    per_row = xp.log(row_sum[:, 0]) - (xd[xp.arange(num_rows), t.array] - row_max[:, 0])
+    per_row = xp.log(row_sum[:, 0]) - (xd[xp.arange(num_rows), targets] - row_max[:, 0])
+    row_weight = None
+    if weight is not None or ignored is not None:
+        row_weight = weight[targets] if weight is not None else xp.ones(num_rows, dtype=xd.dtype)
+        if ignored is not None:
+            row_weight = row_weight * ~ignored
+        per_row *= row_weight
     each_row = reduction == "none"
-    divisor = float(num_rows) if reduction == "mean" else 1.0
+    if reduction != "mean":
+        divisor = 1.0
+    else:
+        divisor = float(num_rows) if row_weight is None else float(row_weight.sum())
     out = per_row if each_row else per_row.sum() / divisor
-    backward = _class_index_rule(x, t, row_max, row_sum, divisor, each_row)
+    if ignored is not None:  # the rule reads the targets with class 0 in the ignored rows
+        t = make_leaf(targets, dev)
+    if row_weight is None:
+        backward = _class_index_rule(x, t, row_max, row_sum, divisor, each_row)
+    else:
+        backward = _weighted_class_index_rule(
+            x, t, row_max, row_sum, make_leaf(row_weight[:, None], dev), divisor, each_row
+        )
     return make(out, (x,), backward, "cross_entropy", _row_tangent_rule(backward, out, each_row, dev))
 
 
@@ -352,6 +370,24 @@ def _class_index_rule(x: Tensor, t: Tensor, row_max, row_sum, divisor: float, ea
 
         def backward(g):
             return (softmax_minus_onehot(x, t, row_max, row_sum, times=g / divisor),)
+
+    return backward
+
+
+@rules_saving(("x", "t", "row_max", "row_sum", "row_weight", "divisor"))
+def _weighted_class_index_rule(x: Tensor, t: Tensor, row_max, row_sum, row_weight: Tensor, divisor, each_row):
+    """cross_entropy's rule for class indices ``t`` with class weights or ignored rows: row i's gradient is
+    ``(softmax(x_i) - onehot(t_i)) * c_i`` (``row_weight``: the target's class weight, 0 for an ignored row),
+    times the row's share of g."""
+    if each_row:
+
+        def backward(g):
+            return (softmax_minus_onehot(x, t, row_max, row_sum, times=row_weight * g.unsqueeze(1)),)
+
+    else:
+
+        def backward(g):
+            return (softmax_minus_onehot(x, t, row_max, row_sum, times=row_weight * (g / divisor)),)
 
     return backward
 
