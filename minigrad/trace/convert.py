@@ -47,6 +47,7 @@ _LESSONS_DIR = os.path.join(_PACKAGE_DIR, "course", "_lessons") + os.sep
 # tensors made through these (creation functions, ops, and this recorder's own frames) count as the user's
 _USER_FACING_DIRS = frozenset({_PACKAGE_DIR} | {os.path.join(_PACKAGE_DIR, d) + os.sep for d in ("ops", "trace")})
 _PENDING_MAX_AGE = 256  # events after which an unresolved statement's frame is released
+_SUMMARIES_KEPT = 4096  # summaries kept for a value shown again (Converter._summary_record) at most
 _REPR_CHARS = 80
 _closure_cache: dict = {}
 # engines of the user's own that emit through minigrad.trace.emit: the code of their node types' methods
@@ -482,6 +483,8 @@ class Converter:
             return snap if snap[6] == tensor_id else (*snap[:6], tensor_id)
         snap = snapshot_record(t, self.max_values)
         self.recorded_bytes += SNAPSHOT_BYTES + STATS_BYTES
+        if len(self._summaries) >= _SUMMARIES_KEPT:  # a long run with no pass: no table growing with it
+            self._summaries.clear()
         try:
             self._summaries[id(arr)] = (weakref.ref(arr), version, snap)
         except TypeError:  # an array type without weak references: not kept

@@ -432,3 +432,13 @@ def test_a_captured_group_shows_its_large_tensors_by_dtype_and_shape():
     (called,) = [e for e in tr.find("closure_called") if tr.nodes[e.node].op == "holder"]
     (shown,) = [c for c in called.captured if c.name == "held"]
     assert shown.text == "{'big': tensor(float32[8, 64, 128]), 'small': tensor([1., 2.])}"
+
+
+def test_summaries_kept_for_values_shown_again_are_bounded_without_passes():
+    from minigrad.trace import convert
+
+    with record(max_values=4):
+        for _ in range(convert._SUMMARIES_KEPT + 10):
+            mg.tensor(np.zeros(8), requires_grad=True)
+        kept = len(_events.emit._summaries)  # the recording is the one listener
+    assert 0 < kept <= convert._SUMMARIES_KEPT
