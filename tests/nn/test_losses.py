@@ -215,6 +215,51 @@ def test_nll_loss_of_log_softmax_is_cross_entropy():
     np.testing.assert_allclose(F.nll_loss(F.log_softmax(x, 1), t).array, F.cross_entropy(x, t).array)
 
 
+@pytest.mark.parametrize("options", CLASS_INDEX_OPTIONS, ids=str)
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+@pytest.mark.parametrize("shape", CLASS_INDEX_SHAPES, ids=str)
+def test_nll_loss_is_its_definition_and_differentiates_twice(shape, reduction, options):
+    """nll_loss of log-probabilities is cross_entropy of the logits, for every kind of class-index target."""
+    x_shape, t_shape = CLASS_INDEX_SHAPES[shape]
+    t, options = _class_indices(t_shape, 9), _class_index_options(options)
+    x = rand64(*x_shape)
+    log_probs = F.log_softmax(x, 0 if x.ndim == 1 else 1)
+    loss = F.nll_loss(log_probs, t, reduction=reduction, **options)
+    reference = _class_index_definition(x, t, reduction, **options)
+    np.testing.assert_allclose(loss.array, reference.array, rtol=1e-12, atol=1e-14)
+    (g_loss,) = mg.autograd.grad(loss.sum(), x)
+    (g_ref,) = mg.autograd.grad(reference.sum(), x)
+    np.testing.assert_allclose(g_loss.array, g_ref.array, rtol=1e-10, atol=1e-14)
+    lp = log_probs.detach().requires_grad_()
+    assert gradcheck(lambda lp: F.nll_loss(lp, t, reduction=reduction, **options), (lp,))
+    assert gradgradcheck(lambda lp: F.nll_loss(lp, t, reduction=reduction, **options), (lp,))
+
+
+@pytest.mark.parametrize(
+    "options", [{}, {"reduction": "none"}, {"reduction": "sum", "ignore_index": 2, "weight": True}], ids=str
+)
+@pytest.mark.parametrize("shape", [(7, 5), (2, 5, 3, 2), (70, 1000)], ids=str)
+def test_nll_loss_float32_keeps_float32_and_torchs_values_and_gradients(options, shape):
+    torch = pytest.importorskip("torch")
+    options = dict(options)
+    rng = np.random.default_rng(32)
+    x = np.log(rng.dirichlet(np.ones(shape[1]), (shape[0],) + shape[2:])).astype(np.float32)
+    x = np.moveaxis(x, -1, 1).copy()
+    t = rng.integers(0, shape[1], (shape[0],) + shape[2:])
+    t.flat[0] = 2
+    weight = rng.random(shape[1]).astype(np.float32) if options.pop("weight", False) else None
+    mine_x, theirs_x = mg.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
+    mine = F.nll_loss(mine_x, mg.tensor(t), weight=None if weight is None else mg.tensor(weight), **options)
+    theirs = torch.nn.functional.nll_loss(
+        theirs_x, torch.from_numpy(t), weight=None if weight is None else torch.from_numpy(weight), **options
+    )
+    mine.sum().backward()
+    theirs.sum().backward()
+    assert mine.dtype == mg.float32 and mine_x.grad.dtype == mg.float32
+    np.testing.assert_allclose(mine.array, theirs.detach().numpy(), rtol=2e-6, atol=2e-6)
+    np.testing.assert_allclose(mine_x.grad.array, theirs_x.grad.numpy(), rtol=2e-6, atol=1e-9)
+
+
 @pytest.mark.parametrize("reduction", REDUCTIONS)
 def test_binary_cross_entropy_gradcheck(reduction):
     p = F.sigmoid(rand64(3, 2, requires_grad=False)).detach().requires_grad_()

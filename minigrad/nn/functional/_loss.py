@@ -14,6 +14,7 @@ from ..._state import extras, grad
 from ...ops._util import check_same_device, refuse_dtype
 from ...ops.declare import COMPOSITE, BatchedCall, op, rules_saving
 from ...ops.elementwise import clamp, softplus
+from ...ops.indexing import index_with_key
 from ...ops.reduction import log_softmax
 from ...tensor import Tensor, _tangents_of, make, make_leaf, shape_str
 from .._workspace import work_array
@@ -195,6 +196,15 @@ def _class_target_matrix(t, num_classes: int, weight, ignored, smoothing: float,
     return q, divisor, (weight is None and not any_ignored)
 
 
+def _row_weights(targets, weight, ignored, dtype, xp):
+    """Each row's ``c_i`` = ``weight[t_i]`` (1 without class weights), 0 where ``ignored``; None when every
+    ``c_i`` is 1. ``targets`` holds a class in each ignored row."""
+    if weight is None and ignored is None:
+        return None
+    row_weight = weight[targets] if weight is not None else xp.ones(targets.shape[0], dtype=dtype)
+    return row_weight if ignored is None else row_weight * ~ignored
+
+
 def _prob_target_matrix(t, num_classes: int, weight, smoothing: float, dtype):
     t = t.astype(dtype, copy=False)
     q = t if not smoothing else t * (1 - smoothing) + smoothing / num_classes
@@ -333,11 +343,8 @@ def _class_index_cross_entropy(x: Tensor, t: Tensor, weight, ignored, reduction:
     exps = xp.subtract(xd, row_max, out=work_array(xp, "cross_entropy exp(x - max)", xd.shape, xd.dtype))
     row_sum = xp.exp(exps, out=exps).sum(axis=1, keepdims=True)
     per_row = xp.log(row_sum[:, 0]) - (xd[xp.arange(num_rows), targets] - row_max[:, 0])
-    row_weight = None
-    if weight is not None or ignored is not None:
-        row_weight = weight[targets] if weight is not None else xp.ones(num_rows, dtype=xd.dtype)
-        if ignored is not None:
-            row_weight = row_weight * ~ignored
+    row_weight = _row_weights(targets, weight, ignored, xd.dtype, xp)
+    if row_weight is not None:
         per_row *= row_weight
     each_row = reduction == "none"
     if reduction != "mean":
@@ -480,12 +487,19 @@ def nll_loss(
     num_classes = x.array.shape[1]
     w = _class_weights(input, weight, num_classes, "nll_loss")
     ignored = _ignored_rows(t.array, num_classes, ignore_index, "nll_loss")
-    q, divisor, _ = _class_target_matrix(t.array, num_classes, w, ignored, 0.0, x.array.dtype, input.device.xp)
-    per_row = -(x * make_leaf(q, input.device)).sum(1)
+    xp, dev = input.device.xp, input.device
+    targets = t.array if ignored is None else xp.where(ignored, 0, t.array)  # class 0 where c_i is 0
+    # Row i's loss is -c_i * x_i[t_i] (c_i = weight[t_i], 0 where ignored): one entry picked a row, no one-hot
+    # matrix (its gradient scatters -c_i * g into zeros).
+    picked = index_with_key(x, (xp.arange(targets.shape[0]), targets))
+    row_weight = _row_weights(targets, w, ignored, x.array.dtype, xp)
+    per_row = -picked if row_weight is None else -(picked * make_leaf(row_weight, dev))
     if reduction == "none":
         return per_row.reshape(loss_shape)
     total = per_row.sum()
-    return total / float(divisor) if reduction == "mean" else total
+    if reduction == "sum":
+        return total
+    return total / (float(targets.shape[0]) if row_weight is None else float(row_weight.sum()))
 
 
 def _binary_loss_rule(call: BatchedCall):
