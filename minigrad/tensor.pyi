@@ -469,7 +469,10 @@ class Tensor:
     def select(a: Tensor, dim: builtins.int, index: builtins.int) -> Tensor:
         """The slice at ``index`` along ``dim``, with that dim removed."""
     def split(a: Tensor, split_size_or_sections: SplitSize, dim: builtins.int = 0) -> tuple:
-        """Pieces of ``a`` along ``dim``: of equal size ``n`` (the last may be smaller) or of the listed sizes."""
+        """Pieces of ``a`` along ``dim``: of equal size ``n`` (the last may be smaller) or of the listed sizes.
+
+        The pieces are views of ``a``. In a graph, ``a``'s gradient is their gradients concatenated, zeros
+        for a piece that got none: one node joins them, as PyTorch's SplitBackward."""
     def chunk(a: Tensor, chunks: builtins.int, dim: builtins.int = 0) -> tuple:
         """Split into ``chunks`` pieces of size ``ceil(n / chunks)`` (fewer when the size runs out)."""
     def unbind(a: Tensor, dim: builtins.int = 0) -> tuple:

@@ -656,7 +656,7 @@ def split(a: Tensor, split_size_or_sections: SplitSize, dim: int = 0) -> tuple:
     """Pieces of ``a`` along ``dim``: of equal size ``n`` (the last may be smaller) or of the listed sizes.
 
     The pieces are views of ``a``. In a graph, ``a``'s gradient is their gradients concatenated, zeros
-    for a piece that got none (``_split_hub``)."""
+    for a piece that got none: one node joins them, as PyTorch's SplitBackward."""
     if a.array.ndim == 0:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
     axis = _axis(dim, a.array.ndim)
