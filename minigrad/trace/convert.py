@@ -324,21 +324,8 @@ class Converter:
         if threads is None or len(threads) > 1:  # events of several threads: one at a time
             with self._lock:
                 self._handle(kind, handler, values)
-            return
-        # one thread's events come one at a time already: _handle written out (a call less an event)
-        outer_depth = self._depth
-        depth = self._depth = values[1]  # the pass depth the event happened at
-        try:
-            if not depth or depth == 1 and kind == "pass_started":
-                if self._shared:
-                    self._shared.clear()
-                if self._built:
-                    self._built.clear()
-            if self._pending:
-                self._resolve_pending(force=False)
-            handler(*values)
-        finally:
-            self._depth = outer_depth
+        else:  # one thread's events come one at a time already
+            self._handle(kind, handler, values)
 
     def _handle(self, kind, handler, values) -> None:
         outer_depth = self._depth
