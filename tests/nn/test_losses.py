@@ -433,3 +433,28 @@ def test_cross_entropy_float32_keeps_float32_and_torchs_values_and_gradients(opt
     np.testing.assert_allclose(mine.array, theirs.detach().numpy(), rtol=2e-6, atol=2e-6)
     np.testing.assert_allclose(mine_x.grad.array, theirs_x.grad.numpy(), rtol=2e-5, atol=2e-7)
     np.testing.assert_array_equal(mine_x.array, x)  # the forward's in-place buffer is never the input's array
+
+
+@pytest.mark.parametrize(
+    "fn, kwargs",
+    [
+        ("cross_entropy", {}),
+        ("cross_entropy", {"weight": [0.5, 1.0, 2.0, 1.5]}),
+        ("cross_entropy", {"label_smoothing": 0.1}),
+        ("cross_entropy", {"weight": [0.5, 1.0, 2.0, 1.5], "label_smoothing": 0.1}),
+        ("nll_loss", {}),
+        ("nll_loss", {"weight": [0.5, 1.0, 2.0, 1.5]}),
+    ],
+)
+@pytest.mark.parametrize("shape", [(3, 4), (2, 4, 3)])
+def test_a_mean_over_only_ignored_rows_is_nan_and_sends_back_zeros(fn, kwargs, shape):
+    # As PyTorch: the mean is 0/0, and ignored rows are skipped by the backward, so a batch made only of
+    # padding leaves the parameters' gradients at zero instead of NaN.
+    kwargs = {k: mg.tensor(v, dtype=mg.float64) if k == "weight" else v for k, v in kwargs.items()}
+    x = mg.randn(*shape, dtype=mg.float64, requires_grad=True)
+    target = mg.ones((shape[0], *shape[2:]), dtype=mg.int64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        loss = getattr(F, fn)(x, target, ignore_index=1, **kwargs)
+        loss.backward()
+    assert np.isnan(loss.item())
+    np.testing.assert_array_equal(x.grad.numpy(), np.zeros(shape))

@@ -196,6 +196,12 @@ def _class_target_matrix(t, num_classes: int, weight, ignored, smoothing: float,
     return q, divisor, (weight is None and not any_ignored)
 
 
+def _rule_divisor(divisor: float, ignored) -> float:
+    """The mean's divisor as a rule uses it: 1 where every row is ignored, so that the rows' zero weights give a
+    zero gradient (PyTorch skips ignored rows: the loss is NaN, 0/0, and nothing flows back)."""
+    return 1.0 if divisor == 0 and ignored is not None and bool(ignored.all()) else divisor
+
+
 def _row_weights(targets, weight, ignored, dtype, xp):
     """Each row's ``c_i`` = ``weight[t_i]`` (1 without class weights), 0 where ``ignored``; None when every
     ``c_i`` is 1. ``targets`` holds a class in each ignored row."""
@@ -304,7 +310,7 @@ def cross_entropy(
     dev = input.device
     target_parent = t.array.dtype.kind == "f" and (t.requires_grad or bool(_tangents_of(t)))
     each_row = reduction == "none"  # g holds one entry per row
-    divisor = 1.0 if reduction != "mean" else divisor
+    divisor = 1.0 if reduction != "mean" else _rule_divisor(divisor, ignored)
     if target_parent:
         backward = _cross_entropy_rule_with_target(x, probs, t, w, label_smoothing, num_classes, divisor, each_row)
     else:
@@ -352,6 +358,7 @@ def _class_index_cross_entropy(x: Tensor, t: Tensor, weight, ignored, reduction:
     else:
         divisor = float(num_rows) if row_weight is None else float(row_weight.sum())
     out = per_row if each_row else per_row.sum() / divisor
+    divisor = _rule_divisor(divisor, ignored)
     if ignored is not None:  # the rule reads the targets with class 0 in the ignored rows
         t = make_leaf(targets, dev)
     if row_weight is None:
@@ -499,7 +506,10 @@ def nll_loss(
     total = per_row.sum()
     if reduction == "sum":
         return total
-    return total / (float(targets.shape[0]) if row_weight is None else float(row_weight.sum()))
+    divisor = float(targets.shape[0]) if row_weight is None else float(row_weight.sum())
+    if _rule_divisor(divisor, ignored) != divisor:  # every row ignored: total is 0, its gradient 0
+        return total + float("nan")  # PyTorch's mean over no rows: NaN, and nothing flows back
+    return total / divisor
 
 
 def _binary_loss_rule(call: BatchedCall):
