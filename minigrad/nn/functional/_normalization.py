@@ -67,7 +67,7 @@ def _affine_layer_norm(x: Tensor, dims: tuple, weight: Tensor, bias: Tensor, eps
         return lambda: layer_norm_input_grad(g * weight, xhat, rstd, dims), lambda: g * xhat, lambda: g
 
     def jvp(tx, tw, tb):
-        txhat = rstd * (tx - tx.mean(dim=dims, keepdim=True) - xhat * (tx * xhat).mean(dim=dims, keepdim=True))
+        txhat = rstd * _projected(tx, xhat, dims)
         return txhat * weight + xhat * tw + tb
 
     return make(out, (x, weight, bias), backward, "layer_norm", jvp)
@@ -90,22 +90,29 @@ def layer_norm_input_grad(g: Tensor, xhat: Tensor, rstd: Tensor, dims: tuple) ->
     dx -= ga.mean(axis=dims, keepdims=True)
     dx *= rstd.array
 
-    def projected(t):  # P(t)
-        return t - t.mean(dim=dims, keepdim=True) - xhat * (t * xhat).mean(dim=dims, keepdim=True)
-
     def backward(G):
         gx, Gx = (g * xhat).mean(dim=dims, keepdim=True), (G * xhat).mean(dim=dims, keepdim=True)
         return (
             lambda: layer_norm_input_grad(G, xhat, rstd, dims),
             lambda: -rstd * (G * gx + g * Gx),
-            lambda: (G * projected(g)).sum(dim=dims, keepdim=True),
+            lambda: (G * _projected(g, xhat, dims)).sum(dim=dims, keepdim=True),
         )
 
     def jvp(tg, txhat, trstd):
         gx, gtx = (g * xhat).mean(dim=dims, keepdim=True), (g * txhat).mean(dim=dims, keepdim=True)
-        return layer_norm_input_grad(tg, xhat, rstd, dims) + trstd * projected(g) - rstd * (txhat * gx + xhat * gtx)
+        return (
+            layer_norm_input_grad(tg, xhat, rstd, dims)
+            + trstd * _projected(g, xhat, dims)
+            - rstd * (txhat * gx + xhat * gtx)
+        )
 
     return make(dx, (g, xhat, rstd), backward, "layer_norm_input_grad", jvp)
+
+
+def _projected(t: Tensor, xhat: Tensor, dims: tuple) -> Tensor:
+    """``P(t) = t - mean(t) - x̂ * mean(t * x̂)``, the means over ``dims`` (kept): what x̂'s rule and the input
+    gradients of layer_norm and batch_norm multiply by rstd (P removes what moves the mean and the variance)."""
+    return t - t.mean(dim=dims, keepdim=True) - xhat * (t * xhat).mean(dim=dims, keepdim=True)
 
 
 def _affine(t: Tensor | None, normalized_shape: tuple) -> bool:
@@ -144,11 +151,11 @@ def _standardized(x: Tensor, dims: tuple, rstd: Tensor, value) -> Tensor:
 
     def backward(d):
         xhat = xhat_ref()
-        return (rstd * (d - d.mean(dim=dims, keepdim=True) - xhat * (d * xhat).mean(dim=dims, keepdim=True)),)
+        return (rstd * _projected(d, xhat, dims),)
 
     def jvp(t):  # made before the result exists: x̂ again, composed
         xhat = (x - x.mean(dim=dims, keepdim=True)) * rstd
-        return rstd * (t - t.mean(dim=dims, keepdim=True) - xhat * (t * xhat).mean(dim=dims, keepdim=True))
+        return rstd * _projected(t, xhat, dims)
 
     out = make(value, (x,), backward, "layer_norm_standardized", jvp)
     xhat_ref = weakref.ref(out)
@@ -307,7 +314,7 @@ def _affine_batch_norm(x: Tensor, dims: tuple, weight: Tensor, bias: Tensor, eps
         )
 
     def jvp(tx, tw, tb):
-        txhat = rstd * (tx - tx.mean(dim=dims, keepdim=True) - xhat * (tx * xhat).mean(dim=dims, keepdim=True))
+        txhat = rstd * _projected(tx, xhat, dims)
         return txhat * weight.reshape(stat_shape) + xhat * tw.reshape(stat_shape) + tb.reshape(stat_shape)
 
     return (make(out, (x, weight, bias), backward, "batch_norm", jvp), *stats)
