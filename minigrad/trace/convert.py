@@ -200,6 +200,20 @@ def _cells_shown(fn, code) -> tuple:
     return {"args", "cls", "ctx"} <= set(code.co_freevars), shown
 
 
+def _kept(table: dict, arr, version: int):
+    """The snapshot record ``table`` keeps for this array object at this version, or None."""
+    entry = table.get(id(arr))
+    return entry[2] if entry is not None and entry[0]() is arr and entry[1] == version else None
+
+
+def _keep(table: dict, arr, version: int, snap: tuple) -> None:
+    """Keep ``snap`` in ``table`` for this array object at this version (by a weak reference to it)."""
+    try:
+        table[id(arr)] = (weakref.ref(arr), version, snap)
+    except TypeError:  # an array type without weak references: not kept
+        pass
+
+
 def _captured_record(name, kind, tensor_id=None, value=None, text=None) -> tuple:
     """A compact record of an :class:`~minigrad.trace.events.Captured` (built with its event)."""
     return (CAPTURED_TAG, name, kind, tensor_id, value, text)
@@ -428,30 +442,26 @@ class Converter:
             arr, tensor_id = t, None
         if not self._depth:  # nothing is shared outside a pass
             if arr.size > self.max_values:
-                return self._summary_record(t, arr, tensor_id)
+                return self._summary_record(t, arr, tensor_id, _versions.version(arr))
             snap = snapshot_record(t, self.max_values)
             self.recorded_bytes += SNAPSHOT_BYTES + snap[4].nbytes
             return snap
         version = _versions.version(arr)
-        shared = self._shared.get(id(arr))
-        if shared is not None and shared[0]() is arr and shared[1] == version:
-            snap = shared[2]
+        snap = _kept(self._shared, arr, version)
+        if snap is not None:
             if snap[6] == tensor_id:
                 return snap
             snap = (*snap[:6], tensor_id)  # another tensor on the same array
             self.recorded_bytes += SNAPSHOT_BYTES
         elif arr.size > self.max_values:
-            snap = self._summary_record(t, arr, tensor_id)
+            snap = self._summary_record(t, arr, tensor_id, version)
         else:
             snap = snapshot_record(t, self.max_values)
             self.recorded_bytes += SNAPSHOT_BYTES + snap[4].nbytes
-        try:
-            self._shared[id(arr)] = (weakref.ref(arr), version, snap)
-        except TypeError:  # an array type without weak references: not shared
-            pass
+        _keep(self._shared, arr, version, snap)
         return snap
 
-    def _summary_record(self, t, arr, tensor_id) -> tuple:
+    def _summary_record(self, t, arr, tensor_id, version: int) -> tuple:
         """:func:`~minigrad.trace.snapshot.snapshot_record` of a value above ``max_values``: its summary,
         taken once for the same array at the same version from its first event to the end of the next
         top-level pass.
@@ -462,20 +472,15 @@ class Converter:
         hand in between, which the rule would then read too (as PyTorch's ``.data``). Nothing is kept past
         a top-level pass: a data loader may refill the same array by hand for the next step.
         """
-        version = _versions.version(arr)
-        hit = self._summaries.get(id(arr))
-        if hit is not None and hit[0]() is arr and hit[1] == version:
-            snap = hit[2]
+        snap = _kept(self._summaries, arr, version)
+        if snap is not None:
             self.recorded_bytes += SNAPSHOT_BYTES
             return snap if snap[6] == tensor_id else (*snap[:6], tensor_id)
         snap = snapshot_record(t, self.max_values)
         self.recorded_bytes += SNAPSHOT_BYTES + STATS_BYTES
         if len(self._summaries) >= _SUMMARIES_KEPT:  # a long run with no pass: no table growing with it
             self._summaries.clear()
-        try:
-            self._summaries[id(arr)] = (weakref.ref(arr), version, snap)
-        except TypeError:  # an array type without weak references: not kept
-            pass
+        _keep(self._summaries, arr, version, snap)
         return snap
 
     def _ref(self, node) -> int:
