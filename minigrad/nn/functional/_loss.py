@@ -166,34 +166,29 @@ def _ignored_rows(t, num_classes: int, ignore_index: int, name: str):
 
 
 def _class_target_matrix(t, num_classes: int, weight, ignored, smoothing: float, dtype, xp):
-    """The per-row target weights ``Q`` ([M, C]) for class-index targets, the mean's divisor,
-    and whether every row of ``Q`` sums to 1 (no class weights, nothing ignored).
+    """The per-row target weights ``Q`` ([M, C]) for class-index targets with label smoothing (without it,
+    cross_entropy needs no Q), the mean's divisor, and whether every row of ``Q`` sums to 1 (no class
+    weights, nothing ignored).
 
     Row i is ``(1 - smoothing) * w[t_i] * onehot(t_i) + smoothing / C * w``, and zero where
     ``ignored[i]``; mean divides by the summed ``w[t_i]`` of the kept rows, as PyTorch does.
     """
-    any_ignored = ignored is not None
-    kept = None if ignored is None else ~ignored
-    safe = xp.where(kept, t, 0) if any_ignored else t
-    rows = xp.arange(t.shape[0])
+    safe = t if ignored is None else xp.where(ignored, 0, t)  # class 0 where the row is ignored
+    row_weight = _row_weights(safe, weight, ignored, dtype, xp)
     q = xp.zeros((t.shape[0], num_classes), dtype=dtype)
-    if weight is None and not any_ignored:  # every row counts once
-        q[rows, safe] = 1 - smoothing
-        divisor = float(t.shape[0])
-    else:
-        picked = xp.ones(t.shape[0], dtype=dtype) if weight is None else weight[safe]
-        if any_ignored:
-            picked = picked * kept
-        q[rows, safe] = picked * (1 - smoothing)
-        divisor = float(picked.sum())
-    if smoothing:
-        spread = (
-            xp.full(num_classes, smoothing / num_classes, dtype=dtype)
-            if weight is None
-            else weight * (smoothing / num_classes)
-        )
-        q += spread if not any_ignored else spread * kept[:, None]
-    return q, divisor, (weight is None and not any_ignored)
+    q[xp.arange(t.shape[0]), safe] = (1 - smoothing) if row_weight is None else row_weight * (1 - smoothing)
+    spread = (
+        xp.full(num_classes, smoothing / num_classes, dtype=dtype)
+        if weight is None
+        else weight * (smoothing / num_classes)
+    )
+    q += spread if ignored is None else spread * ~ignored[:, None]
+    return q, _mean_divisor(t.shape[0], row_weight), row_weight is None
+
+
+def _mean_divisor(num_rows: int, row_weight) -> float:
+    """What the mean divides by: the number of rows, or the sum of their ``c_i`` (:func:`_row_weights`)."""
+    return float(num_rows) if row_weight is None else float(row_weight.sum())
 
 
 def _rule_divisor(divisor: float, ignored) -> float:
@@ -356,7 +351,7 @@ def _class_index_cross_entropy(x: Tensor, t: Tensor, weight, ignored, reduction:
     if reduction != "mean":
         divisor = 1.0
     else:
-        divisor = float(num_rows) if row_weight is None else float(row_weight.sum())
+        divisor = _mean_divisor(num_rows, row_weight)
     out = per_row if each_row else per_row.sum() / divisor
     divisor = _rule_divisor(divisor, ignored)
     if ignored is not None:  # the rule reads the targets with class 0 in the ignored rows
@@ -506,7 +501,7 @@ def nll_loss(
     total = per_row.sum()
     if reduction == "sum":
         return total
-    divisor = float(targets.shape[0]) if row_weight is None else float(row_weight.sum())
+    divisor = _mean_divisor(targets.shape[0], row_weight)
     if _rule_divisor(divisor, ignored) != divisor:  # every row ignored: total is 0, its gradient 0
         return total + float("nan")  # PyTorch's mean over no rows: NaN, and nothing flows back
     return total / divisor
