@@ -191,6 +191,12 @@ def _mean_divisor(num_rows: int, row_weight) -> float:
     return float(num_rows) if row_weight is None else float(row_weight.sum())
 
 
+def _mean_of_rows(total, divisor: float):
+    """``total / divisor``; a mean over no rows (divisor 0: every row ignored or weighted 0) is NaN, as in
+    PyTorch, without NumPy's division warning."""
+    return total / divisor if divisor else total * float("nan")
+
+
 def _rule_divisor(divisor: float, ignored) -> float:
     """The mean's divisor as a rule uses it: 1 where every row is ignored, so that the rows' zero weights give a
     zero gradient (PyTorch skips ignored rows: the loss is NaN, 0/0, and nothing flows back)."""
@@ -301,7 +307,7 @@ def cross_entropy(
     elif reduction == "sum":
         out = per_row.sum()
     else:
-        out = per_row.sum() / divisor
+        out = _mean_of_rows(per_row.sum(), divisor)
     dev = input.device
     target_parent = t.array.dtype.kind == "f" and (t.requires_grad or bool(_tangents_of(t)))
     each_row = reduction == "none"  # g holds one entry per row
@@ -352,7 +358,7 @@ def _class_index_cross_entropy(x: Tensor, t: Tensor, weight, ignored, reduction:
         divisor = 1.0
     else:
         divisor = _mean_divisor(num_rows, row_weight)
-    out = per_row if each_row else per_row.sum() / divisor
+    out = per_row if each_row else _mean_of_rows(per_row.sum(), divisor)
     divisor = _rule_divisor(divisor, ignored)
     if ignored is not None:  # the rule reads the targets with class 0 in the ignored rows
         t = make_leaf(targets, dev)
