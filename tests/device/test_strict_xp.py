@@ -133,8 +133,8 @@ ALLOWED_IN = {
     "ops/_erf_float32.py": {"add", "clip", "divide", "empty", "exp", "float32", "multiply"},
     # _erf_array's dtype test, on its NumPy branch (CuPy goes to cupyx.scipy.special.erf).
     "ops/elementwise.py": {"float32"},
-    # embedding's backward sums repeated rows by sort + add.reduceat on its NumPy branch (CuPy: xp.add.at).
-    "nn/functional/_embedding.py": {"add", "argsort", "concatenate", "flatnonzero"},
+    # embedding's backward sums repeated rows by sort and rounds or add.reduceat on its NumPy branch (CuPy: xp.add.at).
+    "nn/functional/_embedding.py": {"add", "arange", "argsort", "concatenate", "diff", "flatnonzero", "repeat"},
     # kept scratch memory, on the `xp is np` branch only (CuPy arrays come from CuPy's own memory pool).
     "nn/_workspace.py": {"empty", "uint8"},
 }

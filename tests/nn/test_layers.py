@@ -200,6 +200,18 @@ def test_embedding_gradient_sums_the_rows_of_repeated_indices(indices):
     np.testing.assert_allclose(weight.grad.array, expected, rtol=1e-15, atol=1e-15)
 
 
+@pytest.mark.parametrize("repeats", [[3, 3, 50], [7] * 40], ids=["few repeats", "one index many times"])
+def test_embedding_gradient_over_many_rows_is_np_add_at_s_sum(repeats):
+    """Many distinct indices and a few repeats (summed round by round), or one index repeated many times (summed
+    as one run): both give ``np.add.at``'s sums."""
+    idx = np.random.default_rng(0).permutation(np.concatenate([np.arange(100), repeats])).reshape(-1, 1)
+    weight, seed = rand64(120, 4), rand64(idx.size, 1, 4, seed=3)
+    F.embedding(mg.tensor(idx), weight).backward(seed)
+    expected = np.zeros((120, 4))
+    np.add.at(expected, idx.reshape(-1), seed.array.reshape(-1, 4))
+    np.testing.assert_allclose(weight.grad.array, expected, rtol=1e-14, atol=1e-14)
+
+
 @pytest.mark.parametrize(
     "kwargs", [{}, {"stride": 2}, {"padding": 1}, {"dilation": 2, "padding": (1, 2)}, {"stride": (1, 2), "bias": False}]
 )

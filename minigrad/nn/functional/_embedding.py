@@ -53,15 +53,31 @@ def _scatter_rows(g: Tensor, indices, num_rows: int) -> Tensor:
 
 
 def _add_rows_at(out, rows, values) -> None:
-    """``out[rows[k]] += values[k]`` for every k, repeats summed (``np.add.at``'s result): the rows sorted by
-    index, each run of equal indices summed by one ``add.reduceat``, each sum written once (700 rows of 200
-    into 1 000, one thread: 1.46 ms as ``np.add.at``, 0.92 ms so)."""
+    """``out[rows[k]] += values[k]`` for every k, repeats summed (``np.add.at``'s result).
+
+    The rows are sorted by index (stably). Where no index repeats much, round ``r`` adds every index's ``r``-th
+    row with one fancy-indexed ``+=`` (the indices of a round are distinct, so none is lost); otherwise each run
+    of equal indices is summed by one ``add.reduceat``, whose cost is about a microsecond a run. W12's 700 rows
+    of 200 into 1 000 rows (about 500 runs, at most 5 or 6 rounds), one thread: ``np.add.at`` 1.2 ms, the
+    runs' ``add.reduceat`` 0.65 ms, the rounds 0.11-0.24 ms."""
     if rows.size == 0:
         return
     order = np.argsort(rows, kind="stable")
     sorted_rows = rows[order]
     starts = np.flatnonzero(np.concatenate(([True], sorted_rows[1:] != sorted_rows[:-1])))
-    out[sorted_rows[starts]] += np.add.reduceat(values[order], starts, axis=0)
+    run_lengths = np.diff(starts, append=rows.size)
+    rounds = int(run_lengths.max())
+    if rounds * _RUNS_PER_ROUND > starts.size:
+        out[sorted_rows[starts]] += np.add.reduceat(values[order], starts, axis=0)
+        return
+    occurrence = np.arange(rows.size) - np.repeat(starts, run_lengths)  # 0 at an index's first row, 1 at its second...
+    for r in range(rounds):
+        picked = order[occurrence == r]
+        out[rows[picked]] += values[picked]
+
+
+#: A round (a fancy-indexed ``+=``) costs about as much as summing this many runs by ``add.reduceat``.
+_RUNS_PER_ROUND = 16
 
 
 @op(batch=TRAILING)
