@@ -195,7 +195,6 @@ class RNNBase(Module):
     def _run_lstm_layers(self, x: Tensor, state: tuple):
         """The LSTM as ``_run``, each layer and direction one ``lstm_layer`` op."""
         directions = 2 if self.bidirectional else 1
-        hidden = self.hidden_size
         sequence, finals_h, finals_c = x, [], []
         for layer in range(self.num_layers):
             outputs = []
@@ -206,9 +205,9 @@ class RNNBase(Module):
                 # both biases join the input's share of the gates: added to each other once, not to every row
                 bias = zeros(w_hh.shape[0], dtype=w_hh.dtype, device=w_hh.device) if b_ih is None else b_ih + b_hh
                 states = lstm_layer(source, w_ih, w_hh, bias, state[0][index], state[1][index])
-                hs = states[..., :hidden]
-                finals_h.append(hs[-1])
-                finals_c.append(states[-1, :, hidden:])
+                hs = states[0, 1:]
+                finals_h.append(states[0, -1])
+                finals_c.append(states[1, -1])
                 outputs.append(hs.flip(0) if direction == 1 else hs)
             sequence = outputs[0] if directions == 1 else cat(outputs, -1)
             if self.dropout and self.training and layer < self.num_layers - 1:

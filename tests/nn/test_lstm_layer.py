@@ -145,3 +145,11 @@ def test_a_result_keeps_its_values_when_another_layer_of_the_same_size_runs_afte
     expected = mg.tensor(_rand(5, 2, 3), requires_grad=True)
     first(expected)[0].sum().backward()
     np.testing.assert_array_equal(x.grad.numpy(), expected.grad.numpy())
+
+
+def test_the_output_sequence_is_contiguous_as_torch_s():
+    """Each layer's result keeps every h_t in one block apart from the c_t's, so the output (and the next layer's
+    input) is a contiguous block, as torch's, not every other run of H values of a wider array."""
+    lstm = mg.nn.LSTM(3, 4, num_layers=2)
+    out, (hn, cn) = lstm(mg.tensor(_rand(5, 2, 3).astype(np.float32)))
+    assert out.is_contiguous() and hn.is_contiguous() and cn.is_contiguous()

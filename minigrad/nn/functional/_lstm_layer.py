@@ -8,8 +8,10 @@ With the gates of step ``t`` ``z_t = x_t W_ih^T + h_{t-1} W_hh^T + b`` (``b = b_
 
 The input's share of every step's gates, ``x W_ih^T + b``, is one matrix product over all steps
 before the loop (as cuDNN and torch compute it), made inside the op so it is not kept. The op's
-result holds every step's ``h_t`` and ``c_t`` side by side, ``[L, N, 2H]``; its forward keeps the
-gate values ``i, f, g, o`` of every step (as torch's LSTM keeps them).
+result is every state from the initial one on, ``[2, L + 1, N, H]``: ``h_0 ... h_L`` then ``c_0 ... c_L``
+(``h_0``, ``c_0`` the given ones), each step's ``h_t`` and ``c_t`` a contiguous block, so the steps'
+arithmetic and the products over all steps read and write whole blocks; its forward keeps the gate
+values ``i, f, g, o`` of every step (as torch's LSTM keeps them).
 
 Its rule is backpropagation through time: the two gradient recurrences backwards through the steps
 give every step's ``z_t`` gradient (``lstm_through_time``, an op of its own that runs them on the kept
@@ -22,7 +24,6 @@ from __future__ import annotations
 import weakref
 
 from ...ops.declare import LOOP, op
-from ...ops.shape import cat
 from ...tensor import Tensor, make
 from .._workspace import work_array
 from ._lstm_through_time import lstm_through_time, tangent_recurrence
@@ -32,7 +33,8 @@ __all__ = ["lstm_layer"]
 
 @op(batch=LOOP, saves=("x", "w_ih", "w_hh", "bias", "h0", "c0", "hidden", "out_ref", "states", "gate_values"))
 def lstm_layer(x: Tensor, w_ih: Tensor, w_hh: Tensor, bias: Tensor, h0: Tensor, c0: Tensor) -> Tensor:
-    """Every step's ``[h_t, c_t]`` (``[L, N, 2H]``) of one layer, from ``x`` ``[L, N, H_in]`` and ``h0``, ``c0`` ``[N, H]``.
+    """Every state ``h_0 ... h_L``, ``c_0 ... c_L`` (``[2, L + 1, N, H]``) of one layer, from ``x`` ``[L, N, H_in]``
+    and ``h0``, ``c0`` ``[N, H]``.
 
     ``bias`` is ``b_ih + b_hh`` (``[4H]``; zeros for a layer without biases)."""
     hidden = h0.array.shape[-1]
@@ -43,7 +45,7 @@ def lstm_layer(x: Tensor, w_ih: Tensor, w_hh: Tensor, bias: Tensor, h0: Tensor, 
         through = lstm_through_time(grad, x, w_ih, w_hh, bias, h0, c0, states, gate_values)
         grad_z, grad_h0, grad_c0 = through[:-1], through[-1, :, :hidden], through[-1, :, hidden : 2 * hidden]
         rows = grad_z.reshape(-1, 4 * hidden)
-        h_prev = cat([h0.unsqueeze(0), out_ref()[:-1, :, :hidden]], 0)
+        h_prev = out_ref()[0, :-1]
         return (
             lambda: grad_z @ w_ih,
             lambda: rows.mT @ x.reshape(-1, x.shape[-1]),
@@ -70,7 +72,8 @@ def _input_share(x, w_ih, bias):
 
 
 def _recurrence(xp, x_proj, h0, c0, w_hh) -> tuple:
-    """The forward pass on arrays: every step's ``[h_t, c_t]`` and gate values ``[i, f, g, o]``.
+    """The forward pass on arrays: every state ``[h_0 ... h_L, c_0 ... c_L]`` and every step's gate values
+    ``[i, f, g, o]``.
 
     The gate values are written over ``x_proj`` (made for this call), step by step. Every gate is one tanh,
     ``σ(z) = (1 + tanh(z / 2)) / 2``: the σ blocks of ``x_proj`` and of ``W_hh`` are halved once (exact in
@@ -79,7 +82,9 @@ def _recurrence(xp, x_proj, h0, c0, w_hh) -> tuple:
     """
     steps, batch, four_h = x_proj.shape
     hidden = four_h // 4
-    states = xp.empty((steps, batch, 2 * hidden), dtype=x_proj.dtype)
+    states = xp.empty((2, steps + 1, batch, hidden), dtype=x_proj.dtype)
+    states[0, 0], states[1, 0] = h0, c0
+    hs, cs = states
     half = xp.full(four_h, 0.5, dtype=x_proj.dtype)  # z's scale before the tanh, and s's after it
     half[2 * hidden : 3 * hidden] = 1
     shift = 1 - half
@@ -87,15 +92,14 @@ def _recurrence(xp, x_proj, h0, c0, w_hh) -> tuple:
     gates *= half
     # h @ w_t, w_t contiguous: a plain product, the fast one; its memory kept between calls (no page faults)
     w_t = xp.multiply(w_hh.T, half, out=work_array(xp, "lstm W_hh^T", w_hh.shape[::-1], w_hh.dtype))
-    h, c = h0, c0
     for t in range(steps):
         s = gates[t]
-        s += h @ w_t
+        s += hs[t] @ w_t
         xp.tanh(s, out=s)
         s *= half
         s += shift
-        h, c_prev, c = states[t, :, :hidden], c, states[t, :, hidden:]
-        xp.multiply(s[:, hidden : 2 * hidden], c_prev, out=c)
+        h, c = hs[t + 1], cs[t + 1]
+        xp.multiply(s[:, hidden : 2 * hidden], cs[t], out=c)
         c += s[:, :hidden] * s[:, 2 * hidden : 3 * hidden]
         xp.tanh(c, out=h)
         h *= s[:, 3 * hidden :]
