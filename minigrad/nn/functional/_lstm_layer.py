@@ -37,9 +37,10 @@ def lstm_layer(x: Tensor, w_ih: Tensor, w_hh: Tensor, bias: Tensor, h0: Tensor, 
     and ``h0``, ``c0`` ``[N, H]``.
 
     ``bias`` is ``b_ih + b_hh`` (``[4H]``; zeros for a layer without biases)."""
-    hidden = h0.array.shape[-1]
-    x_proj = _input_share(x.array, w_ih.array, bias.array)
-    states, gate_values = _recurrence(x.device.xp, x_proj, h0.array, c0.array, w_hh.array)
+    hidden, xp = h0.array.shape[-1], x.device.xp
+    half = _sigma_halves(xp, hidden, x.array.dtype)
+    x_proj = _input_share(xp, x.array, w_ih.array, bias.array, half)
+    states, gate_values = _recurrence(xp, x_proj, h0.array, c0.array, w_hh.array, half)
 
     def backward(grad):
         through = lstm_through_time(grad, x, w_ih, w_hh, bias, h0, c0, states, gate_values)
@@ -64,32 +65,38 @@ def lstm_layer(x: Tensor, w_ih: Tensor, w_hh: Tensor, bias: Tensor, h0: Tensor, 
     return out
 
 
-def _input_share(x, w_ih, bias):
-    """``x W_ih^T + b`` for every step at once, ``[L, N, 4H]``: one product over the ``L N`` rows."""
-    rows = x.reshape(-1, x.shape[-1]) @ w_ih.T
-    rows += bias
+def _sigma_halves(xp, hidden: int, dtype):
+    """``[1/2, 1/2, 1, 1/2]`` over the four gates' blocks (``[4H]``): every gate is one tanh, ``σ(z) = (1 +
+    tanh(z / 2)) / 2``, so a σ gate's ``z`` is halved before its tanh and the tanh halved after it."""
+    half = xp.full(4 * hidden, 0.5, dtype=dtype)
+    half[2 * hidden : 3 * hidden] = 1
+    return half
+
+
+def _input_share(xp, x, w_ih, bias, half):
+    """``(x W_ih^T + b) half`` for every step at once, ``[L, N, 4H]``: one product over the ``L N`` rows, with
+    ``W_ih``'s rows halved first (exact in binary floating point; a work array, fewer values than the result's)."""
+    w_half = xp.multiply(w_ih, half[:, None], out=work_array(xp, "lstm W_ih halved", w_ih.shape, w_ih.dtype))
+    rows = x.reshape(-1, x.shape[-1]) @ w_half.T
+    rows += bias * half
     return rows.reshape(x.shape[:-1] + rows.shape[-1:])
 
 
-def _recurrence(xp, x_proj, h0, c0, w_hh) -> tuple:
+def _recurrence(xp, x_proj, h0, c0, w_hh, half) -> tuple:
     """The forward pass on arrays: every state ``[h_0 ... h_L, c_0 ... c_L]`` and every step's gate values
     ``[i, f, g, o]``.
 
-    The gate values are written over ``x_proj`` (made for this call), step by step. Every gate is one tanh,
-    ``σ(z) = (1 + tanh(z / 2)) / 2``: the σ blocks of ``x_proj`` and of ``W_hh`` are halved once (exact in
-    binary floating point), so a step is one product, one tanh over the four blocks, a scale and a shift,
-    and the cell and hidden updates written into the result.
+    The gate values are written over ``x_proj`` (made for this call, its σ blocks already halved), step by step.
+    With ``W_hh``'s σ rows halved once too (see ``_sigma_halves``), a step is one product, one tanh over the
+    four blocks, a scale and a shift, and the cell and hidden updates written into the result.
     """
     steps, batch, four_h = x_proj.shape
     hidden = four_h // 4
     states = xp.empty((2, steps + 1, batch, hidden), dtype=x_proj.dtype)
     states[0, 0], states[1, 0] = h0, c0
     hs, cs = states
-    half = xp.full(four_h, 0.5, dtype=x_proj.dtype)  # z's scale before the tanh, and s's after it
-    half[2 * hidden : 3 * hidden] = 1
     shift = 1 - half
     gates = x_proj
-    gates *= half
     # h @ w_t, w_t contiguous: a plain product, the fast one; its memory kept between calls (no page faults)
     w_t = xp.multiply(w_hh.T, half, out=work_array(xp, "lstm W_hh^T", w_hh.shape[::-1], w_hh.dtype))
     for t in range(steps):
