@@ -130,7 +130,7 @@ ALLOWED_IN = {
     # fractional_max_pool2d's window positions: host index math from a .cpu() copy of the samples, moved with xp.
     "nn/functional/_fractional_pool.py": {"arange", "empty"},
     # float32 erf and gelu: called only on the `xp.__name__ == "numpy"` branches of _erf_array and _gelu_arrays.
-    "ops/_erf_float32.py": {"add", "clip", "divide", "empty", "exp", "float32", "multiply"},
+    "ops/_erf_float32.py": {"add", "clip", "divide", "empty", "exp", "float32", "multiply", "tanh"},
     # _erf_array's dtype test, on its NumPy branch (CuPy goes to cupyx.scipy.special.erf).
     "ops/elementwise.py": {"float32"},
     # embedding's backward sums repeated rows by sort and rounds or add.reduceat on its NumPy branch (CuPy: xp.add.at).
