@@ -37,6 +37,24 @@ def test_clip_grad_norm_matches_torch(norm_type, max_norm):
         np.testing.assert_allclose(p.grad.numpy(), t.grad.numpy(), rtol=1e-12)
 
 
+def test_clip_grad_norm_of_large_float32_gradients_matches_torch():
+    """The 2-norm of float32 gradients (one dot product each) is torch's, in float32, and so are the clipped values."""
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(0)
+    arrays = [rng.standard_normal(s).astype(np.float32) for s in [(1000, 200), (800,), (800, 200)]]
+    ours, theirs = [], []
+    for a in arrays:
+        p, t = mg.nn.Parameter(mg.zeros(*a.shape)), torch.nn.Parameter(torch.zeros(*a.shape))
+        p.grad, t.grad = mg.tensor(a.copy()), torch.tensor(a.copy())
+        ours.append(p)
+        theirs.append(t)
+    total, expected = utils.clip_grad_norm_(ours, 0.25), torch.nn.utils.clip_grad_norm_(theirs, 0.25)
+    assert total.dtype == mg.float32
+    np.testing.assert_allclose(total.item(), expected.item(), rtol=1e-5)
+    for p, t in zip(ours, theirs):
+        np.testing.assert_allclose(p.grad.numpy(), t.grad.numpy(), rtol=1e-5, atol=1e-9)
+
+
 def test_clip_grad_norm_of_one_tensor_and_without_grads():
     torch = pytest.importorskip("torch")
     p = mg.nn.Parameter(mg.zeros(2))

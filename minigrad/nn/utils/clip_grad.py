@@ -6,7 +6,7 @@ from ...autograd import no_grad
 from ...creation import zeros
 from ...ops.matrix import vector_norm
 from ...ops.shape import stack
-from ...tensor import Tensor
+from ...tensor import Tensor, make_leaf
 
 __all__ = ["clip_grad_norm_", "clip_grad_value_"]
 
@@ -32,8 +32,11 @@ def clip_grad_norm_(
     if not grads:
         return zeros(())
     with no_grad():
-        norms = [vector_norm(g, norm_type) for g in grads]
-        total = vector_norm(stack([n.to(norms[0].dtype) for n in norms]), norm_type)
+        if norm_type == 2.0 and all(g.array.dtype.kind == "f" and g.array.dtype.itemsize >= 4 for g in grads):
+            total = _two_norm(grads)
+        else:
+            norms = [vector_norm(g, norm_type) for g in grads]
+            total = vector_norm(stack([n.to(norms[0].dtype) for n in norms]), norm_type)
         if error_if_nonfinite and not bool(total.isfinite().item()):
             raise RuntimeError(
                 f"The total norm of order {norm_type} for gradients from `parameters` is non-finite, so it cannot "
@@ -44,6 +47,15 @@ def clip_grad_norm_(
         for g in grads:
             g.mul_(coef.to(g.dtype))
     return total
+
+
+def _two_norm(grads: list) -> Tensor:
+    """The 2-norm of float32/float64 gradients taken together: each one's sum of squares by one dot product (no
+    squared copy, no node a gradient: W12's eleven, 1.04 M values, 1.0-1.4 ms by ``vector_norm`` each, torch
+    0.3), in the first one's dtype as ``vector_norm`` of the norms would be."""
+    xp, dtype = grads[0].device.xp, grads[0].array.dtype
+    squares = sum(xp.vdot(a, a).astype(dtype) for a in (g.array.ravel() for g in grads))
+    return make_leaf(xp.sqrt(xp.asarray(squares, dtype=dtype)), grads[0].device)
 
 
 def clip_grad_value_(parameters, clip_value: float, foreach=None) -> None:
