@@ -73,28 +73,36 @@ def host_moments(flat: np.ndarray):
     if ones is None:
         ones = _ones[flat.dtype] = np.ones(BLOCK, flat.dtype)
         ones.flags.writeable = False
-    safe = _safe.get(flat.dtype)
-    if safe is None:
-        safe = _safe[flat.dtype] = float(np.finfo(flat.dtype).max) / 4
-    lo, hi, total, squares = math.inf, -math.inf, 0.0, 0.0
-    for start in range(0, flat.size, BLOCK):
-        block = flat[start : start + BLOCK]
-        block_lo, block_hi = float(block.min()), float(block.max())
-        if not (-math.inf < block_lo and block_hi < math.inf):  # NaN or Inf: the second pass handles them
-            return None
-        big = max(-block_lo, block_hi)
-        if big * big * block.size < safe:
-            total += float(np.dot(block, ones[: block.size]))
-            squares += float(np.dot(block, block))
-        else:
-            with np.errstate(over="ignore", invalid="ignore"):  # an overflow is caught below
-                total += float(np.dot(block, ones[: block.size]))
-                squares += float(np.dot(block, block))
-        lo = min(lo, block_lo)
-        hi = max(hi, block_hi)
-    if not (math.isfinite(total) and math.isfinite(squares)):
+        _safe[flat.dtype] = float(np.finfo(flat.dtype).max) / 4
+    safe = _safe[flat.dtype]
+    if flat.size <= BLOCK:  # one block, as most values a recording summarises: no loop, no slices of it
+        moments = _block_moments(flat, ones[: flat.size], safe)
+    else:
+        lo, hi, total, squares = math.inf, -math.inf, 0.0, 0.0
+        for start in range(0, flat.size, BLOCK):
+            block = flat[start : start + BLOCK]
+            moments = _block_moments(block, ones[: block.size], safe)
+            if moments is None:
+                return None
+            lo, hi = min(lo, moments[0]), max(hi, moments[1])
+            total += moments[2]
+            squares += moments[3]
+        moments = (lo, hi, total, squares)
+    if moments is None or not (math.isfinite(moments[2]) and math.isfinite(moments[3])):
         return None
-    return lo, hi, total, squares
+    return moments
+
+
+def _block_moments(block: np.ndarray, ones: np.ndarray, safe: float):
+    """(min, max, sum, sum of squares) of one block, ``ones`` as long as it; None when it holds NaN or Inf."""
+    lo, hi = float(np.minimum.reduce(block)), float(np.maximum.reduce(block))  # not ndarray.min: a Python wrapper
+    if not (-math.inf < lo and hi < math.inf):  # NaN or Inf: the second pass handles them
+        return None
+    big = -lo if -lo > hi else hi
+    if big * big * block.size < safe:
+        return lo, hi, float(np.dot(block, ones)), float(np.dot(block, block))
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is caught by the caller
+        return lo, hi, float(np.dot(block, ones)), float(np.dot(block, block))
 
 
 def device_moments(flat, xp):
