@@ -101,6 +101,30 @@ def test_attention_float32_causal_matches_torch():
     np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("row_shift", [-30.0, -1e4])
+def test_attention_rows_far_below_the_matrix_maximum_match_torch(dtype, row_shift):
+    """Softmax's exp is shifted by each matrix's maximum where that keeps every row's precision: a row whose
+    scores lie 30 below the others' stays on that path, one 1e4 below (its terms underflow) takes each row's
+    own maximum; both give torch's weights, values and gradients to the dtype's rounding."""
+    g = np.random.default_rng(4)
+    arrays = [g.standard_normal(s).astype(dtype) for s in ((2, 3, 5, 4), (2, 3, 6, 4), (2, 3, 6, 2))]
+    mask = g.standard_normal((5, 6)).astype(dtype)
+    mask[1::2] += row_shift
+    ours = [mg.tensor(a, requires_grad=True) for a in arrays]
+    theirs = [torch.tensor(a, requires_grad=True) for a in arrays]
+    out = F.scaled_dot_product_attention(*ours, attn_mask=mg.tensor(mask))
+    expected = torch.nn.functional.scaled_dot_product_attention(*theirs, attn_mask=torch.tensor(mask))
+    seed = g.standard_normal(expected.shape).astype(dtype)
+    out.backward(mg.tensor(seed))
+    expected.backward(torch.tensor(seed))
+    tol = {"float32": 1e-5, "float64": 1e-12}[dtype]
+    assert out.dtype == getattr(mg, dtype)
+    np.testing.assert_allclose(out.detach().numpy(), expected.detach().numpy(), rtol=tol, atol=tol)
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a.grad.numpy(), b.grad.numpy(), rtol=tol, atol=tol)
+
+
 def test_attention_jvp_matches_finite_differences():
     g = np.random.default_rng(3)
     primals = [mg.tensor(g.standard_normal(s)) for s in ((2, 5, 4), (2, 6, 4), (2, 6, 3))]
