@@ -32,7 +32,7 @@ def clip_grad_norm_(
     if not grads:
         return zeros(())
     with no_grad():
-        if norm_type == 2.0 and all(g.array.dtype.kind == "f" and g.array.dtype.itemsize >= 4 for g in grads):
+        if norm_type == 2.0 and _summable_by_dots(grads):
             total = _two_norm(grads)
         else:
             norms = [vector_norm(g, norm_type) for g in grads]
@@ -47,6 +47,13 @@ def clip_grad_norm_(
         for g in grads:
             g.mul_(coef.to(g.dtype))
     return total
+
+
+def _summable_by_dots(grads: list) -> bool:
+    """Whether every gradient is float32 or float64 on the first one's device (a narrower float's dot product would
+    sum its squares in its own range)."""
+    device = grads[0].device
+    return all(g.device == device and g.array.dtype.kind == "f" and g.array.dtype.itemsize >= 4 for g in grads)
 
 
 def _two_norm(grads: list) -> Tensor:
