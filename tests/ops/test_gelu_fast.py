@@ -3,6 +3,7 @@ erf within 2 ulp, and gelu's rule is one product with the slope Phi(a) + a phi(a
 
 from __future__ import annotations
 
+import concurrent.futures
 import math
 import warnings
 
@@ -144,3 +145,14 @@ def test_float32_gelu_slope_across_blocks_matches_the_exact_slope():
     np.testing.assert_allclose(y.detach().numpy(), _exact_gelu(x), rtol=0, atol=1.5e-6)
     with mg.no_grad():
         np.testing.assert_array_equal(mg.nn.functional.gelu(mg.tensor(x)).numpy(), y.detach().numpy())
+
+
+def test_float32_gelu_from_several_threads_at_once_matches_one_thread():
+    """gelu's work arrays are kept between calls, one pair per thread: threads running at once do not share them."""
+    inputs = [np.random.default_rng(s).normal(0, 3, 65536 * 2 + 7 * s).astype(np.float32) for s in range(8)]
+    alone = [gelu_float32(x, True) for x in inputs]
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda x: gelu_float32(x, True), inputs * 4))
+    for (value, slope), (expected_value, expected_slope) in zip(together, alone * 4):
+        np.testing.assert_array_equal(value, expected_value)
+        np.testing.assert_array_equal(slope, expected_slope)
