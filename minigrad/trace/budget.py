@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import array
 import dataclasses
+import math
 
 from ..safeio import format_bytes
 from . import events as E
@@ -139,6 +140,13 @@ class Budget:
     def append(self, ev) -> None:
         """Add ``ev`` to the trace (the converter counts it: see :meth:`_over_budget`)."""
         self.trace.append(ev)
+
+    def close(self) -> None:
+        """The recording ended: the converter lets go of this budget (its trace is then freed as soon as
+        nobody holds it, not at the next full garbage collection)."""
+        self.converter.marks = None
+        self.converter.over_budget = None
+        self.converter.byte_limit = math.inf
 
     def _over_budget(self) -> None:
         """The converter's count passed the limit: make room (dropping older passes renumbers the event just

@@ -59,6 +59,9 @@ SHADOWS: dict = {}
 SHADOW_OWNERS: dict = {}
 
 
+_clock = _versions.clock  # clock.last: the stamp of the latest in-place write anywhere
+
+
 _claims: dict = {}  # thread ident -> the converters recording that thread as their own
 _claims_lock = threading.Lock()
 
@@ -200,18 +203,51 @@ def _cells_shown(fn, code) -> tuple:
     return {"args", "cls", "ctx"} <= set(code.co_freevars), shown
 
 
-def _kept(table: dict, arr, version: int):
-    """The snapshot record ``table`` keeps for this array object at this version, or None."""
+def _kept(table: dict, arr):
+    """The snapshot record ``table`` keeps for this array object while its version holds, or None. No write
+    anywhere since it was kept (the clock of in-place writes has not moved) answers without reading the version."""
     entry = table.get(id(arr))
-    return entry[2] if entry is not None and entry[0]() is arr and entry[1] == version else None
+    if entry is None:
+        return None
+    held = entry[0]
+    if held is not arr and (type(held) is not weakref.ref or held() is not arr):
+        return None
+    if entry[1] != _clock.last and entry[2] != _versions.version(arr):
+        return None
+    return entry[3]
 
 
-def _keep(table: dict, arr, version: int, snap: tuple) -> None:
-    """Keep ``snap`` in ``table`` for this array object at this version (by a weak reference to it)."""
+def _keep(table: dict, arr, snap: tuple) -> None:
+    """Keep ``snap`` in ``table`` for this array object at its version. A value copied whole that owns its
+    memory is held (it is no larger than its copy, and a weak reference is an object the garbage collector
+    tracks: a pass's thousands of them made its collections walk them all); a summarised one, or a view that
+    would keep a larger array alive, by a weak reference (a recording must not keep a model's activations
+    alive)."""
+    if snap[4] is not None and arr.base is None:
+        table[id(arr)] = (arr, _clock.last, _versions.version(arr), snap)
+        return
     try:
-        table[id(arr)] = (weakref.ref(arr), version, snap)
+        table[id(arr)] = (weakref.ref(arr), _clock.last, _versions.version(arr), snap)
     except TypeError:  # an array type without weak references: not kept
         pass
+
+
+def _unknown_ancestors(node, known: set) -> list:
+    """``node`` and its ancestors whose ids are not in ``known``, parents before children."""
+    order = []
+    stack = [(node, iter(node.parents))]
+    seen = {node.id}
+    while stack:
+        n, parents = stack[-1]
+        for p in parents:
+            if p.id not in known and p.id not in seen:
+                seen.add(p.id)
+                stack.append((p, iter(p.parents)))
+                break
+        else:
+            stack.pop()
+            order.append(n)
+    return order
 
 
 def _captured_record(name, kind, tensor_id=None, value=None, text=None) -> tuple:
@@ -268,6 +304,18 @@ def _group_text(v) -> str:
     return "(" + body + ("," if len(v) == 1 else "") + ")"
 
 
+_HANDLERS: dict = {}  # converter class -> {raw kind: its _on_<kind> function}
+
+
+def _handlers_of(cls) -> dict:
+    handlers = _HANDLERS.get(cls)
+    if handlers is None:
+        handlers = _HANDLERS[cls] = {
+            name[len("_on_") :]: getattr(cls, name) for name in dir(cls) if name.startswith("_on_")
+        }
+    return handlers
+
+
 class Converter:
     """Raw-event listener producing :mod:`~minigrad.trace.events` records.
 
@@ -303,12 +351,12 @@ class Converter:
         self._lock = threading.RLock()
         self._out: list | None = None  # the events handle() returns (None outside it: nothing collects them)
         self._depth = 0
-        self._shared: dict = {}  # id(array) -> (weak reference to it, version, snapshot record) for the current pass
+        self._shared: dict = {}  # id(array) -> (it or a weak reference to it, clock, version, snapshot record)
         self._built: dict = {}  # the snapshots built for _shared's records (events delivered built)
-        self._summaries: dict = {}  # id(array) -> (weak reference to it, version, summary record) (_summary_record)
-        self._handlers = {
-            name[len("_on_") :]: getattr(self, name) for name in dir(type(self)) if name.startswith("_on_")
-        }
+        self._summaries: dict = {}  # id(array) -> as _shared's, of summaries (_summary_record)
+        # kind -> the function handling it (the class's, not bound methods: those would hold the converter, and
+        # the trace its budget reaches, in a cycle that only a full garbage collection frees)
+        self._handlers = _handlers_of(type(self))
 
     # ------------------------------------------------------------ entry points
     def handle(self, kind: str, values: tuple) -> list:
@@ -352,7 +400,7 @@ class Converter:
                     self._built.clear()
             if self._pending:
                 self._resolve_pending(force=False)
-            handler(*values)
+            handler(self, *values)
         finally:
             self._depth = outer_depth
 
@@ -442,26 +490,25 @@ class Converter:
             arr, tensor_id = t, None
         if not self._depth:  # nothing is shared outside a pass
             if arr.size > self.max_values:
-                return self._summary_record(t, arr, tensor_id, _versions.version(arr))
+                return self._summary_record(t, arr, tensor_id)
             snap = snapshot_record(t, self.max_values)
             self.recorded_bytes += SNAPSHOT_BYTES + snap[4].nbytes
             return snap
-        version = _versions.version(arr)
-        snap = _kept(self._shared, arr, version)
+        snap = _kept(self._shared, arr)
         if snap is not None:
             if snap[6] == tensor_id:
                 return snap
             snap = (*snap[:6], tensor_id)  # another tensor on the same array
             self.recorded_bytes += SNAPSHOT_BYTES
         elif arr.size > self.max_values:
-            snap = self._summary_record(t, arr, tensor_id, version)
+            snap = self._summary_record(t, arr, tensor_id)
         else:
             snap = snapshot_record(t, self.max_values)
             self.recorded_bytes += SNAPSHOT_BYTES + snap[4].nbytes
-        _keep(self._shared, arr, version, snap)
+        _keep(self._shared, arr, snap)
         return snap
 
-    def _summary_record(self, t, arr, tensor_id, version: int) -> tuple:
+    def _summary_record(self, t, arr, tensor_id) -> tuple:
         """:func:`~minigrad.trace.snapshot.snapshot_record` of a value above ``max_values``: its summary,
         taken once for the same array at the same version from its first event to the end of the next
         top-level pass.
@@ -472,7 +519,7 @@ class Converter:
         hand in between, which the rule would then read too (as PyTorch's ``.data``). Nothing is kept past
         a top-level pass: a data loader may refill the same array by hand for the next step.
         """
-        snap = _kept(self._summaries, arr, version)
+        snap = _kept(self._summaries, arr)
         if snap is not None:
             self.recorded_bytes += SNAPSHOT_BYTES
             return snap if snap[6] == tensor_id else (*snap[:6], tensor_id)
@@ -480,7 +527,7 @@ class Converter:
         self.recorded_bytes += SNAPSHOT_BYTES + STATS_BYTES
         if len(self._summaries) >= _SUMMARIES_KEPT:  # a long run with no pass: no table growing with it
             self._summaries.clear()
-        _keep(self._summaries, arr, version, snap)
+        _keep(self._summaries, arr, snap)
         return snap
 
     def _ref(self, node) -> int:
@@ -495,25 +542,12 @@ class Converter:
 
     def _register(self, node, late: bool) -> None:
         known = self._known
-        order = []
-        stack = [(node, iter(node.parents))]
-        seen = {node.id}
         for p in node.parents:
             if p.id not in known:
+                order = _unknown_ancestors(node, known)
                 break
         else:  # the common case: every parent is known
-            stack = ()
-            order.append(node)
-        while stack:
-            n, parents = stack[-1]
-            for p in parents:
-                if p.id not in known and p.id not in seen:
-                    seen.add(p.id)
-                    stack.append((p, iter(p.parents)))
-                    break
-            else:
-                stack.pop()
-                order.append(n)
+            order = (node,)
         depth = self._depth
         pass_id = self._pass_at(depth) if depth else None
         frame = None

@@ -83,5 +83,6 @@ def record(
         _events.remove_listener(conv)
         release_thread(conv)
         conv.flush()
+        budget.close()
         if trace.budget_message is not None:
             warnings.warn(f"minigrad.trace: {trace.budget_message}", TraceBudgetWarning, stacklevel=3)

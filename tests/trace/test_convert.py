@@ -91,3 +91,39 @@ def test_each_custom_function_shows_its_own_backward():
         Triple.apply(x).sum().backward()
     names = [e.closure.name for e in trace.find("closure_called") if e.closure.name.endswith(".backward")]
     assert [n.split(".")[-2] for n in names if "Double" in n or "Triple" in n] == ["Double", "Triple"], names
+
+
+def test_a_kept_snapshot_holds_until_its_own_array_is_written():
+    """Within a pass a value is shown once while its version holds: a write elsewhere (the clock of writes
+    moves) leaves it kept, a write of its own array does not."""
+    from minigrad import _versions
+    from minigrad.trace.convert import _keep, _kept
+    from minigrad.trace.snapshot import snapshot_record
+
+    shown, elsewhere = np.arange(3.0), np.zeros(3)
+    table: dict = {}
+    snap = snapshot_record(shown)
+    _keep(table, shown, snap)
+    assert _kept(table, shown) is snap
+    _versions.bump(elsewhere, mg.tensor(0.0).id)  # a stamp is a fresh tensor id
+    assert _kept(table, shown) is snap
+    assert _kept(table, shown.copy()) is None  # another array object
+    _versions.bump(shown, mg.tensor(0.0).id)
+    assert _kept(table, shown) is None
+
+
+def test_a_kept_view_does_not_keep_the_array_it_views_alive():
+    import weakref
+
+    from minigrad.trace.convert import _keep, _kept
+    from minigrad.trace.snapshot import snapshot_record
+
+    big = np.zeros(100_000)
+    view = big[:3]
+    table: dict = {}
+    snap = snapshot_record(view)
+    _keep(table, view, snap)
+    assert _kept(table, view) is snap
+    gone = weakref.ref(big)
+    del big, view
+    assert gone() is None

@@ -2,6 +2,7 @@
 is what the events delivered one by one are, whenever it is read."""
 
 import gc
+import weakref
 
 import numpy as np
 
@@ -102,3 +103,47 @@ def test_a_recording_of_summarised_values_leaves_the_garbage_collector_little_to
     assert still_tracked < len(records) // 3, (still_tracked, len(records))
     summarised = [s for s in trace.find("node_entered") if s.grad is not None and s.grad.stats is not None]
     assert summarised and summarised[0].grad.stats.max == summarised[0].grad.stats.min  # built when read
+
+
+def _recorded_step(x):
+    with record() as trace:
+        (x * 2).sum().backward()
+    return trace
+
+
+def test_a_recordings_trace_is_freed_as_soon_as_nobody_holds_it():
+    """No reference cycle holds a trace: dropped, it goes at once, not at the next full collection (the
+    converter's handlers were its bound methods, and it held its budget, which holds the trace). The
+    recording happens in a function of its own: reading a frame's variables for names makes Python 3.11
+    keep them in the frame until it returns."""
+    x = mg.tensor(np.ones(3), requires_grad=True)
+    gc.collect()
+    gc.disable()
+    try:
+        trace = _recorded_step(x)
+        built = len(trace.events)  # (not in an assert: pytest's rewriting keeps what an assert reads)
+        gone = weakref.ref(trace)
+        del trace
+        assert gone() is None and built > 3
+    finally:
+        gc.enable()
+
+
+def test_a_pass_leaves_the_garbage_collector_nothing_to_walk_for_the_values_it_shares():
+    """The values a pass shows again are kept for the pass by the array itself when copied whole (a weak
+    reference, one for each value of a pass, stays tracked by the collector: thousands of them for a long
+    chain, walked by each collection)."""
+    from minigrad import _events
+
+    x = mg.tensor(np.ones((4, 4)), requires_grad=True)
+    with record():
+        y = x
+        for _ in range(300):
+            y = (y * 0.9).tanh()
+        y.sum().backward()
+        shared = _events.emit._shared  # the recording is the one listener; its table until the next event
+        for _ in range(3):
+            gc.collect()
+        assert len(shared) > 600
+        still_tracked = sum(1 for entry in shared.values() if gc.is_tracked(entry))
+        assert still_tracked < len(shared) // 10, (still_tracked, len(shared))
