@@ -55,6 +55,26 @@ def test_layer_norm_matches_torch_values_and_gradients(dtype):
         np.testing.assert_allclose(a.grad.numpy(), b.grad.numpy(), atol=tol * 10)
 
 
+@pytest.mark.parametrize("width", [128, 5000])
+def test_float32_layer_norm_over_wide_offset_rows_matches_torch(width):
+    """float32 rows away from 0 (mean 10): nanoGPT's 128 channels, whose means are a product with a column of
+    1/n, and rows past 4 096, which keep NumPy's pairwise sums, give torch's values and gradients."""
+    g = np.random.default_rng(1)
+    arrays = [
+        (g.standard_normal(s) + 10 * (i == 0)).astype("float32") for i, s in enumerate(((6, width), (width,), (width,)))
+    ]
+    seed = g.standard_normal((6, width)).astype("float32")
+    ours = [mg.tensor(a, requires_grad=True) for a in arrays]
+    theirs = [torch.tensor(a, requires_grad=True) for a in arrays]
+    out = F.layer_norm(ours[0], (width,), ours[1], ours[2])
+    expected = torch.nn.functional.layer_norm(theirs[0], (width,), theirs[1], theirs[2])
+    out.backward(mg.tensor(seed))
+    expected.backward(torch.tensor(seed))
+    np.testing.assert_allclose(out.detach().numpy(), expected.detach().numpy(), rtol=0, atol=2e-5)
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a.grad.numpy(), b.grad.numpy(), rtol=0, atol=1e-4)
+
+
 def _central_difference(f, primals, tangents, eps=1e-6):
     plus, minus = (
         f(*(mg.tensor(p.numpy() + s * eps * t.numpy()) for p, t in zip(primals, tangents))).numpy() for s in (1, -1)
