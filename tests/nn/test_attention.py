@@ -10,6 +10,7 @@ import minigrad as mg
 import minigrad.func as mf
 import minigrad.nn.functional as F
 from minigrad.autograd import gradcheck, gradgradcheck
+from minigrad.nn.functional._attention import scores_grad
 
 from ..conftest import rand64
 
@@ -123,6 +124,28 @@ def test_attention_rows_far_below_the_matrix_maximum_match_torch(dtype, row_shif
     np.testing.assert_allclose(out.detach().numpy(), expected.detach().numpy(), rtol=tol, atol=tol)
     for a, b in zip(ours, theirs):
         np.testing.assert_allclose(a.grad.numpy(), b.grad.numpy(), rtol=tol, atol=tol)
+
+
+def test_scores_grad_is_softmaxs_input_gradient_and_differentiates_in_each_argument():
+    """The attention rule's dS = P * (dP - rowsum(dP * P)) is one node: softmax's vector-Jacobian product, and
+    its own rule (in dP and in P) passes gradcheck, gradgradcheck and the forward-mode check."""
+    scores, dp = rand64(2, 3, 4), rand64(2, 3, 4)
+    weights = scores.detach().softmax(-1).requires_grad_()
+    (expected,) = mg.autograd.grad(scores.softmax(-1), (scores,), dp.detach())
+    np.testing.assert_allclose(scores_grad(dp.detach(), weights.detach()).numpy(), expected.numpy(), rtol=1e-12)
+    assert scores_grad(dp, weights).op == "attention_scores_grad"
+    assert gradcheck(scores_grad, (dp, weights))
+    assert gradgradcheck(scores_grad, (dp, weights))
+    tangents = (rand64(2, 3, 4), rand64(2, 3, 4))
+    _, tangent = mf.jvp(scores_grad, (dp.detach(), weights.detach()), tuple(t.detach() for t in tangents))
+    eps = 1e-6
+    plus, minus = (
+        scores_grad(
+            *(mg.tensor(a.detach().numpy() + sign * eps * t.detach().numpy()) for a, t in zip((dp, weights), tangents))
+        )
+        for sign in (1, -1)
+    )
+    np.testing.assert_allclose(tangent.numpy(), (plus.numpy() - minus.numpy()) / (2 * eps), rtol=1e-6, atol=1e-8)
 
 
 def test_attention_jvp_matches_finite_differences():

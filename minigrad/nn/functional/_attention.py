@@ -85,8 +85,7 @@ def scaled_dot_product_attention(
     if not _adds_float_mask(attn_mask):
 
         def backward(g):
-            dp = g @ value.mT
-            ds = weights * (dp - (dp * weights).sum(dim=-1, keepdim=True))
+            ds = scores_grad(g @ value.mT, weights)
             return lambda: ds @ key * scale, lambda: ds.mT @ query * scale, lambda: weights.mT @ g
 
         def jvp(tq, tk, tv):
@@ -98,8 +97,7 @@ def scaled_dot_product_attention(
 
     # the float mask is added to the scores: its gradient is dS (the engine sums its broadcast dims)
     def backward_masked(g):
-        dp = g @ value.mT
-        ds = weights * (dp - (dp * weights).sum(dim=-1, keepdim=True))
+        ds = scores_grad(g @ value.mT, weights)
         return lambda: ds @ key * scale, lambda: ds.mT @ query * scale, lambda: weights.mT @ g, lambda: ds
 
     def jvp_masked(tq, tk, tv, tm):
@@ -135,8 +133,7 @@ def _attention_weights(query: Tensor, key: Tensor, mask: Tensor | None, is_causa
     if not _adds_float_mask(mask):
 
         def backward(dp):
-            weights = weights_ref()
-            ds = weights * (dp - (dp * weights).sum(dim=-1, keepdim=True))
+            ds = scores_grad(dp, weights_ref())
             return lambda: ds @ key * scale, lambda: ds.mT @ query * scale
 
         def jvp(tq, tk):  # made before the result exists: P again, as a tensor of query and key
@@ -148,8 +145,7 @@ def _attention_weights(query: Tensor, key: Tensor, mask: Tensor | None, is_causa
     else:
 
         def backward_masked(dp):
-            weights = weights_ref()
-            ds = weights * (dp - (dp * weights).sum(dim=-1, keepdim=True))
+            ds = scores_grad(dp, weights_ref())
             return lambda: ds @ key * scale, lambda: ds.mT @ query * scale, lambda: ds
 
         def jvp_masked(tq, tk, tm):
@@ -160,6 +156,36 @@ def _attention_weights(query: Tensor, key: Tensor, mask: Tensor | None, is_causa
         weights = make(scores, (query, key, mask), backward_masked, "attention_weights", jvp_masked)
     weights_ref = weakref.ref(weights)
     return weights
+
+
+@rules_saving(("dp", "weights"))
+def scores_grad(dp: Tensor, weights: Tensor) -> Tensor:
+    """dS = P * (dP - rowsum(dP * P)): softmax's input gradient from ``dp``, the gradient of its output
+    ``weights`` P, the sum over the last dim (kept).
+
+    One node that makes one array of the scores' size, where written as Tensor ops it made four, each paged
+    in fresh a step (W11's [8, 4, 64, 64] float32). Its rule: the softmax Jacobian diag(P) - P P^T is
+    symmetric, so ``∂/∂dP = scores_grad(G, P)``, this op again; ``∂/∂P = G * (dP - rowsum(dP * P)) - dP *
+    rowsum(G * P)``."""
+    xp, d, p = dp.device.xp, dp.array, weights.array
+    ds = d * p
+    xp.subtract(d, _row_sums(xp, ds), out=ds)
+    ds *= p
+
+    def backward(G):
+        return (
+            lambda: scores_grad(G, weights),
+            lambda: G * (dp - (dp * weights).sum(dim=-1, keepdim=True)) - dp * (G * weights).sum(dim=-1, keepdim=True),
+        )
+
+    def jvp(tdp, tweights):
+        return (
+            scores_grad(tdp, weights)
+            + tweights * (dp - (dp * weights).sum(dim=-1, keepdim=True))
+            - weights * (tweights * dp).sum(dim=-1, keepdim=True)
+        )
+
+    return make(ds, (dp, weights), backward, "attention_scores_grad", jvp)
 
 
 def _scores(query: Tensor, key: Tensor, mask: Tensor | None, is_causal: bool, scale: float):
