@@ -49,7 +49,7 @@ _USER_FACING_DIRS = frozenset({_PACKAGE_DIR} | {os.path.join(_PACKAGE_DIR, d) + 
 _PENDING_MAX_AGE = 256  # events after which an unresolved statement's frame is released
 _SUMMARIES_KEPT = 4096  # summaries kept for a value shown again (Converter._summary_record) at most
 _REPR_CHARS = 80
-_closure_cache: dict = {}
+_closure_cache: dict = {}  # id(code) -> (code, its ClosureInfo) (closure_info)
 # engines of the user's own that emit through minigrad.trace.emit: the code of their node types' methods
 # (and of whatever calls emit.node) is skipped like minigrad's own when looking for the user's line.
 # SHADOWS maps id(their node) to the Tensor standing for it, SHADOW_OWNERS id(that Tensor) to their node
@@ -89,7 +89,15 @@ def _is_internal(filename: str) -> bool:
     return filename.startswith(_PACKAGE_DIR) and not filename.startswith((_EXAMPLES_DIR, _LESSONS_DIR))
 
 
-_internal_codes: dict = {}  # code object -> _is_internal(its file), once per code
+# Tables per code object are keyed by its id and hold (the code, its value): a code object hashes its
+# constants, names and bytecode at every lookup (about 0.6 us; several a recorded op).
+_internal_codes: dict = {}  # id(code) -> (code, _is_internal(its file)), once per code
+
+
+def _by_code(table: dict, code):
+    """``table``'s value for ``code`` (a table keyed as above), or None."""
+    hit = table.get(id(code))
+    return hit[1] if hit is not None and hit[0] is code else None
 
 
 _TRACE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
@@ -121,10 +129,13 @@ def user_frame(start):
     f, internal_codes = start, _internal_codes
     while f is not None:
         code = f.f_code
-        internal = internal_codes.get(code)
-        if internal is None:
-            internal = internal_codes[code] = _is_internal(code.co_filename)
-        if not internal and code not in ENGINE_CODES:
+        hit = internal_codes.get(id(code))
+        if hit is not None and hit[0] is code:
+            internal = hit[1]
+        else:
+            internal = _is_internal(code.co_filename)
+            internal_codes[id(code)] = (code, internal)
+        if not internal and (not ENGINE_CODES or code not in ENGINE_CODES):
             return f
         f = f.f_back
     return None
@@ -142,13 +153,13 @@ def _made_by_library(frame) -> bool:
     return True
 
 
-_places: dict = {}  # code object -> its place (see _place)
+_places: dict = {}  # id(code) -> (code, its place) (see _place)
 
 
 def _place(code) -> str:
     """Where a function lives: "user" code, "facing" the user (creation functions, ops, the recorder) or
     minigrad's "library" machinery (cached per code object)."""
-    place = _places.get(code)
+    place = _by_code(_places, code)
     if place is None:
         name = code.co_filename
         if not _is_internal(name):
@@ -157,7 +168,7 @@ def _place(code) -> str:
             place = "facing"
         else:
             place = "library"
-        _places[code] = place
+        _places[id(code)] = (code, place)
     return place
 
 
@@ -169,7 +180,7 @@ def closure_info(fn) -> E.ClosureInfo | None:
     code = getattr(fn if getattr(fn, "__wrapped__", None) is None else inspect.unwrap(fn), "__code__", None)
     if code is None:
         return None
-    info = _closure_cache.get(code)
+    info = _by_code(_closure_cache, code)
     if info is None:
         try:
             lines, first = inspect.getsourcelines(fn)
@@ -177,7 +188,7 @@ def closure_info(fn) -> E.ClosureInfo | None:
         except (OSError, TypeError):
             lines, first, source = [""], code.co_firstlineno, ""
         info = E.ClosureInfo(fn.__qualname__, code.co_filename, first, first + len(lines) - 1, source)
-        _closure_cache[code] = info
+        _closure_cache[id(code)] = (code, info)
     return info
 
 
@@ -192,8 +203,8 @@ def _own_fields(cls) -> tuple:
     return names
 
 
-# code of a rule -> (whether it may be a custom Function's backward wrapper, ((cell index, name), ...) of
-# the values its rules saved: saved_items's, found once per code)
+# id(code) of a rule -> (code, (whether it may be a custom Function's backward wrapper, ((cell index, name), ...) of
+# the values its rules saved: saved_items's, found once per code))
 _shown_cells: dict = {}
 
 
@@ -700,9 +711,10 @@ class Converter:
         cells = getattr(fn, "__closure__", None)
         if code is None or not cells:
             return ()
-        plan = _shown_cells.get(code)
+        plan = _by_code(_shown_cells, code)
         if plan is None:
-            plan = _shown_cells[code] = _cells_shown(fn, code)
+            plan = _cells_shown(fn, code)
+            _shown_cells[id(code)] = (code, plan)
         wrapper, shown = plan
         if wrapper and getattr(fn, "__wrapped__", None) is not None:
             cell = dict(zip(code.co_freevars, cells))
