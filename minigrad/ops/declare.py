@@ -26,6 +26,8 @@ import types
 from collections.abc import Callable
 from typing import NamedTuple, Protocol
 
+from .._rule_records import declare_rules
+
 __all__ = [
     "op",
     "rules_saving",
@@ -203,6 +205,7 @@ def op(*, batch: str | Callable, methods: tuple[str, ...] | str = (), saves=None
 
     def declare(fn: Callable) -> Callable:
         by_rule = _register_saves(fn, saves)
+        declare_rules(fn)
         _DECLARED[fn] = Declaration(fn.__name__, batch, names, by_rule)
         return fn
 
@@ -215,6 +218,7 @@ def rules_saving(saves):
 
     def declare(fn: Callable) -> Callable:
         _register_saves(fn, saves)
+        declare_rules(fn)
         return fn
 
     return declare
