@@ -70,6 +70,15 @@ def _arrays(a: Tensor, b: Tensor, op: str):
     return ad, bd
 
 
+def _times_mask(values, mask):
+    """``values * mask`` for a bool ``mask`` of the same shape: the mask cast to the values' dtype, then multiplied
+    in place. NumPy casts a bool operand inside the product in buffered chunks, twice as slow as the cast and a
+    float product (a ReLU's gradient [64, 64, 24, 24] float32: 1.0 -> 0.6 ms)."""
+    out = mask.astype(values.dtype)
+    out *= values
+    return out
+
+
 def _add_backward(g):
     """Backward of ``a + b``: both operands get the gradient unchanged (shared: it captures nothing)."""
     return g, g
@@ -187,10 +196,13 @@ def mul(a: Tensor | Number, b: Tensor | Number) -> Tensor:
         b = _other(a, b)
     if isinstance(b, Tensor):
         ad, bd = (a.array, b.array) if a.array.dtype is b.array.dtype and a.device is b.device else _arrays(a, b, "mul")
-        try:
-            out = ad * bd
-        except ValueError:
-            raise _broadcast_error(a, b) from None
+        if ad.dtype is not bd.dtype and ad.shape == bd.shape and ad.dtype.kind + bd.dtype.kind in ("fb", "bf"):
+            out = _times_mask(ad, bd) if bd.dtype.kind == "b" else _times_mask(bd, ad)
+        else:
+            try:
+                out = ad * bd
+            except ValueError:
+                raise _broadcast_error(a, b) from None
         if not (grad.enabled or extras.on):  # no graph, no tangents: the rules are not kept
             return make(out, (a, b), None, "mul")
 
