@@ -11,13 +11,12 @@ from __future__ import annotations
 import itertools
 import os
 import traceback
-import types
 import warnings
 import weakref
 
 import numpy as np
 
-from . import _events, _rule_records, _state, _upcalls, _versions
+from . import _events, _state, _upcalls, _versions
 from . import backend as B
 from ._tensor_state import HookState, Origin, ViewState, view_state
 
@@ -42,10 +41,6 @@ _listeners = _events.listeners
 _ndarray = np.ndarray
 _np_scalar = np.generic
 _new = object.__new__
-_function = types.FunctionType
-_rule_numbers = _rule_records.index
-_contents = _rule_records.contents
-_function_of = _rule_records.function_of
 
 
 def shape_str(shape) -> str:
@@ -106,7 +101,7 @@ class Tensor:
         "_grad",
         "_rg",
         "parents",
-        "_rule",
+        "_backward",
         "op",
         "id",
         "device",
@@ -136,7 +131,7 @@ class Tensor:
         self._grad = None
         self._rg = False
         self.parents = ()
-        self._rule = None
+        self._backward = None
         self.op = None
         self.id = next(_ids)
         self.device = dev
@@ -173,7 +168,7 @@ class Tensor:
         requires_grad = bool(requires_grad)
         if requires_grad and self.is_inference() and not _grad_state.inference:
             raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
-        if self._rule is not None and not requires_grad:
+        if self._backward is not None and not requires_grad:
             raise RuntimeError(
                 "you can only change requires_grad flags of leaf variables. If you want to use a "
                 "computed variable in a subgraph that doesn't require differentiation use "
@@ -190,7 +185,7 @@ class Tensor:
     def grad(self) -> Tensor | None:
         """The gradient accumulated by backward(), or None (with PyTorch's warning for a non-leaf without one)."""
         g = self._grad
-        if g is None and self._rule is not None and not self.retains_grad:
+        if g is None and self._backward is not None and not self.retains_grad:
             warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return g
 
@@ -230,32 +225,20 @@ class Tensor:
         return self._origin is not None and self._origin.inference
 
     @property
-    def _backward(self):
-        """The node's rule (a function of the incoming gradient), or None for a leaf."""
-        rule = self._rule
-        if type(rule) is tuple:  # kept as a record: made a function again, and kept so
-            rule = self._rule = _function_of(rule)
-        return rule
-
-    @_backward.setter
-    def _backward(self, rule) -> None:
-        self._rule = rule
-
-    @property
     def is_leaf(self) -> bool:
         """True for tensors not produced by a recorded op (user-made tensors, parameters)."""
-        return self._rule is None
+        return self._backward is None
 
     @property
     def is_freed(self) -> bool:
         """True once a backward pass with ``retain_graph=False`` freed this tensor's rule and the values
         it saved: another backward through it raises "Trying to backward through the graph a second time"."""
-        return self._rule is _freed_backward
+        return self._backward is _freed_backward
 
     @property
     def grad_fn(self):
         """The op that produced this tensor, as ``<OpBackward>``; None for leaves."""
-        if self._rule is None:
+        if self._backward is None:
             return None
         return GradFn(self)
 
@@ -263,7 +246,7 @@ class Tensor:
         """Keep ``.grad`` for this non-leaf tensor during backward()."""
         if not self._rg:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        if self._rule is not None:
+        if self._backward is not None:
             if self._hooks is None:
                 self._hooks = HookState()
             self._hooks.retains_grad = True
@@ -396,7 +379,7 @@ class Tensor:
         old._grad = None
         old._rg = self._rg
         old.parents = self.parents
-        old._rule = self._rule
+        old._backward = self._backward
         old.op = self.op
         old.id = self.id
         old.device = self.device
@@ -443,12 +426,12 @@ class Tensor:
         Nodes made from it before keep its node as their parent, as in PyTorch
         (their edges lead to its old node, not to the tensor object).
         """
-        if self._rule is not None:
+        if self._backward is not None:
             old = self._split_off()
             self.id = next(_ids)
             _record_rebase(self, old)
         self.parents = ()
-        self._rule = None
+        self._backward = None
         self.op = None
         self._rg = False
         return self
@@ -519,7 +502,7 @@ def take_node(t: Tensor, result: Tensor, old: Tensor, op: str) -> None:
     ``op``: what an in-place op recorded on ``t`` does (``ops.inplace``). Nodes made earlier keep ``old``."""
     t._rg = result._rg
     t.parents = result.parents
-    t._rule = result._rule
+    t._backward = result._backward
     t.op = op
     t.id = result.id
     _record_rebase(t, old)
@@ -563,18 +546,7 @@ def make(data, parents: tuple, backward, op: str, jvp=None) -> Tensor:
             if p._rg:
                 t._rg = True
                 t.parents = parents
-                # a declared op's rule kept as a record (_rule_records)
-                cells = backward.__closure__ if backward.__class__ is _function else None
-                if cells is not None:
-                    k = _rule_numbers.get(id(backward.__code__))
-                    if k is None:
-                        k = _rule_records.first_sight(backward.__code__)
-                    if k:
-                        try:
-                            backward = (k, cells[0].cell_contents) if len(cells) == 1 else (k, *map(_contents, cells))
-                        except ValueError:  # a captured name not assigned yet
-                            pass
-                t._rule = backward
+                t._backward = backward
                 t.op = op
                 if _extras.on:
                     if _anomaly_state.enabled:
@@ -585,14 +557,14 @@ def make(data, parents: tuple, backward, op: str, jvp=None) -> Tensor:
         else:
             t._rg = False
             t.parents = ()
-            t._rule = None
+            t._backward = None
             t.op = None
             if data.base is not None:
                 _mark_view(t, parents[0], False)
     else:
         t._rg = False
         t.parents = ()
-        t._rule = None
+        t._backward = None
         t.op = None
         if _extras.on and _inference.entered and _grad_state.inference:
             _mark_inference(t)
@@ -711,7 +683,7 @@ def blank_tensor(cls: type, device: B.Device) -> Tensor:
     t._grad = None
     t._rg = False
     t.parents = ()
-    t._rule = None
+    t._backward = None
     t.op = None
     t.id = next(_ids)
     t.device = device
@@ -738,7 +710,7 @@ def make_leaf(data, device: B.Device, requires_grad: bool = False, name: str | N
     t._grad = None
     t._rg = requires_grad
     t.parents = ()
-    t._rule = None
+    t._backward = None
     t.op = None
     t.id = next(_ids)
     t.device = device
@@ -940,7 +912,7 @@ def format_tensor(t: Tensor) -> str:
         extras.append(f"device='{t.device}'")
     if t.array.dtype not in (B.get_default_dtype(), B.int64, B.bool_):
         extras.append(f"dtype={t.array.dtype}")
-    if t._rule is not None:
+    if t._backward is not None:
         extras.append(f"grad_fn=<{_op_class_name(t.op)}>")
     elif t._rg:
         extras.append("requires_grad=True")

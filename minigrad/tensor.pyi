@@ -23,10 +23,6 @@ _listeners: Any
 _ndarray: Any
 _np_scalar: Any
 _new: Any
-_function: Any
-_rule_numbers: dict
-_contents: Any
-_function_of: Any
 
 def shape_str(shape) -> str:
     """Format a shape the way minigrad's messages show it: ``[2, 3]``."""
@@ -73,11 +69,6 @@ class Tensor:
         """How many in-place writes this tensor's memory has seen (shared with its views and ``detach()``)."""
     def is_inference(self) -> builtins.bool:
         """Whether this tensor was made in ``inference_mode()``."""
-    @property
-    def _backward(self):
-        """The node's rule (a function of the incoming gradient), or None for a leaf."""
-    @_backward.setter
-    def _backward(self, value) -> None: ...
     @property
     def is_leaf(self) -> builtins.bool:
         """True for tensors not produced by a recorded op (user-made tensors, parameters)."""
@@ -157,11 +148,11 @@ class Tensor:
     def __format__(self, spec: str) -> str:
         """A 0-d tensor formats as its number (``f"{loss:.4f}"``), as in PyTorch; others only as ``str``."""
     def __reduce_ex__(self, protocol): ...
+    _backward: Any
     _grad: Any
     _hooks: Any
     _origin: Any
     _rg: Any
-    _rule: Any
     _tangents: Any
     _view: Any
     array: np.ndarray

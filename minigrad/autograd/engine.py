@@ -19,8 +19,6 @@ import warnings
 from heapq import heappop, heappush
 
 from .. import _events, _state, _upcalls, _versions
-from .._rule_records import codes as _rule_codes
-from .._rule_records import run_record as _run_record
 from .._tensor_state import rebased_history
 from ..ops.inplace import view_at
 from ..ops.reduction import sum as sum_over
@@ -70,7 +68,7 @@ def topological_order(roots) -> list:
         positions = [0]
         while nodes:
             node = nodes[-1]
-            parents = node.parents if node._rule is not None else ()
+            parents = node.parents if node._backward is not None else ()
             i = positions[-1]
             n = len(parents)
             while i < n:
@@ -101,7 +99,7 @@ def _route_rebased_edges(roots) -> None:
     seen = {id(r) for r in roots}
     while todo:
         node = todo.pop()
-        if node._rule is None:
+        if node._backward is None:
             continue
         parents = node.parents
         routed = tuple(_parent_at(p, node.id) for p in parents)
@@ -118,7 +116,7 @@ def _parent_at(p, node_id: int):
     for op_id, old in rebased_history(p):
         if node_id < op_id:
             return old
-    if p._rule is not None and p.array.base is not None:
+    if p._backward is not None and p.array.base is not None:
         return view_at(p, node_id)
     return p
 
@@ -312,7 +310,7 @@ def _store_grad(node, g, create_graph, owned, pass_id, depth):
     if before is None:
         after = g if create_graph or owned else make_leaf(g.array.copy(), g.device)
     else:
-        leaf = node._rule is None
+        leaf = node._backward is None
         shown = make_leaf(before.array.copy(), before.device) if leaf and _listeners else before
         after = _accumulate(before, g, create_graph, in_place=leaf)
         before = shown  # the event shows the value before an in-place add
@@ -329,7 +327,7 @@ def _free_graph(nodes: list, pass_id, depth, checked: bool = True) -> None:
     """
     for n in nodes:
         if checked or saves_values(n._backward):
-            n._rule = _freed_backward
+            n._backward = _freed_backward
     if _listeners:
         _events.emit("graph_freed", (pass_id, depth, nodes))
 
@@ -397,7 +395,7 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, pass_id, depth, input
             node = heappop(heap)[1]
             g = grads.pop(node)
             buffered = g
-            rule = node._rule  # a function, or a record of one (minigrad._rule_records)
+            rule = node._backward
             at_node = node._hooks  # the only Tensor state the loop reads besides the node itself
             if at_node is not None and at_node.hooks:
                 g = _run_hooks(node, g)
@@ -409,13 +407,7 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, pass_id, depth, input
                 _store_grad(node, g, create_graph, g is buffered and node in owned, pass_id, depth)
             if rule is not None and (expand is None or id(node) in expand):
                 # written in place since the node was made: PyTorch's check of the values the rule saved
-                if type(rule) is not tuple:
-                    outputs = call_checked(node, g) if node.id < clock.last else rule(g)
-                elif listeners or checking or node.id < clock.last:
-                    rule = node._backward  # the record made a function again, for what shows or checks it
-                    outputs = call_checked(node, g) if node.id < clock.last else rule(g)
-                else:
-                    outputs = _run_record(rule, g)
+                outputs = call_checked(node, g) if node.id < clock.last else rule(g)
                 parents = node.parents
                 if len(outputs) != len(parents) or checking:
                     outputs = _check_rule_outputs(node, g, outputs, needed, pass_id, depth)
@@ -447,7 +439,7 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, pass_id, depth, input
                     if before is None:
                         after = c
                         heappush(heap, (-parent.id, parent))
-                        if parent._rule is None and _owned(c, g, outputs, rule):
+                        if parent._backward is None and _owned(c, g, outputs, rule):
                             owned.add(parent)
                     else:
                         after = _accumulate(before, c, create_graph)
@@ -457,10 +449,10 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, pass_id, depth, input
                         _events.emit("grad_accumulated", (pass_id, depth, node, parent, c, before, after, "pass"))
                 if to_free is not None:  # saves_values, inline: a call per node shows on long chains
                     try:
-                        saves = saves_by_code[id(rule.__code__ if type(rule) is not tuple else _rule_codes[rule[0]])][1]
+                        saves = saves_by_code[id(rule.__code__)][1]
                     except (AttributeError, KeyError):
                         saves = None
-                    if saves is True or (saves is not False and saves_values(node._backward)):
+                    if saves is True or (saves is not False and saves_values(rule)):
                         to_free.append(node)
             if listeners:
                 _events.emit("node_finished", (pass_id, depth, node))

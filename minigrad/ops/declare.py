@@ -26,8 +26,6 @@ import types
 from collections.abc import Callable
 from typing import NamedTuple, Protocol
 
-from .._rule_records import declare_rules
-
 __all__ = [
     "op",
     "rules_saving",
@@ -205,7 +203,6 @@ def op(*, batch: str | Callable, methods: tuple[str, ...] | str = (), saves=None
 
     def declare(fn: Callable) -> Callable:
         by_rule = _register_saves(fn, saves)
-        declare_rules(fn)
         _DECLARED[fn] = Declaration(fn.__name__, batch, names, by_rule)
         return fn
 
@@ -218,7 +215,6 @@ def rules_saving(saves):
 
     def declare(fn: Callable) -> Callable:
         _register_saves(fn, saves)
-        declare_rules(fn)
         return fn
 
     return declare
