@@ -27,6 +27,13 @@ GEOMETRIES = {
     "same": ((2, 4, 6, 5), (3, 4, 2, 3), {"padding": "same", "dilation": (1, 2)}),
     "everything": ((3, 4, 9, 8), (4, 2, 3, 2), {"stride": (2, 1), "padding": (2, 1), "dilation": (1, 2), "groups": 2}),
     "one_by_one": ((2, 4, 3, 5), (3, 4, 1, 1), {}),
+    # windows copied by rows (stride 1 down the image, rows shorter than SHORT_ROW), across a stride, and not
+    "rows_copied_across_a_stride": (
+        (2, 4, 8, 9),
+        (4, 2, 3, 3),
+        {"stride": (1, 2), "dilation": (2, 1), "groups": 2, "padding": (1, 0)},
+    ),
+    "long_rows": ((1, 2, 4, 70), (3, 2, 2, 3), {"dilation": (2, 1)}),
     # fewer output positions than output channels: the weight's gradient is one product per chunk
     "few_positions": ((2, 4, 4, 5), (8, 4, 3, 3), {"stride": 2, "padding": 1}),
     "few_positions_groups": ((2, 4, 3, 3), (6, 2, 2, 2), {"groups": 2, "stride": (2, 1)}),
