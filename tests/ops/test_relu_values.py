@@ -1,5 +1,5 @@
 """ReLU's forward against NumPy's max(x, 0) on C-ordered and strided arrays: NaN kept, inf and -inf, the sign
-of zero, dtype, and a result that does not share the input's memory."""
+of zero (+0.0 for -0.0, where torch keeps -0.0), dtype, and a result that does not share the input's memory."""
 
 import numpy as np
 import pytest
