@@ -397,8 +397,21 @@ class Converter:
         if threads is None or len(threads) > 1:  # events of several threads: one at a time
             with self._lock:
                 self._handle(kind, handler, values)
-        else:  # one thread's events come one at a time already
-            self._handle(kind, handler, values)
+            return
+        # one thread's events come one at a time already: _handle written out (a call less an event)
+        outer_depth = self._depth
+        depth = self._depth = values[1]
+        try:
+            if not depth or depth == 1 and kind == "pass_started":
+                if self._shared:
+                    self._shared.clear()
+                if self._built:
+                    self._built.clear()
+            if self._pending:
+                self._resolve_pending(force=False)
+            handler(self, *values)
+        finally:
+            self._depth = outer_depth
 
     def _handle(self, kind, handler, values) -> None:
         outer_depth = self._depth
@@ -505,7 +518,13 @@ class Converter:
             snap = snapshot_record(t, self.max_values)
             self.recorded_bytes += SNAPSHOT_BYTES + snap[4].nbytes
             return snap
-        snap = _kept(self._shared, arr)
+        entry = self._shared.get(id(arr))
+        if entry is None:
+            snap = None
+        elif entry[0] is arr and entry[1] == _clock.last:  # _kept's common case, without its call
+            snap = entry[3]
+        else:
+            snap = _kept(self._shared, arr)
         if snap is not None:
             if snap[6] == tensor_id:
                 return snap
@@ -563,9 +582,9 @@ class Converter:
         pass_id = self._pass_at(depth) if depth else None
         frame = None
         if (not late and self.sources) or self.names:
-            # at or below the emitting frame: the handler and __call__ (and _handle, under the lock) are this
-            # converter's, and each frame looked at is made a Python object (a cost per node)
-            frame = user_frame(sys._getframe(4))
+            # at or below the emitting frame: the handler and __call__ (and _handle, under the lock; _ref, when
+            # late) are this converter's, and each frame looked at is made a Python object (a cost per node)
+            frame = user_frame(sys._getframe(3))
         line = None if frame is None else frame.f_lineno  # read once: a frame works its line out at each read
         for n in order:
             is_new = n is node and not late
@@ -807,20 +826,23 @@ class Converter:
         )
 
     def _on_grad_accumulated(self, pass_id, depth, node, target, contribution, before, after, into) -> None:
+        known = self._known
+        nid = node.id
+        if nid not in known or node.name is not None:
+            nid = self._ref(node)
+        tid = target.id
+        if tid not in known or target.name is not None:
+            tid = self._ref(target)
+        snap = self._snap
         self._deliver_values(
-            E.GradAccumulated,
-            pass_id,
-            depth,
-            self._ref(node),
-            self._ref(target),
-            self._snap(contribution),
-            self._snap(before),
-            self._snap(after),
-            into,
+            E.GradAccumulated, pass_id, depth, nid, tid, snap(contribution), snap(before), snap(after), into
         )
 
     def _on_node_finished(self, pass_id, depth, node) -> None:
-        self._deliver_values(E.NodeFinished, pass_id, depth, self._ref(node))
+        nid = node.id
+        if nid not in self._known or node.name is not None:
+            nid = self._ref(node)
+        self._deliver_values(E.NodeFinished, pass_id, depth, nid)
 
     def _on_graph_freed(self, pass_id, depth, nodes) -> None:
         self._deliver(E.GraphFreed, pass_id, depth, nodes=tuple(self._ref(n) for n in nodes))
