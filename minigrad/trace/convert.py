@@ -468,20 +468,23 @@ class Converter:
 
     def _deliver_values(self, cls, pass_id, depth, *values) -> None:
         """Number the next event and pass it on: its values in the order of the record's own fields."""
-        record = (cls.kind, self._count, pass_id, depth, *values)
+        record = (cls.kind, self._count, pass_id, depth) + values  # a concatenation: no list in between
         self._count += 1
         self.recorded_bytes += EVENT_BYTES
-        if self.record_sink is not None:  # a recording: the typed event is built when a viewer reads it
-            self.record_sink(record)
+        record_sink = self.record_sink
+        if record_sink is not None:  # a recording: the typed event is built when a viewer reads it
+            record_sink(record)
         else:
             ev = build_record(record, self._built)
             if self._out is not None:
                 self._out.append(ev)
             if self.sink is not None:
                 self.sink(ev)
-        if self.marks is not None:  # a memory budget counts: the count after each event, a call past its limit
-            self.marks.append(self.recorded_bytes)
-            if self.recorded_bytes > self.byte_limit:
+        marks = self.marks
+        if marks is not None:  # a memory budget counts: the count after each event, a call past its limit
+            recorded = self.recorded_bytes
+            marks.append(recorded)
+            if recorded > self.byte_limit:
                 self.over_budget()
 
     def forget(self, nodes, count: int) -> None:
