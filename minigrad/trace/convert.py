@@ -397,21 +397,8 @@ class Converter:
         if threads is None or len(threads) > 1:  # events of several threads: one at a time
             with self._lock:
                 self._handle(kind, handler, values)
-            return
-        # one thread's events come one at a time already: _handle written out (a call less an event)
-        outer_depth = self._depth
-        depth = self._depth = values[1]
-        try:
-            if not depth or depth == 1 and kind == "pass_started":
-                if self._shared:
-                    self._shared.clear()
-                if self._built:
-                    self._built.clear()
-            if self._pending:
-                self._resolve_pending(force=False)
-            handler(self, *values)
-        finally:
-            self._depth = outer_depth
+        else:  # one thread's events come one at a time already
+            self._handle(kind, handler, values)
 
     def _handle(self, kind, handler, values) -> None:
         outer_depth = self._depth
@@ -585,9 +572,9 @@ class Converter:
         pass_id = self._pass_at(depth) if depth else None
         frame = None
         if (not late and self.sources) or self.names:
-            # at or below the emitting frame: the handler and __call__ (and _handle, under the lock; _ref, when
-            # late) are this converter's, and each frame looked at is made a Python object (a cost per node)
-            frame = user_frame(sys._getframe(3))
+            # at or below the emitting frame: the handler, _handle and __call__ (_ref too, when late) are this
+            # converter's, and each frame looked at is made a Python object (a cost per node)
+            frame = user_frame(sys._getframe(4))
         line = None if frame is None else frame.f_lineno  # read once: a frame works its line out at each read
         for n in order:
             is_new = n is node and not late
