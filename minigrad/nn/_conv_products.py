@@ -17,8 +17,8 @@ columns, so each group's product is a batched matmul.
 
 from __future__ import annotations
 
+from .._workspace import work_array
 from ._im2col import Geometry, add_windows_into, window_view
-from ._workspace import work_array
 
 __all__ = ["correlate", "correlate_transposed", "correlate_weight"]
 

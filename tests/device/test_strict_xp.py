@@ -136,7 +136,7 @@ ALLOWED_IN = {
     # embedding's backward sums repeated rows by sort and rounds or add.reduceat on its NumPy branch (CuPy: xp.add.at).
     "nn/functional/_embedding.py": {"add", "arange", "argsort", "concatenate", "diff", "flatnonzero", "repeat"},
     # kept scratch memory, on the `xp is np` branch only (CuPy arrays come from CuPy's own memory pool).
-    "nn/_workspace.py": {"empty", "uint8"},
+    "_workspace.py": {"empty", "uint8"},
 }
 
 

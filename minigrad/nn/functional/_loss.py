@@ -11,13 +11,13 @@ import warnings
 
 from ... import backend as B
 from ..._state import extras, grad
+from ..._workspace import work_array
 from ...ops._util import check_same_device, refuse_dtype
 from ...ops.declare import COMPOSITE, BatchedCall, op, rules_saving
 from ...ops.elementwise import clamp, softplus
 from ...ops.indexing import index_with_key
 from ...ops.reduction import log_softmax
 from ...tensor import Tensor, _tangents_of, make, make_leaf, shape_str
-from .._workspace import work_array
 from ._softmax import softmax_node
 
 __all__ = [

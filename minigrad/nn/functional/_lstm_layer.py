@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import weakref
 
+from ..._workspace import work_array
 from ...ops.declare import LOOP, op
 from ...tensor import Tensor, make
-from .._workspace import work_array
 from ._lstm_through_time import lstm_through_time, tangent_recurrence
 
 __all__ = ["lstm_layer"]

@@ -8,11 +8,11 @@ This is the pool of most CNNs (``F.max_pool2d(x, 2)``).
 
 from __future__ import annotations
 
+from ..._workspace import work_array
 from ...ops.declare import rules_saving
 from ...ops.shape import pad
 from ...tensor import Tensor, make, make_leaf
 from .._tiles import spread_tiles, sum_tiles
-from .._workspace import work_array
 
 __all__ = ["max_pool2d_tiled"]
 

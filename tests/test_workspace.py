@@ -1,4 +1,4 @@
-"""The convolution products' work arrays: kept per use and thread, up to a size, NumPy only."""
+"""Work arrays kept between calls (minigrad._workspace): per use and thread, up to a size, NumPy only."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import threading
 
 import numpy as np
 
-from minigrad.nn import _workspace
-from minigrad.nn._workspace import work_array
+from minigrad import _workspace
+from minigrad._workspace import work_array
 
 
 def test_a_use_gets_its_kept_memory_back_and_grows_it_when_asked_for_more():
