@@ -194,3 +194,15 @@ def test_attention_with_dropout_zeroes_and_rescales_weights():
     # each output row is the sum of its kept weights / 0.5: a multiple of 2 times a sum of softmax weights
     assert out.shape == (1, 4, 2)
     assert np.all(out.detach().numpy() >= 0)
+
+
+def test_attention_over_a_long_float32_row_normalises_to_pairwise_accuracy():
+    """65 536 keys, one scored ln(10) above the rest: each other weight is 1 / (10 + 65 535) to float32
+    accuracy (the softmax's row sum added in order was off by 1e-5 relative)."""
+    keys = np.zeros((1, 65_536, 1), np.float32)
+    keys[0, 0, 0] = np.log(10)
+    values = np.zeros((1, 65_536, 1), np.float32)
+    values[0, 1, 0] = 1.0
+    out = F.scaled_dot_product_attention(mg.tensor(np.ones((1, 1, 1), np.float32)), mg.tensor(keys), mg.tensor(values))
+    expected = 1 / (10 + 65_535)
+    assert abs(float(out.numpy()[0, 0, 0]) - expected) / expected <= 3e-7

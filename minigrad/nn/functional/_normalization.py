@@ -3,7 +3,6 @@ when training), composed of differentiable ops otherwise; every order of derivat
 
 from __future__ import annotations
 
-import math
 import weakref
 
 from ..._state import extras, grad
@@ -11,6 +10,7 @@ from ...autograd.grad_mode import no_grad
 from ...ops.declare import TRAILING, BatchedCall, op, rules_saving
 from ...ops.types import Size
 from ...tensor import Tensor, make, make_leaf, shape_str
+from ._trailing_sums import trailing_sums
 
 __all__ = ["layer_norm", "batch_norm"]
 
@@ -55,8 +55,8 @@ def _affine_layer_norm(x: Tensor, dims: tuple, weight: Tensor, bias: Tensor, eps
     itself be differentiated.
     """
     xp = x.device.xp
-    centered = x.array - _trailing_means(xp, x.array, dims)
-    rstd = _rstd(x, dims, eps, 1 / xp.sqrt(_trailing_means(xp, xp.square(centered), dims) + eps))
+    centered = x.array - trailing_sums(xp, x.array, len(dims), mean=True)
+    rstd = _rstd(x, dims, eps, 1 / xp.sqrt(trailing_sums(xp, xp.square(centered), len(dims), mean=True) + eps))
     centered *= rstd.array
     xhat = _standardized(x, dims, rstd, centered)
     out = xhat.array * weight.array
@@ -86,9 +86,9 @@ def layer_norm_input_grad(g: Tensor, xhat: Tensor, rstd: Tensor, dims: tuple) ->
     ``∂/∂rstd = sum(G * P(g))`` over ``dims``; ``∂/∂x̂ = -rstd * (G * mean(g * x̂) + g * mean(G * x̂))``.
     """
     xp, ga, xa = g.device.xp, g.array, xhat.array
-    dx = xa * -_trailing_means(xp, ga * xa, dims)  # then + g - mean(g), times rstd, in place
+    dx = xa * -trailing_sums(xp, ga * xa, len(dims), mean=True)  # then + g - mean(g), times rstd, in place
     dx += ga
-    dx -= _trailing_means(xp, ga, dims)
+    dx -= trailing_sums(xp, ga, len(dims), mean=True)
     dx *= rstd.array
 
     def backward(G):
@@ -108,18 +108,6 @@ def layer_norm_input_grad(g: Tensor, xhat: Tensor, rstd: Tensor, dims: tuple) ->
         )
 
     return make(dx, (g, xhat, rstd), backward, "layer_norm_input_grad", jvp)
-
-
-def _trailing_means(xp, a, dims: tuple):
-    """The means of array ``a`` over ``dims``, its trailing dims, kept as size 1: for float32 and float64 rows
-    of up to 4 096, a product with a column of 1/n, where NumPy's mean over a short last axis runs an inner
-    loop per row (W11's [8, 64, 128] float32, one thread: 53 us with mean's own overhead, the product 5 us);
-    longer rows keep NumPy's pairwise sums (BLAS adds in order, its rounding grows with n)."""
-    n = math.prod(a.shape[a.ndim - len(dims) :])
-    if not a.size or a.dtype.kind != "f" or a.dtype.itemsize < 4 or n > 4096:  # BLAS's float32 sums run in order
-        return a.mean(axis=dims, keepdims=True)
-    rows = a.reshape(-1, n) @ xp.full((n, 1), 1 / n, dtype=a.dtype)
-    return rows.reshape(a.shape[: a.ndim - len(dims)] + (1,) * len(dims))
 
 
 def _projected(t: Tensor, xhat: Tensor, dims: tuple) -> Tensor:
