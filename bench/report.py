@@ -43,6 +43,15 @@ def _label(pair: str) -> str:
     return f"{_name(a)} / {_name(b)}"
 
 
+def _runs(report: dict) -> str:
+    processes = report.get("processes", 1)
+    if processes == 1:
+        return f"{report['repeats']} timed runs"
+    return (
+        f"{processes * report['repeats']} timed runs ({processes} worker processes per peer, {report['repeats']} each)"
+    )
+
+
 def markdown(report: dict) -> str:
     """Medians (one row per workload) and ratios with their targets and check agreement."""
     m = report["machine"]
@@ -50,7 +59,7 @@ def markdown(report: dict) -> str:
         f"Measured {report['date'][:10]} on {m['cpu']} ({m['cores']} cores, BLAS {m.get('blas', 'unknown')}, "
         f"every peer pinned to {report.get('threads', 1)} thread), "
         f"Python {m['python']}, NumPy {m['versions'].get('numpy')}, PyTorch {m['versions'].get('torch')}; "
-        f"median {report['clock']} time of {report['repeats']} timed runs after {report['warmup']} warm-up"
+        f"median {report['clock']} time of {_runs(report)} after {report['warmup']} warm-up"
         + (" (--quick sizes: not a measurement)" if report["quick"] else "")
         + (f"; <peer>@base: minigrad from {report['compare_to']}" if report.get("compare_to") else "")
         + ".",

@@ -31,6 +31,13 @@ def parse_args(argv=None) -> argparse.Namespace:
     ap.add_argument("--repeats", type=int, default=None, help="timed runs per peer (default 5; 1 with --quick)")
     ap.add_argument("--warmup", type=int, default=1, help="untimed runs per peer before timing (default 1)")
     ap.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="start each peer's worker this many times in turn, each timed --repeats runs, and take the median "
+        "over all their runs (default 1): one process's heap layout or slow spell then moves one share of them",
+    )
+    ap.add_argument(
         "--clock",
         choices=("wall", "cpu"),
         default="wall",
@@ -52,6 +59,8 @@ def parse_args(argv=None) -> argparse.Namespace:
         args.repeats = 1 if args.quick else 5
     if args.repeats < 1:
         ap.error("--repeats must be at least 1")
+    if args.processes < 1:
+        ap.error("--processes must be at least 1")
     args.workloads = [w.strip() for w in args.workloads.split(",") if w.strip()]
     for w in args.workloads:
         if w not in MODULES:
@@ -152,27 +161,19 @@ def run_workload(name: str, args) -> dict:
     mod = load(name)
     params = mod.params(args.quick)
     names = [p for p in mod.PEERS if args.only is None or p in args.only or p == getattr(mod, "SUBJECT", "minigrad")]
-    peers = [Peer(name, p, params, args.warmup, args.timeout) for p in names]
     own = getattr(mod, "MINIGRAD_PEERS", None) or [p for p in names if p.startswith("minigrad")]
     compared = [p for p in names if p in own] if args.compare_to is not None else []
-    peers += [Peer(name, p, params, args.warmup, args.timeout, args.compare_to) for p in compared]
-    for peer in peers:
-        peer.wait_ready()
-    for r in range(args.repeats):
-        # Rotate the order each round so that drifting load on a shared machine falls on every peer alike.
-        for peer in peers[r % len(peers) :] + peers[: r % len(peers)]:
-            if peer.alive:
-                peer.time_one()
-            print(f"  {name} round {r + 1}/{args.repeats} {peer.name}: {_last(peer)}", file=sys.stderr)
-    for peer in peers:
-        peer.close()
-    scale = mod.per_unit(params)
     results = {}
-    for peer in peers:
-        res = peer.result
+    for process in range(args.processes):
+        peers = [Peer(name, p, params, args.warmup, args.timeout) for p in names]
+        peers += [Peer(name, p, params, args.warmup, args.timeout, args.compare_to) for p in compared]
+        _time_rounds(name, peers, args.repeats, f"process {process + 1}/{args.processes}, " * (args.processes > 1))
+        for peer in peers:
+            _merge(results, peer.name, peer.result)
+    scale = mod.per_unit(params)
+    for res in results.values():
         if res[args.clock]:
             res["median"] = statistics.median(res[args.clock]) / scale
-        results[peer.name] = res
     return {
         "title": mod.TITLE,
         "unit": mod.UNIT,
@@ -182,6 +183,31 @@ def run_workload(name: str, args) -> dict:
         "targets": {f"{a} / {b}": t for (a, b), t in getattr(mod, "TARGETS", {}).items()},
         "limits": dict(getattr(mod, "LIMITS", {})),
     }
+
+
+def _time_rounds(name: str, peers: list, repeats: int, label: str) -> None:
+    """Start ``peers``' workers, time ``repeats`` rounds of one run each, and close them."""
+    for peer in peers:
+        peer.wait_ready()
+    for r in range(repeats):
+        # Rotate the order each round so that drifting load on a shared machine falls on every peer alike.
+        for peer in peers[r % len(peers) :] + peers[: r % len(peers)]:
+            if peer.alive:
+                peer.time_one()
+            print(f"  {name} {label}round {r + 1}/{repeats} {peer.name}: {_last(peer)}", file=sys.stderr)
+    for peer in peers:
+        peer.close()
+
+
+def _merge(results: dict, name: str, result: dict) -> None:
+    """Add one worker's runs to its peer's results; a peer that failed in any process keeps that status."""
+    merged = results.setdefault(name, {"status": "ok", "wall": [], "cpu": [], "checks": []})
+    for key in ("wall", "cpu", "checks"):
+        merged[key] += result[key]
+    if result["status"] != "ok" and merged["status"] == "ok":
+        merged["status"], merged["note"] = result["status"], result.get("note", "")
+    if "info" in result:
+        merged.setdefault("info", result["info"])
 
 
 def _last(peer: Peer) -> str:
@@ -253,6 +279,7 @@ def main(argv=None) -> int:
         "quick": args.quick,
         "repeats": args.repeats,
         "warmup": args.warmup,
+        "processes": args.processes,
         "clock": args.clock,
         "threads": 1,
         "compare_to": None if args.compare_to is None else str(args.compare_to),

@@ -145,3 +145,30 @@ def test_real_model_workloads_run_the_same_model_code_as_torch(tmp_path):
         peers = workloads[name]["peers"]
         assert peers["minigrad"]["status"] == "ok" and peers["torch"]["status"] == "ok", (name, peers)
         assert workloads[name]["ratios"]["minigrad / torch"]["check_rel_diff"] < 1e-4, name
+
+
+def test_processes_pool_the_runs_of_fresh_workers(tmp_path):
+    out = tmp_path / "two.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "bench", "--quick", "--workloads", "W1", "--only", "minigrad,numpy"]
+        + ["--processes", "2", "--repeats", "2", "--out", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(out.read_text())
+    assert data["processes"] == 2
+    for name in ("minigrad", "numpy"):
+        res = data["workloads"]["W1"]["peers"][name]
+        assert res["status"] == "ok" and len(res["cpu"]) == len(res["checks"]) == 4
+    assert "process 2/2, round 2/2 minigrad" in proc.stderr
+    assert "of 4 timed runs (2 worker processes per peer, 2 each)" in proc.stdout
+
+
+def test_processes_must_be_positive():
+    proc = subprocess.run(
+        [sys.executable, "-m", "bench", "--quick", "--processes", "0"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert proc.returncode == 2 and "--processes must be at least 1" in proc.stderr
