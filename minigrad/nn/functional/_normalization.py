@@ -6,6 +6,7 @@ from __future__ import annotations
 import weakref
 
 from ..._state import extras, grad
+from ..._workspace import work_array
 from ...autograd.grad_mode import no_grad
 from ...ops.declare import TRAILING, BatchedCall, op, rules_saving
 from ...ops.types import Size
@@ -56,7 +57,8 @@ def _affine_layer_norm(x: Tensor, dims: tuple, weight: Tensor, bias: Tensor, eps
     """
     xp = x.device.xp
     centered = x.array - trailing_sums(xp, x.array, len(dims), mean=True)
-    rstd = _rstd(x, dims, eps, 1 / xp.sqrt(trailing_sums(xp, xp.square(centered), len(dims), mean=True) + eps))
+    squares = xp.square(centered, out=work_array(xp, "layer_norm squares", centered.shape, centered.dtype))
+    rstd = _rstd(x, dims, eps, 1 / xp.sqrt(trailing_sums(xp, squares, len(dims), mean=True) + eps))
     centered *= rstd.array
     xhat = _standardized(x, dims, rstd, centered)
     out = xhat.array * weight.array
@@ -86,7 +88,8 @@ def layer_norm_input_grad(g: Tensor, xhat: Tensor, rstd: Tensor, dims: tuple) ->
     ``∂/∂rstd = sum(G * P(g))`` over ``dims``; ``∂/∂x̂ = -rstd * (G * mean(g * x̂) + g * mean(G * x̂))``.
     """
     xp, ga, xa = g.device.xp, g.array, xhat.array
-    dx = xa * -trailing_sums(xp, ga * xa, len(dims), mean=True)  # then + g - mean(g), times rstd, in place
+    products = xp.multiply(ga, xa, out=work_array(xp, "layer_norm g*xhat", xa.shape, xa.dtype))
+    dx = xa * -trailing_sums(xp, products, len(dims), mean=True)  # then + g - mean(g), times rstd, in place
     dx += ga
     dx -= trailing_sums(xp, ga, len(dims), mean=True)
     dx *= rstd.array
