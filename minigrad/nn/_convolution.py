@@ -32,7 +32,7 @@ def convolution(x: Tensor, weight: Tensor, bias: Tensor | None, geo: Geometry, g
 
     ``geo`` gives the stride, the zero padding and the dilation; arguments are checked by the caller.
     """
-    out = correlate(x.device.xp, x.array, weight.array, geo, groups)
+    out = correlate(x.device.xp, x.array, weight.array, geo, groups, None if bias is None else bias.array)
     shape, kernel = x.array.shape, weight.array.shape
     if bias is None:
 
@@ -46,8 +46,6 @@ def convolution(x: Tensor, weight: Tensor, bias: Tensor | None, geo: Geometry, g
             return convolution(tx, weight, None, geo, groups) + convolution(x, tw, None, geo, groups)
 
         return make(out, (x, weight), backward, "conv2d", jvp)
-
-    out += bias.array.reshape(1, -1, 1, 1)
 
     def backward_with_bias(g):
         return (
