@@ -85,6 +85,7 @@ def test_cross_entropy_second_order_and_higher_dims():
 
 CLASS_INDEX_SHAPES = {"rows": ((5, 4), (5,)), "one row": ((4,), ()), "K-dim": ((2, 4, 3, 2), (2, 3, 2))}
 CLASS_INDEX_OPTIONS = [{}, {"weight": True}, {"ignore_index": 1}, {"weight": True, "ignore_index": 1}]
+SMOOTHED_OPTIONS = [{**options, "label_smoothing": 0.15} for options in CLASS_INDEX_OPTIONS]
 
 
 def _class_indices(shape, seed):
@@ -101,19 +102,23 @@ def _class_index_options(options):
     return {k: (mg.tensor([0.5, 2.0, 1.0, 1.5], dtype=mg.float64) if k == "weight" else v) for k, v in options.items()}
 
 
-def _class_index_definition(x, t, reduction, weight=None, ignore_index=-100):
-    """cross_entropy as its definition: -c * onehot(t) . log_softmax(x) over the class dim with c = weight[t]
-    (0 where t is ignore_index); the mean divides by the sum of the c."""
+def _class_index_definition(x, t, reduction, weight=None, ignore_index=-100, label_smoothing=0.0):
+    """cross_entropy as PyTorch defines it: (1 - e) * nll + e * smooth, with nll = -c * log_softmax(x)[t] and
+    c = weight[t] (0 where t is ignore_index), smooth = -k * sum over classes of weight * log_softmax(x) / C
+    (k = 0 where t is ignore_index, else 1), as dense target matrices; the mean divides by the sum of the c."""
     classes, dim = (x.shape[0], 0) if x.ndim == 1 else (x.shape[1], 1)
     kept = t.array != ignore_index
     safe = np.where(kept, t.array, 0)
-    c = (np.ones(classes) if weight is None else weight.array)[safe] * kept
-    onehot = np.moveaxis(np.eye(classes)[safe], -1, dim)
-    per_row = -(F.log_softmax(x, dim) * mg.tensor(onehot)).sum(dim) * mg.tensor(c)
+    w = np.ones(classes) if weight is None else weight.array
+    c = w[safe] * kept
+    onehot = np.eye(classes)[safe] * c[..., None]
+    spread = np.broadcast_to(w, onehot.shape) * kept[..., None] / classes
+    q = np.moveaxis((1 - label_smoothing) * onehot + label_smoothing * spread, -1, dim)
+    per_row = -(F.log_softmax(x, dim) * mg.tensor(q)).sum(dim)
     return {"mean": per_row.sum() / c.sum(), "sum": per_row.sum(), "none": per_row}[reduction]
 
 
-@pytest.mark.parametrize("options", CLASS_INDEX_OPTIONS, ids=str)
+@pytest.mark.parametrize("options", CLASS_INDEX_OPTIONS + SMOOTHED_OPTIONS, ids=str)
 @pytest.mark.parametrize("reduction", REDUCTIONS)
 @pytest.mark.parametrize("shape", CLASS_INDEX_SHAPES, ids=str)
 def test_cross_entropy_with_class_indices_is_its_definition_and_differentiates_twice(shape, reduction, options):
@@ -132,7 +137,7 @@ def test_cross_entropy_with_class_indices_is_its_definition_and_differentiates_t
     assert gradgradcheck(lambda x: F.cross_entropy(x, t, reduction=reduction, **options), (x,))
 
 
-@pytest.mark.parametrize("options", CLASS_INDEX_OPTIONS, ids=str)
+@pytest.mark.parametrize("options", CLASS_INDEX_OPTIONS + SMOOTHED_OPTIONS, ids=str)
 @pytest.mark.parametrize("reduction", REDUCTIONS)
 @pytest.mark.parametrize("shape", CLASS_INDEX_SHAPES, ids=str)
 def test_cross_entropy_with_class_indices_forward_mode_is_its_definition(shape, reduction, options):
@@ -148,16 +153,20 @@ def test_cross_entropy_with_class_indices_forward_mode_is_its_definition(shape, 
     "options", [{}, {"label_smoothing": 0.1}, {"ignore_index": 1}, {"weight": [1.0, 2.0, 0.5, 1.0, 1.5]}], ids=str
 )
 def test_cross_entropy_keeps_its_values_between_calls(options):
-    """The forward's shifted logits are scratch memory used again by the next call: neither a loss nor a
-    gradient may be made of them, and a retained graph gives the same gradient twice."""
+    """The forward's exponentials are scratch memory used again by the next call: neither a loss nor a
+    gradient may be made of them, the backward reads them only while no later call has written over them,
+    and a retained graph gives the same gradient each time."""
     options = {k: (mg.tensor(v, dtype=mg.float64) if k == "weight" else v) for k, v in options.items()}
     x, t = rand64(6, 5), mg.tensor([0, 4, 1, 1, 2, 3])
     loss = F.cross_entropy(x, t, reduction="none", **options)
     kept = loss.array.copy()
+    (before,) = mg.autograd.grad(loss.sum(), x, retain_graph=True)
+    before = before.array.copy()
     other = F.cross_entropy(rand64(6, 5) * 3, mg.tensor([1, 2, 1, 1, 1, 0]), reduction="none", **options)
     np.testing.assert_array_equal(loss.array, kept)
     (first,) = mg.autograd.grad(loss.sum(), x, retain_graph=True)
     first = first.array.copy()
+    np.testing.assert_allclose(first, before, rtol=1e-15, atol=1e-17)
     other.sum().backward()
     (second,) = mg.autograd.grad(loss.sum(), x)
     np.testing.assert_array_equal(second.array, first)
@@ -405,6 +414,9 @@ def test_cross_entropy_equals_its_definition(rows, classes, smoothing, seed):
         {"reduction": "none"},
         {"label_smoothing": 0.1},
         {"ignore_index": 2, "weight": [0.5, 2.0, 1.0, 1.5, 1.0]},
+        {"label_smoothing": 0.1, "ignore_index": 2, "weight": [0.5, 2.0, 1.0, 1.5, 1.0]},
+        {"label_smoothing": 0.1, "ignore_index": 2, "reduction": "none"},
+        {"label_smoothing": 0.1, "weight": [0.5, 2.0, 1.0, 1.5, 1.0], "reduction": "sum"},
         {"probabilities": True, "label_smoothing": 0.2},
     ],
     ids=str,

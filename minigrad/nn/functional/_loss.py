@@ -7,6 +7,7 @@ others are compositions of differentiable ops.
 
 from __future__ import annotations
 
+import threading
 import warnings
 
 from ... import backend as B
@@ -165,27 +166,6 @@ def _ignored_rows(t, num_classes: int, ignore_index: int, name: str):
     return ignored if any_ignored else None
 
 
-def _class_target_matrix(t, num_classes: int, weight, ignored, smoothing: float, dtype, xp):
-    """The per-row target weights ``Q`` ([M, C]) for class-index targets with label smoothing (without it,
-    cross_entropy needs no Q), the mean's divisor, and whether every row of ``Q`` sums to 1 (no class
-    weights, nothing ignored).
-
-    Row i is ``(1 - smoothing) * w[t_i] * onehot(t_i) + smoothing / C * w``, and zero where
-    ``ignored[i]``; mean divides by the summed ``w[t_i]`` of the kept rows, as PyTorch does.
-    """
-    safe = t if ignored is None else xp.where(ignored, 0, t)  # class 0 where the row is ignored
-    row_weight = _row_weights(safe, weight, ignored, dtype, xp)
-    q = xp.zeros((t.shape[0], num_classes), dtype=dtype)
-    q[xp.arange(t.shape[0]), safe] = (1 - smoothing) if row_weight is None else row_weight * (1 - smoothing)
-    spread = (
-        xp.full(num_classes, smoothing / num_classes, dtype=dtype)
-        if weight is None
-        else weight * (smoothing / num_classes)
-    )
-    q += spread if ignored is None else spread * ~ignored[:, None]
-    return q, _mean_divisor(t.shape[0], row_weight), row_weight is None
-
-
 def _mean_divisor(num_rows: int, row_weight) -> float:
     """What the mean divides by: the number of rows, or the sum of their ``c_i`` (:func:`_row_weights`)."""
     return float(num_rows) if row_weight is None else float(row_weight.sum())
@@ -281,18 +261,15 @@ def cross_entropy(
     w = _class_weights(input, weight, num_classes, "cross_entropy")
     class_targets = t.array.dtype.kind != "f"
     ignored = _ignored_rows(t.array, num_classes, ignore_index, "cross_entropy") if class_targets else None
-    if class_targets and not label_smoothing:
-        loss = _class_index_cross_entropy(x, t, w, ignored, reduction)
-        return loss.reshape(loss_shape) if reduction == "none" and loss_shape != (num_rows,) else loss
     if class_targets:
-        q, divisor, unit_rows = _class_target_matrix(t.array, num_classes, w, ignored, label_smoothing, xd.dtype, xp)
-    else:
-        q = _prob_target_matrix(t.array, num_classes, w, label_smoothing, xd.dtype)
-        divisor, unit_rows = num_rows, False
+        loss = _class_index_cross_entropy(x, t, w, ignored, reduction, label_smoothing)
+        return loss.reshape(loss_shape) if reduction == "none" and loss_shape != (num_rows,) else loss
+    q = _prob_target_matrix(t.array, num_classes, w, label_smoothing, xd.dtype)
+    divisor = num_rows
     # Row i's loss is -Q_i . log_softmax(x_i) = sum(Q_i) * logsumexp(s_i) - Q_i . s_i with s_i = x_i - max(x_i).
     shifted = xp.subtract(xd, xd.max(axis=1, keepdims=True))
     target_terms = (q * shifted).sum(axis=1)
-    q_sums = None if unit_rows else q.sum(axis=1, keepdims=True)
+    q_sums = q.sum(axis=1, keepdims=True)
     # exp into a new array, not in place over `shifted`: measured in W12 (700 x 1000 logits), the in-place
     # form was 2 ms a step slower with ~900 more page faults, as the backward's first [M, C] array no longer
     # lands in the pages `shifted` had already faulted in. The same holds for `shifted` as a work array
@@ -300,7 +277,7 @@ def cross_entropy(
     probs = xp.exp(shifted)
     total = probs.sum(axis=1, keepdims=True)
     log_total = xp.log(total[:, 0])
-    per_row = (log_total if unit_rows else log_total * q_sums[:, 0]) - target_terms
+    per_row = log_total * q_sums[:, 0] - target_terms
     probs /= total
     if reduction == "none":
         out = per_row
@@ -311,12 +288,11 @@ def cross_entropy(
     dev = input.device
     target_parent = t.array.dtype.kind == "f" and (t.requires_grad or bool(_tangents_of(t)))
     each_row = reduction == "none"  # g holds one entry per row
-    divisor = 1.0 if reduction != "mean" else _rule_divisor(divisor, ignored)
+    divisor = 1.0 if reduction != "mean" else divisor
     if target_parent:
         backward = _cross_entropy_rule_with_target(x, probs, t, w, label_smoothing, num_classes, divisor, each_row)
     else:
-        q_total = None if unit_rows else make_leaf(q_sums, dev)
-        backward = _cross_entropy_rule(x, probs, make_leaf(q, dev), q_total, divisor, each_row)
+        backward = _cross_entropy_rule(x, probs, make_leaf(q, dev), make_leaf(q_sums, dev), divisor, each_row)
 
     parents = (x, t) if target_parent else (x,)
     loss = make(out, parents, backward, "cross_entropy", _row_tangent_rule(backward, out, each_row, dev))
@@ -336,23 +312,33 @@ def _row_tangent_rule(backward, out, each_row: bool, dev):
     return jvp
 
 
-def _class_index_cross_entropy(x: Tensor, t: Tensor, weight, ignored, reduction: str) -> Tensor:
-    """cross_entropy of logits ``x`` ([M, C]) against class indices ``t`` ([M]) without label smoothing:
-    row i's loss is ``c_i * (logsumexp(x_i) - x_i[t_i])``, ``c_i`` = ``weight[t_i]`` (1 without class weights,
-    0 where ``ignored``), so the forward needs each row's maximum and sum of exponentials and the target's
-    logit, and no one-hot target matrix. The mean divides by the sum of the ``c_i``, as PyTorch does."""
+def _class_index_cross_entropy(x: Tensor, t: Tensor, weight, ignored, reduction: str, smoothing: float) -> Tensor:
+    """cross_entropy of logits ``x`` ([M, C]) against class indices ``t`` ([M]), with no target matrix.
+
+    Row i's loss is ``c_i * nll_i`` with ``nll_i = logsumexp(x_i) - x_i[t_i]`` and ``c_i`` = ``weight[t_i]`` (1
+    without class weights, 0 where ``ignored``); with label smoothing ``e`` it is, as PyTorch defines it,
+    ``(1 - e) * c_i * nll_i + e / C * k_i * sum_c(-w_c * log_softmax(x_i)_c)`` (``k_i`` 0 where ignored, else 1;
+    ``w`` the class weights, ones without), where the sum is ``W * log(sum_c exp(s_ic)) - w . s_i`` with
+    ``s_i = x_i - max(x_i)`` and ``W = sum(w)``. So the forward needs each row's maximum, sum of exponentials,
+    target logit and (smoothing) weighted sum of shifted logits. The mean divides by the sum of the ``c_i``,
+    as PyTorch does."""
     xp, dev = x.device.xp, x.device
     xd = x.array
-    num_rows = xd.shape[0]
+    num_rows, num_classes = xd.shape
     targets = t.array if ignored is None else xp.where(ignored, 0, t.array)  # class 0 where c_i is 0
     row_max = xd.max(axis=1, keepdims=True)
-    # exp(x - max) lives only to be summed: a work array kept between calls (a fresh one is paged in every step)
-    exps = xp.subtract(xd, row_max, out=work_array(xp, "cross_entropy exp(x - max)", xd.shape, xd.dtype))
-    row_sum = xp.exp(exps, out=exps).sum(axis=1, keepdims=True)
-    per_row = xp.log(row_sum[:, 0]) - (xd[xp.arange(num_rows), targets] - row_max[:, 0])
+    row_sum, exps, shifted_sums = _row_exponentials(xp, xd, row_max, weight, smoothing)
+    log_sum = xp.log(row_sum[:, 0])
+    per_row = log_sum - (xd[xp.arange(num_rows), targets] - row_max[:, 0])
     row_weight = _row_weights(targets, weight, ignored, xd.dtype, xp)
     if row_weight is not None:
         per_row *= row_weight
+    if smoothing:
+        total_weight = num_classes if weight is None else weight.sum()
+        spread = total_weight * log_sum - shifted_sums
+        if ignored is not None:
+            spread *= ~ignored
+        per_row = (1 - smoothing) * per_row + (smoothing / num_classes) * spread
     each_row = reduction == "none"
     if reduction != "mean":
         divisor = 1.0
@@ -362,7 +348,13 @@ def _class_index_cross_entropy(x: Tensor, t: Tensor, weight, ignored, reduction:
     divisor = _rule_divisor(divisor, ignored)
     if ignored is not None:  # the rule reads the targets with class 0 in the ignored rows
         t = make_leaf(targets, dev)
-    if row_weight is None:
+    if smoothing:
+        row_kept = None if ignored is None else make_leaf((~ignored[:, None]).astype(xd.dtype), dev)
+        class_weight = None if weight is None else make_leaf(weight, dev)
+        backward = _smoothed_class_index_rule(
+            x, t, row_max, row_sum, smoothing, class_weight, row_kept, divisor, each_row
+        )
+    elif row_weight is None:
         backward = _class_index_rule(x, t, row_max, row_sum, divisor, each_row)
     else:
         backward = _weighted_class_index_rule(
@@ -407,46 +399,146 @@ def _weighted_class_index_rule(x: Tensor, t: Tensor, row_max, row_sum, row_weigh
     return backward
 
 
+class _LastExponentials(threading.local):
+    """The exponentials ``exp(x - max)`` of this thread's last class-index cross_entropy, in their work array,
+    and that call's row sums (an array no other call has), which say whose they are."""
+
+    row_sum = None
+    exps = None
+
+
+_last_exponentials = _LastExponentials()
+
+
+def _row_exponentials(xp, xd, row_max, weight, smoothing: float):
+    """Each row's sum of ``exp(x - max)`` ([M, 1]), the exponentials, and, for label smoothing, each row's
+    class-weighted sum of ``x - max`` ([M]; else None). The exponentials are made in a work array kept
+    between calls (a fresh [M, C] array is paged in again every step) and stay there, marked with the row
+    sums, until the next call, so that the backward can scale them instead of computing them again."""
+    exps = xp.subtract(xd, row_max, out=work_array(xp, "cross_entropy exp(x - max)", xd.shape, xd.dtype))
+    shifted_sums = None if not smoothing else exps.sum(axis=1) if weight is None else exps @ weight
+    row_sum = xp.exp(exps, out=exps).sum(axis=1, keepdims=True)
+    kept = _last_exponentials
+    if exps.base is not None:  # a view of kept memory (work_array makes a large or non-NumPy array for the call)
+        kept.row_sum, kept.exps = row_sum, exps
+    else:
+        kept.row_sum = kept.exps = None
+    return row_sum, exps, shifted_sums
+
+
+def _exponentials(x: Tensor, row_max, row_sum):
+    """``exp(x - row_max)`` as the forward that found ``row_max`` and ``row_sum`` made it: its work array when no
+    later call has written over it (read only), else computed again into a new array."""
+    kept = _last_exponentials
+    if kept.row_sum is row_sum:
+        return kept.exps, False
+    xp = x.device.xp
+    exps = xp.subtract(x.array, row_max)
+    return xp.exp(exps, out=exps), True
+
+
 def softmax_minus_onehot(x: Tensor, t: Tensor, row_max, row_sum, times: Tensor) -> Tensor:
     """``(softmax(x) - onehot(t)) * times`` for logits ``x`` ([M, C]) and class indices ``t`` ([M]).
 
     softmax(x) is ``exp(x - row_max) / row_sum`` with the row maxima and sums of exponentials the forward
-    found. In a plain backward pass the result is one [M, C] array, made by writing into it: the
-    exponentials scaled by ``times / row_sum``, then ``times`` subtracted at each row's target. Under
-    create_graph (or forward-mode AD) it is made of a softmax node and a one-hot constant, so it
-    differentiates again (in ``x`` and in ``times``).
+    found (and its exponentials, while its work array still holds them). In a plain backward pass the
+    result is one [M, C] array: the exponentials scaled by ``times / row_sum``, then ``times`` subtracted at
+    each row's target. Under create_graph (or forward-mode AD) it is made of a softmax node and a one-hot
+    constant, so it differentiates again (in ``x`` and in ``times``).
     """
     xp = x.device.xp
-    exps = xp.subtract(x.array, row_max)
-    xp.exp(exps, out=exps)
+    exps, owned = _exponentials(x, row_max, row_sum)
     rows = xp.arange(exps.shape[0])
     if grad.enabled or extras.on:
-        probs = xp.divide(exps, row_sum, out=exps)
+        probs = xp.divide(exps, row_sum, out=exps if owned else None)
         onehot = xp.zeros_like(probs)
         onehot[rows, t.array] = 1
         return (softmax_node(x, probs, 1) - make_leaf(onehot, x.device)) * times
-    result = xp.multiply(exps, times.array / row_sum, out=exps)
+    result = xp.multiply(exps, times.array / row_sum, out=exps if owned else None)
     result[rows, t.array] -= times.array.reshape(-1)
     return make(result, (x, times), None, "softmax_minus_onehot")
 
 
+@rules_saving(("x", "t", "row_max", "row_sum", "smoothing", "class_weight", "row_kept", "divisor"))
+def _smoothed_class_index_rule(x, t, row_max, row_sum, smoothing, class_weight, row_kept, divisor, each_row):
+    """cross_entropy's rule for class indices ``t`` with label smoothing: row i's target is
+    ``q_i = (1 - smoothing) * w[t_i] * onehot(t_i) + smoothing / C * w`` (``w``: ``class_weight``, ones without)
+    and its gradient ``softmax(x_i) * sum(q_i) - q_i``, times the row's share of g, and 0 for an ignored row
+    (``row_kept``)."""
+    if row_kept is None and each_row:
+
+        def backward(g):
+            return (smoothed_softmax_minus_onehot(x, t, row_max, row_sum, smoothing, class_weight, g.unsqueeze(1)),)
+
+    elif row_kept is None:
+
+        def backward(g):
+            return (smoothed_softmax_minus_onehot(x, t, row_max, row_sum, smoothing, class_weight, g / divisor),)
+
+    elif each_row:
+
+        def backward(g):
+            return (
+                smoothed_softmax_minus_onehot(
+                    x, t, row_max, row_sum, smoothing, class_weight, row_kept * g.unsqueeze(1)
+                ),
+            )
+
+    else:
+
+        def backward(g):
+            return (
+                smoothed_softmax_minus_onehot(
+                    x, t, row_max, row_sum, smoothing, class_weight, row_kept * (g / divisor)
+                ),
+            )
+
+    return backward
+
+
+def smoothed_softmax_minus_onehot(x: Tensor, t: Tensor, row_max, row_sum, smoothing: float, class_weight, times):
+    """``(softmax(x) * sum(q) - q) * times`` for logits ``x`` ([M, C]), class indices ``t`` ([M]) and the smoothed
+    targets ``q_i = (1 - smoothing) * w[t_i] * onehot(t_i) + smoothing / C * w`` (``w``: ``class_weight``, or ones).
+
+    As :func:`softmax_minus_onehot`: in a plain backward pass one [M, C] array, the exponentials scaled by
+    ``times * sum(q_i) / row_sum``, less ``times * smoothing / C * w`` everywhere and ``times * (1 - smoothing) *
+    w[t_i]`` at each row's target, with no [M, C] target matrix; under create_graph (or forward-mode AD) a
+    softmax node and a constant ``q``, so it differentiates again (in ``x`` and in ``times``).
+    """
+    xp = x.device.xp
+    exps, owned = _exponentials(x, row_max, row_sum)
+    num_rows, num_classes = exps.shape
+    rows = xp.arange(num_rows)
+    w = None if class_weight is None else class_weight.array
+    hit = (1 - smoothing) * (1.0 if w is None else w[t.array])  # q_i at the target ([M], or one number)
+    spread = smoothing / num_classes  # q_i elsewhere, times w
+    # sum(q_i): 1 without class weights (a number, so that it keeps the logits' dtype), else one per row
+    q_total = 1.0 if w is None else (hit + spread * w.sum())[:, None]
+    if grad.enabled or extras.on:
+        probs = xp.divide(exps, row_sum, out=exps if owned else None)
+        q = xp.full_like(probs, spread) if w is None else xp.broadcast_to(spread * w, probs.shape).copy()
+        q[rows, t.array] += hit
+        q_sums = xp.full((num_rows, 1), q_total, dtype=probs.dtype)
+        return (softmax_node(x, probs, 1) * make_leaf(q_sums, x.device) - make_leaf(q, x.device)) * times
+    share = times.array
+    result = xp.multiply(exps, share * q_total / row_sum, out=exps if owned else None)
+    if w is None:
+        result -= share * spread
+    elif share.ndim:  # a share per row ([M, 1]) times the weights: an [M, C] product, in scratch memory
+        result -= xp.multiply(share, spread * w, out=work_array(xp, "cross_entropy smoothing", exps.shape, exps.dtype))
+    else:
+        result -= share * spread * w
+    result[rows, t.array] -= share.reshape(-1) * hit
+    return make(result, (x, times), None, "smoothed_softmax_minus_onehot")
+
+
 @rules_saving(("x", "probs", "q", "q_total", "divisor"))
-def _cross_entropy_rule(x: Tensor, probs, q: Tensor, q_total, divisor: float, each_row: bool):
-    """cross_entropy's rule for a target that is data: row i's gradient is ``softmax(x_i) * sum(Q_i) - Q_i``
-    (Q: the target distribution, ``sum(Q_i) = 1`` for class indices or a smoothed target), times the row's
-    share of g (``g / divisor`` for the mean). One rule per case, chosen here, so each reads as its mathematics;
+def _cross_entropy_rule(x: Tensor, probs, q: Tensor, q_total: Tensor, divisor: float, each_row: bool):
+    """cross_entropy's rule for a probability target that is data: row i's gradient is
+    ``softmax(x_i) * sum(Q_i) - Q_i`` (Q: the target, smoothed and weighted), times the row's share of g
+    (``g / divisor`` for the mean). One rule per case, chosen here, so each reads as its mathematics;
     ``softmax_node`` is softmax(x) from the probabilities the forward computed."""
-    if q_total is None and not each_row:
-
-        def backward(g):
-            return ((softmax_node(x, probs, 1) - q) * (g / divisor),)
-
-    elif q_total is None:
-
-        def backward(g):
-            return ((softmax_node(x, probs, 1) - q) * g.unsqueeze(1),)
-
-    elif not each_row:
+    if not each_row:
 
         def backward(g):
             return ((softmax_node(x, probs, 1) * q_total - q) * (g / divisor),)
