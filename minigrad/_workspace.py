@@ -7,16 +7,20 @@ every step pays a page fault per 4 kB (W17: about 2 000 a step, ~5 ms of system 
 touched once. Only NumPy's arrays are kept (CuPy has its own pool), and only up to :data:`LIMIT` bytes
 each: what stays allocated is at most that per use (the convolutions' and the pool's, after W13 and W17:
 20 MB).
+
+A call may leave its work array's values for one later reader (its backward, say) with :func:`leave`; :func:`left`
+gives them back until the next call of that use takes the array.
 """
 
 from __future__ import annotations
 
 import threading
+import weakref
 from math import prod
 
 import numpy as np
 
-__all__ = ["work_array"]
+__all__ = ["work_array", "leave", "left"]
 
 #: The largest work array kept between calls; a larger one is made for the call and freed.
 LIMIT = 1 << 24
@@ -25,6 +29,7 @@ LIMIT = 1 << 24
 class _Kept(threading.local):
     def __init__(self):
         self.by_use: dict[str, np.ndarray] = {}
+        self.left: dict[str, tuple] = {}  # use -> (weak reference to the owner, the array, a note): see leave()
 
 
 _kept = _Kept()
@@ -38,7 +43,25 @@ def work_array(xp, use: str, shape: tuple, dtype):
     nbytes = prod(shape) * dtype.itemsize
     if xp is not np or nbytes > LIMIT:
         return xp.empty(shape, dtype=dtype)
+    _kept.left.pop(use, None)
     kept = _kept.by_use.get(use)
     if kept is None or kept.size < nbytes:
         kept = _kept.by_use[use] = np.empty(nbytes, dtype=np.uint8)
     return kept[:nbytes].view(dtype).reshape(shape)
+
+
+def leave(use: str, array, owner, note=None) -> None:
+    """Leave the values in ``array`` (from ``work_array(xp, use, ...)``) for a later reader: :func:`left` gives
+    ``array`` and ``note`` back to whoever asks with ``owner`` (an object only that call made, held weakly),
+    until the next ``work_array`` of ``use`` in this thread. An array made for its call only is not kept."""
+    if _kept.by_use.get(use) is not None and array.base is _kept.by_use[use]:
+        _kept.left[use] = (weakref.ref(owner), array, note)
+
+
+def left(use: str, owner):
+    """``(array, note)`` as :func:`leave` left them with ``owner``, or None when another call of ``use`` has had
+    the array since (or it was not kept, or this is another thread). The array is to be read, not written."""
+    found = _kept.left.get(use)
+    if found is None or found[0]() is not owner:
+        return None
+    return found[1], found[2]

@@ -34,3 +34,30 @@ def test_each_thread_has_its_own_arrays():
     worker.start()
     worker.join()
     assert not np.shares_memory(mine, theirs[0])
+
+
+def test_a_left_array_is_given_back_to_its_owner_until_the_use_is_taken_again():
+    owner, stranger = np.ones(2), np.ones(2)
+    a = work_array(np, "test-left", (3, 4), np.float32)
+    _workspace.leave("test-left", a, owner, note="sums")
+    found = _workspace.left("test-left", owner)
+    assert found[0] is a and found[1] == "sums"
+    assert _workspace.left("test-left", stranger) is None
+    seen_by_thread = []
+    worker = threading.Thread(target=lambda: seen_by_thread.append(_workspace.left("test-left", owner)))
+    worker.start()
+    worker.join()
+    assert seen_by_thread == [None]
+    work_array(np, "test-left", (3, 4), np.float32)
+    assert _workspace.left("test-left", owner) is None
+
+
+def test_a_left_array_is_not_given_back_once_its_owner_is_gone_or_when_it_was_not_kept(monkeypatch):
+    owner = np.ones(2)
+    _workspace.leave("test-left-owner", work_array(np, "test-left-owner", (4,), np.float64), owner)
+    del owner
+    assert _workspace.left("test-left-owner", np.ones(2)) is None
+    monkeypatch.setattr(_workspace, "LIMIT", 8)
+    owner = np.ones(2)
+    _workspace.leave("test-left-large", work_array(np, "test-left-large", (100,), np.float64), owner)
+    assert _workspace.left("test-left-large", owner) is None

@@ -14,6 +14,7 @@ import weakref
 
 from .. import backend as B
 from .._state import extras, grad
+from .._workspace import leave, left, work_array
 from ..creation import zeros_like
 from ..tensor import Tensor, make, make_leaf
 from ._entry import extremum_arguments
@@ -608,6 +609,10 @@ def softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
     return out
 
 
+#: log_softmax's work array: its exponentials, left for log_softmax_grad
+_EXPONENTIALS = "log_softmax exp(a - max)"
+
+
 @op(batch=BY_DIM_REQUIRED, methods="log_softmax", saves=("axes", "out_ref"))
 def log_softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
     """a - logsumexp(a) along ``dim``, computed stably; backward g - softmax * sum(g)."""
@@ -616,11 +621,16 @@ def log_softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
         refuse_dtype(a, "log_softmax_lastdim_kernel_impl", "biu")
     xp = a.device.xp
     d = _as_float(a, dtype)
-    shifted = d - _stable_shift(xp, d, axes)
-    out_arr = shifted - xp.log(xp.exp(shifted).sum(axis=axes, keepdims=True))
+    # one new array, the result: the shifted values, less each slice's log of summed exponentials; those are
+    # made in a work array kept between calls and left there for the backward (log_softmax_grad)
+    out_arr = xp.subtract(d, _stable_shift(xp, d, axes))
+    exps = xp.exp(out_arr, out=work_array(xp, _EXPONENTIALS, d.shape, d.dtype))
+    sums = exps.sum(axis=axes, keepdims=True)
+    out_arr -= xp.log(sums)
+    leave(_EXPONENTIALS, exps, owner=out_arr, note=sums)
 
     def backward(g):
-        return (g - out_ref().exp() * g.sum(dim=axes, keepdim=True),)
+        return (log_softmax_grad(g, out_ref(), axes),)
 
     def jvp(t):
         return t - (t * a.softmax(axes[0])).sum(dim=axes, keepdim=True)
@@ -628,6 +638,37 @@ def log_softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
     out = make(out_arr, (a,), backward, "log_softmax", jvp)
     out_ref = weakref.ref(out)
     return out
+
+
+@rules_saving(("g", "y", "axes"))
+def log_softmax_grad(g: Tensor, y: Tensor, axes: tuple) -> Tensor:
+    """dX = g - exp(y) * sum(g): log_softmax's input gradient from ``g``, the gradient of its output ``y``, the sum
+    over ``axes`` (kept).
+
+    One node that makes one array, where written as Tensor ops it made three of the input's size; exp(y) is
+    the forward's exponentials over their sums while its work array still holds them. Its rule: in ``g``,
+    ``G - sum(G * exp(y))`` (the Jacobian I - softmax 1^T, transposed); in ``y``, ``-G * exp(y) * sum(g)``."""
+    xp = g.device.xp
+    g_sums = g.array.sum(axis=axes, keepdims=True)
+    found = left(_EXPONENTIALS, y.array)
+    if found is not None and found[1].all():  # (a slice of only -inf sums to 0: exp(y) gives its NaN quietly)
+        exps, sums = found
+        dx = xp.multiply(exps, g_sums / sums)
+    else:
+        dx = xp.exp(y.array)
+        dx *= g_sums
+    xp.subtract(g.array, dx, out=dx)
+
+    def backward(G):
+        return (
+            lambda: G - (G * y.exp()).sum(dim=axes, keepdim=True),
+            lambda: -G * y.exp() * g.sum(dim=axes, keepdim=True),
+        )
+
+    def jvp(tg, ty):
+        return log_softmax_grad(tg, y, axes) - ty * y.exp() * g.sum(dim=axes, keepdim=True)
+
+    return make(dx, (g, y), backward, "log_softmax_grad", jvp)
 
 
 @op(batch=BY_DIM_REQUIRED, methods="cumsum", saves=("ax",))

@@ -7,12 +7,11 @@ others are compositions of differentiable ops.
 
 from __future__ import annotations
 
-import threading
 import warnings
 
 from ... import backend as B
 from ..._state import extras, grad
-from ..._workspace import work_array
+from ..._workspace import leave, left, work_array
 from ...ops._util import check_same_device, refuse_dtype
 from ...ops.declare import COMPOSITE, BatchedCall, op, rules_saving
 from ...ops.elementwise import clamp, softplus
@@ -399,15 +398,7 @@ def _weighted_class_index_rule(x: Tensor, t: Tensor, row_max, row_sum, row_weigh
     return backward
 
 
-class _LastExponentials(threading.local):
-    """The exponentials ``exp(x - max)`` of this thread's last class-index cross_entropy, in their work array,
-    and that call's row sums (an array no other call has), which say whose they are."""
-
-    row_sum = None
-    exps = None
-
-
-_last_exponentials = _LastExponentials()
+_EXPONENTIALS = "cross_entropy exp(x - max)"
 
 
 def _row_exponentials(xp, xd, row_max, weight, smoothing: float):
@@ -415,23 +406,19 @@ def _row_exponentials(xp, xd, row_max, weight, smoothing: float):
     class-weighted sum of ``x - max`` ([M]; else None). The exponentials are made in a work array kept
     between calls (a fresh [M, C] array is paged in again every step) and stay there, marked with the row
     sums, until the next call, so that the backward can scale them instead of computing them again."""
-    exps = xp.subtract(xd, row_max, out=work_array(xp, "cross_entropy exp(x - max)", xd.shape, xd.dtype))
+    exps = xp.subtract(xd, row_max, out=work_array(xp, _EXPONENTIALS, xd.shape, xd.dtype))
     shifted_sums = None if not smoothing else exps.sum(axis=1) if weight is None else exps @ weight
     row_sum = xp.exp(exps, out=exps).sum(axis=1, keepdims=True)
-    kept = _last_exponentials
-    if exps.base is not None:  # a view of kept memory (work_array makes a large or non-NumPy array for the call)
-        kept.row_sum, kept.exps = row_sum, exps
-    else:
-        kept.row_sum = kept.exps = None
+    leave(_EXPONENTIALS, exps, owner=row_sum)
     return row_sum, exps, shifted_sums
 
 
 def _exponentials(x: Tensor, row_max, row_sum):
     """``exp(x - row_max)`` as the forward that found ``row_max`` and ``row_sum`` made it: its work array when no
     later call has written over it (read only), else computed again into a new array."""
-    kept = _last_exponentials
-    if kept.row_sum is row_sum:
-        return kept.exps, False
+    found = left(_EXPONENTIALS, row_sum)
+    if found is not None:
+        return found[0], False
     xp = x.device.xp
     exps = xp.subtract(x.array, row_max)
     return xp.exp(exps, out=exps), True
