@@ -473,3 +473,34 @@ def test_a_mean_over_only_ignored_rows_is_nan_and_sends_back_zeros(fn, kwargs, s
         loss.backward()
     assert np.isnan(loss.item())
     np.testing.assert_array_equal(x.grad.numpy(), np.zeros(shape))
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"label_smoothing": 0.2},
+        {"label_smoothing": 0.2, "ignore_index": 2},
+        {"label_smoothing": 0.2, "reduction": "sum", "weight": [0.5, 2.0, 1.0, 1.5, 1.0]},
+    ],
+    ids=str,
+)
+def test_cross_entropy_with_label_smoothing_per_example_gradients_and_hessian_match_torch_func(options):
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(12)
+    x, t = rng.standard_normal((4, 6, 5)), rng.integers(0, 5, (4, 6))
+    t[0, 1] = 2
+    mine_options = {k: (mg.tensor(v, dtype=mg.float64) if k == "weight" else v) for k, v in options.items()}
+    theirs_options = {k: (torch.tensor(v, dtype=torch.float64) if k == "weight" else v) for k, v in options.items()}
+
+    def mine(a, target):
+        return F.cross_entropy(a, target, **mine_options)
+
+    def theirs(a, target):
+        return torch.nn.functional.cross_entropy(a, target, **theirs_options)
+
+    per_example = mg.func.vmap(mg.func.grad(mine))(mg.tensor(x), mg.tensor(t))
+    reference = torch.func.vmap(torch.func.grad(theirs))(torch.tensor(x), torch.tensor(t))
+    np.testing.assert_allclose(per_example.array, reference.numpy(), atol=1e-15)
+    hessian = mg.func.hessian(lambda a: mine(a, mg.tensor(t[0])))(mg.tensor(x[0]))
+    reference = torch.func.hessian(lambda a: theirs(a, torch.tensor(t[0])))(torch.tensor(x[0]))
+    np.testing.assert_allclose(hessian.array, reference.numpy(), atol=1e-15)
