@@ -264,7 +264,6 @@ def cross_entropy(
         loss = _class_index_cross_entropy(x, t, w, ignored, reduction, label_smoothing)
         return loss.reshape(loss_shape) if reduction == "none" and loss_shape != (num_rows,) else loss
     q = _prob_target_matrix(t.array, num_classes, w, label_smoothing, xd.dtype)
-    divisor = num_rows
     # Row i's loss is -Q_i . log_softmax(x_i) = sum(Q_i) * logsumexp(s_i) - Q_i . s_i with s_i = x_i - max(x_i).
     shifted = xp.subtract(xd, xd.max(axis=1, keepdims=True))
     target_terms = (q * shifted).sum(axis=1)
@@ -283,11 +282,11 @@ def cross_entropy(
     elif reduction == "sum":
         out = per_row.sum()
     else:
-        out = _mean_of_rows(per_row.sum(), divisor)
+        out = _mean_of_rows(per_row.sum(), num_rows)
     dev = input.device
     target_parent = t.array.dtype.kind == "f" and (t.requires_grad or bool(_tangents_of(t)))
     each_row = reduction == "none"  # g holds one entry per row
-    divisor = 1.0 if reduction != "mean" else divisor
+    divisor = num_rows if reduction == "mean" else 1.0
     if target_parent:
         backward = _cross_entropy_rule_with_target(x, probs, t, w, label_smoothing, num_classes, divisor, each_row)
     else:
