@@ -204,14 +204,18 @@ def _own_fields(cls) -> tuple:
 
 
 # id(code) of a rule -> (code, (whether it may be a custom Function's backward wrapper, ((cell index, name), ...) of
-# the values its rules saved: saved_items's, found once per code))
-_shown_cells: dict = {}
+# the values its rules saved: saved_items's, and its ClosureInfo when read from a function without __wrapped__
+# (or None): found once per code))
+_rule_plans: dict = {}
 
 
-def _cells_shown(fn, code) -> tuple:
+def _rule_plan(fn, code) -> tuple:
     declared = declared_saves(fn)
     shown = tuple((i, name) for i, name in enumerate(code.co_freevars) if declared is None or name in declared)
-    return {"args", "cls", "ctx"} <= set(code.co_freevars), shown
+    info = closure_info(fn) if getattr(fn, "__wrapped__", None) is None else None
+    plan = {"args", "cls", "ctx"} <= set(code.co_freevars), shown, info
+    _rule_plans[id(code)] = (code, plan)
+    return plan
 
 
 def _kept(table: dict, arr):
@@ -502,30 +506,29 @@ class Converter:
             arr, tensor_id = t.array, t.id
         else:
             arr, tensor_id = t, None
-        if not self._depth:  # nothing is shared outside a pass
-            if arr.size > self.max_values:
-                return self._summary_record(t, arr, tensor_id)
-            snap = snapshot_record(t, self.max_values)
-            self.recorded_bytes += SNAPSHOT_BYTES + snap[4].nbytes
-            return snap
-        entry = self._shared.get(id(arr))
-        if entry is None:
-            snap = None
-        elif entry[0] is arr and entry[1] == _clock.last:  # _kept's common case, without its call
-            snap = entry[3]
-        else:
-            snap = _kept(self._shared, arr)
-        if snap is not None:
-            if snap[6] == tensor_id:
-                return snap
-            snap = (*snap[:6], tensor_id)  # another tensor on the same array
-            self.recorded_bytes += SNAPSHOT_BYTES
-        elif arr.size > self.max_values:
+        depth = self._depth
+        if depth:  # within a pass: shared with the pass's earlier events while the array is unchanged
+            shared = self._shared
+            entry = shared.get(id(arr))
+            if entry is not None:  # _kept, without its call
+                held = entry[0]
+                if (held is arr or (type(held) is weakref.ref and held() is arr)) and (
+                    entry[1] == _clock.last or entry[2] == _versions.version(arr)
+                ):
+                    snap = entry[3]
+                    if snap[6] == tensor_id:
+                        return snap
+                    snap = (*snap[:6], tensor_id)  # another tensor on the same array
+                    self.recorded_bytes += SNAPSHOT_BYTES
+                    _keep(shared, arr, snap)
+                    return snap
+        if arr.size > self.max_values:
             snap = self._summary_record(t, arr, tensor_id)
         else:
             snap = snapshot_record(t, self.max_values)
             self.recorded_bytes += SNAPSHOT_BYTES + snap[4].nbytes
-        _keep(self._shared, arr, snap)
+        if depth:
+            _keep(self._shared, arr, snap)
         return snap
 
     def _summary_record(self, t, arr, tensor_id) -> tuple:
@@ -576,34 +579,44 @@ class Converter:
             # converter's, and each frame looked at is made a Python object (a cost per node)
             frame = user_frame(sys._getframe(4))
         line = None if frame is None else frame.f_lineno  # read once: a frame works its line out at each read
+        name_of = self._name_of
         for n in order:
             is_new = n is node and not late
-            where = (
-                (frame.f_code.co_filename, line, frame.f_code.co_name)
-                if is_new and frame is not None and self.sources
-                else None
-            )
-            arr = n.array
             data = self._snap(n)
-            info = (  # NodeInfo's fields (minigrad.trace.records builds it)
+            parents = n.parents
+            known.add(n.id)
+            if n.name is not None:
+                name_of[n.id] = n.name
+            self.recorded_bytes += NODE_BYTES
+            # the record's fields: the node's id, late, then NodeInfo's fields after its id with its source line as
+            # file, line and function (minigrad.trace.records builds them); no tuple of its own for the NodeInfo
+            # nor its source line (a long recording's tracked objects are what the garbage collector walks)
+            if is_new and frame is not None and self.sources:
+                code = frame.f_code
+                file, function = code.co_filename, code.co_name
+            else:
+                file = function = None
+            self._deliver_values(
+                E.NodeCreated,
+                pass_id if is_new else None,
+                depth if is_new else 0,
                 n.id,
+                not is_new,
                 n.name,
                 n.op,
-                (n.parents[0].id,) if len(n.parents) == 1 else tuple([p.id for p in n.parents]),
-                arr.shape,
+                (parents[0].id,) if len(parents) == 1 else tuple([p.id for p in parents]),
+                data[1],  # the shape, the snapshot's tuple (numpy makes one at each read)
                 data[2],  # the dtype's and device's names, as the snapshot has them
                 data[3],
                 n._rg,
                 n._backward is None,
                 data,
-                where,
+                file,
+                line if file is not None else None,
+                function,
                 pass_id if is_new else None,
-                _versions.version(arr),
+                _versions.version(n.array),
             )
-            known.add(n.id)
-            self._name_of[n.id] = n.name
-            self.recorded_bytes += NODE_BYTES
-            self._deliver_values(E.NodeCreated, info[11], depth if is_new else 0, n.id, info, not is_new)
             if is_new and n.name is None and self.names and frame is not None:
                 entry = self._pending.get(frame)
                 if entry is None:
@@ -616,25 +629,38 @@ class Converter:
     # ------------------------------------------------------------ names
     def _resolve_pending(self, force: bool) -> None:
         pending = self._pending
+        if len(pending) == 1 and not force:  # one statement waiting (the common case): no list of them made
+            ((frame, (line, first, refs)),) = pending.items()
+            if frame.f_lineno == line and self._count - first < _PENDING_MAX_AGE:
+                return
+            del pending[frame]
+            if len(refs) == 1 and not SHADOWS:
+                self._name_one(frame, refs[0]())
+            else:
+                self._name_from_locals(frame, [r() for r in refs])
+            return
         for frame, (line, first, refs) in list(pending.items()):
             if not force and frame.f_lineno == line and self._count - first < _PENDING_MAX_AGE:
                 continue
             del pending[frame]
             self._name_from_locals(frame, [refs[0]()] if len(refs) == 1 else [r() for r in refs])
 
+    def _name_one(self, frame, node) -> None:
+        """:meth:`_name_from_locals` of one node of minigrad's (the common case: no tables)."""
+        if type(node) is not Tensor or node.name is not None or self._name_of.get(node.id) is not None:
+            return  # (a subclass's, a Parameter's, variable does not name it, as below; nor a dead node's)
+        for var, value in frame.f_locals.items():
+            if value is node and var != "_" and not var.startswith("__"):
+                if node.id in self._known:
+                    self._name_of[node.id] = var
+                    self._deliver_values(E.NodeNamed, None, 0, node.id, var)
+                return
+
     def _name_from_locals(self, frame, nodes) -> None:
-        name_of = self._name_of
-        if len(nodes) == 1 and not SHADOWS:  # one node of minigrad's (the common case): no tables
-            (node,) = nodes
-            if type(node) is not Tensor or node.name is not None or name_of.get(node.id) is not None:
-                return  # (a subclass's, a Parameter's, variable does not name it, as below)
-            for var, value in frame.f_locals.items():
-                if value is node and var != "_" and not var.startswith("__"):
-                    if node.id in self._known:
-                        name_of[node.id] = var
-                        self._deliver_values(E.NodeNamed, None, 0, node.id, var)
-                    return
+        if len(nodes) == 1 and not SHADOWS:
+            self._name_one(frame, nodes[0])
             return
+        name_of = self._name_of
         wanted = {n.id: n for n in nodes if n is not None and n.name is None and name_of.get(n.id) is None}
         if not wanted:
             return
@@ -711,20 +737,20 @@ class Converter:
             shown = (snap(outputs[0]) if isinstance(outputs[0], Tensor) else None,)
         else:
             shown = tuple([snap(o) if isinstance(o, Tensor) else None for o in outputs])
-        self._deliver_values(
-            E.ClosureCalled, pass_id, depth, nid, snap(grad), shown, closure_info(fn), self._captured(fn)
-        )
-
-    def _captured(self, fn) -> tuple:
         code = getattr(fn, "__code__", None)
-        cells = getattr(fn, "__closure__", None)
-        if code is None or not cells:
-            return ()
-        plan = _by_code(_shown_cells, code)
-        if plan is None:
-            plan = _cells_shown(fn, code)
-            _shown_cells[id(code)] = (code, plan)
-        wrapper, shown = plan
+        if code is None:
+            info, captured = closure_info(fn), ()
+        else:  # the rule's source and what it saved: one lookup per call (a plan per code)
+            hit = _rule_plans.get(id(code))
+            wrapper, cells_shown, info = hit[1] if hit is not None and hit[0] is code else _rule_plan(fn, code)
+            if info is None or getattr(fn, "__wrapped__", None) is not None:
+                info = closure_info(fn)
+            cells = getattr(fn, "__closure__", None)
+            captured = self._captured(fn, code, cells, wrapper, cells_shown) if cells else ()
+        self._deliver_values(E.ClosureCalled, pass_id, depth, nid, snap(grad), shown, info, captured)
+
+    def _captured(self, fn, code, cells, wrapper, shown) -> tuple:
+        """The captured records of a rule's cells ``shown`` (its plan's)."""
         if wrapper and getattr(fn, "__wrapped__", None) is not None:
             cell = dict(zip(code.co_freevars, cells))
             return self._function_captured(
@@ -736,25 +762,41 @@ class Converter:
                 v = cells[index].cell_contents
             except ValueError:  # a cell not assigned yet
                 continue
-            if type(v) is Tensor:  # the common case first
+            kind = type(v)
+            if kind is Tensor:  # the common cases first
                 out.append((CAPTURED_TAG, name, "tensor", v.id, self._snap(v), None))
-            elif isinstance(v, weakref.ref):
+            elif kind in _PLAIN_REPR:  # a number, say: _short_repr's first case
+                text = repr(v)
+                out.append(
+                    (CAPTURED_TAG, name, "value", None, None, text if len(text) <= _REPR_CHARS else _short_repr(v))
+                )
+            elif kind is weakref.ref:
                 target = v()
                 if target is None:
                     out.append(_captured_record(name, "dead"))
                 elif isinstance(target, Tensor):
-                    out.append(_captured_record(name, "weakref", target.id, self._snap(target)))
+                    out.append((CAPTURED_TAG, name, "weakref", target.id, self._snap(target), None))
                 else:
                     out.append(_captured_record(name, "value", text=_short_repr(target)))
-            elif isinstance(v, Tensor):
-                out.append(_captured_record(name, "tensor", v.id, self._snap(v)))
-            elif SHADOWS and (shadow := foreign_shadow(v)) is not None:
-                out.append(_captured_record(name, "tensor", shadow.id, self._snap(shadow)))
-            elif isinstance(v, np.ndarray) or B.is_cupy_array(v):
-                out.append(_captured_record(name, "array", value=self._snap(v)))
             else:
-                out.append(_captured_record(name, "value", text=_short_repr(v)))
+                out.append(self._captured_other(name, v))
         return tuple(out)
+
+    def _captured_other(self, name, v) -> tuple:
+        if isinstance(v, weakref.ref):
+            target = v()
+            if target is None:
+                return _captured_record(name, "dead")
+            if isinstance(target, Tensor):
+                return _captured_record(name, "weakref", target.id, self._snap(target))
+            return _captured_record(name, "value", text=_short_repr(target))
+        if isinstance(v, Tensor):
+            return _captured_record(name, "tensor", v.id, self._snap(v))
+        if SHADOWS and (shadow := foreign_shadow(v)) is not None:
+            return _captured_record(name, "tensor", shadow.id, self._snap(shadow))
+        if isinstance(v, np.ndarray) or B.is_cupy_array(v):
+            return _captured_record(name, "array", value=self._snap(v))
+        return _captured_record(name, "value", text=_short_repr(v))
 
     def _function_captured(self, cls, ctx, args) -> tuple:
         """What a custom Function's backward reads, by the names its source gives them: the saved tensors

@@ -6,8 +6,9 @@ what ``record()`` cost on a chain of small ops. A recording keeps instead one tu
 their order, with node ids, shapes and the values' snapshots as the converter took them (each value is
 copied, or summarised, when the event happens: later writes must not change what was recorded). A value travels as a
 snapshot record (:func:`~minigrad.trace.snapshot.snapshot_record`), a captured value as
-``("$cap", name, kind, tensor_id, value, text)``, a node's record as the tuple of
-:class:`~minigrad.trace.events.NodeInfo`'s fields with its source line as ``(file, line, function)``.
+``("$cap", name, kind, tensor_id, value, text)``; a ``node_created`` record holds the node's id, ``late``, then
+:class:`~minigrad.trace.events.NodeInfo`'s fields after its id, its source line as file, line and function, all
+in the record itself.
 Records are tuples of plain values (strings, numbers, arrays), not dicts or lists, so that the cyclic
 garbage collector stops tracking them the first time it sees them: a long recording's records add
 nothing to the full collections that walk every tracked object. :attr:`~minigrad.trace.trace.Trace.events`
@@ -54,9 +55,14 @@ def build(record, memo: dict | None = None) -> E.Event:
     same one share the snapshots their events shared when they were recorded."""
     kind, seq, pass_id, depth, *values = record
     memo = {} if memo is None else memo
+    if kind == "node_created":
+        # the node's id, late, then NodeInfo's fields after its id, the source line as file, line, function
+        nid, late, name, op, parents, shape, dtype, device, rg, leaf, data, file, line, function, info_pass, version = (
+            values
+        )
+        source = None if file is None else _source((file, line, function))
+        data = built_snapshot(data, memo)
+        info = E.NodeInfo(nid, name, op, parents, shape, dtype, device, rg, leaf, data, source, info_pass, version)
+        return E.NodeCreated(seq, pass_id, depth, nid, info, late)
     values = [_value(v, memo) for v in values]
-    if kind == "node_created" and type(values[1]) is tuple:
-        # NodeInfo's fields, the source line still as (file, line, function)
-        *head, source, info_pass, version = values[1]
-        values[1] = E.NodeInfo(*head, _source(source), info_pass, version)
     return E.EVENT_TYPES[kind](seq, pass_id, depth, *values)

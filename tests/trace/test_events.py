@@ -442,3 +442,46 @@ def test_summaries_kept_for_values_shown_again_are_bounded_without_passes():
             mg.tensor(np.zeros(8), requires_grad=True)
         kept = len(_events.emit._summaries)  # the recording is the one listener
     assert 0 < kept <= convert._SUMMARIES_KEPT
+
+
+def test_captured_plain_values_are_their_repr_cut_to_a_short_text():
+    """Numbers, strings, booleans and None a rule keeps are shown as their repr, cut at 80 characters like
+    any other value's text (a plain value's repr is taken without NumPy's print options)."""
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    huge, ratio, flag, label, nothing = 10**100, 0.9, True, "a" * 100, None
+
+    def backward(g):
+        assert len((huge, ratio, flag, label, nothing)) == 5  # the rule keeps them
+        return (g,)
+
+    with record() as tr:
+        make(x.array.copy(), (x,), backward, "keeper").sum().backward()
+    (called,) = [e for e in tr.find("closure_called") if tr.nodes[e.node].op == "keeper"]
+    text = {c.name: (c.kind, c.text) for c in called.captured}
+    assert text["ratio"] == ("value", "0.9") and text["flag"] == ("value", "True")
+    assert text["nothing"] == ("value", "None")
+    assert text["huge"] == ("value", repr(huge)[:77] + "...")
+    assert text["label"] == ("value", repr(label)[:77] + "...")
+
+
+def test_a_node_record_is_one_tuple_of_plain_values():
+    """A recording keeps a new node as one record: NodeInfo's fields and its source line sit in the event's
+    record itself (nested tuples were two more objects a node for the garbage collector to track), and
+    build the same NodeInfo when read."""
+    with record() as tr:
+        x = mg.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 3
+    (record_of_y,) = [r for r in tr._records if r[0] == "node_created" and r[4] == y.id]
+    nested = [v for v in record_of_y if type(v) is tuple]
+    assert nested == [(x.id,), (2,), record_of_y[14]]  # parents, shape, the value's snapshot record
+    info = tr.nodes[y.id]
+    assert (info.op, info.parents, info.shape, info.dtype, info.requires_grad, info.is_leaf) == (
+        "mul",
+        (x.id,),
+        (2,),
+        "float32",
+        True,
+        False,
+    )
+    assert info.name == "y" and info.source.line > 0 and info.source.text == "y = x * 3"
+    np.testing.assert_array_equal(info.data.array(), [3.0, 6.0])
