@@ -26,7 +26,12 @@ ROOT = Path(__file__).resolve().parent.parent
 def parse_args(argv=None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     ap.add_argument("--workloads", default=",".join(MODULES), help="comma-separated workloads (default: all)")
-    ap.add_argument("--only", default=None, help="comma-separated peers to run (e.g. minigrad,torch)")
+    ap.add_argument(
+        "--only",
+        default=None,
+        help="comma-separated peers to run (e.g. minigrad,torch); minigrad names every variant of a workload that "
+        "runs minigrad (W2's nn, W6's listener variants, W14's depths)",
+    )
     ap.add_argument("--quick", action="store_true", help="tiny sizes and one repeat: a smoke test, not a measurement")
     ap.add_argument("--repeats", type=int, default=None, help="timed runs per peer (default 5; 1 with --quick)")
     ap.add_argument("--warmup", type=int, default=1, help="untimed runs per peer before timing (default 1)")
@@ -160,7 +165,8 @@ class Peer:
 def run_workload(name: str, args) -> dict:
     mod = load(name)
     params = mod.params(args.quick)
-    names = [p for p in mod.PEERS if args.only is None or p in args.only or p == getattr(mod, "SUBJECT", "minigrad")]
+    ours = {p for p in mod.PEERS if p.startswith("minigrad") or p in getattr(mod, "MINIGRAD_PEERS", ())}
+    names = [p for p in mod.PEERS if _selected(p, args.only, ours) or p == getattr(mod, "SUBJECT", "minigrad")]
     own = getattr(mod, "MINIGRAD_PEERS", None) or [p for p in names if p.startswith("minigrad")]
     compared = [p for p in names if p in own] if args.compare_to is not None else []
     results = {}
@@ -183,6 +189,11 @@ def run_workload(name: str, args) -> dict:
         "targets": {f"{a} / {b}": t for (a, b), t in getattr(mod, "TARGETS", {}).items()},
         "limits": dict(getattr(mod, "LIMITS", {})),
     }
+
+
+def _selected(peer: str, only, ours: set) -> bool:
+    """Whether ``--only`` selects ``peer``: by its name, or as one of minigrad's variants when it names minigrad."""
+    return only is None or peer in only or ("minigrad" in only and peer in ours)
 
 
 def _time_rounds(name: str, peers: list, repeats: int, label: str) -> None:

@@ -172,3 +172,18 @@ def test_processes_must_be_positive():
         [sys.executable, "-m", "bench", "--quick", "--processes", "0"], cwd=ROOT, capture_output=True, text=True
     )
     assert proc.returncode == 2 and "--processes must be at least 1" in proc.stderr
+
+
+def test_only_minigrad_keeps_every_minigrad_variant(tmp_path):
+    out = tmp_path / "w6a.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "bench", "--quick", "--workloads", "W6a,W2", "--only", "minigrad", "--out", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert proc.returncode == 0, proc.stderr
+    workloads = json.loads(out.read_text())["workloads"]
+    assert set(workloads["W6a"]["peers"]) == {"none", "noop", "recorder"}
+    assert set(workloads["W2"]["peers"]) == {"minigrad", "minigrad_nn"}
