@@ -622,8 +622,9 @@ def log_softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
     xp = a.device.xp
     d = _as_float(a, dtype)
     # one new array, the result: the shifted values, less each slice's log of summed exponentials; those are
-    # made in a work array kept between calls and left there for the backward (log_softmax_grad)
-    out_arr = xp.subtract(d, _stable_shift(xp, d, axes))
+    # made in a work array kept between calls and left there for the backward (log_softmax_grad). The result
+    # is written into an array of its own: NumPy gives a 0-d operation's result as a scalar, not an array
+    out_arr = xp.subtract(d, _stable_shift(xp, d, axes), out=xp.empty(d.shape, d.dtype))
     exps = xp.exp(out_arr, out=work_array(xp, _EXPONENTIALS, d.shape, d.dtype))
     sums = exps.sum(axis=axes, keepdims=True)
     out_arr -= xp.log(sums)
@@ -651,11 +652,13 @@ def log_softmax_grad(g: Tensor, y: Tensor, axes: tuple) -> Tensor:
     xp = g.device.xp
     g_sums = g.array.sum(axis=axes, keepdims=True)
     found = left(_EXPONENTIALS, y.array)
+    # written into an array of its own: NumPy gives a 0-d operation's result as a scalar, not an array
+    dx = xp.empty(y.shape, dtype=xp.result_type(g.array, y.array))
     if found is not None and found[1].all():  # (a slice of only -inf sums to 0: exp(y) gives its NaN quietly)
         exps, sums = found
-        dx = xp.multiply(exps, g_sums / sums)
+        xp.multiply(exps, g_sums / sums, out=dx)
     else:
-        dx = xp.exp(y.array)
+        xp.exp(y.array, out=dx)
         dx *= g_sums
     xp.subtract(g.array, dx, out=dx)
 

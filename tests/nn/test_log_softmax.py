@@ -132,3 +132,14 @@ def test_log_softmax_of_a_slice_of_only_minus_inf_is_nan_as_torchs_and_its_backw
         mine.sum().backward()
     theirs.sum().backward()
     np.testing.assert_array_equal(mine_x.grad.array, theirs_x.grad.numpy())
+
+
+@pytest.mark.parametrize("dim", [0, -1])
+def test_log_softmax_of_a_zero_dim_tensor_is_zero_with_zero_gradient(dim):
+    # NumPy gives a 0-d operation's result as a scalar; the forward must still make (and leave) an array
+    x = mg.tensor(0.3, dtype=mg.float64, requires_grad=True)
+    y = F.log_softmax(x, dim)
+    assert y.shape == () and y.item() == 0.0
+    (y * 2.0).backward()
+    assert x.grad.shape == () and x.grad.item() == 0.0
+    assert gradcheck(lambda t: F.log_softmax(t, dim), (mg.tensor(-1.5, dtype=mg.float64, requires_grad=True),))
