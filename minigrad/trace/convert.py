@@ -510,12 +510,10 @@ class Converter:
         if depth:  # within a pass: shared with the pass's earlier events while the array is unchanged
             shared = self._shared
             entry = shared.get(id(arr))
-            if entry is not None:  # _kept, without its call
-                held = entry[0]
-                if (held is arr or (type(held) is weakref.ref and held() is arr)) and (
-                    entry[1] == _clock.last or entry[2] == _versions.version(arr)
-                ):
-                    snap = entry[3]
+            if entry is not None:
+                # _kept's common case (held, and no write anywhere since) without its call
+                snap = entry[3] if entry[0] is arr and entry[1] == _clock.last else _kept(shared, arr)
+                if snap is not None:
                     if snap[6] == tensor_id:
                         return snap
                     snap = (*snap[:6], tensor_id)  # another tensor on the same array
@@ -770,14 +768,6 @@ class Converter:
                 out.append(
                     (CAPTURED_TAG, name, "value", None, None, text if len(text) <= _REPR_CHARS else _short_repr(v))
                 )
-            elif kind is weakref.ref:
-                target = v()
-                if target is None:
-                    out.append(_captured_record(name, "dead"))
-                elif isinstance(target, Tensor):
-                    out.append((CAPTURED_TAG, name, "weakref", target.id, self._snap(target), None))
-                else:
-                    out.append(_captured_record(name, "value", text=_short_repr(target)))
             else:
                 out.append(self._captured_other(name, v))
         return tuple(out)
