@@ -14,17 +14,17 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def _bench(*args: str, timeout: float = 240):
+    """``python -m bench`` with ``args``, run from the repository root: its completed process."""
+    command = [sys.executable, "-m", "bench", *args]
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+
+
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
     out = tmp_path_factory.mktemp("bench") / "quick.json"
     md = out.with_suffix(".md")
-    proc = subprocess.run(
-        [sys.executable, "-m", "bench", "--quick", "--workloads", "W1,W4", "--out", str(out), "--markdown", str(md)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
+    proc = _bench("--quick", "--workloads", "W1,W4", "--out", str(out), "--markdown", str(md))
     assert proc.returncode == 0, proc.stderr
     return json.loads(out.read_text()), md.read_text()
 
@@ -79,14 +79,7 @@ def test_compare_to_runs_minigrad_from_another_checkout(tmp_path):
     (base / "minigrad").mkdir(parents=True)
     (base / "minigrad" / "__init__.py").write_text("raise ImportError('the base checkout was imported')\n")
     out = tmp_path / "cmp.json"
-    proc = subprocess.run(
-        [sys.executable, "-m", "bench", "--quick", "--workloads", "W1", "--only", "minigrad", "--compare-to", str(base)]
-        + ["--out", str(out)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
+    proc = _bench("--quick", "--workloads", "W1", "--only", "minigrad", "--compare-to", str(base), "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     peers = json.loads(out.read_text())["workloads"]["W1"]["peers"]
     assert peers["minigrad"]["status"] == "ok"
@@ -96,12 +89,7 @@ def test_compare_to_runs_minigrad_from_another_checkout(tmp_path):
 
 
 def test_compare_to_needs_a_minigrad_checkout(tmp_path):
-    proc = subprocess.run(
-        [sys.executable, "-m", "bench", "--quick", "--compare-to", str(tmp_path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
+    proc = _bench("--quick", "--compare-to", str(tmp_path))
     assert proc.returncode == 2 and "no minigrad package there" in proc.stderr
 
 
@@ -109,13 +97,7 @@ def test_function_transform_workloads_run_and_agree(tmp_path):
     """W10a (jacfwd vs jacrev), W10c and W10d (vmap of grad, float64 and float32): every minigrad peer runs
     and matches the floor."""
     out = tmp_path / "w10.json"
-    proc = subprocess.run(
-        [sys.executable, "-m", "bench", "--quick", "--workloads", "W10a,W10c,W10d", "--out", str(out)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
+    proc = _bench("--quick", "--workloads", "W10a,W10c,W10d", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     workloads = json.loads(out.read_text())["workloads"]
     for name in ("minigrad-jacfwd", "minigrad-jacrev", "numpy"):
@@ -132,13 +114,7 @@ def test_real_model_workloads_run_the_same_model_code_as_torch(tmp_path):
     runs on both frameworks from the same weights, and the final losses agree."""
     pytest.importorskip("torch")
     out = tmp_path / "real.json"
-    proc = subprocess.run(
-        [sys.executable, "-m", "bench", "--quick", "--workloads", "W11,W12,W13", "--out", str(out)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
+    proc = _bench("--quick", "--workloads", "W11,W12,W13", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     workloads = json.loads(out.read_text())["workloads"]
     for name in ("W11", "W12", "W13"):
@@ -149,13 +125,18 @@ def test_real_model_workloads_run_the_same_model_code_as_torch(tmp_path):
 
 def test_processes_pool_the_runs_of_fresh_workers(tmp_path):
     out = tmp_path / "two.json"
-    proc = subprocess.run(
-        [sys.executable, "-m", "bench", "--quick", "--workloads", "W1", "--only", "minigrad,numpy"]
-        + ["--processes", "2", "--repeats", "2", "--out", str(out)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=240,
+    proc = _bench(
+        "--quick",
+        "--workloads",
+        "W1",
+        "--only",
+        "minigrad,numpy",
+        "--processes",
+        "2",
+        "--repeats",
+        "2",
+        "--out",
+        str(out),
     )
     assert proc.returncode == 0, proc.stderr
     data = json.loads(out.read_text())
@@ -168,21 +149,13 @@ def test_processes_pool_the_runs_of_fresh_workers(tmp_path):
 
 
 def test_processes_must_be_positive():
-    proc = subprocess.run(
-        [sys.executable, "-m", "bench", "--quick", "--processes", "0"], cwd=ROOT, capture_output=True, text=True
-    )
+    proc = _bench("--quick", "--processes", "0")
     assert proc.returncode == 2 and "--processes must be at least 1" in proc.stderr
 
 
 def test_only_minigrad_keeps_every_minigrad_variant(tmp_path):
     out = tmp_path / "w6a.json"
-    proc = subprocess.run(
-        [sys.executable, "-m", "bench", "--quick", "--workloads", "W6a,W2", "--only", "minigrad", "--out", str(out)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
+    proc = _bench("--quick", "--workloads", "W6a,W2", "--only", "minigrad", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     workloads = json.loads(out.read_text())["workloads"]
     assert set(workloads["W6a"]["peers"]) == {"none", "noop", "recorder"}
