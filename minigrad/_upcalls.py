@@ -25,6 +25,10 @@ vmap_call: Callable
 #: (``minigrad.batching.dispatch.level_of``).
 vmap_level_of: Callable
 
+#: ``vmap_per_entry(fn, g)``: ``fn(entry)`` for each entry of a batch of gradients ``g``, the results (tuples of
+#: tensors or None) stacked into batches (``minigrad.batching.dispatch.per_entry``).
+vmap_per_entry: Callable
+
 #: ``vmap_random_factory(fn, args, kwargs)``: a factory with no tensor argument (``rand``, ``randn``,
 #: ``randint``) under the running ``vmap``'s ``randomness`` (``minigrad.batching.rules.random_factory``).
 vmap_random_factory: Callable

@@ -27,10 +27,12 @@ import threading
 from . import _state, autograd
 from ._pytree import tree_flatten, tree_leaves, tree_map, tree_unflatten, treespec_pprint
 from .autograd import forward_ad
+from .autograd.engine import topological_order
 from .autograd.grad_mode import enable_grad
 from .creation import eye, ones_like, zeros, zeros_like
 from .ops import stack
 from .ops.arithmetic import _pass_through, _same_jvp
+from .ops.declare import BATCHING_RULES
 from .tensor import Tensor, _set_tangent, _tangents_of, make
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap", "functional_call"]
@@ -156,10 +158,13 @@ def _grads(outputs, inputs, cotangents=None, retain_graph=None) -> tuple:
     cotangents = [None] * len(outputs) if cotangents is None else list(cotangents)
     levels = _state.vmap.levels
     if levels:
-        looped = _grads_per_entry(outputs, inputs, cotangents, retain_graph)
-        if looped is not None:
-            return looped
         levels = _watched_levels(inputs)
+        if levels or _has_custom_function(outputs):
+            looped = _grads_per_entry(outputs, inputs, cotangents, retain_graph)
+            if looped is not None:
+                return looped
+        # else a graph made outside every running level (vmap of a pull-back, jacrev): one pass, the batches of
+        # cotangents going through each rule at once, as torch.func's vmap(vjp_fn) runs
     if levels:
         from .batching.tensor import lift, rewrap
 
@@ -173,6 +178,18 @@ def _grads(outputs, inputs, cotangents=None, retain_graph=None) -> tuple:
     else:
         grads = tuple(zeros_like(x) for x in inputs)
     return tuple(rewrap(g, levels) for g in grads) if levels else tuple(grads)
+
+
+def _has_custom_function(outputs) -> bool:
+    """Whether a custom Function made a node of the graph behind ``outputs``: its ``backward`` is the user's
+    code, written for one gradient, so a batch of them goes through the graph entry by entry."""
+    return any(getattr(n._backward, "__wrapped__", None) is not None for n in topological_order(outputs))
+
+
+def _rules_batch(outputs) -> bool:
+    """Whether every rule of the graph behind ``outputs`` takes a batch of gradients at once (its op declared
+    ``batches_gradients``); any other runs once per entry of the batch."""
+    return all(n._backward is None or n._backward.__code__ in BATCHING_RULES for n in topological_order(outputs))
 
 
 def _watched_levels(inputs) -> tuple:
@@ -283,6 +300,18 @@ def _basis(tensors: list, sizes: list) -> list:
     return pieces
 
 
+def _jacobian_blocks(rows: list, outputs: list, sizes: list, in_leaves: list) -> list:
+    """``jacrev``'s rows (one per input leaf, a row per output value) cut into one block per (output leaf,
+    input leaf), each shaped output shape + input shape."""
+    blocks, start = [], 0
+    for o, n in zip(outputs, sizes):
+        shape = tuple(o.shape)
+        part = rows if len(outputs) == 1 else [r[start : start + n] for r in rows]
+        blocks.append([r.reshape(shape + tuple(x.shape)) for r, x in zip(part, in_leaves)])
+        start += n
+    return blocks
+
+
 def _jacobian_tree(blocks: list, out_spec, in_spec, many: bool):
     """``blocks[i][j]`` (output leaf ``i`` by input leaf ``j``) as ``torch.func`` returns a Jacobian: the
     output's tree, each leaf holding the differentiated arguments' tree (a tuple of them when ``many``)."""
@@ -374,14 +403,26 @@ def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None):
     @functools.wraps(func)
     def wrapper(*args):
         nums = _argnums_tuple(argnums, len(args))
+        watched = _watch(args, nums)
         with enable_grad(), _transform():
-            out, aux = _split_aux(func(*_watch(args, nums)), has_aux, "vjp(f, *primals)")
+            out, aux = _split_aux(func(*watched), has_aux, "vjp(f, *primals)")
         outputs, out_spec = _tensor_leaves(out, "vjp(f, *primals)")
         inputs = tuple(args[n] for n in nums)
         in_leaves, in_spec = tree_flatten(inputs)
         sizes = [o.numel() for o in outputs]
         if sum(sizes) == 0:
             blocks = [[_empty(o, x) for x in in_leaves] for o in outputs]
+        elif not _state.vmap.levels and _rules_batch(outputs):
+            # the function ran once above, as torch.func.jacrev runs it: its graph pulls back every basis
+            # vector at once (each rule once, on the batch of them)
+            watched_leaves = tree_leaves([watched[n] for n in nums])
+
+            def pull(*cotangents):
+                return list(_grads(outputs, watched_leaves, cotangents, retain_graph=True))
+
+            with _transform():
+                rows = vmap(pull, chunk_size=chunk_size)(*_basis(outputs, sizes))
+            blocks = _jacobian_blocks(rows, outputs, sizes, in_leaves)
         else:
             partial = _of_differentiated(func, args, nums, drop_aux=has_aux)
 
@@ -394,12 +435,7 @@ def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None):
 
             with _transform():
                 rows = vmap(row, chunk_size=chunk_size)(*_basis(outputs, sizes))
-            blocks, start = [], 0
-            for o, n in zip(outputs, sizes):
-                shape = tuple(o.shape)
-                part = rows if len(outputs) == 1 else [r[start : start + n] for r in rows]
-                blocks.append([r.reshape(shape + tuple(x.shape)) for r, x in zip(part, in_leaves)])
-                start += n
+            blocks = _jacobian_blocks(rows, outputs, sizes, in_leaves)
         result = _finish(_jacobian_tree(blocks, out_spec, in_spec, isinstance(argnums, tuple)), args)
         return (result, _aux(aux, args)) if has_aux else result
 

@@ -20,6 +20,7 @@ from heapq import heappop, heappush
 
 from .. import _events, _state, _upcalls, _versions
 from .._tensor_state import rebased_history
+from ..ops.declare import BATCHING_RULES
 from ..ops.inplace import view_at
 from ..ops.reduction import sum as sum_over
 from ..ops.shape import stack
@@ -164,6 +165,13 @@ def _broadcast_dims(shape: tuple, target: tuple):
     return tuple(dims)
 
 
+def _is_batched(t) -> bool:
+    """Whether ``t`` is a batch of gradients seen as one (a ``vmap`` of a pull-back made outside it: each rule
+    runs once on the batch, its ops batched by their rules). Its array holds the entries, so shapes are read
+    from the tensor; a plain tensor answers at its type."""
+    return type(t) is not Tensor and t.array.ndim != t.dim()
+
+
 # ---------------------------------------------------------------- the steps of a pass
 def _run_hooks(node, g):
     """Call the tensor's hooks in registration order; a hook's non-None result replaces the gradient."""
@@ -229,6 +237,21 @@ def _resolve(c, parent, needed):
     return c() if callable(c) else c
 
 
+def _per_entry(node, g, needed) -> tuple:
+    """The rule of ``node`` on a batch of gradients ``g``, once per entry (each entry's lazy results called),
+    the results stacked: a rule not declared ``batches_gradients`` may compute on its gradient's array, or
+    call an op's own function, where a batch would be read as one entry."""
+    parents = node.parents
+
+    def entry(ge):
+        outputs = call_checked(node, ge) if node.id < _write_clock.last else node._backward(ge)
+        if len(outputs) != len(parents):
+            return outputs  # (the pass reports it: _check_rule_outputs)
+        return tuple([_resolve(c, p, needed) for p, c in zip(parents, outputs)])
+
+    return _upcalls.vmap_per_entry(entry, g)
+
+
 def _owned(c, g, outputs, rule) -> bool:
     """Whether contribution ``c`` is a fresh array nothing else holds, so a leaf may keep it as ``.grad``.
 
@@ -249,16 +272,20 @@ def _fit_to_parent(node, parent, c, index, pass_id, depth):
     if not isinstance(c, Tensor):
         raise RuntimeError(f"expected Variable or None (got {type(c).__name__})")
     shape = parent.array.shape
-    if c.array.shape != shape:
-        dims = _broadcast_dims(shape, c.array.shape)
+    batched = _is_batched(c)
+    c_shape = tuple(c.shape) if batched else c.array.shape
+    if c_shape != shape:
+        dims = _broadcast_dims(shape, c_shape)
         if dims is None:
             raise _invalid_gradient(
                 node,
                 index,
-                f"got {shape_str(c.array.shape)} but expected shape compatible with {shape_str(shape)}",
+                f"got {shape_str(c_shape)} but expected shape compatible with {shape_str(shape)}",
             )
+        if batched:  # each entry summed down, by the sum's batching rule
+            reduced = c.sum(dim=dims, keepdim=True).reshape(shape)
         # sum_over is Tensor.sum without the argument checks at op entry: dims are valid by construction
-        if not _grad.enabled:  # a plain pass records nothing: the sum of the array is the whole step
+        elif not _grad.enabled:  # a plain pass records nothing: the sum of the array is the whole step
             data = c.array.sum(axis=dims)  # over leading dims only, a fresh array a leaf may keep (no copy)
             reduced = make_leaf(data if data.shape == shape else data.reshape(shape), c.device)
         elif dims == tuple(range(len(c.array.shape) - len(shape))):
@@ -268,7 +295,7 @@ def _fit_to_parent(node, parent, c, index, pass_id, depth):
             if reduced.array.shape != shape:
                 reduced = reduced.reshape(shape)
         if _listeners:
-            _events.emit("grad_reduced", (pass_id, depth, node, parent, c.array.shape, shape, dims, c, reduced))
+            _events.emit("grad_reduced", (pass_id, depth, node, parent, c_shape, shape, dims, c, reduced))
         c = reduced
     if c.device != parent.device:
         raise _invalid_gradient(node, index, f"expected device {parent.device} but got {c.device}")
@@ -287,6 +314,8 @@ def _accumulate(before: Tensor, c: Tensor, create_graph: bool, in_place: bool = 
     """
     if create_graph:
         return before + c
+    if (type(before) is not Tensor or type(c) is not Tensor) and (_is_batched(before) or _is_batched(c)):
+        return before + c  # a batch of gradients: by the add's batching rule
     arr, add = before.array, c.array
     if in_place and arr.shape == add.shape and arr.dtype == add.dtype:
         if getattr(getattr(arr, "flags", None), "writeable", True):
@@ -308,7 +337,7 @@ def _store_grad(node, g, create_graph, owned, pass_id, depth):
     """
     before = node._grad
     if before is None:
-        after = g if create_graph or owned else make_leaf(g.array.copy(), g.device)
+        after = g if create_graph or owned else g.clone() if _is_batched(g) else make_leaf(g.array.copy(), g.device)
     else:
         leaf = node._backward is None
         shown = make_leaf(before.array.copy(), before.device) if leaf and _listeners else before
@@ -369,6 +398,7 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, pass_id, depth, input
         _, needed, expand = restricted or _restrict_to_inputs(topological_order(roots), inputs)
         input_ids = {id(t) for t in inputs}
     listeners = _listeners  # the live list: a listener attached by a hook sees the rest of the pass
+    batched = any(_is_batched(s) for s in seeds)  # a batch of cotangents: see _batch_rule
     checking = _anomaly.enabled
     clock = _write_clock
     grads = {}  # node -> its gradient so far in this pass (tensors hash by identity)
@@ -406,8 +436,11 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, pass_id, depth, input
             if keeps or (at_node is not None and at_node.retains_grad):
                 _store_grad(node, g, create_graph, g is buffered and node in owned, pass_id, depth)
             if rule is not None and (expand is None or id(node) in expand):
+                if batched and _is_batched(g) and rule.__code__ not in BATCHING_RULES:
+                    outputs = _per_entry(node, g, needed)
                 # written in place since the node was made: PyTorch's check of the values the rule saved
-                outputs = call_checked(node, g) if node.id < clock.last else rule(g)
+                else:
+                    outputs = call_checked(node, g) if node.id < clock.last else rule(g)
                 parents = node.parents
                 if len(outputs) != len(parents) or checking:
                     outputs = _check_rule_outputs(node, g, outputs, needed, pass_id, depth)
@@ -500,9 +533,9 @@ def _make_seeds(outputs: tuple, grad_outputs: tuple) -> list:
             continue
         if not isinstance(go, Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(go).__name__}")
-        if go.array.shape != out.array.shape:
+        if tuple(go.shape) != out.array.shape:  # a batch of cotangents (under vmap): each entry's shape
             raise RuntimeError(
-                f"Mismatch in shape: grad_output[{i}] has a shape of {shape_str(go.array.shape)} and "
+                f"Mismatch in shape: grad_output[{i}] has a shape of {shape_str(go.shape)} and "
                 f"output[{i}] has a shape of {shape_str(out.array.shape)}."
             )
         seeds.append(_match_device_dtype(go, out, i))

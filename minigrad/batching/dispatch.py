@@ -100,6 +100,15 @@ def loop(fn, level: int, args: tuple, kwargs: dict, warn: bool = True):
     return _stacked(results, level, fn, stack)
 
 
+def per_entry(fn, g):
+    """``fn(entry)`` for each entry of the batch ``g`` (at every level it is batched at), its results stacked:
+    a backward rule not written for a batch of gradients (the engine hands it one entry at a time)."""
+    level = level_of((g,), {})
+    if level is None:
+        return fn(g)
+    return _stacked([per_entry(fn, g._value.select(0, b)) for b in range(levels.find(level).size)], level, fn, stack)
+
+
 def _stacked(results: list, level: int, fn, stack):
     first = results[0]
     if first is None:
@@ -135,4 +144,5 @@ def bind_methods() -> None:
 bind_methods()
 # While a vmap runs, the ops' entry (and getitem, for a batched index) hand their calls here.
 _upcalls.vmap_call = call
+_upcalls.vmap_per_entry = per_entry
 _upcalls.vmap_level_of = level_of

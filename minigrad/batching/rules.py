@@ -362,11 +362,16 @@ FAMILY_RULES = {
 }
 
 
+def _entry_by_entry(fn, level, args, kwargs):
+    """A rule's step on arrays (``rules_saving``), handed a batch: once per entry, without the loop's warning."""
+    return loop(fn, level, args, kwargs, warn=False)
+
+
 def declared_rule(fn):
     """The batching rule ``fn`` declares (None: ``LOOP``, or no declaration)."""
     decl = declare.declaration(fn)
     if decl is None:
-        return None
+        return _entry_by_entry if fn in declare.ENTRY_BY_ENTRY else None
     if callable(decl.batch):
         return _own(decl.batch)
     return FAMILY_RULES.get(decl.batch)

@@ -19,7 +19,7 @@ from .. import backend as B
 from .._state import extras, grad
 from ..tensor import Tensor, make, shape_str
 from ._util import as_tensor, binary_arrays, python_number, refuse_dtype, scalar_array
-from .declare import BROADCASTING, bind_methods, op
+from .declare import BROADCASTING, batches_gradients, bind_methods, op
 from .division import floor_divide, trunc_divide
 from .elementwise import where
 from .types import Number
@@ -88,16 +88,19 @@ def _times_mask(values, mask):
     return out
 
 
+@batches_gradients
 def _add_backward(g):
     """Backward of ``a + b``: both operands get the gradient unchanged (shared: it captures nothing)."""
     return g, g
 
 
+@batches_gradients
 def _sub_backward(g):
     """Backward of ``a - b``."""
     return g, lambda: -g
 
 
+@batches_gradients
 def _neg_backward(g):
     """Backward of ``-a`` (and of ``s - a`` for a scalar ``s``)."""
     return (-g,)
@@ -123,6 +126,7 @@ def _same_jvp(t):
     return t
 
 
+@batches_gradients
 def _pass_through(g):
     """Backward of ``a + c``, ``a - c`` (constant ``c``), ``contiguous``: the gradient passes unchanged.
 
@@ -192,6 +196,7 @@ def rsub(a: Tensor, s) -> Tensor:
     return make(s - ad, (a,), _neg_backward, "rsub", _neg_jvp)
 
 
+@batches_gradients
 @op(
     batch=BROADCASTING,
     methods=("mul", "__mul__", "__rmul__"),
@@ -236,6 +241,7 @@ def mul(a: Tensor | Number, b: Tensor | Number) -> Tensor:
     return make(ad * b, (a,), backward_scalar, "mul", jvp_scalar)
 
 
+@batches_gradients
 @op(
     batch=BROADCASTING,
     methods=("div", "divide", "__truediv__"),

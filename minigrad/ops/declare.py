@@ -22,13 +22,18 @@ and an op imports nothing from ``minigrad.batching``, ``minigrad.func`` or ``min
 
 from __future__ import annotations
 
+import functools
+import inspect
 import types
 from collections.abc import Callable
 from typing import NamedTuple, Protocol
 
+from .. import _state, _upcalls
+
 __all__ = [
     "op",
     "rules_saving",
+    "batches_gradients",
     "on_first_batched",
     "RANDOMNESS_ERROR",
     "Declaration",
@@ -166,6 +171,10 @@ _DECLARED: dict[Callable, Declaration] = {}
 # code object of a rule -> the names of the values it saves. Keyed by the code, which every closure made
 # from it shares, so making an op costs nothing more.
 _SAVES: dict[types.CodeType, tuple[str, ...]] = {}
+#: The functions :func:`rules_saving` declares: ``vmap`` runs them once per entry, quietly.
+ENTRY_BY_ENTRY: set = set()
+#: The code of each backward rule declared by :func:`batches_gradients`.
+BATCHING_RULES: set = set()
 
 
 def _rule_codes(code: types.CodeType):
@@ -211,13 +220,40 @@ def op(*, batch: str | Callable, methods: tuple[str, ...] | str = (), saves=None
 
 def rules_saving(saves):
     """Declare what the rules defined inside the function below save, for a function that makes rules
-    but is not an op itself (a rule factory shared by several ops); ``saves`` as for :func:`op`."""
+    but is not an op itself (a rule factory shared by several ops, or a rule's step computed on arrays);
+    ``saves`` as for :func:`op`.
+
+    Such a function reads its tensors' arrays, so it has no batching rule: handed a batch (a rule running on
+    a batch of gradients, under ``vmap``), it runs once per entry, as ``vmap`` runs an op declared ``LOOP``
+    but without the warning (the slow path is minigrad's, not the user's op). Outside ``vmap`` the call
+    costs one test of a thread-local tuple more."""
 
     def declare(fn: Callable) -> Callable:
         _register_saves(fn, saves)
-        return fn
+        ENTRY_BY_ENTRY.add(fn)
+        vmap = _state.vmap
+
+        @functools.wraps(fn)
+        def entry(*args, **kwargs):
+            if vmap.levels:
+                return _upcalls.vmap_call(fn, args, kwargs)
+            return fn(*args, **kwargs)
+
+        return entry
 
     return declare
+
+
+def batches_gradients(fn: Callable) -> Callable:
+    """Declare that the backward rules defined in ``fn`` (an op or a rule factory; or ``fn`` itself, a rule)
+    compute only with ops that ``vmap`` batches (Tensor methods, operators, public ops; never arrays, nor an
+    op's own function called directly, which skips the batching): a batch of gradients (``vmap`` of a
+    pull-back, ``jacrev``) goes through each such rule at once. The engine runs any other rule once per
+    entry of the batch. A test runs every declared op's rules both ways."""
+    own = inspect.unwrap(fn)
+    BATCHING_RULES.add(own.__code__)
+    BATCHING_RULES.update(_rule_codes(own.__code__))
+    return fn
 
 
 def declaration(fn: Callable) -> Declaration | None:

@@ -20,7 +20,7 @@ from ..tensor import Tensor, make, make_leaf, shape_str, tensor
 from ._erf_float32 import erf_float32, gelu_float32
 from ._util import as_tensor, binary_arrays, refuse_dtype
 from .compare import gt, lt
-from .declare import BROADCASTING, bind_methods, op, rules_saving
+from .declare import BROADCASTING, batches_gradients, bind_methods, op, rules_saving
 from .types import Number
 
 __all__ = [
@@ -84,6 +84,7 @@ def _zero_jvp(t):
 
 
 # ---------------------------------------------------------------- exponentials and logs
+@batches_gradients
 @op(batch=BROADCASTING, methods="exp", saves=("out_ref",))
 def exp(a: Tensor) -> Tensor:
     """Elementwise e**a."""
@@ -99,6 +100,7 @@ def exp(a: Tensor) -> Tensor:
     return out
 
 
+@batches_gradients
 @op(batch=BROADCASTING, methods="log", saves=("a",))
 def log(a: Tensor) -> Tensor:
     """Natural logarithm."""
@@ -156,6 +158,7 @@ def rsqrt(a: Tensor) -> Tensor:
     return out
 
 
+@batches_gradients
 @op(batch=BROADCASTING, methods="square", saves=("a",))
 def square(a: Tensor) -> Tensor:
     """a * a (integer tensors stay integer)."""
@@ -216,6 +219,7 @@ def cos(a: Tensor) -> Tensor:
     return make(a.device.xp.cos(_float_data(a)), (a,), backward, "cos", jvp)
 
 
+@batches_gradients
 @op(batch=BROADCASTING, methods="tanh", saves=("out_ref",))
 def tanh(a: Tensor) -> Tensor:
     """Hyperbolic tangent; backward uses the output: g * (1 - tanh(a)**2)."""
@@ -239,6 +243,7 @@ def _sigmoid_array(xp, d):
         return 1 / (1 + xp.exp(-d))
 
 
+@batches_gradients
 @op(batch=BROADCASTING, methods="sigmoid", saves=("out_ref",))
 def sigmoid(a: Tensor) -> Tensor:
     """Logistic sigmoid 1 / (1 + e**-a), computed stably; backward g * s * (1 - s)."""

@@ -13,7 +13,7 @@ from .. import backend as B
 from .._state import extras, grad
 from ..tensor import Tensor, make, make_leaf, shape_str
 from ._util import binary_arrays, check_same_device
-from .declare import BatchedCall, bind_methods, op, rules_saving
+from .declare import BatchedCall, batches_gradients, bind_methods, op, rules_saving
 from .decompositions import (  # noqa: F401  (torch.linalg's names, as mg.linalg.solve...)
     cholesky,
     det,
@@ -121,6 +121,7 @@ def _fold_rows(ad):
     return ad.reshape(-1, ad.shape[-1])
 
 
+@batches_gradients
 @rules_saving(("a", "b"))
 def _matmul_rule(a: Tensor, b: Tensor):
     """The backward rule of ``a @ b`` for its operands' ranks, each the formula a lesson writes (``G Bᵀ``,
@@ -133,12 +134,12 @@ def _matmul_rule(a: Tensor, b: Tensor):
     elif b.ndim == 1:  # matrix @ vector
 
         def backward(g):
-            return lambda: outer(g, b), lambda: a.mT @ g
+            return lambda: g.outer(b), lambda: a.mT @ g
 
     elif a.ndim == 1:  # vector @ matrix
 
         def backward(g):
-            return lambda: b @ g, lambda: outer(a, g)
+            return lambda: b @ g, lambda: a.outer(g)
 
     else:
 

@@ -134,8 +134,8 @@ def _x():
     [
         (lambda: _x() @ rand64(3, 2), "matmul", "return lambda: g @ b.mT, lambda: a.mT @ g", ["a", "b"]),
         (lambda: rand64(5, 4, 3) @ rand64(3, 2), "matmul", "return lambda: g @ b.mT, lambda: a.mT @ g", ["a", "b"]),
-        (lambda: _x() @ rand64(3), "matmul", "return lambda: outer(g, b), lambda: a.mT @ g", ["a", "b"]),
-        (lambda: rand64(4) @ _x(), "matmul", "return lambda: b @ g, lambda: outer(a, g)", ["a", "b"]),
+        (lambda: _x() @ rand64(3), "matmul", "return lambda: g.outer(b), lambda: a.mT @ g", ["a", "b"]),
+        (lambda: rand64(4) @ _x(), "matmul", "return lambda: b @ g, lambda: a.outer(g)", ["a", "b"]),
         (lambda: rand64(3) @ rand64(3), "matmul", "return lambda: g * b, lambda: g * a", ["a", "b"]),
         (
             lambda: mg.nn.functional.linear(_x(), rand64(2, 3), rand64(2)),
