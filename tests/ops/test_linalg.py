@@ -94,6 +94,23 @@ def test_batch_times_one_matrix_broadcast_over_it(sa, batch):
     assert gradgradcheck(lambda x, y: f(x, y) ** 2, (a, b))
 
 
+@pytest.mark.parametrize("sa, wide", [((1, 4), (6, 4)), ((1, 1, 4), (2, 6, 4))])
+def test_rows_one_row_repeats(sa, wide):
+    """a an expanded view whose rows are one row (as vmap lifts jacfwd's primal): that row's product, copied into
+    a result of its own, with matmul's gradients."""
+    a, b = rand64(*sa, seed=17), rand64(4, 5, seed=18)
+
+    def f(x, y):
+        return x.expand(*wide) @ y
+
+    out = f(a, b)
+    np.testing.assert_allclose(out.detach().numpy(), np.matmul(np.broadcast_to(a.array, wide), b.array), rtol=1e-15)
+    rows = out.array.reshape(-1, 5)
+    rows[0] = 0.0  # its own memory: the other rows keep their values
+    assert not np.allclose(rows[1], 0.0)
+    assert gradcheck(f, (a, b))
+
+
 def test_matmul_grad_only_for_inputs_that_require_it():
     a, b = rand64(2, 3, seed=1), rand64(3, 4, seed=2, requires_grad=False)
     (a @ b).sum().backward()
