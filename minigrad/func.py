@@ -396,9 +396,12 @@ def vjp(func, *primals, has_aux: bool = False):
 
 def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None):
     """``f -> (x -> ∂f/∂x)`` by reverse mode: the vector-Jacobian products of every basis vector of the
-    output, all at once as one ``vmap`` of ``vjp`` over the rows of an identity matrix (``chunk_size``
-    rows at a time). Pytree arguments and outputs give a Jacobian per (output leaf, input leaf), nested
-    as ``torch.func.jacrev`` nests them."""
+    output, all at once as one ``vmap`` over the rows of an identity matrix (``chunk_size`` rows at a
+    time). Outside other transforms, with every rule of ``f``'s graph declared ``batches_gradients``, ``f``
+    runs once and the rows go back through its graph together, as ``torch.func.jacrev`` does; otherwise
+    ``f`` runs under the ``vmap`` on its inputs lifted over the rows (a ``vmap`` of ``vjp``). Pytree
+    arguments and outputs give a Jacobian per (output leaf, input leaf), nested as ``torch.func.jacrev``
+    nests them."""
 
     @functools.wraps(func)
     def wrapper(*args):
