@@ -189,7 +189,10 @@ def _has_custom_function(outputs) -> bool:
 def _rules_batch(outputs) -> bool:
     """Whether every rule of the graph behind ``outputs`` takes a batch of gradients at once (its op declared
     ``batches_gradients``); any other runs once per entry of the batch."""
-    return all(n._backward is None or n._backward.__code__ in BATCHING_RULES for n in topological_order(outputs))
+    return all(
+        n._backward is None or getattr(n._backward, "__code__", None) in BATCHING_RULES
+        for n in topological_order(outputs)
+    )
 
 
 def _watched_levels(inputs) -> tuple:

@@ -398,7 +398,7 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, pass_id, depth, input
         _, needed, expand = restricted or _restrict_to_inputs(topological_order(roots), inputs)
         input_ids = {id(t) for t in inputs}
     listeners = _listeners  # the live list: a listener attached by a hook sees the rest of the pass
-    batched = any(_is_batched(s) for s in seeds)  # a batch of cotangents: see _batch_rule
+    batched = any(_is_batched(s) for s in seeds)  # a batch of cotangents: see _per_entry
     checking = _anomaly.enabled
     clock = _write_clock
     grads = {}  # node -> its gradient so far in this pass (tensors hash by identity)
@@ -436,10 +436,9 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, pass_id, depth, input
             if keeps or (at_node is not None and at_node.retains_grad):
                 _store_grad(node, g, create_graph, g is buffered and node in owned, pass_id, depth)
             if rule is not None and (expand is None or id(node) in expand):
-                if batched and _is_batched(g) and rule.__code__ not in BATCHING_RULES:
+                if batched and _is_batched(g) and getattr(rule, "__code__", None) not in BATCHING_RULES:
                     outputs = _per_entry(node, g, needed)
-                # written in place since the node was made: PyTorch's check of the values the rule saved
-                else:
+                else:  # written in place since the node was made: PyTorch's check of the values the rule saved
                     outputs = call_checked(node, g) if node.id < clock.last else rule(g)
                 parents = node.parents
                 if len(outputs) != len(parents) or checking:

@@ -294,6 +294,7 @@ def div(a: Tensor | Number, b: Tensor | Number, rounding_mode: str | None = None
     return make(ad / b, (a,), backward_scalar, "div", jvp_scalar)
 
 
+@batches_gradients
 @op(batch=BROADCASTING, methods="__rtruediv__", saves=("a", "s"))
 def rdiv(a: Tensor, s) -> Tensor:
     """``s / a`` for a Python scalar ``s``."""
@@ -446,6 +447,7 @@ def neg(a: Tensor) -> Tensor:
     return make(-a.array, (a,), _neg_backward, "neg", _neg_jvp)
 
 
+@batches_gradients
 @op(batch=BROADCASTING, methods=("abs", "__abs__"), saves=("a",))
 def abs(a: Tensor) -> Tensor:
     """Elementwise absolute value (gradient sign(a), 0 at 0)."""

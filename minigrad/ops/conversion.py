@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import backend as B
 from ..tensor import Tensor, make
-from .declare import BROADCASTING, TRAILING, bind_methods, op
+from .declare import BROADCASTING, TRAILING, batches_gradients, bind_methods, op
 
 __all__ = ["to", "clone"]
 
@@ -26,6 +26,7 @@ def _parse_to_args(a: Tensor, args, kwargs):
     return (None if device is None else B.device(device)), (None if dtype is None else B.to_dtype(dtype)), copy
 
 
+@batches_gradients
 @op(batch=TRAILING, methods="to", saves=("src_dev", "src_dtype"))
 def to(a: Tensor, *args, **kwargs) -> Tensor:
     """Return a tensor on the given device and/or dtype; ``a`` itself when nothing changes.
@@ -60,6 +61,7 @@ def to(a: Tensor, *args, **kwargs) -> Tensor:
     return out
 
 
+@batches_gradients
 @op(batch=TRAILING, methods="clone")
 def clone(a: Tensor) -> Tensor:
     """A copy of ``a`` that stays in the graph (gradient passes straight through)."""

@@ -114,6 +114,7 @@ def log(a: Tensor) -> Tensor:
     return make(a.device.xp.log(_float_data(a)), (a,), backward, "log", jvp)
 
 
+@batches_gradients
 @op(batch=BROADCASTING, methods="log1p", saves=("a",))
 def log1p(a: Tensor) -> Tensor:
     """log(1 + a), accurate for small ``a``."""
@@ -127,6 +128,7 @@ def log1p(a: Tensor) -> Tensor:
     return make(a.device.xp.log1p(_float_data(a)), (a,), backward, "log1p", jvp)
 
 
+@batches_gradients
 @op(batch=BROADCASTING, methods="sqrt", saves=("out_ref",))
 def sqrt(a: Tensor) -> Tensor:
     """Square root."""
@@ -142,6 +144,7 @@ def sqrt(a: Tensor) -> Tensor:
     return out
 
 
+@batches_gradients
 @op(batch=BROADCASTING, methods="rsqrt", saves=("out_ref",))
 def rsqrt(a: Tensor) -> Tensor:
     """1 / sqrt(a); backward -g * out**3 / 2."""
@@ -176,6 +179,7 @@ def square(a: Tensor) -> Tensor:
     return make(d * d, (a,), backward, "square", jvp)
 
 
+@batches_gradients
 @op(batch=BROADCASTING, methods="reciprocal", saves=("out_ref",))
 def reciprocal(a: Tensor) -> Tensor:
     """1 / a (integer tensors give the default float dtype)."""
@@ -193,6 +197,7 @@ def reciprocal(a: Tensor) -> Tensor:
 
 
 # ---------------------------------------------------------------- trigonometric and hyperbolic
+@batches_gradients
 @op(batch=BROADCASTING, methods="sin", saves=("a",))
 def sin(a: Tensor) -> Tensor:
     """Sine."""
@@ -206,6 +211,7 @@ def sin(a: Tensor) -> Tensor:
     return make(a.device.xp.sin(_float_data(a)), (a,), backward, "sin", jvp)
 
 
+@batches_gradients
 @op(batch=BROADCASTING, methods="cos", saves=("a",))
 def cos(a: Tensor) -> Tensor:
     """Cosine."""
@@ -277,6 +283,7 @@ def _erf_array(xp, d):
     return cupy_erf(d)
 
 
+@batches_gradients
 @op(batch=BROADCASTING, methods="erf", saves=("a",))
 def erf(a: Tensor) -> Tensor:
     """The Gauss error function; backward g * 2/sqrt(pi) * exp(-a**2)."""
@@ -291,6 +298,7 @@ def erf(a: Tensor) -> Tensor:
 
 
 # ---------------------------------------------------------------- activations
+@batches_gradients
 @op(batch=BROADCASTING, methods="relu", saves=("a",))
 def relu(a: Tensor) -> Tensor:
     """max(a, 0); the gradient at 0 is 0, as in PyTorch."""
@@ -422,6 +430,7 @@ def _gelu_arrays(xp, d, with_slope: bool) -> tuple:
     return d * cdf, slope
 
 
+@batches_gradients
 @op(batch=BROADCASTING, methods="silu", saves=("a",))
 def silu(a: Tensor) -> Tensor:
     """a * sigmoid(a) (also called swish); backward g * s * (1 + a * (1 - s))."""
@@ -479,6 +488,7 @@ def _array_of(x, dt, xp):
     return x.array.astype(dt, copy=False) if isinstance(x, Tensor) else xp.asarray(x, dtype=dt)
 
 
+@batches_gradients
 @op(batch=BROADCASTING, methods=("clamp", "clip"), saves=("inside", "lo_wins", "hi_wins"))
 def clamp(a: Tensor, min: Tensor | Number | None = None, max: Tensor | Number | None = None) -> Tensor:  # noqa: A002  (torch's argument names)
     """Limit ``a`` to ``[min, max]``; bounds are scalars or tensors (broadcast), either may be None.

@@ -19,7 +19,16 @@ from ..creation import zeros_like
 from ..tensor import Tensor, make, make_leaf
 from ._entry import extremum_arguments
 from ._util import normalize_dims, refuse_dtype
-from .declare import BROADCASTING, BY_DIM, BY_DIM_REQUIRED, BatchedCall, bind_methods, op, rules_saving
+from .declare import (
+    BROADCASTING,
+    BY_DIM,
+    BY_DIM_REQUIRED,
+    BatchedCall,
+    batches_gradients,
+    bind_methods,
+    op,
+    rules_saving,
+)
 from .elementwise import maximum, minimum, where
 from .types import Dim, DimOrBool, NormOrder, Number
 
@@ -101,6 +110,7 @@ def _check_nonempty(d, axes: tuple, op: str, dim) -> None:
 
 
 # ---------------------------------------------------------------- sum, mean, var, std
+@batches_gradients
 @op(batch=BY_DIM, methods="sum", saves=("axes", "keepdim", "shape"))
 def sum(a: Tensor, dim: Dim = None, keepdim: bool = False, dtype=None) -> Tensor:  # noqa: A001  (torch.sum)
     """Sum over ``dim`` (all dims when None or empty). Integer and bool tensors sum to int64."""
@@ -121,6 +131,7 @@ def sum(a: Tensor, dim: Dim = None, keepdim: bool = False, dtype=None) -> Tensor
     return make(out, (a,), backward, "sum", jvp)
 
 
+@batches_gradients
 @op(batch=BY_DIM, methods="mean", saves=("axes", "count", "keepdim", "shape"))
 def mean(a: Tensor, dim: Dim = None, keepdim: bool = False, dtype=None) -> Tensor:
     """Mean over ``dim`` (all dims when None or empty); floating tensors only, as in PyTorch."""
@@ -175,6 +186,7 @@ def _sum_sq_dev(a: Tensor, op: str, dim, correction, keepdim):
     return axes, dof, var_arr
 
 
+@batches_gradients
 @op(batch=BY_DIM, methods="var", saves=("a", "axes", "keepdim", "scale", "shape"))
 def var(a: Tensor, dim: DimOrBool = None, unbiased=None, keepdim: bool = False, *, correction=None) -> Tensor:
     """Variance over ``dim``: sum((a - mean)**2) / (N - correction).
@@ -198,6 +210,7 @@ def var(a: Tensor, dim: DimOrBool = None, unbiased=None, keepdim: bool = False, 
     return make(out, (a,), backward, "var", jvp)
 
 
+@batches_gradients
 @op(batch=BY_DIM, methods="std", saves=("a", "axes", "keepdim", "out_ref", "scale", "shape"))
 def std(a: Tensor, dim: DimOrBool = None, unbiased=None, keepdim: bool = False, *, correction=None) -> Tensor:
     """Standard deviation: the square root of ``var`` with the same arguments."""
@@ -455,6 +468,7 @@ def _stable_shift(xp, d, axes: tuple):
     return xp.where(xp.isfinite(m), m, 0)
 
 
+@batches_gradients
 @op(batch=BY_DIM, methods="logsumexp", saves=("a", "axes", "keepdim", "out_ref", "shape"))
 def logsumexp(a: Tensor, dim: Dim = None, keepdim: bool = False) -> Tensor:
     """log(sum(exp(a))) over ``dim``, computed stably (shifted by the max); its gradient is softmax."""
@@ -584,6 +598,7 @@ def _one_dim(a: Tensor, dim, op: str) -> tuple:
     return normalize_dims(dim, a.array.ndim)
 
 
+@batches_gradients
 @op(batch=BY_DIM_REQUIRED, methods="softmax", saves=("axes", "out_ref"))
 def softmax(a: Tensor, dim: int, dtype=None) -> Tensor:
     """exp(a) / sum(exp(a)) along ``dim``, computed stably; backward y * (g - sum(g * y))."""

@@ -19,7 +19,7 @@ from .._tensor_state import mark_multi_view
 from ..tensor import Tensor, make, make_leaf, shape_str
 from ._util import check_same_device, normalize_dims
 from .arithmetic import _pass_through, _same_jvp
-from .declare import ALONG_DIM, LOOP, TRAILING, bind_methods, on_first_batched, op, rules_saving
+from .declare import ALONG_DIM, LOOP, TRAILING, batches_gradients, bind_methods, on_first_batched, op, rules_saving
 from .indexing import index_with_key
 from .types import Dims, Ints, SplitSize
 
@@ -208,6 +208,7 @@ def _batched_joined(call):
 
 
 # ---------------------------------------------------------------- views of the same elements
+@batches_gradients
 @op(batch=_batched_reshape, methods="reshape", saves=("src",))
 def reshape(a: Tensor, *shape) -> Tensor:
     """Same data in a new shape (one dim may be -1)."""
@@ -279,6 +280,7 @@ def unflatten(a: Tensor, dim: int, sizes) -> Tensor:
     return reshape(a, shape[:axis] + sizes + shape[axis + 1 :])
 
 
+@batches_gradients
 @op(batch=_batched_unsqueeze, methods="unsqueeze", saves=("src",))
 def unsqueeze(a: Tensor, dim: int) -> Tensor:
     """Insert a dim of size 1 at ``dim`` (``-1`` appends one)."""
@@ -294,6 +296,7 @@ def unsqueeze(a: Tensor, dim: int) -> Tensor:
     return make(a.device.xp.expand_dims(a.array, axis), (a,), backward, "unsqueeze", jvp)
 
 
+@batches_gradients
 @op(batch=_batched_squeeze, methods="squeeze", saves=("src",))
 def squeeze(a: Tensor, dim: Dims = None) -> Tensor:
     """Remove dims of size 1: all of them, or those in ``dim`` (int or tuple) that have size 1."""
@@ -312,6 +315,7 @@ def squeeze(a: Tensor, dim: Dims = None) -> Tensor:
     return make(a.device.xp.squeeze(a.array, axis=axes), (a,), backward, "squeeze", jvp)
 
 
+@batches_gradients
 @op(batch=_batched_permute, methods="permute", saves=("inverse",))
 def permute(a: Tensor, *dims) -> Tensor:
     """Reorder the dims: ``out.shape[i] == a.shape[dims[i]]``."""
@@ -338,6 +342,7 @@ def permute(a: Tensor, *dims) -> Tensor:
     return make(a.device.xp.transpose(a.array, axes), (a,), backward, "permute", jvp)
 
 
+@batches_gradients
 @op(batch=_batched_transpose, methods=("transpose", "swapaxes", "swapdims"), saves=("d0", "d1"))
 def transpose(a: Tensor, dim0: int, dim1: int) -> Tensor:
     """Swap two dims."""
@@ -591,6 +596,7 @@ def cat(tensors, dim: int = 0) -> Tensor:
 concatenate = concat = cat
 
 
+@batches_gradients
 @op(batch=_batched_joined, saves=("axis", "n"))
 def stack(tensors, dim: int = 0) -> Tensor:
     """Join same-shaped tensors along a new dim. Dtypes are promoted."""

@@ -14,7 +14,7 @@ import weakref
 from .. import backend as B
 from ..tensor import Tensor, make, make_leaf
 from ._util import as_tensor, check_tensor, refuse_dtype
-from .declare import BROADCASTING, bind_methods, op, rules_saving
+from .declare import BROADCASTING, batches_gradients, bind_methods, op, rules_saving
 from .elementwise import _float_data, _zero_backward, _zero_jvp, where
 from .trig import _float_pair
 from .types import Number
@@ -119,6 +119,7 @@ arcsinh, arccosh, arctanh = asinh, acosh, atanh
 
 
 # ---------------------------------------------------------------- base 2 and 10
+@batches_gradients
 @op(batch=BROADCASTING, methods="exp2", saves=("out_ref",))
 def exp2(input: Tensor) -> Tensor:  # noqa: A002
     """2**x; d/dx = 2**x * ln 2 (the output is reused)."""
@@ -135,6 +136,7 @@ def exp2(input: Tensor) -> Tensor:  # noqa: A002
     return out
 
 
+@batches_gradients
 @op(batch=BROADCASTING, methods="log2", saves=("a",))
 def log2(input: Tensor) -> Tensor:  # noqa: A002
     """Base-2 logarithm; d/dx = 1 / (x ln 2)."""
@@ -149,6 +151,7 @@ def log2(input: Tensor) -> Tensor:  # noqa: A002
     return make(_apply(a, a.device.xp.log2), (a,), backward, "log2", jvp)
 
 
+@batches_gradients
 @op(batch=BROADCASTING, methods="log10", saves=("a",))
 def log10(input: Tensor) -> Tensor:  # noqa: A002
     """Base-10 logarithm; d/dx = 1 / (x ln 10)."""

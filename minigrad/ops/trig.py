@@ -12,7 +12,7 @@ import weakref
 from .. import backend as B
 from ..tensor import Tensor, make
 from ._util import binary_arrays, broadcast_shapes, check_tensor
-from .declare import BROADCASTING, bind_methods, op
+from .declare import BROADCASTING, batches_gradients, bind_methods, op
 from .elementwise import _float_data
 
 __all__ = [
@@ -44,6 +44,7 @@ def _float_pair(a: Tensor, b: Tensor, op: str):
 
 
 # ---------------------------------------------------------------- hyperbolic
+@batches_gradients
 @op(batch=BROADCASTING, methods="sinh", saves=("a",))
 def sinh(input: Tensor) -> Tensor:  # noqa: A002  (torch's argument name)
     """Hyperbolic sine; d/dx sinh x = cosh x."""
@@ -58,6 +59,7 @@ def sinh(input: Tensor) -> Tensor:  # noqa: A002  (torch's argument name)
     return make(a.device.xp.sinh(_float_data(a)), (a,), backward, "sinh", jvp)
 
 
+@batches_gradients
 @op(batch=BROADCASTING, methods="cosh", saves=("a",))
 def cosh(input: Tensor) -> Tensor:  # noqa: A002
     """Hyperbolic cosine; d/dx cosh x = sinh x."""
@@ -72,6 +74,7 @@ def cosh(input: Tensor) -> Tensor:  # noqa: A002
     return make(a.device.xp.cosh(_float_data(a)), (a,), backward, "cosh", jvp)
 
 
+@batches_gradients
 @op(batch=BROADCASTING, methods="expm1", saves=("a",))
 def expm1(input: Tensor) -> Tensor:  # noqa: A002
     """e**x - 1, accurate for small x; d/dx = e**x."""
@@ -104,6 +107,7 @@ def tan(input: Tensor) -> Tensor:  # noqa: A002
     return out
 
 
+@batches_gradients
 @op(batch=BROADCASTING, methods=("asin", "arcsin"), saves=("a",))
 def asin(input: Tensor) -> Tensor:  # noqa: A002
     """Inverse sine (NaN outside [-1, 1]); d/dx = 1 / sqrt(1 - x**2)."""
@@ -120,6 +124,7 @@ def asin(input: Tensor) -> Tensor:  # noqa: A002
     return make(out, (a,), backward, "asin", jvp)
 
 
+@batches_gradients
 @op(batch=BROADCASTING, methods=("acos", "arccos"), saves=("a",))
 def acos(input: Tensor) -> Tensor:  # noqa: A002
     """Inverse cosine (NaN outside [-1, 1]); d/dx = -1 / sqrt(1 - x**2)."""
@@ -136,6 +141,7 @@ def acos(input: Tensor) -> Tensor:  # noqa: A002
     return make(out, (a,), backward, "acos", jvp)
 
 
+@batches_gradients
 @op(batch=BROADCASTING, methods=("atan", "arctan"), saves=("a",))
 def atan(input: Tensor) -> Tensor:  # noqa: A002
     """Inverse tangent; d/dx = 1 / (1 + x**2)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...ops._util import check_same_device
-from ...ops.declare import BatchedCall, op
+from ...ops.declare import BatchedCall, batches_gradients, op
 from ...tensor import Tensor, make, shape_str
 
 __all__ = ["linear"]
@@ -22,6 +22,7 @@ def _linear_rule(call: BatchedCall):
     return out if bias is None else out + bias
 
 
+@batches_gradients
 @op(batch=_linear_rule, saves=("weight", "x"))
 def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """Affine map over the last dim: ``x @ weight.T + bias``.
