@@ -398,7 +398,8 @@ def _run_pass(roots, seeds, *, retain_graph, create_graph, pass_id, depth, input
         _, needed, expand = restricted or _restrict_to_inputs(topological_order(roots), inputs)
         input_ids = {id(t) for t in inputs}
     listeners = _listeners  # the live list: a listener attached by a hook sees the rest of the pass
-    batched = any(_is_batched(s) for s in seeds)  # a batch of cotangents: see _per_entry
+    # a batch of cotangents (see _per_entry)? A plain tensor answers at its type
+    batched = any(type(s) is not Tensor for s in seeds) and any(_is_batched(s) for s in seeds)
     checking = _anomaly.enabled
     clock = _write_clock
     grads = {}  # node -> its gradient so far in this pass (tensors hash by identity)

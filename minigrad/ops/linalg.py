@@ -95,7 +95,7 @@ def _product(ad, bd):
         rows = _fold_rows(ad)
         if rows is not None:
             return _rows_product(rows, bd).reshape(ad.shape[:-1] + (bd.shape[1],))
-    if ad.ndim == 2 and bd.ndim == 2:
+    if ad.ndim == 2 and bd.ndim == 2 and ad.strides[0] == 0:
         return _rows_product(ad, bd)
     if ad.ndim >= 2 and bd.ndim >= 2 and ad.shape[-1] == 1 == bd.shape[-2]:
         # columns times rows: every entry is one product, so a broadcast multiply gives matmul's result
