@@ -128,6 +128,22 @@ def test_the_declared_rules_are_the_ops_own():
     assert elementwise.tanh.__code__ in BATCHING_RULES
     assert linalg._matmul_rule.__wrapped__.__code__ in BATCHING_RULES
     assert elementwise.where.__code__ not in BATCHING_RULES  # its rules call where's own function
+    a, b = _t(np.abs(X) + 0.5).requires_grad_(), _t(X).requires_grad_()
+    assert (a**b)._backward.__code__ not in BATCHING_RULES  # pow's rule for a tensor exponent calls where
+    assert (a**2)._backward.__code__ in BATCHING_RULES
+
+
+def test_a_declaration_names_only_rules_the_op_defines():
+    from minigrad.ops.declare import batches_gradients
+
+    def op_like(a):
+        def backward(g):
+            return (g,)
+
+        return backward
+
+    with pytest.raises(TypeError, match="names rules it does not define"):
+        batches_gradients(rules=("backward_scalar",))(op_like)
 
 
 def test_as_torch_func():
@@ -156,6 +172,8 @@ DECLARED = {
     "tanh": lambda a, b: a.tanh(),
     "matmul": lambda a, b: a @ _t(W[:4, :2]),
     "rdiv": lambda a, b: 2.0 / b,
+    "pow by a number": lambda a, b: a**3,
+    "pow by zero": lambda a, b: a**0,
     "abs": lambda a, b: a.abs(),
     "log1p": lambda a, b: b.log1p(),
     "sqrt": lambda a, b: b.sqrt(),

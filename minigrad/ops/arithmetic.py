@@ -312,6 +312,7 @@ def rdiv(a: Tensor, s) -> Tensor:
     return make(s / ad, (a,), backward, "rdiv", jvp)
 
 
+@batches_gradients(rules=("backward_scalar",))  # its other rule calls where's own function
 @op(
     batch=BROADCASTING,
     methods=("pow", "__pow__"),
