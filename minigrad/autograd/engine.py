@@ -272,7 +272,7 @@ def _fit_to_parent(node, parent, c, index, pass_id, depth):
     if not isinstance(c, Tensor):
         raise RuntimeError(f"expected Variable or None (got {type(c).__name__})")
     shape = parent.array.shape
-    batched = _is_batched(c)
+    batched = type(c) is not Tensor and _is_batched(c)
     c_shape = tuple(c.shape) if batched else c.array.shape
     if c_shape != shape:
         dims = _broadcast_dims(shape, c_shape)
