@@ -29,6 +29,10 @@ vmap_level_of: Callable
 #: tensors or None) stacked into batches (``minigrad.batching.dispatch.per_entry``).
 vmap_per_entry: Callable
 
+#: ``vmap_map(fn, args)``: ``vmap(fn)(*args)``, each argument batched along its dim 0
+#: (``minigrad.batching.vmap.vmap``).
+vmap_map: Callable
+
 #: ``vmap_random_factory(fn, args, kwargs)``: a factory with no tensor argument (``rand``, ``randn``,
 #: ``randint``) under the running ``vmap``'s ``randomness`` (``minigrad.batching.rules.random_factory``).
 vmap_random_factory: Callable

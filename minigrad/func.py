@@ -24,7 +24,7 @@ import contextlib
 import functools
 import threading
 
-from . import _state, autograd
+from . import _state, _upcalls, autograd
 from ._pytree import tree_flatten, tree_leaves, tree_map, tree_unflatten, treespec_pprint
 from .autograd import forward_ad
 from .autograd.engine import topological_order
@@ -538,6 +538,9 @@ def vmap(func, in_dims=0, out_dims=0, randomness: str = "error", *, chunk_size=N
     from .batching.vmap import vmap as batched_map
 
     return batched_map(func, in_dims, out_dims, randomness, chunk_size=chunk_size)
+
+
+_upcalls.vmap_map = lambda fn, args: vmap(fn)(*args)  # autograd.grad(is_grads_batched=True) runs its pass so
 
 
 # ---------------------------------------------------------------- modules

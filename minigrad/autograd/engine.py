@@ -646,9 +646,10 @@ def grad(
       PyTorch 2.13 gives them).
     - ``is_grads_batched=True`` reads the first dimension of every grad_output as
       a batch of vectors and returns results with the same leading dimension.
-      minigrad computes it as one pass per vector (closures are written for
-      unbatched gradients, so a single broadcast pass would be wrong), all but
-      the last retaining the graph, and stacks the results.
+      As PyTorch, minigrad runs one pass under a ``vmap`` over the vectors: a rule
+      declared ``batches_gradients`` runs once on all of them, any other once per
+      vector. A graph with a custom Function takes one pass per vector (its
+      backward is the user's code), all but the last retaining the graph.
     - ``only_inputs`` is deprecated and ignored (a FutureWarning when False).
 
     Tensor hooks run during the pass as they do in backward().
@@ -778,8 +779,25 @@ def _materialize(results, inputs, create_graph) -> tuple:
     )
 
 
+def _one_batched_pass(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, options) -> tuple:
+    """is_grads_batched as PyTorch computes it: one pass, under a ``vmap`` over the vectors, so each rule declared
+    ``batches_gradients`` runs once on all of them and any other once per vector (``_per_entry``)."""
+    unused = []
+
+    def one_pass(*vectors):
+        seeds = [_match_device_dtype(go, out, i) for i, (out, go) in enumerate(zip(outputs, vectors))]
+        results = _grad_pass(outputs, inputs, seeds, retain_graph, create_graph, allow_unused, options)
+        unused[:] = [r is None for r in results]
+        return [r for r in results if r is not None]  # (vmap returns tensors only)
+
+    found = iter(_upcalls.vmap_map(one_pass, grad_outputs))
+    stacked = tuple(None if missing else next(found) for missing in unused)
+    return _materialize(stacked, inputs, create_graph) if options["materialize_grads"] else stacked
+
+
 def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, options):
-    """is_grads_batched: one vector-Jacobian pass per batch entry, results stacked on dim 0."""
+    """is_grads_batched: one pass over the batch of vectors (``_one_batched_pass``), or, for a graph with a custom
+    Function, one vector-Jacobian pass per batch entry; results stacked on dim 0."""
     sizes = []
     for i, (out, go) in enumerate(zip(outputs, grad_outputs)):
         if go is None:
@@ -803,7 +821,9 @@ def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, all
             f"got sizes {sizes}"
         )
     n = sizes[0] if sizes else 0
-    per_vector = []
+    if n and not any(getattr(t._backward, "__wrapped__", None) is not None for t in topological_order(outputs)):
+        return _one_batched_pass(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, options)
+    per_vector = []  # a custom Function's backward is the user's code, written for one vector: a pass each
     for k in range(n):
         seeds = [_match_device_dtype(go.select(0, k), out, i) for i, (out, go) in enumerate(zip(outputs, grad_outputs))]
         last = k == n - 1

@@ -341,6 +341,39 @@ def test_is_grads_batched_shape_errors_and_unused():
     assert grad(x * 2, (x, u), mg.eye(2), is_grads_batched=True, allow_unused=True)[1] is None
 
 
+def _passes_started(run):
+    from minigrad import _events
+
+    kinds = []
+    listener = lambda kind, values: kinds.append(kind)  # noqa: E731
+    _events.add_listener(listener)
+    try:
+        result = run()
+    finally:
+        _events.remove_listener(listener)
+    return result, kinds.count("pass_started")
+
+
+def test_is_grads_batched_is_one_pass_over_the_vectors():
+    x = mg.tensor([1.0, 2.0, 3.0], dtype=mg.float64, requires_grad=True)
+    vectors = mg.tensor(np.arange(12.0).reshape(4, 3))
+    (rows,), passes = _passes_started(lambda: grad((x * x).tanh(), x, vectors, is_grads_batched=True))
+    assert passes == 1  # as PyTorch's vmap over the backward: not a pass per vector
+    t = np.tanh(x.detach().numpy() ** 2)
+    np.testing.assert_allclose(rows.numpy(), vectors.numpy() * (1 - t * t) * 2 * x.detach().numpy())
+
+
+def test_is_grads_batched_through_a_custom_function_is_a_pass_per_vector():
+    from tests.custom_functions import NumpyExp
+
+    x = mg.tensor([0.5, -1.0], dtype=mg.float64, requires_grad=True)
+    (rows,), passes = _passes_started(
+        lambda: grad(NumpyExp.apply(x), x, mg.eye(2, dtype=mg.float64), is_grads_batched=True)
+    )
+    assert passes == 2  # its backward is the user's code, written for one vector
+    np.testing.assert_allclose(rows.numpy(), np.diag(np.exp(x.detach().numpy())))
+
+
 def test_is_grads_batched_frees_graph_after_the_last_vector():
     x = mg.tensor([1.0, 2.0], requires_grad=True)
     y = x * x
