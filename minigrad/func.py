@@ -540,7 +540,8 @@ def vmap(func, in_dims=0, out_dims=0, randomness: str = "error", *, chunk_size=N
     return batched_map(func, in_dims, out_dims, randomness, chunk_size=chunk_size)
 
 
-_upcalls.vmap_map = lambda fn, args: vmap(fn)(*args)  # autograd.grad(is_grads_batched=True) runs its pass so
+# autograd.grad(is_grads_batched=True) runs its one pass under this vmap (the engine sits below this layer)
+_upcalls.vmap_map = lambda fn, args: vmap(fn)(*args)
 
 
 # ---------------------------------------------------------------- modules

@@ -13,7 +13,10 @@ closures are its rules, as in micrograd. The ``@op`` decorator above it declares
 - **its batching rule** (``batch=``): the name of a family of rules that ``minigrad.batching`` owns
   (:data:`BROADCASTING`, :data:`BY_DIM`, ...), a function of this module's op written against the
   :class:`BatchedCall` that ``vmap`` hands it, or :data:`LOOP` (``vmap`` runs the op once per entry);
-- **its Tensor methods** (``methods=``): the names under which ``Tensor`` carries it.
+- **its Tensor methods** (``methods=``): the names under which ``Tensor`` carries it;
+- and, with :func:`batches_gradients` above it, that its rules take a batch of gradients at once (they
+  compute with Tensor methods and operators only), so ``vmap`` of a pull-back and ``jacrev`` run each
+  of them once on the whole batch.
 
 The registries live here, keyed by the op's own function; the engine and the transforms read them,
 and an op imports nothing from ``minigrad.batching``, ``minigrad.func`` or ``minigrad.nn`` (JAX's
