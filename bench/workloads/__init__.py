@@ -35,6 +35,7 @@ MODULES = {
     "W10b": "bench.workloads.w10b_jacobian_tall",
     "W10c": "bench.workloads.w10c_per_example_grads",
     "W10d": "bench.workloads.w10d_per_example_grads_mlp",
+    "W10e": "bench.workloads.w10e_functional_jacobian",
     "W11": "bench.workloads.w11_gpt_block",
     "W12": "bench.workloads.w12_lstm_lm",
     "W13": "bench.workloads.w13_mnist_cnn",
