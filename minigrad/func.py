@@ -27,7 +27,7 @@ import threading
 from . import _state, _upcalls, autograd
 from ._pytree import tree_flatten, tree_leaves, tree_map, tree_unflatten, treespec_pprint
 from .autograd import forward_ad
-from .autograd.engine import topological_order
+from .autograd.engine import has_custom_function, topological_order
 from .autograd.grad_mode import enable_grad
 from .creation import eye, ones_like, zeros, zeros_like
 from .ops import stack
@@ -159,7 +159,7 @@ def _grads(outputs, inputs, cotangents=None, retain_graph=None) -> tuple:
     levels = _state.vmap.levels
     if levels:
         levels = _watched_levels(inputs)
-        if levels or _has_custom_function(outputs):
+        if levels or has_custom_function(outputs):
             looped = _grads_per_entry(outputs, inputs, cotangents, retain_graph)
             if looped is not None:
                 return looped
@@ -178,12 +178,6 @@ def _grads(outputs, inputs, cotangents=None, retain_graph=None) -> tuple:
     else:
         grads = tuple(zeros_like(x) for x in inputs)
     return tuple(rewrap(g, levels) for g in grads) if levels else tuple(grads)
-
-
-def _has_custom_function(outputs) -> bool:
-    """Whether a custom Function made a node of the graph behind ``outputs``: its ``backward`` is the user's
-    code, written for one gradient, so a batch of them goes through the graph entry by entry."""
-    return any(getattr(n._backward, "__wrapped__", None) is not None for n in topological_order(outputs))
 
 
 def _rules_batch(outputs) -> bool:

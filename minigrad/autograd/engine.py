@@ -37,7 +37,7 @@ from ..tensor import (
 from .anomaly import check_outputs, note_forward_trace
 from .saved import call_checked, saves_by_code, saves_values
 
-__all__ = ["backward", "grad", "topological_order", "FREED_MESSAGE"]
+__all__ = ["backward", "grad", "topological_order", "has_custom_function", "FREED_MESSAGE"]
 
 _listeners = _events.listeners
 _write_clock = _versions.clock
@@ -779,6 +779,12 @@ def _materialize(results, inputs, create_graph) -> tuple:
     )
 
 
+def has_custom_function(outputs) -> bool:
+    """Whether a custom Function made a node of the graph behind ``outputs``: its ``backward`` is the user's
+    code, written for one gradient, so a batch of them goes through that graph one entry at a time."""
+    return any(getattr(n._backward, "__wrapped__", None) is not None for n in topological_order(outputs))
+
+
 def _one_batched_pass(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, options) -> tuple:
     """is_grads_batched as PyTorch computes it: one pass, under a ``vmap`` over the vectors, so each rule declared
     ``batches_gradients`` runs once on all of them and any other once per vector (``_per_entry``)."""
@@ -821,7 +827,7 @@ def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, all
             f"got sizes {sizes}"
         )
     n = sizes[0] if sizes else 0
-    if n and not any(getattr(t._backward, "__wrapped__", None) is not None for t in topological_order(outputs)):
+    if n and not has_custom_function(outputs):
         return _one_batched_pass(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, options)
     per_vector = []  # a custom Function's backward is the user's code, written for one vector: a pass each
     for k in range(n):

@@ -106,7 +106,7 @@ def per_entry(fn, g):
     level = level_of((g,), {})
     if level is None:
         return fn(g)
-    return _stacked([per_entry(fn, g._value.select(0, b)) for b in range(levels.find(level).size)], level, fn, stack)
+    return _stacked([per_entry(fn, _entry(g, level, b)) for b in range(levels.find(level).size)], level, fn, stack)
 
 
 def _stacked(results: list, level: int, fn, stack):
