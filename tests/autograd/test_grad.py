@@ -342,16 +342,11 @@ def test_is_grads_batched_shape_errors_and_unused():
 
 
 def _passes_started(run):
-    from minigrad import _events
+    from minigrad import trace
 
-    kinds = []
-    listener = lambda kind, values: kinds.append(kind)  # noqa: E731
-    _events.add_listener(listener)
-    try:
+    with trace.record() as recording:
         result = run()
-    finally:
-        _events.remove_listener(listener)
-    return result, kinds.count("pass_started")
+    return result, len(recording.find("pass_started"))
 
 
 def test_is_grads_batched_is_one_pass_over_the_vectors():
