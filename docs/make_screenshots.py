@@ -129,13 +129,19 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _wait_http(url: str, timeout: float = 60.0) -> str:
+def _wait_http(url: str, timeout: float = 60.0, process=None, log=None) -> str:
+    """``url``'s body once it answers; a ``process`` that should be serving it and exits first stops the wait
+    with its exit status and the end of its ``log`` (a refused connection alone says nothing of why)."""
     deadline = time.monotonic() + timeout
     while True:
         try:
             with urllib.request.urlopen(url, timeout=5) as response:
                 return response.read().decode()
-        except OSError:
+        except OSError as error:
+            if process is not None and process.poll() is not None:
+                told = Path(log).read_text(errors="replace")[-2000:] if log else ""
+                exited = f"its server exited ({process.returncode})"
+                raise SystemExit(f"make_screenshots: {url} never answered: {exited}\n{told}") from error
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.2)
@@ -196,12 +202,14 @@ _DRAWN_BYTES = 10_000
 def browser_view(path: Path, browser: str) -> None:
     """``minigrad-tui --web`` in Chromium, stopped at the same closure call."""
     port, debug_port, token = _free_port(), _free_port(), secrets.token_urlsafe(16)
-    server = subprocess.Popen(
-        [sys.executable, "-m", "minigrad_tui.app", "--web", "--port", str(port), "--token", token, *STOP_AT],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
     with tempfile.TemporaryDirectory() as profile:
+        log = Path(profile) / "server.log"
+        with log.open("wb") as sink:
+            server = subprocess.Popen(
+                [sys.executable, "-m", "minigrad_tui.app", "--web", "--port", str(port), "--token", token, *STOP_AT],
+                stdout=sink,
+                stderr=subprocess.STDOUT,
+            )
         chrome = subprocess.Popen(
             [browser, "--headless", "--no-sandbox", "--disable-gpu", f"--remote-debugging-port={debug_port}",
              f"--user-data-dir={profile}", "about:blank"],
@@ -209,7 +217,7 @@ def browser_view(path: Path, browser: str) -> None:
         )  # fmt: skip
         try:
             page = f"http://127.0.0.1:{port}/?token={token}"  # the server answers 403 without it
-            _wait_http(page)
+            _wait_http(page, process=server, log=log)
             _wait_http(f"http://127.0.0.1:{debug_port}/json/version")
             asyncio.run(_devtools_screenshot(debug_port, page, path, "cs"))
         finally:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib.util
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -32,3 +34,14 @@ def test_the_readme_shows_all_three():
     for name in ("terminal.svg", "notebook.png", "browser.png"):
         assert f"docs/screenshots/{name}" in readme
         assert (SCRIPT.parent / "screenshots" / name).exists()
+
+
+def test_a_server_that_exits_before_answering_is_reported_with_its_output(tmp_path):
+    spec = importlib.util.spec_from_file_location("make_screenshots", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    log = tmp_path / "server.log"
+    with log.open("wb") as sink:
+        server = subprocess.Popen([sys.executable, "-c", "print('address in use'); raise SystemExit(3)"], stdout=sink)
+    with pytest.raises(SystemExit, match=r"never answered: its server exited \(3\)\naddress in use"):
+        module._wait_http(f"http://127.0.0.1:{module._free_port()}/", timeout=60, process=server, log=log)
