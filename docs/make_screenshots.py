@@ -199,6 +199,15 @@ async def _devtools_screenshot(debug_port: int, url: str, path: Path, keys: str)
 _DRAWN_BYTES = 10_000
 
 
+def web_server_command(port: int, token: str) -> list[str]:
+    """The ``minigrad-tui --web`` command line, stopped at the closure call.
+
+    The token goes as ``--token=VALUE``: a random token may begin with ``-``, which argparse
+    would read as an option after a separate ``--token``.
+    """
+    return [sys.executable, "-m", "minigrad_tui.app", "--web", "--port", str(port), f"--token={token}", *STOP_AT]
+
+
 def browser_view(path: Path, browser: str) -> None:
     """``minigrad-tui --web`` in Chromium, stopped at the same closure call."""
     port, debug_port, token = _free_port(), _free_port(), secrets.token_urlsafe(16)
@@ -206,7 +215,7 @@ def browser_view(path: Path, browser: str) -> None:
         log = Path(profile) / "server.log"
         with log.open("wb") as sink:
             server = subprocess.Popen(
-                [sys.executable, "-m", "minigrad_tui.app", "--web", "--port", str(port), "--token", token, *STOP_AT],
+                web_server_command(port, token),
                 stdout=sink,
                 stderr=subprocess.STDOUT,
             )

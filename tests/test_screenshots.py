@@ -45,3 +45,15 @@ def test_a_server_that_exits_before_answering_is_reported_with_its_output(tmp_pa
         server = subprocess.Popen([sys.executable, "-c", "print('address in use'); raise SystemExit(3)"], stdout=sink)
     with pytest.raises(SystemExit, match=r"never answered: its server exited \(3\)\naddress in use"):
         module._wait_http(f"http://127.0.0.1:{module._free_port()}/", timeout=60, process=server, log=log)
+
+
+def test_the_web_server_command_passes_a_token_that_begins_with_a_dash():
+    from minigrad_tui.cli import parse_args
+
+    spec = importlib.util.spec_from_file_location("make_screenshots", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    argv = module.web_server_command(8123, "-DVkDaaN_1FNwKedC8ImTA")  # a token_urlsafe CI once drew
+    assert argv[1:3] == ["-m", "minigrad_tui.app"]
+    options = parse_args(argv[3:])
+    assert (options.web, options.port, options.token) == (True, 8123, "-DVkDaaN_1FNwKedC8ImTA")
