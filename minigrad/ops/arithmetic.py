@@ -312,7 +312,7 @@ def rdiv(a: Tensor, s) -> Tensor:
     return make(s / ad, (a,), backward, "rdiv", jvp)
 
 
-@batches_gradients(rules=("backward_scalar",))  # its other rule calls where's own function
+@batches_gradients
 @op(
     batch=BROADCASTING,
     methods=("pow", "__pow__"),
@@ -395,6 +395,7 @@ def _integer_power(xp, ad, bd):
     return xp.where(negative, truncated, powered).astype(powered.dtype)
 
 
+@batches_gradients
 @op(batch=BROADCASTING, methods="__rpow__", saves=("a", "s", "log_s"))
 def rpow(a: Tensor, s) -> Tensor:
     """``s ** a`` for a Python scalar base ``s``."""

@@ -247,24 +247,15 @@ def rules_saving(saves):
     return declare
 
 
-def batches_gradients(fn: Callable | None = None, *, rules: tuple[str, ...] | None = None):
+def batches_gradients(fn: Callable) -> Callable:
     """Declare that the backward rules defined in ``fn`` (an op or a rule factory; or ``fn`` itself, a rule)
-    compute only with ops that ``vmap`` batches (Tensor methods, operators, public ops; never arrays, nor an
-    op's own function called directly, which skips the batching): a batch of gradients (``vmap`` of a
-    pull-back, ``jacrev``) goes through each such rule at once. The engine runs any other rule once per
-    entry of the batch. ``@batches_gradients(rules=("backward_scalar",))`` declares only the rules of those
-    names. A test runs every declared op's rules both ways."""
-    if fn is None:
-        return functools.partial(batches_gradients, rules=rules)
+    compute only with ops that ``vmap`` batches (Tensor methods, operators, public ops or their checked
+    entries; never arrays, nor an op's own function called directly, which skips the batching): a batch of
+    gradients (``vmap`` of a pull-back, ``jacrev``) goes through each such rule at once. The engine runs any
+    other rule once per entry of the batch. A test runs every declared op's rules both ways."""
     own = inspect.unwrap(fn)
-    if rules is None:
-        BATCHING_RULES.add(own.__code__)
-        BATCHING_RULES.update(_rule_codes(own.__code__))
-    else:
-        found = [c for c in _rule_codes(own.__code__) if c.co_name in rules]
-        if {c.co_name for c in found} != set(rules):
-            raise TypeError(f"{own.__qualname__}: batches_gradients names rules it does not define: {rules}")
-        BATCHING_RULES.update(found)
+    BATCHING_RULES.add(own.__code__)
+    BATCHING_RULES.update(_rule_codes(own.__code__))
     return fn
 
 

@@ -17,6 +17,7 @@ from .. import backend as B
 from .._state import extras, grad
 from ..creation import zeros_like
 from ..tensor import Tensor, make, make_leaf, shape_str, tensor
+from ._entry import checked
 from ._erf_float32 import erf_float32, gelu_float32
 from ._util import as_tensor, binary_arrays, refuse_dtype
 from .compare import gt, lt
@@ -314,6 +315,7 @@ def relu(a: Tensor) -> Tensor:
     return make(a.device.xp.maximum(d, 0), (a,), backward, "relu", jvp)  # not d * (d > 0): -inf * 0 is NaN
 
 
+@batches_gradients
 @op(batch=BROADCASTING, methods="leaky_relu", saves=("a", "negative_slope"))
 def leaky_relu(a: Tensor, negative_slope: float = 0.01) -> Tensor:
     """a where a > 0, else negative_slope * a."""
@@ -330,6 +332,7 @@ def leaky_relu(a: Tensor, negative_slope: float = 0.01) -> Tensor:
     return make(xp.where(d > 0, d, d * negative_slope), (a,), backward, "leaky_relu", jvp)
 
 
+@batches_gradients
 @op(batch=BROADCASTING, methods="elu", saves=("a", "alpha", "out_ref"))
 def elu(a: Tensor, alpha: float = 1.0) -> Tensor:
     """a where a > 0, else alpha * (e**a - 1); backward uses the output (out + alpha for a <= 0)."""
@@ -448,6 +451,7 @@ def silu(a: Tensor) -> Tensor:
     return make(d * _sigmoid_array(a.device.xp, d), (a,), backward, "silu", jvp)
 
 
+@batches_gradients
 @op(batch=BROADCASTING, methods="softplus", saves=("a", "beta", "threshold"))
 def softplus(a: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     """log(1 + e**(beta*a)) / beta, computed stably; linear (= a) where beta*a > threshold."""
@@ -619,6 +623,7 @@ def minimum(a: Tensor, b: Tensor) -> Tensor:
     return _extremum(a, b, "minimum")
 
 
+@batches_gradients
 @op(batch=BROADCASTING, saves=("cond",))
 def where(condition: Tensor, input: Tensor | Number, other: Tensor | Number) -> Tensor:  # noqa: A002  (torch's argument name)
     """Elements of ``input`` where ``condition`` is True, else of ``other`` (broadcast; scalars allowed)."""
@@ -677,6 +682,11 @@ def where(condition: Tensor, input: Tensor | Number, other: Tensor | Number) -> 
             return where(cond, 0.0, ty)
 
     return make(out, parents, backward, "where", jvp)
+
+
+# where's checked entry, as the public op's: the rules calling ``where`` (here and in the modules importing it)
+# reach its batching rule through it under vmap, so they take a batch of gradients as it comes
+where = checked(where)
 
 
 @op(batch=BROADCASTING, methods="where")

@@ -21,7 +21,7 @@ from .. import backend as B
 from ..creation import arange
 from ..tensor import Tensor, make, make_leaf, shape_str
 from ._util import normalize_dims
-from .declare import BROADCASTING, bind_methods, op, rules_saving
+from .declare import BROADCASTING, batches_gradients, bind_methods, op, rules_saving
 from .elementwise import where
 from .types import Number
 
@@ -578,6 +578,7 @@ def _mask_array(mask, a: Tensor, op: str):
     return mask.array
 
 
+@batches_gradients
 @op(batch=BROADCASTING, methods="masked_fill", saves=("filled",))
 def masked_fill(a: Tensor, mask: Tensor, value: Tensor | Number) -> Tensor:
     """``a`` with ``value`` wherever ``mask`` is True (``mask`` and ``a`` broadcast together)."""

@@ -208,6 +208,7 @@ def sgn(input: Tensor) -> Tensor:  # noqa: A002
 
 
 # ---------------------------------------------------------------- logit, xlogy, erfc, erfinv
+@batches_gradients
 @op(batch=BROADCASTING, methods="logit", saves=("a", "inside"))
 def logit(input: Tensor, eps: float | None = None) -> Tensor:  # noqa: A002
     """log(x / (1 - x)); with ``eps``, x is first clamped to [eps, 1 - eps] and the gradient is 0 outside."""
@@ -228,6 +229,7 @@ def logit(input: Tensor, eps: float | None = None) -> Tensor:  # noqa: A002
     return make(out, (a,), backward, "logit", jvp)
 
 
+@batches_gradients
 @op(batch=BROADCASTING, methods="xlogy", saves=("x", "y", "x_zero"))
 def xlogy(input: Tensor | Number, other: Tensor | Number) -> Tensor:  # noqa: A002
     """x * log(y), and 0 where x is 0 (unless y is NaN); either argument may be a number."""
