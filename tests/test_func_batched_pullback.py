@@ -230,3 +230,23 @@ def test_each_declared_op_takes_the_batch_as_its_entries_one_by_one(name):
     batched = func.vmap(pull)(_t(cotangents))
     for got, want in zip(batched, _pulled_entry_by_entry(pull, cotangents)):
         np.testing.assert_allclose(got.numpy(), want, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("transform", [func.jacrev, func.jacfwd], ids=lambda t: t.__name__)
+def test_a_jacobian_of_the_identity_is_its_own_array_each_call(transform):
+    x = _t(X)
+    first, second = transform(lambda v: v)(x), transform(lambda v: v * 1.0)(x)
+    assert not np.shares_memory(first.array, second.array)
+    first.array[0, 0] = 7.0  # the user's to write
+    np.testing.assert_array_equal(transform(lambda v: v)(x).numpy(), np.eye(len(X)))
+
+
+def test_a_hook_that_writes_into_its_gradient_leaves_the_next_jacobian_right():
+    def f(v):
+        y = (_t(W) @ v).tanh()
+        y.register_hook(lambda g: g.mul_(2))  # g is a row of jacrev's basis: written in place
+        return y
+
+    t = np.tanh(W @ X)
+    for _ in range(3):
+        np.testing.assert_allclose(func.jacrev(f)(_t(X)).numpy(), 2 * (1 - t * t)[:, None] * W, rtol=1e-12)

@@ -61,3 +61,31 @@ def test_a_left_array_is_not_given_back_once_its_owner_is_gone_or_when_it_was_no
     owner = np.ones(2)
     _workspace.leave("test-left-large", work_array(np, "test-left-large", (100,), np.float64), owner)
     assert _workspace.left("test-left-large", owner) is None
+
+
+def test_an_identity_given_back_is_taken_again_while_it_holds_the_identity():
+    a = _workspace.identity(np, 5, np.float64)
+    np.testing.assert_array_equal(a, np.eye(5))
+    assert _workspace.identity(np, 5, np.float64) is not a  # not given back yet: another caller's own
+    _workspace.give_back_identity(a, [])
+    assert _workspace.identity(np, 5, np.float64) is a
+    _workspace.give_back_identity(a, [])
+    assert _workspace.identity(np, 5, np.float32) is not a  # another dtype
+    for written in ((1, 2, 1e-300), (3, 3, 2.0), (0, 0, -0.0)):
+        _workspace.give_back_identity(a, [])
+        a[written[:2]] = written[2]
+        fresh = _workspace.identity(np, 5, np.float64)
+        assert fresh is not a
+        np.testing.assert_array_equal(fresh, np.eye(5))
+        a = fresh
+
+
+def test_an_identity_a_result_shares_is_not_kept_and_at_most_a_few_are():
+    a = _workspace.identity(np, 3, np.float32)
+    _workspace.give_back_identity(a, [np.ones(2), a.reshape(-1)[2:5]])
+    assert _workspace.identity(np, 3, np.float32) is not a
+    kept = [_workspace.identity(np, n, np.float64) for n in range(2, 3 + _workspace.IDENTITIES)]
+    for b in kept:
+        _workspace.give_back_identity(b, [])
+    assert _workspace.identity(np, 2, np.float64) is not kept[0]  # the oldest went
+    assert _workspace.identity(np, 3, np.float64) is kept[1]

@@ -243,3 +243,12 @@ def test_gradcheck_of_the_functional_results():
     x = rand64(3, seed=12)
     assert mg.autograd.gradcheck(lambda t: F.jacobian(cube, t, create_graph=True), (x,))
     assert mg.autograd.gradcheck(lambda t: F.hvp(energy, t, t64(V_NP), create_graph=True)[1], (x,))
+
+
+def test_a_vectorized_jacobian_of_the_identity_is_its_own_array_each_call():
+    x = mg.tensor(np.arange(4.0))
+    first = F.jacobian(lambda v: v, x, vectorize=True)
+    second = F.jacobian(lambda v: v * 1.0, x, vectorize=True)
+    assert not np.shares_memory(first.array, second.array)
+    first.array[0, 0] = 7.0  # the user's to write
+    np.testing.assert_array_equal(F.jacobian(lambda v: v, x, vectorize=True).numpy(), np.eye(4))
