@@ -46,6 +46,10 @@ from .autograd import (
     set_grad_enabled,
 )
 from . import data, func, nn, optim
+from ._workspace import raise_heap_thresholds
+
+raise_heap_thresholds()  # glibc keeps freed arrays for the next step instead of faulting them in again (_workspace)
+del raise_heap_thresholds
 
 # torch's dtype aliases; ``minigrad.float``, ``minigrad.int`` and ``minigrad.bool`` shadow the
 # builtins inside this module only, as ``torch.float`` does.

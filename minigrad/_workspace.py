@@ -11,10 +11,14 @@ each: what stays allocated is at most that per use (the convolutions' and the po
 A call may leave its work array's values for one later reader (its backward, say) with :func:`leave`; :func:`left`
 gives them back until the next call of that use takes the array.
 
-The identity matrices whose rows ``jacrev`` and ``jacfwd`` pull back or push forward are kept the same way
-(:func:`identity`, :func:`give_back_identity`): at n = 256 one is half a megabyte, freed with the Jacobian's
-other temporaries and faulted in again at every call (W10b's ``jacrev``: 0.7-1.0 ms a Jacobian made fresh,
-0.18 ms kept).
+Past these, glibc decides: a freed array larger than its trim threshold at the top of its heap goes back to the
+OS, and the next array as large is faulted in again. The threshold follows the largest block the process has
+freed (twice it, up to 64 MB); a program that loaded data has freed large blocks, a fresh one has not. PyTorch's
+programs rarely pay it (each tensor's small C++ objects, allocated between its arrays, keep the heap's top in use);
+NumPy's do. :func:`raise_heap_thresholds`, called once at import, frees one 32 MB block (mapped and unmapped,
+no page of it touched), as such a program has: glibc then keeps up to 64 MB of freed heap for the next arrays
+(``vmap(hessian(f))`` over 32 examples: 12 500 page faults a call, 31 ms of system time, -> none). A program
+that sets glibc's thresholds itself (``mallopt``, ``MALLOC_TRIM_THRESHOLD_``) keeps its own.
 """
 
 from __future__ import annotations
@@ -25,19 +29,19 @@ from math import prod
 
 import numpy as np
 
-__all__ = ["work_array", "leave", "left", "identity", "give_back_identity"]
+__all__ = ["work_array", "leave", "left", "raise_heap_thresholds"]
 
 #: The largest work array kept between calls; a larger one is made for the call and freed.
 LIMIT = 1 << 24
-#: The most identity matrices kept per thread (one per size and dtype; the oldest given back goes first).
-IDENTITIES = 4
+#: The block :func:`raise_heap_thresholds` frees: glibc's largest dynamic threshold (32 MB on 64-bit systems), less
+#: a margin for its chunk header and page rounding.
+HEAP_THRESHOLD_BLOCK = (32 << 20) - (1 << 16)
 
 
 class _Kept(threading.local):
     def __init__(self):
         self.by_use: dict[str, np.ndarray] = {}
         self.left: dict[str, tuple] = {}  # use -> (weak reference to the owner, the array, a note): see leave()
-        self.identities: dict[tuple, np.ndarray] = {}  # (n, dtype) -> an identity given back: see identity()
 
 
 _kept = _Kept()
@@ -75,33 +79,8 @@ def left(use: str, owner):
     return found[1], found[2]
 
 
-def identity(xp, n: int, dtype):
-    """An ``n x n`` identity matrix: the one a call gave back (:func:`give_back_identity`) if it still holds the
-    identity, else a new one. Until it is given back, no other call (nested, or in another thread) gets it."""
-    dtype = np.dtype(dtype)
-    if xp is np:
-        kept = _kept.identities.pop((n, dtype), None)
-        if kept is not None and _holds_identity(kept):
-            return kept
-    return xp.eye(n, dtype=dtype)
-
-
-def give_back_identity(array, results) -> None:
-    """Keep ``array`` (from :func:`identity`) for the next call in this thread, unless one of the arrays
-    ``results`` may share its memory (the Jacobian of the identity function is the matrix itself, reshaped)."""
-    if type(array) is not np.ndarray or array.nbytes > LIMIT:
-        return
-    if any(np.may_share_memory(array, r) for r in results):
-        return
-    kept = _kept.identities
-    kept[(array.shape[0], array.dtype)] = array
-    if len(kept) > IDENTITIES:
-        del kept[next(iter(kept))]
-
-
-def _holds_identity(a: np.ndarray) -> bool:
-    """Whether ``a`` still holds the identity (a function may have written into the rows it was given): ``n``
-    values with any bit set (counted on the bits: a pass over integers, a quarter of a float comparison's
-    time), all of them 1 on the diagonal."""
-    word = np.uint64 if a.dtype.itemsize % 8 == 0 else np.dtype(f"u{a.dtype.itemsize}").type
-    return np.count_nonzero(a.reshape(-1).view(word)) == a.shape[0] and bool((a.diagonal() == 1).all())
+def raise_heap_thresholds() -> None:
+    """Free one block of :data:`HEAP_THRESHOLD_BLOCK` bytes, never touched, as a program that loaded data has freed
+    one: glibc's dynamic thresholds follow it (arrays up to that size from the heap, twice it kept free there
+    before any goes back to the OS). Elsewhere than glibc, or after ``mallopt``, a malloc and a free."""
+    np.empty(HEAP_THRESHOLD_BLOCK, np.uint8)

@@ -24,16 +24,16 @@ import contextlib
 import functools
 import threading
 
-from . import _state, _upcalls, _workspace, autograd
+from . import _state, _upcalls, autograd
 from ._pytree import tree_flatten, tree_leaves, tree_map, tree_unflatten, treespec_pprint
 from .autograd import forward_ad
 from .autograd.engine import has_custom_function, topological_order
 from .autograd.grad_mode import enable_grad
-from .creation import ones_like, zeros, zeros_like
+from .creation import eye, ones_like, zeros, zeros_like
 from .ops import stack
 from .ops.arithmetic import _pass_through, _same_jvp
 from .ops.declare import BATCHING_RULES
-from .tensor import Tensor, _set_tangent, _tangents_of, make, make_leaf
+from .tensor import Tensor, _set_tangent, _tangents_of, make
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap", "functional_call"]
 
@@ -282,26 +282,19 @@ def _split_aux(out, has_aux: bool, api: str):
     return out
 
 
-def _basis(tensors: list, sizes: list) -> tuple[list, object]:
+def _basis(tensors: list, sizes: list) -> list:
     """The rows of the identity matrix of the tensors' total size, cut into one piece per tensor shaped
-    ``(total,) + tensor.shape``: row ``k`` of the pieces together is the ``k``-th standard basis vector.
-    Also the identity's array, to give back (:func:`_give_back`) once the Jacobian is made."""
-    total, device = sum(sizes), tensors[0].device
-    array = _workspace.identity(device.xp, total, tensors[0].array.dtype)
-    identity = make_leaf(array, device)
+    ``(total,) + tensor.shape``: row ``k`` of the pieces together is the ``k``-th standard basis vector."""
+    total = sum(sizes)
+    identity = eye(total, dtype=tensors[0].dtype, device=tensors[0].device)
     if len(tensors) == 1:
-        return [identity.reshape((total,) + tuple(tensors[0].shape))], array
+        return [identity.reshape((total,) + tuple(tensors[0].shape))]
     pieces, start = [], 0
     for t, n in zip(tensors, sizes):
         piece = identity[:, start : start + n].reshape((total,) + tuple(t.shape))
         pieces.append(piece if piece.dtype == t.dtype else piece.to(t.dtype))
         start += n
-    return pieces, array
-
-
-def _give_back(identity, *results) -> None:
-    """Keep ``_basis``'s identity for the next Jacobian unless the tensors in ``results`` (pytrees) hold it."""
-    _workspace.give_back_identity(identity, [t.array for t in tree_leaves(results) if isinstance(t, Tensor)])
+    return pieces
 
 
 def _jacobian_blocks(rows: list, outputs: list, sizes: list, in_leaves: list) -> list:
@@ -427,9 +420,8 @@ def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None):
             def pull(*cotangents):
                 return list(_grads(outputs, watched_leaves, cotangents, retain_graph=True))
 
-            basis, identity = _basis(outputs, sizes)
             with _transform():
-                rows = vmap(pull, chunk_size=chunk_size)(*basis)
+                rows = vmap(pull, chunk_size=chunk_size)(*_basis(outputs, sizes))
             blocks = _jacobian_blocks(rows, outputs, sizes, in_leaves)
         else:
             partial = _of_differentiated(func, args, nums, drop_aux=has_aux)
@@ -441,13 +433,10 @@ def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None):
                     pull = vjp(partial, *inputs)[1]
                 return tree_leaves(pull(tree_unflatten(cotangents, out_spec)))
 
-            basis, identity = _basis(outputs, sizes)
             with _transform():
-                rows = vmap(row, chunk_size=chunk_size)(*basis)
+                rows = vmap(row, chunk_size=chunk_size)(*_basis(outputs, sizes))
             blocks = _jacobian_blocks(rows, outputs, sizes, in_leaves)
         result = _finish(_jacobian_tree(blocks, out_spec, in_spec, isinstance(argnums, tuple)), args)
-        if sum(sizes):
-            _give_back(identity, result)
         return (result, _aux(aux, args)) if has_aux else result
 
     return wrapper
@@ -510,8 +499,7 @@ def jacfwd(func, argnums=0, has_aux: bool = False, *, randomness: str = "error")
             def push(*tangents):
                 return jvp(partial, inputs, tree_unflatten(tangents, in_spec), has_aux=has_aux)
 
-            basis, identity = _basis(in_leaves, sizes)
-            result = vmap(push, randomness=randomness)(*basis)
+            result = vmap(push, randomness=randomness)(*_basis(in_leaves, sizes))
             columns, out_spec = tree_flatten(result[1])
             aux = tree_map(_first_entry, result[2]) if has_aux else None
             blocks = []
@@ -522,7 +510,6 @@ def jacfwd(func, argnums=0, has_aux: bool = False, *, randomness: str = "error")
                     row.append(part.reshape(out_shape + tuple(x.shape)))
                     start += n
                 blocks.append(row)
-            _give_back(identity, blocks, aux)
         result = _jacobian_tree(blocks, out_spec, in_spec, isinstance(argnums, tuple))
         return (result, aux) if has_aux else result
 

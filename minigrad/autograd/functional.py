@@ -22,7 +22,6 @@ is linear in a dummy ``u``, so the vjp of that map with ``v`` is ``J v``.
 
 from __future__ import annotations
 
-from .. import _workspace
 from ..ops.shape import stack
 from ..tensor import Tensor, make, make_leaf, shape_str
 from .engine import grad
@@ -184,12 +183,11 @@ def _one_hot(ref: Tensor, index: int) -> Tensor:
     return make_leaf(arr.reshape(ref.array.shape), ref.device)
 
 
-def _basis(ref: Tensor) -> tuple[Tensor, object]:
-    """The standard basis of ``ref``'s space, batched: shape ``[numel, *ref.shape]``; and the identity matrix it
-    views, to give back (``_workspace.give_back_identity``) once the Jacobian is made."""
+def _basis(ref: Tensor) -> Tensor:
+    """The standard basis of ``ref``'s space, batched: shape ``[numel, *ref.shape]``."""
     n = ref.array.size
-    eye = _workspace.identity(ref.device.xp, n, ref.array.dtype)
-    return make_leaf(eye.reshape((n,) + ref.array.shape), ref.device), eye
+    eye = ref.device.xp.eye(n, dtype=ref.array.dtype)
+    return make_leaf(eye.reshape((n,) + ref.array.shape), ref.device)
 
 
 def _stack_as(pieces: list, shape: tuple, ref: Tensor) -> Tensor:
@@ -339,11 +337,9 @@ def _jacobian_batched(outputs: tuple, inputs: tuple, create_graph: bool) -> tupl
         if out.numel() == 0 or not out.requires_grad:
             jacobian.append(tuple(_stack_as([], out.shape + inp.shape, inp) for inp in inputs))
             continue
-        basis, identity = _basis(out)
         vj = _autograd_grad(
-            (out,), inputs, (basis,), create_graph=create_graph, retain_graph=True, is_grads_batched=True
+            (out,), inputs, (_basis(out),), create_graph=create_graph, retain_graph=True, is_grads_batched=True
         )
-        _workspace.give_back_identity(identity, [g.array for g in vj if g is not None])
         jacobian.append(
             tuple(
                 _stack_as([], out.shape + inp.shape, inp) if g is None else g.reshape(out.shape + inp.shape)
