@@ -95,9 +95,9 @@ def test_compare_to_needs_a_minigrad_checkout(tmp_path):
 
 def test_function_transform_workloads_run_and_agree(tmp_path):
     """W10a (jacfwd vs jacrev), W10c and W10d (vmap of grad, float64 and float32), W10e (functional.jacobian
-    vectorized): every minigrad peer runs and matches the floor."""
+    vectorized), W10f (vmap of hessian): every minigrad peer runs and matches the floor."""
     out = tmp_path / "w10.json"
-    proc = _bench("--quick", "--workloads", "W10a,W10c,W10d,W10e", "--out", str(out))
+    proc = _bench("--quick", "--workloads", "W10a,W10c,W10d,W10e,W10f", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     workloads = json.loads(out.read_text())["workloads"]
     for name in ("minigrad-jacfwd", "minigrad-jacrev", "numpy"):
@@ -105,6 +105,7 @@ def test_function_transform_workloads_run_and_agree(tmp_path):
     assert workloads["W10c"]["peers"]["minigrad"]["status"] == "ok"
     assert workloads["W10d"]["peers"]["minigrad"]["status"] == "ok"
     assert workloads["W10e"]["peers"]["minigrad"]["status"] == "ok"
+    assert workloads["W10f"]["peers"]["minigrad"]["status"] == "ok"
     for name, w in workloads.items():
         for pair, r in w["ratios"].items():
             assert r["check_rel_diff"] < (1e-5 if name == "W10d" else 1e-9), (pair, r)

@@ -36,6 +36,7 @@ MODULES = {
     "W10c": "bench.workloads.w10c_per_example_grads",
     "W10d": "bench.workloads.w10d_per_example_grads_mlp",
     "W10e": "bench.workloads.w10e_functional_jacobian",
+    "W10f": "bench.workloads.w10f_per_example_hessians",
     "W11": "bench.workloads.w11_gpt_block",
     "W12": "bench.workloads.w12_lstm_lm",
     "W13": "bench.workloads.w13_mnist_cnn",
