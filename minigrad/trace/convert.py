@@ -247,6 +247,37 @@ def _keep(table: dict, arr, snap: tuple) -> None:
         pass
 
 
+def _whole_memory(arr) -> tuple:
+    """``(key, owner)`` of a C-contiguous NumPy array over all of its owner's memory, C-contiguous too, else
+    ``(None, None)``: any two such arrays of one owner and dtype hold the same values in the same order (each is a
+    reshape of the other), so they have one summary."""
+    if type(arr) is not np.ndarray or not arr.flags.c_contiguous:
+        return None, None
+    owner = arr if arr.base is None else _versions.owner_of(arr)
+    if type(owner) is not np.ndarray or owner.nbytes != arr.nbytes or not owner.flags.c_contiguous:
+        return None, None
+    return ("memory", id(owner), arr.dtype), owner
+
+
+def _keep_memory_summary(table: dict, arr, snap: tuple) -> None:
+    """Keep the summary ``snap`` of ``arr`` in ``table`` for every reshape of its memory (see _whole_memory)."""
+    key, owner = _whole_memory(arr)
+    if key is not None:
+        table[key] = (weakref.ref(owner), _clock.last, _versions.version(owner), snap)
+
+
+def _summary_of_memory(table: dict, arr):
+    """The summary ``table`` keeps for another reshape of ``arr``'s memory while it cannot have changed, or None:
+    its owner still alive (so its memory not reused) and no write to it since."""
+    key, owner = _whole_memory(arr)
+    entry = None if key is None else table.get(key)
+    if entry is None or entry[0]() is not owner:
+        return None
+    if entry[1] != _clock.last and entry[2] != _versions.version(owner):
+        return None
+    return entry[3]
+
+
 def _unknown_ancestors(node, known: set) -> list:
     """``node`` and its ancestors whose ids are not in ``known``, parents before children."""
     order = []
@@ -541,6 +572,11 @@ class Converter:
         a top-level pass: a data loader may refill the same array by hand for the next step.
         """
         snap = _kept(self._summaries, arr)
+        if snap is None:
+            snap = _summary_of_memory(self._summaries, arr)
+            if snap is not None:  # another shape of the same values (a rule's reshape of its input, say)
+                snap = (snap[0], arr.shape, *snap[2:])
+                _keep(self._summaries, arr, snap)
         if snap is not None:
             self.recorded_bytes += SNAPSHOT_BYTES
             return snap if snap[6] == tensor_id else (*snap[:6], tensor_id)
@@ -549,6 +585,7 @@ class Converter:
         if len(self._summaries) >= _SUMMARIES_KEPT:  # a long run with no pass: no table growing with it
             self._summaries.clear()
         _keep(self._summaries, arr, snap)
+        _keep_memory_summary(self._summaries, arr, snap)
         return snap
 
     def _ref(self, node) -> int:

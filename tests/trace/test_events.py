@@ -485,3 +485,35 @@ def test_a_node_record_is_one_tuple_of_plain_values():
     )
     assert info.name == "y" and info.source.line > 0 and info.source.text == "y = x * 3"
     np.testing.assert_array_equal(info.data.array(), [3.0, 6.0])
+
+
+def test_a_reshape_of_a_summarised_value_shares_its_summary_while_its_memory_is_unchanged(monkeypatch):
+    from minigrad.trace import convert
+
+    summarised = []
+    take = convert.snapshot_record
+
+    def counted(t, max_values):
+        snap = take(t, max_values)
+        if snap[5] is not None:
+            summarised.append(snap[1])
+        return snap
+
+    monkeypatch.setattr(convert, "snapshot_record", counted)
+    x = mg.tensor(np.arange(4096.0).reshape(64, 64), requires_grad=True)
+    with record() as tr:
+        flat = x.reshape(4096)  # x's array, another shape: one summary for both
+        with mg.no_grad():
+            x.add_(1.0)  # written in place: the memory's summary is taken again
+        rows = x.reshape(16, 256)
+        gone = (x * 2.0).reshape(4096)
+        gone_id = gone.id
+        del gone  # its memory freed: a new array there has its own summary
+        fresh = mg.tensor(np.full((64, 64), 7.0), requires_grad=True).reshape(4096)
+    # x; add_'s result (before it is written into x); rows (x's memory written since); x * 2.0 (its reshape:
+    # none); the fresh tensor (in memory that may be gone's: its own)
+    assert summarised == [(64, 64), (64, 64), (16, 256), (64, 64), (64, 64)]
+    before, after = tr.node(x.id).data.stats, tr.node(rows.id).data.stats
+    assert tr.node(flat.id).data.stats == before and tr.node(flat.id).data.shape == (4096,)
+    assert before.mean == 2047.5 and after.mean == 2048.5 and tr.node(rows.id).data.shape == (16, 256)
+    assert tr.node(gone_id).data.stats.mean == 4097.0 and tr.node(fresh.id).data.stats.mean == 7.0
