@@ -218,10 +218,11 @@ def _rule_plan(fn, code) -> tuple:
     return plan
 
 
-def _kept(table: dict, arr):
-    """The snapshot record ``table`` keeps for this array object while its version holds, or None. No write
-    anywhere since it was kept (the clock of in-place writes has not moved) answers without reading the version."""
-    entry = table.get(id(arr))
+def _kept(table: dict, arr, key=None):
+    """The snapshot record ``table`` keeps for this array object (under ``key``, its id by default) while its version
+    holds, or None. No write anywhere since it was kept (the clock of in-place writes has not moved) answers without
+    reading the version."""
+    entry = table.get(id(arr) if key is None else key)
     if entry is None:
         return None
     held = entry[0]
@@ -232,17 +233,18 @@ def _kept(table: dict, arr):
     return entry[3]
 
 
-def _keep(table: dict, arr, snap: tuple) -> None:
-    """Keep ``snap`` in ``table`` for this array object at its version. A value copied whole that owns its
+def _keep(table: dict, arr, snap: tuple, key=None) -> None:
+    """Keep ``snap`` in ``table`` for this array object at its version (under ``key``, its id by default). A value copied whole that owns its
     memory is held (it is no larger than its copy, and a weak reference is an object the garbage collector
     tracks: a pass's thousands of them made its collections walk them all); a summarised one, or a view that
     would keep a larger array alive, by a weak reference (a recording must not keep a model's activations
     alive)."""
+    key = id(arr) if key is None else key
     if snap[4] is not None and arr.base is None:
-        table[id(arr)] = (arr, _clock.last, _versions.version(arr), snap)
+        table[key] = (arr, _clock.last, _versions.version(arr), snap)
         return
     try:
-        table[id(arr)] = (weakref.ref(arr), _clock.last, _versions.version(arr), snap)
+        table[key] = (weakref.ref(arr), _clock.last, _versions.version(arr), snap)
     except TypeError:  # an array type without weak references: not kept
         pass
 
@@ -250,32 +252,13 @@ def _keep(table: dict, arr, snap: tuple) -> None:
 def _whole_memory(arr) -> tuple:
     """``(key, owner)`` of a C-contiguous NumPy array over all of its owner's memory, C-contiguous too, else
     ``(None, None)``: any two such arrays of one owner and dtype hold the same values in the same order (each is a
-    reshape of the other), so they have one summary."""
+    reshape of the other), so they have one summary, kept for the owner under that key (``_kept``, ``_keep``)."""
     if type(arr) is not np.ndarray or not arr.flags.c_contiguous:
         return None, None
     owner = arr if arr.base is None else _versions.owner_of(arr)
     if type(owner) is not np.ndarray or owner.nbytes != arr.nbytes or not owner.flags.c_contiguous:
         return None, None
     return ("memory", id(owner), arr.dtype), owner
-
-
-def _keep_memory_summary(table: dict, arr, snap: tuple) -> None:
-    """Keep the summary ``snap`` of ``arr`` in ``table`` for every reshape of its memory (see _whole_memory)."""
-    key, owner = _whole_memory(arr)
-    if key is not None:
-        table[key] = (weakref.ref(owner), _clock.last, _versions.version(owner), snap)
-
-
-def _summary_of_memory(table: dict, arr):
-    """The summary ``table`` keeps for another reshape of ``arr``'s memory while it cannot have changed, or None:
-    its owner still alive (so its memory not reused) and no write to it since."""
-    key, owner = _whole_memory(arr)
-    entry = None if key is None else table.get(key)
-    if entry is None or entry[0]() is not owner:
-        return None
-    if entry[1] != _clock.last and entry[2] != _versions.version(owner):
-        return None
-    return entry[3]
 
 
 def _unknown_ancestors(node, known: set) -> list:
@@ -572,8 +555,9 @@ class Converter:
         a top-level pass: a data loader may refill the same array by hand for the next step.
         """
         snap = _kept(self._summaries, arr)
-        if snap is None:
-            snap = _summary_of_memory(self._summaries, arr)
+        memory, owner = (None, None) if snap is not None else _whole_memory(arr)
+        if memory is not None:
+            snap = _kept(self._summaries, owner, memory)
             if snap is not None:  # another shape of the same values (a rule's reshape of its input, say)
                 snap = (snap[0], arr.shape, *snap[2:])
                 _keep(self._summaries, arr, snap)
@@ -585,7 +569,8 @@ class Converter:
         if len(self._summaries) >= _SUMMARIES_KEPT:  # a long run with no pass: no table growing with it
             self._summaries.clear()
         _keep(self._summaries, arr, snap)
-        _keep_memory_summary(self._summaries, arr, snap)
+        if memory is not None:
+            _keep(self._summaries, owner, snap, memory)
         return snap
 
     def _ref(self, node) -> int:
