@@ -332,6 +332,15 @@ def test_where_condition_must_be_bool():
         mg.where(mg.tensor([1.0]), mg.tensor([1.0]), 0.0)
 
 
+def test_where_condition_must_be_a_tensor_in_both_forms():
+    # as torch: where(): argument 'condition' (position 1) must be Tensor, not numpy.ndarray
+    x = mg.tensor([1.0, -2.0])
+    for condition in (np.array([True, False]), True):
+        for form in (lambda c: mg.where(c, x, 0.0), lambda c: x.where(c, 0.0)):
+            with pytest.raises(TypeError, match=r"where\(\): argument 'condition' \(position 1\) must be Tensor"):
+                form(condition)
+
+
 def test_where_shape_mismatch_names_shapes():
     with pytest.raises(RuntimeError, match=r"\[2\], \[3\], \[2\]"):
         mg.where(mg.tensor([True, False]), mg.tensor([1.0, 2.0, 3.0]), mg.tensor([1.0, 2.0]))
