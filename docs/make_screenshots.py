@@ -19,9 +19,9 @@ import base64
 import contextlib
 import io
 import json
+import re
 import secrets
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -123,10 +123,20 @@ def notebook(path: Path, browser: str) -> None:
         )  # fmt: skip
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def _told(path: Path, pattern: str, process, what: str, timeout: float = 60.0) -> re.Match:
+    """The first match of ``pattern`` in the file ``path`` once ``process`` has written it there (the port it
+    bound, say); a ``process`` that exits first stops the wait with its exit status and the file's end."""
+    deadline = time.monotonic() + timeout
+    while True:
+        text = path.read_text(errors="replace") if path.exists() else ""
+        match = re.search(pattern, text)
+        if match:
+            return match
+        if process.poll() is not None:
+            raise SystemExit(f"make_screenshots: {what} exited ({process.returncode}) first\n{text[-2000:]}")
+        if time.monotonic() > deadline:
+            raise SystemExit(f"make_screenshots: {what} never wrote {pattern!r} to {path}")
+        time.sleep(0.1)
 
 
 def _wait_http(url: str, timeout: float = 60.0, process=None, log=None) -> str:
@@ -199,33 +209,31 @@ async def _devtools_screenshot(debug_port: int, url: str, path: Path, keys: str)
 _DRAWN_BYTES = 10_000
 
 
-def web_server_command(port: int, token: str) -> list[str]:
-    """The ``minigrad-tui --web`` command line, stopped at the closure call.
+def web_server_command(token: str) -> list[str]:
+    """The ``minigrad-tui --web`` command line, stopped at the closure call, on a port the system picks
+    (``--port 0``: the server prints it in its URL, so no other process can take it in between).
 
     The token goes as ``--token=VALUE``: a random token may begin with ``-``, which argparse
     would read as an option after a separate ``--token``.
     """
-    return [sys.executable, "-m", "minigrad_tui.app", "--web", "--port", str(port), f"--token={token}", *STOP_AT]
+    return [sys.executable, "-m", "minigrad_tui.app", "--web", "--port", "0", f"--token={token}", *STOP_AT]
 
 
 def browser_view(path: Path, browser: str) -> None:
     """``minigrad-tui --web`` in Chromium, stopped at the same closure call."""
-    port, debug_port, token = _free_port(), _free_port(), secrets.token_urlsafe(16)
+    token = secrets.token_urlsafe(16)
     with tempfile.TemporaryDirectory() as profile:
         log = Path(profile) / "server.log"
         with log.open("wb") as sink:
-            server = subprocess.Popen(
-                web_server_command(port, token),
-                stdout=sink,
-                stderr=subprocess.STDOUT,
-            )
-        chrome = subprocess.Popen(
-            [browser, "--headless", "--no-sandbox", "--disable-gpu", f"--remote-debugging-port={debug_port}",
+            server = subprocess.Popen(web_server_command(token), stdout=sink, stderr=subprocess.STDOUT)
+        chrome = subprocess.Popen(  # port 0: Chromium picks one and writes it to DevToolsActivePort
+            [browser, "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-port=0",
              f"--user-data-dir={profile}", "about:blank"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         try:
-            page = f"http://127.0.0.1:{port}/?token={token}"  # the server answers 403 without it
+            page = _told(log, r"open (http://\S+) in a browser", server, "the web debugger").group(1)
+            debug_port = int(_told(Path(profile) / "DevToolsActivePort", r"^(\d+)\n", chrome, "Chromium").group(1))
             _wait_http(page, process=server, log=log)
             _wait_http(f"http://127.0.0.1:{debug_port}/json/version")
             asyncio.run(_devtools_screenshot(debug_port, page, path, "cs"))

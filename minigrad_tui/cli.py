@@ -107,7 +107,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="serve the debugger in a web browser instead of this terminal (needs textual-serve)",
     )
     parser.add_argument("--host", default="127.0.0.1", help="with --web: the address to listen on (default: 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8000, help="with --web: the port to listen on (default: 8000)")
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=8000,
+        help="with --web: the port to listen on (default: 8000; 0: a free one, named in the printed URL)",
+    )
     parser.add_argument(
         "--token", help="with --web: the token a browser must present (default: a new random one, printed in the URL)"
     )
@@ -135,8 +140,8 @@ def parse_args(argv=None) -> Options:
         parser.error("--host and --port only apply with --web")
     if not ns.web and (ns.token is not None or ns.no_token or ns.max_sessions != 4):
         parser.error("--token, --no-token and --max-sessions only apply with --web")
-    if not 0 < ns.port < 65536:
-        parser.error(f"--port must be between 1 and 65535, got {ns.port}")
+    if not 0 <= ns.port < 65536:
+        parser.error(f"--port must be between 0 (a free port) and 65535, got {ns.port}")
     if ns.token is not None and ns.no_token:
         parser.error("give either --token or --no-token, not both")
     if ns.token == "":

@@ -55,7 +55,8 @@ def server_url(host: str, port: int, token: str | None) -> str:
 
 
 def serve(options: Options) -> int:
-    """Serve the debugger at ``http://HOST:PORT/?token=...`` until interrupted; 2 when textual-serve is missing."""
+    """Serve the debugger at ``http://HOST:PORT/?token=...`` until interrupted; 1 when the address cannot be
+    had, 2 when textual-serve is missing."""
     try:
         from .web_server import GuardedServer
     except ImportError:
@@ -72,6 +73,16 @@ def serve(options: Options) -> int:
         token=token,
         max_sessions=options.max_sessions,
     )
+    try:
+        port = server.listen()
+    except OSError as error:
+        reason = error.strerror or str(error)
+        print(
+            f"minigrad-tui: cannot listen on {options.host}:{options.port}: {reason}"
+            " (--port 0 takes a free port and prints it)",
+            file=sys.stderr,
+        )
+        return 1
     if not is_loopback(options.host):
         print(
             f"minigrad-tui: warning: listening on {options.host}: anyone on the network who has the token"
@@ -79,6 +90,6 @@ def serve(options: Options) -> int:
             file=sys.stderr,
             flush=True,
         )
-    print(f"minigrad-tui: open {server_url(options.host, options.port, token)} in a browser (ctrl+c stops)", flush=True)
+    print(f"minigrad-tui: open {server_url(options.host, port, token)} in a browser (ctrl+c stops)", flush=True)
     server.serve()
     return 0

@@ -10,7 +10,10 @@ it connected to), and starts at most ``max_sessions`` debugger processes at once
 
 from __future__ import annotations
 
+import asyncio
 import secrets
+import signal
+import socket
 from urllib.parse import urlsplit
 
 from aiohttp import web
@@ -37,6 +40,9 @@ class GuardedServer(Server):
     received; None lets every request in (the command line allows that on loopback only).
     ``max_sessions``: debugger processes running at once; the next tab is told so and closed.
     ``live_sessions``: how many run now.
+
+    :meth:`listen` binds the address (``port`` 0: one the system picks) and :meth:`serve` serves
+    on it, so the address is taken, or refused, before anyone is told the URL.
     """
 
     def __init__(self, command: str, *, host: str, port: int, token: str | None, max_sessions: int) -> None:
@@ -44,7 +50,35 @@ class GuardedServer(Server):
         self.token = token
         self.max_sessions = max_sessions
         self.live_sessions = 0
-        self.cookie = f"minigrad-tui-token-{port}"  # a browser sends a host's cookies to all its ports
+        self.socket: socket.socket | None = None
+
+    @property
+    def cookie(self) -> str:
+        """The token cookie's name, one per port: a browser sends a host's cookies to all its ports."""
+        return f"minigrad-tui-token-{self.port}"
+
+    def listen(self) -> int:
+        """Bind ``host``:``port`` and return the port bound (the system's pick for port 0).
+
+        Raises OSError when the address cannot be had (in use, not this machine's, an unknown name)."""
+        family = socket.getaddrinfo(self.host, self.port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0][0]
+        self.socket = socket.create_server((self.host, self.port), family=family)
+        self.port = self.socket.getsockname()[1]
+        return self.port
+
+    def serve(self, debug: bool = False) -> None:
+        """Serve on the bound socket (:meth:`listen`) until ctrl+c or SIGTERM."""
+        if self.socket is None:
+            self.listen()
+        self.debug = debug
+        self.initialize_logging()
+        loop = asyncio.new_event_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            try:
+                loop.add_signal_handler(signum, self.request_exit)
+            except NotImplementedError:  # Windows: ctrl+c reaches the loop as KeyboardInterrupt
+                break
+        web.run_app(self._make_app(), sock=self.socket, handle_signals=False, loop=loop, print=lambda *args: None)
 
     async def on_startup(self, app: web.Application) -> None:
         """Print nothing: textual-serve's banner names the URL without its token (serve() prints it with)."""

@@ -48,15 +48,11 @@ def test_host_and_port_need_web(capsys):
 
 
 def test_port_out_of_range_is_refused(capsys):
-    with pytest.raises(SystemExit):
-        parse_args(["--web", "--port", "70000"])
-    assert "--port must be between 1 and 65535, got 70000" in capsys.readouterr().err
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    for port in ("70000", "-1"):
+        with pytest.raises(SystemExit):
+            parse_args(["--web", "--port", port])
+        assert f"--port must be between 0 (a free port) and 65535, got {port}" in capsys.readouterr().err
+    assert parse_args(["--web", "--port", "0"]).port == 0
 
 
 def _get(url: str, deadline: float, server: subprocess.Popen) -> str:
@@ -123,17 +119,16 @@ def test_the_debugger_answers_in_a_browser():
     pytest.importorskip("textual_serve")
     import aiohttp
 
-    port = _free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "minigrad_tui.app", "--web", "--port", str(port)],
+        [sys.executable, "-m", "minigrad_tui.app", "--web", "--port", "0"],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
     )
     try:
         url = _served_url(server)
-        token = parse_qs(urlsplit(url).query)["token"][0]
-        assert url == f"http://127.0.0.1:{port}/?token={token}" and len(token) >= 40
+        token, port = parse_qs(urlsplit(url).query)["token"][0], urlsplit(url).port
+        assert port and url == f"http://127.0.0.1:{port}/?token={token}" and len(token) >= 40
         page = _get(url, time.monotonic() + 60, server)
         assert "minigrad-tui" in page
         assert f"ws://127.0.0.1:{port}/ws" in page
@@ -264,6 +259,7 @@ def test_the_server_prints_a_url_with_a_new_random_token(monkeypatch, capsys):
     from minigrad_tui.web_server import GuardedServer
 
     served = []
+    monkeypatch.setattr(GuardedServer, "listen", lambda self: self.port)
     monkeypatch.setattr(GuardedServer, "serve", lambda self: served.append(self))
     assert web.serve(parse_args(["--web", "--port", "9002"])) == 0
     assert web.serve(parse_args(["--web", "--port", "9002"])) == 0
@@ -281,6 +277,7 @@ def test_token_and_max_sessions_from_the_command_line(monkeypatch, capsys):
     from minigrad_tui.web_server import GuardedServer
 
     served = []
+    monkeypatch.setattr(GuardedServer, "listen", lambda self: self.port)
     monkeypatch.setattr(GuardedServer, "serve", lambda self: served.append(self))
     web.serve(parse_args(["--web", "--token", "s3cret", "--max-sessions", "2"]))
     web.serve(parse_args(["--web", "--no-token"]))
@@ -339,3 +336,35 @@ def test_the_printed_url_names_a_host_a_browser_can_open():
     assert server_url("127.0.0.1", 8000, "t") == "http://127.0.0.1:8000/?token=t"
     assert server_url("::1", 8000, None) == "http://[::1]:8000/"
     assert server_url("0.0.0.0", 9000, "t") == f"http://{socket.gethostname()}:9000/?token=t"
+
+
+def test_port_0_serves_on_a_free_port_named_in_the_url(monkeypatch, capsys):
+    pytest.importorskip("textual_serve")
+    from minigrad_tui import web
+    from minigrad_tui.web_server import GuardedServer
+
+    served = []
+    monkeypatch.setattr(GuardedServer, "serve", lambda self: served.append(self))
+    assert web.serve(parse_args(["--web", "--port", "0", "--token", "s3cret"])) == 0
+    (server,) = served
+    with server.socket:
+        port = server.socket.getsockname()[1]
+        assert port != 0 and server.port == port and server.cookie == f"minigrad-tui-token-{port}"
+        assert f"open http://127.0.0.1:{port}/?token=s3cret in a browser" in capsys.readouterr().out
+        with socket.create_connection(("127.0.0.1", port), timeout=5):
+            pass  # bound and listening before the URL was printed
+
+
+def test_an_address_in_use_is_said_in_one_line_and_nothing_is_served(monkeypatch, capsys):
+    pytest.importorskip("textual_serve")
+    from minigrad_tui import web
+    from minigrad_tui.web_server import GuardedServer
+
+    monkeypatch.setattr(GuardedServer, "serve", lambda self: pytest.fail("served on an address it could not bind"))
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        assert web.serve(parse_args(["--web", "--port", str(port)])) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith(f"minigrad-tui: cannot listen on 127.0.0.1:{port}: ") and err.count("\n") == 1
+    assert "--port 0" in err and "Traceback" not in err
