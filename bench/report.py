@@ -62,6 +62,11 @@ def markdown(report: dict) -> str:
         f"median {report['clock']} time of {_runs(report)} after {report['warmup']} warm-up"
         + (" (--quick sizes: not a measurement)" if report["quick"] else "")
         + (f"; <peer>@base: minigrad from {report['compare_to']}" if report.get("compare_to") else "")
+        + (
+            "; every peer with glibc's heap thresholds raised as `import minigrad` raises them (--same-heap)"
+            if report.get("same_heap")
+            else "; the NumPy floor with glibc's heap thresholds raised as `import minigrad` raises them"
+        )
         + ".",
         "",
         "| workload | unit | peers (median) |",

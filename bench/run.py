@@ -15,6 +15,7 @@ import tempfile
 from importlib import metadata
 from pathlib import Path
 
+from .heap import SAME_HEAP_VAR
 from .report import markdown
 from .threads import MINIGRAD_PATH_VAR, pin_env
 from .workloads import MODULES, load
@@ -59,6 +60,12 @@ def parse_args(argv=None) -> argparse.Namespace:
         help="also run every minigrad peer on the minigrad package of another checkout at PATH (e.g. a "
         "`git worktree` of main), interleaved with the others; reported as <peer>@base with a ratio",
     )
+    ap.add_argument(
+        "--same-heap",
+        action="store_true",
+        help="raise glibc's heap thresholds in every peer's worker, as `import minigrad` does (PyTorch then pays no "
+        "page faults for its arrays either; the NumPy floor always runs so)",
+    )
     args = ap.parse_args(argv)
     if args.repeats is None:
         args.repeats = 1 if args.quick else 5
@@ -88,7 +95,16 @@ class Peer:
     peer is reported as ``<name>@base``.
     """
 
-    def __init__(self, workload: str, name: str, params: dict, warmup: int, timeout: float, minigrad_path=None):
+    def __init__(
+        self,
+        workload: str,
+        name: str,
+        params: dict,
+        warmup: int,
+        timeout: float,
+        minigrad_path=None,
+        same_heap: bool = False,
+    ):
         self.name = name if minigrad_path is None else name + BASE_SUFFIX
         self.timeout = timeout
         self.result = {"status": "ok", "wall": [], "cpu": [], "checks": []}
@@ -96,6 +112,7 @@ class Peer:
         env = pin_env(dict(os.environ))
         if minigrad_path is not None:
             env[MINIGRAD_PATH_VAR] = str(minigrad_path)
+        env[SAME_HEAP_VAR] = "1" if same_heap else "0"
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "bench.worker", workload, name, json.dumps(params), str(warmup)],
             stdin=subprocess.PIPE,
@@ -171,8 +188,8 @@ def run_workload(name: str, args) -> dict:
     compared = [p for p in names if p in own] if args.compare_to is not None else []
     results = {}
     for process in range(args.processes):
-        peers = [Peer(name, p, params, args.warmup, args.timeout) for p in names]
-        peers += [Peer(name, p, params, args.warmup, args.timeout, args.compare_to) for p in compared]
+        peers = [Peer(name, p, params, args.warmup, args.timeout, same_heap=args.same_heap) for p in names]
+        peers += [Peer(name, p, params, args.warmup, args.timeout, args.compare_to, args.same_heap) for p in compared]
         _time_rounds(name, peers, args.repeats, f"process {process + 1}/{args.processes}, " * (args.processes > 1))
         for peer in peers:
             _merge(results, peer.name, peer.result)
@@ -294,6 +311,7 @@ def main(argv=None) -> int:
         "clock": args.clock,
         "threads": 1,
         "compare_to": None if args.compare_to is None else str(args.compare_to),
+        "same_heap": args.same_heap,
         "workloads": {},
     }
     for name in args.workloads:

@@ -162,3 +162,26 @@ def test_only_minigrad_keeps_every_minigrad_variant(tmp_path):
     workloads = json.loads(out.read_text())["workloads"]
     assert set(workloads["W6a"]["peers"]) == {"none", "noop", "recorder"}
     assert set(workloads["W2"]["peers"]) == {"minigrad", "minigrad_nn"}
+
+
+def test_the_numpy_floor_and_with_same_heap_every_peer_raise_the_heap_thresholds(tmp_path):
+    heaps = {}
+    for option in ((), ("--same-heap",)):
+        out = tmp_path / f"heap{len(option)}.json"
+        md = out.with_suffix(".md")
+        args = ("--quick", "--workloads", "W1", "--only", "minigrad,numpy", "--out", str(out), "--markdown", str(md))
+        proc = _bench(*args, *option)
+        assert proc.returncode == 0, proc.stderr
+        data = json.loads(out.read_text())
+        assert data["same_heap"] is bool(option)
+        heaps[option] = {p: r["info"]["heap"] for p, r in data["workloads"]["W1"]["peers"].items()}
+        assert ("every peer with glibc's heap thresholds raised" in md.read_text()) is bool(option)
+    assert heaps[()] == {"minigrad": "as imported", "numpy": "thresholds raised"}
+    assert heaps[("--same-heap",)] == {"minigrad": "thresholds raised", "numpy": "thresholds raised"}
+
+
+def test_the_heap_block_is_the_one_minigrads_import_frees():
+    from bench import heap
+    from minigrad import _workspace
+
+    assert heap.BLOCK == _workspace.HEAP_THRESHOLD_BLOCK
