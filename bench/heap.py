@@ -5,7 +5,7 @@ top past its trim threshold; both thresholds rise with the largest block a proce
 to 32 MB and 64 MB). A process that never freed a large block pays page faults on every array
 above 128 kB it makes, at each step of a training loop. ``import minigrad`` frees one untouched
 block of that size (``minigrad._workspace.raise_heap_thresholds``); PyTorch's import does not,
-and in W12, W13 and W17 its peer pays about 9 000 faults a run for it (16-25 ms of system time).
+and in W12, W13 and W17 its peer pays 4 000-5 000 faults a step for it (8-12 ms of system time).
 
 The hand-written NumPy floor always runs with the thresholds raised (a floor is the best a NumPy
 program does, and minigrad is a NumPy program); ``--same-heap`` raises them for every peer, so a
