@@ -74,7 +74,7 @@ def serve(options: Options) -> int:
         max_sessions=options.max_sessions,
     )
     try:
-        port = server.listen()
+        address, port = server.listen()
     except OSError as error:
         reason = error.strerror or str(error)
         print(
@@ -83,7 +83,7 @@ def serve(options: Options) -> int:
             file=sys.stderr,
         )
         return 1
-    if not is_loopback(options.host):
+    if not is_loopback(address):  # what was bound: localhost is 127.0.0.1, a name for this machine may not be
         print(
             f"minigrad-tui: warning: listening on {options.host}: anyone on the network who has the token"
             " can run this script, with your permissions",

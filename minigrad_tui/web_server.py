@@ -57,14 +57,14 @@ class GuardedServer(Server):
         """The token cookie's name, one per port: a browser sends a host's cookies to all its ports."""
         return f"minigrad-tui-token-{self.port}"
 
-    def listen(self) -> int:
-        """Bind ``host``:``port`` and return the port bound (the system's pick for port 0).
+    def listen(self) -> tuple[str, int]:
+        """Bind ``host``:``port``; returns the address and port bound (a name resolved, port 0 the system's pick).
 
         Raises OSError when the address cannot be had (in use, not this machine's, an unknown name)."""
         family = socket.getaddrinfo(self.host, self.port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0][0]
         self.socket = socket.create_server((self.host, self.port), family=family)
-        self.port = self.socket.getsockname()[1]
-        return self.port
+        address, self.port = self.socket.getsockname()[:2]
+        return address, self.port
 
     def serve(self, debug: bool = False) -> None:
         """Serve on the bound socket (:meth:`listen`) until ctrl+c or SIGTERM."""

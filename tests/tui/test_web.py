@@ -259,7 +259,7 @@ def test_the_server_prints_a_url_with_a_new_random_token(monkeypatch, capsys):
     from minigrad_tui.web_server import GuardedServer
 
     served = []
-    monkeypatch.setattr(GuardedServer, "listen", lambda self: self.port)
+    monkeypatch.setattr(GuardedServer, "listen", lambda self: (self.host, self.port))
     monkeypatch.setattr(GuardedServer, "serve", lambda self: served.append(self))
     assert web.serve(parse_args(["--web", "--port", "9002"])) == 0
     assert web.serve(parse_args(["--web", "--port", "9002"])) == 0
@@ -277,7 +277,7 @@ def test_token_and_max_sessions_from_the_command_line(monkeypatch, capsys):
     from minigrad_tui.web_server import GuardedServer
 
     served = []
-    monkeypatch.setattr(GuardedServer, "listen", lambda self: self.port)
+    monkeypatch.setattr(GuardedServer, "listen", lambda self: (self.host, self.port))
     monkeypatch.setattr(GuardedServer, "serve", lambda self: served.append(self))
     web.serve(parse_args(["--web", "--token", "s3cret", "--max-sessions", "2"]))
     web.serve(parse_args(["--web", "--no-token"]))
@@ -368,3 +368,20 @@ def test_an_address_in_use_is_said_in_one_line_and_nothing_is_served(monkeypatch
     assert out == ""
     assert err.startswith(f"minigrad-tui: cannot listen on 127.0.0.1:{port}: ") and err.count("\n") == 1
     assert "--port 0" in err and "Traceback" not in err
+
+
+def test_the_network_warning_follows_the_address_bound(monkeypatch, capsys):
+    pytest.importorskip("textual_serve")
+    from minigrad_tui import web
+    from minigrad_tui.web_server import GuardedServer
+
+    served = []
+    monkeypatch.setattr(GuardedServer, "serve", lambda self: served.append(self))
+    monkeypatch.setattr(
+        socket, "getaddrinfo", lambda host, *a, **k: [(socket.AF_INET, socket.SOCK_STREAM, 6, "", None)]
+    )
+    for host in ("localhost", "0.0.0.0"):
+        assert web.serve(parse_args(["--web", "--host", host, "--port", "0"])) == 0
+        served.pop().socket.close()
+        warned = "warning: listening on" in capsys.readouterr().err
+        assert warned is (host == "0.0.0.0"), host
