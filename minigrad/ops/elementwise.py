@@ -312,7 +312,7 @@ def relu(a: Tensor) -> Tensor:
     def jvp(t):
         return t * (a > 0)
 
-    return make(a.device.xp.maximum(d, 0), (a,), backward, "relu", jvp)  # not d * (d > 0): -inf * 0 is NaN
+    return make(a.device.xp.maximum(0, d), (a,), backward, "relu", jvp)  # a tie gives d: -0.0 kept, as torch
 
 
 @batches_gradients
@@ -520,8 +520,8 @@ def clamp(a: Tensor, min: Tensor | Number | None = None, max: Tensor | Number | 
     lod = None if lo is None else _array_of(lo, dt, xp)
     hid = None if hi is None else _array_of(hi, dt, xp)
     try:
-        low = d if lod is None else xp.maximum(d, lod)
-        out = low if hid is None else xp.minimum(low, hid)
+        low = d if lod is None else xp.maximum(lod, d)  # a tie keeps the value (its -0.0), as PyTorch
+        out = low if hid is None else xp.minimum(hid, low)
     except ValueError:
         shapes = " and ".join(shape_str(x.shape) for x in (a, lo, hi) if isinstance(x, Tensor))
         raise RuntimeError(f"clamp: shapes {shapes} cannot be broadcast together") from None

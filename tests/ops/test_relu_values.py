@@ -1,5 +1,5 @@
 """ReLU's forward against NumPy's max(x, 0) on C-ordered and strided arrays: NaN kept, inf and -inf, the sign
-of zero (+0.0 for -0.0, where torch keeps -0.0), dtype, and a result that does not share the input's memory."""
+of zero (-0.0 stays -0.0, as in torch), dtype, and a result that does not share the input's memory."""
 
 import numpy as np
 import pytest
@@ -14,16 +14,17 @@ SPECIAL = [1.5, -2.0, np.nan, -np.inf, np.inf, -0.0, 0.0, -7.25]
 @pytest.mark.parametrize("tiles", [(1, 1), (64, 32)], ids=["8 values", "16 384 values"])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("strided", [False, True], ids=["C-ordered", "transposed"])
-def test_relu_is_numpys_maximum_with_zero(dtype, tiles, strided):
+def test_relu_is_numpys_maximum_of_zero_and_the_value(dtype, tiles, strided):
     values = np.tile(np.array(SPECIAL, dtype=dtype).reshape(2, 4), tiles)
     if strided:
         values = values.T
     kept = values.copy()
     out = mg.relu(mg.tensor(values)).array
-    expected = np.maximum(values, 0)
+    expected = np.maximum(0, values)  # where they tie, NumPy returns the second: the value, -0.0 kept
     assert out.dtype == values.dtype and out.shape == values.shape
     np.testing.assert_array_equal(out, expected)
-    np.testing.assert_array_equal(np.signbit(out), np.signbit(expected))  # -0.0 comes out +0.0, as before
+    np.testing.assert_array_equal(np.signbit(out), np.signbit(expected))
+    assert np.signbit(out[values == 0]).tolist() == np.signbit(values[values == 0]).tolist()  # torch: -0.0 kept
     assert not np.shares_memory(out, values)
     np.testing.assert_array_equal(values, kept)
 
@@ -44,3 +45,11 @@ def test_relu_of_a_zero_dim_tensor():
 def test_relu_differentiates(shape):
     x = rand64(*shape)
     assert gradcheck(mg.relu, (x,))
+
+
+@pytest.mark.parametrize("bounds", [{"min": 0.0}, {"max": 0.0}, {"min": 0.0, "max": 0.0}, {"min": -0.0, "max": 1.0}])
+def test_clamp_at_a_bound_equal_to_the_value_keeps_the_values_sign_of_zero(bounds):
+    values = np.array([-0.0, 0.0, -0.0, 0.0])
+    out = mg.tensor(values).clamp(**bounds).array
+    assert out.tolist() == [0.0] * 4
+    assert np.signbit(out).tolist() == [True, False, True, False]  # PyTorch's clamp keeps the value on a tie
