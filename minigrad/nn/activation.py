@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from ..tensor import Tensor
 from . import functional as F
-from .functional._inplace import written_into
 from .module import Module
 
 __all__ = ["ReLU", "Tanh", "Sigmoid", "GELU", "LeakyReLU", "SiLU", "Softmax", "LogSoftmax"]
@@ -19,7 +18,7 @@ class ReLU(Module):
         self.inplace = inplace
 
     def forward(self, x: Tensor) -> Tensor:
-        return written_into(F.relu, x, self.inplace)
+        return F.relu(x, self.inplace)
 
     def extra_repr(self) -> str:
         return "inplace=True" if self.inplace else ""
@@ -63,7 +62,7 @@ class LeakyReLU(Module):
         self.negative_slope, self.inplace = negative_slope, inplace
 
     def forward(self, x: Tensor) -> Tensor:
-        return written_into(lambda t: F.leaky_relu(t, self.negative_slope), x, self.inplace)
+        return F.leaky_relu(x, self.negative_slope, self.inplace)
 
     def extra_repr(self) -> str:
         return f"negative_slope={self.negative_slope}{', inplace=True' if self.inplace else ''}"
@@ -77,7 +76,7 @@ class ELU(Module):
         self.alpha, self.inplace = alpha, inplace
 
     def forward(self, x: Tensor) -> Tensor:
-        return written_into(lambda t: F.elu(t, self.alpha), x, self.inplace)
+        return F.elu(x, self.alpha, self.inplace)
 
     def extra_repr(self) -> str:
         return f"alpha={self.alpha}{', inplace=True' if self.inplace else ''}"
@@ -105,7 +104,7 @@ class SiLU(Module):
         self.inplace = inplace
 
     def forward(self, x: Tensor) -> Tensor:
-        return written_into(F.silu, x, self.inplace)
+        return F.silu(x, self.inplace)
 
     def extra_repr(self) -> str:
         return "inplace=True" if self.inplace else ""
@@ -149,7 +148,7 @@ class Hardtanh(Module):
         self.min_val, self.max_val, self.inplace = min_val, max_val, inplace
 
     def forward(self, x: Tensor) -> Tensor:
-        return written_into(lambda t: F.hardtanh(t, self.min_val, self.max_val), x, self.inplace)
+        return F.hardtanh(x, self.min_val, self.max_val, self.inplace)
 
     def extra_repr(self) -> str:
         return f"min_val={self.min_val}, max_val={self.max_val}{', inplace=True' if self.inplace else ''}"
@@ -163,7 +162,7 @@ class ReLU6(Module):
         self.inplace = inplace
 
     def forward(self, x: Tensor) -> Tensor:
-        return written_into(F.relu6, x, self.inplace)
+        return F.relu6(x, self.inplace)
 
     def extra_repr(self) -> str:
         return "inplace=True" if self.inplace else ""
@@ -177,7 +176,7 @@ class Hardsigmoid(Module):
         self.inplace = inplace
 
     def forward(self, x: Tensor) -> Tensor:
-        return written_into(F.hardsigmoid, x, self.inplace)
+        return F.hardsigmoid(x, self.inplace)
 
 
 class Hardswish(Module):
@@ -188,7 +187,7 @@ class Hardswish(Module):
         self.inplace = inplace
 
     def forward(self, x: Tensor) -> Tensor:
-        return written_into(F.hardswish, x, self.inplace)
+        return F.hardswish(x, self.inplace)
 
 
 class Mish(Module):
@@ -199,7 +198,7 @@ class Mish(Module):
         self.inplace = inplace
 
     def forward(self, x: Tensor) -> Tensor:
-        return written_into(F.mish, x, self.inplace)
+        return F.mish(x, self.inplace)
 
     def extra_repr(self) -> str:
         return "inplace=True" if self.inplace else ""

@@ -70,3 +70,61 @@ def test_functional_dropout_inplace_writes_its_input():
     np.testing.assert_allclose(w.grad.numpy(), (y.detach().numpy() != 0) / 0.7)
     z = mg.ones(3)
     assert mg.nn.functional.dropout(z, 0.3, False, True) is z
+
+
+FUNCTIONS = [
+    ("relu", ()),
+    ("relu6", ()),
+    ("leaky_relu", (0.2,)),
+    ("elu", (0.5,)),
+    ("hardtanh", (-0.5, 0.5)),
+    ("hardsigmoid", ()),
+    ("hardswish", ()),
+    ("silu", ()),
+    ("mish", ()),
+]
+
+
+@pytest.mark.parametrize(("name", "args"), FUNCTIONS)
+def test_functional_inplace_writes_its_input_with_the_out_of_place_values_and_gradient(name, args):
+    fn = getattr(mg.nn.functional, name)
+    w = np.linspace(-2.0, 2.0, 7) * 3 - 0.9  # no point on a kink
+    weights = mg.tensor(np.arange(7.0))
+    grads = []
+    for inplace in (False, True):
+        leaf = mg.tensor(w, requires_grad=True)
+        y = leaf * 1.0
+        out = fn(y, *args, inplace=inplace)
+        assert (out is y) is inplace
+        (out * weights).sum().backward()
+        grads.append((out.detach().numpy().copy(), leaf.grad.numpy().copy()))
+    np.testing.assert_array_equal(grads[0][0], grads[1][0])
+    np.testing.assert_array_equal(grads[0][1], grads[1][1])
+    assert mg.autograd.gradcheck(lambda x: fn(x * 1.0, *args, inplace=True), (mg.tensor(w, requires_grad=True),))
+
+
+@pytest.mark.parametrize(("name", "args"), FUNCTIONS)
+def test_functional_inplace_refuses_a_leaf_that_requires_grad_and_leaves_it(name, args):
+    leaf = mg.tensor(np.array([-1.0, 2.0]), requires_grad=True)
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place operation"):
+        getattr(mg.nn.functional, name)(leaf, *args, inplace=True)
+    assert leaf.detach().numpy().tolist() == [-1.0, 2.0] and leaf.grad is None
+
+
+def test_functional_inplace_must_be_a_bool():
+    with pytest.raises(TypeError, match=r"relu\(\): argument 'inplace' must be bool, not int"):
+        mg.nn.functional.relu(mg.ones(2), inplace=1)
+
+
+def test_every_functional_that_torch_gives_inplace_takes_it():
+    import inspect
+
+    torch_functional = pytest.importorskip("torch.nn.functional")
+    for name in dir(torch_functional):
+        fn = getattr(torch_functional, name)
+        try:
+            takes = "inplace" in inspect.signature(fn).parameters
+        except (TypeError, ValueError):
+            continue
+        if takes and not name.startswith("_"):
+            assert "inplace" in inspect.signature(getattr(mg.nn.functional, name)).parameters, name
