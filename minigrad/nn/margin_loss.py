@@ -8,7 +8,6 @@ from ..tensor import Tensor
 from .functional import _likelihood_loss as L
 from .functional import _margin_loss as M
 from .functional._ctc_loss import ctc_loss
-from .functional._robust_loss import _legacy_reduction
 from .loss import _Loss
 
 __all__ = [
@@ -27,14 +26,7 @@ __all__ = [
 ]
 
 
-class _LegacyLoss(_Loss):
-    """A loss that takes PyTorch's deprecated ``size_average``/``reduce`` flags beside ``reduction``."""
-
-    def __init__(self, size_average=None, reduce=None, reduction: str = "mean"):
-        super().__init__(_legacy_reduction(size_average, reduce, reduction, type(self).__name__))
-
-
-class CosineEmbeddingLoss(_LegacyLoss):
+class CosineEmbeddingLoss(_Loss):
     """``1 - cos`` for similar pairs (target 1), ``max(0, cos - margin)`` for dissimilar ones (target -1)."""
 
     def __init__(self, margin: float = 0.0, size_average=None, reduce=None, reduction: str = "mean"):
@@ -45,7 +37,7 @@ class CosineEmbeddingLoss(_LegacyLoss):
         return M.cosine_embedding_loss(input1, input2, target, margin=self.margin, reduction=self.reduction)
 
 
-class MarginRankingLoss(_LegacyLoss):
+class MarginRankingLoss(_Loss):
     """``max(0, -target * (x1 - x2) + margin)``."""
 
     def __init__(self, margin: float = 0.0, size_average=None, reduce=None, reduction: str = "mean"):
@@ -56,7 +48,7 @@ class MarginRankingLoss(_LegacyLoss):
         return M.margin_ranking_loss(input1, input2, target, margin=self.margin, reduction=self.reduction)
 
 
-class HingeEmbeddingLoss(_LegacyLoss):
+class HingeEmbeddingLoss(_Loss):
     """``x`` for target 1, ``max(0, margin - x)`` for target -1."""
 
     def __init__(self, margin: float = 1.0, size_average=None, reduce=None, reduction: str = "mean"):
@@ -67,14 +59,14 @@ class HingeEmbeddingLoss(_LegacyLoss):
         return M.hinge_embedding_loss(input, target, margin=self.margin, reduction=self.reduction)
 
 
-class SoftMarginLoss(_LegacyLoss):
+class SoftMarginLoss(_Loss):
     """``log(1 + exp(-target * x))``."""
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
         return M.soft_margin_loss(input, target, reduction=self.reduction)
 
 
-class MultiMarginLoss(_LegacyLoss):
+class MultiMarginLoss(_Loss):
     """The multi-class hinge loss (``p`` 1 or 2), with optional per-class ``weight`` (a buffer, as PyTorch)."""
 
     def __init__(
@@ -100,7 +92,7 @@ class MultiMarginLoss(_LegacyLoss):
         )
 
 
-class TripletMarginLoss(_LegacyLoss):
+class TripletMarginLoss(_Loss):
     """``max(0, margin + d(anchor, positive) - d(anchor, negative))`` with the ``p``-norm distance."""
 
     def __init__(
@@ -124,7 +116,7 @@ class TripletMarginLoss(_LegacyLoss):
         )
 
 
-class PoissonNLLLoss(_LegacyLoss):
+class PoissonNLLLoss(_Loss):
     """Negative log-likelihood of a Poisson target (see ``functional.poisson_nll_loss``)."""
 
     def __init__(
@@ -149,7 +141,7 @@ class GaussianNLLLoss(_Loss):
     """Negative log-likelihood of a Gaussian target with predicted mean and variance."""
 
     def __init__(self, *, full: bool = False, eps: float = 1e-6, reduction: str = "mean"):
-        super().__init__(reduction)
+        super().__init__(reduction=reduction)
         self.full, self.eps = full, eps
 
     def forward(self, input: Tensor, target: Tensor, var) -> Tensor:  # noqa: A002
@@ -160,7 +152,7 @@ class CTCLoss(_Loss):
     """Connectionist temporal classification loss (see ``functional.ctc_loss``)."""
 
     def __init__(self, blank: int = 0, reduction: str = "mean", zero_infinity: bool = False):
-        super().__init__(reduction)
+        super().__init__(reduction=reduction)
         self.blank, self.zero_infinity = blank, zero_infinity
 
     def forward(self, log_probs: Tensor, targets: Tensor, input_lengths, target_lengths) -> Tensor:
@@ -173,7 +165,7 @@ class TripletMarginWithDistanceLoss(_Loss):
     """TripletMarginLoss with any ``distance_function`` (``pairwise_distance`` when None)."""
 
     def __init__(self, *, distance_function=None, margin: float = 1.0, swap: bool = False, reduction: str = "mean"):
-        super().__init__(reduction)
+        super().__init__(reduction=reduction)
         if margin <= 0:
             raise ValueError(
                 f"TripletMarginWithDistanceLoss: expected margin to be greater than 0, got {margin} instead"
@@ -192,7 +184,7 @@ class TripletMarginWithDistanceLoss(_Loss):
         )
 
 
-class MultiLabelSoftMarginLoss(_LegacyLoss):
+class MultiLabelSoftMarginLoss(_Loss):
     """The per-class logistic loss of 0/1 targets, averaged over classes; ``weight`` per class (a buffer)."""
 
     def __init__(self, weight: Tensor | None = None, size_average=None, reduce=None, reduction: str = "mean"):
@@ -203,7 +195,7 @@ class MultiLabelSoftMarginLoss(_LegacyLoss):
         return M.multilabel_soft_margin_loss(input, target, self.weight, reduction=self.reduction)
 
 
-class MultiLabelMarginLoss(_LegacyLoss):
+class MultiLabelMarginLoss(_Loss):
     """The multi-label hinge loss: each target class (``target``'s entries up to the first -1) against
     every class that is not a target (see ``functional.multilabel_margin_loss``)."""
 

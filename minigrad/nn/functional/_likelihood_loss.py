@@ -9,8 +9,7 @@ from ...creation import ones_like
 from ...ops import where  # the public op: inside vmap it reaches its batching rule
 from ...ops.declare import COMPOSITE, LOOP, op
 from ...tensor import Tensor
-from ._loss import _reduce
-from ._robust_loss import _legacy_reduction
+from ._loss import _legacy_reduction, _reduce
 
 __all__ = ["poisson_nll_loss", "gaussian_nll_loss"]
 

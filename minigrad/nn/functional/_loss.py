@@ -69,10 +69,34 @@ def _numeric(t: Tensor, other: Tensor) -> Tensor:
     return t.to(other.array.dtype if other.array.dtype.kind != "b" else B.get_default_dtype())
 
 
+def _flag(value, op: str, arg: str):
+    if isinstance(value, Tensor) and value.numel() != 1:
+        raise TypeError(f"{op}(): argument '{arg}' must be bool (or None), not a Tensor of {value.numel()} elements")
+    return value
+
+
+def _legacy_reduction(size_average, reduce, reduction: str, op: str) -> str:
+    """PyTorch's deprecated ``size_average``/``reduce`` flags, turned into a ``reduction``."""
+    size_average, reduce = _flag(size_average, op, "size_average"), _flag(reduce, op, "reduce")
+    if size_average is None and reduce is None:
+        return reduction
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    warnings.warn(
+        "size_average and reduce args will be deprecated, please use reduction='"
+        + ("none" if not reduce else "mean" if size_average else "sum")
+        + "' instead.",
+        UserWarning,
+        stacklevel=3,
+    )
+    return "none" if not reduce else "mean" if size_average else "sum"
+
+
 # ---------------------------------------------------------------- regression
 @op(batch=COMPOSITE)
-def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
+def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:  # noqa: A002
     """Mean squared error ``(input - target)**2``, reduced."""
+    reduction = _legacy_reduction(size_average, reduce, reduction, "mse_loss")
     _check_reduction(reduction)
     target = _as_target(target, input, "mse_loss")
     _warn_size("mse_loss", input, target)
@@ -81,8 +105,9 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor: 
 
 
 @op(batch=COMPOSITE)
-def l1_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
+def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:  # noqa: A002
     """Mean absolute error ``|input - target|``, reduced."""
+    reduction = _legacy_reduction(size_average, reduce, reduction, "l1_loss")
     _check_reduction(reduction)
     target = _as_target(target, input, "l1_loss")
     _warn_size("l1_loss", input, target)
@@ -202,6 +227,8 @@ def _class_loss_rule(call: BatchedCall):
     rows (class dim last) flattened into one call without reduction, then each entry reduced as the call asked: the mean divides by the summed
     class weights of the rows that are not ignored (by the row count for probability targets)."""
     input, target = call.get("input"), call.get("target")  # noqa: A001
+    if call.get("size_average") is not None or call.get("reduce") is not None:
+        return call.loop()  # the legacy flags decide the reduction: entry by entry
     weight, ignore_index = call.get("weight"), call.get("ignore_index")
     reduction = call.get("reduction")
     rank = call.rank(input)
@@ -236,7 +263,9 @@ def cross_entropy(
     input: Tensor,  # noqa: A002
     target: Tensor,
     weight: Tensor | None = None,
+    size_average=None,
     ignore_index: int = -100,
+    reduce=None,
     reduction: str = "mean",
     label_smoothing: float = 0.0,
 ) -> Tensor:
@@ -248,6 +277,7 @@ def cross_entropy(
     classes; rows whose target is ``ignore_index`` add nothing (and do not count in
     the mean); ``label_smoothing`` mixes the target with the uniform distribution.
     """
+    reduction = _legacy_reduction(size_average, reduce, reduction, "cross_entropy")
     _check_reduction(reduction)
     if not 0.0 <= label_smoothing <= 1.0:
         raise ValueError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
@@ -559,11 +589,14 @@ def nll_loss(
     input: Tensor,  # noqa: A002
     target: Tensor,
     weight: Tensor | None = None,
+    size_average=None,
     ignore_index: int = -100,
+    reduce=None,
     reduction: str = "mean",
 ) -> Tensor:
     """Negative log-likelihood of class-index targets given log-probabilities ``input``
     ([N, C], [C] or [N, C, d1, ...]); pair it with log_softmax."""
+    reduction = _legacy_reduction(size_average, reduce, reduction, "nll_loss")
     _check_reduction(reduction)
     target = _as_target(target, input, "nll_loss")
     if target.array.dtype.kind == "f":
@@ -598,6 +631,8 @@ def _binary_loss_rule(call: BatchedCall):
     tensors = {n: call.get(n) for n in names}  # None where the op has no such argument (pos_weight)
     reduction = call.get("reduction")
     input, target = tensors["input"], tensors["target"]  # noqa: A001
+    if call.get("size_average") is not None or call.get("reduce") is not None:
+        return call.loop()  # the legacy flags decide the reduction: entry by entry
     if not isinstance(target, Tensor) or call.rank(target) != call.rank(input):
         return call.loop()
     size = next(call.value(t) for t in tensors.values() if call.value(t) is not None).shape[0]
@@ -620,6 +655,8 @@ def binary_cross_entropy(
     input: Tensor,  # noqa: A002
     target: Tensor,
     weight: Tensor | None = None,
+    size_average=None,
+    reduce=None,
     reduction: str = "mean",
 ) -> Tensor:
     """Binary cross-entropy of probabilities ``input`` in [0, 1] against ``target``.
@@ -627,6 +664,7 @@ def binary_cross_entropy(
     The logs are clamped at -100 and the gradient's denominator at 1e-12, as in
     PyTorch, so probabilities of exactly 0 or 1 stay finite. ``target`` is a constant.
     """
+    reduction = _legacy_reduction(size_average, reduce, reduction, "binary_cross_entropy")
     _check_reduction(reduction)
     target = _as_target(target, input, "binary_cross_entropy")
     if target.shape != input.shape:
@@ -679,6 +717,8 @@ def binary_cross_entropy_with_logits(
     input: Tensor,  # noqa: A002
     target: Tensor,
     weight: Tensor | None = None,
+    size_average=None,
+    reduce=None,
     reduction: str = "mean",
     pos_weight: Tensor | None = None,
 ) -> Tensor:
@@ -687,6 +727,7 @@ def binary_cross_entropy_with_logits(
     ``loss = (1 - y) * x + (1 + (pos_weight - 1) * y) * softplus(-x)``; ``pos_weight``
     (broadcast over the last dim) weighs the positive class.
     """
+    reduction = _legacy_reduction(size_average, reduce, reduction, "binary_cross_entropy_with_logits")
     _check_reduction(reduction)
     target = _as_target(target, input, "binary_cross_entropy_with_logits")
     if target.shape != input.shape:

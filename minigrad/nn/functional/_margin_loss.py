@@ -15,8 +15,7 @@ from ...creation import arange
 from ...ops import logsigmoid, minimum, norm, where  # the public ops: inside vmap they reach their batching rules
 from ...ops.declare import COMPOSITE, LOOP, op
 from ...tensor import Tensor, shape_str, tensor
-from ._loss import _check_reduction, _reduce
-from ._robust_loss import _legacy_reduction
+from ._loss import _check_reduction, _legacy_reduction, _reduce
 
 __all__ = [
     "pairwise_distance",

@@ -12,7 +12,7 @@ from ... import backend as B
 from ...ops.declare import LOOP, op
 from ...ops.elementwise import where
 from ...tensor import Tensor
-from ._loss import _as_target, _numeric, _reduce, _warn_size
+from ._loss import _as_target, _legacy_reduction, _numeric, _reduce, _warn_size
 
 __all__ = ["huber_loss", "smooth_l1_loss", "kl_div"]
 
@@ -29,29 +29,6 @@ def _number(value, op: str, arg: str):
             raise TypeError(f"{op}(): argument '{arg}' must be Number, not Tensor")
         return value.item()
     return value
-
-
-def _flag(value, op: str, arg: str):
-    if isinstance(value, Tensor) and value.numel() != 1:
-        raise TypeError(f"{op}(): argument '{arg}' must be bool (or None), not a Tensor of {value.numel()} elements")
-    return value
-
-
-def _legacy_reduction(size_average, reduce, reduction: str, op: str) -> str:
-    """PyTorch's deprecated ``size_average``/``reduce`` flags, turned into a ``reduction``."""
-    size_average, reduce = _flag(size_average, op, "size_average"), _flag(reduce, op, "reduce")
-    if size_average is None and reduce is None:
-        return reduction
-    size_average = True if size_average is None else size_average
-    reduce = True if reduce is None else reduce
-    warnings.warn(
-        "size_average and reduce args will be deprecated, please use reduction='"
-        + ("none" if not reduce else "mean" if size_average else "sum")
-        + "' instead.",
-        UserWarning,
-        stacklevel=3,
-    )
-    return "none" if not reduce else "mean" if size_average else "sum"
 
 
 @op(batch=LOOP)
