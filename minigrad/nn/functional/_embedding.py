@@ -2,26 +2,37 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
+from ... import backend as B
 from ...ops._util import check_same_device
 from ...ops.declare import TRAILING, op, rules_saving
-from ...tensor import Tensor, make, make_leaf, shape_str
+from ...tensor import Tensor, make, make_leaf, mark_written, shape_str
 
 __all__ = ["embedding"]
 
 
 @rules_saving(("indices", "num_rows", "keep"))
-def _gather_rows(weight: Tensor, indices, padding_idx: int | None) -> Tensor:
-    """``weight[indices]``; backward scatters the gradient back into rows (zero at ``padding_idx``)."""
+def _gather_rows(weight: Tensor, indices, padding_idx: int | None, scale_grad_by_freq: bool = False) -> Tensor:
+    """``weight[indices]``; backward scatters the gradient back into rows (zero at ``padding_idx``; each row's
+    divided by how often its index appears, with ``scale_grad_by_freq``)."""
     num_rows = weight.array.shape[0]
-    if padding_idx is None:
+    keep = None
+    if scale_grad_by_freq and indices.size:
+        counts = np.bincount(B.to_host(indices).reshape(-1), minlength=num_rows)
+        keep = 1.0 / weight.device.xp.asarray(counts[B.to_host(indices)], dtype=weight.array.dtype)[..., None]
+    if padding_idx is not None:  # the padding row gets no gradient
+        padded = (indices != padding_idx)[..., None]
+        keep = padded if keep is None else keep * padded
+    if keep is None:
 
         def backward(g):
             return (_scatter_rows(g, indices, num_rows),)
 
-    else:  # the padding row gets no gradient
-        keep = make_leaf((indices != padding_idx)[..., None], weight.device)
+    else:
+        keep = make_leaf(keep, weight.device)
 
         def backward(g):
             return (_scatter_rows(g * keep, indices, num_rows),)
@@ -81,10 +92,21 @@ _RUNS_PER_ROUND = 16
 
 
 @op(batch=TRAILING)
-def embedding(indices: Tensor, weight: Tensor, padding_idx: int | None = None) -> Tensor:
+def embedding(
+    indices: Tensor,
+    weight: Tensor,
+    padding_idx: int | None = None,
+    max_norm: float | None = None,
+    norm_type: float = 2.0,
+    scale_grad_by_freq: bool = False,
+    sparse: bool = False,
+) -> Tensor:
     """Look up rows of ``weight`` ``[num_embeddings, D]``: the result is ``[*indices.shape, D]``.
 
-    ``indices`` is an integer tensor or array; the row at ``padding_idx`` gets no gradient.
+    ``indices`` is an integer tensor or array; the row at ``padding_idx`` gets no gradient. With ``max_norm``,
+    each looked-up row whose ``norm_type``-norm is above it is first scaled down to it in ``weight`` itself (an
+    in-place write, as PyTorch's); ``scale_grad_by_freq`` divides each row's gradient by how often its index
+    appears in ``indices``. ``sparse=True`` is taken for PyTorch programs, with a warning: the gradient is dense.
     """
     if isinstance(indices, Tensor):
         check_same_device(weight, indices, "embedding")
@@ -105,4 +127,26 @@ def embedding(indices: Tensor, weight: Tensor, padding_idx: int | None = None) -
         )
     if padding_idx is not None and padding_idx < 0:
         padding_idx += num_rows
-    return _gather_rows(weight, idx, padding_idx)
+    if sparse:
+        warnings.warn(
+            "embedding(sparse=True): minigrad has no sparse tensors; the weight's gradient is dense (same values)",
+            UserWarning,
+            stacklevel=3,
+        )
+    if max_norm is not None:
+        _renorm_rows(weight, idx, max_norm, norm_type)
+    return _gather_rows(weight, idx, padding_idx, scale_grad_by_freq)
+
+
+def _renorm_rows(weight: Tensor, idx, max_norm: float, norm_type: float) -> None:
+    """Scale each row of ``weight`` that ``idx`` looks up and whose norm is above ``max_norm`` down to
+    ``max_norm / (norm + 1e-7)`` times itself, in place, outside the graph (PyTorch's ``embedding_renorm_``)."""
+    xp = weight.device.xp
+    rows = xp.unique(idx.reshape(-1))
+    picked = weight.array[rows]
+    norms = xp.linalg.norm(picked, ord=norm_type, axis=1)
+    over = norms > max_norm
+    if bool(over.any()):
+        scale = (max_norm / (norms[over] + 1e-7)).astype(weight.array.dtype)
+        weight.array[rows[over]] = picked[over] * scale[:, None]
+        mark_written(weight)
