@@ -69,19 +69,19 @@ class BatchNorm1d(Module):
         track_running_stats: bool = True,
         device=None,
         dtype=None,
+        *,
+        bias: bool = True,
     ):
         super().__init__()
         self.num_features = num_features
         self.eps = eps
         self.momentum = momentum
-        self.affine = affine
+        self.affine, self.has_bias = affine, bias
         self.track_running_stats = track_running_stats
-        if affine:
-            self.weight = Parameter(ones(num_features, dtype=dtype, device=device))
-            self.bias = Parameter(zeros(num_features, dtype=dtype, device=device))
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        self.register_parameter("weight", Parameter(ones(num_features, dtype=dtype, device=device)) if affine else None)
+        self.register_parameter(
+            "bias", Parameter(zeros(num_features, dtype=dtype, device=device)) if affine and bias else None
+        )
         if track_running_stats:
             self.register_buffer("running_mean", zeros(num_features, dtype=dtype, device=device))
             self.register_buffer("running_var", ones(num_features, dtype=dtype, device=device))
@@ -126,7 +126,8 @@ class BatchNorm1d(Module):
     def extra_repr(self) -> str:
         return (
             f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
-            f"track_running_stats={self.track_running_stats}"
+            + f"bias={self.has_bias}, "
+            + f"track_running_stats={self.track_running_stats}"
         )
 
 
