@@ -33,7 +33,6 @@ class GroupNorm(Module):
         if num_channels % num_groups:
             raise ValueError("num_channels must be divisible by num_groups")
         self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
-        self.has_bias = bias
         self.register_parameter("weight", Parameter(ones(num_channels, dtype=dtype, device=device)) if affine else None)
         self.register_parameter(
             "bias", Parameter(zeros(num_channels, dtype=dtype, device=device)) if affine and bias else None
@@ -43,4 +42,4 @@ class GroupNorm(Module):
         return F.group_norm(x, self.num_groups, self.weight, self.bias, self.eps)
 
     def extra_repr(self) -> str:
-        return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, bias={self.has_bias}"
+        return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, bias={self.bias is not None}"

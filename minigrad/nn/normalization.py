@@ -76,7 +76,7 @@ class BatchNorm1d(Module):
         self.num_features = num_features
         self.eps = eps
         self.momentum = momentum
-        self.affine, self.has_bias = affine, bias
+        self.affine = affine
         self.track_running_stats = track_running_stats
         self.register_parameter("weight", Parameter(ones(num_features, dtype=dtype, device=device)) if affine else None)
         self.register_parameter(
@@ -126,7 +126,7 @@ class BatchNorm1d(Module):
     def extra_repr(self) -> str:
         return (
             f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
-            + f"bias={self.has_bias}, "
+            + f"bias={self.bias is not None}, "
             + f"track_running_stats={self.track_running_stats}"
         )
 

@@ -34,3 +34,19 @@ def test_bias_false_keeps_the_scale_and_drops_the_shift(name, args, shown):
 def test_the_keyword_is_keyword_only_as_in_torch():
     with pytest.raises(TypeError):
         mg.nn.GroupNorm(3, 3, 1e-5, True, None, None, False)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda lib: lib.nn.BatchNorm1d(3),
+        lambda lib: lib.nn.BatchNorm2d(3, affine=False),
+        lambda lib: lib.nn.BatchNorm3d(3, bias=False),
+        lambda lib: lib.nn.GroupNorm(1, 3, affine=False),
+        lambda lib: lib.nn.InstanceNorm1d(3),
+        lambda lib: lib.nn.InstanceNorm2d(3, affine=True, bias=False),
+    ],
+)
+def test_reprs_are_torchs(make):
+    torch = pytest.importorskip("torch")
+    assert repr(make(mg)) == repr(make(torch))
