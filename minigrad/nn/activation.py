@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 from ..tensor import Tensor
 from . import functional as F
 from .module import Module
@@ -141,10 +143,23 @@ class LogSoftmax(Module):
 class Hardtanh(Module):
     """``x`` clipped to ``[min_val, max_val]``."""
 
-    def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False):
+    def __init__(
+        self,
+        min_val: float = -1.0,
+        max_val: float = 1.0,
+        inplace: bool = False,
+        min_value: float | None = None,
+        max_value: float | None = None,
+    ):
         super().__init__()
-        if min_val > max_val:
-            raise ValueError("min_val cannot be greater than max_val")
+        if min_value is not None:  # PyTorch's old names, still taken with its warning
+            warnings.warn("keyword argument `min_value` is deprecated and renamed to `min_val`", stacklevel=2)
+            min_val = min_value
+        if max_value is not None:
+            warnings.warn("keyword argument `max_value` is deprecated and renamed to `max_val`", stacklevel=2)
+            max_val = max_value
+        if max_val <= min_val:
+            raise AssertionError(f"max_val ({max_val}) must be greater than min_val ({min_val})")
         self.min_val, self.max_val, self.inplace = min_val, max_val, inplace
 
     def forward(self, x: Tensor) -> Tensor:

@@ -128,3 +128,11 @@ def test_every_functional_that_torch_gives_inplace_takes_it():
             continue
         if takes and not name.startswith("_"):
             assert "inplace" in inspect.signature(getattr(mg.nn.functional, name)).parameters, name
+
+
+def test_hardtanh_takes_the_old_names_with_torchs_warning_and_refuses_an_empty_range():
+    with pytest.warns(UserWarning, match="keyword argument `min_value` is deprecated and renamed to `min_val`"):
+        layer = mg.nn.Hardtanh(min_value=-0.5, max_value=0.5)
+    assert (layer.min_val, layer.max_val) == (-0.5, 0.5)
+    with pytest.raises(AssertionError, match=r"max_val \(0.0\) must be greater than min_val \(0.0\)"):
+        mg.nn.Hardtanh(0.0, 0.0)
