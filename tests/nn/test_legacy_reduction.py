@@ -1,6 +1,7 @@
 """PyTorch's deprecated ``size_average``/``reduce`` flags on the losses that old programs call with them
 (``F.mse_loss(x, y, size_average=False)``, ``nn.CrossEntropyLoss(size_average=False)``): the reduction they
-stand for, torch's warning, torch's argument order, under vmap too."""
+stand for, torch's warning, torch's argument order, under vmap too; mse and l1 losses' ``weight``; and a
+census: every argument name torch's losses and layers take, ours take too."""
 
 import warnings
 
@@ -92,3 +93,55 @@ def test_under_vmap_each_entry_is_reduced_as_the_flags_say(name):
         got = mg.func.vmap(lambda a, b: getattr(F, name)(a, b, size_average=False))(*_tensors(batch))
     expected = [getattr(F, name)(*_tensors([b[i] for b in batch]), reduction="sum").numpy() for i in range(2)]
     np.testing.assert_allclose(got.numpy(), np.stack(expected), rtol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["mse_loss", "l1_loss"])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_a_weight_weighs_each_entry_and_the_mean_divides_by_the_weights_sum(name, reduction):
+    weight = RNG.random((5, 4)) + 0.1
+    per_entry = (X - Y) ** 2 if name == "mse_loss" else np.abs(X - Y)
+    weighted = per_entry * weight
+    expected = {"mean": weighted.sum() / weight.sum(), "sum": weighted.sum(), "none": weighted}[reduction]
+    got = getattr(F, name)(*_tensors((X, Y)), reduction=reduction, weight=mg.tensor(weight))
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-12)
+    assert mg.autograd.gradcheck(
+        lambda x, w: getattr(F, name)(x, mg.tensor(Y), reduction=reduction, weight=w),
+        (mg.tensor(X, requires_grad=True), mg.tensor(weight, requires_grad=True)),
+    )
+
+
+def test_a_weight_of_another_size_is_refused():
+    with pytest.raises(ValueError, match="Weights and input must have the same size."):
+        F.l1_loss(*_tensors((X, Y)), weight=mg.ones(4))
+
+
+def test_every_loss_and_layer_takes_every_argument_torch_names():
+    import inspect
+
+    torch = pytest.importorskip("torch")
+
+    def names(fn):
+        return {
+            p.name for p in inspect.signature(fn).parameters.values() if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+        }
+
+    missing = []
+    for name in dir(torch.nn.functional):
+        ours = getattr(F, name, None)
+        if name.startswith("_") or ours is None or not callable(getattr(torch.nn.functional, name)):
+            continue
+        try:
+            theirs = names(getattr(torch.nn.functional, name))
+        except (TypeError, ValueError):
+            continue
+        # minigrad's first operand is named a or x (torch's keyword input reaches it: the op entry renames it)
+        missing += [
+            f"F.{name}({p})"
+            for p in theirs - names(ours.__wrapped__ if hasattr(ours, "__wrapped__") else ours)
+            if p not in ("input", "_stacklevel")
+        ]
+    for name in dir(torch.nn):
+        ours, theirs = getattr(mg.nn, name, None), getattr(torch.nn, name)
+        if isinstance(theirs, type) and isinstance(ours, type):
+            missing += [f"nn.{name}({p})" for p in names(theirs.__init__) - names(ours.__init__) - {"self"}]
+    assert missing == []

@@ -94,24 +94,51 @@ def _legacy_reduction(size_average, reduce, reduction: str, op: str) -> str:
 
 # ---------------------------------------------------------------- regression
 @op(batch=COMPOSITE)
-def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:  # noqa: A002
-    """Mean squared error ``(input - target)**2``, reduced."""
+def mse_loss(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+    weight: Tensor | None = None,
+) -> Tensor:
+    """Mean squared error ``(input - target)**2``, reduced; with ``weight`` (input's size) each entry is
+    weighed, and the mean divides by the weights' sum (PyTorch's)."""
     reduction = _legacy_reduction(size_average, reduce, reduction, "mse_loss")
     _check_reduction(reduction)
     target = _as_target(target, input, "mse_loss")
     _warn_size("mse_loss", input, target)
     diff = _numeric(input, target) - _numeric(target, input)
-    return _reduce(diff * diff, reduction)
+    return _weighted(diff * diff, weight, input, reduction)
 
 
 @op(batch=COMPOSITE)
-def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:  # noqa: A002
-    """Mean absolute error ``|input - target|``, reduced."""
+def l1_loss(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+    weight: Tensor | None = None,
+) -> Tensor:
+    """Mean absolute error ``|input - target|``, reduced; ``weight`` as :func:`mse_loss`'s."""
     reduction = _legacy_reduction(size_average, reduce, reduction, "l1_loss")
     _check_reduction(reduction)
     target = _as_target(target, input, "l1_loss")
     _warn_size("l1_loss", input, target)
-    return _reduce((input - target).abs(), reduction)
+    return _weighted((input - target).abs(), weight, input, reduction)
+
+
+def _weighted(losses: Tensor, weight: Tensor | None, input: Tensor, reduction: str) -> Tensor:  # noqa: A002
+    """``losses`` reduced; with ``weight``, ``weight * losses`` reduced, the mean over the weights' sum."""
+    if weight is None:
+        return _reduce(losses, reduction)
+    if tuple(weight.shape) != tuple(input.shape):
+        raise ValueError("Weights and input must have the same size.")
+    weighted = losses * weight
+    if reduction == "mean":
+        return weighted.sum() / weight.sum()
+    return _reduce(weighted, reduction)
 
 
 # ---------------------------------------------------------------- classification
