@@ -92,6 +92,13 @@ def _legacy_reduction(size_average, reduce, reduction: str, op: str) -> str:
     return "none" if not reduce else "mean" if size_average else "sum"
 
 
+def _reduction(size_average, reduce, reduction, op: str) -> str:
+    """``reduction``, or what the deprecated flags stand for (:func:`_legacy_reduction`); checked."""
+    reduction = _legacy_reduction(size_average, reduce, reduction, op)
+    _check_reduction(reduction)
+    return reduction
+
+
 # ---------------------------------------------------------------- regression
 @op(batch=COMPOSITE)
 def mse_loss(
@@ -104,8 +111,7 @@ def mse_loss(
 ) -> Tensor:
     """Mean squared error ``(input - target)**2``, reduced; with ``weight`` (input's size) each entry is
     weighed, and the mean divides by the weights' sum (PyTorch's)."""
-    reduction = _legacy_reduction(size_average, reduce, reduction, "mse_loss")
-    _check_reduction(reduction)
+    reduction = _reduction(size_average, reduce, reduction, "mse_loss")
     target = _as_target(target, input, "mse_loss")
     _warn_size("mse_loss", input, target)
     diff = _numeric(input, target) - _numeric(target, input)
@@ -122,8 +128,7 @@ def l1_loss(
     weight: Tensor | None = None,
 ) -> Tensor:
     """Mean absolute error ``|input - target|``, reduced; ``weight`` as :func:`mse_loss`'s."""
-    reduction = _legacy_reduction(size_average, reduce, reduction, "l1_loss")
-    _check_reduction(reduction)
+    reduction = _reduction(size_average, reduce, reduction, "l1_loss")
     target = _as_target(target, input, "l1_loss")
     _warn_size("l1_loss", input, target)
     return _weighted((input - target).abs(), weight, input, reduction)
@@ -304,8 +309,7 @@ def cross_entropy(
     classes; rows whose target is ``ignore_index`` add nothing (and do not count in
     the mean); ``label_smoothing`` mixes the target with the uniform distribution.
     """
-    reduction = _legacy_reduction(size_average, reduce, reduction, "cross_entropy")
-    _check_reduction(reduction)
+    reduction = _reduction(size_average, reduce, reduction, "cross_entropy")
     if not 0.0 <= label_smoothing <= 1.0:
         raise ValueError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     refuse_dtype(input, "log_softmax_lastdim_kernel_impl", "biu")
@@ -623,8 +627,7 @@ def nll_loss(
 ) -> Tensor:
     """Negative log-likelihood of class-index targets given log-probabilities ``input``
     ([N, C], [C] or [N, C, d1, ...]); pair it with log_softmax."""
-    reduction = _legacy_reduction(size_average, reduce, reduction, "nll_loss")
-    _check_reduction(reduction)
+    reduction = _reduction(size_average, reduce, reduction, "nll_loss")
     target = _as_target(target, input, "nll_loss")
     if target.array.dtype.kind == "f":
         raise RuntimeError(f"nll_loss(): expected class-index targets of an integer dtype, got dtype {target.dtype}")
@@ -691,8 +694,7 @@ def binary_cross_entropy(
     The logs are clamped at -100 and the gradient's denominator at 1e-12, as in
     PyTorch, so probabilities of exactly 0 or 1 stay finite. ``target`` is a constant.
     """
-    reduction = _legacy_reduction(size_average, reduce, reduction, "binary_cross_entropy")
-    _check_reduction(reduction)
+    reduction = _reduction(size_average, reduce, reduction, "binary_cross_entropy")
     target = _as_target(target, input, "binary_cross_entropy")
     if target.shape != input.shape:
         raise ValueError(
@@ -754,8 +756,7 @@ def binary_cross_entropy_with_logits(
     ``loss = (1 - y) * x + (1 + (pos_weight - 1) * y) * softplus(-x)``; ``pos_weight``
     (broadcast over the last dim) weighs the positive class.
     """
-    reduction = _legacy_reduction(size_average, reduce, reduction, "binary_cross_entropy_with_logits")
-    _check_reduction(reduction)
+    reduction = _reduction(size_average, reduce, reduction, "binary_cross_entropy_with_logits")
     target = _as_target(target, input, "binary_cross_entropy_with_logits")
     if target.shape != input.shape:
         raise ValueError(

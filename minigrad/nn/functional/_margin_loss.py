@@ -15,7 +15,7 @@ from ...creation import arange
 from ...ops import logsigmoid, minimum, norm, where  # the public ops: inside vmap they reach their batching rules
 from ...ops.declare import COMPOSITE, LOOP, op
 from ...tensor import Tensor, shape_str, tensor
-from ._loss import _check_reduction, _legacy_reduction, _reduce
+from ._loss import _check_reduction, _reduce, _reduction
 
 __all__ = [
     "pairwise_distance",
@@ -29,12 +29,6 @@ __all__ = [
     "multilabel_soft_margin_loss",
     "multilabel_margin_loss",
 ]
-
-
-def _reduction(size_average, reduce, reduction, op: str) -> str:
-    reduction = _legacy_reduction(size_average, reduce, reduction, op)
-    _check_reduction(reduction)
-    return reduction
 
 
 @op(batch=COMPOSITE)
