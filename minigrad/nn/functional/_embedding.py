@@ -6,7 +6,6 @@ import warnings
 
 import numpy as np
 
-from ... import backend as B
 from ...ops._util import check_same_device
 from ...ops.declare import TRAILING, op, rules_saving
 from ...tensor import Tensor, make, make_leaf, mark_written, shape_str
@@ -21,8 +20,8 @@ def _gather_rows(weight: Tensor, indices, padding_idx: int | None, scale_grad_by
     num_rows = weight.array.shape[0]
     keep = None
     if scale_grad_by_freq and indices.size:
-        counts = np.bincount(B.to_host(indices).reshape(-1), minlength=num_rows)
-        keep = 1.0 / weight.device.xp.asarray(counts[B.to_host(indices)], dtype=weight.array.dtype)[..., None]
+        counts = weight.device.xp.bincount(indices.reshape(-1), minlength=num_rows)
+        keep = 1.0 / counts[indices].astype(weight.array.dtype)[..., None]
     if padding_idx is not None:  # the padding row gets no gradient
         padded = (indices != padding_idx)[..., None]
         keep = padded if keep is None else keep * padded
