@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from ..creation import ones, zeros
 from ..tensor import Tensor
 from . import functional as F
 from .module import Module
-from .parameter import Parameter
+from .normalization import register_scale_and_shift
 
 __all__ = ["GroupNorm"]
 
@@ -33,10 +32,7 @@ class GroupNorm(Module):
         if num_channels % num_groups:
             raise ValueError("num_channels must be divisible by num_groups")
         self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
-        self.register_parameter("weight", Parameter(ones(num_channels, dtype=dtype, device=device)) if affine else None)
-        self.register_parameter(
-            "bias", Parameter(zeros(num_channels, dtype=dtype, device=device)) if affine and bias else None
-        )
+        register_scale_and_shift(self, num_channels, affine, bias, dtype, device)
 
     def forward(self, x: Tensor) -> Tensor:
         return F.group_norm(x, self.num_groups, self.weight, self.bias, self.eps)

@@ -9,6 +9,7 @@ from ..creation import ones, zeros
 from ..tensor import Tensor, tensor
 from .functional import _instance_rms_norm as N
 from .module import Module
+from .normalization import register_scale_and_shift
 from .parameter import Parameter
 
 __all__ = ["RMSNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LocalResponseNorm"]
@@ -64,15 +65,7 @@ class _InstanceNorm(Module):
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
         kw = dict(dtype=dtype, device=device)
-        if affine:
-            self.weight = Parameter(ones(num_features, **kw))
-            if bias:
-                self.bias = Parameter(zeros(num_features, **kw))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        register_scale_and_shift(self, num_features, affine, bias, dtype, device)
         if track_running_stats:
             self.register_buffer("running_mean", zeros(num_features, **kw))
             self.register_buffer("running_var", ones(num_features, **kw))

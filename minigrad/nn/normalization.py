@@ -8,6 +8,15 @@ from . import functional as F
 from .module import Module
 from .parameter import Parameter
 
+
+def register_scale_and_shift(module: Module, shape, affine: bool, bias: bool, dtype, device) -> None:
+    """A norm layer's learned ``weight`` (ones) and ``bias`` (zeros) of ``shape``: both None without ``affine``,
+    the bias None with ``bias=False``."""
+    scale = Parameter(ones(shape, dtype=dtype, device=device)) if affine else None
+    module.register_parameter("weight", scale)
+    module.register_parameter("bias", Parameter(zeros(shape, dtype=dtype, device=device)) if affine and bias else None)
+
+
 __all__ = ["LayerNorm", "BatchNorm1d", "BatchNorm2d"]
 
 
@@ -28,15 +37,7 @@ class LayerNorm(Module):
         self.normalized_shape = shape
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(ones(shape, dtype=dtype, device=device))
-            if bias:
-                self.bias = Parameter(zeros(shape, dtype=dtype, device=device))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        register_scale_and_shift(self, shape, elementwise_affine, bias, dtype, device)
 
     def forward(self, x: Tensor) -> Tensor:
         k = len(self.normalized_shape)
@@ -78,10 +79,7 @@ class BatchNorm1d(Module):
         self.momentum = momentum
         self.affine = affine
         self.track_running_stats = track_running_stats
-        self.register_parameter("weight", Parameter(ones(num_features, dtype=dtype, device=device)) if affine else None)
-        self.register_parameter(
-            "bias", Parameter(zeros(num_features, dtype=dtype, device=device)) if affine and bias else None
-        )
+        register_scale_and_shift(self, num_features, affine, bias, dtype, device)
         if track_running_stats:
             self.register_buffer("running_mean", zeros(num_features, dtype=dtype, device=device))
             self.register_buffer("running_var", ones(num_features, dtype=dtype, device=device))
